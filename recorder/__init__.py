@@ -1,0 +1,3 @@
+"""The write side: commands -> engine -> events -> store; CLI root, HTTP API and pages."""
+
+__version__ = "0.1.0"
