@@ -1,0 +1,128 @@
+"""What a dealer (or an import, or a simulation) asks the engine to record in a hand.
+
+Players are referred to by position in the hand: 0 is the first player left of the button and
+the last is the button (heads-up: 0 is the big blind, 1 the button who posts the small blind).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from engine.cards import Card
+
+
+@dataclass(frozen=True, slots=True)
+class Fold:
+    player: int
+
+
+@dataclass(frozen=True, slots=True)
+class CheckCall:
+    """Check when nothing is owed, else call (all-in when the stack is short)."""
+
+    player: int
+
+
+@dataclass(frozen=True, slots=True)
+class BetRaise:
+    """Bet or raise to `to`: the player's total for this street."""
+
+    player: int
+    to: int
+
+
+@dataclass(frozen=True, slots=True)
+class DealHole:
+    """Hole cards dealt to a player; None when the dealer does not know them (the usual case)."""
+
+    player: int
+    cards: tuple[Card, ...] | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class DealBoard:
+    cards: tuple[Card, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class ShowCards:
+    player: int
+    cards: tuple[Card, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class MuckCards:
+    player: int
+
+
+@dataclass(frozen=True, slots=True)
+class AwardPots:
+    """Confirm the engine's award of every pot, or override it with a ruling.
+
+    `winners` (one tuple of positions per pot) replaces the engine's winners only together with
+    a `ruling` naming the rule the director relied on.
+    """
+
+    winners: tuple[tuple[int, ...], ...] | None = None
+    ruling: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class DeclareMisdeal:
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class ExposeCard:
+    """A hole card exposed: by the dealer in the deal (`in_deal`), or by the player himself."""
+
+    player: int
+    card: Card
+    in_deal: bool = True
+
+
+@dataclass(frozen=True, slots=True)
+class ExposeBoardEarly:
+    """Board card(s) turned before the betting round was complete."""
+
+    cards: tuple[Card, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class KillHand:
+    """A hand ruled dead (clock, foul, cards mucked by another player...)."""
+
+    player: int
+    reason: str
+    rule: str
+
+
+@dataclass(frozen=True, slots=True)
+class ExpireClock:
+    """The clock ran out on the player to act: dead facing a bet, else checked."""
+
+    player: int
+
+
+@dataclass(frozen=True, slots=True)
+class MarkAbsent:
+    player: int
+
+
+@dataclass(frozen=True, slots=True)
+class MarkReturned:
+    player: int
+
+
+@dataclass(frozen=True, slots=True)
+class VoidHand:
+    """A foreign-back or duplicate card: all action void, every chip returned to its bettor."""
+
+    reason: str
+
+
+Command = (
+    Fold | CheckCall | BetRaise | DealHole | DealBoard | ShowCards | MuckCards | AwardPots
+    | DeclareMisdeal | ExposeCard | ExposeBoardEarly | KillHand | ExpireClock | MarkAbsent
+    | MarkReturned | VoidHand
+)

@@ -1,0 +1,19 @@
+"""The one error the engine raises: a rule violation that names the rule and the legal options."""
+
+from __future__ import annotations
+
+
+class RuleViolation(Exception):
+    """An entry the rules do not allow: which rule, why, and what is allowed instead."""
+
+    def __init__(self, rule: str, message: str, legal: tuple[str, ...] = ()) -> None:
+        self.rule = rule
+        self.message = message
+        self.legal = legal
+        text = f"{message} ({rule})"
+        if legal:
+            text += f"; allowed: {', '.join(legal)}"
+        super().__init__(text)
+
+    def as_dict(self) -> dict[str, object]:
+        return {"rule": self.rule, "message": self.message, "legal": list(self.legal)}

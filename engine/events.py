@@ -1,0 +1,228 @@
+"""Hand events: facts in the past tense, with stable snake_case type names and int chips.
+
+Players are positions in the hand (see engine.commands); cards are text ("As") so that the log
+reads without a decoder. Each class carries `TYPE` (its stored name, never renamed) and
+`VERSION` (bumped with an upcaster in schema/ when its fields change).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import ClassVar
+
+
+@dataclass(frozen=True, slots=True)
+class HandStarted:
+    """What the hand started with: enough to replay it on its own."""
+
+    TYPE: ClassVar[str] = "hand_started"
+    VERSION: ClassVar[int] = 1
+    hand_number: int
+    players: tuple[str, ...]
+    seats: tuple[int, ...]
+    stacks: tuple[int, ...]
+    blinds: tuple[int, ...]
+    antes: tuple[int, ...]
+    min_bet: int
+    chip_unit: int
+    profile: str
+    button_seat: int
+    level: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class ChipsPosted:
+    """A forced post: kind is "ante", "small_blind", "big_blind" or "straddle"."""
+
+    TYPE: ClassVar[str] = "chips_posted"
+    VERSION: ClassVar[int] = 1
+    player: int
+    kind: str
+    amount: int
+    all_in: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class HoleCardsDealt:
+    """Two cards dealt to a player; `cards` is empty when they are not known to the recorder."""
+
+    TYPE: ClassVar[str] = "hole_cards_dealt"
+    VERSION: ClassVar[int] = 1
+    player: int
+    cards: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerFolded:
+    TYPE: ClassVar[str] = "player_folded"
+    VERSION: ClassVar[int] = 1
+    player: int
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerChecked:
+    TYPE: ClassVar[str] = "player_checked"
+    VERSION: ClassVar[int] = 1
+    player: int
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerCalled:
+    """Chips put in to match the bet: `amount` is what was added, `all_in` when short."""
+
+    TYPE: ClassVar[str] = "player_called"
+    VERSION: ClassVar[int] = 1
+    player: int
+    amount: int
+    all_in: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class BetMade:
+    """First bet of a street, to `to` (the player's street total)."""
+
+    TYPE: ClassVar[str] = "bet_made"
+    VERSION: ClassVar[int] = 1
+    player: int
+    to: int
+    all_in: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class RaiseMade:
+    """A raise to `to` (street total); `full` is False for an all-in short of a full raise."""
+
+    TYPE: ClassVar[str] = "raise_made"
+    VERSION: ClassVar[int] = 1
+    player: int
+    to: int
+    all_in: bool = False
+    full: bool = True
+
+
+@dataclass(frozen=True, slots=True)
+class BoardDealt:
+    TYPE: ClassVar[str] = "board_dealt"
+    VERSION: ClassVar[int] = 1
+    cards: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class CardsShown:
+    TYPE: ClassVar[str] = "cards_shown"
+    VERSION: ClassVar[int] = 1
+    player: int
+    cards: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class CardsMucked:
+    TYPE: ClassVar[str] = "cards_mucked"
+    VERSION: ClassVar[int] = 1
+    player: int
+
+
+@dataclass(frozen=True, slots=True)
+class PotAwarded:
+    """One pot pushed: `shares[i]` chips to `winners[i]`; `odd_chips` to whom the odd chips went.
+
+    `ruling` is empty when the dealer confirmed the engine's award, else the rule the director
+    cited to override it.
+    """
+
+    TYPE: ClassVar[str] = "pot_awarded"
+    VERSION: ClassVar[int] = 1
+    pot: int
+    amount: int
+    eligible: tuple[int, ...]
+    winners: tuple[int, ...]
+    shares: tuple[int, ...]
+    odd_chips: tuple[int, ...] = ()
+    hand_name: str = ""
+    ruling: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class MisdealDeclared:
+    """The deal is void: every post returned, re-dealt with the same button and limits."""
+
+    TYPE: ClassVar[str] = "misdeal_declared"
+    VERSION: ClassVar[int] = 1
+    reason: str
+    rule: str
+
+
+@dataclass(frozen=True, slots=True)
+class CardExposed:
+    """A hole card seen by the table; `in_deal` when the dealer exposed it while dealing."""
+
+    TYPE: ClassVar[str] = "card_exposed"
+    VERSION: ClassVar[int] = 1
+    player: int
+    card: str
+    in_deal: bool
+    consequence: str
+    rule: str
+
+
+@dataclass(frozen=True, slots=True)
+class BoardExposedEarly:
+    """Board card(s) turned before the betting was complete, and the procedure that follows."""
+
+    TYPE: ClassVar[str] = "board_exposed_early"
+    VERSION: ClassVar[int] = 1
+    cards: tuple[str, ...]
+    procedure: str
+    rule: str
+
+
+@dataclass(frozen=True, slots=True)
+class HandKilled:
+    """A player's hand ruled dead; his chips already in stay in the pot."""
+
+    TYPE: ClassVar[str] = "hand_killed"
+    VERSION: ClassVar[int] = 1
+    player: int
+    reason: str
+    rule: str
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerMarkedAbsent:
+    TYPE: ClassVar[str] = "player_marked_absent"
+    VERSION: ClassVar[int] = 1
+    player: int
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerReturned:
+    TYPE: ClassVar[str] = "player_returned"
+    VERSION: ClassVar[int] = 1
+    player: int
+
+
+@dataclass(frozen=True, slots=True)
+class HandVoided:
+    """All action void and every chip returned to the player who put it in."""
+
+    TYPE: ClassVar[str] = "hand_voided"
+    VERSION: ClassVar[int] = 1
+    reason: str
+    rule: str
+
+
+HandEvent = (
+    HandStarted | ChipsPosted | HoleCardsDealt | PlayerFolded | PlayerChecked | PlayerCalled
+    | BetMade | RaiseMade | BoardDealt | CardsShown | CardsMucked | PotAwarded | MisdealDeclared
+    | CardExposed | BoardExposedEarly | HandKilled | PlayerMarkedAbsent | PlayerReturned
+    | HandVoided
+)
+
+HAND_EVENT_TYPES: tuple[type, ...] = (
+    HandStarted, ChipsPosted, HoleCardsDealt, PlayerFolded, PlayerChecked, PlayerCalled,
+    BetMade, RaiseMade, BoardDealt, CardsShown, CardsMucked, PotAwarded, MisdealDeclared,
+    CardExposed, BoardExposedEarly, HandKilled, PlayerMarkedAbsent, PlayerReturned, HandVoided,
+)
+
+EVENT_TYPES: tuple[type, ...] = HAND_EVENT_TYPES
+"""Every event class (hand events; table and tournament events are added as they land)."""

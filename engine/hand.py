@@ -1,0 +1,1088 @@
+"""One hand of No-Limit Texas Hold'em: frozen state, `decide` (command -> events) and `apply`.
+
+Positions: 0 is the first player left of the button and the last is the button; heads-up, 0 is
+the big blind and 1 the button, who posts the small blind (the PHH convention).
+
+`decide` validates a command against the state and the house-rule profile and returns the events
+it causes, or raises RuleViolation naming the rule and the legal options. `apply` is total and
+pure: it folds one event into the state. The legal-actions query the tablet uses
+(`legal_actions`) is the same code `decide` validates with.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+from engine.cards import Card, card_text, parse_card
+from engine.commands import (
+    AwardPots,
+    BetRaise,
+    CheckCall,
+    Command,
+    DealBoard,
+    DealHole,
+    DeclareMisdeal,
+    ExpireClock,
+    ExposeBoardEarly,
+    ExposeCard,
+    Fold,
+    KillHand,
+    MarkAbsent,
+    MarkReturned,
+    MuckCards,
+    ShowCards,
+    VoidHand,
+)
+from engine.errors import RuleViolation
+from engine.evaluator import describe, evaluate
+from engine.events import (
+    BetMade,
+    BoardDealt,
+    BoardExposedEarly,
+    CardExposed,
+    CardsMucked,
+    CardsShown,
+    ChipsPosted,
+    HandEvent,
+    HandKilled,
+    HandStarted,
+    HandVoided,
+    HoleCardsDealt,
+    MisdealDeclared,
+    PlayerCalled,
+    PlayerChecked,
+    PlayerFolded,
+    PlayerMarkedAbsent,
+    PlayerReturned,
+    PotAwarded,
+    RaiseMade,
+)
+from engine.profiles import Profile, get_profile
+
+# Phases of a hand.
+POSTING = "posting"
+BETTING = "betting"
+BOARD = "board"  # the next board card(s) are due
+SHOWDOWN = "showdown"  # betting is over and the board complete: shows, mucks, then awards
+COMPLETE = "complete"
+MISDEALT = "misdealt"
+VOID = "void"
+
+STREETS = ("preflop", "flop", "turn", "river")
+NOT_ACTED = -1
+
+
+@dataclass(frozen=True, slots=True)
+class HandSetup:
+    """What a hand starts with; blinds and antes are what each position owes."""
+
+    stacks: tuple[int, ...]
+    blinds: tuple[int, ...]
+    antes: tuple[int, ...]
+    min_bet: int
+    chip_unit: int = 1
+    profile: str = "tda"
+    players: tuple[str, ...] = ()
+    seats: tuple[int, ...] = ()
+    hand_number: int = 0
+    button_seat: int = 0
+    level: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class Pot:
+    amount: int
+    eligible: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class LegalActions:
+    """What the player to act may do now: the tablet shows exactly these buttons."""
+
+    player: int
+    can_fold: bool
+    can_check: bool
+    call_amount: int  # chips a call adds (0 when checking is possible)
+    call_all_in: bool
+    raise_kind: str  # "bet", "raise" or "" when neither is allowed
+    min_to: int  # smallest legal bet/raise total (equals max_to for an all-in short of a full one)
+    max_to: int  # all-in total
+
+    def describe(self) -> tuple[str, ...]:
+        options = []
+        if self.can_check:
+            options.append("check")
+        if self.call_amount:
+            options.append(f"call {self.call_amount}" + (" (all-in)" if self.call_all_in else ""))
+        if self.raise_kind:
+            if self.min_to < self.max_to:
+                options.append(f"{self.raise_kind} to {self.min_to} up to {self.max_to}")
+            else:
+                options.append(f"{self.raise_kind} all-in to {self.max_to}")
+        if self.can_fold:
+            options.append("fold")
+        return tuple(options)
+
+
+@dataclass(frozen=True, slots=True)
+class HandState:
+    setup: HandSetup
+    profile: Profile
+    phase: str
+    street: int
+    stacks: tuple[int, ...]  # chips behind
+    bets: tuple[int, ...]  # chips in front this street
+    committed: tuple[int, ...]  # everything put in this hand (own antes included)
+    dead: int  # a big-blind ante: dead money for the main pot, no claim for the poster
+    folded: tuple[bool, ...]
+    hole: tuple[tuple[Card, ...] | None, ...]
+    shown: tuple[tuple[Card, ...] | None, ...]
+    board: tuple[Card, ...]
+    to_act: int | None
+    current_bet: int
+    last_full_raise: int
+    acted_level: tuple[int, ...]  # the bet level when the player last acted this street
+    aggressor: int | None  # last bettor or raiser this street
+    final_aggressor: int | None  # last bettor or raiser of the last street with betting
+    betting_closed: bool  # no more betting this hand (all-in or one player left)
+    posts_due: tuple[tuple[int, str, int], ...]
+    actions_in_turn: int
+    chip_actions_in_turn: int
+    players_acted: frozenset[int]
+    call_only: tuple[bool, ...]
+    exposed: tuple[int, ...]
+    absent: tuple[bool, ...]
+    returned: tuple[int, ...]  # uncalled chips returned
+    awarded: int
+    awards: tuple[PotAwarded, ...]
+
+    # --- queries -------------------------------------------------------------------------
+    @property
+    def player_count(self) -> int:
+        return len(self.stacks)
+
+    @property
+    def is_complete(self) -> bool:
+        return self.phase in (COMPLETE, MISDEALT, VOID)
+
+    @property
+    def contenders(self) -> tuple[int, ...]:
+        return tuple(i for i, f in enumerate(self.folded) if not f)
+
+    @property
+    def awards_pending(self) -> bool:
+        """Betting and the board are done: the pots are ready to be pushed."""
+        return self.phase == SHOWDOWN
+
+    @property
+    def pot_total(self) -> int:
+        return sum(self.committed) + self.dead - self.awarded
+
+    def chips_in_play(self) -> int:
+        """Behind plus put in and not yet pushed: constant through the hand."""
+        return sum(self.stacks) + sum(self.committed) + self.dead - self.awarded
+
+
+# --- start ---------------------------------------------------------------------------------
+
+
+def forced_posts(setup: HandSetup, profile: Profile) -> tuple[tuple[int, str, int], ...]:
+    """Every post (position, kind, amount), capped by the stack, in the order they are made."""
+    n = len(setup.stacks)
+    remaining = list(setup.stacks)
+    big = max(setup.blinds) if setup.blinds else 0
+    blind_kinds: dict[int, str] = {}
+    blind_positions = [i for i in range(n) if setup.blinds[i] > 0]
+    for i in blind_positions:
+        if setup.blinds[i] == big and i == max(p for p in blind_positions if setup.blinds[p] == big):
+            blind_kinds[i] = "big_blind"
+        elif setup.blinds[i] > big:
+            blind_kinds[i] = "straddle"
+        else:
+            blind_kinds[i] = "small_blind" if setup.blinds[i] < big else "big_blind"
+    posts: list[tuple[int, str, int]] = []
+
+    def post(i: int, kind: str, owed: int) -> None:
+        amount = min(owed, remaining[i])
+        if amount > 0:
+            remaining[i] -= amount
+            posts.append((i, kind, amount))
+
+    ante_first = profile.big_blind_ante_order == "ante_first"
+    blind_first_positions = set()
+    if not ante_first:
+        # A big-blind ante: the big blind comes before the ante he owes for the table.
+        blind_first_positions = {i for i in range(n) if setup.antes[i] and setup.blinds[i]}
+    for i in sorted(blind_first_positions):
+        post(i, blind_kinds[i], setup.blinds[i])
+    for i in range(n):
+        if setup.antes[i]:
+            post(i, "ante", setup.antes[i])
+    for i in blind_positions:
+        if i not in blind_first_positions:
+            post(i, blind_kinds[i], setup.blinds[i])
+    return tuple(posts)
+
+
+def _validate_setup(setup: HandSetup) -> Profile:
+    n = len(setup.stacks)
+    if n < 2:
+        raise RuleViolation("setup", f"a hand needs at least 2 players, got {n}")
+    for name in ("blinds", "antes"):
+        if len(getattr(setup, name)) != n:
+            raise RuleViolation("setup", f"{name} has {len(getattr(setup, name))} entries "
+                                f"for {n} players")
+    if any(s < 0 for s in setup.stacks) or any(b < 0 for b in setup.blinds + setup.antes):
+        raise RuleViolation("setup", "stacks, blinds and antes must not be negative")
+    if setup.min_bet <= 0 or setup.chip_unit <= 0:
+        raise RuleViolation("setup", "min_bet and chip_unit must be positive")
+    return get_profile(setup.profile)
+
+
+def hand_started_event(setup: HandSetup) -> HandStarted:
+    n = len(setup.stacks)
+    return HandStarted(
+        hand_number=setup.hand_number,
+        players=setup.players or tuple(f"p{i + 1}" for i in range(n)),
+        seats=setup.seats or tuple(range(1, n + 1)),
+        stacks=setup.stacks,
+        blinds=setup.blinds,
+        antes=setup.antes,
+        min_bet=setup.min_bet,
+        chip_unit=setup.chip_unit,
+        profile=setup.profile,
+        button_seat=setup.button_seat,
+        level=setup.level,
+    )
+
+
+def setup_from_event(event: HandStarted) -> HandSetup:
+    return HandSetup(
+        stacks=event.stacks, blinds=event.blinds, antes=event.antes, min_bet=event.min_bet,
+        chip_unit=event.chip_unit, profile=event.profile, players=event.players,
+        seats=event.seats, hand_number=event.hand_number, button_seat=event.button_seat,
+        level=event.level,
+    )
+
+
+def begin(setup: HandSetup) -> tuple[HandEvent, ...]:
+    """The events that start a hand: what it started with, then every forced post."""
+    profile = _validate_setup(setup)
+    posts = forced_posts(setup, profile)
+    remaining = list(setup.stacks)
+    events: list[HandEvent] = [hand_started_event(setup)]
+    for i, kind, amount in posts:
+        remaining[i] -= amount
+        events.append(ChipsPosted(player=i, kind=kind, amount=amount, all_in=remaining[i] == 0))
+    return tuple(events)
+
+
+def initial_state(event: HandStarted) -> HandState:
+    setup = setup_from_event(event)
+    profile = get_profile(setup.profile)
+    n = len(setup.stacks)
+    zeros = (0,) * n
+    falses = (False,) * n
+    nones: tuple[None, ...] = (None,) * n
+    return HandState(
+        setup=setup, profile=profile, phase=POSTING, street=0, stacks=setup.stacks, bets=zeros,
+        committed=zeros, dead=0, folded=falses, hole=nones, shown=nones, board=(), to_act=None,
+        current_bet=0, last_full_raise=setup.min_bet, acted_level=(NOT_ACTED,) * n,
+        aggressor=None, final_aggressor=None, betting_closed=False,
+        posts_due=forced_posts(setup, profile), actions_in_turn=0, chip_actions_in_turn=0,
+        players_acted=frozenset(), call_only=falses, exposed=zeros, absent=falses,
+        returned=zeros, awarded=0, awards=(),
+    )
+
+
+def start_hand(setup: HandSetup) -> HandState:
+    """A hand with its antes and blinds posted, ready for the deal and the first action."""
+    events = begin(setup)
+    first = events[0]
+    assert isinstance(first, HandStarted)
+    state = initial_state(first)
+    for event in events[1:]:
+        state = apply(state, event)
+    return state
+
+
+# --- legal actions -------------------------------------------------------------------------
+
+
+def _can_act(state: HandState, i: int) -> bool:
+    return not state.folded[i] and state.stacks[i] > 0
+
+
+def legal_actions(state: HandState) -> LegalActions | None:
+    """What the player to act may do, or None when nobody is to act."""
+    i = state.to_act
+    if i is None or state.phase != BETTING:
+        return None
+    stack = state.stacks[i]
+    owed = state.current_bet - state.bets[i]
+    call = min(owed, stack) if owed > 0 else 0
+    max_to = state.bets[i] + stack
+    raise_kind = ""
+    min_to = 0
+    if state.absent[i]:
+        # Nobody acts for an absent player: his hand is killed when the action reaches him,
+        # unless the profile checks an absent big blind through.
+        can_check = owed <= 0 and state.profile.absent_big_blind_checks
+        return LegalActions(i, not can_check, can_check, 0, False, "", 0, 0)
+    others_can_act = any(
+        _can_act(state, j) for j in range(state.player_count) if j != i
+    )
+    if stack > call and others_can_act and not state.call_only[i] and _raise_open(state, i):
+        raise_kind = "bet" if state.current_bet == 0 else "raise"
+        if state.current_bet == 0:
+            min_to = state.setup.min_bet
+        else:
+            min_to = state.current_bet + state.last_full_raise
+        min_to = min(min_to, max_to)
+    return LegalActions(
+        player=i, can_fold=True, can_check=owed <= 0, call_amount=call,
+        call_all_in=call > 0 and call == stack, raise_kind=raise_kind, min_to=min_to,
+        max_to=max_to if raise_kind else 0,
+    )
+
+
+def _raise_open(state: HandState, i: int) -> bool:
+    """TDA 47 (and the profile's percent): has the betting been reopened for this player?"""
+    level = state.acted_level[i]
+    if level == NOT_ACTED:
+        return True
+    threshold = state.last_full_raise * state.profile.reopen_percent / 100
+    return state.current_bet - level >= threshold
+
+
+def _reopen_rule(profile: Profile) -> str:
+    if profile.reopen_percent == 100:
+        return "TDA 47"
+    return f"{profile.name}: short all-in reopens at {profile.reopen_percent}% (TDA 47 varied)"
+
+
+def _not_your_turn(state: HandState, player: int) -> RuleViolation:
+    la = legal_actions(state)
+    if state.phase != BETTING or la is None:
+        return RuleViolation("TDA 53", f"no betting now: the hand is at {state.phase}",
+                             next_steps(state))
+    return RuleViolation(
+        "TDA 53", f"it is position {la.player}'s turn to act, not position {player}'s",
+        tuple(f"position {la.player}: {o}" for o in la.describe()),
+    )
+
+
+def next_steps(state: HandState) -> tuple[str, ...]:
+    """A person's description of what may be recorded next."""
+    if state.phase == POSTING:
+        return ("post the forced bets",)
+    if state.phase == BETTING:
+        la = legal_actions(state)
+        return tuple(f"position {state.to_act}: {o}" for o in la.describe()) if la else ()
+    if state.phase == BOARD:
+        count = 3 if not state.board else 1
+        return (f"deal {count} board card{'s' if count > 1 else ''}",) + (
+            ("show or muck cards",) if state.betting_closed else ()
+        )
+    if state.phase == SHOWDOWN:
+        return ("show or muck cards", "award the pots")
+    return ()
+
+
+# --- decide --------------------------------------------------------------------------------
+
+
+def decide(state: HandState, command: Command) -> tuple[HandEvent, ...]:
+    """The events `command` causes in `state`, or RuleViolation."""
+    if state.is_complete:
+        raise RuleViolation("hand complete", f"the hand is {state.phase}: nothing more can be "
+                            "recorded in it", ("start the next hand",))
+    handler = _DECIDERS.get(type(command))
+    if handler is None:
+        raise RuleViolation("command", f"unknown command {type(command).__name__}")
+    return handler(state, command)
+
+
+def _check_player(state: HandState, player: int) -> None:
+    if not 0 <= player < state.player_count:
+        raise RuleViolation("seat", f"position {player} is not in this hand "
+                            f"(positions 0 to {state.player_count - 1})")
+
+
+def _decide_action(state: HandState, command: Fold | CheckCall | BetRaise) -> tuple[HandEvent, ...]:
+    player = command.player
+    _check_player(state, player)
+    if state.phase != BETTING or state.to_act != player:
+        raise _not_your_turn(state, player)
+    la = legal_actions(state)
+    assert la is not None
+    if isinstance(command, Fold):
+        if not la.can_fold:
+            raise RuleViolation("absent player", "an absent big blind is checked through "
+                                f"under the {state.profile.name} profile", la.describe())
+        return (PlayerFolded(player),)
+    if isinstance(command, CheckCall):
+        if state.absent[player] and not la.can_check:
+            raise RuleViolation("TDA 30", "the player is absent: his hand is killed when the "
+                                "action reaches him", la.describe())
+        if la.can_check:
+            return (PlayerChecked(player),)
+        return (PlayerCalled(player, la.call_amount, la.call_all_in),)
+    to = command.to
+    if not la.raise_kind:
+        if state.call_only[player]:
+            rule, why = "league exposed cards", "this player exposed both cards: call or fold only"
+        elif state.absent[player]:
+            rule, why = "TDA 30", "the player is absent"
+        elif la.call_all_in or state.stacks[player] <= la.call_amount:
+            rule, why = "all-in", "the player has no chips beyond a call"
+        elif not _raise_open(state, player):
+            rule = _reopen_rule(state.profile)
+            why = ("a short all-in did not reopen the betting for a player who already acted: "
+                   "call or fold")
+        else:
+            rule, why = "TDA 43", "no player left to bet against"
+        raise RuleViolation(rule, why, la.describe())
+    if to > la.max_to:
+        raise RuleViolation("table stakes", f"{la.raise_kind} to {to} is more than the "
+                            f"player has: all-in is {la.max_to}", la.describe())
+    if to < la.min_to and to != la.max_to:
+        if la.raise_kind == "bet":
+            rule, why = "TDA 43", f"the minimum bet is {la.min_to} (the big blind)"
+        else:
+            rule = "TDA 43"
+            why = (f"a raise must be to at least {la.min_to} (the last full raise was "
+                   f"{state.last_full_raise}); less is allowed only all-in")
+        raise RuleViolation(rule, f"{la.raise_kind} to {to} is too small: {why}", la.describe())
+    if to <= state.current_bet:
+        raise RuleViolation("TDA 43", f"{to} does not raise the bet of {state.current_bet}",
+                            la.describe())
+    all_in = to == la.max_to
+    if la.raise_kind == "bet":
+        return (BetMade(player, to, all_in),)
+    full = to - state.current_bet >= state.last_full_raise
+    return (RaiseMade(player, to, all_in, full),)
+
+
+def _known_cards(state: HandState) -> set[Card]:
+    seen: set[Card] = set(state.board)
+    for cards in state.hole:
+        if cards:
+            seen.update(cards)
+    for cards in state.shown:
+        if cards:
+            seen.update(cards)
+    return seen
+
+
+def _decide_deal_hole(state: HandState, command: DealHole) -> tuple[HandEvent, ...]:
+    _check_player(state, command.player)
+    if state.hole[command.player] is not None:
+        raise RuleViolation("deal", f"position {command.player} already has hole cards")
+    cards = command.cards or ()
+    if cards:
+        if len(cards) != 2:
+            raise RuleViolation("deal", f"Hold'em hole cards are two, got {len(cards)}")
+        _check_duplicates(state, cards)
+    return (HoleCardsDealt(command.player, tuple(card_text(c) for c in cards)),)
+
+
+def _check_duplicates(state: HandState, cards: tuple[Card, ...]) -> None:
+    seen = _known_cards(state)
+    if len(set(cards)) != len(cards) or seen.intersection(cards):
+        dup = [card_text(c) for c in cards if c in seen or cards.count(c) > 1]
+        raise RuleViolation(
+            "duplicate card", f"{', '.join(dup)} is already in this hand: a duplicate card "
+            "voids the hand (all action void, chips returned)", ("void the hand", "re-enter"),
+        )
+
+
+def _decide_board(state: HandState, command: DealBoard) -> tuple[HandEvent, ...]:
+    if state.phase != BOARD:
+        if state.phase == BETTING:
+            raise RuleViolation(
+                "betting incomplete", f"the {STREETS[state.street]} betting is not complete: "
+                "a card turned early is handled as a premature board card",
+                next_steps(state) + ("record the premature card",),
+            )
+        raise RuleViolation("board", f"no board card is due at {state.phase}", next_steps(state))
+    due = 3 if not state.board else 1
+    if len(command.cards) != due:
+        raise RuleViolation("board", f"the next street takes {due} card(s), got "
+                            f"{len(command.cards)}", (f"deal {due}",))
+    _check_duplicates(state, command.cards)
+    return (BoardDealt(tuple(card_text(c) for c in command.cards)),)
+
+
+def _decide_show(state: HandState, command: ShowCards) -> tuple[HandEvent, ...]:
+    player = command.player
+    _check_player(state, player)
+    if state.folded[player]:
+        raise RuleViolation("TDA 16", f"position {player} has folded: a dead hand cannot be "
+                            "shown for the pot")
+    if not (state.phase == SHOWDOWN or state.betting_closed):
+        raise RuleViolation("TDA 16", "cards are shown once the betting is over",
+                            next_steps(state))
+    if state.shown[player] is not None:
+        raise RuleViolation("TDA 16", f"position {player} has already shown")
+    if len(command.cards) != 2:
+        raise RuleViolation("TDA 16", "a hand must show both cards to win (cards speak)")
+    known = state.hole[player]
+    if known is not None and known and set(known) != set(command.cards):
+        raise RuleViolation("cards", "the shown cards differ from the cards dealt to position "
+                            f"{player} ({' '.join(card_text(c) for c in known)})")
+    if known is None or not known:
+        _check_duplicates(state, command.cards)
+    return (CardsShown(player, tuple(card_text(c) for c in command.cards)),)
+
+
+def _decide_muck(state: HandState, command: MuckCards) -> tuple[HandEvent, ...]:
+    player = command.player
+    _check_player(state, player)
+    if state.folded[player]:
+        raise RuleViolation("muck", f"position {player} has no live hand")
+    if not (state.phase == SHOWDOWN or state.betting_closed):
+        raise RuleViolation("muck", "folding during the betting is recorded as a fold",
+                            next_steps(state))
+    return (CardsMucked(player),)
+
+
+def _decide_award(state: HandState, command: AwardPots) -> tuple[HandEvent, ...]:
+    if state.phase != SHOWDOWN:
+        raise RuleViolation("award", f"pots are pushed after the showdown, not at {state.phase}",
+                            next_steps(state))
+    if command.winners is not None and not command.ruling:
+        raise RuleViolation("TDA 1", "overriding the engine's award needs a director's ruling "
+                            "citing the rule", ("confirm the proposed award",))
+    return propose_awards(state, command.winners, command.ruling)
+
+
+def _substantial_action(state: HandState) -> bool:
+    if state.profile.misdeal_limit == "two_players_acted":
+        return len(state.players_acted) >= 2
+    # TDA 36: two actions in turn with at least one putting chips in, or three actions.
+    return state.actions_in_turn >= 3 or (
+        state.actions_in_turn >= 2 and state.chip_actions_in_turn >= 1
+    )
+
+
+def _misdeal_rule(profile: Profile) -> str:
+    if profile.misdeal_limit == "two_players_acted":
+        return "chairperson misdeal rule 2"
+    return "TDA 35, 36"
+
+
+def _decide_misdeal(state: HandState, command: DeclareMisdeal) -> tuple[HandEvent, ...]:
+    if state.street > 0 or state.phase not in (POSTING, BETTING) or _substantial_action(state):
+        raise RuleViolation(
+            _misdeal_rule(state.profile),
+            "a misdeal can no longer be declared: substantial action has occurred and the hand "
+            "is played to conclusion", next_steps(state),
+        )
+    return (MisdealDeclared(command.reason, _misdeal_rule(state.profile)),)
+
+
+def _decide_expose(state: HandState, command: ExposeCard) -> tuple[HandEvent, ...]:
+    _check_player(state, command.player)
+    text = card_text(command.card)
+    profile = state.profile
+    if command.in_deal and state.street == 0 and not _substantial_action(state):
+        if profile.exposed_deal_card == "misdeal":
+            rule = "league misdeals"
+            return (
+                CardExposed(command.player, text, True, "misdeal", rule),
+                MisdealDeclared(f"{text} exposed in the deal", rule),
+            )
+        dealt = sum(1 for h in state.hole if h is not None)
+        if profile.exposed_deal_card == "misdeal_if_first_two" and dealt == 0 and \
+                command.player in (0, 1):
+            rule = "TDA 35"
+            return (
+                CardExposed(command.player, text, True, "misdeal", rule),
+                MisdealDeclared(f"{text}, one of the first two cards, exposed", rule),
+            )
+        return (CardExposed(command.player, text, True,
+                            "replaced by the next card; the exposed card is the burn card",
+                            "TDA 35"),)
+    consequence = "shown to the table; play continues"
+    rule = "TDA 65"
+    if profile.exposed_both_call_or_fold and state.exposed[command.player] >= 1 \
+            and not state.betting_closed:
+        consequence = "both cards exposed: the player may only call or fold"
+        rule = "league exposed cards"
+    return (CardExposed(command.player, text, command.in_deal, consequence, rule),)
+
+
+def _decide_board_early(state: HandState, command: ExposeBoardEarly) -> tuple[HandEvent, ...]:
+    if state.phase != BETTING:
+        raise RuleViolation("board", "a board card can be premature only during betting")
+    if state.profile.name == "league":
+        procedure = ("burn cards stay in the muck; the exposed card(s) are shuffled back into "
+                     "the deck; once betting completes the top card(s) are revealed")
+        rule = "league accidental reveals"
+    elif not state.board:
+        procedure = ("the flop is mixed back into the stub, the burn card stays; after the "
+                     "betting, shuffle, cut and deal a new flop without burning")
+        rule = "TDA 88 / chairperson premature flop"
+    else:
+        procedure = ("the card is taken out of play for this round; the next card replaces it "
+                     "after a burn, and the exposed card is shuffled back for the river")
+        rule = "TDA 88 / chairperson premature turn"
+    return (BoardExposedEarly(tuple(card_text(c) for c in command.cards), procedure, rule),)
+
+
+def _decide_kill(state: HandState, command: KillHand) -> tuple[HandEvent, ...]:
+    _check_player(state, command.player)
+    if state.folded[command.player]:
+        raise RuleViolation("dead hand", f"position {command.player} has no live hand")
+    if state.phase not in (BETTING, BOARD, SHOWDOWN, POSTING):
+        raise RuleViolation("dead hand", f"no live hands at {state.phase}")
+    return (HandKilled(command.player, command.reason, command.rule),)
+
+
+def _decide_clock(state: HandState, command: ExpireClock) -> tuple[HandEvent, ...]:
+    if state.phase != BETTING or state.to_act != command.player:
+        raise _not_your_turn(state, command.player)
+    if state.current_bet > state.bets[command.player]:
+        return (HandKilled(command.player, "clock expired facing a bet", "TDA 29"),)
+    return (PlayerChecked(command.player),)
+
+
+def _decide_absent(state: HandState, command: MarkAbsent) -> tuple[HandEvent, ...]:
+    _check_player(state, command.player)
+    if state.absent[command.player]:
+        raise RuleViolation("absent", f"position {command.player} is already marked absent")
+    return (PlayerMarkedAbsent(command.player),)
+
+
+def _decide_returned(state: HandState, command: MarkReturned) -> tuple[HandEvent, ...]:
+    _check_player(state, command.player)
+    if not state.absent[command.player]:
+        raise RuleViolation("absent", f"position {command.player} is not marked absent")
+    return (PlayerReturned(command.player),)
+
+
+def _decide_void(state: HandState, command: VoidHand) -> tuple[HandEvent, ...]:
+    return (HandVoided(command.reason, "chairperson: different back or duplicate card voids "
+                       "all action"),)
+
+
+_DECIDERS: dict[type, object] = {
+    Fold: _decide_action, CheckCall: _decide_action, BetRaise: _decide_action,
+    DealHole: _decide_deal_hole, DealBoard: _decide_board, ShowCards: _decide_show,
+    MuckCards: _decide_muck, AwardPots: _decide_award, DeclareMisdeal: _decide_misdeal,
+    ExposeCard: _decide_expose, ExposeBoardEarly: _decide_board_early, KillHand: _decide_kill,
+    ExpireClock: _decide_clock, MarkAbsent: _decide_absent, MarkReturned: _decide_returned,
+    VoidHand: _decide_void,
+}
+
+
+# --- pots and awards -----------------------------------------------------------------------
+
+
+def pots(state: HandState) -> tuple[Pot, ...]:
+    """Main pot and side pots in layers; folded chips and antes are dead money in them."""
+    committed = state.committed
+    live = [i for i in range(state.player_count) if not state.folded[i]]
+    levels = sorted({committed[i] for i in live if committed[i] > 0})
+    result: list[Pot] = []
+    previous = 0
+    dead = state.dead
+    for index, level in enumerate(levels):
+        top = index == len(levels) - 1
+        amount = 0
+        for c in committed:
+            # Dead money above the highest live level stays in the last pot.
+            upper = c if top else min(c, level)
+            if upper > previous:
+                amount += upper - previous
+        eligible = tuple(i for i in live if committed[i] >= level)
+        amount += dead
+        dead = 0
+        if amount:
+            if result and result[-1].eligible == eligible:
+                result[-1] = Pot(result[-1].amount + amount, eligible)
+            else:
+                result.append(Pot(amount, eligible))
+        previous = level
+    if not levels and sum(committed) + state.dead:
+        result.append(Pot(sum(committed) + state.dead, tuple(live)))
+    return tuple(result)
+
+
+def showdown_order(state: HandState) -> tuple[int, ...]:
+    """TDA 16: the last aggressor of the final betting round shows first, else the first
+    player left of the button; then clockwise."""
+    n = state.player_count
+    start = state.final_aggressor if state.final_aggressor is not None else 0
+    return tuple(
+        (start + k) % n for k in range(n) if not state.folded[(start + k) % n]
+    )
+
+
+def _split(state: HandState, amount: int, winners: list[int]) -> tuple[list[int], list[int]]:
+    """Shares in the smallest chip in play, odd chips clockwise from the button (TDA 20)."""
+    unit = state.setup.chip_unit
+    n = len(winners)
+    units, rest = divmod(amount, unit)
+    base, odd = divmod(units, n)
+    shares = [base * unit] * n
+    order = sorted(range(n), key=lambda k: winners[k])  # positions run clockwise from button
+    if state.profile.odd_chip_all_in_first and base == 0:
+        # League: nobody is eliminated by a split; the single chip goes to the all-in player.
+        busted = [k for k in order if state.stacks[winners[k]] == 0]
+        order = busted + [k for k in order if k not in busted]
+    odd_to: list[int] = []
+    for k in order[:odd]:
+        shares[k] += unit
+        odd_to.append(winners[k])
+    if rest:
+        # Less than one chip of the smallest denomination (only when the chip unit does not
+        # divide the pot): it goes with the first odd chip.
+        shares[order[0]] += rest
+        if winners[order[0]] not in odd_to:
+            odd_to.append(winners[order[0]])
+    return shares, odd_to
+
+
+def propose_awards(
+    state: HandState,
+    override: tuple[tuple[int, ...], ...] | None = None,
+    ruling: str = "",
+) -> tuple[PotAwarded, ...]:
+    """The award of every pot as the engine computes it (or with the director's winners)."""
+    result: list[PotAwarded] = []
+    board = state.board
+    values: dict[int, int] = {}
+    for index, pot in enumerate(pots(state)):
+        hand_name = ""
+        if override is not None:
+            if index >= len(override) or not override[index]:
+                raise RuleViolation("award", f"the ruling gives no winner for pot {index}")
+            winners = sorted(set(override[index]))
+            bad = [w for w in winners if w not in pot.eligible]
+            if bad:
+                raise RuleViolation("TDA 21", f"position {bad[0]} is not eligible for pot "
+                                    f"{index}", tuple(f"position {e}" for e in pot.eligible))
+        elif len(pot.eligible) == 1:
+            winners = [pot.eligible[0]]
+        else:
+            unshown = [i for i in pot.eligible if state.shown[i] is None]
+            if unshown:
+                raise RuleViolation(
+                    "TDA 16", f"pot {index} is contested and position {unshown[0]} has not "
+                    "shown both cards", ("show the cards", "muck", "award by a ruling"),
+                )
+            if len(board) != 5:
+                raise RuleViolation("board", "the board is not complete", ("deal the board",))
+            for i in pot.eligible:
+                if i not in values:
+                    shown = state.shown[i]
+                    assert shown is not None
+                    values[i] = evaluate(shown + board)
+            best = max(values[i] for i in pot.eligible)
+            winners = [i for i in pot.eligible if values[i] == best]
+            hand_name = describe(best)
+        shares, odd_to = _split(state, pot.amount, winners)
+        result.append(PotAwarded(
+            pot=index, amount=pot.amount, eligible=pot.eligible, winners=tuple(winners),
+            shares=tuple(shares), odd_chips=tuple(odd_to), hand_name=hand_name, ruling=ruling,
+        ))
+    return tuple(result)
+
+
+# --- apply ---------------------------------------------------------------------------------
+
+
+def apply(state: HandState, event: HandEvent) -> HandState:
+    """The state after `event`: total and pure (the fold of replay and of the live table)."""
+    handler = _APPLIERS[type(event)]
+    return handler(state, event)  # type: ignore[operator]
+
+
+def _apply_post(state: HandState, event: ChipsPosted) -> HandState:
+    i = event.player
+    stacks = list(state.stacks)
+    committed = list(state.committed)
+    stacks[i] -= event.amount
+    bets = state.bets
+    dead = state.dead
+    if event.kind == "ante" and sum(1 for a in state.setup.antes if a) == 1:
+        # TDA RP-11: a big-blind ante is paid for the whole table; it is dead money in the
+        # main pot and gives the big blind no claim beyond his own bets.
+        dead += event.amount
+    else:
+        committed[i] += event.amount
+    if event.kind != "ante":
+        b = list(bets)
+        b[i] += event.amount
+        bets = tuple(b)
+    posts_due = state.posts_due[1:]
+    state = replace(state, stacks=tuple(stacks), committed=tuple(committed), bets=bets,
+                    posts_due=posts_due, dead=dead)
+    if not posts_due:
+        state = _open_preflop(state)
+    return state
+
+
+def _open_preflop(state: HandState) -> HandState:
+    setup = state.setup
+    big = max(setup.blinds) if setup.blinds else 0
+    posted = max(state.bets)
+    level = max(big, posted) if state.profile.full_big_blind_level else posted
+    first = 0
+    if big:
+        bb_position = max(i for i in range(state.player_count) if setup.blinds[i] == big)
+        first = (bb_position + 1) % state.player_count
+    state = replace(state, phase=BETTING, current_bet=level, last_full_raise=setup.min_bet)
+    return _next_to_act(state, first, inclusive=True)
+
+
+def _needs_action(state: HandState, i: int) -> bool:
+    return _can_act(state, i) and (
+        state.acted_level[i] == NOT_ACTED or state.bets[i] < state.current_bet
+    )
+
+
+def _next_to_act(state: HandState, start: int, inclusive: bool) -> HandState:
+    """Give the action to the next player who must act, or close the street."""
+    n = state.player_count
+    live = sum(1 for f in state.folded if not f)
+    if live <= 1:
+        return _close_street(state)
+    able = [i for i in range(n) if _can_act(state, i)]
+    if len(able) == 0 or (
+        len(able) == 1 and state.bets[able[0]] >= state.current_bet
+    ):
+        return _close_street(state)
+    for k in range(0 if inclusive else 1, n + (0 if inclusive else 1)):
+        i = (start + k) % n
+        if _needs_action(state, i):
+            return replace(state, to_act=i)
+    return _close_street(state)
+
+
+def _close_street(state: HandState) -> HandState:
+    bets = list(state.bets)
+    stacks = state.stacks
+    committed = state.committed
+    returned = state.returned
+    top = max(range(len(bets)), key=lambda k: bets[k])
+    second = max((b for k, b in enumerate(bets) if k != top), default=0)
+    if bets[top] > second:
+        excess = bets[top] - second
+        s = list(stacks)
+        c = list(committed)
+        r = list(returned)
+        s[top] += excess
+        c[top] -= excess
+        r[top] += excess
+        stacks, committed, returned = tuple(s), tuple(c), tuple(r)
+    live = sum(1 for f in state.folded if not f)
+    able = sum(1 for i in range(len(bets)) if not state.folded[i] and stacks[i] > 0)
+    final_aggressor = state.aggressor if state.aggressor is not None else state.final_aggressor
+    if state.aggressor is None and state.street == 3:
+        final_aggressor = None
+    n = len(bets)
+    betting_closed = state.betting_closed or live <= 1 or able <= 1
+    if live <= 1 or (state.street == 3 and not betting_closed) or (
+        betting_closed and len(state.board) == 5
+    ):
+        phase = SHOWDOWN
+    else:
+        phase = BOARD
+    return replace(
+        state, phase=phase, to_act=None, bets=(0,) * n, stacks=stacks, committed=committed,
+        returned=returned, current_bet=0, last_full_raise=state.setup.min_bet,
+        acted_level=(NOT_ACTED,) * n, aggressor=None, final_aggressor=final_aggressor,
+        betting_closed=betting_closed,
+    )
+
+
+def _count_action(state: HandState, player: int, chips: bool) -> dict[str, object]:
+    if state.street != 0:
+        return {}
+    return {
+        "actions_in_turn": state.actions_in_turn + 1,
+        "chip_actions_in_turn": state.chip_actions_in_turn + (1 if chips else 0),
+        "players_acted": state.players_acted | {player},
+    }
+
+
+def _apply_fold(state: HandState, event: PlayerFolded | HandKilled) -> HandState:
+    i = event.player
+    folded = list(state.folded)
+    folded[i] = True
+    changes = _count_action(state, i, False) if isinstance(event, PlayerFolded) else {}
+    new = replace(state, folded=tuple(folded), **changes)  # type: ignore[arg-type]
+    if state.phase == BETTING:
+        if state.to_act == i:
+            return _next_to_act(new, i, inclusive=False)
+        return _recheck(new)
+    if state.phase in (BOARD, SHOWDOWN):
+        live = sum(1 for f in new.folded if not f)
+        if live <= 1:
+            return replace(new, phase=SHOWDOWN)
+    return new
+
+
+def _recheck(state: HandState) -> HandState:
+    """A hand killed out of turn can end the street (or the hand) on its own."""
+    if sum(1 for f in state.folded if not f) <= 1:
+        return _close_street(state)
+    if state.to_act is not None and state.folded[state.to_act]:
+        return _next_to_act(state, state.to_act, inclusive=False)
+    return state
+
+
+def _apply_check(state: HandState, event: PlayerChecked) -> HandState:
+    i = event.player
+    acted = list(state.acted_level)
+    acted[i] = state.current_bet
+    new = replace(state, acted_level=tuple(acted), **_count_action(state, i, False))  # type: ignore[arg-type]
+    return _next_to_act(new, i, inclusive=False)
+
+
+def _put_in(state: HandState, i: int, to: int) -> tuple[tuple[int, ...], ...]:
+    add = to - state.bets[i]
+    stacks = list(state.stacks)
+    bets = list(state.bets)
+    committed = list(state.committed)
+    stacks[i] -= add
+    bets[i] = to
+    committed[i] += add
+    return tuple(stacks), tuple(bets), tuple(committed)
+
+
+def _apply_call(state: HandState, event: PlayerCalled) -> HandState:
+    i = event.player
+    stacks, bets, committed = _put_in(state, i, state.bets[i] + event.amount)
+    acted = list(state.acted_level)
+    acted[i] = state.current_bet
+    new = replace(state, stacks=stacks, bets=bets, committed=committed,
+                  acted_level=tuple(acted), **_count_action(state, i, True))  # type: ignore[arg-type]
+    return _next_to_act(new, i, inclusive=False)
+
+
+def _apply_bet(state: HandState, event: BetMade | RaiseMade) -> HandState:
+    i = event.player
+    stacks, bets, committed = _put_in(state, i, event.to)
+    increase = event.to - state.current_bet
+    last_full_raise = state.last_full_raise
+    if increase >= last_full_raise:
+        last_full_raise = increase
+    acted = list(state.acted_level)
+    acted[i] = event.to
+    new = replace(state, stacks=stacks, bets=bets, committed=committed, current_bet=event.to,
+                  last_full_raise=last_full_raise, acted_level=tuple(acted), aggressor=i,
+                  **_count_action(state, i, True))  # type: ignore[arg-type]
+    return _next_to_act(new, i, inclusive=False)
+
+
+def _apply_hole(state: HandState, event: HoleCardsDealt) -> HandState:
+    hole = list(state.hole)
+    hole[event.player] = tuple(parse_card(c) for c in event.cards) if event.cards else ()
+    return replace(state, hole=tuple(hole))
+
+
+def _apply_board(state: HandState, event: BoardDealt) -> HandState:
+    board = state.board + tuple(parse_card(c) for c in event.cards)
+    if state.betting_closed:
+        phase = SHOWDOWN if len(board) == 5 else BOARD
+        return replace(state, board=board, phase=phase)
+    new = replace(state, board=board, street=state.street + 1, phase=BETTING)
+    return _next_to_act(new, 0, inclusive=True)
+
+
+def _apply_shown(state: HandState, event: CardsShown) -> HandState:
+    shown = list(state.shown)
+    shown[event.player] = tuple(parse_card(c) for c in event.cards)
+    return replace(state, shown=tuple(shown))
+
+
+def _apply_mucked(state: HandState, event: CardsMucked) -> HandState:
+    folded = list(state.folded)
+    folded[event.player] = True
+    new = replace(state, folded=tuple(folded))
+    if sum(1 for f in folded if not f) <= 1 and new.phase == BOARD:
+        new = replace(new, phase=SHOWDOWN)
+    return new
+
+
+def _apply_award(state: HandState, event: PotAwarded) -> HandState:
+    stacks = list(state.stacks)
+    for w, share in zip(event.winners, event.shares, strict=True):
+        stacks[w] += share
+    awarded = state.awarded + event.amount
+    phase = COMPLETE if awarded >= sum(state.committed) + state.dead else state.phase
+    return replace(state, stacks=tuple(stacks), awarded=awarded, phase=phase,
+                   awards=state.awards + (event,))
+
+
+def _apply_misdeal(state: HandState, event: MisdealDeclared) -> HandState:
+    n = state.player_count
+    return replace(state, phase=MISDEALT, stacks=state.setup.stacks, bets=(0,) * n,
+                   committed=(0,) * n, dead=0, to_act=None)
+
+
+def _apply_void(state: HandState, event: HandVoided) -> HandState:
+    n = state.player_count
+    return replace(state, phase=VOID, stacks=state.setup.stacks, bets=(0,) * n,
+                   committed=(0,) * n, dead=0, to_act=None)
+
+
+def _apply_exposed(state: HandState, event: CardExposed) -> HandState:
+    if event.in_deal and event.consequence != "shown to the table; play continues" and \
+            "call or fold" not in event.consequence:
+        return state
+    exposed = list(state.exposed)
+    exposed[event.player] += 1
+    call_only = state.call_only
+    if "call or fold" in event.consequence:
+        c = list(call_only)
+        c[event.player] = True
+        call_only = tuple(c)
+    return replace(state, exposed=tuple(exposed), call_only=call_only)
+
+
+def _apply_absent(state: HandState, event: PlayerMarkedAbsent | PlayerReturned) -> HandState:
+    absent = list(state.absent)
+    absent[event.player] = isinstance(event, PlayerMarkedAbsent)
+    return replace(state, absent=tuple(absent))
+
+
+def _apply_noop(state: HandState, event: HandEvent) -> HandState:
+    return state
+
+
+def _apply_started(state: HandState, event: HandStarted) -> HandState:
+    return initial_state(event)
+
+
+_APPLIERS: dict[type, object] = {
+    HandStarted: _apply_started, ChipsPosted: _apply_post, HoleCardsDealt: _apply_hole,
+    PlayerFolded: _apply_fold, PlayerChecked: _apply_check, PlayerCalled: _apply_call,
+    BetMade: _apply_bet, RaiseMade: _apply_bet, BoardDealt: _apply_board,
+    CardsShown: _apply_shown, CardsMucked: _apply_mucked, PotAwarded: _apply_award,
+    MisdealDeclared: _apply_misdeal, CardExposed: _apply_exposed,
+    BoardExposedEarly: _apply_noop, HandKilled: _apply_fold, PlayerMarkedAbsent: _apply_absent,
+    PlayerReturned: _apply_absent, HandVoided: _apply_void,
+}
+
+
+def execute(state: HandState, command: Command) -> HandState:
+    """Decide and apply: the state after a legal command."""
+    for event in decide(state, command):
+        state = apply(state, event)
+    return state
+
+
+def replay_events(events: list[HandEvent] | tuple[HandEvent, ...]) -> HandState:
+    """Fold a hand's events, starting from its HandStarted."""
+    first = events[0]
+    if not isinstance(first, HandStarted):
+        raise RuleViolation("log", "a hand's events start with hand_started")
+    state = initial_state(first)
+    for event in events[1:]:
+        state = apply(state, event)
+    return state
