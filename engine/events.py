@@ -28,6 +28,9 @@ class HandStarted:
     profile: str
     button_seat: int
     level: int = 0
+    small_blind_seat: int = 0
+    big_blind_seat: int = 0
+    absent: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -224,5 +227,86 @@ HAND_EVENT_TYPES: tuple[type, ...] = (
     CardExposed, BoardExposedEarly, HandKilled, PlayerMarkedAbsent, PlayerReturned, HandVoided,
 )
 
-EVENT_TYPES: tuple[type, ...] = HAND_EVENT_TYPES
-"""Every event class (hand events; table and tournament events are added as they land)."""
+
+
+# --- table events (the table's stream, between and around hands) ---------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class TableOpened:
+    TYPE: ClassVar[str] = "table_opened"
+    VERSION: ClassVar[int] = 1
+    table: str
+    seat_count: int
+    profile: str
+    tournament: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerSeated:
+    """A player takes a seat with `stack` chips; `waits` when he must let the button pass."""
+
+    TYPE: ClassVar[str] = "player_seated"
+    VERSION: ClassVar[int] = 1
+    seat: int
+    player: str
+    stack: int
+    waits: bool = False
+    reason: str = "draw"
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerLeft:
+    """A player leaves the table with `stack` chips: eliminated (0), moved, or withdrawn."""
+
+    TYPE: ClassVar[str] = "player_left"
+    VERSION: ClassVar[int] = 1
+    seat: int
+    player: str
+    stack: int
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class ButtonPlaced:
+    """The button's seat for the first hand (from the draw), or moved by a director's ruling."""
+
+    TYPE: ClassVar[str] = "button_placed"
+    VERSION: ClassVar[int] = 1
+    seat: int
+    reason: str = "draw for the button"
+
+
+@dataclass(frozen=True, slots=True)
+class StackAdjusted:
+    """Chips added or removed outside a hand (color-up, penalty, late-entry deduction)."""
+
+    TYPE: ClassVar[str] = "stack_adjusted"
+    VERSION: ClassVar[int] = 1
+    seat: int
+    player: str
+    amount: int
+    reason: str
+    rule: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class SeatAbsenceChanged:
+    """A seated player is away from (or back at) the table between hands."""
+
+    TYPE: ClassVar[str] = "seat_absence_changed"
+    VERSION: ClassVar[int] = 1
+    seat: int
+    absent: bool
+
+
+TABLE_EVENT_TYPES: tuple[type, ...] = (
+    TableOpened, PlayerSeated, PlayerLeft, ButtonPlaced, StackAdjusted, SeatAbsenceChanged,
+)
+
+TableEvent = (
+    TableOpened | PlayerSeated | PlayerLeft | ButtonPlaced | StackAdjusted | SeatAbsenceChanged
+)
+
+EVENT_TYPES: tuple[type, ...] = HAND_EVENT_TYPES + TABLE_EVENT_TYPES
+"""Every event class the engine folds (tournament events are added as they land)."""

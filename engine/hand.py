@@ -11,9 +11,10 @@ pure: it folds one event into the state. The legal-actions query the tablet uses
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
+from typing import Any, NamedTuple
 
-from engine.cards import Card, card_text, parse_card
+from engine.cards import FULL_DECK, Card, card_text
 from engine.commands import (
     AwardPots,
     BetRaise,
@@ -70,6 +71,7 @@ VOID = "void"
 
 STREETS = ("preflop", "flop", "turn", "river")
 NOT_ACTED = -1
+_CARD_OF_TEXT = {card_text(c): c for c in FULL_DECK}
 
 
 @dataclass(frozen=True, slots=True)
@@ -87,6 +89,9 @@ class HandSetup:
     hand_number: int = 0
     button_seat: int = 0
     level: int = 0
+    small_blind_seat: int = 0  # the seat due the small blind (0: none); may be a dead seat
+    big_blind_seat: int = 0
+    absent: tuple[int, ...] = ()  # positions whose player is away from the table
 
 
 @dataclass(frozen=True, slots=True)
@@ -124,8 +129,10 @@ class LegalActions:
         return tuple(options)
 
 
-@dataclass(frozen=True, slots=True)
-class HandState:
+class HandState(NamedTuple):
+    """A hand at one moment. A NamedTuple rather than a dataclass: replay folds millions of
+    events, and copying a tuple is several times cheaper than dataclasses.replace."""
+
     setup: HandSetup
     profile: Profile
     phase: str
@@ -181,6 +188,17 @@ class HandState:
     def chips_in_play(self) -> int:
         """Behind plus put in and not yet pushed: constant through the hand."""
         return sum(self.stacks) + sum(self.committed) + self.dead - self.awarded
+
+
+_FIELD_INDEX = {name: index for index, name in enumerate(HandState._fields)}
+
+
+def _evolve(state: HandState, **changes: Any) -> HandState:
+    """A copy of `state` with some fields changed (the fast path of every apply)."""
+    values = list(state)
+    for name, value in changes.items():
+        values[_FIELD_INDEX[name]] = value
+    return tuple.__new__(HandState, values)
 
 
 # --- start ---------------------------------------------------------------------------------
@@ -253,6 +271,9 @@ def hand_started_event(setup: HandSetup) -> HandStarted:
         profile=setup.profile,
         button_seat=setup.button_seat,
         level=setup.level,
+        small_blind_seat=setup.small_blind_seat,
+        big_blind_seat=setup.big_blind_seat,
+        absent=setup.absent,
     )
 
 
@@ -261,24 +282,32 @@ def setup_from_event(event: HandStarted) -> HandSetup:
         stacks=event.stacks, blinds=event.blinds, antes=event.antes, min_bet=event.min_bet,
         chip_unit=event.chip_unit, profile=event.profile, players=event.players,
         seats=event.seats, hand_number=event.hand_number, button_seat=event.button_seat,
-        level=event.level,
+        level=event.level, small_blind_seat=event.small_blind_seat,
+        big_blind_seat=event.big_blind_seat, absent=event.absent,
     )
 
 
 def begin(setup: HandSetup) -> tuple[HandEvent, ...]:
     """The events that start a hand: what it started with, then every forced post."""
-    profile = _validate_setup(setup)
-    posts = forced_posts(setup, profile)
+    _validate_setup(setup)
+    return _begin_events(setup, new_hand(setup))
+
+
+def _begin_events(setup: HandSetup, state: HandState) -> tuple[HandEvent, ...]:
     remaining = list(setup.stacks)
     events: list[HandEvent] = [hand_started_event(setup)]
-    for i, kind, amount in posts:
+    for i, kind, amount in state.posts_due:
         remaining[i] -= amount
         events.append(ChipsPosted(player=i, kind=kind, amount=amount, all_in=remaining[i] == 0))
     return tuple(events)
 
 
 def initial_state(event: HandStarted) -> HandState:
-    setup = setup_from_event(event)
+    """The state right after hand_started, before the posts (replay's starting point)."""
+    return new_hand(setup_from_event(event))
+
+
+def new_hand(setup: HandSetup) -> HandState:
     profile = get_profile(setup.profile)
     n = len(setup.stacks)
     zeros = (0,) * n
@@ -286,23 +315,26 @@ def initial_state(event: HandStarted) -> HandState:
     nones: tuple[None, ...] = (None,) * n
     return HandState(
         setup=setup, profile=profile, phase=POSTING, street=0, stacks=setup.stacks, bets=zeros,
-        committed=zeros, dead=0, folded=falses, hole=nones, shown=nones, board=(), to_act=None,
-        current_bet=0, last_full_raise=setup.min_bet, acted_level=(NOT_ACTED,) * n,
-        aggressor=None, final_aggressor=None, betting_closed=False,
-        posts_due=forced_posts(setup, profile), actions_in_turn=0, chip_actions_in_turn=0,
-        players_acted=frozenset(), call_only=falses, exposed=zeros, absent=falses,
+        committed=zeros, dead=0, folded=falses, hole=nones, shown=nones, board=(),
+        to_act=None, current_bet=0, last_full_raise=setup.min_bet,
+        acted_level=(NOT_ACTED,) * n, aggressor=None, final_aggressor=None,
+        betting_closed=False, posts_due=forced_posts(setup, profile), actions_in_turn=0,
+        chip_actions_in_turn=0, players_acted=frozenset(), call_only=falses, exposed=zeros,
+        absent=tuple(i in setup.absent for i in range(n)) if setup.absent else falses,
         returned=zeros, awarded=0, awards=(),
     )
 
 
 def start_hand(setup: HandSetup) -> HandState:
     """A hand with its antes and blinds posted, ready for the deal and the first action."""
-    events = begin(setup)
-    first = events[0]
-    assert isinstance(first, HandStarted)
-    state = initial_state(first)
-    for event in events[1:]:
-        state = apply(state, event)
+    _validate_setup(setup)
+    state = new_hand(setup)
+    remaining = list(setup.stacks)
+    for i, kind, amount in state.posts_due:
+        remaining[i] -= amount
+        state = _apply_post(state, ChipsPosted(i, kind, amount, remaining[i] == 0))
+    if not state.posts_due and state.phase == POSTING:
+        state = _open_preflop(state)
     return state
 
 
@@ -411,23 +443,31 @@ def _check_player(state: HandState, player: int) -> None:
 
 def _decide_action(state: HandState, command: Fold | CheckCall | BetRaise) -> tuple[HandEvent, ...]:
     player = command.player
-    _check_player(state, player)
     if state.phase != BETTING or state.to_act != player:
+        _check_player(state, player)
         raise _not_your_turn(state, player)
-    la = legal_actions(state)
-    assert la is not None
+    absent = state.absent[player]
+    # Fold and check/call are decided directly (the hot path of every replay); the rules are
+    # the same ones legal_actions states.
     if isinstance(command, Fold):
-        if not la.can_fold:
+        if absent and state.profile.absent_big_blind_checks and \
+                state.current_bet <= state.bets[player]:
             raise RuleViolation("absent player", "an absent big blind is checked through "
-                                f"under the {state.profile.name} profile", la.describe())
+                                f"under the {state.profile.name} profile", ("check",))
         return (PlayerFolded(player),)
     if isinstance(command, CheckCall):
-        if state.absent[player] and not la.can_check:
+        owed = state.current_bet - state.bets[player]
+        if absent and not (owed <= 0 and state.profile.absent_big_blind_checks):
             raise RuleViolation("TDA 30", "the player is absent: his hand is killed when the "
-                                "action reaches him", la.describe())
-        if la.can_check:
+                                "action reaches him", ("fold",))
+        if owed <= 0:
             return (PlayerChecked(player),)
-        return (PlayerCalled(player, la.call_amount, la.call_all_in),)
+        stack = state.stacks[player]
+        if owed >= stack:
+            return (PlayerCalled(player, stack, True),)
+        return (PlayerCalled(player, owed, False),)
+    la = legal_actions(state)
+    assert la is not None
     to = command.to
     if not la.raise_kind:
         if state.call_only[player]:
@@ -818,7 +858,7 @@ def _apply_post(state: HandState, event: ChipsPosted) -> HandState:
         b[i] += event.amount
         bets = tuple(b)
     posts_due = state.posts_due[1:]
-    state = replace(state, stacks=tuple(stacks), committed=tuple(committed), bets=bets,
+    state = _evolve(state, stacks=tuple(stacks), committed=tuple(committed), bets=bets,
                     posts_due=posts_due, dead=dead)
     if not posts_due:
         state = _open_preflop(state)
@@ -834,31 +874,36 @@ def _open_preflop(state: HandState) -> HandState:
     if big:
         bb_position = max(i for i in range(state.player_count) if setup.blinds[i] == big)
         first = (bb_position + 1) % state.player_count
-    state = replace(state, phase=BETTING, current_bet=level, last_full_raise=setup.min_bet)
+    state = _evolve(state, phase=BETTING, current_bet=level, last_full_raise=setup.min_bet)
     return _next_to_act(state, first, inclusive=True)
-
-
-def _needs_action(state: HandState, i: int) -> bool:
-    return _can_act(state, i) and (
-        state.acted_level[i] == NOT_ACTED or state.bets[i] < state.current_bet
-    )
 
 
 def _next_to_act(state: HandState, start: int, inclusive: bool) -> HandState:
     """Give the action to the next player who must act, or close the street."""
-    n = state.player_count
-    live = sum(1 for f in state.folded if not f)
-    if live <= 1:
-        return _close_street(state)
-    able = [i for i in range(n) if _can_act(state, i)]
-    if len(able) == 0 or (
-        len(able) == 1 and state.bets[able[0]] >= state.current_bet
+    n = len(state.stacks)
+    folded = state.folded
+    stacks = state.stacks
+    live = 0
+    able = 0
+    last_able = -1
+    for i in range(n):
+        if not folded[i]:
+            live += 1
+            if stacks[i] > 0:
+                able += 1
+                last_able = i
+    if live <= 1 or able == 0 or (
+        able == 1 and state.bets[last_able] >= state.current_bet
     ):
         return _close_street(state)
-    for k in range(0 if inclusive else 1, n + (0 if inclusive else 1)):
+    bets = state.bets
+    acted = state.acted_level
+    current = state.current_bet
+    offset = 0 if inclusive else 1
+    for k in range(offset, n + offset):
         i = (start + k) % n
-        if _needs_action(state, i):
-            return replace(state, to_act=i)
+        if not folded[i] and stacks[i] > 0 and (acted[i] == NOT_ACTED or bets[i] < current):
+            return _evolve(state, to_act=i)
     return _close_street(state)
 
 
@@ -891,7 +936,7 @@ def _close_street(state: HandState) -> HandState:
         phase = SHOWDOWN
     else:
         phase = BOARD
-    return replace(
+    return _evolve(
         state, phase=phase, to_act=None, bets=(0,) * n, stacks=stacks, committed=committed,
         returned=returned, current_bet=0, last_full_raise=state.setup.min_bet,
         acted_level=(NOT_ACTED,) * n, aggressor=None, final_aggressor=final_aggressor,
@@ -914,7 +959,7 @@ def _apply_fold(state: HandState, event: PlayerFolded | HandKilled) -> HandState
     folded = list(state.folded)
     folded[i] = True
     changes = _count_action(state, i, False) if isinstance(event, PlayerFolded) else {}
-    new = replace(state, folded=tuple(folded), **changes)  # type: ignore[arg-type]
+    new = _evolve(state, folded=tuple(folded), **changes)  # type: ignore[arg-type]
     if state.phase == BETTING:
         if state.to_act == i:
             return _next_to_act(new, i, inclusive=False)
@@ -922,7 +967,7 @@ def _apply_fold(state: HandState, event: PlayerFolded | HandKilled) -> HandState
     if state.phase in (BOARD, SHOWDOWN):
         live = sum(1 for f in new.folded if not f)
         if live <= 1:
-            return replace(new, phase=SHOWDOWN)
+            return _evolve(new, phase=SHOWDOWN)
     return new
 
 
@@ -939,7 +984,7 @@ def _apply_check(state: HandState, event: PlayerChecked) -> HandState:
     i = event.player
     acted = list(state.acted_level)
     acted[i] = state.current_bet
-    new = replace(state, acted_level=tuple(acted), **_count_action(state, i, False))  # type: ignore[arg-type]
+    new = _evolve(state, acted_level=tuple(acted), **_count_action(state, i, False))  # type: ignore[arg-type]
     return _next_to_act(new, i, inclusive=False)
 
 
@@ -959,7 +1004,7 @@ def _apply_call(state: HandState, event: PlayerCalled) -> HandState:
     stacks, bets, committed = _put_in(state, i, state.bets[i] + event.amount)
     acted = list(state.acted_level)
     acted[i] = state.current_bet
-    new = replace(state, stacks=stacks, bets=bets, committed=committed,
+    new = _evolve(state, stacks=stacks, bets=bets, committed=committed,
                   acted_level=tuple(acted), **_count_action(state, i, True))  # type: ignore[arg-type]
     return _next_to_act(new, i, inclusive=False)
 
@@ -973,7 +1018,7 @@ def _apply_bet(state: HandState, event: BetMade | RaiseMade) -> HandState:
         last_full_raise = increase
     acted = list(state.acted_level)
     acted[i] = event.to
-    new = replace(state, stacks=stacks, bets=bets, committed=committed, current_bet=event.to,
+    new = _evolve(state, stacks=stacks, bets=bets, committed=committed, current_bet=event.to,
                   last_full_raise=last_full_raise, acted_level=tuple(acted), aggressor=i,
                   **_count_action(state, i, True))  # type: ignore[arg-type]
     return _next_to_act(new, i, inclusive=False)
@@ -981,31 +1026,31 @@ def _apply_bet(state: HandState, event: BetMade | RaiseMade) -> HandState:
 
 def _apply_hole(state: HandState, event: HoleCardsDealt) -> HandState:
     hole = list(state.hole)
-    hole[event.player] = tuple(parse_card(c) for c in event.cards) if event.cards else ()
-    return replace(state, hole=tuple(hole))
+    hole[event.player] = tuple(_CARD_OF_TEXT[c] for c in event.cards) if event.cards else ()
+    return _evolve(state, hole=tuple(hole))
 
 
 def _apply_board(state: HandState, event: BoardDealt) -> HandState:
-    board = state.board + tuple(parse_card(c) for c in event.cards)
+    board = state.board + tuple(_CARD_OF_TEXT[c] for c in event.cards)
     if state.betting_closed:
         phase = SHOWDOWN if len(board) == 5 else BOARD
-        return replace(state, board=board, phase=phase)
-    new = replace(state, board=board, street=state.street + 1, phase=BETTING)
+        return _evolve(state, board=board, phase=phase)
+    new = _evolve(state, board=board, street=state.street + 1, phase=BETTING)
     return _next_to_act(new, 0, inclusive=True)
 
 
 def _apply_shown(state: HandState, event: CardsShown) -> HandState:
     shown = list(state.shown)
-    shown[event.player] = tuple(parse_card(c) for c in event.cards)
-    return replace(state, shown=tuple(shown))
+    shown[event.player] = tuple(_CARD_OF_TEXT[c] for c in event.cards)
+    return _evolve(state, shown=tuple(shown))
 
 
 def _apply_mucked(state: HandState, event: CardsMucked) -> HandState:
     folded = list(state.folded)
     folded[event.player] = True
-    new = replace(state, folded=tuple(folded))
+    new = _evolve(state, folded=tuple(folded))
     if sum(1 for f in folded if not f) <= 1 and new.phase == BOARD:
-        new = replace(new, phase=SHOWDOWN)
+        new = _evolve(new, phase=SHOWDOWN)
     return new
 
 
@@ -1015,19 +1060,19 @@ def _apply_award(state: HandState, event: PotAwarded) -> HandState:
         stacks[w] += share
     awarded = state.awarded + event.amount
     phase = COMPLETE if awarded >= sum(state.committed) + state.dead else state.phase
-    return replace(state, stacks=tuple(stacks), awarded=awarded, phase=phase,
+    return _evolve(state, stacks=tuple(stacks), awarded=awarded, phase=phase,
                    awards=state.awards + (event,))
 
 
 def _apply_misdeal(state: HandState, event: MisdealDeclared) -> HandState:
     n = state.player_count
-    return replace(state, phase=MISDEALT, stacks=state.setup.stacks, bets=(0,) * n,
+    return _evolve(state, phase=MISDEALT, stacks=state.setup.stacks, bets=(0,) * n,
                    committed=(0,) * n, dead=0, to_act=None)
 
 
 def _apply_void(state: HandState, event: HandVoided) -> HandState:
     n = state.player_count
-    return replace(state, phase=VOID, stacks=state.setup.stacks, bets=(0,) * n,
+    return _evolve(state, phase=VOID, stacks=state.setup.stacks, bets=(0,) * n,
                    committed=(0,) * n, dead=0, to_act=None)
 
 
@@ -1042,21 +1087,26 @@ def _apply_exposed(state: HandState, event: CardExposed) -> HandState:
         c = list(call_only)
         c[event.player] = True
         call_only = tuple(c)
-    return replace(state, exposed=tuple(exposed), call_only=call_only)
+    return _evolve(state, exposed=tuple(exposed), call_only=call_only)
 
 
 def _apply_absent(state: HandState, event: PlayerMarkedAbsent | PlayerReturned) -> HandState:
     absent = list(state.absent)
     absent[event.player] = isinstance(event, PlayerMarkedAbsent)
-    return replace(state, absent=tuple(absent))
+    return _evolve(state, absent=tuple(absent))
 
 
 def _apply_noop(state: HandState, event: HandEvent) -> HandState:
     return state
 
 
+def _started(event: HandStarted) -> HandState:
+    new = initial_state(event)
+    return new if new.posts_due else _open_preflop(new)
+
+
 def _apply_started(state: HandState, event: HandStarted) -> HandState:
-    return initial_state(event)
+    return _started(event)
 
 
 _APPLIERS: dict[type, object] = {
@@ -1082,7 +1132,7 @@ def replay_events(events: list[HandEvent] | tuple[HandEvent, ...]) -> HandState:
     first = events[0]
     if not isinstance(first, HandStarted):
         raise RuleViolation("log", "a hand's events start with hand_started")
-    state = initial_state(first)
+    state = _started(first)
     for event in events[1:]:
         state = apply(state, event)
     return state

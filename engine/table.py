@@ -1,0 +1,264 @@
+"""One table across hands: seats, stacks carried over, the button and blinds (dead button).
+
+The table's stream holds table events (seating, leaving, the button draw, adjustments) and the
+events of its hands. `apply_table` folds both; `plan_hand` says who posts what in the next hand.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import Literal
+
+from engine.errors import RuleViolation
+from engine.events import (
+    ButtonPlaced,
+    HandEvent,
+    HandStarted,
+    PlayerLeft,
+    PlayerSeated,
+    SeatAbsenceChanged,
+    StackAdjusted,
+    TableEvent,
+    TableOpened,
+)
+from engine.hand import (
+    COMPLETE,
+    HandSetup,
+    HandState,
+    _started,
+    apply,
+)
+from engine.profiles import get_profile
+
+AnteKind = Literal["none", "uniform", "big_blind"]
+
+
+@dataclass(frozen=True, slots=True)
+class Seat:
+    seat: int
+    player: str
+    stack: int
+    waits: bool = False  # new or moved in where he must let the button pass first
+    absent: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Level:
+    """The stakes a hand is played at."""
+
+    small_blind: int
+    big_blind: int
+    ante: int = 0
+    ante_kind: AnteKind = "none"
+    number: int = 0
+    chip_unit: int = 1
+
+
+@dataclass(frozen=True, slots=True)
+class TableState:
+    table: str
+    seat_count: int
+    profile: str
+    tournament: str = ""
+    seats: tuple[Seat, ...] = ()
+    button: int = 0  # seat of the button (0: not drawn yet); may be an empty seat
+    small_blind_seat: int = 0  # seat that was due the small blind last hand (0: none)
+    big_blind_seat: int = 0
+    hand: HandState | None = None
+    hands_played: int = 0
+
+    def seat_of(self, player: str) -> Seat | None:
+        return next((s for s in self.seats if s.player == player), None)
+
+    def occupant(self, seat: int) -> Seat | None:
+        return next((s for s in self.seats if s.seat == seat), None)
+
+    @property
+    def hand_in_progress(self) -> bool:
+        return self.hand is not None and not self.hand.is_complete
+
+    def chips(self) -> int:
+        """Every chip at the table: behind, or in the hand in progress."""
+        if self.hand_in_progress:
+            assert self.hand is not None
+            in_hand = set(self.hand.setup.seats)
+            behind = sum(s.stack for s in self.seats if s.seat not in in_hand)
+            return behind + self.hand.chips_in_play()
+        return sum(s.stack for s in self.seats)
+
+
+def open_table(event: TableOpened) -> TableState:
+    get_profile(event.profile)
+    return TableState(table=event.table, seat_count=event.seat_count, profile=event.profile,
+                      tournament=event.tournament)
+
+
+def _next_seat(seat: int, seat_count: int) -> int:
+    return seat % seat_count + 1
+
+
+def _clockwise_from(start: int, seat_count: int) -> list[int]:
+    """Every seat number after `start`, clockwise, ending with `start`."""
+    seats = []
+    s = start
+    for _ in range(seat_count):
+        s = _next_seat(s, seat_count)
+        seats.append(s)
+    return seats
+
+
+def plan_hand(table: TableState, level: Level, hand_number: int,
+              final_table: bool = False) -> HandSetup:
+    """Who is dealt in, the button, and who posts what (TDA 32 dead button, 34 heads-up)."""
+    if table.hand_in_progress:
+        raise RuleViolation("hand in progress", "finish the current hand first")
+    profile = get_profile(table.profile)
+    active = {s.seat: s for s in table.seats if s.stack > 0}
+    minimum = 2 if final_table else max(2, profile.min_players_per_table)
+    if len(active) < minimum:
+        raise RuleViolation(
+            f"{profile.name}: min_players_per_table",
+            f"{len(active)} player(s) at table {table.table}: a hand needs at least {minimum}",
+            ("move players to this table", "break the table"),
+        )
+    if not table.button:
+        raise RuleViolation("TDA 32", "the button has not been placed: draw for the button",
+                            ("draw for the button",))
+    n = table.seat_count
+    if not table.big_blind_seat:
+        # First hand after the draw: the blinds follow the button.
+        button = table.button
+        order = [s for s in _clockwise_from(button, n) if s in active]
+        if len(active) == 2:
+            small_blind: int = button if button in active else order[-1]
+            big_blind = next(s for s in order if s != small_blind)
+        else:
+            small_blind, big_blind = order[0], order[1]
+    else:
+        # TDA 32: the big blind always moves forward to the next player; the small blind and
+        # the button follow, dead when their seat is empty.
+        big_blind = next(s for s in _clockwise_from(table.big_blind_seat, n) if s in active)
+        if len(active) == 2:
+            # TDA 34: heads-up, the player due the big blind gets it; the other is the button.
+            small_blind = next(s for s in active if s != big_blind)
+            button = small_blind
+        else:
+            small_blind = table.big_blind_seat if table.big_blind_seat in active else 0
+            button = table.small_blind_seat or table.button
+            if profile.button_rule == "moving_button" and button not in active:
+                # Chairperson: the button does not move onto an empty seat; it stays with the
+                # player who had it.
+                if table.button in active:
+                    button = table.button
+                else:
+                    behind = [s for s in _clockwise_from(small_blind or big_blind, n)
+                              if s in active]
+                    button = behind[-2] if len(behind) > 1 else behind[-1]
+            if small_blind == big_blind:
+                small_blind = 0
+    dealt: list[int] = []
+    waiting_zone = _waiting_zone(button, big_blind, n)
+    for s in _clockwise_from(button, n):
+        seat = active.get(s)
+        if seat is None:
+            continue
+        if seat.waits and profile.new_player_waits_between_blind_and_button and \
+                s in waiting_zone:
+            continue
+        dealt.append(s)
+    if len(dealt) < 2:
+        raise RuleViolation("TDA 31", "fewer than two players can be dealt in")
+    blinds = tuple(
+        level.big_blind if s == big_blind else level.small_blind if s == small_blind else 0
+        for s in dealt
+    )
+    if level.ante_kind == "uniform":
+        antes = tuple(level.ante for _ in dealt)
+    elif level.ante_kind == "big_blind":
+        antes = tuple(level.ante if s == big_blind else 0 for s in dealt)
+    else:
+        antes = tuple(0 for _ in dealt)
+    return HandSetup(
+        stacks=tuple(active[s].stack for s in dealt),
+        blinds=blinds,
+        antes=antes,
+        min_bet=level.big_blind,
+        chip_unit=level.chip_unit,
+        profile=table.profile,
+        players=tuple(active[s].player for s in dealt),
+        seats=tuple(dealt),
+        hand_number=hand_number,
+        button_seat=button,
+        level=level.number,
+        small_blind_seat=small_blind,
+        big_blind_seat=big_blind,
+        absent=tuple(i for i, s in enumerate(dealt) if active[s].absent),
+    )
+
+
+def _waiting_zone(button: int, big_blind: int, seat_count: int) -> set[int]:
+    """Seats from the button up to (not including) the big blind: a newcomer there waits."""
+    zone = {button}
+    s = button
+    while True:
+        s = _next_seat(s, seat_count)
+        if s == big_blind or s == button:
+            break
+        zone.add(s)
+    return zone
+
+
+def apply_table(state: TableState, event: TableEvent | HandEvent) -> TableState:
+    """Fold one event of the table's stream."""
+    if isinstance(event, HandStarted):
+        return replace(state, hand=_started(event))
+    if isinstance(event, TableOpened):
+        return open_table(event)
+    if isinstance(event, PlayerSeated):
+        seat = Seat(event.seat, event.player, event.stack, event.waits)
+        seats = tuple(sorted(state.seats + (seat,), key=lambda s: s.seat))
+        return replace(state, seats=seats)
+    if isinstance(event, PlayerLeft):
+        return replace(state, seats=tuple(s for s in state.seats if s.seat != event.seat))
+    if isinstance(event, ButtonPlaced):
+        return replace(state, button=event.seat, small_blind_seat=0, big_blind_seat=0)
+    if isinstance(event, StackAdjusted):
+        return replace(state, seats=tuple(
+            replace(s, stack=s.stack + event.amount) if s.seat == event.seat else s
+            for s in state.seats
+        ))
+    if isinstance(event, SeatAbsenceChanged):
+        return replace(state, seats=tuple(
+            replace(s, absent=event.absent) if s.seat == event.seat else s for s in state.seats
+        ))
+    if state.hand is None:
+        raise RuleViolation("log", f"{event.TYPE} outside a hand")
+    hand = apply(state.hand, event)
+    new = replace(state, hand=hand)
+    if hand.is_complete:
+        new = _finish_hand(new, hand)
+    return new
+
+
+def _finish_hand(state: TableState, hand: HandState) -> TableState:
+    """Carry the stacks over; a misdealt or voided hand leaves button and blinds where they
+    were, for the exact re-deal."""
+    setup = hand.setup
+    final = dict(zip(setup.seats, hand.stacks, strict=True))
+    seats = tuple(
+        replace(s, stack=final[s.seat], waits=False) if s.seat in final else s
+        for s in state.seats
+    )
+    if hand.phase != COMPLETE:
+        return replace(state, seats=seats)
+    return replace(
+        state, seats=seats, button=setup.button_seat, small_blind_seat=setup.small_blind_seat,
+        big_blind_seat=setup.big_blind_seat, hands_played=state.hands_played + 1,
+    )
+
+
+def busted(state: TableState) -> tuple[Seat, ...]:
+    """Seated players with no chips left after the last hand (to be recorded as eliminated)."""
+    if state.hand_in_progress:
+        return ()
+    return tuple(s for s in state.seats if s.stack == 0)
