@@ -300,6 +300,32 @@ class SeatAbsenceChanged:
     absent: bool
 
 
+@dataclass(frozen=True, slots=True)
+class EventVoided:
+    """A correction: earlier events of this stream no longer count. They stay in the log."""
+
+    TYPE: ClassVar[str] = "event_voided"
+    VERSION: ClassVar[int] = 1
+    versions: tuple[int, ...]
+    reason: str
+    rule: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class EventAmended:
+    """A correction: an earlier event counts as `replacement` (type and canonical payload)."""
+
+    TYPE: ClassVar[str] = "event_amended"
+    VERSION: ClassVar[int] = 1
+    version: int
+    replacement_type: str
+    replacement_payload: str
+    reason: str
+    rule: str = ""
+
+
+CORRECTION_EVENT_TYPES: tuple[type, ...] = (EventVoided, EventAmended)
+
 TABLE_EVENT_TYPES: tuple[type, ...] = (
     TableOpened, PlayerSeated, PlayerLeft, ButtonPlaced, StackAdjusted, SeatAbsenceChanged,
 )
@@ -308,5 +334,5 @@ TableEvent = (
     TableOpened | PlayerSeated | PlayerLeft | ButtonPlaced | StackAdjusted | SeatAbsenceChanged
 )
 
-EVENT_TYPES: tuple[type, ...] = HAND_EVENT_TYPES + TABLE_EVENT_TYPES
+EVENT_TYPES: tuple[type, ...] = HAND_EVENT_TYPES + TABLE_EVENT_TYPES + CORRECTION_EVENT_TYPES
 """Every event class the engine folds (tournament events are added as they land)."""

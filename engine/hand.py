@@ -11,6 +11,7 @@ pure: it folds one event into the state. The legal-actions query the tablet uses
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
@@ -212,7 +213,8 @@ def forced_posts(setup: HandSetup, profile: Profile) -> tuple[tuple[int, str, in
     blind_kinds: dict[int, str] = {}
     blind_positions = [i for i in range(n) if setup.blinds[i] > 0]
     for i in blind_positions:
-        if setup.blinds[i] == big and i == max(p for p in blind_positions if setup.blinds[p] == big):
+        last_big = max(p for p in blind_positions if setup.blinds[p] == big)
+        if setup.blinds[i] == big and i == last_big:
             blind_kinds[i] = "big_blind"
         elif setup.blinds[i] > big:
             blind_kinds[i] = "straddle"
@@ -707,7 +709,7 @@ def _decide_void(state: HandState, command: VoidHand) -> tuple[HandEvent, ...]:
                        "all action"),)
 
 
-_DECIDERS: dict[type, object] = {
+_DECIDERS: dict[type, Callable[[HandState, Any], tuple[HandEvent, ...]]] = {
     Fold: _decide_action, CheckCall: _decide_action, BetRaise: _decide_action,
     DealHole: _decide_deal_hole, DealBoard: _decide_board, ShowCards: _decide_show,
     MuckCards: _decide_muck, AwardPots: _decide_award, DeclareMisdeal: _decide_misdeal,
@@ -837,7 +839,7 @@ def propose_awards(
 def apply(state: HandState, event: HandEvent) -> HandState:
     """The state after `event`: total and pure (the fold of replay and of the live table)."""
     handler = _APPLIERS[type(event)]
-    return handler(state, event)  # type: ignore[operator]
+    return handler(state, event)
 
 
 def _apply_post(state: HandState, event: ChipsPosted) -> HandState:
@@ -959,7 +961,7 @@ def _apply_fold(state: HandState, event: PlayerFolded | HandKilled) -> HandState
     folded = list(state.folded)
     folded[i] = True
     changes = _count_action(state, i, False) if isinstance(event, PlayerFolded) else {}
-    new = _evolve(state, folded=tuple(folded), **changes)  # type: ignore[arg-type]
+    new = _evolve(state, folded=tuple(folded), **changes)
     if state.phase == BETTING:
         if state.to_act == i:
             return _next_to_act(new, i, inclusive=False)
@@ -984,7 +986,7 @@ def _apply_check(state: HandState, event: PlayerChecked) -> HandState:
     i = event.player
     acted = list(state.acted_level)
     acted[i] = state.current_bet
-    new = _evolve(state, acted_level=tuple(acted), **_count_action(state, i, False))  # type: ignore[arg-type]
+    new = _evolve(state, acted_level=tuple(acted), **_count_action(state, i, False))
     return _next_to_act(new, i, inclusive=False)
 
 
@@ -1005,7 +1007,7 @@ def _apply_call(state: HandState, event: PlayerCalled) -> HandState:
     acted = list(state.acted_level)
     acted[i] = state.current_bet
     new = _evolve(state, stacks=stacks, bets=bets, committed=committed,
-                  acted_level=tuple(acted), **_count_action(state, i, True))  # type: ignore[arg-type]
+                  acted_level=tuple(acted), **_count_action(state, i, True))
     return _next_to_act(new, i, inclusive=False)
 
 
@@ -1020,7 +1022,7 @@ def _apply_bet(state: HandState, event: BetMade | RaiseMade) -> HandState:
     acted[i] = event.to
     new = _evolve(state, stacks=stacks, bets=bets, committed=committed, current_bet=event.to,
                   last_full_raise=last_full_raise, acted_level=tuple(acted), aggressor=i,
-                  **_count_action(state, i, True))  # type: ignore[arg-type]
+                  **_count_action(state, i, True))
     return _next_to_act(new, i, inclusive=False)
 
 
@@ -1109,7 +1111,7 @@ def _apply_started(state: HandState, event: HandStarted) -> HandState:
     return _started(event)
 
 
-_APPLIERS: dict[type, object] = {
+_APPLIERS: dict[type, Callable[[HandState, Any], HandState]] = {
     HandStarted: _apply_started, ChipsPosted: _apply_post, HoleCardsDealt: _apply_hole,
     PlayerFolded: _apply_fold, PlayerChecked: _apply_check, PlayerCalled: _apply_call,
     BetMade: _apply_bet, RaiseMade: _apply_bet, BoardDealt: _apply_board,

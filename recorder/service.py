@@ -1,0 +1,385 @@
+"""The write side of a table: command -> state (fold) -> engine decides -> store appends -> views.
+
+The CLI, the HTTP API, the tablet pages and the simulation all record through `Recorder`.
+"""
+
+from __future__ import annotations
+
+import threading
+import uuid
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import Any
+
+from engine import commands as hand_commands
+from engine.errors import RuleViolation
+from engine.events import (
+    ButtonPlaced,
+    ChipsPosted,
+    EventVoided,
+    PlayerLeft,
+    PlayerMarkedAbsent,
+    PlayerReturned,
+    PlayerSeated,
+    PotAwarded,
+    SeatAbsenceChanged,
+    StackAdjusted,
+    TableOpened,
+)
+from engine.hand import begin, decide
+from engine.table import Level, TableState, apply_table, open_table, plan_hand
+from replay.fold import TableFold, fold_table
+from schema.errors import ConcurrencyConflict
+from schema.store import EventStore, NewEvent, StoredEvent
+
+
+def utc_now() -> datetime:
+    return datetime.now(UTC)
+
+
+@dataclass(frozen=True)
+class Actor:
+    """Who records: a role, a name and the device they use (every event carries them)."""
+
+    name: str
+    role: str = "director"  # director, dealer, viewer or system
+    device: str = "cli"
+
+
+SYSTEM = Actor("handlog", "system", "server")
+
+
+# --- table commands that are not hand commands --------------------------------------------
+
+
+@dataclass(frozen=True)
+class OpenTable:
+    table: str
+    seat_count: int
+    profile: str
+    tournament: str = ""
+
+
+@dataclass(frozen=True)
+class SeatPlayer:
+    seat: int
+    player: str
+    stack: int
+    waits: bool = False
+    reason: str = "draw"
+
+
+@dataclass(frozen=True)
+class RemovePlayer:
+    seat: int
+    reason: str  # eliminated, moved, withdrawn
+
+
+@dataclass(frozen=True)
+class PlaceButton:
+    seat: int
+    reason: str = "draw for the button"
+
+
+@dataclass(frozen=True)
+class AdjustStack:
+    seat: int
+    amount: int
+    reason: str
+    rule: str = ""
+
+
+@dataclass(frozen=True)
+class SetAbsence:
+    seat: int
+    absent: bool
+
+
+@dataclass(frozen=True)
+class StartHand:
+    level: Level
+    hand_number: int = 0  # 0: the next number at this table
+    final_table: bool = False
+
+
+@dataclass(frozen=True)
+class Undo:
+    """Void the last entry of the hand in progress (a correction; the original stays)."""
+
+    reason: str = "dealer undo"
+
+
+@dataclass(frozen=True)
+class VoidEvents:
+    """A director's correction: earlier events stop counting; later ones are re-validated."""
+
+    versions: tuple[int, ...]
+    reason: str
+    rule: str
+
+
+TableCommand = (
+    OpenTable | SeatPlayer | RemovePlayer | PlaceButton | AdjustStack | SetAbsence | StartHand
+    | Undo | VoidEvents | hand_commands.Command
+)
+
+# Events that follow from the one before them in the same command (undone together).
+_DERIVED = (ChipsPosted,)
+
+
+@dataclass
+class _Cached:
+    stored: list[StoredEvent]
+    fold: TableFold
+
+
+@dataclass(frozen=True)
+class Recorded:
+    """What a command recorded (or found already recorded, for a retry)."""
+
+    stream: str
+    version: int
+    events: tuple[StoredEvent, ...]
+    retried: bool = False
+
+
+@dataclass
+class Recorder:
+    """Records commands into the store through the engine; keeps folded tables in memory."""
+
+    store: EventStore
+    clock: Callable[[], datetime] = utc_now
+    _cache: dict[str, _Cached] = field(default_factory=dict)
+    _lock: threading.RLock = field(default_factory=threading.RLock)
+    _listeners: list[Callable[[str, int], None]] = field(default_factory=list)
+
+    # --- reading ------------------------------------------------------------------------
+
+    def table(self, stream: str) -> TableFold:
+        """The table's folded state, brought up to the store's head."""
+        with self._lock:
+            cached = self._cache.get(stream)
+            if cached is None:
+                stored = self.store.read(stream)
+                cached = _Cached(stored, fold_table(stream, stored, verify=False))
+                self._cache[stream] = cached
+                return cached.fold
+            head = self.store.head(stream)
+            if head is not None and head.version > cached.fold.version:
+                self._extend(stream, cached, self.store.read(stream, cached.fold.version + 1))
+            return cached.fold
+
+    def _extend(self, stream: str, cached: _Cached, new: Sequence[StoredEvent]) -> None:
+        cached.stored.extend(new)
+        if any(e.type in ("event_voided", "event_amended") for e in new):
+            cached.fold = fold_table(stream, cached.stored, verify=False)
+            return
+        state = cached.fold.state
+        effective = list(cached.fold.effective)
+        for stored in new:
+            event = stored.decode()
+            effective.append((stored.version, event))
+            state = _apply(state, event)
+        cached.fold = TableFold(stream, cached.stored[-1].version, state, cached.fold.findings,
+                                tuple(effective), cached.fold.voided)
+
+    def subscribe(self, listener: Callable[[str, int], None]) -> Callable[[], None]:
+        """Call `listener(stream, version)` after every append; returns the unsubscribe."""
+        self._listeners.append(listener)
+        return lambda: self._listeners.remove(listener)
+
+    # --- writing ------------------------------------------------------------------------
+
+    def submit(
+        self,
+        stream: str,
+        command: TableCommand,
+        expected_version: int,
+        event_id: uuid.UUID,
+        actor: Actor,
+    ) -> Recorded:
+        """Record `command` if the table is still at `expected_version`.
+
+        A retry of a command already recorded (same event id) returns what was recorded and
+        adds nothing. A stale version raises ConcurrencyConflict; an illegal command raises
+        RuleViolation; nothing is written in either case.
+        """
+        with self._lock:
+            fold = self.table(stream)
+            if expected_version < fold.version:
+                previous = self._find_retry(stream, expected_version, event_id)
+                if previous is not None:
+                    return previous
+                raise ConcurrencyConflict(stream, expected_version, fold.version)
+            if expected_version > fold.version:
+                raise ConcurrencyConflict(stream, expected_version, fold.version)
+            events = self._decide(stream, fold, command)
+            stored = self._append(stream, expected_version, events, event_id, actor)
+        for listener in list(self._listeners):
+            listener(stream, stored[-1].version)
+        return Recorded(stream, stored[-1].version, tuple(stored))
+
+    def _find_retry(self, stream: str, expected_version: int,
+                    event_id: uuid.UUID) -> Recorded | None:
+        later = self.store.read(stream, expected_version + 1)
+        first = next((i for i, e in enumerate(later) if e.event_id == event_id), None)
+        if first is None:
+            return None
+        mine = [later[first]]
+        for k, e in enumerate(later[first + 1:], start=1):
+            if e.event_id != _derived_id(event_id, k):
+                break
+            mine.append(e)
+        return Recorded(stream, mine[-1].version, tuple(mine), retried=True)
+
+    def _append(self, stream: str, expected_version: int, events: Sequence[Any],
+                event_id: uuid.UUID, actor: Actor) -> list[StoredEvent]:
+        now = self.clock()
+        new = [
+            NewEvent.from_domain(
+                event, event_id=event_id if k == 0 else _derived_id(event_id, k),
+                actor=actor.name, device=actor.device, recorded_at=now,
+            )
+            for k, event in enumerate(events)
+        ]
+        kind = "tournament" if stream.startswith("tournament-") else "table"
+        stored = self.store.append(stream, expected_version, new, kind=kind)
+        cached = self._cache.get(stream)
+        if cached is not None and cached.fold.version == expected_version:
+            self._extend(stream, cached, stored)
+        return stored
+
+    def _decide(self, stream: str, fold: TableFold, command: TableCommand) -> list[Any]:
+        state = fold.state
+        if isinstance(command, OpenTable):
+            if state is not None:
+                raise RuleViolation("table", f"table stream {stream} is already open")
+            return [TableOpened(command.table, command.seat_count, command.profile,
+                                command.tournament)]
+        if state is None:
+            raise RuleViolation("table", f"no table {stream}: open it first", ("open the table",))
+        if isinstance(command, StartHand):
+            number = command.hand_number or state.hands_played + 1
+            if state.hand is not None and state.hand.phase in ("misdealt", "void"):
+                # The exact re-deal: same hand number, button and limits.
+                number = state.hand.setup.hand_number
+            setup = plan_hand(state, command.level, number, command.final_table)
+            return list(begin(setup))
+        if isinstance(command, SeatPlayer):
+            _between_hands(state, "seat a player")
+            if not 1 <= command.seat <= state.seat_count:
+                raise RuleViolation("seating", f"seat {command.seat} does not exist (1 to "
+                                    f"{state.seat_count})")
+            if state.occupant(command.seat) is not None:
+                free = [s for s in range(1, state.seat_count + 1) if state.occupant(s) is None]
+                raise RuleViolation("seating", f"seat {command.seat} is taken",
+                                    tuple(f"seat {s}" for s in free))
+            if state.seat_of(command.player) is not None:
+                raise RuleViolation("seating", f"{command.player} is already seated here")
+            return [PlayerSeated(command.seat, command.player, command.stack, command.waits,
+                                 command.reason)]
+        if isinstance(command, RemovePlayer):
+            _between_hands(state, "remove a player")
+            seat = _occupant(state, command.seat)
+            if command.reason == "eliminated" and seat.stack != 0:
+                raise RuleViolation("elimination", f"{seat.player} still has {seat.stack} chips")
+            return [PlayerLeft(seat.seat, seat.player, seat.stack, command.reason)]
+        if isinstance(command, PlaceButton):
+            _between_hands(state, "move the button")
+            return [ButtonPlaced(command.seat, command.reason)]
+        if isinstance(command, AdjustStack):
+            _between_hands(state, "adjust a stack")
+            seat = _occupant(state, command.seat)
+            if seat.stack + command.amount < 0:
+                raise RuleViolation("stack", f"{seat.player} has only {seat.stack} chips")
+            return [StackAdjusted(seat.seat, seat.player, command.amount, command.reason,
+                                  command.rule)]
+        if isinstance(command, SetAbsence):
+            seat = _occupant(state, command.seat)
+            events: list[Any] = [SeatAbsenceChanged(seat.seat, command.absent)]
+            hand = state.hand
+            if hand is not None and not hand.is_complete and seat.seat in hand.setup.seats:
+                position = hand.setup.seats.index(seat.seat)
+                if hand.absent[position] != command.absent and not hand.folded[position]:
+                    events.append(PlayerMarkedAbsent(position) if command.absent
+                                  else PlayerReturned(position))
+            return events
+        if isinstance(command, Undo):
+            return [EventVoided(self._undo_versions(fold), command.reason, "correction")]
+        if isinstance(command, VoidEvents):
+            self._check_void(stream, command.versions)
+            return [EventVoided(command.versions, command.reason, command.rule)]
+        hand = state.hand
+        if hand is None:
+            raise RuleViolation("hand", "no hand in progress: start a hand first",
+                                ("start a hand",))
+        return list(decide(hand, command))
+
+    def _undo_versions(self, fold: TableFold) -> tuple[int, ...]:
+        """The last entry of the hand in progress, with the events derived from it."""
+        state = fold.state
+        if state is None or state.hand is None:
+            raise RuleViolation("undo", "nothing to undo: no hand at this table")
+        versions: list[int] = []
+        for version, event in reversed(fold.effective):
+            if isinstance(event, PotAwarded) and event.pot > 0:
+                versions.append(version)
+                continue
+            if isinstance(event, _DERIVED):
+                versions.append(version)
+                continue
+            if isinstance(event, (TableOpened, PlayerSeated, PlayerLeft, ButtonPlaced,
+                                  StackAdjusted, SeatAbsenceChanged)):
+                raise RuleViolation("undo", "nothing to undo in the current hand; a director "
+                                    "corrects earlier events", ("void events (director)",))
+            versions.append(version)
+            break
+        if not versions:
+            raise RuleViolation("undo", "nothing to undo")
+        return tuple(sorted(versions))
+
+    def _check_void(self, stream: str, versions: tuple[int, ...]) -> None:
+        """Re-derive the table without those events; every later event must still be legal."""
+        cached = self._cache[stream]
+        known = {e.version for e in cached.stored}
+        missing = [v for v in versions if v not in known]
+        if missing:
+            raise RuleViolation("correction", f"version {missing[0]} is not in {stream}")
+        trial = [e for e in cached.stored if e.version not in versions]
+        result = fold_table(stream, trial, verify=True)
+        before = {(f.version, f.message) for f in fold_table(stream, cached.stored).findings}
+        new = [f for f in result.findings if (f.version, f.message) not in before]
+        if new:
+            first = new[0]
+            raise RuleViolation(
+                first.rule, f"voiding those events makes version {first.version} "
+                f"({first.event_type}) invalid: {first.message}",
+                ("void the later events too",),
+            )
+
+
+def _derived_id(event_id: uuid.UUID, k: int) -> uuid.UUID:
+    return uuid.uuid5(event_id, str(k))
+
+
+def _between_hands(state: TableState, what: str) -> None:
+    if state.hand_in_progress:
+        raise RuleViolation("hand in progress", f"cannot {what} during a hand",
+                            ("finish the hand first",))
+
+
+def _occupant(state: TableState, seat_number: int) -> Any:
+    seat = state.occupant(seat_number)
+    if seat is None:
+        raise RuleViolation("seating", f"seat {seat_number} is empty")
+    return seat
+
+
+def _apply(state: TableState | None, event: Any) -> TableState | None:
+    if isinstance(event, TableOpened):
+        return open_table(event)
+    if state is None:
+        return None
+    return apply_table(state, event)
+

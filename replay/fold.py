@@ -1,0 +1,313 @@
+"""Fold a table's stream through the engine, applying corrections, checking every event.
+
+The recorder gets a table's live state from `fold_table` too, so live state and replayed state
+are the same code and compare with `==`.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from engine.cards import parse_card
+from engine.commands import (
+    AwardPots,
+    BetRaise,
+    CheckCall,
+    Command,
+    DealBoard,
+    DealHole,
+    DeclareMisdeal,
+    ExposeBoardEarly,
+    ExposeCard,
+    Fold,
+    KillHand,
+    MarkAbsent,
+    MarkReturned,
+    MuckCards,
+    ShowCards,
+    VoidHand,
+)
+from engine.errors import RuleViolation
+from engine.events import (
+    BetMade,
+    BoardDealt,
+    BoardExposedEarly,
+    ButtonPlaced,
+    CardExposed,
+    CardsMucked,
+    CardsShown,
+    EventAmended,
+    EventVoided,
+    HandKilled,
+    HandStarted,
+    HandVoided,
+    HoleCardsDealt,
+    MisdealDeclared,
+    PlayerCalled,
+    PlayerChecked,
+    PlayerFolded,
+    PlayerLeft,
+    PlayerMarkedAbsent,
+    PlayerReturned,
+    PlayerSeated,
+    PotAwarded,
+    RaiseMade,
+    SeatAbsenceChanged,
+    StackAdjusted,
+    TableOpened,
+)
+from engine.hand import begin, decide, setup_from_event
+from engine.table import Level, TableState, apply_table, open_table, plan_hand
+from schema.codec import decode_event
+from schema.store import StoredEvent
+
+
+@dataclass(frozen=True)
+class Finding:
+    """Something in the log the engine does not agree with."""
+
+    stream: str
+    version: int
+    event_type: str
+    rule: str
+    message: str
+    expected: str = ""
+    recorded: str = ""
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "stream": self.stream, "version": self.version, "event": self.event_type,
+            "rule": self.rule, "message": self.message, "expected": self.expected,
+            "recorded": self.recorded,
+        }
+
+
+@dataclass(frozen=True)
+class TableFold:
+    stream: str
+    version: int  # the last stored version folded
+    state: TableState | None
+    findings: tuple[Finding, ...]
+    effective: tuple[tuple[int, Any], ...]  # (version, event) that count after corrections
+    voided: frozenset[int]
+
+
+def effective_events(stored: Sequence[StoredEvent]) -> tuple[list[tuple[int, Any]], set[int]]:
+    """The events that count, in order: voided ones dropped, amended ones replaced."""
+    decoded = [(e.version, e.decode()) for e in stored]
+    voided: set[int] = set()
+    amended: dict[int, Any] = {}
+    for _version, event in decoded:
+        if isinstance(event, EventVoided):
+            voided.update(event.versions)
+        elif isinstance(event, EventAmended):
+            amended[event.version] = decode_event(
+                event.replacement_type, 1, json.loads(event.replacement_payload)
+            )
+    result = []
+    for version, event in decoded:
+        if isinstance(event, (EventVoided, EventAmended)) or version in voided:
+            continue
+        result.append((version, amended.get(version, event)))
+    return result, voided
+
+
+def command_for(event: Any) -> Command | None:
+    """The dealer's command that records `event` (None for events no command makes)."""
+    kind = type(event)
+    if kind is PlayerFolded:
+        return Fold(event.player)
+    if kind in (PlayerChecked, PlayerCalled):
+        return CheckCall(event.player)
+    if kind in (BetMade, RaiseMade):
+        return BetRaise(event.player, event.to)
+    if kind is HoleCardsDealt:
+        cards = tuple(parse_card(c) for c in event.cards) or None
+        return DealHole(event.player, cards)
+    if kind is BoardDealt:
+        return DealBoard(tuple(parse_card(c) for c in event.cards))
+    if kind is CardsShown:
+        return ShowCards(event.player, tuple(parse_card(c) for c in event.cards))
+    if kind is CardsMucked:
+        return MuckCards(event.player)
+    if kind is MisdealDeclared:
+        return DeclareMisdeal(event.reason)
+    if kind is CardExposed:
+        return ExposeCard(event.player, parse_card(event.card), event.in_deal)
+    if kind is BoardExposedEarly:
+        return ExposeBoardEarly(tuple(parse_card(c) for c in event.cards))
+    if kind is HandKilled:
+        return KillHand(event.player, event.reason, event.rule)
+    if kind is PlayerMarkedAbsent:
+        return MarkAbsent(event.player)
+    if kind is PlayerReturned:
+        return MarkReturned(event.player)
+    if kind is HandVoided:
+        return VoidHand(event.reason)
+    return None
+
+
+def level_of(event: HandStarted) -> Level:
+    """The stakes a recorded hand says it was played at."""
+    positive = [b for b in event.blinds if b > 0]
+    small = min(positive) if len(positive) > 1 else 0
+    antes = [a for a in event.antes if a > 0]
+    if not antes:
+        kind = "none"
+    elif len(antes) == 1 and len(event.antes) > 1:
+        kind = "big_blind"
+    else:
+        kind = "uniform"
+    return Level(small, event.min_bet, max(antes, default=0), kind,  # type: ignore[arg-type]
+                 event.level, event.chip_unit)
+
+
+def _show(value: Any) -> str:
+    return repr(value)
+
+
+class _Checker:
+    """Checks each event of a table stream against what the engine decides."""
+
+    def __init__(self, stream: str) -> None:
+        self.stream = stream
+        self.queue: list[Any] = []
+        self.findings: list[Finding] = []
+
+    def finding(self, version: int, event: Any, rule: str, message: str,
+                expected: Any = "", recorded: Any = "") -> None:
+        self.findings.append(Finding(
+            self.stream, version, getattr(event, "TYPE", type(event).__name__), rule, message,
+            _show(expected) if expected != "" else "", _show(recorded) if recorded != "" else "",
+        ))
+
+    def check(self, state: TableState | None, effective: list[tuple[int, Any]],
+              index: int) -> None:
+        version, event = effective[index]
+        if self.queue:
+            expected = self.queue.pop(0)
+            if expected != event:
+                self.finding(version, event, "engine", "the recorded event differs from what "
+                             "the engine computes", expected, event)
+            return
+        if state is None:
+            if not isinstance(event, TableOpened):
+                self.finding(version, event, "log", "a table stream starts with table_opened")
+            return
+        if isinstance(event, HandStarted):
+            self._check_hand_start(state, version, event)
+            return
+        if isinstance(event, PlayerSeated):
+            if state.occupant(event.seat) is not None or not 1 <= event.seat <= state.seat_count:
+                self.finding(version, event, "seating", f"seat {event.seat} is not free")
+            return
+        if isinstance(event, PlayerLeft):
+            seat = state.occupant(event.seat)
+            if seat is None or seat.player != event.player:
+                self.finding(version, event, "seating", f"{event.player} is not in seat "
+                             f"{event.seat}")
+            elif seat.stack != event.stack:
+                self.finding(version, event, "stacks carry over", "the player left with a "
+                             "different stack than the table holds", seat.stack, event.stack)
+            return
+        if isinstance(event, (ButtonPlaced, StackAdjusted, SeatAbsenceChanged, TableOpened)):
+            return
+        if state.hand is None or state.hand.is_complete:
+            self.finding(version, event, "log", f"{event.TYPE} outside a hand")
+            return
+        if isinstance(event, PotAwarded):
+            self._check_awards(state, effective, index)
+            return
+        command = command_for(event)
+        if command is None:
+            self.finding(version, event, "log", f"{event.TYPE} is not a hand event")
+            return
+        try:
+            decided = list(decide(state.hand, command))
+        except RuleViolation as violation:
+            self.finding(version, event, violation.rule, violation.message,
+                         "; ".join(violation.legal), event)
+            return
+        if decided[0] != event:
+            self.finding(version, event, "engine", "the recorded event differs from what the "
+                         "engine decides", decided[0], event)
+        self.queue = decided[1:]
+
+    def _check_hand_start(self, state: TableState, version: int, event: HandStarted) -> None:
+        if state.hand_in_progress:
+            self.finding(version, event, "log", "a hand started before the previous one ended")
+        stacks = {s.seat: s.stack for s in state.seats}
+        for seat, stack in zip(event.seats, event.stacks, strict=True):
+            if stacks.get(seat) != stack:
+                self.finding(version, event, "stacks carry over", f"seat {seat} starts the hand "
+                             "with a different stack than it ended the last one",
+                             stacks.get(seat), stack)
+        try:
+            planned = plan_hand(state, level_of(event), event.hand_number, final_table=True)
+        except RuleViolation as violation:
+            self.finding(version, event, violation.rule, violation.message)
+        else:
+            recorded = setup_from_event(event)
+            for name in ("seats", "blinds", "antes", "button_seat", "big_blind_seat"):
+                if getattr(planned, name) != getattr(recorded, name):
+                    self.finding(version, event, "TDA 32", f"{name} differ from the engine's "
+                                 "button and blinds", getattr(planned, name),
+                                 getattr(recorded, name))
+        self.queue = list(begin(setup_from_event(event))[1:])
+
+    def _check_awards(self, state: TableState, effective: list[tuple[int, Any]],
+                      index: int) -> None:
+        version, first = effective[index]
+        assert state.hand is not None
+        awards = []
+        for _v, e in effective[index:]:
+            if not isinstance(e, PotAwarded):
+                break
+            awards.append(e)
+        override = None
+        if first.ruling:
+            override = tuple(a.winners for a in awards)
+        try:
+            expected = list(decide(state.hand, AwardPots(override, first.ruling)))
+        except RuleViolation as violation:
+            self.finding(version, first, violation.rule, violation.message)
+            return
+        if expected[0] != first:
+            self.finding(version, first, "TDA 20, 21", "the pot award differs from the engine's",
+                         expected[0], first)
+        self.queue = expected[1:]
+
+
+def fold_table(stream: str, stored: Sequence[StoredEvent], verify: bool = True) -> TableFold:
+    """The table's state after its stream, with every finding when `verify`."""
+    effective, voided = effective_events(stored)
+    checker = _Checker(stream)
+    state: TableState | None = None
+    for index, (version, event) in enumerate(effective):
+        if verify:
+            checker.check(state, effective, index)
+        try:
+            if isinstance(event, TableOpened):
+                state = open_table(event)
+            elif state is not None:
+                state = apply_table(state, event)
+        except (RuleViolation, KeyError, IndexError, ValueError) as error:
+            checker.finding(version, event, "log", f"cannot apply: {error}")
+    if verify and state is not None and checker.queue:
+        pending = checker.queue[0]
+        if not (state.hand_in_progress and isinstance(pending, PotAwarded)):
+            checker.findings.append(Finding(stream, stored[-1].version if stored else 0,
+                                            getattr(pending, "TYPE", ""), "log",
+                                            "the log ends before the events the engine expects",
+                                            _show(pending)))
+    return TableFold(
+        stream=stream,
+        version=stored[-1].version if stored else 0,
+        state=state,
+        findings=tuple(checker.findings),
+        effective=tuple(effective),
+        voided=frozenset(voided),
+    )
