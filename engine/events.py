@@ -10,6 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import ClassVar
 
+from engine.tournament_events import TOURNAMENT_EVENT_TYPES
+
 
 @dataclass(frozen=True, slots=True)
 class HandStarted:
@@ -334,5 +336,7 @@ TableEvent = (
     TableOpened | PlayerSeated | PlayerLeft | ButtonPlaced | StackAdjusted | SeatAbsenceChanged
 )
 
-EVENT_TYPES: tuple[type, ...] = HAND_EVENT_TYPES + TABLE_EVENT_TYPES + CORRECTION_EVENT_TYPES
-"""Every event class the engine folds (tournament events are added as they land)."""
+EVENT_TYPES: tuple[type, ...] = (
+    HAND_EVENT_TYPES + TABLE_EVENT_TYPES + CORRECTION_EVENT_TYPES + TOURNAMENT_EVENT_TYPES
+)
+"""Every event class the log can hold."""

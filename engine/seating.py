@@ -1,0 +1,283 @@
+"""Seats and tables: the seat draw, the button draw, moves, balancing, closing tables.
+
+Randomness comes in as inputs: the drawn order of the players (the caller derives it from a
+recorded seed), the cards of a button draw or of a high-card draw for who moves.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Mapping, Sequence
+from dataclasses import dataclass
+
+from engine.cards import parse_card
+from engine.errors import RuleViolation
+from engine.tournament_events import (
+    ButtonDrawn,
+    PlayerMoved,
+    SeatAssignment,
+    SeatCard,
+    SeatsDrawn,
+    TableClosed,
+)
+from engine.tournament_state import Entrant, TournamentState
+
+BALANCE_DIFFERENCE = 2
+"""Tables are balanced once one has this many players more than another (Octobermuck: 'one
+table has 2 or more fewer players than another')."""
+
+BALANCE_BY_HIGH_CARD = frozenset({"octobermuck"})
+"""Profiles where the player to move is drawn by high card at the fuller table (Octobermuck:
+'the players at the table with extra people will draw for high card'); elsewhere the player due
+the big blind next moves (TDA balancing). Meant to become a profile parameter."""
+
+SEATING_RULE = "random seating (TDA; BSE Seating; Chairperson seat cards; Octobermuck Seating)"
+BUTTON_RULE = ("high card draws the button; suits rank spades, hearts, diamonds, clubs "
+               "(BSE Drawing for Dealer)")
+
+
+def _check_running(state: TournamentState) -> None:
+    if state.finished:
+        raise RuleViolation("tournament", f"{state.tournament} is over: {state.winner} won")
+
+
+def _check_tables(state: TournamentState, tables: Sequence[str]) -> None:
+    if not tables or any(not t.strip() for t in tables):
+        raise RuleViolation("seating", "name at least one table; table names must not be empty")
+    if len(set(tables)) != len(tables):
+        raise RuleViolation("seating", "a table is listed twice")
+
+
+def _check_order(order: Sequence[str], expected: Collection[str], what: str) -> None:
+    missing = sorted(set(expected) - set(order))
+    extra = sorted(set(order) - set(expected))
+    if missing or extra or len(order) != len(set(order)):
+        detail = []
+        if missing:
+            detail.append(f"missing {', '.join(missing)}")
+        if extra:
+            detail.append(f"not to be seated {', '.join(extra)}")
+        if len(order) != len(set(order)):
+            detail.append("a player appears twice")
+        raise RuleViolation("seating", f"the drawn order must be a permutation of {what}: "
+                            + "; ".join(detail), tuple(sorted(expected)))
+
+
+def _assign(state: TournamentState, order: Sequence[str], tables: Sequence[str],
+            occupied: dict[str, set[int]]) -> tuple[SeatAssignment, ...]:
+    """The i-th drawn player takes the lowest free seat at the table with fewest players
+    (ties: the table listed first), so the tables end up balanced."""
+    seats = state.structure.seats_per_table
+    free = sum(seats - len(occupied[t]) for t in tables)
+    if free < len(order):
+        raise RuleViolation("seating", f"{len(order)} players to seat but {free} free seats "
+                            f"at {len(tables)} table(s) of {seats}", ("open another table",))
+    result: list[SeatAssignment] = []
+    for player in order:
+        table = min((t for t in tables if len(occupied[t]) < seats),
+                    key=lambda t: len(occupied[t]))
+        seat = min(s for s in range(1, seats + 1) if s not in occupied[table])
+        occupied[table].add(seat)
+        result.append(SeatAssignment(player, table, seat))
+    return tuple(result)
+
+
+def _place_fixed(state: TournamentState, fixed: Sequence[SeatAssignment], candidates: set[str],
+                 tables: Sequence[str], occupied: dict[str, set[int]]) -> None:
+    for f in fixed:
+        if f.player not in candidates:
+            raise RuleViolation("seating", f"{f.player} is not a player to be seated")
+        if f.table not in tables:
+            raise RuleViolation("seating", f"{f.player}'s table {f.table} is not in the draw",
+                                tuple(tables))
+        if not 1 <= f.seat <= state.structure.seats_per_table or f.seat in occupied[f.table]:
+            raise RuleViolation("seating", f"seat {f.seat} at {f.table} is not a free seat")
+        occupied[f.table].add(f.seat)
+
+
+def draw_seats(state: TournamentState, tables: Sequence[str], order: Sequence[str],
+               seed: str = "", fixed: Sequence[SeatAssignment] = ()) -> SeatsDrawn:
+    """Seat every registered player not yet seated: `order` is their drawn order (a permutation
+    supplied by the caller); `fixed` players are placed first (Octobermuck's designated
+    dealers). Players already seated keep their seats."""
+    _check_running(state)
+    _check_tables(state, tables)
+    fixed_players = {f.player for f in fixed}
+    unseated = {e.player for e in state.remaining if not e.table}
+    _check_order(order, unseated - fixed_players, "the unseated players")
+    occupied = {t: set(state.occupied(t)) for t in tables}
+    _place_fixed(state, fixed, unseated, tables, occupied)
+    assignments = tuple(fixed) + _assign(state, order, tables, occupied)
+    return SeatsDrawn(seed=seed, tables=tuple(tables), assignments=assignments)
+
+
+def redraw_seats(state: TournamentState, tables: Sequence[str], order: Sequence[str],
+                 seed: str = "", fixed: Sequence[SeatAssignment] = (),
+                 reason: str = "final table redraw") -> tuple[TableClosed | SeatsDrawn, ...]:
+    """Reseat every player still in at random (Octobermuck: 'When combining for the final
+    table, all players except the dealer ... will be reseated randomly'); tables not listed
+    close."""
+    _check_running(state)
+    _check_tables(state, tables)
+    everyone = {e.player for e in state.remaining}
+    fixed_players = {f.player for f in fixed}
+    _check_order(order, everyone - fixed_players, "the players still in")
+    occupied: dict[str, set[int]] = {t: set() for t in tables}
+    _place_fixed(state, fixed, everyone, tables, occupied)
+    assignments = tuple(fixed) + _assign(state, order, tables, occupied)
+    closed = tuple(TableClosed(t, reason) for t in state.tables if t not in tables)
+    return closed + (SeatsDrawn(seed=seed, tables=tuple(tables), assignments=assignments,
+                                reason=reason),)
+
+
+def draw_button(state: TournamentState, table: str, cards: Mapping[int, str]) -> ButtonDrawn:
+    """One card per occupied seat; the highest card by rank, then suit, wins the button."""
+    _check_running(state)
+    seated = {e.seat: e.player for e in state.seated_at(table)}
+    if len(seated) < 2:
+        raise RuleViolation("seating", f"table {table} has {len(seated)} player(s) to draw")
+    if set(cards) != set(seated):
+        raise RuleViolation(BUTTON_RULE, f"table {table}: one card to each occupied seat",
+                            tuple(f"seat {s}" for s in sorted(seated)))
+    parsed: dict[int, int] = {}
+    for seat, text in cards.items():
+        try:
+            parsed[seat] = parse_card(text)
+        except ValueError as exc:
+            raise RuleViolation(BUTTON_RULE, f"seat {seat}: {exc}") from None
+    if len(set(parsed.values())) != len(parsed):
+        raise RuleViolation(BUTTON_RULE, "the same card was drawn twice")
+    winner = max(parsed, key=lambda s: parsed[s])
+    return ButtonDrawn(
+        table=table,
+        cards=tuple(SeatCard(s, seated[s], cards[s]) for s in sorted(cards)),
+        seat=winner,
+        rule=BUTTON_RULE,
+    )
+
+
+def move_player(state: TournamentState, player: str, to_table: str, to_seat: int, stack: int,
+                reason: str = "balance", rule: str = "") -> PlayerMoved:
+    """A player (and his chips) moved to a free seat at another open table."""
+    _check_running(state)
+    entrant = state.entrant(player)
+    if entrant is None or not entrant.seated:
+        raise RuleViolation("seating", f"{player} is not seated in the tournament")
+    if to_table not in state.tables:
+        raise RuleViolation("seating", f"table {to_table} is not open", state.tables)
+    if to_table == entrant.table and to_seat == entrant.seat:
+        raise RuleViolation("seating", f"{player} already sits at {to_table} seat {to_seat}")
+    free = free_seats(state, to_table)
+    if to_seat not in free:
+        raise RuleViolation("seating", f"seat {to_seat} at {to_table} is not free",
+                            tuple(f"seat {s}" for s in free))
+    if stack <= 0:
+        raise RuleViolation("seating", f"{player} moves with {stack} chips: record his "
+                            "elimination instead")
+    return PlayerMoved(player, entrant.table, entrant.seat, to_table, to_seat, stack, reason,
+                       rule)
+
+
+def free_seats(state: TournamentState, table: str) -> tuple[int, ...]:
+    taken = state.occupied(table)
+    return tuple(s for s in range(1, state.structure.seats_per_table + 1) if s not in taken)
+
+
+def close_table(state: TournamentState, table: str, reason: str = "table broken") -> TableClosed:
+    if table not in state.tables:
+        raise RuleViolation("seating", f"table {table} is not open", state.tables)
+    left = state.seated_at(table)
+    if left:
+        raise RuleViolation("seating", f"table {table} still seats "
+                            f"{', '.join(e.player for e in left)}",
+                            ("move them first",))
+    return TableClosed(table, reason)
+
+
+@dataclass(frozen=True, slots=True)
+class BalanceMove:
+    """A suggested move: the floor confirms it with `move_player`."""
+
+    player: str
+    from_table: str
+    from_seat: int
+    to_table: str
+    to_seat: int
+    free_seats: tuple[int, ...]
+    reason: str
+    rule: str
+
+
+def table_counts(state: TournamentState) -> dict[str, int]:
+    return {t: len(state.seated_at(t)) for t in state.tables}
+
+
+def needs_balancing(state: TournamentState) -> bool:
+    counts = table_counts(state)
+    return len(counts) > 1 and max(counts.values()) - min(counts.values()) >= BALANCE_DIFFERENCE
+
+
+def suggest_balance(
+    state: TournamentState,
+    due_big_blind: Mapping[str, str] | None = None,
+    high_cards: Mapping[str, str] | None = None,
+    exempt: Collection[str] = (),
+    from_table: str = "",
+) -> BalanceMove | None:
+    """Who moves where when the tables are out of balance (None when they are not).
+
+    From the fullest table (`from_table` chooses when several are equally full: the choice is
+    random in Octobermuck, so it is an input) to the shortest one (the first listed). Who moves:
+    the player due the big blind next at the fuller table (`due_big_blind[table]`, TDA), or the
+    high card of a draw among its players less `exempt` (Octobermuck: dealers are exempt).
+    """
+    if not needs_balancing(state):
+        return None
+    counts = table_counts(state)
+    most = max(counts.values())
+    fullest = [t for t in state.tables if counts[t] == most]
+    if from_table:
+        if from_table not in fullest:
+            raise RuleViolation("balancing", f"{from_table} is not one of the fullest tables",
+                                tuple(fullest))
+        source = from_table
+    elif len(fullest) == 1:
+        source = fullest[0]
+    else:
+        raise RuleViolation("balancing", "several tables are equally full: choose one "
+                            "(Octobermuck: chosen randomly)", tuple(fullest))
+    target = min(state.tables, key=lambda t: counts[t])
+    candidates = [e for e in state.seated_at(source) if e.player not in exempt]
+    if not candidates:
+        raise RuleViolation("balancing", f"every player at {source} is exempt from moving")
+    if state.structure.profile in BALANCE_BY_HIGH_CARD:
+        player, reason, rule = _high_card(source, candidates, high_cards or {})
+    else:
+        due = (due_big_blind or {}).get(source, "")
+        if due not in {e.player for e in candidates}:
+            raise RuleViolation("TDA: balancing tables", f"name the player due the big blind "
+                                f"next at {source}", tuple(e.player for e in candidates))
+        player, reason = due, "due the big blind next"
+        rule = "TDA: the player due the big blind next moves to the shortest table"
+    entrant = state.entrant(player)
+    assert entrant is not None
+    free = free_seats(state, target)
+    return BalanceMove(player, source, entrant.seat, target, free[0], free, reason, rule)
+
+
+def _high_card(source: str, candidates: Sequence[Entrant],
+               cards: Mapping[str, str]) -> tuple[str, str, str]:
+    rule = ("Octobermuck Seating: 'the players at the table with extra people will draw for "
+            "high card'")
+    players = [e.player for e in candidates]
+    missing = [p for p in players if p not in cards]
+    if missing:
+        raise RuleViolation(rule, f"every player at {source} draws a card",
+                            tuple(f"card for {p}" for p in missing))
+    try:
+        drawn = {p: parse_card(cards[p]) for p in players}
+    except ValueError as exc:
+        raise RuleViolation(rule, str(exc)) from None
+    if len(set(drawn.values())) != len(drawn):
+        raise RuleViolation(rule, "the same card was drawn twice")
+    winner = max(players, key=lambda p: drawn[p])
+    return winner, f"high card ({cards[winner]})", rule

@@ -1,0 +1,528 @@
+"""The tournament: decisions that validate a floor command and return the events it causes, or
+raise RuleViolation naming the rule, why, and what is allowed.
+
+State and its fold live in engine.tournament_state, seats and tables in engine.seating, the
+structure in engine.structure, color-up arithmetic in engine.colorup; this module re-exports
+what a caller needs, so `engine.tournament` is the one import.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+from engine.colorup import SeatedStack, color_up_adjustments, race_chips
+from engine.errors import RuleViolation
+from engine.profiles import Profile, get_profile
+from engine.seating import (
+    BALANCE_BY_HIGH_CARD,
+    BALANCE_DIFFERENCE,
+    BalanceMove,
+    close_table,
+    draw_button,
+    draw_seats,
+    free_seats,
+    move_player,
+    needs_balancing,
+    redraw_seats,
+    suggest_balance,
+    table_counts,
+)
+from engine.structure import (
+    BlindLevel,
+    Structure,
+    payout_bracket,
+    payouts_for,
+    structure_problems,
+)
+from engine.table import Level
+from engine.tournament_events import (
+    TOURNAMENT_EVENT_TYPES,
+    AntesDecided,
+    BountyAward,
+    BreakEnded,
+    BreakStarted,
+    ChipsColoredUp,
+    HighHandAwarded,
+    JackpotShare,
+    LevelStarted,
+    PenaltyRecorded,
+    PlayerEliminated,
+    PlayerRegistered,
+    PlayerWithdrew,
+    PrizeAward,
+    PrizesAwarded,
+    RulingRecorded,
+    TournamentCreated,
+    TournamentEvent,
+    TournamentFinished,
+)
+from engine.tournament_state import (
+    ChipLedger,
+    Entrant,
+    TournamentState,
+    apply_tournament,
+    chip_ledger,
+    expected_chip_total,
+    fold_tournament,
+)
+
+__all__ = [
+    "BALANCE_BY_HIGH_CARD", "BALANCE_DIFFERENCE", "TOURNAMENT_EVENT_TYPES", "BalanceMove",
+    "Bust", "ChipLedger", "Entrant", "TournamentEvent", "TournamentState", "apply_tournament",
+    "award_high_hand", "award_prizes", "chip_ledger", "close_table", "color_up",
+    "create_tournament", "decide_antes", "draw_button", "draw_seats", "eliminate", "end_break",
+    "expected_chip_total", "fold_tournament", "free_seats", "late_entry_deduction",
+    "late_entry_open", "move_player", "needs_balancing", "race_chips", "record_penalty",
+    "record_ruling", "redraw_seats", "register", "share_prizes", "stakes", "start_break",
+    "start_level", "suggest_balance", "table_counts", "withdraw",
+]
+
+PHOTO_FINISH = {
+    "bse": "BSE Photo Finishes: 'the player with the most chips in the hand will get the higher "
+           "finishing position. If Members have equal amounts of chips, they tie for the higher "
+           "position.'",
+}
+PHOTO_FINISH_DEFAULT = ("TDA: players out in the same hand finish by their chips at the start "
+                        "of the hand; equal chips share the place")
+
+
+def _profile(state: TournamentState) -> Profile:
+    return get_profile(state.structure.profile)
+
+
+def _check_running(state: TournamentState) -> None:
+    if state.finished:
+        raise RuleViolation("tournament", f"{state.tournament} is over: {state.winner} won")
+
+
+def _text(value: str, what: str) -> None:
+    if not value.strip():
+        raise RuleViolation("record", f"{what} must not be empty")
+
+
+# --- set-up and registration ---------------------------------------------------------------
+
+
+def create_tournament(tournament: str, structure: Structure) -> TournamentCreated:
+    """The first event of a tournament's stream; the structure must have no problems."""
+    _text(tournament, "the tournament id")
+    problems = structure_problems(structure)
+    if problems:
+        raise RuleViolation("structure", f"{structure.name}: {problems[0]}",
+                            tuple(str(p) for p in problems))
+    return TournamentCreated(tournament, structure)
+
+
+def late_entry_open(state: TournamentState) -> bool:
+    """Entries are open before the start, then through the structure's last late-entry level
+    (and the break after it when the structure says so)."""
+    if state.finished:
+        return False
+    if state.level == 0:
+        return True
+    late = state.structure.late_entry
+    if state.level != late.last_level:
+        return state.level < late.last_level
+    if state.on_break:
+        return late.through_break
+    return state.level not in state.breaks_taken  # the break after it is over
+
+
+def late_entry_deduction(state: TournamentState) -> int:
+    """Chips a late entrant loses now: the profile's big blinds at the current level (during a
+    break, the level after it: BSE 'Those arriving during break will be deducted chips according
+    to blinds after break')."""
+    penalty = _profile(state).late_entry_penalty_big_blinds
+    if state.level == 0 or not penalty:
+        return 0
+    number = state.level + 1 if state.on_break else state.level
+    if number > len(state.structure.levels):
+        number = state.level
+    return penalty * state.structure.level(number).big_blind
+
+
+def register(state: TournamentState, player: str, name: str,
+             high_hand: bool = False) -> PlayerRegistered:
+    """An entry. Once play has started it is late: the profile says what a late entrant loses
+    (BSE: five big blinds; Octobermuck: the blinds that pass while his seat is empty, which the
+    table takes; TDA: nothing)."""
+    _check_running(state)
+    _text(player, "the player id")
+    if state.entrant(player) is not None:
+        raise RuleViolation("registration", f"{player} is already registered")
+    if high_hand and not state.structure.money.high_hand_fee:
+        raise RuleViolation("structure: money.high_hand_fee",
+                            f"{state.structure.name} has no high-hand jackpot")
+    profile = _profile(state)
+    start = state.structure.starting_stack
+    if state.level == 0:
+        return PlayerRegistered(player, name or player, False, 0, start, 0, high_hand)
+    late = state.structure.late_entry
+    if not late_entry_open(state):
+        closes = (f"the end of level {late.last_level}" if late.last_level else "the start")
+        if late.through_break and late.last_level:
+            closes += " and the break after it"
+        raise RuleViolation("structure: late_entry",
+                            f"late entry closed at {closes}; level {state.level} is running")
+    deduction = late_entry_deduction(state)
+    if deduction >= start:
+        raise RuleViolation(profile.citations.get("late_entry_penalty_big_blinds", "late entry"),
+                            f"the late-entry deduction {deduction} would take the whole stack")
+    if profile.late_entry_penalty_big_blinds:
+        rule = profile.citations.get("late_entry_penalty_big_blinds", "")
+    elif profile.late_entry_posts_while_absent:
+        rule = profile.citations.get("late_entry_posts_while_absent", "")
+    else:
+        rule = profile.citations.get("late_entry_penalty_big_blinds", "")
+    return PlayerRegistered(player, name or player, True, deduction, start - deduction,
+                            state.level, high_hand, rule)
+
+
+# --- levels, breaks, the ante checkpoint ---------------------------------------------------
+
+
+def stakes(state: TournamentState) -> Level:
+    """The stakes a hand is played at now (for engine.table.plan_hand)."""
+    if state.stakes is None:
+        raise RuleViolation("tournament", "no level has started yet", ("start level 1",))
+    return state.stakes
+
+
+def _due_before_next_level(state: TournamentState) -> list[str]:
+    """What the schedule still wants done after the current level."""
+    s = state.structure
+    due: list[str] = []
+    if state.level == 0:
+        return due
+    if s.break_after(state.level) and state.level not in state.breaks_taken:
+        due.append(f"the break after level {state.level}")
+    step = s.color_up_after(state.level)
+    if step and state.level not in state.color_ups_done and not (
+            step.unless_antes and state.antes_used):
+        due.append(f"the color-up of {', '.join(step.remove)} after level {state.level}")
+    return due
+
+
+def start_level(state: TournamentState, ruling: str = "") -> LevelStarted:
+    """The next level. A scheduled break or color-up not yet done blocks it unless a ruling
+    (`ruling`: the director's reason) skips it; the ante checkpoint must be decided first."""
+    _check_running(state)
+    s = state.structure
+    if state.on_break:
+        raise RuleViolation("schedule", f"the break after level {state.level} is on",
+                            ("end the break",))
+    number = state.level + 1
+    if number > len(s.levels):
+        raise RuleViolation("structure: levels", f"{s.name} has {len(s.levels)} levels; "
+                            f"level {state.level} goes on", ())
+    if number == 1 and sum(1 for e in state.remaining if e.table) < 2:
+        raise RuleViolation("seating", "seat at least two players before play starts",
+                            ("draw seats",))
+    checkpoint = s.ante_checkpoint
+    if checkpoint and checkpoint.after_level == state.level and state.antes_used is None:
+        raise RuleViolation("structure: ante_checkpoint", f"decide whether antes are played "
+                            f"after level {state.level} first", ("decide antes",))
+    due = _due_before_next_level(state)
+    if due and not ruling.strip():
+        raise RuleViolation("schedule", f"{' and '.join(due)} has not happened",
+                            tuple(f"do {d}" for d in due) + ("start the level with a ruling",))
+    level: BlindLevel = s.level(number)
+    ante, kind = level.ante, level.ante_kind
+    if s.ante_is_conditional(number) and not state.antes_used:
+        ante, kind = 0, "none"
+    return LevelStarted(number, level.small_blind, level.big_blind, ante, kind, level.minutes,
+                        state.chip_unit, ruling if due else "")
+
+
+def start_break(state: TournamentState, minutes: int = 0) -> BreakStarted:
+    """The scheduled break after the current level, or an extra one ('Breaks as needed') of
+    `minutes`."""
+    _check_running(state)
+    if state.level == 0:
+        raise RuleViolation("schedule", "play has not started", ("start level 1",))
+    if state.on_break:
+        raise RuleViolation("schedule", "a break is already on", ("end the break",))
+    scheduled = state.structure.break_after(state.level)
+    if scheduled and state.level not in state.breaks_taken:
+        return BreakStarted(state.level, minutes or scheduled.minutes, True)
+    if minutes <= 0:
+        raise RuleViolation("schedule", f"no break is scheduled after level {state.level}: "
+                            "an extra break needs its length in minutes")
+    return BreakStarted(state.level, minutes, False)
+
+
+def end_break(state: TournamentState) -> BreakEnded:
+    if not state.on_break:
+        raise RuleViolation("schedule", "no break is on")
+    return BreakEnded(state.level)
+
+
+def decide_antes(state: TournamentState) -> AntesDecided:
+    """The ante checkpoint (Octobermuck: 'If there are still 16 or more players active after
+    the sixth round, antes will be instituted for the rest of the tourney')."""
+    _check_running(state)
+    checkpoint = state.structure.ante_checkpoint
+    if checkpoint is None:
+        raise RuleViolation("structure: ante_checkpoint",
+                            f"{state.structure.name} has no ante checkpoint")
+    if state.antes_used is not None:
+        raise RuleViolation("structure: ante_checkpoint", "the antes are already decided")
+    if state.level != checkpoint.after_level:
+        raise RuleViolation("structure: ante_checkpoint", f"antes are decided after level "
+                            f"{checkpoint.after_level}; level {state.level} is running")
+    remaining = len(state.remaining)
+    return AntesDecided(checkpoint.after_level, remaining, checkpoint.players_at_least,
+                        remaining >= checkpoint.players_at_least)
+
+
+# --- color-up -----------------------------------------------------------------------------
+
+
+def color_up(state: TournamentState, stacks: Mapping[str, int],
+             colours: Sequence[str] = (),
+             race_cards: Mapping[str, Sequence[str]] | None = None) -> ChipsColoredUp:
+    """Take `colours` out of play (default: the color-up scheduled after the current level).
+
+    `stacks` is every seated player's stack now (from the tables); `race_cards` the cards of a
+    chip race (profile `race`). The event carries each player's adjustment (per the profile's
+    method), what goes into each table's next pot, and the new smallest chip. A forfeit can
+    leave a stack of nothing but odd chips at 0 (Octobermuck: 'manage your stack
+    accordingly'): record that player's elimination next, with hand_number 0."""
+    _check_running(state)
+    s = state.structure
+    profile = _profile(state)
+    rule = profile.citations.get("color_up", profile.color_up)
+    step = s.color_up_after(state.level)
+    if not colours:
+        if step is None or state.level in state.color_ups_done:
+            raise RuleViolation("structure: color_ups", f"no color-up is due after level "
+                                f"{state.level}: name the colours to take out")
+        if step.unless_antes and state.antes_used is None:
+            raise RuleViolation("structure: ante_checkpoint", "decide the antes first: this "
+                                "color-up happens only without antes", ("decide antes",))
+        if step.unless_antes and state.antes_used:
+            raise RuleViolation("structure: color_ups", f"with antes, "
+                                f"{', '.join(step.remove)} stay in play")
+        colours = step.remove
+    unknown = [c for c in colours if c not in state.in_play]
+    if unknown:
+        raise RuleViolation("color-up", f"{', '.join(unknown)} not in play", state.in_play)
+    left = [d.value for d in s.denominations if d.colour in state.in_play
+            and d.colour not in colours]
+    if not left:
+        raise RuleViolation("color-up", "that would leave no chips in play")
+    new_unit = min(left)
+    _check_next_level_payable(state, new_unit)
+    seated = [e for t in state.tables for e in state.seated_at(t)]
+    expected = {e.player for e in seated}
+    if set(stacks) != expected:
+        missing = sorted(expected - set(stacks))
+        extra = sorted(set(stacks) - expected)
+        raise RuleViolation("color-up", "give the stack of every seated player and no one else"
+                            + (f"; missing {', '.join(missing)}" if missing else "")
+                            + (f"; not seated {', '.join(extra)}" if extra else ""))
+    bad = [p for p, chips in stacks.items() if chips <= 0]
+    if bad:
+        raise RuleViolation("color-up", f"{', '.join(bad)} has no chips: record the "
+                            "elimination first")
+    adjustments, carries = color_up_adjustments(
+        profile.color_up, [SeatedStack(e.player, e.table, stacks[e.player]) for e in seated],
+        new_unit, race_cards, rule)
+    change = sum(a.amount for a in adjustments) + sum(c.amount for c in carries)
+    return ChipsColoredUp(state.level, tuple(colours), state.chip_unit, new_unit,
+                          profile.color_up, adjustments, carries, -change, rule)
+
+
+def _check_next_level_payable(state: TournamentState, unit: int) -> None:
+    s = state.structure
+    number = min(state.level + 1, len(s.levels))
+    level = s.level(number)
+    amounts = [("small blind", level.small_blind), ("big blind", level.big_blind)]
+    if level.ante and (state.antes_used or not s.ante_is_conditional(number)):
+        amounts.append(("ante", level.ante))
+    for what, amount in amounts:
+        if amount % unit:
+            raise RuleViolation("color-up", f"the {what} of level {number} ({amount}) needs "
+                                f"chips smaller than {unit}")
+
+
+# --- eliminations and prizes ----------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Bust:
+    """A player out: the hand (table and number; 0 outside a hand) and his chips at its start."""
+
+    player: str
+    chips_at_start: int
+    table: str = ""
+    hand_number: int = 0
+    bounty_to: str = ""
+
+
+def eliminate(state: TournamentState,
+              busts: Sequence[Bust]) -> tuple[PlayerEliminated | TournamentFinished, ...]:
+    """Players out together (one hand, or one hand-for-hand round). More chips at the start of
+    the hand places higher; equal chips share the higher place (BSE Photo Finishes). With one
+    player left, he wins."""
+    _check_running(state)
+    if not busts:
+        raise RuleViolation("elimination", "name at least one player")
+    players = [b.player for b in busts]
+    if len(set(players)) != len(players):
+        raise RuleViolation("elimination", "a player is listed twice")
+    alive = {e.player for e in state.remaining}
+    for b in busts:
+        if b.player not in alive:
+            raise RuleViolation("elimination", f"{b.player} is not in the tournament")
+        if b.chips_at_start < 0:
+            raise RuleViolation("elimination", f"{b.player}: chips at the start of the hand "
+                                "must not be negative")
+        _check_bounty(state, b, alive - set(players))
+    remaining = len(alive)
+    if len(busts) >= remaining:
+        raise RuleViolation("elimination", "at least one player must be left",
+                            tuple(sorted(alive)))
+    rule = ""
+    if len(busts) > 1:
+        rule = PHOTO_FINISH.get(state.structure.profile, PHOTO_FINISH_DEFAULT)
+    first_place = remaining - len(busts) + 1
+    ranked = sorted(busts, key=lambda b: (-b.chips_at_start, b.player))
+    events: list[PlayerEliminated | TournamentFinished] = []
+    for b in ranked:
+        place = first_place + sum(1 for o in busts if o.chips_at_start > b.chips_at_start)
+        events.append(PlayerEliminated(b.player, place, b.table, b.hand_number,
+                                       b.chips_at_start, b.bounty_to, rule))
+    if remaining - len(busts) == 1:
+        (winner,) = alive - set(players)
+        events.append(TournamentFinished(winner))
+    return tuple(events)
+
+
+def _check_bounty(state: TournamentState, bust: Bust, survivors: set[str]) -> None:
+    if not bust.bounty_to:
+        return
+    if not state.structure.money.bounty:
+        raise RuleViolation("structure: money.bounty", f"{state.structure.name} has no bounties")
+    if bust.bounty_to not in survivors:
+        raise RuleViolation("Octobermuck Bounties: the victor collects the bounty",
+                            f"{bust.bounty_to} cannot collect {bust.player}'s bounty",
+                            tuple(sorted(survivors)))
+
+
+def withdraw(state: TournamentState, player: str,
+             chips: int) -> tuple[PlayerWithdrew | TournamentFinished, ...]:
+    """A player leaving: his chips leave play (BSE: 'Chips from any Member wishing to withdraw
+    mid-tournament must be removed from play'); he takes the next place."""
+    _check_running(state)
+    entrant = state.entrant(player)
+    if entrant is None or not entrant.alive:
+        raise RuleViolation("withdrawal", f"{player} is not in the tournament")
+    if chips < 0:
+        raise RuleViolation("withdrawal", "chips removed must not be negative")
+    remaining = len(state.remaining)
+    if remaining <= 1:
+        raise RuleViolation("withdrawal", f"{player} is the last player")
+    rule = ("BSE Missing Player: chips of a player who withdraws are removed from play; League: "
+            "chips are never split amongst the players")
+    events: list[PlayerWithdrew | TournamentFinished] = [
+        PlayerWithdrew(player, remaining, chips, rule)]
+    if remaining == 2:
+        winner = next(e.player for e in state.remaining if e.player != player)
+        events.append(TournamentFinished(winner))
+    return tuple(events)
+
+
+def share_prizes(places: Mapping[str, int], amounts: Sequence[int]) -> tuple[PrizeAward, ...]:
+    """Prize per player: players sharing a place split the prizes of the places they span
+    (two players sharing 5th split 5th and 6th); odd cents go one each in player-id order."""
+    awards: list[PrizeAward] = []
+    by_place: dict[int, list[str]] = {}
+    for player, place in places.items():
+        by_place.setdefault(place, []).append(player)
+    for place in sorted(by_place):
+        group = sorted(by_place[place])
+        total = sum(amounts[place - 1: place - 1 + len(group)])
+        base, odd = divmod(total, len(group))
+        for i, player in enumerate(group):
+            amount = base + (1 if i < odd else 0)
+            if amount:
+                awards.append(PrizeAward(place, player, amount))
+    return tuple(awards)
+
+
+def award_prizes(state: TournamentState) -> PrizesAwarded:
+    """The prize pool by the payout line for the field size, and the bounties collected."""
+    if not state.finished:
+        raise RuleViolation("prizes", "the tournament is not over")
+    if state.prizes is not None:
+        raise RuleViolation("prizes", "the prizes are already awarded")
+    money = state.structure.money
+    field = len(state.entrants)
+    pool = field * money.prize_pool_per_entry
+    bracket = payout_bracket(state.structure, field)
+    amounts = payouts_for(state.structure, field, pool)
+    awards = share_prizes({e.player: e.place for e in state.entrants}, amounts)
+    bounties: list[BountyAward] = []
+    unclaimed = 0
+    if money.bounty:
+        held = {e.player: 0 for e in state.entrants}
+        held[state.winner] += 1  # the winner keeps his own bounty chip
+        for e in state.entrants:
+            if e.bounty_to:
+                held[e.bounty_to] += 1
+            elif e.player != state.winner:
+                unclaimed += money.bounty
+        bounties = [BountyAward(p, n, n * money.bounty) for p, n in held.items() if n]
+    rule = (f"payouts for {bracket.min_players}-{bracket.max_players} players: "
+            + ", ".join(f"{bp / 100:g}%" for bp in bracket.basis_points)
+            + (" (scaled to the pool)" if bracket.scale_to_pool else "")
+            + f"; rounded down to {money.payout_rounding} cents, the remainder to first place")
+    return PrizesAwarded(pool, field, awards, tuple(bounties), unclaimed, rule)
+
+
+def award_high_hand(state: TournamentState, players: Sequence[str],
+                    hand: str) -> HighHandAwarded:
+    """The high-hand jackpot to the holder(s) of the best shown hand, split when equal
+    (Octobermuck: 'the HHJP money will be split')."""
+    fee = state.structure.money.high_hand_fee
+    if not fee:
+        raise RuleViolation("structure: money.high_hand_fee",
+                            f"{state.structure.name} has no high-hand jackpot")
+    if state.high_hand is not None:
+        raise RuleViolation("high hand", "the jackpot is already awarded")
+    _text(hand, "the high hand")
+    entered = {e.player for e in state.entrants if e.high_hand}
+    if not players or len(set(players)) != len(players) or any(p not in entered for p in players):
+        raise RuleViolation("Octobermuck High Hand Jackpot: only entrants who paid the fee",
+                            "name the jackpot entrant(s) holding the high hand",
+                            tuple(sorted(entered)))
+    pool = fee * len(entered)
+    base, odd = divmod(pool, len(players))
+    shares = tuple(JackpotShare(p, base + (1 if i < odd else 0)) for i, p in enumerate(players))
+    return HighHandAwarded(hand, pool, shares)
+
+
+# --- rulings and penalties ------------------------------------------------------------------
+
+
+def record_ruling(state: TournamentState, rule: str, text: str, by: str, stream: str = "",
+                  version: int = 0) -> RulingRecorded:
+    """A director's ruling, the rule it rests on, and the stream event it affects."""
+    for value, what in ((rule, "the rule"), (text, "the ruling"), (by, "who ruled")):
+        _text(value, what)
+    if version < 0:
+        raise RuleViolation("record", "a stream version is not negative")
+    return RulingRecorded(rule, text, by, stream, version)
+
+
+def record_penalty(state: TournamentState, player: str, penalty: str, rule: str, text: str,
+                   by: str, hands: int = 0) -> PenaltyRecorded:
+    if state.entrant(player) is None:
+        raise RuleViolation("penalty", f"{player} is not registered")
+    for value, what in ((penalty, "the penalty"), (rule, "the rule"), (by, "who ruled")):
+        _text(value, what)
+    if hands < 0:
+        raise RuleViolation("penalty", "hands must not be negative")
+    return PenaltyRecorded(player, penalty, rule, text, by, hands)

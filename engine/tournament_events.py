@@ -1,0 +1,309 @@
+"""Tournament events: the tournament's stream (registration, seats, levels, color-ups, moves,
+eliminations, payouts, rulings).
+
+Same conventions as engine/events.py: frozen slots dataclasses, `TYPE` a stable snake_case name
+in the past tense, `VERSION` bumped with an upcaster when fields change, chips and money ints
+(money in cents). Players are the tournament's player ids; tables are table names.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import ClassVar
+
+from engine.structure import Structure
+
+
+@dataclass(frozen=True, slots=True)
+class TournamentCreated:
+    """The tournament and its whole structure, as it was when play was set up."""
+
+    TYPE: ClassVar[str] = "tournament_created"
+    VERSION: ClassVar[int] = 1
+    tournament: str
+    structure: Structure
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerRegistered:
+    """An entry: `stack` = starting stack - `chips_deducted` (a late entrant's penalty);
+    `level` is the level running when he entered (0 before the start)."""
+
+    TYPE: ClassVar[str] = "player_registered"
+    VERSION: ClassVar[int] = 1
+    player: str
+    name: str
+    late: bool
+    chips_deducted: int
+    stack: int
+    level: int = 0
+    high_hand: bool = False
+    rule: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class SeatAssignment:
+    player: str
+    table: str
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class SeatsDrawn:
+    """Seats from a random draw: `order` is the drawn order of the players (derived from
+    `seed` by the caller); `tables` are the tables in play from now on (opened if new)."""
+
+    TYPE: ClassVar[str] = "seats_drawn"
+    VERSION: ClassVar[int] = 1
+    seed: str
+    tables: tuple[str, ...]
+    assignments: tuple[SeatAssignment, ...]
+    reason: str = "initial draw"
+
+
+@dataclass(frozen=True, slots=True)
+class TableClosed:
+    """A table broken (its players moved or redrawn) or emptied."""
+
+    TYPE: ClassVar[str] = "table_closed"
+    VERSION: ClassVar[int] = 1
+    table: str
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class SeatCard:
+    seat: int
+    player: str
+    card: str
+
+
+@dataclass(frozen=True, slots=True)
+class ButtonDrawn:
+    """The draw for the button: one card per seat; the highest card (rank, then suit: spades,
+    hearts, diamonds, clubs) wins the button."""
+
+    TYPE: ClassVar[str] = "button_drawn"
+    VERSION: ClassVar[int] = 1
+    table: str
+    cards: tuple[SeatCard, ...]
+    seat: int
+    rule: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class LevelStarted:
+    """The stakes now in force (the ante as decided at the checkpoint)."""
+
+    TYPE: ClassVar[str] = "level_started"
+    VERSION: ClassVar[int] = 1
+    level: int
+    small_blind: int
+    big_blind: int
+    ante: int
+    ante_kind: str
+    minutes: int
+    chip_unit: int
+    ruling: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class BreakStarted:
+    TYPE: ClassVar[str] = "break_started"
+    VERSION: ClassVar[int] = 1
+    after_level: int
+    minutes: int
+    scheduled: bool = True
+
+
+@dataclass(frozen=True, slots=True)
+class BreakEnded:
+    TYPE: ClassVar[str] = "break_ended"
+    VERSION: ClassVar[int] = 1
+    after_level: int
+
+
+@dataclass(frozen=True, slots=True)
+class AntesDecided:
+    """The checkpoint: antes are played after `after_level` only with enough players left."""
+
+    TYPE: ClassVar[str] = "antes_decided"
+    VERSION: ClassVar[int] = 1
+    after_level: int
+    players_remaining: int
+    players_at_least: int
+    antes_used: bool
+
+
+@dataclass(frozen=True, slots=True)
+class ChipAdjustment:
+    """One player's change at a color-up: `odd_chips` is what he held below the new unit,
+    `amount` the signed change to his stack; `cards` his race cards (TDA chip race)."""
+
+    player: str
+    table: str
+    stack_before: int
+    odd_chips: int
+    amount: int
+    reason: str
+    cards: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class PotCarry:
+    """Forfeited odd chips, changed up, going into the next pot at `table`."""
+
+    table: str
+    amount: int
+
+
+@dataclass(frozen=True, slots=True)
+class ChipsColoredUp:
+    """Denominations leaving play. The chips in play change by the sum of the adjustments plus
+    the carries; `removed` is what left play altogether (positive) or was added (negative)."""
+
+    TYPE: ClassVar[str] = "chips_colored_up"
+    VERSION: ClassVar[int] = 1
+    after_level: int
+    colours: tuple[str, ...]
+    old_unit: int
+    new_unit: int
+    method: str
+    adjustments: tuple[ChipAdjustment, ...]
+    next_pots: tuple[PotCarry, ...]
+    removed: int
+    rule: str
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerMoved:
+    TYPE: ClassVar[str] = "player_moved"
+    VERSION: ClassVar[int] = 1
+    player: str
+    from_table: str
+    from_seat: int
+    to_table: str
+    to_seat: int
+    stack: int
+    reason: str = "balance"
+    rule: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerEliminated:
+    """Out in hand `hand_number` at `table` (0: outside a hand), having started it with
+    `chips_at_start`; `bounty_to` collects his bounty."""
+
+    TYPE: ClassVar[str] = "player_eliminated"
+    VERSION: ClassVar[int] = 1
+    player: str
+    place: int
+    table: str
+    hand_number: int
+    chips_at_start: int
+    bounty_to: str = ""
+    rule: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerWithdrew:
+    """A player leaving the tournament: his chips are removed from play."""
+
+    TYPE: ClassVar[str] = "player_withdrew"
+    VERSION: ClassVar[int] = 1
+    player: str
+    place: int
+    chips_removed: int
+    rule: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class PrizeAward:
+    place: int
+    player: str
+    amount: int
+
+
+@dataclass(frozen=True, slots=True)
+class BountyAward:
+    player: str
+    bounties: int
+    amount: int
+
+
+@dataclass(frozen=True, slots=True)
+class PrizesAwarded:
+    """The prize pool paid out (cents): places, shared places split, bounties collected."""
+
+    TYPE: ClassVar[str] = "prizes_awarded"
+    VERSION: ClassVar[int] = 1
+    pool: int
+    field_size: int
+    awards: tuple[PrizeAward, ...]
+    bounties: tuple[BountyAward, ...] = ()
+    unclaimed_bounties: int = 0
+    rule: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class JackpotShare:
+    player: str
+    amount: int
+
+
+@dataclass(frozen=True, slots=True)
+class HighHandAwarded:
+    """The high-hand jackpot (cents), split between equal hands."""
+
+    TYPE: ClassVar[str] = "high_hand_awarded"
+    VERSION: ClassVar[int] = 1
+    hand: str
+    pool: int
+    shares: tuple[JackpotShare, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class RulingRecorded:
+    """A director's decision, the rule it rests on, and the stream/version it affects."""
+
+    TYPE: ClassVar[str] = "ruling_recorded"
+    VERSION: ClassVar[int] = 1
+    rule: str
+    text: str
+    by: str
+    stream: str = ""
+    version: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class PenaltyRecorded:
+    TYPE: ClassVar[str] = "penalty_recorded"
+    VERSION: ClassVar[int] = 1
+    player: str
+    penalty: str
+    rule: str
+    text: str
+    by: str
+    hands: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class TournamentFinished:
+    TYPE: ClassVar[str] = "tournament_finished"
+    VERSION: ClassVar[int] = 1
+    winner: str
+
+
+TournamentEvent = (
+    TournamentCreated | PlayerRegistered | SeatsDrawn | TableClosed | ButtonDrawn | LevelStarted
+    | BreakStarted | BreakEnded | AntesDecided | ChipsColoredUp | PlayerMoved | PlayerEliminated
+    | PlayerWithdrew | PrizesAwarded | HighHandAwarded | RulingRecorded | PenaltyRecorded
+    | TournamentFinished
+)
+
+TOURNAMENT_EVENT_TYPES: tuple[type, ...] = (
+    TournamentCreated, PlayerRegistered, SeatsDrawn, TableClosed, ButtonDrawn, LevelStarted,
+    BreakStarted, BreakEnded, AntesDecided, ChipsColoredUp, PlayerMoved, PlayerEliminated,
+    PlayerWithdrew, PrizesAwarded, HighHandAwarded, RulingRecorded, PenaltyRecorded,
+    TournamentFinished,
+)

@@ -1,0 +1,260 @@
+"""The tournament's state and its fold: `apply_tournament(state, event) -> state`.
+
+`apply_tournament` trusts the log (the decision functions in engine.tournament validate before
+an event is written), so it accepts every tournament event and never raises, except for an event
+other than tournament_created on an empty stream. Replay checks are a re-decide, not here.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, replace
+
+from engine.errors import RuleViolation
+from engine.structure import Structure
+from engine.table import AnteKind, Level
+from engine.tournament_events import (
+    AntesDecided,
+    BreakEnded,
+    BreakStarted,
+    ButtonDrawn,
+    ChipsColoredUp,
+    HighHandAwarded,
+    LevelStarted,
+    PenaltyRecorded,
+    PlayerEliminated,
+    PlayerMoved,
+    PlayerRegistered,
+    PlayerWithdrew,
+    PrizesAwarded,
+    RulingRecorded,
+    SeatsDrawn,
+    TableClosed,
+    TournamentCreated,
+    TournamentEvent,
+    TournamentFinished,
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Entrant:
+    """One entry: where he sits (table "" when not seated) and, once out, his place."""
+
+    player: str
+    name: str
+    late: bool = False
+    chips_deducted: int = 0
+    high_hand: bool = False
+    table: str = ""
+    seat: int = 0
+    place: int = 0
+    out_table: str = ""
+    out_hand: int = 0
+    chips_at_start: int = 0
+    bounty_to: str = ""
+    withdrew: bool = False
+
+    @property
+    def alive(self) -> bool:
+        return self.place == 0
+
+    @property
+    def seated(self) -> bool:
+        return self.alive and bool(self.table)
+
+
+@dataclass(frozen=True, slots=True)
+class ChipLedger:
+    """Why the tournament's chip total is what it is: the chip-total invariant.
+
+    total = entries x starting stack - late deductions + color-up changes (signed: a race or a
+    round-up adds chips, a forfeit takes them) + odd chips carried into next pots - withdrawn.
+    There are no rebuys or add-ons."""
+
+    entries: int = 0
+    starting_stack: int = 0
+    late_deductions: int = 0
+    color_up_change: int = 0
+    carried_to_pots: int = 0
+    withdrawn: int = 0
+
+    @property
+    def starting_chips(self) -> int:
+        return self.entries * self.starting_stack
+
+    @property
+    def total(self) -> int:
+        return (self.starting_chips - self.late_deductions + self.color_up_change
+                + self.carried_to_pots - self.withdrawn)
+
+
+@dataclass(frozen=True, slots=True)
+class TournamentState:
+    tournament: str
+    structure: Structure
+    entrants: tuple[Entrant, ...] = ()
+    tables: tuple[str, ...] = ()
+    level: int = 0
+    """The level in force (0 before the start); a break is always after this level."""
+    on_break: bool = False
+    breaks_taken: tuple[int, ...] = ()
+    color_ups_done: tuple[int, ...] = ()
+    antes_used: bool | None = None
+    in_play: tuple[str, ...] = ()
+    """Colours still in play."""
+    stakes: Level | None = None
+    buttons: tuple[tuple[str, int], ...] = ()
+    ledger: ChipLedger = ChipLedger()
+    winner: str = ""
+    prizes: PrizesAwarded | None = None
+    high_hand: HighHandAwarded | None = None
+    rulings: tuple[RulingRecorded, ...] = ()
+    penalties: tuple[PenaltyRecorded, ...] = ()
+
+    @property
+    def finished(self) -> bool:
+        return bool(self.winner)
+
+    @property
+    def chip_unit(self) -> int:
+        """The smallest chip in play: odd chips are split in this unit."""
+        values = [d.value for d in self.structure.denominations if d.colour in self.in_play]
+        return min(values) if values else 0
+
+    @property
+    def remaining(self) -> tuple[Entrant, ...]:
+        return tuple(e for e in self.entrants if e.alive)
+
+    def entrant(self, player: str) -> Entrant | None:
+        return next((e for e in self.entrants if e.player == player), None)
+
+    def seated_at(self, table: str) -> tuple[Entrant, ...]:
+        """Players in play at `table`, by seat."""
+        return tuple(sorted((e for e in self.entrants if e.seated and e.table == table),
+                            key=lambda e: e.seat))
+
+    def occupied(self, table: str) -> frozenset[int]:
+        return frozenset(e.seat for e in self.seated_at(table))
+
+
+def new_tournament(event: TournamentCreated) -> TournamentState:
+    structure = event.structure
+    return TournamentState(
+        tournament=event.tournament, structure=structure,
+        in_play=tuple(d.colour for d in structure.denominations),
+        ledger=ChipLedger(starting_stack=structure.starting_stack),
+    )
+
+
+def _update(state: TournamentState, player: str, **changes: object) -> TournamentState:
+    return replace(state, entrants=tuple(
+        replace(e, **changes) if e.player == player else e  # type: ignore[arg-type]
+        for e in state.entrants
+    ))
+
+
+def apply_tournament(state: TournamentState | None,
+                     event: TournamentEvent) -> TournamentState:
+    """Fold one event of the tournament's stream."""
+    if isinstance(event, TournamentCreated):
+        return new_tournament(event)
+    if state is None:
+        raise RuleViolation("log", f"{event.TYPE} before tournament_created")
+    if isinstance(event, PlayerRegistered):
+        entrant = Entrant(event.player, event.name, event.late, event.chips_deducted,
+                          event.high_hand)
+        ledger = replace(state.ledger, entries=state.ledger.entries + 1,
+                         late_deductions=state.ledger.late_deductions + event.chips_deducted)
+        return replace(state, entrants=state.entrants + (entrant,), ledger=ledger)
+    if isinstance(event, SeatsDrawn):
+        seats = {a.player: a for a in event.assignments}
+        tables = state.tables + tuple(t for t in event.tables if t not in state.tables)
+        return replace(state, tables=tables, entrants=tuple(
+            replace(e, table=seats[e.player].table, seat=seats[e.player].seat)
+            if e.player in seats else e
+            for e in state.entrants
+        ))
+    if isinstance(event, TableClosed):
+        return replace(state, tables=tuple(t for t in state.tables if t != event.table),
+                       buttons=tuple(b for b in state.buttons if b[0] != event.table))
+    if isinstance(event, ButtonDrawn):
+        buttons = tuple(b for b in state.buttons if b[0] != event.table)
+        return replace(state, buttons=buttons + ((event.table, event.seat),))
+    if isinstance(event, LevelStarted):
+        stakes = Level(small_blind=event.small_blind, big_blind=event.big_blind,
+                       ante=event.ante, ante_kind=_ante_kind(event.ante_kind),
+                       number=event.level, chip_unit=event.chip_unit)
+        return replace(state, level=event.level, on_break=False, stakes=stakes)
+    if isinstance(event, BreakStarted):
+        return replace(state, on_break=True,
+                       breaks_taken=state.breaks_taken + (event.after_level,))
+    if isinstance(event, BreakEnded):
+        return replace(state, on_break=False)
+    if isinstance(event, AntesDecided):
+        return replace(state, antes_used=event.antes_used)
+    if isinstance(event, ChipsColoredUp):
+        return _colored_up(state, event)
+    if isinstance(event, PlayerMoved):
+        return _update(state, event.player, table=event.to_table, seat=event.to_seat)
+    if isinstance(event, PlayerEliminated):
+        return _update(state, event.player, place=event.place, out_table=event.table,
+                       out_hand=event.hand_number, chips_at_start=event.chips_at_start,
+                       bounty_to=event.bounty_to, table="", seat=0)
+    if isinstance(event, PlayerWithdrew):
+        ledger = replace(state.ledger, withdrawn=state.ledger.withdrawn + event.chips_removed)
+        new = _update(state, event.player, place=event.place, withdrew=True, table="", seat=0)
+        return replace(new, ledger=ledger)
+    if isinstance(event, TournamentFinished):
+        return replace(_update(state, event.winner, place=1), winner=event.winner)
+    if isinstance(event, PrizesAwarded):
+        return replace(state, prizes=event)
+    if isinstance(event, HighHandAwarded):
+        return replace(state, high_hand=event)
+    if isinstance(event, RulingRecorded):
+        return replace(state, rulings=state.rulings + (event,))
+    if isinstance(event, PenaltyRecorded):
+        return replace(state, penalties=state.penalties + (event,))
+    raise TypeError(f"not a tournament event: {type(event).__name__}")
+
+
+def _ante_kind(text: str) -> AnteKind:
+    if text == "uniform":
+        return "uniform"
+    if text == "big_blind":
+        return "big_blind"
+    return "none"
+
+
+def _colored_up(state: TournamentState, event: ChipsColoredUp) -> TournamentState:
+    ledger = replace(
+        state.ledger,
+        color_up_change=state.ledger.color_up_change + sum(a.amount for a in event.adjustments),
+        carried_to_pots=state.ledger.carried_to_pots + sum(c.amount for c in event.next_pots),
+    )
+    in_play = tuple(c for c in state.in_play if c not in event.colours)
+    stakes = state.stakes
+    if stakes is not None:
+        stakes = replace(stakes, chip_unit=event.new_unit)
+    return replace(state, in_play=in_play, stakes=stakes, ledger=ledger,
+                   color_ups_done=state.color_ups_done + (event.after_level,))
+
+
+def fold_tournament(events: Iterable[TournamentEvent]) -> TournamentState:
+    """The state after every event of a tournament's stream (the first is tournament_created)."""
+    state: TournamentState | None = None
+    for event in events:
+        state = apply_tournament(state, event)
+    if state is None:
+        raise RuleViolation("log", "the tournament's stream is empty")
+    return state
+
+
+def chip_ledger(events: Iterable[TournamentEvent]) -> ChipLedger:
+    """The chip ledger of a tournament's events (see ChipLedger)."""
+    return fold_tournament(events).ledger
+
+
+def expected_chip_total(events: Iterable[TournamentEvent]) -> int:
+    """How many chips the tables must hold between them after these events: starting stacks
+    less late deductions, plus color-up changes and carried odd chips, less withdrawals."""
+    return chip_ledger(events).total
