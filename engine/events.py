@@ -10,8 +10,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import ClassVar
 
-from engine.tournament_events import TOURNAMENT_EVENT_TYPES
-
 
 @dataclass(frozen=True, slots=True)
 class HandStarted:
@@ -223,7 +221,11 @@ HandEvent = (
     | HandVoided
 )
 
-HAND_EVENT_TYPES: tuple[type, ...] = (
+HAND_# Imported last: the tournament events' modules import the table engine, which imports the
+# classes above.
+from engine.tournament_events import TOURNAMENT_EVENT_TYPES  # noqa: E402
+
+EVENT_TYPES: tuple[type, ...] = (
     HandStarted, ChipsPosted, HoleCardsDealt, PlayerFolded, PlayerChecked, PlayerCalled,
     BetMade, RaiseMade, BoardDealt, CardsShown, CardsMucked, PotAwarded, MisdealDeclared,
     CardExposed, BoardExposedEarly, HandKilled, PlayerMarkedAbsent, PlayerReturned, HandVoided,
@@ -326,15 +328,27 @@ class EventAmended:
     rule: str = ""
 
 
-CORRECTION_EVENT_TYPES: tuple[type, ...] = (EventVoided, EventAmended)
+CORRECTION_# Imported last: the tournament events' modules import the table engine, which imports the
+# classes above.
+from engine.tournament_events import TOURNAMENT_EVENT_TYPES  # noqa: E402
 
-TABLE_EVENT_TYPES: tuple[type, ...] = (
+EVENT_TYPES: tuple[type, ...] = (EventVoided, EventAmended)
+
+TABLE_# Imported last: the tournament events' modules import the table engine, which imports the
+# classes above.
+from engine.tournament_events import TOURNAMENT_EVENT_TYPES  # noqa: E402
+
+EVENT_TYPES: tuple[type, ...] = (
     TableOpened, PlayerSeated, PlayerLeft, ButtonPlaced, StackAdjusted, SeatAbsenceChanged,
 )
 
 TableEvent = (
     TableOpened | PlayerSeated | PlayerLeft | ButtonPlaced | StackAdjusted | SeatAbsenceChanged
 )
+
+# Imported last: the tournament events' modules import the table engine, which imports the
+# classes above.
+from engine.tournament_events import TOURNAMENT_EVENT_TYPES  # noqa: E402
 
 EVENT_TYPES: tuple[type, ...] = (
     HAND_EVENT_TYPES + TABLE_EVENT_TYPES + CORRECTION_EVENT_TYPES + TOURNAMENT_EVENT_TYPES
