@@ -10,6 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import ClassVar
 
+from engine.tournament_events import TOURNAMENT_EVENT_TYPES
+
 
 @dataclass(frozen=True, slots=True)
 class HandStarted:
@@ -221,11 +223,7 @@ HandEvent = (
     | HandVoided
 )
 
-HAND_# Imported last: the tournament events' modules import the table engine, which imports the
-# classes above.
-from engine.tournament_events import TOURNAMENT_EVENT_TYPES  # noqa: E402
-
-EVENT_TYPES: tuple[type, ...] = (
+HAND_EVENT_TYPES: tuple[type, ...] = (
     HandStarted, ChipsPosted, HoleCardsDealt, PlayerFolded, PlayerChecked, PlayerCalled,
     BetMade, RaiseMade, BoardDealt, CardsShown, CardsMucked, PotAwarded, MisdealDeclared,
     CardExposed, BoardExposedEarly, HandKilled, PlayerMarkedAbsent, PlayerReturned, HandVoided,
@@ -328,17 +326,9 @@ class EventAmended:
     rule: str = ""
 
 
-CORRECTION_# Imported last: the tournament events' modules import the table engine, which imports the
-# classes above.
-from engine.tournament_events import TOURNAMENT_EVENT_TYPES  # noqa: E402
+CORRECTION_EVENT_TYPES: tuple[type, ...] = (EventVoided, EventAmended)
 
-EVENT_TYPES: tuple[type, ...] = (EventVoided, EventAmended)
-
-TABLE_# Imported last: the tournament events' modules import the table engine, which imports the
-# classes above.
-from engine.tournament_events import TOURNAMENT_EVENT_TYPES  # noqa: E402
-
-EVENT_TYPES: tuple[type, ...] = (
+TABLE_EVENT_TYPES: tuple[type, ...] = (
     TableOpened, PlayerSeated, PlayerLeft, ButtonPlaced, StackAdjusted, SeatAbsenceChanged,
 )
 
@@ -346,9 +336,6 @@ TableEvent = (
     TableOpened | PlayerSeated | PlayerLeft | ButtonPlaced | StackAdjusted | SeatAbsenceChanged
 )
 
-# Imported last: the tournament events' modules import the table engine, which imports the
-# classes above.
-from engine.tournament_events import TOURNAMENT_EVENT_TYPES  # noqa: E402
 
 EVENT_TYPES: tuple[type, ...] = (
     HAND_EVENT_TYPES + TABLE_EVENT_TYPES + CORRECTION_EVENT_TYPES + TOURNAMENT_EVENT_TYPES

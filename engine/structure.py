@@ -13,11 +13,12 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import get_args
+from typing import Literal, get_args
 
 from engine.errors import RuleViolation
 from engine.profiles import PROFILES
-from engine.table import AnteKind
+
+AnteKind = Literal["none", "uniform", "big_blind"]
 
 ANTE_KINDS: tuple[str, ...] = get_args(AnteKind)
 FULL_PERCENT = 10_000

@@ -7,7 +7,6 @@ events of its hands. `apply_table` folds both; `plan_hand` says who posts what i
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import Literal
 
 from engine.errors import RuleViolation
 from engine.events import (
@@ -29,8 +28,7 @@ from engine.hand import (
     apply,
 )
 from engine.profiles import get_profile
-
-AnteKind = Literal["none", "uniform", "big_blind"]
+from engine.structure import AnteKind
 
 
 @dataclass(frozen=True, slots=True)
