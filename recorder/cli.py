@@ -27,3 +27,7 @@ _register()
 
 def main() -> None:
     cli(prog_name="handlog")
+
+
+if __name__ == "__main__":
+    main()

@@ -6,6 +6,12 @@ import click
 
 
 def all_groups() -> list[click.Command]:
+    from recorder.cli_db import db
+    from recorder.cli_log import log
+    from recorder.cli_phh import phh
+    from recorder.cli_replay import replay
     from recorder.cli_rules import rules
+    from recorder.cli_serve import serve
+    from recorder.cli_tournament import demo, tournament
 
-    return [rules]
+    return [rules, db, log, phh, tournament, demo, replay, serve]

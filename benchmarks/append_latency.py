@@ -1,0 +1,167 @@
+"""Durable append latency and sustained throughput of the event store.
+
+    .venv/bin/python benchmarks/append_latency.py [--single 500] [--batches 50] [--batch-size 100]
+                                                  [--postgres URL]
+
+For each backend: p50 / p99 latency of single-event appends (each one committed and, on SQLite,
+fsynced before it returns), and events per second when appending batches. SQLite runs on a file
+in a temporary folder; PostgreSQL (from --postgres, else $HANDLOG_TEST_POSTGRES_URL) in a fresh
+schema that is dropped afterwards, and is skipped when unreachable.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import sys
+import tempfile
+import time
+import uuid
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+
+import sqlalchemy as sa
+from sqlalchemy.engine import make_url
+
+from schema.store import EventStore, NewEvent, open_store, upgrade_database
+
+
+@dataclass
+class Result:
+    backend: str
+    settings: str
+    single: int
+    p50_ms: float
+    p99_ms: float
+    mean_ms: float
+    batch_size: int
+    batched_events: int
+    batched_per_second: float
+
+
+def event(n: int) -> NewEvent:
+    return NewEvent(
+        event_id=uuid.uuid4(),
+        type="bet_made",
+        schema_version=1,
+        payload={"player": n % 9, "to": 100 * (n % 50 + 1), "all_in": False},
+        actor="dealer-1",
+        device="tablet-1",
+        recorded_at=datetime.now(UTC),
+    )
+
+
+def percentile(samples: list[float], fraction: float) -> float:
+    ordered = sorted(samples)
+    return ordered[min(len(ordered) - 1, round(fraction * (len(ordered) - 1)))]
+
+
+def measure(store: EventStore, backend: str, settings: str, single: int, batches: int,
+            batch_size: int) -> Result:
+    for n in range(20):  # warm the pool and the caches
+        store.append("warm-up", n, [event(n)])
+    latencies = []
+    for n in range(single):
+        started = time.perf_counter()
+        store.append("single", n, [event(n)])
+        latencies.append((time.perf_counter() - started) * 1000)
+    version = 0
+    started = time.perf_counter()
+    for _ in range(batches):
+        store.append("batched", version, [event(version + i) for i in range(batch_size)])
+        version += batch_size
+    elapsed = time.perf_counter() - started
+    return Result(
+        backend, settings, single, statistics.median(latencies), percentile(latencies, 0.99),
+        statistics.fmean(latencies), batch_size, version, version / elapsed,
+    )
+
+
+@contextmanager
+def sqlite_store() -> Iterator[tuple[EventStore, str]]:
+    with tempfile.TemporaryDirectory() as folder:
+        url = f"sqlite:///{Path(folder) / 'bench.db'}"
+        with open_store(url, upgrade=True) as store:
+            yield store, "WAL, synchronous=FULL"
+
+
+@contextmanager
+def postgres_store(server_url: str) -> Iterator[tuple[EventStore, str]]:
+    schema = f"bench_{uuid.uuid4().hex}"
+    admin = sa.create_engine(server_url.replace("postgresql://", "postgresql+psycopg://", 1))
+    with admin.begin() as connection:
+        connection.exec_driver_sql(f'CREATE SCHEMA "{schema}"')
+        fsync = connection.exec_driver_sql("SHOW fsync").scalar()
+        commit = connection.exec_driver_sql("SHOW synchronous_commit").scalar()
+    url = make_url(server_url).update_query_dict({"options": f"-csearch_path={schema}"})
+    try:
+        upgrade_database(url.render_as_string(hide_password=False))
+        with open_store(url.render_as_string(hide_password=False)) as store:
+            yield store, f"fsync={fsync}, synchronous_commit={commit}"
+    finally:
+        with admin.begin() as connection:
+            connection.exec_driver_sql(f'DROP SCHEMA "{schema}" CASCADE')
+        admin.dispose()
+
+
+def reachable(url: str) -> str | None:
+    engine = sa.create_engine(url.replace("postgresql://", "postgresql+psycopg://", 1),
+                              connect_args={"connect_timeout": 5})
+    try:
+        with engine.connect() as connection:
+            connection.exec_driver_sql("SELECT 1")
+        return None
+    except Exception as exc:  # noqa: BLE001 - any failure: report and skip
+        return str(exc).splitlines()[0]
+    finally:
+        engine.dispose()
+
+
+def table(results: list[Result]) -> str:
+    header = ("backend", "settings", "single appends", "p50 ms", "p99 ms", "mean ms",
+              "batch", "batched events", "events/s (batched)")
+    rows = [header] + [
+        (r.backend, r.settings, str(r.single), f"{r.p50_ms:.2f}", f"{r.p99_ms:.2f}",
+         f"{r.mean_ms:.2f}", str(r.batch_size), str(r.batched_events),
+         f"{r.batched_per_second:,.0f}")
+        for r in results
+    ]
+    widths = [max(len(row[i]) for row in rows) for i in range(len(header))]
+    lines = [" | ".join(cell.ljust(width) for cell, width in zip(row, widths, strict=True))
+             for row in rows]
+    lines.insert(1, "-+-".join("-" * width for width in widths))
+    return "\n".join(lines)
+
+
+def main(arguments: list[str]) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--single", type=int, default=500)
+    parser.add_argument("--batches", type=int, default=50)
+    parser.add_argument("--batch-size", type=int, default=100)
+    parser.add_argument("--postgres", default=os.environ.get("HANDLOG_TEST_POSTGRES_URL"))
+    options = parser.parse_args(arguments)
+    sizes = (options.single, options.batches, options.batch_size)
+
+    results = []
+    with sqlite_store() as (store, settings):
+        results.append(measure(store, "sqlite", settings, *sizes))
+    if options.postgres:
+        problem = reachable(options.postgres)
+        if problem is None:
+            with postgres_store(options.postgres) as (store, settings):
+                results.append(measure(store, "postgresql", settings, *sizes))
+        else:
+            print(f"PostgreSQL skipped: {problem}", file=sys.stderr)
+    else:
+        print("PostgreSQL skipped: no --postgres URL and HANDLOG_TEST_POSTGRES_URL unset",
+              file=sys.stderr)
+    print(table(results))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

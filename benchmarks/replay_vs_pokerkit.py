@@ -1,0 +1,154 @@
+"""PHH hands per second: handlog's strict replay against PokerKit's, on the same Pluribus hands.
+
+Run from the repository root:
+    .venv/bin/python benchmarks/replay_vs_pokerkit.py [PATH] [--hands N] [--rounds R]
+
+PATH defaults to ../shared/data/phh/pluribus (the repository sits next to shared/). The first N
+files in natural order are used (default 2,000).
+
+- replay: every file is parsed once beforehand (ours into PhhHand records, PokerKit's into
+  HandHistory objects); the timed part plays every hand to its end: ours through the engine
+  (`replay.phh_verify.replay_hand`), PokerKit's by iterating the HandHistory's states.
+- end to end: from the file on disk to the verdict: ours is `verify_file`, the code path of
+  `handlog phh verify`; PokerKit's is `HandHistory.load` + replay + comparing finishing stacks.
+
+Our process-wide caches (parsed actions, cards, commands) are cleared before every round, so a
+round costs what a first run over those files costs. Rounds alternate between the two so
+background load hits both alike; the process is pinned to one CPU; the best round is reported
+(the median in brackets).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import sys
+import time
+import warnings
+from collections.abc import Callable
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+REPLAY_TARGET = 20.0
+END_TO_END_TARGET = 5.0
+
+
+def clear_caches() -> None:
+    """Forget everything our parser and replayer memoise across hands."""
+    from replay import phh, phh_verify
+
+    phh.parse_action.cache_clear()
+    phh_verify._cards.cache_clear()
+    phh_verify._COMMANDS.clear()
+
+
+def best_and_median(rounds: list[float], count: int) -> tuple[float, float]:
+    """Hands per second of the fastest and of the median round."""
+    return count / min(rounds), count / statistics.median(rounds)
+
+
+def timed(work: Callable[[], object]) -> float:
+    start = time.perf_counter()
+    work()
+    return time.perf_counter() - start
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("path", nargs="?", type=Path,
+                        default=ROOT.parent / "shared" / "data" / "phh" / "pluribus")
+    parser.add_argument("--hands", type=int, default=2_000, help="files (hands) to use")
+    parser.add_argument("--rounds", type=int, default=5, help="timed rounds per contestant")
+    args = parser.parse_args()
+
+    if hasattr(os, "sched_setaffinity"):
+        os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})
+
+    from pokerkit import HandHistory
+
+    from replay.phh import PhhHand, find_phh_files, load_file
+    from replay.phh_verify import replay_hand, verify_file
+
+    files = find_phh_files([args.path])[: args.hands]
+    if not files:
+        sys.exit(f"no .phh files under {args.path}")
+    count = len(files)
+
+    ours = [entry for path in files for entry in load_file(path)]
+    if not all(isinstance(entry, PhhHand) for entry in ours) or len(ours) != count:
+        sys.exit("the benchmark wants one valid no-limit hold'em hand per file")
+    hands = [entry for entry in ours if isinstance(entry, PhhHand)]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        histories = []
+        for path in files:
+            with path.open("rb") as file:
+                histories.append(HandHistory.load(file))
+
+    def pokerkit_final(history: HandHistory) -> list[int]:
+        # The states are one object advanced in place: the last one yielded is the end.
+        *_, last = history
+        return list(last.stacks)
+
+    # Agreement first: a benchmark of two replayers that disagree would time nothing useful.
+    disagreements = []
+    for hand, history in zip(hands, histories, strict=True):
+        replayed = replay_hand(hand)
+        if replayed.state is None or list(replayed.state.stacks) != pokerkit_final(history):
+            disagreements.append(hand.source)
+
+    def replay_ours() -> None:
+        clear_caches()
+        for hand in hands:
+            replay_hand(hand)
+
+    def replay_pokerkit() -> None:
+        for history in histories:
+            for _state in history:
+                pass
+
+    def end_to_end_ours() -> None:
+        clear_caches()
+        for path in files:
+            verify_file(path)
+
+    def end_to_end_pokerkit() -> None:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            for path in files:
+                with path.open("rb") as file:
+                    history = HandHistory.load(file)
+                final = pokerkit_final(history)
+                _ = final == history.finishing_stacks
+
+    rounds: dict[str, list[float]] = {name: [] for name in
+                                      ("replay_ours", "replay_pk", "e2e_ours", "e2e_pk")}
+    for _ in range(args.rounds):
+        rounds["replay_ours"].append(timed(replay_ours))
+        rounds["replay_pk"].append(timed(replay_pokerkit))
+        rounds["e2e_ours"].append(timed(end_to_end_ours))
+        rounds["e2e_pk"].append(timed(end_to_end_pokerkit))
+
+    print(f"{count:,} Pluribus hands from {args.path}, {args.rounds} rounds, one CPU, "
+          f"Python {sys.version.split()[0]}")
+    print(f"final stacks agree with PokerKit on {count - len(disagreements):,} of {count:,} "
+          "hands" + (f" (differ: {', '.join(disagreements[:10])}"
+                     f"{' ...' if len(disagreements) > 10 else ''})" if disagreements else ""))
+    for label, mine, theirs, target in (
+        ("replay", "replay_ours", "replay_pk", REPLAY_TARGET),
+        ("end to end", "e2e_ours", "e2e_pk", END_TO_END_TARGET),
+    ):
+        ours_best, ours_median = best_and_median(rounds[mine], count)
+        pk_best, pk_median = best_and_median(rounds[theirs], count)
+        ratio = ours_best / pk_best
+        verdict = "met" if ratio >= target else "NOT met"
+        print(f"{label}: handlog {ours_best:,.0f} hands/s [{ours_median:,.0f}], pokerkit "
+              f"{pk_best:,.0f} hands/s [{pk_median:,.0f}], ratio {ratio:.1f}x "
+              f"(target {target:.0f}x: {verdict})")
+
+
+if __name__ == "__main__":
+    main()

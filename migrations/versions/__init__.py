@@ -1,0 +1,1 @@
+"""Migration scripts, oldest first; each is frozen once released (never edited, only added to)."""

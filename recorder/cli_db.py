@@ -1,0 +1,71 @@
+"""`handlog db`: create, migrate and inspect the database that holds the log."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from typing import Any, TypeVar
+
+import click
+
+from schema.database import display_url, resolve_url
+from schema.errors import HandlogError, SchemaMissing
+from schema.store import database_revision, upgrade_database
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def db_option(function: F) -> F:
+    """The `--db URL` option every command that touches the log takes."""
+    return click.option(
+        "--db",
+        "db_url",
+        metavar="URL",
+        default=None,
+        help="Database URL or SQLite file (default: $HANDLOG_DATABASE_URL, else ./handlog.db).",
+    )(function)
+
+
+@contextmanager
+def user_errors() -> Iterator[None]:
+    """Show a handlog error as one line and exit 1, never as a traceback."""
+    try:
+        yield
+    except HandlogError as exc:
+        raise click.ClickException(str(exc)) from None
+
+
+@click.group("db")
+def db() -> None:
+    """Create, migrate and inspect the database that holds the log."""
+
+
+@db.command("upgrade")
+@db_option
+def upgrade(db_url: str | None) -> None:
+    """Create the database (a SQLite file if absent) or migrate it to the current schema.
+
+    Safe to run again: a database already at the head revision is left as it is.
+    """
+    url = resolve_url(db_url)
+    with user_errors():
+        revision = upgrade_database(url)
+    click.echo(f"database at {display_url(url)} is at revision {revision} (head)")
+
+
+@db.command("current")
+@db_option
+def current(db_url: str | None) -> None:
+    """Print the database's schema revision and whether it is the head (exit 1 when not)."""
+    url = resolve_url(db_url)
+    with user_errors():
+        revision, head = database_revision(url)
+        if revision is None:
+            raise SchemaMissing(display_url(url))
+    if revision == head:
+        click.echo(f"{revision} (head)")
+        return
+    click.echo(
+        f"{revision}: not the head ({head}); run `handlog db upgrade --db {display_url(url)}`"
+    )
+    raise click.exceptions.Exit(1)

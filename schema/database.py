@@ -1,0 +1,142 @@
+"""Where the log lives: database URLs, engines (with SQLite's durability settings) and the
+schema-revision check.
+
+URL resolution: the `--db` argument, else `HANDLOG_DATABASE_URL`, else `sqlite:///handlog.db`
+(a file in the working folder). A bare path (`tournament.db`) means a SQLite file, and
+`postgresql://` / `postgres://` use the psycopg 3 driver.
+
+Every SQLite connection runs in WAL mode with `synchronous=FULL` (a commit is on disk before it
+is acknowledged), a busy timeout and foreign keys on. Python's sqlite3 module is told to leave
+transactions alone (`isolation_level=None`) and SQLAlchemy's "begin" event emits the BEGIN
+itself: `BEGIN IMMEDIATE` on connections marked with `WRITE_OPTIONS`, so a writer takes the
+write lock before it reads the stream head, and a plain (deferred) BEGIN for readers.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import sqlalchemy as sa
+from sqlalchemy.engine import URL, Connection, Engine, make_url
+from sqlalchemy.exc import ArgumentError, DBAPIError
+
+from schema.errors import DatabaseError, SchemaAhead, SchemaBehind, SchemaMissing
+
+ENV_VAR = "HANDLOG_DATABASE_URL"
+DEFAULT_URL = "sqlite:///handlog.db"
+BUSY_TIMEOUT_SECONDS = 10.0
+
+WRITE_OPTIONS: dict[str, Any] = {"handlog_begin": "IMMEDIATE"}
+"""Execution options for a connection that will write: SQLite opens it with BEGIN IMMEDIATE."""
+
+
+def resolve_url(url: str | None = None) -> str:
+    """The database URL to use: `url`, else $HANDLOG_DATABASE_URL, else ./handlog.db."""
+    raw = (url or os.environ.get(ENV_VAR) or DEFAULT_URL).strip()
+    if "://" not in raw:
+        return "sqlite:///" + raw
+    scheme, rest = raw.split("://", 1)
+    if scheme in ("postgres", "postgresql"):
+        return "postgresql+psycopg://" + rest
+    return raw
+
+
+def parse_url(url: str) -> URL:
+    try:
+        return make_url(url)
+    except ArgumentError:
+        raise DatabaseError(f"{url!r} is not a database URL (e.g. sqlite:///handlog.db)") from None
+
+
+def display_url(url: str) -> str:
+    """The URL as shown to a user: the password hidden."""
+    try:
+        return make_url(url).render_as_string(hide_password=True)
+    except ArgumentError:
+        return url
+
+
+def is_sqlite(url: str) -> bool:
+    return parse_url(url).get_backend_name() == "sqlite"
+
+
+def sqlite_file(url: str) -> Path | None:
+    """The file of a SQLite URL (None for other databases and in-memory SQLite)."""
+    parsed = parse_url(url)
+    if parsed.get_backend_name() != "sqlite":
+        return None
+    database = parsed.database
+    if not database or database == ":memory:" or database.startswith("file:"):
+        return None
+    return Path(database)
+
+
+def create_engine(url: str) -> Engine:
+    """An engine for `url`; on SQLite every connection gets the durability pragmas."""
+    parsed = parse_url(url)
+    backend = parsed.get_backend_name()
+    if backend == "sqlite":
+        engine = sa.create_engine(parsed, connect_args={"timeout": BUSY_TIMEOUT_SECONDS})
+        sa.event.listen(engine, "connect", _sqlite_connect)
+        sa.event.listen(engine, "begin", _sqlite_begin)
+        return engine
+    if backend == "postgresql":
+        connect_args: dict[str, Any] = {"application_name": "handlog"}
+        if "connect_timeout" not in parsed.query:
+            connect_args["connect_timeout"] = 10
+        return sa.create_engine(parsed, connect_args=connect_args, pool_pre_ping=True)
+    raise DatabaseError(
+        f"{display_url(url)}: handlog stores its log in SQLite or PostgreSQL, not {backend}"
+    )
+
+
+def _sqlite_connect(dbapi_connection: Any, _record: Any) -> None:
+    # Let SQLAlchemy's "begin" event, not the sqlite3 module, decide when transactions start.
+    dbapi_connection.isolation_level = None
+    cursor = dbapi_connection.cursor()
+    try:
+        cursor.execute(f"PRAGMA busy_timeout = {int(BUSY_TIMEOUT_SECONDS * 1000)}")
+        cursor.execute("PRAGMA journal_mode = WAL")
+        cursor.execute("PRAGMA synchronous = FULL")
+        cursor.execute("PRAGMA foreign_keys = ON")
+    finally:
+        cursor.close()
+
+
+def _sqlite_begin(connection: Connection) -> None:
+    mode = connection.get_execution_options().get("handlog_begin", "DEFERRED")
+    connection.exec_driver_sql(f"BEGIN {mode}")
+
+
+@contextmanager
+def translate_errors(url: str, doing: str) -> Iterator[None]:
+    """Turn a driver error (cannot connect, cannot open the file...) into a DatabaseError."""
+    try:
+        yield
+    except DBAPIError as exc:
+        if exc.connection_invalidated or isinstance(exc, sa.exc.OperationalError):
+            detail = str(exc.orig).strip().splitlines()[0] if exc.orig else str(exc)
+            raise DatabaseError(
+                f"cannot {doing} database at {display_url(url)}: {detail}"
+            ) from None
+        raise
+
+
+def check_schema(connection: Connection, url: str) -> str:
+    """The schema revision of the database; raises SchemaMissing/Behind/Ahead unless at head."""
+    import migrations
+
+    current = migrations.current_revision(connection)
+    head = migrations.HEAD_REVISION
+    shown = display_url(url)
+    if current is None:
+        raise SchemaMissing(shown)
+    if current != head:
+        if migrations.is_known_revision(current):
+            raise SchemaBehind(shown, current, head)
+        raise SchemaAhead(shown, current, head)
+    return current

@@ -1,0 +1,237 @@
+"""The raw log as JSON lines, and its verification with or without the database.
+
+Export format (one canonical-JSON object per line, UTF-8):
+
+* line 1: `{"format":"handlog-log","format_version":1,"record":"header"}`
+* one line per event in position order: `{"record":"event", "position", "stream_id",
+  "version", "event_id", "type", "schema_version", "payload", "recorded_at", "actor", "device",
+  "prev_hash", "hash"}`. `payload` is the stored payload text itself (a string), byte for byte
+  what was hashed; `recorded_at` is UTC, `YYYY-MM-DDTHH:MM:SS.ffffffZ`.
+* one line per stream: `{"record":"stream", "stream_id", "kind", "head_version", "head_hash"}`.
+
+Verifying recomputes every chain (schema/hashing.py) and compares each stream's last event with
+its head line, so a dropped last event or a cut-off file is found too.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+import uuid
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any, TextIO
+
+from schema.codec import canonical_json, format_utc
+from schema.hashing import ChainProblem, verify_events
+from schema.store import EventStore, StoredEvent, StreamHead
+
+FORMAT = "handlog-log"
+FORMAT_VERSION = 1
+
+_EVENT_FIELDS = (
+    "position", "stream_id", "version", "event_id", "type", "schema_version", "payload",
+    "recorded_at", "actor", "device", "prev_hash", "hash",
+)
+_STREAM_FIELDS = ("stream_id", "kind", "head_version", "head_hash")
+
+
+@dataclass
+class VerifyReport:
+    """What a verification saw and every problem it found (the first one first)."""
+
+    events: int = 0
+    streams: int = 0
+    problems: list[ChainProblem] = field(default_factory=list)
+    file_errors: list[str] = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        return not self.problems and not self.file_errors
+
+    def messages(self) -> list[str]:
+        return self.file_errors + [str(problem) for problem in self.problems]
+
+    def summary(self) -> str:
+        if self.ok:
+            return f"ok: {self.events} events in {self.streams} streams verified"
+        count = len(self.problems) + len(self.file_errors)
+        return (
+            f"FAILED: {count} problem(s) found in {self.events} events "
+            f"in {self.streams} streams"
+        )
+
+
+def verify_store(store: EventStore) -> VerifyReport:
+    """Verify every chain in the database and every stream head against its last event."""
+    heads, events = store.snapshot()
+    return VerifyReport(len(events), len(heads), verify_events(events, heads))
+
+
+def export_lines(heads: Iterable[StreamHead], events: Iterable[StoredEvent]) -> Iterator[str]:
+    """The export, line by line (without newlines)."""
+    yield canonical_json({"record": "header", "format": FORMAT, "format_version": FORMAT_VERSION})
+    for event in events:
+        yield canonical_json({
+            "record": "event",
+            "position": event.position,
+            "stream_id": event.stream_id,
+            "version": event.version,
+            "event_id": str(event.event_id),
+            "type": event.type,
+            "schema_version": event.schema_version,
+            "payload": event.payload_json,
+            "recorded_at": format_utc(event.recorded_at),
+            "actor": event.actor,
+            "device": event.device,
+            "prev_hash": event.prev_hash,
+            "hash": event.hash,
+        })
+    for head in heads:
+        yield canonical_json({
+            "record": "stream",
+            "stream_id": head.stream_id,
+            "kind": head.kind,
+            "head_version": head.version,
+            "head_hash": head.hash,
+        })
+
+
+def export_store(store: EventStore, out: Path) -> tuple[int, int]:
+    """Write the whole log to `out` (replaced atomically); returns (events, streams)."""
+    heads, events = store.snapshot()
+    out = Path(out)
+    handle, temporary = tempfile.mkstemp(prefix=f".{out.name}.", dir=out.parent)
+    try:
+        with os.fdopen(handle, "w", encoding="utf-8", newline="\n") as stream:
+            write_lines(export_lines(heads, events), stream)
+            stream.flush()
+            os.fsync(stream.fileno())
+        os.chmod(temporary, 0o644)  # mkstemp makes it private; an export is meant to be shared
+        os.replace(temporary, out)
+    except BaseException:
+        Path(temporary).unlink(missing_ok=True)
+        raise
+    return len(events), len(heads)
+
+
+def write_lines(lines: Iterable[str], stream: TextIO) -> None:
+    for line in lines:
+        stream.write(line)
+        stream.write("\n")
+
+
+def verify_export(path: Path) -> VerifyReport:
+    """Verify an export file offline, with no database."""
+    with open(path, encoding="utf-8") as stream:
+        return verify_lines(stream)
+
+
+def verify_lines(lines: Iterable[str]) -> VerifyReport:
+    report = VerifyReport()
+    events: list[StoredEvent] = []
+    heads: list[StreamHead] = []
+    header_seen = False
+    for number, line in enumerate(lines, start=1):
+        if not line.strip():
+            continue
+        try:
+            record = json.loads(line)
+            if not isinstance(record, dict):
+                raise ValueError("not a JSON object")
+            kind = record.get("record")
+            if not header_seen:
+                if kind != "header" or record.get("format") != FORMAT:
+                    report.file_errors.append(
+                        f"line {number}: this is not a handlog log export (no header line)"
+                    )
+                    return report
+                if record.get("format_version") != FORMAT_VERSION:
+                    report.file_errors.append(
+                        f"line {number}: export format version "
+                        f"{record.get('format_version')!r} is not {FORMAT_VERSION}"
+                    )
+                    return report
+                header_seen = True
+            elif kind == "event":
+                events.append(_event(record))
+            elif kind == "stream":
+                heads.append(_stream(record))
+            else:
+                raise ValueError(f"unknown record {kind!r}")
+        except ValueError as exc:
+            if not header_seen:
+                report.file_errors.append(f"line {number}: this is not a handlog log export")
+                return report
+            report.file_errors.append(f"line {number}: {exc}")
+    if not header_seen:
+        report.file_errors.append("the file is empty: this is not a handlog log export")
+        return report
+    report.events = len(events)
+    report.streams = len({head.stream_id for head in heads} | {e.stream_id for e in events})
+    report.problems = verify_events(events, heads)
+    return report
+
+
+def _fields(record: dict[str, Any], names: tuple[str, ...]) -> None:
+    missing = [name for name in names if name not in record]
+    if missing:
+        raise ValueError(f"missing field(s) {', '.join(missing)}")
+    unknown = sorted(set(record) - set(names) - {"record"})
+    if unknown:
+        raise ValueError(f"unknown field(s) {', '.join(unknown)}")
+
+
+def _typed(record: dict[str, Any], name: str, expected: type) -> Any:
+    value = record[name]
+    if type(value) is not expected:
+        raise ValueError(f"{name} should be {expected.__name__}, not {type(value).__name__}")
+    return value
+
+
+def _event(record: dict[str, Any]) -> StoredEvent:
+    _fields(record, _EVENT_FIELDS)
+    payload_json = _typed(record, "payload", str)
+    try:
+        payload = json.loads(payload_json)
+    except ValueError:
+        payload = None
+    try:
+        event_id = uuid.UUID(_typed(record, "event_id", str))
+    except ValueError:
+        raise ValueError(f"event_id {record['event_id']!r} is not a UUID") from None
+    try:
+        recorded_at = datetime.strptime(
+            _typed(record, "recorded_at", str), "%Y-%m-%dT%H:%M:%S.%fZ"
+        ).replace(tzinfo=UTC)
+    except ValueError:
+        raise ValueError(f"recorded_at {record['recorded_at']!r} is not a UTC time") from None
+    return StoredEvent(
+        position=_typed(record, "position", int),
+        stream_id=_typed(record, "stream_id", str),
+        version=_typed(record, "version", int),
+        event_id=event_id,
+        type=_typed(record, "type", str),
+        schema_version=_typed(record, "schema_version", int),
+        # Unparsable payload text still gets verified: its hash no longer matches.
+        payload=payload if isinstance(payload, dict) else {},
+        payload_json=payload_json,
+        recorded_at=recorded_at,
+        actor=_typed(record, "actor", str),
+        device=_typed(record, "device", str),
+        prev_hash=_typed(record, "prev_hash", str),
+        hash=_typed(record, "hash", str),
+    )
+
+
+def _stream(record: dict[str, Any]) -> StreamHead:
+    _fields(record, _STREAM_FIELDS)
+    return StreamHead(
+        stream_id=_typed(record, "stream_id", str),
+        kind=_typed(record, "kind", str),
+        version=_typed(record, "head_version", int),
+        hash=_typed(record, "head_hash", str),
+    )

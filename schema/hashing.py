@@ -1,0 +1,240 @@
+"""The hash chain that makes each stream tamper-evident, and its verification.
+
+Definition (everything an auditor needs to recompute a chain offline from an export):
+
+    GENESIS = "0" * 64
+    hash    = sha256(utf8(canonical_json([prev_hash, stream_id, version, type,
+                                          schema_version, payload_json]))).hexdigest()
+
+* `prev_hash` is the `hash` of the same stream's previous version, GENESIS for version 1;
+* `stream_id`, `type` are text; `version` (1, 2, 3... per stream) and `schema_version` integers;
+* `payload_json` is the event's payload exactly as stored (a string; itself canonical JSON),
+  so the hash covers the payload byte for byte;
+* `canonical_json(v)` is `json.dumps(v, sort_keys=True, separators=(",", ":"),
+  ensure_ascii=False)`, encoded as UTF-8; the digest is written in lowercase hex.
+
+Example: version 1 of stream "table-1", type "player_folded", schema version 1, payload
+`{"player":2}` hashes the text
+`["0000...0000","table-1",1,"player_folded",1,"{\\"player\\":2}"]` (64 zeros) to
+`04e37f309d4749845ec481df727f99c31514cee3bd2bf8030da4303dd2ff51b9`.
+
+What the chain does not cover: the event id, recorded-at time, actor, device and global
+position are stored next to it but are not hashed. A chain only proves the log was not altered
+after its head hash was written down elsewhere (a printed slip, a published export): anyone can
+recompute a whole forged chain, so the stream heads are part of every check.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import uuid
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from schema.codec import canonical_json
+from schema.errors import ChainBroken
+
+GENESIS_HASH = "0" * 64
+
+
+def chain_hash(
+    prev_hash: str,
+    stream_id: str,
+    version: int,
+    event_type: str,
+    schema_version: int,
+    payload_json: str,
+) -> str:
+    """The hash of one event given the hash before it (see the module docstring)."""
+    text = canonical_json([prev_hash, stream_id, version, event_type, schema_version, payload_json])
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+class ChainedEvent(Protocol):
+    """What verification reads of a stored event (schema.store.StoredEvent has it all)."""
+
+    @property
+    def position(self) -> int: ...
+    @property
+    def stream_id(self) -> str: ...
+    @property
+    def version(self) -> int: ...
+    @property
+    def event_id(self) -> uuid.UUID: ...
+    @property
+    def type(self) -> str: ...
+    @property
+    def schema_version(self) -> int: ...
+    @property
+    def payload(self) -> dict[str, Any]: ...
+    @property
+    def payload_json(self) -> str: ...
+    @property
+    def prev_hash(self) -> str: ...
+    @property
+    def hash(self) -> str: ...
+
+
+class ChainHead(Protocol):
+    """What verification reads of a stream head (schema.store.StreamHead has it)."""
+
+    @property
+    def stream_id(self) -> str: ...
+    @property
+    def version(self) -> int: ...
+    @property
+    def hash(self) -> str: ...
+
+
+@dataclass(frozen=True)
+class ChainProblem:
+    """The first broken event of one stream and what is wrong with it."""
+
+    stream_id: str
+    version: int
+    event_id: uuid.UUID | None
+    reason: str
+
+    def as_error(self) -> ChainBroken:
+        return ChainBroken(self.stream_id, self.version, self.event_id, self.reason)
+
+    def __str__(self) -> str:
+        return str(self.as_error())
+
+
+@dataclass
+class _StreamState:
+    version: int = 0
+    hash: str = GENESIS_HASH
+    broken: bool = False
+
+
+def verify_events(
+    events: Iterable[ChainedEvent], heads: Iterable[ChainHead] | None = None
+) -> list[ChainProblem]:
+    """Every problem in a log given in position order: at most one per stream (its first).
+
+    Detects a changed byte (hash mismatch), a dropped, inserted or reordered event (versions and
+    prev_hash links), an event id stored twice, positions out of order and, when `heads` are
+    given, a stream whose head does not match its last event (a truncated or extended log).
+    """
+    problems: list[ChainProblem] = []
+    streams: dict[str, _StreamState] = {}
+    seen_ids: dict[uuid.UUID, tuple[str, int]] = {}
+    last_position: int | None = None
+    position_reported = False
+
+    for event in events:
+        stream = streams.setdefault(event.stream_id, _StreamState())
+        out_of_order = last_position is not None and event.position <= last_position
+        last_position = event.position if last_position is None else max(
+            last_position, event.position
+        )
+        if stream.broken:
+            continue
+        reason = _link_problem(event, stream, seen_ids)
+        if reason is None and out_of_order and not position_reported:
+            position_reported = True
+            reason = (f"position {event.position} comes after position {last_position}: "
+                      "the log is out of commit order")
+        if reason is not None:
+            stream.broken = True
+            problems.append(ChainProblem(event.stream_id, event.version, event.event_id, reason))
+        else:
+            seen_ids[event.event_id] = (event.stream_id, event.version)
+            stream.version = event.version
+            stream.hash = event.hash
+
+    if heads is not None:
+        headed: set[str] = set()
+        for head in heads:
+            headed.add(head.stream_id)
+            problem = _head_problem(head, streams.get(head.stream_id))
+            if problem is not None:
+                problems.append(problem)
+        for stream_id in sorted(set(streams) - headed):
+            state = streams[stream_id]
+            if not state.broken:
+                problems.append(ChainProblem(
+                    stream_id, state.version, None, "the stream has events but no stream head"
+                ))
+    return problems
+
+
+def _link_problem(
+    event: ChainedEvent, stream: _StreamState, seen_ids: dict[uuid.UUID, tuple[str, int]]
+) -> str | None:
+    """What is wrong with `event` as the next link of `stream` (None: nothing)."""
+    expected = stream.version + 1
+    earlier = seen_ids.get(event.event_id)
+    if earlier is not None:
+        return (f"event id already used by stream {earlier[0]!r} version {earlier[1]} "
+                "(a copied or inserted event)")
+    if event.version < expected:
+        return (f"version {event.version} appears again after version {stream.version} "
+                "(an inserted or reordered event)")
+    if event.version > expected:
+        missing = (
+            f"version {expected}" if event.version == expected + 1
+            else f"versions {expected} to {event.version - 1}"
+        )
+        return f"{missing} missing before it (a dropped or reordered event)"
+    if event.prev_hash != stream.hash:
+        return ("prev_hash does not match the hash of the version before it "
+                "(an event was dropped, inserted or replaced)")
+    recomputed = chain_hash(event.prev_hash, event.stream_id, event.version, event.type,
+                            event.schema_version, event.payload_json)
+    if event.hash != recomputed:
+        return "hash does not match the event's content (its payload, type or version changed)"
+    if not _payload_matches(event):
+        return "payload does not match its stored JSON text"
+    return None
+
+
+def _payload_matches(event: ChainedEvent) -> bool:
+    try:
+        return bool(json.loads(event.payload_json) == event.payload)
+    except ValueError:
+        return False
+
+
+def _head_problem(head: ChainHead, state: _StreamState | None) -> ChainProblem | None:
+    if state is None:
+        if head.version == 0:
+            return None
+        return ChainProblem(head.stream_id, head.version, None,
+                            f"stream head says version {head.version} but the log has no events "
+                            "for this stream")
+    if state.broken:
+        return None
+    if head.version > state.version:
+        return ChainProblem(head.stream_id, head.version, None,
+                            f"stream head says version {head.version} but the log ends at "
+                            f"version {state.version} (events missing at the end)")
+    if head.version < state.version:
+        return ChainProblem(head.stream_id, state.version, None,
+                            f"the log goes on to version {state.version} past the stream head "
+                            f"(version {head.version})")
+    if head.hash != state.hash:
+        return ChainProblem(head.stream_id, head.version, None,
+                            "stream head hash does not match the hash of the last event")
+    return None
+
+
+def raise_first(problems: list[ChainProblem]) -> None:
+    """Raise the first problem as ChainBroken (no-op when the list is empty)."""
+    if problems:
+        raise problems[0].as_error()
+
+
+__all__ = [
+    "GENESIS_HASH",
+    "ChainHead",
+    "ChainProblem",
+    "ChainedEvent",
+    "chain_hash",
+    "raise_first",
+    "verify_events",
+]

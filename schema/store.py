@@ -1,0 +1,517 @@
+"""The event store: an append-only log of hash-chained streams in SQLite or PostgreSQL.
+
+The contract (tests/test_store_contract.py runs it on both databases):
+
+1. `append(stream, expected_version, events)` lands all of its events or none. Versions are
+   1, 2, 3... per stream with no gap; `expected_version` is the version the caller last saw
+   (0: the stream must not exist yet). When the stream is elsewhere, `ConcurrencyConflict`.
+2. A retried append whose event ids are all stored already, with the same stream, versions,
+   types and payloads, succeeds and returns the stored events without adding anything. An event
+   id stored with anything different raises `DuplicateEventConflict`.
+3. Positions are global and increase in commit order, so `read_all(p)` never later gains an
+   event before `p`. (SQLite serialises writers with BEGIN IMMEDIATE; PostgreSQL appends take
+   the stream row lock and then an EXCLUSIVE lock on `events` until commit.)
+4. Each stored event carries `prev_hash` and `hash` (schema/hashing.py); the stream's head row
+   holds the last version and hash.
+5. Stored events are never updated or deleted (database triggers refuse it).
+6. An acknowledged append survives `kill -9` (SQLite: WAL with synchronous=FULL).
+
+What is stored is already encoded (type, schema version, JSON payload); the domain classes are
+turned into `NewEvent`s and back with schema/codec.py.
+"""
+
+from __future__ import annotations
+
+import json
+import uuid
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any
+
+import sqlalchemy as sa
+from sqlalchemy.dialects import postgresql, sqlite
+from sqlalchemy.engine import Connection, Engine, Row
+from sqlalchemy.exc import IntegrityError
+
+import migrations
+from schema.codec import canonical_json, decode_event, encode_event
+from schema.database import (
+    WRITE_OPTIONS,
+    check_schema,
+    create_engine,
+    display_url,
+    resolve_url,
+    sqlite_file,
+    translate_errors,
+)
+from schema.errors import (
+    ChainBroken,
+    ConcurrencyConflict,
+    DuplicateEventConflict,
+    SchemaMissing,
+)
+from schema.hashing import GENESIS_HASH, chain_hash
+from schema.tables import (
+    ACTOR_LENGTH,
+    KIND_LENGTH,
+    STREAM_ID_LENGTH,
+    TYPE_LENGTH,
+    events_table,
+    streams_table,
+)
+
+
+@dataclass(frozen=True)
+class NewEvent:
+    """An event to append: already encoded, with the id the client made for it."""
+
+    event_id: uuid.UUID
+    type: str
+    schema_version: int
+    payload: dict[str, Any]
+    actor: str
+    device: str
+    recorded_at: datetime
+
+    @classmethod
+    def from_domain(
+        cls,
+        event: object,
+        *,
+        event_id: uuid.UUID,
+        actor: str,
+        device: str,
+        recorded_at: datetime,
+    ) -> NewEvent:
+        """Encode a domain event (engine/events.py) with the codec."""
+        event_type, version, payload = encode_event(event)
+        return cls(event_id, event_type, version, payload, actor, device, recorded_at)
+
+
+@dataclass(frozen=True)
+class StoredEvent:
+    """An event as the log holds it; `payload_json` is the exact text that was hashed."""
+
+    position: int
+    stream_id: str
+    version: int
+    event_id: uuid.UUID
+    type: str
+    schema_version: int
+    payload: dict[str, Any]
+    payload_json: str
+    recorded_at: datetime
+    actor: str
+    device: str
+    prev_hash: str
+    hash: str
+
+    def decode(self) -> Any:
+        """The domain event, upcast to the current version of its class."""
+        return decode_event(self.type, self.schema_version, self.payload)
+
+
+@dataclass(frozen=True)
+class StreamHead:
+    """Where a stream stands: its last version and that event's hash."""
+
+    stream_id: str
+    kind: str
+    version: int
+    hash: str
+
+
+@dataclass(frozen=True)
+class _Prepared:
+    event: NewEvent
+    payload_json: str
+    recorded_at: datetime
+
+
+class EventStore:
+    """The log in one database; open it with `open_store`. Safe to share between threads."""
+
+    def __init__(self, engine: Engine, url: str) -> None:
+        self._engine = engine
+        self._url = url
+        self._postgresql = engine.dialect.name == "postgresql"
+
+    @property
+    def url(self) -> str:
+        """The database URL, password hidden."""
+        return display_url(self._url)
+
+    def close(self) -> None:
+        self._engine.dispose()
+
+    def __enter__(self) -> EventStore:
+        return self
+
+    def __exit__(self, *_exc: object) -> None:
+        self.close()
+
+    # --- writing ------------------------------------------------------------------------------
+
+    def append(
+        self,
+        stream_id: str,
+        expected_version: int,
+        events: Sequence[NewEvent],
+        kind: str = "table",
+    ) -> list[StoredEvent]:
+        """Append `events` after `expected_version` atomically; returns them as stored.
+
+        `kind` is recorded when this append creates the stream (and ignored afterwards).
+        Raises ConcurrencyConflict or DuplicateEventConflict (see the module docstring).
+        """
+        _check_stream(stream_id, expected_version, kind)
+        prepared = [_prepare(event) for event in events]
+        if not prepared:
+            return []
+        seen: set[uuid.UUID] = set()
+        for item in prepared:
+            if item.event.event_id in seen:
+                raise DuplicateEventConflict(item.event.event_id, "it appears twice in one append")
+            seen.add(item.event.event_id)
+
+        with translate_errors(self._url, "write to"):
+            for attempt in (1, 2):
+                try:
+                    with self._engine.connect() as connection:
+                        connection = connection.execution_options(**WRITE_OPTIONS)
+                        with connection.begin():
+                            return self._append(
+                                connection, stream_id, expected_version, prepared, kind
+                            )
+                except IntegrityError as exc:
+                    constraint = _violated_constraint(exc)
+                    if constraint == "uq_events_event_id" and attempt == 1:
+                        # Raced with a writer storing the same id: the retry check will see it.
+                        continue
+                    if constraint in ("uq_events_stream_version", "streams_pkey"):
+                        head = self.head(stream_id)
+                        raise ConcurrencyConflict(
+                            stream_id, expected_version, head.version if head else 0
+                        ) from None
+                    raise
+        raise AssertionError("unreachable")
+
+    def _append(
+        self,
+        connection: Connection,
+        stream_id: str,
+        expected_version: int,
+        prepared: list[_Prepared],
+        kind: str,
+    ) -> list[StoredEvent]:
+        if expected_version == 0:
+            self._create_stream_row(connection, stream_id, kind)
+        head = connection.execute(
+            sa.select(streams_table.c.head_version, streams_table.c.head_hash)
+            .where(streams_table.c.id == stream_id)
+            .with_for_update()
+        ).one_or_none()
+        if self._postgresql:
+            # Serialise appends so that positions (a sequence) are handed out in commit order.
+            connection.exec_driver_sql("LOCK TABLE events IN EXCLUSIVE MODE")
+
+        ids = [item.event.event_id for item in prepared]
+        existing = connection.execute(
+            sa.select(events_table).where(events_table.c.event_id.in_(ids))
+        ).all()
+        if existing:
+            return _retried(existing, stream_id, expected_version, prepared)
+
+        actual = head.head_version if head is not None else 0
+        if actual != expected_version:
+            raise ConcurrencyConflict(stream_id, expected_version, actual)
+        prev_hash = head.head_hash if head is not None else GENESIS_HASH
+
+        rows: list[dict[str, Any]] = []
+        for offset, item in enumerate(prepared, start=1):
+            version = expected_version + offset
+            event = item.event
+            digest = chain_hash(
+                prev_hash, stream_id, version, event.type, event.schema_version, item.payload_json
+            )
+            rows.append({
+                "stream_id": stream_id,
+                "version": version,
+                "event_id": event.event_id,
+                "type": event.type,
+                "schema_version": event.schema_version,
+                "payload": item.payload_json,
+                "recorded_at": item.recorded_at,
+                "actor": event.actor,
+                "device": event.device,
+                "prev_hash": prev_hash,
+                "hash": digest,
+            })
+            prev_hash = digest
+        positions = connection.execute(
+            sa.insert(events_table).returning(
+                events_table.c.position, sort_by_parameter_order=True
+            ),
+            rows,
+        ).scalars().all()
+        connection.execute(
+            sa.update(streams_table)
+            .where(streams_table.c.id == stream_id)
+            .values(head_version=rows[-1]["version"], head_hash=rows[-1]["hash"])
+        )
+        return [
+            StoredEvent(
+                position=position,
+                stream_id=stream_id,
+                version=row["version"],
+                event_id=row["event_id"],
+                type=row["type"],
+                schema_version=row["schema_version"],
+                # Parsed back from the stored text: what read() returns (lists, not tuples),
+                # and not the caller's dict, which it may still change.
+                payload=json.loads(item.payload_json),
+                payload_json=row["payload"],
+                recorded_at=row["recorded_at"],
+                actor=row["actor"],
+                device=row["device"],
+                prev_hash=row["prev_hash"],
+                hash=row["hash"],
+            )
+            for position, row, item in zip(positions, rows, prepared, strict=True)
+        ]
+
+    def _create_stream_row(self, connection: Connection, stream_id: str, kind: str) -> None:
+        values = {"id": stream_id, "kind": kind, "head_version": 0, "head_hash": GENESIS_HASH}
+        if self._postgresql:
+            connection.execute(
+                postgresql.insert(streams_table).values(values).on_conflict_do_nothing()
+            )
+        else:
+            connection.execute(sqlite.insert(streams_table).values(values).on_conflict_do_nothing())
+
+    # --- reading ------------------------------------------------------------------------------
+
+    def read(self, stream_id: str, from_version: int = 1) -> list[StoredEvent]:
+        """The events of one stream from `from_version` on, in version order."""
+        query = (
+            sa.select(events_table)
+            .where(events_table.c.stream_id == stream_id, events_table.c.version >= from_version)
+            .order_by(events_table.c.version)
+        )
+        return self._select_events(query)
+
+    def read_all(self, from_position: int = 0, limit: int | None = None) -> list[StoredEvent]:
+        """Every event with position >= `from_position`, in commit order (at most `limit`)."""
+        query = (
+            sa.select(events_table)
+            .where(events_table.c.position >= from_position)
+            .order_by(events_table.c.position)
+        )
+        if limit is not None:
+            query = query.limit(limit)
+        return self._select_events(query)
+
+    def head(self, stream_id: str) -> StreamHead | None:
+        """The stream's last version and hash, or None when it has no events."""
+        with translate_errors(self._url, "read"), self._engine.connect() as connection:
+            row = connection.execute(
+                sa.select(streams_table).where(streams_table.c.id == stream_id)
+            ).one_or_none()
+        return _head(row) if row is not None else None
+
+    def streams(self) -> list[StreamHead]:
+        """Every stream's head, by stream id."""
+        with translate_errors(self._url, "read"), self._engine.connect() as connection:
+            rows = connection.execute(
+                sa.select(streams_table).order_by(streams_table.c.id)
+            ).all()
+        return [_head(row) for row in rows]
+
+    def snapshot(self) -> tuple[list[StreamHead], list[StoredEvent]]:
+        """Every stream head and every event, read in one consistent snapshot (for verifying:
+        a payload that is not valid JSON reads as {} instead of raising ChainBroken)."""
+        with translate_errors(self._url, "read"), self._engine.connect() as connection:
+            if self._postgresql:
+                connection = connection.execution_options(isolation_level="REPEATABLE READ")
+            with connection.begin():
+                heads = connection.execute(
+                    sa.select(streams_table).order_by(streams_table.c.id)
+                ).all()
+                rows = connection.execute(
+                    sa.select(events_table).order_by(events_table.c.position)
+                ).all()
+        return [_head(row) for row in heads], [_stored(row, strict=False) for row in rows]
+
+    def _select_events(self, query: sa.Select[Any]) -> list[StoredEvent]:
+        with translate_errors(self._url, "read"), self._engine.connect() as connection:
+            rows = connection.execute(query).all()
+        return [_stored(row) for row in rows]
+
+
+def open_store(url: str | None = None, *, upgrade: bool = False) -> EventStore:
+    """The store at `url` (else $HANDLOG_DATABASE_URL, else ./handlog.db).
+
+    Raises SchemaMissing / SchemaBehind (with the `handlog db upgrade` command to run) unless the
+    database is at the current schema revision; `upgrade=True` migrates it first.
+    """
+    resolved = resolve_url(url)
+    if upgrade:
+        upgrade_database(resolved)
+    else:
+        path = sqlite_file(resolved)
+        if path is not None and not path.exists():
+            # Do not let the driver create an empty file for a store that was never set up.
+            raise SchemaMissing(display_url(resolved))
+    engine = create_engine(resolved)
+    try:
+        with translate_errors(resolved, "open"), engine.connect() as connection:
+            check_schema(connection, resolved)
+    except BaseException:
+        engine.dispose()
+        raise
+    return EventStore(engine, resolved)
+
+
+def upgrade_database(url: str | None = None) -> str:
+    """Migrate the database to the head revision (creating a SQLite file); returns it."""
+    resolved = resolve_url(url)
+    with translate_errors(resolved, "migrate"):
+        migrations.upgrade(resolved)
+    return migrations.HEAD_REVISION
+
+
+def database_revision(url: str | None = None) -> tuple[str | None, str]:
+    """(the database's revision or None, the code's head revision); creates no file."""
+    resolved = resolve_url(url)
+    head = migrations.HEAD_REVISION
+    path = sqlite_file(resolved)
+    if path is not None and not path.exists():
+        return None, head
+    engine = create_engine(resolved)
+    try:
+        with translate_errors(resolved, "open"), engine.connect() as connection:
+            return migrations.current_revision(connection), head
+    finally:
+        engine.dispose()
+
+
+def _check_stream(stream_id: str, expected_version: int, kind: str) -> None:
+    if not isinstance(stream_id, str) or not stream_id or len(stream_id) > STREAM_ID_LENGTH:
+        raise ValueError(f"stream id must be 1 to {STREAM_ID_LENGTH} characters: {stream_id!r}")
+    if type(expected_version) is not int or expected_version < 0:
+        raise ValueError(f"expected_version must be an integer >= 0, not {expected_version!r}")
+    if not kind or len(kind) > KIND_LENGTH:
+        raise ValueError(f"stream kind must be 1 to {KIND_LENGTH} characters: {kind!r}")
+
+
+def _prepare(event: NewEvent) -> _Prepared:
+    if not isinstance(event.event_id, uuid.UUID):
+        raise ValueError(f"event_id must be a UUID, not {event.event_id!r}")
+    if not event.type or len(event.type) > TYPE_LENGTH:
+        raise ValueError(f"event type must be 1 to {TYPE_LENGTH} characters: {event.type!r}")
+    if type(event.schema_version) is not int or event.schema_version < 1:
+        raise ValueError(f"schema_version must be an integer >= 1: {event.schema_version!r}")
+    for name in ("actor", "device"):
+        value = getattr(event, name)
+        if not isinstance(value, str) or len(value) > ACTOR_LENGTH:
+            raise ValueError(f"{name} must be text of at most {ACTOR_LENGTH} characters")
+    if not isinstance(event.payload, dict):
+        raise ValueError("payload must be a dict")
+    recorded_at = event.recorded_at
+    if recorded_at.tzinfo is None or recorded_at.utcoffset() is None:
+        raise ValueError(f"recorded_at {recorded_at.isoformat()} has no time zone; use UTC")
+    return _Prepared(event, canonical_json(event.payload), recorded_at.astimezone(UTC))
+
+
+def _retried(
+    existing: Sequence[Row[Any]],
+    stream_id: str,
+    expected_version: int,
+    prepared: list[_Prepared],
+) -> list[StoredEvent]:
+    """The stored events when this append is an exact retry; else DuplicateEventConflict."""
+    by_id = {row.event_id: row for row in existing}
+    stored: list[StoredEvent] = []
+    for offset, item in enumerate(prepared, start=1):
+        event = item.event
+        row = by_id.get(event.event_id)
+        if row is None:
+            first = existing[0]
+            raise DuplicateEventConflict(
+                first.event_id,
+                f"it is stored as version {first.version} of stream {first.stream_id!r}, but "
+                f"event {event.event_id} of the same append is not stored",
+            )
+        version = expected_version + offset
+        if row.stream_id != stream_id:
+            reason = f"it is in stream {row.stream_id!r}, not {stream_id!r}"
+        elif row.version != version:
+            reason = f"it is version {row.version} of the stream, not version {version}"
+        elif row.type != event.type or row.schema_version != event.schema_version:
+            reason = (
+                f"it is a {row.type!r} v{row.schema_version}, "
+                f"not a {event.type!r} v{event.schema_version}"
+            )
+        elif row.payload != item.payload_json:
+            reason = "its payload differs"
+        else:
+            stored.append(_stored(row))
+            continue
+        raise DuplicateEventConflict(event.event_id, reason)
+    return stored
+
+
+def _stored(row: Row[Any], strict: bool = True) -> StoredEvent:
+    try:
+        payload = json.loads(row.payload)
+    except ValueError:
+        payload = None
+    if not isinstance(payload, dict):
+        if strict:
+            raise ChainBroken(
+                row.stream_id, row.version, row.event_id, "the stored payload is not a JSON object"
+            )
+        payload = {}
+    return StoredEvent(
+        position=row.position,
+        stream_id=row.stream_id,
+        version=row.version,
+        event_id=row.event_id,
+        type=row.type,
+        schema_version=row.schema_version,
+        payload=payload,
+        payload_json=row.payload,
+        recorded_at=_utc(row.recorded_at),
+        actor=row.actor,
+        device=row.device,
+        prev_hash=row.prev_hash,
+        hash=row.hash,
+    )
+
+
+def _utc(moment: datetime) -> datetime:
+    # SQLite hands back naive datetimes; everything was stored in UTC.
+    if moment.tzinfo is None:
+        return moment.replace(tzinfo=UTC)
+    return moment.astimezone(UTC)
+
+
+def _head(row: Row[Any]) -> StreamHead:
+    return StreamHead(stream_id=row.id, kind=row.kind, version=row.head_version, hash=row.head_hash)
+
+
+def _violated_constraint(exc: IntegrityError) -> str | None:
+    diag = getattr(exc.orig, "diag", None)
+    name = getattr(diag, "constraint_name", None)
+    if isinstance(name, str):
+        return name
+    # sqlite3 names the columns, not the constraint.
+    text = str(exc.orig)
+    if "events.stream_id, events.version" in text:
+        return "uq_events_stream_version"
+    if "events.event_id" in text:
+        return "uq_events_event_id"
+    if "streams.id" in text:
+        return "streams_pkey"
+    return None

@@ -1,0 +1,81 @@
+"""The two tables of the log. Used only inside schema/: the rest of the code speaks events.
+
+`events` is append-only (database triggers, created by the migration, refuse UPDATE and DELETE);
+`streams` holds each stream's head, which every append moves forward in the same transaction.
+Constraint names are explicit so that the migration and these models compare equal.
+"""
+
+from __future__ import annotations
+
+import uuid
+from datetime import datetime
+
+from sqlalchemy import (
+    BigInteger,
+    Column,
+    DateTime,
+    ForeignKeyConstraint,
+    Integer,
+    String,
+    Table,
+    Text,
+    UniqueConstraint,
+    Uuid,
+)
+from sqlmodel import Field, SQLModel
+
+STREAM_ID_LENGTH = 200
+TYPE_LENGTH = 100
+KIND_LENGTH = 50
+ACTOR_LENGTH = 200
+HASH_LENGTH = 64
+
+# 64-bit positions on PostgreSQL; SQLite needs exactly INTEGER for an autoincrementing rowid.
+POSITION_TYPE = BigInteger().with_variant(Integer(), "sqlite")
+
+
+class StreamRow(SQLModel, table=True):
+    __tablename__ = "streams"
+
+    id: str = Field(sa_column=Column("id", String(STREAM_ID_LENGTH), primary_key=True))
+    kind: str = Field(sa_column=Column("kind", String(KIND_LENGTH), nullable=False))
+    head_version: int = Field(sa_column=Column("head_version", Integer(), nullable=False))
+    head_hash: str = Field(sa_column=Column("head_hash", String(HASH_LENGTH), nullable=False))
+
+
+class EventRow(SQLModel, table=True):
+    __tablename__ = "events"
+    __table_args__ = (
+        UniqueConstraint("stream_id", "version", name="uq_events_stream_version"),
+        UniqueConstraint("event_id", name="uq_events_event_id"),
+        ForeignKeyConstraint(["stream_id"], ["streams.id"], name="fk_events_stream_id_streams"),
+        {"sqlite_autoincrement": True},
+    )
+
+    position: int | None = Field(
+        default=None,
+        sa_column=Column("position", POSITION_TYPE, primary_key=True, autoincrement=True),
+    )
+    stream_id: str = Field(sa_column=Column("stream_id", String(STREAM_ID_LENGTH), nullable=False))
+    version: int = Field(sa_column=Column("version", Integer(), nullable=False))
+    event_id: uuid.UUID = Field(sa_column=Column("event_id", Uuid(), nullable=False))
+    type: str = Field(sa_column=Column("type", String(TYPE_LENGTH), nullable=False))
+    schema_version: int = Field(sa_column=Column("schema_version", Integer(), nullable=False))
+    payload: str = Field(sa_column=Column("payload", Text(), nullable=False))
+    recorded_at: datetime = Field(
+        sa_column=Column("recorded_at", DateTime(timezone=True), nullable=False)
+    )
+    actor: str = Field(sa_column=Column("actor", String(ACTOR_LENGTH), nullable=False))
+    device: str = Field(sa_column=Column("device", String(ACTOR_LENGTH), nullable=False))
+    prev_hash: str = Field(sa_column=Column("prev_hash", String(HASH_LENGTH), nullable=False))
+    hash: str = Field(sa_column=Column("hash", String(HASH_LENGTH), nullable=False))
+
+
+def _table(model: type[SQLModel]) -> Table:
+    table = model.__table__  # type: ignore[attr-defined]
+    assert isinstance(table, Table)
+    return table
+
+
+streams_table = _table(StreamRow)
+events_table = _table(EventRow)

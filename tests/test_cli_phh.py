@@ -1,0 +1,181 @@
+"""`handlog phh verify`, used the way a person uses it: through click and a real process."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+import recorder.cli_phh as cli_phh
+from recorder.cli_phh import phh
+
+FIXTURES = Path(__file__).resolve().parent / "fixtures" / "phh"
+# The repository is cloned next to shared/ (here and in CI).
+SHARED_PHH = Path(__file__).resolve().parents[2] / "shared" / "data" / "phh"
+REPORT_KEYS = {"hands", "matched", "mismatched", "illegal", "unverified", "errors", "seconds",
+               "results"}
+RESULT_KEYS = {"file", "hand", "status", "finishing_stacks", "recorded_finishing_stacks",
+               "reason", "violation"}
+
+
+def run(*args: str) -> tuple[int, str, str]:
+    result = CliRunner().invoke(phh, ["verify", *args], prog_name="handlog phh")
+    if result.exception is not None and not isinstance(result.exception, SystemExit):
+        raise result.exception
+    return result.exit_code, result.stdout, result.stderr
+
+
+def test_json_report_shape_and_counts() -> None:
+    """--json prints one object: the counts, the time and one entry per hand."""
+    code, out, _ = run(str(FIXTURES), "--json")
+    report = json.loads(out)
+    assert set(report) == REPORT_KEYS
+    assert (report["hands"], report["matched"], report["mismatched"], report["illegal"],
+            report["unverified"], report["errors"]) == (20, 8, 1, 3, 2, 6)
+    assert isinstance(report["seconds"], float)
+    assert all(set(entry) == RESULT_KEYS for entry in report["results"])
+    assert code == 1
+
+
+def test_json_under_raise_entry() -> None:
+    """An illegal hand carries the action index (from 0 in `actions`), action and rule."""
+    code, out, _ = run(str(FIXTURES / "flawed" / "under_raise.phh"), "--json")
+    (entry,) = json.loads(out)["results"]
+    assert entry["status"] == "illegal"
+    assert entry["hand"] is None
+    assert entry["finishing_stacks"] is None
+    assert entry["recorded_finishing_stacks"] == [10200, 9900, 9700]
+    violation = entry["violation"]
+    assert set(violation) == {"action_index", "action", "rule", "message"}
+    assert (violation["action_index"], violation["action"], violation["rule"]) == (
+        4, "p1 cbr 400", "TDA 43")
+    assert code == 1
+
+
+def test_json_phhs_entries_are_numbered() -> None:
+    """Hands of a .phhs carry their table number; a .phh hand has null."""
+    _, out, _ = run(str(FIXTURES / "good" / "hands.phhs"), str(FIXTURES / "good" / "stud.phh"),
+                    "--json")
+    assert [entry["hand"] for entry in json.loads(out)["results"]] == [1, 2, None]
+
+
+def test_malformed_files_are_named_and_the_run_goes_on() -> None:
+    """Each malformed file is an error naming the file and the field; the others still run."""
+    code, out, _ = run(str(FIXTURES / "malformed"), "--json")
+    results = json.loads(out)["results"]
+    assert [r["status"] for r in results] == ["error", "error", "error", "error", "match",
+                                              "error", "error"]
+    reasons = [r["reason"] for r in results if r["status"] == "error"]
+    for reason, field in zip(reasons, ["'antes'", "'actions[3]'", "invalid TOML", "'min_bet'",
+                                       "'blinds_or_straddles'", "'actions[3]'"], strict=True):
+        assert field in reason
+        assert str(FIXTURES / "malformed") in reason
+    assert code == 1
+
+
+def test_exit_zero_when_everything_matches_or_is_unverified() -> None:
+    """Matches and unverified hands alone give exit status 0 and an OK line."""
+    code, out, _ = run(str(FIXTURES / "good"))
+    assert code == 0
+    assert "Verified 9 hands from 8 files" in out
+    assert out.rstrip().endswith("OK: nothing mismatched, illegal or in error")
+
+
+@pytest.mark.parametrize("name", ["flawed/under_raise.phh", "flawed/odd_chip_half.phh",
+                                  "malformed/bad_toml.phh"])
+def test_exit_one_on_illegal_mismatch_or_error(name: str) -> None:
+    """Any illegal, mismatched or malformed hand makes the exit status 1."""
+    assert run(str(FIXTURES / name))[0] == 1
+
+
+def test_readable_summary() -> None:
+    """Without --json: counts, then each non-matching hand with its rule and reason."""
+    code, out, err = run(str(FIXTURES / "flawed"))
+    assert code == 1
+    assert "  mismatched        1" in out
+    assert "  illegal           3" in out
+    assert "at action 4 'p1 cbr 400': TDA 43: raise to 400 is too small" in out
+    assert "at the end of the record: strict replay" in out
+    assert "record splits the odd chip into half chips (x.5)" in out
+    assert out.rstrip().endswith("FAILED: 1 mismatched, 3 illegal")
+    assert err == ""
+
+
+def test_rules_option_sets_the_default_profile() -> None:
+    """--rules picks the profile for hands without `_rules`; an unknown one is refused."""
+    assert run(str(FIXTURES / "good"), "--rules", "league")[0] == 0
+    code, _, err = run(str(FIXTURES / "good"), "--rules", "casino")
+    assert code == 2
+    assert "'casino' is not one of" in err
+
+
+def test_missing_path_is_a_usage_error() -> None:
+    """A path that does not exist stops before any work, with click's usage error."""
+    code, _, err = run(str(FIXTURES / "nowhere"))
+    assert code == 2
+    assert "does not exist" in err
+
+
+def test_empty_folder_warns(tmp_path: Path) -> None:
+    """A folder without PHH files says so."""
+    code, out, err = run(str(tmp_path))
+    assert code == 0
+    assert "no .phh or .phhs files found" in err
+    assert "Verified 0 hands from 0 files" in out
+
+
+def test_progress_bar_on_long_runs(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A long run in a terminal shows a progress bar on stderr, never on stdout."""
+    monkeypatch.setattr(cli_phh, "_wants_progress", lambda count, as_json: True)
+    code, out, err = run(str(FIXTURES / "good"))
+    assert code == 0
+    assert "Verifying PHH files" in err
+    assert "Verifying" not in out
+
+
+def test_no_progress_bar_for_json_or_short_runs() -> None:
+    """JSON output and short runs stay clean."""
+    assert not cli_phh._wants_progress(10_000, as_json=True)
+    assert not cli_phh._wants_progress(3, as_json=False)
+
+
+def test_handlog_root_lists_phh() -> None:
+    """`handlog --help` lists the phh group."""
+    from recorder.cli import cli
+
+    result = CliRunner().invoke(cli, ["--help"])
+    assert result.exit_code == 0
+    assert "phh" in result.stdout
+
+
+def test_subprocess_json_run() -> None:
+    """A real `handlog phh verify --json` process: JSON on stdout and exit status 1."""
+    process = subprocess.run(
+        [sys.executable, "-c", "from recorder.cli import main; main()", "phh", "verify",
+         str(FIXTURES / "flawed" / "omitted_fold.phh"), "--json"],
+        capture_output=True, text=True, timeout=120, check=False,
+    )
+    assert process.returncode == 1, process.stderr
+    report = json.loads(process.stdout)
+    (entry,) = report["results"]
+    assert entry["status"] == "illegal"
+    assert entry["violation"]["action_index"] == 5
+    assert "omits p4's action" in entry["reason"]
+
+
+@pytest.mark.slow
+def test_shared_data_json_run() -> None:
+    """The shared PHH data through the CLI: no errors, and every non-match has a reason."""
+    if not SHARED_PHH.is_dir():
+        pytest.skip(f"the shared PHH data is not at {SHARED_PHH} (clone next to shared/)")
+    code, out, _ = run(str(SHARED_PHH), "--json")
+    report = json.loads(out)
+    assert report["errors"] == 0
+    assert report["hands"] == report["matched"] + report["mismatched"] + report["illegal"] \
+        + report["unverified"]
+    assert all(r["reason"] for r in report["results"] if r["status"] != "match")
+    assert code == 1  # the eight half-chip records and the WSOP 2019 record

@@ -1,0 +1,321 @@
+"""Canonical JSON and the event codec: round trips for every event class, golden fixtures that
+must decode forever, and upcasting an old version."""
+
+from __future__ import annotations
+
+import dataclasses
+import enum
+import json
+import re
+import types
+import typing
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta, timezone
+from pathlib import Path
+from typing import Any, ClassVar
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from schema.codec import EventCodec, canonical_json, decode_event, encode_event
+from schema.errors import CanonicalJsonError, EventCodecError
+
+events_module = pytest.importorskip("engine.events", reason="engine/events.py not written yet")
+EVENT_TYPES: tuple[type, ...] = events_module.EVENT_TYPES
+
+FIXTURES = Path(__file__).resolve().parent / "fixtures" / "events"
+FIXTURE_NAME = re.compile(r"^(?P<type>[a-z][a-z0-9_]*)\.v(?P<version>[1-9][0-9]*)\.json$")
+
+
+# --- canonical JSON ---------------------------------------------------------------------------
+
+
+def test_canonical_json_is_sorted_compact_and_unescaped() -> None:
+    """Keys sorted, no spaces, non-ASCII kept as is, tuples as lists."""
+    value = {"b": 1, "a": [True, None, "Zoë ♠"], "c": {"z": (1, 2), "y": ""}}
+    assert canonical_json(value) == '{"a":[true,null,"Zoë ♠"],"b":1,"c":{"y":"","z":[1,2]}}'
+
+
+def test_canonical_json_writes_utc_datetimes_in_one_form() -> None:
+    assert canonical_json(datetime(2025, 3, 4, 5, 6, 7, 89, tzinfo=UTC)) == (
+        '"2025-03-04T05:06:07.000089Z"'
+    )
+
+
+@pytest.mark.parametrize(
+    "value",
+    [
+        1.0,
+        {"pot": [100, 2.5]},
+        float("nan"),
+        datetime(2025, 1, 1),
+        datetime(2025, 1, 1, tzinfo=timezone(timedelta(hours=1))),
+        {1: "a"},
+        {"s": "\ud800"},
+        {"b": b"bytes"},
+        {1, 2},
+    ],
+    ids=["float", "nested-float", "nan", "naive", "not-utc", "int-key", "surrogate", "bytes",
+         "set"],
+)
+def test_canonical_json_refuses_what_has_no_single_form(value: object) -> None:
+    with pytest.raises(CanonicalJsonError):
+        canonical_json(value)
+
+
+def test_canonical_json_error_names_the_place() -> None:
+    with pytest.raises(CanonicalJsonError, match=r"\$\.pots\[1\] is a float"):
+        canonical_json({"pots": [1, 2.5]})
+
+
+def test_bools_and_int_like_values_stay_what_they_are() -> None:
+    class Seat(enum.IntEnum):
+        ONE = 1
+
+    big = 10**30
+    assert canonical_json([True, False, Seat.ONE, big]) == f"[true,false,1,{big}]"
+
+
+json_values = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.text(),
+    lambda children: st.lists(children) | st.dictionaries(st.text(), children),
+    max_leaves=30,
+)
+
+
+@given(json_values)
+def test_canonical_json_is_a_fixed_point(value: object) -> None:
+    """Parsing canonical JSON and writing it again gives the same text (stable hashes)."""
+    text = canonical_json(value)
+    assert json.loads(text) == value
+    assert canonical_json(json.loads(text)) == text
+
+
+# --- round trips ------------------------------------------------------------------------------
+
+_INVALID = object()
+
+
+def strategy_for(hint: Any) -> st.SearchStrategy[Any]:
+    """Values of a field type; chips and counts are ints (never floats)."""
+    if hint is bool:
+        return st.booleans()
+    if hint is int:
+        return st.integers()
+    if hint is str:
+        return st.text()
+    if hint is type(None):
+        return st.none()
+    if isinstance(hint, type) and issubclass(hint, enum.Enum):
+        return st.sampled_from(list(hint))
+    if isinstance(hint, type) and dataclasses.is_dataclass(hint):
+        return events_of(hint)
+    origin, args = typing.get_origin(hint), typing.get_args(hint)
+    if origin is typing.Union or origin is types.UnionType:
+        return st.one_of(*(strategy_for(arm) for arm in args))
+    if origin is typing.Literal:
+        return st.sampled_from(args)
+    if origin is tuple and len(args) == 2 and args[1] is Ellipsis:
+        return st.lists(strategy_for(args[0]), max_size=6).map(tuple)
+    if origin is tuple:
+        return st.tuples(*(strategy_for(arm) for arm in args))
+    raise TypeError(f"no strategy for {hint!r}")
+
+
+def _construct(cls: type, arguments: dict[str, Any]) -> Any:
+    try:
+        return cls(**arguments)
+    except (TypeError, ValueError):  # the class's own validation refused these values
+        return _INVALID
+
+
+def events_of(cls: type) -> st.SearchStrategy[Any]:
+    """Instances of a frozen event dataclass (values its __post_init__ refuses are skipped)."""
+    hints = typing.get_type_hints(cls)
+    fields = {f.name: strategy_for(hints[f.name]) for f in dataclasses.fields(cls) if f.init}
+    return (
+        st.fixed_dictionaries(fields)
+        .map(lambda arguments: _construct(cls, arguments))
+        .filter(lambda event: event is not _INVALID)
+    )
+
+
+@pytest.mark.parametrize("cls", EVENT_TYPES, ids=lambda cls: cls.TYPE)
+@settings(max_examples=60, deadline=None)
+@given(data=st.data())
+def test_every_event_class_round_trips(cls: type, data: st.DataObject) -> None:
+    """decode(encode(e)) == e, through the canonical JSON text the store keeps."""
+    event = data.draw(events_of(cls))
+    event_type, version, payload = encode_event(event)
+    assert (event_type, version) == (cls.TYPE, cls.VERSION)  # type: ignore[attr-defined]
+    stored = json.loads(canonical_json(payload))
+    assert decode_event(event_type, version, stored) == event
+
+
+def test_event_types_are_unique_snake_case_names() -> None:
+    """Stored names are stable snake_case, never module paths, and no two classes share one."""
+    names = [cls.TYPE for cls in EVENT_TYPES]  # type: ignore[attr-defined]
+    assert len(names) == len(set(names))
+    for name in names:
+        assert re.fullmatch(r"[a-z]+(_[a-z]+)*", name), name
+    for cls in EVENT_TYPES:
+        params = cls.__dataclass_params__  # type: ignore[attr-defined]
+        assert params.frozen, f"{cls.__name__} is not frozen"
+
+
+# --- golden fixtures --------------------------------------------------------------------------
+
+
+def _fixtures() -> list[Path]:
+    return sorted(FIXTURES.glob("*.json"))
+
+
+def test_every_current_event_version_has_a_golden_fixture() -> None:
+    """Each (TYPE, VERSION) the code writes has tests/fixtures/events/<type>.v<N>.json."""
+    missing = [
+        f"{cls.TYPE}.v{cls.VERSION}.json"  # type: ignore[attr-defined]
+        for cls in EVENT_TYPES
+        if not (FIXTURES / f"{cls.TYPE}.v{cls.VERSION}.json").exists()  # type: ignore[attr-defined]
+    ]
+    assert missing == [], (
+        "run `.venv/bin/python tests/fixtures/make_event_fixtures.py` to add: " + ", ".join(missing)
+    )
+
+
+@pytest.mark.parametrize("path", _fixtures(), ids=lambda path: path.name)
+def test_golden_fixture_decodes(path: Path) -> None:
+    """Every fixture ever written decodes with today's code (through upcasters if old)."""
+    match = FIXTURE_NAME.match(path.name)
+    assert match, f"fixture name {path.name} is not <type>.v<N>.json"
+    record = json.loads(path.read_text(encoding="utf-8"))
+    assert (record["type"], record["schema_version"]) == (
+        match["type"], int(match["version"])
+    )
+    try:
+        event = decode_event(record["type"], record["schema_version"], record["payload"])
+    except EventCodecError as exc:
+        pytest.fail(
+            f"{path.name} no longer decodes: {exc}. If the class changed, bump its VERSION and "
+            "register an upcaster (schema.codec.register_upcaster); before the first release the "
+            "fixture may instead be rewritten with make_event_fixtures.py --rewrite-current.",
+            pytrace=False,
+        )
+    cls = type(event)
+    if record["schema_version"] == cls.VERSION:
+        # Today's encoding of a current-version fixture is the fixture itself.
+        assert encode_event(event)[2] == record["payload"]
+
+
+def test_fixture_names_are_known_event_types() -> None:
+    known = {cls.TYPE for cls in EVENT_TYPES}  # type: ignore[attr-defined]
+    names = {FIXTURE_NAME.match(path.name)["type"] for path in _fixtures()}  # type: ignore[index]
+    assert names <= known
+
+
+# --- upcasting and decoding errors (on a codec of their own) -----------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Seat:
+    number: int
+    player: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class ChipsCountedV1:
+    """How the class looked at version 1: one amount in the 25-chip unit."""
+
+    TYPE: ClassVar[str] = "chips_counted"
+    VERSION: ClassVar[int] = 1
+    seat: int
+    units: int
+
+
+@dataclass(frozen=True, slots=True)
+class ChipsCounted:
+    """Version 2: chips as plain ints, the chip unit explicit, the seat a nested value."""
+
+    TYPE: ClassVar[str] = "chips_counted"
+    VERSION: ClassVar[int] = 2
+    seat: Seat
+    amount: int
+    chip_unit: int
+    tags: tuple[tuple[str, int], ...] = ()
+
+
+def chips_counted_v1_to_v2(payload: dict[str, Any]) -> dict[str, Any]:
+    return {
+        "seat": {"number": payload["seat"]},
+        "amount": payload["units"] * 25,
+        "chip_unit": 25,
+    }
+
+
+def test_upcaster_brings_a_version_1_payload_to_version_2() -> None:
+    """A v1 payload stored long ago decodes as today's v2 class."""
+    old = EventCodec([ChipsCountedV1])
+    event_type, version, payload = old.encode(ChipsCountedV1(seat=4, units=48))
+    assert (event_type, version, payload) == ("chips_counted", 1, {"seat": 4, "units": 48})
+
+    codec = EventCodec([ChipsCounted])
+    codec.register_upcaster("chips_counted", 1, chips_counted_v1_to_v2)
+    assert codec.decode(event_type, version, payload) == ChipsCounted(
+        seat=Seat(4), amount=1200, chip_unit=25
+    )
+
+
+def test_nested_dataclasses_and_tuples_round_trip() -> None:
+    codec = EventCodec([ChipsCounted])
+    event = ChipsCounted(Seat(2, "Ana"), 1000, 25, (("red", 5), ("green", 3)))
+    event_type, version, payload = codec.encode(event)
+    assert payload == {
+        "seat": {"number": 2, "player": "Ana"},
+        "amount": 1000,
+        "chip_unit": 25,
+        "tags": [["red", 5], ["green", 3]],
+    }
+    assert codec.decode(event_type, version, json.loads(canonical_json(payload))) == event
+
+
+def test_missing_upcaster_is_a_clear_error() -> None:
+    codec = EventCodec([ChipsCounted])
+    with pytest.raises(EventCodecError, match="no upcaster for 'chips_counted' from version 1"):
+        codec.decode("chips_counted", 1, {"seat": 1, "units": 2})
+
+
+def test_version_newer_than_the_code_is_a_clear_error() -> None:
+    codec = EventCodec([ChipsCounted])
+    with pytest.raises(EventCodecError, match="version 3 is newer than this handlog"):
+        codec.decode("chips_counted", 3, {})
+
+
+def test_unknown_type_is_a_clear_error() -> None:
+    with pytest.raises(EventCodecError, match="unknown event type 'chips_teleported'"):
+        EventCodec([ChipsCounted]).decode("chips_teleported", 1, {})
+
+
+@pytest.mark.parametrize(
+    ("payload", "message"),
+    [
+        ({"seat": {"number": 1}, "amount": "10", "chip_unit": 25}, r"\$\.amount should be an int"),
+        ({"seat": {"number": 1}, "amount": 1.5, "chip_unit": 25}, r"\$\.amount should be an int"),
+        ({"seat": {"number": True}, "amount": 1, "chip_unit": 25}, r"\$\.seat\.number should be"),
+        ({"seat": {"number": 1}, "amount": 1}, "missing field 'chip_unit'"),
+        ({"seat": {"number": 1}, "amount": 1, "chip_unit": 1, "x": 0}, r"unknown field\(s\) x"),
+        ({"seat": {"number": 1}, "amount": 1, "chip_unit": 1, "tags": [["a"]]}, "2 items"),
+    ],
+)
+def test_malformed_payload_is_a_clear_error(payload: dict[str, Any], message: str) -> None:
+    with pytest.raises(EventCodecError, match=message):
+        EventCodec([ChipsCounted]).decode("chips_counted", 2, payload)
+
+
+def test_two_classes_cannot_share_a_type() -> None:
+    with pytest.raises(TypeError, match="both claim TYPE 'chips_counted'"):
+        EventCodec([ChipsCounted, ChipsCountedV1])
+
+
+def test_encoding_refuses_what_is_not_an_event() -> None:
+    with pytest.raises(EventCodecError):
+        encode_event(Seat(1))

@@ -1,0 +1,133 @@
+"""The Alembic migrations, on SQLite and PostgreSQL: up from empty, down and up again, and no
+difference between the SQLModel tables and the migrated database."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+import sqlalchemy as sa
+from alembic.autogenerate import compare_metadata
+from alembic.runtime.migration import MigrationContext
+from conftest_store import new_events
+from sqlmodel import SQLModel
+
+import migrations
+import schema.tables  # noqa: F401  (the tables on SQLModel.metadata)
+from schema.database import create_engine
+from schema.errors import SchemaMissing
+from schema.store import database_revision, open_store, upgrade_database
+
+HANDLOG_TABLES = {"events", "streams"}
+
+
+def _tables(url: str) -> set[str]:
+    engine = create_engine(url)
+    try:
+        with engine.connect() as connection:
+            return set(sa.inspect(connection).get_table_names())
+    finally:
+        engine.dispose()
+
+
+def _triggers(url: str) -> set[str]:
+    engine = create_engine(url)
+    try:
+        with engine.connect() as connection:
+            if connection.dialect.name == "sqlite":
+                query = "SELECT name FROM sqlite_master WHERE type = 'trigger'"
+            else:
+                query = (
+                    "SELECT tgname FROM pg_trigger WHERE NOT tgisinternal "
+                    "AND tgrelid = to_regclass('events')"
+                )
+            return {row[0] for row in connection.exec_driver_sql(query)}
+    finally:
+        engine.dispose()
+
+
+def test_head_revision_constant_is_alembics_head() -> None:
+    """migrations.HEAD_REVISION (read without importing Alembic) is the newest script."""
+    assert migrations.HEAD_REVISION == migrations.head_revision()
+
+
+def test_upgrade_from_empty_reaches_head(db_url: str) -> None:
+    """An empty database gets both tables, the triggers and the head revision."""
+    assert database_revision(db_url) == (None, migrations.head_revision())
+    assert upgrade_database(db_url) == migrations.head_revision()
+    assert HANDLOG_TABLES <= _tables(db_url)
+    assert len(_triggers(db_url)) >= 2
+    assert database_revision(db_url) == (migrations.head_revision(),) * 2
+
+
+def test_upgrade_is_idempotent_and_keeps_the_log(db_url: str) -> None:
+    upgrade_database(db_url)
+    with open_store(db_url) as store:
+        stored = store.append("table-1", 0, new_events(2))
+    upgrade_database(db_url)
+    with open_store(db_url) as store:
+        assert store.read_all() == stored
+
+
+def test_downgrade_of_head_then_upgrade_again(db_url: str) -> None:
+    """Downgrading the head drops tables and triggers; upgrading again gives a working store."""
+    upgrade_database(db_url)
+    migrations.downgrade(db_url, "-1")
+    assert not HANDLOG_TABLES & _tables(db_url)
+    assert _triggers(db_url) == set()
+    with pytest.raises(SchemaMissing):
+        open_store(db_url)
+    upgrade_database(db_url)
+    assert len(_triggers(db_url)) >= 2
+    with open_store(db_url) as store:
+        assert [event.version for event in store.append("t", 0, new_events(2))] == [1, 2]
+
+
+def test_models_and_migrated_database_do_not_differ(db_url: str) -> None:
+    """Autogenerate finds nothing to add, drop or alter: the migration matches schema/tables.py."""
+    upgrade_database(db_url)
+    engine = create_engine(db_url)
+    try:
+        with engine.connect() as connection:
+            context = MigrationContext.configure(connection, opts={"compare_type": True})
+            differences = compare_metadata(context, SQLModel.metadata)
+    finally:
+        engine.dispose()
+    assert differences == []
+
+
+def test_alembic_runs_without_an_ini_in_the_working_folder(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The Alembic config is built in code from the installed package, whatever the CWD."""
+    monkeypatch.chdir(tmp_path)
+    assert not (tmp_path / "alembic.ini").exists()
+    url = f"sqlite:///{tmp_path / 'elsewhere.db'}"
+    upgrade_database(url)
+    assert (tmp_path / "elsewhere.db").exists()
+    assert Path(migrations.SCRIPT_LOCATION, "env.py").is_file()
+    assert migrations.alembic_config(url).get_main_option("script_location") == str(
+        migrations.SCRIPT_LOCATION
+    )
+
+
+def test_comparison_sees_a_difference(sqlite_url: str) -> None:
+    """The no-difference check above can fail: a column the database lacks is reported."""
+    upgrade_database(sqlite_url)
+    metadata = sa.MetaData()
+    sa.Table(
+        "streams", metadata,
+        sa.Column("id", sa.String(200), primary_key=True),
+        sa.Column("kind", sa.String(50), nullable=False),
+        sa.Column("head_version", sa.Integer(), nullable=False),
+        sa.Column("head_hash", sa.String(64), nullable=False),
+        sa.Column("closed_at", sa.DateTime(timezone=True)),
+    )
+    engine = create_engine(sqlite_url)
+    try:
+        with engine.connect() as connection:
+            context = MigrationContext.configure(connection, opts={"compare_type": True})
+            kinds = [d[0] for d in compare_metadata(context, metadata) if isinstance(d, tuple)]
+    finally:
+        engine.dispose()
+    assert "add_column" in kinds and "remove_table" in kinds

@@ -1,0 +1,403 @@
+"""The event store's contract (schema/store.py docstring), run on SQLite and on PostgreSQL."""
+
+from __future__ import annotations
+
+import uuid
+from datetime import UTC, datetime, timedelta, timezone
+from typing import Any
+
+import pytest
+from conftest_store import driver_connect, new_event, new_events
+
+from engine.events import PlayerCalled, PotAwarded
+from schema import database
+from schema.errors import (
+    CanonicalJsonError,
+    ConcurrencyConflict,
+    DuplicateEventConflict,
+    SchemaAhead,
+    SchemaBehind,
+    SchemaMissing,
+)
+from schema.hashing import GENESIS_HASH, chain_hash, verify_events
+from schema.store import EventStore, NewEvent, open_store, upgrade_database
+
+# --- 1. append and read ---------------------------------------------------------------------
+
+
+def test_append_returns_the_events_as_stored(store: EventStore) -> None:
+    """Versions count from 1 per stream, positions are global, payloads keep their content."""
+    stored = store.append("table-1", 0, new_events(3))
+    assert [event.version for event in stored] == [1, 2, 3]
+    assert [event.payload for event in stored] == [{"n": 1}, {"n": 2}, {"n": 3}]
+    assert [event.payload_json for event in stored] == ['{"n":1}', '{"n":2}', '{"n":3}']
+    positions = [event.position for event in stored]
+    assert positions == sorted(positions) and len(set(positions)) == 3
+    assert store.read("table-1") == stored
+
+
+def test_read_returns_every_stored_column(store: EventStore) -> None:
+    """What is read back equals what was appended, field by field."""
+    event = new_event({"player": 3, "amount": 1200, "note": "Zoë ♠"}, event_type="bet_made")
+    (stored,) = store.append("table-1", 0, [event])
+    (read,) = store.read("table-1")
+    assert read == stored
+    assert read.event_id == event.event_id
+    assert read.type == "bet_made"
+    assert read.schema_version == 1
+    assert read.payload == {"player": 3, "amount": 1200, "note": "Zoë ♠"}
+    assert read.payload_json == '{"amount":1200,"note":"Zoë ♠","player":3}'
+    assert read.recorded_at == event.recorded_at
+    assert read.recorded_at.tzinfo is not None and read.recorded_at.utcoffset() == timedelta(0)
+    assert (read.actor, read.device) == ("dealer-7", "tablet-3")
+
+
+def test_append_returns_what_read_returns(store: EventStore) -> None:
+    """The returned events equal what is read back, even for a tuple payload or a later edit."""
+    payload: dict[str, Any] = {"winners": (2, 5), "shares": [(1201, 1200)]}
+    stored = store.append("table-1", 0, [new_event(payload)])
+    payload["winners"] = (9,)
+    assert stored == store.read("table-1")
+    assert stored[0].payload == {"winners": [2, 5], "shares": [[1201, 1200]]}
+
+
+def test_recorded_at_in_another_zone_is_stored_as_utc(store: EventStore) -> None:
+    """An aware time is converted to UTC; the instant is kept."""
+    paris = datetime(2025, 6, 1, 21, 0, 0, 5, tzinfo=timezone(timedelta(hours=2)))
+    (stored,) = store.append("table-1", 0, [new_event(recorded_at=paris)])
+    (read,) = store.read("table-1")
+    assert read.recorded_at == paris
+    assert read.recorded_at.utcoffset() == timedelta(0)
+    assert stored.recorded_at == read.recorded_at
+
+
+def test_read_from_version(store: EventStore) -> None:
+    """read(stream, from_version) starts at that version."""
+    store.append("table-1", 0, new_events(5))
+    assert [event.version for event in store.read("table-1", from_version=4)] == [4, 5]
+    assert store.read("table-1", from_version=6) == []
+
+
+def test_unknown_stream_reads_empty(store: EventStore) -> None:
+    """A stream nobody wrote to has no events and no head."""
+    assert store.read("nowhere") == []
+    assert store.head("nowhere") is None
+
+
+def test_read_all_is_in_commit_order_across_streams(store: EventStore) -> None:
+    """read_all interleaves streams in the order their appends committed."""
+    store.append("table-1", 0, new_events(2))
+    store.append("tournament", 0, new_events(1), kind="tournament")
+    store.append("table-1", 2, new_events(1, start=3))
+    every = store.read_all()
+    assert [(event.stream_id, event.version) for event in every] == [
+        ("table-1", 1), ("table-1", 2), ("tournament", 1), ("table-1", 3),
+    ]
+    positions = [event.position for event in every]
+    assert positions == sorted(positions)
+    assert store.read_all(from_position=positions[2]) == every[2:]
+    assert store.read_all(from_position=positions[1], limit=2) == every[1:3]
+    assert store.read_all(from_position=positions[-1] + 1) == []
+
+
+def test_head_and_streams(store: EventStore) -> None:
+    """A head holds the last version and hash; the kind is the one given at creation."""
+    last = store.append("table-1", 0, new_events(2))[-1]
+    store.append("tournament", 0, new_events(1), kind="tournament")
+    store.append("table-1", 2, new_events(1, start=3), kind="ignored-after-creation")
+    head = store.head("table-1")
+    assert head is not None
+    assert (head.stream_id, head.kind, head.version) == ("table-1", "table", 3)
+    assert head.hash == store.read("table-1")[-1].hash != last.hash
+    assert [(h.stream_id, h.kind, h.version) for h in store.streams()] == [
+        ("table-1", "table", 3), ("tournament", "tournament", 1),
+    ]
+
+
+def test_empty_append_is_a_no_op(store: EventStore) -> None:
+    assert store.append("table-1", 0, []) == []
+    assert store.head("table-1") is None
+
+
+# --- 1. optimistic concurrency ----------------------------------------------------------------
+
+
+def test_conflict_names_expected_and_actual_versions(store: EventStore) -> None:
+    """A stale expected_version is refused with both versions and what to do."""
+    store.append("table-1", 0, new_events(3))
+    with pytest.raises(ConcurrencyConflict) as caught:
+        store.append("table-1", 1, new_events(1))
+    conflict = caught.value
+    assert (conflict.stream_id, conflict.expected, conflict.actual) == ("table-1", 1, 3)
+    message = str(conflict)
+    assert "version 3" in message and "expected version 1" in message
+    assert "Reload the stream and retry" in message
+
+
+def test_conflict_adds_nothing(store: EventStore) -> None:
+    """A refused append leaves the stream and its head as they were."""
+    store.append("table-1", 0, new_events(2))
+    before = (store.read_all(), store.head("table-1"))
+    for expected in (0, 1, 3, 10):
+        with pytest.raises(ConcurrencyConflict):
+            store.append("table-1", expected, new_events(2))
+    assert (store.read_all(), store.head("table-1")) == before
+
+
+def test_appending_to_a_missing_stream_needs_version_zero(store: EventStore) -> None:
+    """expected_version > 0 on a stream that does not exist is a conflict (actual 0)."""
+    with pytest.raises(ConcurrencyConflict) as caught:
+        store.append("table-9", 2, new_events(1))
+    assert caught.value.actual == 0
+    assert store.streams() == []
+
+
+def test_creating_an_existing_stream_is_a_conflict(store: EventStore) -> None:
+    store.append("table-1", 0, new_events(1))
+    with pytest.raises(ConcurrencyConflict) as caught:
+        store.append("table-1", 0, new_events(1))
+    assert (caught.value.expected, caught.value.actual) == (0, 1)
+
+
+# --- 2. idempotency ---------------------------------------------------------------------------
+
+
+def test_retried_append_succeeds_and_adds_nothing(store: EventStore) -> None:
+    """The same events re-sent (a client retry) return the stored events; nothing is added."""
+    batch = new_events(3)
+    first = store.append("table-1", 0, batch)
+    again = store.append("table-1", 0, batch)
+    assert again == first
+    assert store.read_all() == first
+    head = store.head("table-1")
+    assert head is not None and head.version == 3
+
+
+def test_retry_after_the_stream_moved_on_still_succeeds(store: EventStore) -> None:
+    """A late retry is recognised by its event ids, even with a stale expected_version."""
+    batch = new_events(2)
+    first = store.append("table-1", 0, batch)
+    store.append("table-1", 2, new_events(3, start=3))
+    assert store.append("table-1", 0, batch) == first
+    assert len(store.read_all()) == 5
+
+
+def test_retry_with_a_new_recorded_at_still_succeeds(store: EventStore) -> None:
+    """Only content counts for a retry: the first write's time, actor and device are kept."""
+    event = new_event({"player": 4})
+    (first,) = store.append("table-1", 0, [event])
+    retry = NewEvent(event.event_id, event.type, event.schema_version, {"player": 4},
+                     "dealer-8", "tablet-9", event.recorded_at + timedelta(seconds=5))
+    assert store.append("table-1", 0, [retry]) == [first]
+
+
+def test_same_id_with_a_different_payload_is_refused(store: EventStore) -> None:
+    """An event id reused for different content is a DuplicateEventConflict naming the id."""
+    event = new_event({"player": 1})
+    store.append("table-1", 0, [event])
+    changed = NewEvent(event.event_id, event.type, 1, {"player": 2}, "d", "t", event.recorded_at)
+    with pytest.raises(DuplicateEventConflict) as caught:
+        store.append("table-1", 0, [changed])
+    assert caught.value.event_id == event.event_id
+    assert str(event.event_id) in str(caught.value)
+    assert "payload differs" in str(caught.value)
+    assert len(store.read_all()) == 1
+
+
+def test_same_id_with_a_different_type_is_refused(store: EventStore) -> None:
+    event = new_event({"player": 1})
+    store.append("table-1", 0, [event])
+    changed = NewEvent(event.event_id, "player_checked", 1, {"player": 1}, "d", "t",
+                       event.recorded_at)
+    with pytest.raises(DuplicateEventConflict, match="player_checked"):
+        store.append("table-1", 0, [changed])
+
+
+def test_same_id_on_another_stream_is_refused(store: EventStore) -> None:
+    event = new_event()
+    store.append("table-1", 0, [event])
+    with pytest.raises(DuplicateEventConflict, match="in stream 'table-1', not 'table-2'"):
+        store.append("table-2", 0, [event])
+    assert store.head("table-2") is None
+
+
+def test_same_id_at_another_version_is_refused(store: EventStore) -> None:
+    batch = new_events(2)
+    store.append("table-1", 0, batch)
+    with pytest.raises(DuplicateEventConflict, match="version 2 of the stream, not version 1"):
+        store.append("table-1", 0, [batch[1]])
+
+
+def test_partly_stored_batch_is_refused_atomically(store: EventStore) -> None:
+    """A batch mixing a stored id with new ones adds none of them."""
+    stored = new_event()
+    store.append("table-1", 0, [stored])
+    fresh = new_event()
+    with pytest.raises(DuplicateEventConflict):
+        store.append("table-1", 1, [fresh, stored])
+    with pytest.raises(DuplicateEventConflict):
+        store.append("table-1", 0, [stored, fresh])
+    assert [event.event_id for event in store.read_all()] == [stored.event_id]
+
+
+def test_one_id_twice_in_one_append_is_refused(store: EventStore) -> None:
+    event = new_event()
+    with pytest.raises(DuplicateEventConflict, match="twice in one append"):
+        store.append("table-1", 0, [event, event])
+    assert store.read_all() == []
+
+
+# --- input checks -----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "payload",
+    [{"amount": 12.5}, {"nested": [1, 2.0]}, {1: "not a text key"}],
+    ids=["float", "nested-float", "int-key"],
+)
+def test_payload_without_canonical_json_is_refused(store: EventStore, payload: Any) -> None:
+    """Floats (chips are ints) and non-text keys have no canonical form: nothing is stored."""
+    with pytest.raises(CanonicalJsonError):
+        store.append("table-1", 0, [new_event(payload)])
+    assert store.head("table-1") is None
+
+
+def test_naive_recorded_at_is_refused(store: EventStore) -> None:
+    with pytest.raises(ValueError, match="time zone"):
+        store.append("table-1", 0, [new_event(recorded_at=datetime(2025, 1, 1))])
+
+
+@pytest.mark.parametrize("expected", [-1, 1.0, True])
+def test_bad_expected_version_is_refused(store: EventStore, expected: Any) -> None:
+    with pytest.raises(ValueError, match="expected_version"):
+        store.append("table-1", expected, new_events(1))
+
+
+# --- 4. hash chain ----------------------------------------------------------------------------
+
+
+def test_events_form_a_hash_chain_per_stream(store: EventStore) -> None:
+    """prev_hash links each version to the one before, from GENESIS; hashes recompute."""
+    store.append("table-1", 0, new_events(2))
+    store.append("table-2", 0, new_events(2))
+    store.append("table-1", 2, new_events(2, start=3))
+    for stream_id in ("table-1", "table-2"):
+        previous = GENESIS_HASH
+        for event in store.read(stream_id):
+            assert event.prev_hash == previous
+            assert event.hash == chain_hash(
+                previous, stream_id, event.version, event.type, event.schema_version,
+                event.payload_json,
+            )
+            previous = event.hash
+    assert verify_events(store.read_all(), store.streams()) == []
+
+
+def test_snapshot_verifies(store: EventStore) -> None:
+    store.append("table-1", 0, new_events(4))
+    heads, events = store.snapshot()
+    assert len(events) == 4 and len(heads) == 1
+    assert verify_events(events, heads) == []
+
+
+# --- 5. append-only in the database -----------------------------------------------------------
+
+
+def _refused(db_url: str, statement: str) -> str:
+    connection = driver_connect(db_url)
+    try:
+        with pytest.raises(Exception) as caught:  # noqa: B017 - any driver's error type
+            connection.execute(statement)
+        return str(caught.value)
+    finally:
+        connection.close()
+
+
+@pytest.mark.parametrize(
+    "statement",
+    [
+        "UPDATE events SET payload = '{\"n\":99}' WHERE version = 1",
+        "UPDATE events SET actor = 'someone else'",
+        "DELETE FROM events WHERE version = 2",
+        "DELETE FROM events",
+    ],
+)
+def test_database_refuses_update_and_delete_of_events(
+    store: EventStore, db_url: str, statement: str
+) -> None:
+    """Triggers refuse UPDATE and DELETE on events even for raw SQL through the driver."""
+    stored = store.append("table-1", 0, new_events(2))
+    assert "handlog events are append-only" in _refused(db_url, statement)
+    assert store.read("table-1") == stored
+
+
+def test_postgresql_refuses_truncate(pg_url: str) -> None:
+    """TRUNCATE (PostgreSQL only) would bypass row triggers: a statement trigger refuses it."""
+    with open_store(pg_url, upgrade=True) as store:
+        stored = store.append("table-1", 0, new_events(1))
+        assert "append-only" in _refused(pg_url, "TRUNCATE events CASCADE")
+        assert store.read_all() == stored
+
+
+# --- domain events through the store ----------------------------------------------------------
+
+
+def test_domain_events_round_trip_through_the_store(store: EventStore) -> None:
+    """NewEvent.from_domain + StoredEvent.decode give back the same engine event."""
+    domain = [
+        PlayerCalled(player=2, amount=400, all_in=True),
+        PotAwarded(pot=0, amount=2401, eligible=(0, 2, 5), winners=(2, 5), shares=(1201, 1200),
+                   odd_chips=(2,), hand_name="two pair"),
+    ]
+    moment = datetime(2025, 1, 1, tzinfo=UTC)
+    appended = [
+        NewEvent.from_domain(event, event_id=uuid.uuid4(), actor="dealer", device="tab",
+                             recorded_at=moment)
+        for event in domain
+    ]
+    store.append("table-1", 0, appended)
+    assert [event.decode() for event in store.read("table-1")] == domain
+
+
+# --- opening a database -----------------------------------------------------------------------
+
+
+def test_reopened_store_reads_the_same_log(db_url: str) -> None:
+    upgrade_database(db_url)
+    with open_store(db_url) as first:
+        stored = first.append("table-1", 0, new_events(3))
+    with open_store(db_url) as second:
+        assert second.read_all() == stored
+
+
+def test_store_on_an_empty_database_says_to_upgrade(db_url: str) -> None:
+    """No schema: SchemaMissing with the exact command to run (and no SQLite file created)."""
+    with pytest.raises(SchemaMissing) as caught:
+        open_store(db_url)
+    assert "has no handlog schema: run `handlog db upgrade --db " in str(caught.value)
+    if db_url.startswith("sqlite"):
+        assert not database.sqlite_file(db_url).exists()  # type: ignore[union-attr]
+
+
+def test_store_behind_or_ahead_of_the_code_says_what_to_do(
+    db_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A database at an older revision names both revisions and the upgrade command."""
+    import migrations
+
+    upgrade_database(db_url)
+    current = migrations.HEAD_REVISION
+    monkeypatch.setattr(migrations, "HEAD_REVISION", "0002_from_the_future")
+    with pytest.raises(SchemaBehind) as behind:
+        open_store(db_url)
+    message = str(behind.value)
+    assert f"is at revision {current}, head is 0002_from_the_future" in message
+    assert "run `handlog db upgrade --db " in message
+    monkeypatch.setattr(migrations, "is_known_revision", lambda revision: False)
+    with pytest.raises(SchemaAhead, match="upgrade handlog"):
+        open_store(db_url)
+
+
+def test_open_store_can_upgrade_first(db_url: str) -> None:
+    with open_store(db_url, upgrade=True) as opened:
+        assert opened.streams() == []
