@@ -207,15 +207,41 @@ class Recorder:
         """
         with self._lock:
             fold = self.table(stream)
-            if expected_version < fold.version:
-                previous = self._find_retry(stream, expected_version, event_id)
-                if previous is not None:
-                    return previous
-                raise ConcurrencyConflict(stream, expected_version, fold.version)
-            if expected_version > fold.version:
-                raise ConcurrencyConflict(stream, expected_version, fold.version)
+            self._check_version(stream, expected_version, fold.version)
+            retried = self._retry_of(stream, expected_version, fold.version, event_id)
+            if retried is not None:
+                return retried
             events = self._decide(stream, fold, command)
-            stored = self._append(stream, expected_version, events, event_id, actor)
+            return self._record(stream, expected_version, events, event_id, actor)
+
+    def record(self, stream: str, expected_version: int, events: Sequence[Any],
+               event_id: uuid.UUID, actor: Actor) -> Recorded:
+        """Append events already decided by the engine (the tournament's decisions)."""
+        with self._lock:
+            head = self.store.head(stream)
+            current = head.version if head else 0
+            retried = self._retry_of(stream, expected_version, current, event_id)
+            if retried is not None:
+                return retried
+            self._check_version(stream, expected_version, current)
+            return self._record(stream, expected_version, events, event_id, actor)
+
+    def _check_version(self, stream: str, expected_version: int, current: int) -> None:
+        if expected_version > current:
+            raise ConcurrencyConflict(stream, expected_version, current)
+
+    def _retry_of(self, stream: str, expected_version: int, current: int,
+                  event_id: uuid.UUID) -> Recorded | None:
+        if expected_version >= current:
+            return None
+        previous = self._find_retry(stream, expected_version, event_id)
+        if previous is None:
+            raise ConcurrencyConflict(stream, expected_version, current)
+        return previous
+
+    def _record(self, stream: str, expected_version: int, events: Sequence[Any],
+                event_id: uuid.UUID, actor: Actor) -> Recorded:
+        stored = self._append(stream, expected_version, events, event_id, actor)
         for listener in list(self._listeners):
             listener(stream, stored[-1].version)
         return Recorded(stream, stored[-1].version, tuple(stored))
@@ -249,6 +275,10 @@ class Recorder:
         if cached is not None and cached.fold.version == expected_version:
             self._extend(stream, cached, stored)
         return stored
+
+    def events(self, stream: str) -> list[StoredEvent]:
+        """Every stored event of a stream (tournament streams are read whole)."""
+        return self.store.read(stream)
 
     def _decide(self, stream: str, fold: TableFold, command: TableCommand) -> list[Any]:
         state = fold.state

@@ -1,0 +1,81 @@
+"""`handlog tournament create` and `handlog demo`."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from engine.errors import RuleViolation
+from recorder.cli_db import db_option, user_errors
+from recorder.demo import DemoSummary, run_demo
+from recorder.service import Actor, Recorder
+from recorder.structure import StructureError, load_structure
+from recorder.tournament_service import Tournaments
+from schema.store import open_store
+
+
+@click.group("tournament")
+def tournament() -> None:
+    """Create and run tournaments."""
+
+
+@tournament.command("create")
+@click.argument("file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.option("--id", "tournament_id", default=None, help="Tournament id (default: the file's "
+              "name).")
+@db_option
+def create(file: Path, tournament_id: str | None, db_url: str | None) -> None:
+    """Create a tournament from a structure FILE (TOML): levels, chips, payouts, house rules."""
+    try:
+        structure = load_structure(file)
+    except StructureError as error:
+        raise click.ClickException(str(error)) from None
+    name = tournament_id or file.stem
+    with user_errors(), open_store(db_url, upgrade=True) as store:
+        try:
+            Tournaments(Recorder(store)).create(name, structure, Actor("director", "director"))
+        except RuleViolation as violation:
+            raise click.ClickException(str(violation)) from None
+    click.echo(f"created tournament {name!r}: {structure.name}, profile {structure.profile}, "
+               f"{len(structure.levels)} levels, {structure.starting_stack} chips each")
+
+
+@click.command("demo")
+@db_option
+@click.option("--players", default=27, show_default=True, type=click.IntRange(2, 200))
+@click.option("--tables", default=3, show_default=True, type=click.IntRange(1, 30))
+@click.option("--seed", default=7, show_default=True, type=int)
+@click.option("--hands", default=0, show_default=True, type=click.IntRange(0),
+              help="Stop after this many hands (0: play to a winner).")
+def demo(db_url: str | None, players: int, tables: int, seed: int, hands: int) -> None:
+    """Play a simulated tournament from registration to a winner through the recorder."""
+    with user_errors(), open_store(db_url, upgrade=True) as store:
+        recorder = Recorder(store)
+        with click.progressbar(length=players - 1, label="players out",
+                               file=click.get_text_stream("stderr")) as bar:
+            seen = [players]
+
+            def progress(summary: DemoSummary, remaining: int) -> None:
+                if remaining < seen[0]:
+                    bar.update(seen[0] - remaining)
+                    seen[0] = remaining
+
+            try:
+                summary = run_demo(recorder, players, tables, seed, hands, on_progress=progress)
+            except RuleViolation as violation:
+                raise click.ClickException(str(violation)) from None
+    rate = summary.hands / summary.seconds if summary.seconds else 0.0
+    click.echo(f"tournament {summary.tournament}: {summary.hands} hands, {summary.commands} "
+               f"commands in {summary.seconds:.1f} s ({rate:.1f} hands/s recorded)")
+    click.echo(f"corrections {summary.corrections}, misdeals {summary.misdeals}, rulings "
+               f"{summary.rulings}")
+    if summary.winner:
+        click.echo(f"winner: {summary.winner}")
+        for place, name in summary.places[:10]:
+            click.echo(f"  {place:>3}. {name}")
+        if len(summary.places) > 10:
+            click.echo(f"  ... {len(summary.places)} places recorded")
+    else:
+        click.echo(f"stopped after {summary.hands} hands (no winner yet)")
+    click.echo(f"check it: handlog replay --db {store.url}")

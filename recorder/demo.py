@@ -1,0 +1,221 @@
+"""A simulated tournament: random legal play through the same service commands a tablet uses.
+
+Everything is seeded: the same seed records the same tournament, event ids included.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+import uuid
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from engine import commands as hc
+from engine.errors import RuleViolation
+from engine.hand import BETTING, BOARD, SHOWDOWN, legal_actions, showdown_order
+from engine.structure import Structure
+from engine.tournament import decide_antes
+from recorder.service import Actor, Recorder, Undo
+from recorder.structure import load_structure
+from recorder.tournament_service import Tournaments, table_stream
+
+DEMO_STRUCTURE = Path(__file__).resolve().parent.parent / "examples" / "tda-demo.toml"
+
+NAMES = (
+    "Ada", "Bea", "Cal", "Dee", "Eli", "Fay", "Gus", "Hal", "Ivy", "Jon", "Kim", "Lou", "Max",
+    "Ned", "Ola", "Pia", "Quin", "Rex", "Sam", "Tia", "Uma", "Vic", "Wes", "Xia", "Yul", "Zoe",
+)
+
+DIRECTOR = Actor("director", "director", "demo-floor")
+
+
+@dataclass
+class DemoSummary:
+    tournament: str
+    players: int
+    tables: int
+    hands: int = 0
+    commands: int = 0
+    corrections: int = 0
+    misdeals: int = 0
+    rulings: int = 0
+    winner: str = ""
+    places: list[tuple[int, str]] = field(default_factory=list)
+    seconds: float = 0.0
+
+    @property
+    def finished(self) -> bool:
+        return bool(self.winner)
+
+
+class _Demo:
+    def __init__(self, recorder: Recorder, tournament: str, seed: int) -> None:
+        self.recorder = recorder
+        self.tournaments = Tournaments(recorder)
+        self.tournament = tournament
+        self.rng = random.Random(seed)
+
+    def event_id(self) -> uuid.UUID:
+        return uuid.UUID(int=self.rng.getrandbits(128), version=4)
+
+    def submit(self, table: str, command: object, actor: Actor) -> None:
+        stream = table_stream(self.tournament, table)
+        fold = self.recorder.table(stream)
+        self.recorder.submit(stream, command, fold.version, self.event_id(),  # type: ignore[arg-type]
+                             actor)
+
+
+def player_name(index: int) -> str:
+    base = NAMES[index % len(NAMES)]
+    return base if index < len(NAMES) else f"{base} {index // len(NAMES) + 1}"
+
+
+def run_demo(
+    recorder: Recorder,
+    players: int = 27,
+    tables: int = 3,
+    seed: int = 7,
+    hands: int = 0,
+    structure: Structure | None = None,
+    hands_per_level: int = 0,
+    on_progress: Callable[[DemoSummary, int], None] | None = None,
+) -> DemoSummary:
+    """Register `players`, draw seats over `tables`, play until a winner (or `hands` hands)."""
+    started = time.perf_counter()
+    structure = structure or load_structure(DEMO_STRUCTURE)
+    if players < 2:
+        raise RuleViolation("demo", "a tournament needs at least 2 players")
+    if tables * structure.seats_per_table < players:
+        raise RuleViolation("demo", f"{players} players do not fit {tables} tables of "
+                            f"{structure.seats_per_table}")
+    existing = set(Tournaments(recorder).tournaments())
+    name = f"demo-{seed}"
+    suffix = 2
+    while name in existing:
+        name = f"demo-{seed}-{suffix}"
+        suffix += 1
+    demo = _Demo(recorder, name, seed)
+    t = demo.tournaments
+    summary = DemoSummary(name, players, tables)
+    t.create(name, structure, DIRECTOR)
+    for index in range(players):
+        t.register(name, player_name(index), DIRECTOR)
+    t.draw_seats(name, tables, seed, DIRECTOR)
+    t.start_level(name, DIRECTOR)
+    hands_per_level = hands_per_level or max(6, 4 * tables)
+    hands_at_level = 0
+    while not t.state(name).finished and (not hands or summary.hands < hands):
+        state = t.state(name)
+        for table in [tb for tb in state.tables if len(state.seated_at(tb)) >= 2]:
+            if hands and summary.hands >= hands:
+                break
+            if t.state(name).finished:
+                break
+            _play_hand(demo, table, summary)
+            summary.hands += 1
+            hands_at_level += 1
+            t.settle_hand(name, table, DIRECTOR)
+            if on_progress is not None:
+                on_progress(summary, len(t.state(name).remaining))
+        if t.state(name).finished:
+            break
+        t.balance(name, DIRECTOR)
+        if hands_at_level >= hands_per_level:
+            hands_at_level = 0
+            _next_level(demo)
+        if demo.rng.random() < 0.05:
+            table = demo.rng.choice(t.state(name).tables)
+            t.ruling(name, "TDA 45", "a verbal raise declaration is binding; the amount "
+                     "stands as announced", DIRECTOR, table_stream(name, table),
+                     t.table(name, table).version)
+            summary.rulings += 1
+    final = t.state(name)
+    summary.winner = final.entrant(final.winner).name if final.winner else ""  # type: ignore[union-attr]
+    summary.places = sorted((e.place, e.name) for e in final.entrants if e.place)
+    summary.seconds = time.perf_counter() - started
+    return summary
+
+
+def _next_level(demo: _Demo) -> None:
+    """The next level, after whatever the schedule wants first (break, color-up, antes)."""
+    t = demo.tournaments
+    name = demo.tournament
+    for _ in range(6):
+        state = t.state(name)
+        if state.level >= len(state.structure.levels):
+            return
+        try:
+            t.start_level(name, DIRECTOR)
+            return
+        except RuleViolation as violation:
+            legal = " ".join(violation.legal)
+            if state.on_break:
+                t.end_break(name, DIRECTOR)
+            elif "decide antes" in legal:
+                t._record(name, [decide_antes(state)], DIRECTOR)
+            elif "break" in legal:
+                t.start_break(name, DIRECTOR)
+            elif "color-up" in legal:
+                t.color_up(name, DIRECTOR)
+            else:
+                raise
+
+
+def _play_hand(demo: _Demo, table: str, summary: DemoSummary) -> None:
+    rng = demo.rng
+    dealer = Actor(f"dealer-{table}", "dealer", f"tablet-{table}")
+    t = demo.tournaments
+    t.start_hand(demo.tournament, table, dealer)
+    summary.commands += 1
+    if rng.random() < 0.03:
+        demo.submit(table, hc.DeclareMisdeal("first card dealt to the wrong seat"), dealer)
+        summary.misdeals += 1
+        t.start_hand(demo.tournament, table, dealer)
+        summary.commands += 2
+    deck = list(range(52))
+    rng.shuffle(deck)
+    while True:
+        hand = t.table(demo.tournament, table).state.hand  # type: ignore[union-attr]
+        assert hand is not None
+        if hand.is_complete:
+            return
+        seen = set(hand.board) | {c for s in hand.shown if s for c in s}
+        deck = [c for c in deck if c not in seen]
+        command: object
+        if hand.phase == BETTING:
+            la = legal_actions(hand)
+            assert la is not None
+            roll = rng.random()
+            if la.raise_kind and roll < 0.18:
+                pick = rng.random()
+                if pick < 0.7:
+                    to = la.min_to
+                elif pick < 0.9:
+                    to = rng.randint(la.min_to, la.max_to)
+                else:
+                    to = la.max_to
+                command = hc.BetRaise(la.player, to)
+            elif la.call_amount and roll < 0.55:
+                command = hc.Fold(la.player)
+            else:
+                command = hc.CheckCall(la.player)
+        elif hand.phase == BOARD:
+            count = 3 if not hand.board else 1
+            command = hc.DealBoard(tuple(deck[:count]))
+        elif hand.phase == SHOWDOWN:
+            unshown = [i for i in showdown_order(hand) if hand.shown[i] is None]
+            if len(hand.contenders) > 1 and unshown:
+                command = hc.ShowCards(unshown[0], tuple(deck[:2]))
+            else:
+                command = hc.AwardPots()
+        else:
+            return
+        demo.submit(table, command, dealer)
+        summary.commands += 1
+        if hand.phase == BETTING and rng.random() < 0.02:
+            # A mis-tap, undone in one tap (recorded as a correction).
+            demo.submit(table, Undo("dealer mis-tap"), dealer)
+            summary.corrections += 1
+            summary.commands += 1
