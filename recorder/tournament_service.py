@@ -17,7 +17,14 @@ from typing import Any
 from engine.cards import FULL_DECK, card_text
 from engine.errors import RuleViolation
 from engine.events import PlayerLeft, PlayerSeated, StackAdjusted
-from engine.seating import draw_button, draw_seats, free_seats, move_player, suggest_balance
+from engine.seating import (
+    close_table,
+    draw_button,
+    draw_seats,
+    free_seats,
+    move_player,
+    suggest_balance,
+)
 from engine.structure import Structure
 from engine.table import TableState
 from engine.tournament import (
@@ -247,6 +254,7 @@ class Tournaments:
                     target = min(others, key=lambda t: (len(state.seated_at(t)), t))
                     done.append(self.move(tournament, entrant.player, target, actor,
                                           reason="table broken"))
+                self._record(tournament, [close_table(self.state(tournament), smallest)], actor)
                 continue
             due = {t: self._due_big_blind(tournament, t) for t in tables}
             counts = {t: len(state.seated_at(t)) for t in tables}

@@ -86,7 +86,10 @@ def replay_log(store: EventStore, tournament: str | None = None) -> ReplayReport
         if fold.state is not None and fold.state.hand_in_progress:
             assert fold.state.hand is not None
             report.in_progress.append((stream, fold.state.hand.setup.hand_number))
-    report.findings.extend(_check_moves(report.tables))
+    positions = {
+        stream: {e.version: e.position for e in stored} for stream, stored in by_stream.items()
+    }
+    report.findings.extend(_check_moves(report.tables, positions))
     for stream, stored in sorted(by_stream.items()):
         if kinds.get(stream) != "tournament":
             continue
@@ -103,25 +106,31 @@ def replay_log(store: EventStore, tournament: str | None = None) -> ReplayReport
     return report
 
 
-def _check_moves(tables: dict[str, TableFold]) -> list[Finding]:
+def _check_moves(tables: dict[str, TableFold],
+                 positions: dict[str, dict[int, int]]) -> list[Finding]:
     """A player moved between tables arrives with exactly the chips he left with."""
-    left: dict[str, list[tuple[str, int, int]]] = {}
-    arrived: dict[str, list[tuple[str, int, int]]] = {}
+    left: dict[str, list[tuple[int, str, int, int]]] = {}
+    arrived: dict[str, list[tuple[int, str, int, int]]] = {}
     for stream, fold in tables.items():
         for version, event in fold.effective:
+            position = positions[stream][version]
             if isinstance(event, PlayerLeft) and event.reason == "moved":
-                left.setdefault(event.player, []).append((stream, version, event.stack))
+                left.setdefault(event.player, []).append(
+                    (position, stream, version, event.stack))
             elif isinstance(event, PlayerSeated) and event.reason == "moved":
-                arrived.setdefault(event.player, []).append((stream, version, event.stack))
+                arrived.setdefault(event.player, []).append(
+                    (position, stream, version, event.stack))
+    for moves in (*left.values(), *arrived.values()):
+        moves.sort()
     findings = []
     for player, arrivals in arrived.items():
         departures = left.get(player, [])
-        for index, (stream, version, stack) in enumerate(arrivals):
+        for index, (_p, stream, version, stack) in enumerate(arrivals):
             if index >= len(departures):
                 findings.append(Finding(stream, version, "player_seated", "stacks carry over",
                                         f"{player} arrives as moved but left no table"))
                 continue
-            source, _v, chips = departures[index]
+            _q, source, _v, chips = departures[index]
             if chips != stack:
                 findings.append(Finding(
                     stream, version, "player_seated", "stacks carry over",
