@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 
 import click
@@ -53,7 +54,7 @@ def demo(db_url: str | None, players: int, tables: int, seed: int, hands: int) -
     with user_errors(), open_store(db_url, upgrade=True) as store:
         recorder = Recorder(store)
         with click.progressbar(length=players - 1, label="players out",
-                               file=click.get_text_stream("stderr")) as bar:
+                               file=sys.stderr) as bar:
             seen = [players]
 
             def progress(summary: DemoSummary, remaining: int) -> None:

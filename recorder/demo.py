@@ -56,9 +56,14 @@ class _Demo:
         self.tournaments = Tournaments(recorder)
         self.tournament = tournament
         self.rng = random.Random(seed)
+        # Event ids are made the way a tablet makes them, but reproducibly: the same seed
+        # records the same log, and two demos in one database never share an id.
+        self.namespace = uuid.uuid5(uuid.NAMESPACE_URL, f"handlog-demo/{tournament}")
+        self.count = 0
 
     def event_id(self) -> uuid.UUID:
-        return uuid.UUID(int=self.rng.getrandbits(128), version=4)
+        self.count += 1
+        return uuid.uuid5(self.namespace, str(self.count))
 
     def submit(self, table: str, command: object, actor: Actor) -> None:
         stream = table_stream(self.tournament, table)

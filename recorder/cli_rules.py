@@ -1,0 +1,73 @@
+"""`handlog rules`: the house-rule profiles, each parameter with its meaning and citation."""
+
+from __future__ import annotations
+
+import json
+import textwrap
+
+import click
+
+from engine.profiles import PROFILES, Profile, parameter_scopes
+
+
+@click.group("rules")
+def rules() -> None:
+    """List the house-rule profiles and show what each one sets, and why."""
+
+
+@rules.command("list")
+def list_profiles() -> None:
+    """One line per profile: name, title and the document it comes from."""
+    width = max(len(name) for name in PROFILES)
+    title_width = max(len(p.title) for p in PROFILES.values())
+    for profile in PROFILES.values():
+        click.echo(f"{profile.name:<{width}}  {profile.title:<{title_width}}  {profile.source}")
+
+
+@rules.command("show")
+@click.argument("name")
+@click.option("--json", "as_json", is_flag=True, help="Print the profile as one JSON object.")
+def show(name: str, as_json: bool) -> None:
+    """Every parameter of profile NAME: its value, what it means and the rule it rests on."""
+    profile = PROFILES.get(name)
+    if profile is None:
+        known = ", ".join(PROFILES)
+        raise click.BadParameter(
+            f"unknown house-rule profile {name!r}; known profiles: {known}",
+            param_hint="NAME",
+        )
+    if as_json:
+        click.echo(json.dumps(profile_as_dict(profile), indent=2, ensure_ascii=False))
+        return
+    click.echo(f"{profile.name}: {profile.title}")
+    click.echo(f"source: {profile.source}")
+    scopes = parameter_scopes()
+    for param, value, meaning, citation in profile.parameters():
+        click.echo("")
+        click.echo(f"{param} = {format_value(value)}    [{scopes[param]}]")
+        for label, text in (("meaning", meaning), ("citation", citation)):
+            click.echo(textwrap.fill(text, width=96, initial_indent=f"  {label}: ",
+                                     subsequent_indent="    ", break_on_hyphens=False,
+                                     break_long_words=False))
+
+
+def profile_as_dict(profile: Profile) -> dict[str, object]:
+    """The profile as plain JSON data (tuples become lists)."""
+    scopes = parameter_scopes()
+    return {
+        "name": profile.name,
+        "title": profile.title,
+        "source": profile.source,
+        "parameters": [
+            {"name": param, "value": value, "scope": scopes[param], "meaning": meaning,
+             "citation": citation}
+            for param, value, meaning, citation in profile.parameters()
+        ],
+    }
+
+
+def format_value(value: object) -> str:
+    """A parameter value as typed in JSON, except that plain words are left unquoted."""
+    if isinstance(value, str):
+        return value
+    return json.dumps(value)

@@ -1,0 +1,251 @@
+"""The recorder end to end: a whole tournament through the service and the CLI, replayed."""
+
+from __future__ import annotations
+
+import tempfile
+import uuid
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from engine import commands as hc
+from engine.cards import parse_cards
+from engine.errors import RuleViolation
+from engine.events import PotAwarded
+from engine.table import Level
+from recorder.cli import cli
+from recorder.demo import run_demo
+from recorder.service import (
+    Actor,
+    OpenTable,
+    PlaceButton,
+    Recorder,
+    SeatPlayer,
+    StartHand,
+    Undo,
+)
+from recorder.tournament_service import Tournaments, table_stream
+from replay.fold import fold_table
+from replay.verify import replay_log
+from schema.errors import ConcurrencyConflict
+from schema.store import EventStore, NewEvent, open_store
+
+DEALER = Actor("dealer-1", "dealer", "tablet-1")
+STREAM = "table-test-1"
+
+
+@pytest.fixture
+def recorder(store: EventStore) -> Recorder:
+    return Recorder(store)
+
+
+def submit(recorder: Recorder, command: object, stream: str = STREAM) -> None:
+    fold = recorder.table(stream)
+    recorder.submit(stream, command, fold.version, uuid.uuid4(), DEALER)  # type: ignore[arg-type]
+
+
+def three_handed(recorder: Recorder, stacks: tuple[int, int, int] = (1000, 1000, 300)) -> None:
+    submit(recorder, OpenTable("1", 9, "tda"))
+    for seat, stack in zip((1, 2, 3), stacks, strict=True):
+        submit(recorder, SeatPlayer(seat, f"P{seat}", stack))
+    submit(recorder, PlaceButton(1))
+
+
+def test_demo_tournament_finishes_with_places_and_replays_clean(db_url: str) -> None:
+    """`handlog demo` plays to a winner with a place for everyone; `handlog replay` exits 0."""
+    runner = CliRunner()
+    result = runner.invoke(cli, ["demo", "--db", db_url, "--players", "9", "--tables", "1",
+                                 "--seed", "3"])
+    assert result.exit_code == 0, result.output
+    assert "winner:" in result.output
+    with open_store(db_url) as store:
+        state = Tournaments(Recorder(store)).state("demo-3")
+        assert state.finished
+        places = sorted(e.place for e in state.entrants)
+        assert places[0] == 1 and all(1 <= p <= 9 for p in places)
+        assert sum(1 for p in places if p == 1) == 1
+    replayed = runner.invoke(cli, ["replay", "--db", db_url])
+    assert replayed.exit_code == 0, replayed.output
+    assert replayed.output.strip().endswith("clean")
+
+
+@pytest.mark.slow
+def test_demo_27_players_3_tables_seed_7(db_url: str) -> None:
+    """The issue's case: 27 players on 3 tables, seed 7, to a winner, and replay exits 0."""
+    runner = CliRunner()
+    result = runner.invoke(cli, ["demo", "--db", db_url, "--players", "27", "--tables", "3",
+                                 "--seed", "7"])
+    assert result.exit_code == 0, result.output
+    assert "winner:" in result.output and "27 places recorded" in result.output
+    replayed = runner.invoke(cli, ["replay", "--db", db_url, "--json"])
+    assert replayed.exit_code == 0, replayed.output
+    assert '"clean": true' in replayed.output
+
+
+@given(seed=st.integers(min_value=0, max_value=100_000))
+@settings(max_examples=6, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+def test_replay_of_any_demo_is_clean_and_equals_live_state(tmp_path: Path, seed: int) -> None:
+    """For any seed: replay finds nothing, and the replayed table equals the live one (==)."""
+    folder = Path(tempfile.mkdtemp(dir=tmp_path))
+    with open_store(str(folder / "demo.db"), upgrade=True) as store:
+        recorder = Recorder(store)
+        summary = run_demo(recorder, players=6, tables=1, seed=seed, hands=25)
+        report = replay_log(store)
+        assert report.findings == []
+        stream = table_stream(summary.tournament, "1")
+        live = recorder.table(stream).state
+        replayed = fold_table(stream, store.read(stream), verify=True)
+        assert replayed.state == live
+
+
+def play_to_showdown(recorder: Recorder) -> None:
+    three_handed(recorder)
+    submit(recorder, StartHand(Level(10, 20)))
+    # Button P1 (position 2), SB P2 (position 0), BB P3 (position 1, short: 300).
+    submit(recorder, hc.BetRaise(2, 100))
+    submit(recorder, hc.CheckCall(0))
+    submit(recorder, hc.BetRaise(1, 300))  # all-in
+    submit(recorder, hc.CheckCall(2))
+    submit(recorder, hc.CheckCall(0))
+    for cards in ("2c7d9h", "Js", "3d"):
+        if recorder.table(STREAM).state.hand.phase == "betting":  # type: ignore[union-attr]
+            submit(recorder, hc.CheckCall(0))
+            submit(recorder, hc.CheckCall(2))
+        submit(recorder, hc.DealBoard(parse_cards(cards)))
+    submit(recorder, hc.CheckCall(0))
+    submit(recorder, hc.CheckCall(2))
+
+
+def test_side_pot_hand_replays_clean(recorder: Recorder, store: EventStore) -> None:
+    """A short all-in makes a main pot and a side pot; the awards replay clean."""
+    play_to_showdown(recorder)
+    submit(recorder, hc.ShowCards(0, parse_cards("AsAh")))
+    submit(recorder, hc.ShowCards(2, parse_cards("KsKh")))
+    submit(recorder, hc.ShowCards(1, parse_cards("QsQh")))
+    submit(recorder, hc.AwardPots())
+    state = recorder.table(STREAM).state
+    assert state is not None and not state.hand_in_progress
+    assert [(s.player, s.stack) for s in state.seats] == [("P1", 700), ("P2", 1600), ("P3", 0)]
+    assert replay_log(store).findings == []
+
+
+def test_wrong_award_written_into_the_log_is_found_by_replay(
+        recorder: Recorder, store: EventStore, db_url: str) -> None:
+    """An award appended straight to the store, past the engine, is a finding at that event."""
+    play_to_showdown(recorder)
+    for position, cards in ((0, "AsAh"), (2, "KsKh"), (1, "QsQh")):
+        submit(recorder, hc.ShowCards(position, parse_cards(cards)))
+    fold = recorder.table(STREAM)
+    hand = fold.state.hand  # type: ignore[union-attr]
+    right = hc.AwardPots()
+    from engine.hand import decide
+
+    awards = decide(hand, right)  # type: ignore[arg-type]
+    first = awards[0]
+    assert isinstance(first, PotAwarded)
+    wrong = PotAwarded(first.pot, first.amount, first.eligible, (2,), (first.amount,))
+    forged = [NewEvent.from_domain(e, event_id=uuid.uuid4(), actor="mallory", device="sql",
+                                   recorded_at=recorder.clock())
+              for e in (wrong, *awards[1:])]
+    store.append(STREAM, fold.version, forged)
+    runner = CliRunner()
+    result = runner.invoke(cli, ["replay", "--db", db_url])
+    assert result.exit_code == 1
+    assert f"{STREAM} v{fold.version + 1} pot_awarded" in result.output
+    assert "TDA 20, 21" in result.output
+
+
+def test_undo_is_a_correction_and_restores_the_state(recorder: Recorder,
+                                                    store: EventStore) -> None:
+    """Undo voids the last entry (the original stays in the log) and the state is as before."""
+    three_handed(recorder)
+    submit(recorder, StartHand(Level(10, 20)))
+    before = recorder.table(STREAM).state
+    submit(recorder, hc.BetRaise(2, 60))
+    submit(recorder, Undo())
+    after = recorder.table(STREAM)
+    assert after.state == before
+    types = [e.type for e in store.read(STREAM)]
+    assert types[-2:] == ["raise_made", "event_voided"]
+    assert replay_log(store).findings == []
+
+
+def test_retry_with_the_same_event_id_records_once(recorder: Recorder,
+                                                  store: EventStore) -> None:
+    """A retry after a lost response returns the first result and adds nothing."""
+    three_handed(recorder)
+    submit(recorder, StartHand(Level(10, 20)))
+    version = recorder.table(STREAM).version
+    event_id = uuid.uuid4()
+    first = recorder.submit(STREAM, hc.CheckCall(2), version, event_id, DEALER)
+    again = recorder.submit(STREAM, hc.CheckCall(2), version, event_id, DEALER)
+    assert again.retried and again.version == first.version
+    assert len(store.read(STREAM)) == first.version
+
+
+def test_stale_tablet_gets_a_conflict_and_nothing_is_written(recorder: Recorder,
+                                                            store: EventStore) -> None:
+    """A command made on an old version is refused with both versions named."""
+    three_handed(recorder)
+    submit(recorder, StartHand(Level(10, 20)))
+    version = recorder.table(STREAM).version
+    recorder.submit(STREAM, hc.CheckCall(2), version, uuid.uuid4(), DEALER)
+    with pytest.raises(ConcurrencyConflict) as conflict:
+        recorder.submit(STREAM, hc.Fold(2), version, uuid.uuid4(), DEALER)
+    assert str(version) in str(conflict.value)
+    assert len(store.read(STREAM)) == version + 1
+
+
+def test_illegal_action_names_the_rule_and_records_nothing(recorder: Recorder,
+                                                          store: EventStore) -> None:
+    """An under-raise is refused with TDA 43 and the legal options; the log is unchanged."""
+    three_handed(recorder)
+    submit(recorder, StartHand(Level(10, 20)))
+    version = recorder.table(STREAM).version
+    with pytest.raises(RuleViolation) as violation:
+        recorder.submit(STREAM, hc.BetRaise(2, 30), version, uuid.uuid4(), DEALER)
+    assert violation.value.rule == "TDA 43"
+    assert any("raise to 40" in option for option in violation.value.legal)
+    assert len(store.read(STREAM)) == version
+
+
+def test_hand_cut_off_midway_is_in_progress_not_an_error(recorder: Recorder,
+                                                        store: EventStore) -> None:
+    """A log that stops mid-hand (a crash) replays clean, with the hand reported in progress."""
+    three_handed(recorder)
+    submit(recorder, StartHand(Level(10, 20)))
+    submit(recorder, hc.CheckCall(2))
+    report = replay_log(store)
+    assert report.findings == []
+    assert report.in_progress == [(STREAM, 1)]
+
+
+def test_tournament_create_reports_the_bad_field(tmp_path: Path) -> None:
+    """A wrong structure file is refused with the file and the field named."""
+    bad = tmp_path / "bad.toml"
+    good = (Path(__file__).resolve().parent.parent / "examples" / "tda-demo.toml").read_text()
+    bad.write_text(good.replace("big_blind = 100", 'big_blind = "100"', 1))
+    result = CliRunner().invoke(cli, ["tournament", "create", str(bad), "--db",
+                                      str(tmp_path / "t.db")])
+    assert result.exit_code == 1
+    assert "bad.toml" in result.output and "levels[1].big_blind" in result.output
+
+
+@pytest.fixture
+def examples() -> Iterator[Path]:
+    yield Path(__file__).resolve().parent.parent / "examples"
+
+
+@pytest.mark.parametrize("name", ["octobermuck", "bse", "tda-demo"])
+def test_tournament_create_from_the_example_structures(tmp_path: Path, examples: Path,
+                                                       name: str) -> None:
+    """The shipped structures create tournaments."""
+    result = CliRunner().invoke(cli, ["tournament", "create", str(examples / f"{name}.toml"),
+                                      "--db", str(tmp_path / "t.db")])
+    assert result.exit_code == 0, result.output
+    assert f"created tournament {name!r}" in result.output
