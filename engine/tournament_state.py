@@ -11,8 +11,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass, replace
 
 from engine.errors import RuleViolation
-from engine.structure import Structure
-from engine.table import AnteKind, Level
+from engine.structure import AnteKind, Structure
+from engine.table import Level
 from engine.tournament_events import (
     AntesDecided,
     BreakEnded,

@@ -22,6 +22,7 @@ from typing import Any, TypeVar
 from engine.structure import (
     ANTE_KINDS,
     AnteCheckpoint,
+    AnteKind,
     BlindLevel,
     Break,
     ColorUpStep,
@@ -32,7 +33,6 @@ from engine.structure import (
     Structure,
     structure_problems,
 )
-from engine.table import AnteKind
 
 T = TypeVar("T")
 
