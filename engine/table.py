@@ -123,6 +123,9 @@ def plan_hand(table: TableState, level: Level, hand_number: int,
         raise RuleViolation("TDA 32", "the button has not been placed: draw for the button",
                             ("draw for the button",))
     n = table.seat_count
+    waits_at_bb = "big_blind" in profile.new_player_waiting_positions
+    # Chairperson: a moved player is not dealt in the big blind; the big blind goes on.
+    bb_candidates = {s for s, seat in active.items() if not (seat.waits and waits_at_bb)}
     if not table.big_blind_seat:
         # First hand after the draw: the blinds follow the button.
         button = table.button
@@ -132,12 +135,21 @@ def plan_hand(table: TableState, level: Level, hand_number: int,
             big_blind = next(s for s in order if s != small_blind)
         else:
             small_blind, big_blind = order[0], order[1]
+    elif len(active) == 2 and profile.heads_up_transition == "button_moves_on":
+        # Octobermuck: heads-up the button simply moves on and posts the small blind.
+        button = next(s for s in _clockwise_from(table.button, n) if s in active)
+        small_blind = button
+        big_blind = next(s for s in active if s != button)
     else:
         # TDA 32: the big blind always moves forward to the next player; the small blind and
         # the button follow, dead when their seat is empty.
-        big_blind = next(s for s in _clockwise_from(table.big_blind_seat, n) if s in active)
+        big_blind = next(
+            s for s in _clockwise_from(table.big_blind_seat, n)
+            if s in bb_candidates or (not bb_candidates and s in active)
+        )
         if len(active) == 2:
-            # TDA 34: heads-up, the player due the big blind gets it; the other is the button.
+            # TDA 34: heads-up, the player due the big blind gets it (so nobody has it twice
+            # in a row); the other is the button and posts the small blind.
             small_blind = next(s for s in active if s != big_blind)
             button = small_blind
         else:
@@ -154,18 +166,20 @@ def plan_hand(table: TableState, level: Level, hand_number: int,
                     button = behind[-2] if len(behind) > 1 else behind[-1]
             if small_blind == big_blind:
                 small_blind = 0
+    waiting_seats = _waiting_seats(profile.new_player_waiting_positions, button, small_blind,
+                                   big_blind, n)
     dealt: list[int] = []
-    waiting_zone = _waiting_zone(button, big_blind, n)
     for s in _clockwise_from(button, n):
         seat = active.get(s)
         if seat is None:
             continue
         if seat.waits and profile.new_player_waits_between_blind_and_button and \
-                s in waiting_zone:
+                s in waiting_seats:
             continue
         dealt.append(s)
     if len(dealt) < 2:
-        raise RuleViolation("TDA 31", "fewer than two players can be dealt in")
+        raise RuleViolation("TDA 10-A", "fewer than two players can be dealt in: the others "
+                            "wait for the button to pass")
     blinds = tuple(
         level.big_blind if s == big_blind else level.small_blind if s == small_blind else 0
         for s in dealt
@@ -192,6 +206,22 @@ def plan_hand(table: TableState, level: Level, hand_number: int,
         big_blind_seat=big_blind,
         absent=tuple(i for i, s in enumerate(dealt) if active[s].absent),
     )
+
+
+def _waiting_seats(positions: tuple[str, ...], button: int, small_blind: int, big_blind: int,
+                   seat_count: int) -> set[int]:
+    """Where a new or moved player may not be dealt in before the button passes him."""
+    seats: set[int] = set()
+    for position in positions:
+        if position == "between_small_blind_and_button":
+            seats |= _waiting_zone(button, big_blind, seat_count)
+        elif position == "small_blind":
+            seats |= _waiting_zone(button, big_blind, seat_count) - {button}
+        elif position == "button":
+            seats.add(button)
+        elif position == "big_blind":
+            seats.add(big_blind)
+    return seats
 
 
 def _waiting_zone(button: int, big_blind: int, seat_count: int) -> set[int]:
