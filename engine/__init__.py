@@ -1,1 +1,1 @@
-"""The rules of live No-Limit Texas Hold'em tournament tables: pure, no I/O, no clock, no randomness."""
+"""The rules of live No-Limit Hold'em tournament tables: pure; no I/O, clock or randomness."""
