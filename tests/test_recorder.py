@@ -249,3 +249,17 @@ def test_tournament_create_from_the_example_structures(tmp_path: Path, examples:
                                       "--db", str(tmp_path / "t.db")])
     assert result.exit_code == 0, result.output
     assert f"created tournament {name!r}" in result.output
+
+
+def test_table_show_replays_to_the_moment_in_dispute(recorder: Recorder, db_url: str) -> None:
+    """`handlog table show --at V` shows the pots and who may do what at that version."""
+    play_to_showdown(recorder)
+    all_in = next(e.version for e in recorder.store.read(STREAM) if e.type == "raise_made"
+                  and e.payload["to"] == 300)
+    result = CliRunner().invoke(cli, ["table", "show", STREAM, "--at", str(all_in),
+                                      "--db", db_url])
+    assert result.exit_code == 0, result.output
+    assert f"at version {all_in}" in result.output
+    assert "seat 3: P3 behind 0, in front 300" in result.output and "all-in" in result.output
+    assert "main pot: 300" in result.output and "side pot 1: 200 (eligible: seat 3)" in result.output
+    assert "seat 1 may: call 200; raise to 500 up to 1000; fold" in result.output
