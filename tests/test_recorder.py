@@ -261,5 +261,6 @@ def test_table_show_replays_to_the_moment_in_dispute(recorder: Recorder, db_url:
     assert result.exit_code == 0, result.output
     assert f"at version {all_in}" in result.output
     assert "seat 3: P3 behind 0, in front 300" in result.output and "all-in" in result.output
-    assert "main pot: 300" in result.output and "side pot 1: 200 (eligible: seat 3)" in result.output
+    assert "main pot: 300" in result.output
+    assert "side pot 1: 200 (eligible: seat 3)" in result.output
     assert "seat 1 may: call 200; raise to 500 up to 1000; fold" in result.output
