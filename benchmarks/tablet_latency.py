@@ -1,0 +1,203 @@
+"""Taps per typical hand and tap-to-screen latency of the dealer's tablet, in a real browser.
+
+    .venv/bin/python benchmarks/tablet_latency.py [--hands 40] [--seed 3] [--players 6]
+                                                  [--viewport 1280x800]
+
+Serves the API on a temporary SQLite file (WAL, synchronous=FULL: every tap is fsynced before
+the answer), opens the dealer page in Debian's headless chromium, signs in with the table PIN
+and plays `--hands` hands by clicking, as a dealer would: start, the actions (a seeded mix of
+folds, calls, checks, bets and raises by the preset minimum, a quick size or the keypad; facing a
+bet 70% fold pre-flop, 50% after), the board from the card picker,
+shown hands at showdown, the pot push. Hole cards are not entered (the usual case).
+
+Prints the taps per hand (every click, and the clicks that record an entry) and the time from
+a tap to the updated screen, measured in the page: from the click's input event to the second
+animation frame after the new state was rendered (the first frame has painted by then).
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import sys
+import tempfile
+import time
+import uuid
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from engine.cards import FULL_DECK, card_text  # noqa: E402
+from engine.table import Level  # noqa: E402
+from recorder.api import create_app  # noqa: E402
+from recorder.auth import Auth  # noqa: E402
+from recorder.cli_serve import serve_in_thread  # noqa: E402
+from recorder.service import (  # noqa: E402
+    SYSTEM,
+    OpenTable,
+    PlaceButton,
+    Recorder,
+    SeatPlayer,
+)
+from schema.store import open_store  # noqa: E402
+
+CHROMIUM = "/usr/bin/chromium"
+ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
+        "--disable-component-update", "--disable-sync", "--no-first-run"]
+STREAM = "table-bench"
+NAMES = ("Ada", "Bea", "Cal", "Dee", "Eli", "Fay", "Gus", "Hal", "Ivy")
+
+
+def percentile(samples: list[float], fraction: float) -> float:
+    ordered = sorted(samples)
+    return ordered[min(len(ordered) - 1, round(fraction * (len(ordered) - 1)))]
+
+
+class Tablet:
+    """The dealer page, driven by clicks; counts them."""
+
+    def __init__(self, page: Any) -> None:
+        self.page = page
+        self.taps = 0
+        self.recording = 0
+
+    def state(self) -> Any:
+        return self.page.evaluate("() => window.handlogTable.state()")
+
+    def click(self, selector: str) -> None:
+        self.taps += 1
+        self.page.click(selector)
+
+    def record(self, selector: str) -> None:
+        version = self.page.get_attribute("body", "data-version")
+        self.click(selector)
+        self.recording += 1
+        self.page.wait_for_function(
+            "v => document.body.dataset.version !== v && "
+            "window.handlogTable.outbox().length === 0", arg=version)
+
+
+def play_hand(tablet: Tablet, rng: random.Random) -> None:
+    tablet.record("[data-action='start']")
+    deck = [card_text(c) for c in FULL_DECK]
+    rng.shuffle(deck)
+    while True:
+        state = tablet.state()
+        hand = state["hand"]
+        if not state["hand_in_progress"]:
+            return
+        known = set(hand["known_cards"])
+        deck = [c for c in deck if c not in known]
+        if hand["phase"] == "betting":
+            legal = hand["legal"]
+            roll = rng.random()
+            facing = legal["call"] > 0
+            preflop = hand["street"] == "preflop"
+            # A live game's mix: most hands end before the river.
+            raise_share = (0.10 if preflop else 0.10) if facing else 0.35
+            fold_share = raise_share + (0.70 if preflop else 0.50)
+            if legal["raise_kind"] and roll < raise_share:
+                sizes = legal["sizes"]
+                if rng.random() < 0.25:
+                    amount = str(sizes[min(1, len(sizes) - 1)]["to"])
+                    for key in amount:
+                        tablet.click(f"[data-action='key'][data-key='{key}']")
+                elif rng.random() < 0.5 and len(sizes) > 1:
+                    tablet.click(f"[data-action='size'][data-to='{sizes[1]['to']}']")
+                tablet.record("[data-action='raise']")
+            elif facing and roll < fold_share:
+                tablet.record("[data-action='fold']")
+            elif facing:
+                tablet.record("[data-action='call']")
+            else:
+                tablet.record("[data-action='check']")
+        elif hand["phase"] == "board":
+            for card in deck[:hand["board_due"]]:
+                tablet.click(f".pick[data-card='{card}']")
+            deck = deck[hand["board_due"]:]
+            tablet.record("[data-action='deal']")
+        elif hand["phase"] == "showdown":
+            showdown = hand["showdown"]
+            if showdown["proposed"] is not None:
+                tablet.record("[data-action='award']")
+                continue
+            shown = {s["position"] for s in state["seats"] if s.get("shown")}
+            player = next(p for p in showdown["order"] if p not in shown)
+            tablet.click(f"[data-action='open-show'][data-player='{player}']")
+            for card in deck[:2]:
+                tablet.click(f".pick[data-card='{card}']")
+            deck = deck[2:]
+            tablet.record("[data-action='show']")
+        else:
+            raise RuntimeError(f"unexpected phase {hand['phase']}")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--hands", type=int, default=40)
+    parser.add_argument("--seed", type=int, default=3)
+    parser.add_argument("--players", type=int, default=6)
+    parser.add_argument("--viewport", default="1280x800")
+    options = parser.parse_args()
+    if not Path(CHROMIUM).exists():
+        sys.exit(f"{CHROMIUM} is not installed (apt-get install chromium)")
+    from playwright.sync_api import sync_playwright
+
+    width, height = (int(v) for v in options.viewport.split("x"))
+    rng = random.Random(options.seed)
+    with tempfile.TemporaryDirectory() as folder:
+        store = open_store(f"sqlite:///{folder}/bench.db", upgrade=True)
+        recorder = Recorder(store)
+        version = 0
+
+        def record(command: Any) -> None:
+            nonlocal version
+            version = recorder.submit(STREAM, command, version, uuid.uuid4(), SYSTEM).version
+
+        record(OpenTable("bench", 9, "tda"))
+        for seat in range(1, options.players + 1):
+            record(SeatPlayer(seat, NAMES[seat - 1], 1_000_000))
+        record(PlaceButton(1))
+        auth = Auth(director_pin="1")
+        app = create_app(recorder, auth=auth, level_for=lambda _s, _f: Level(50, 100),
+                         poll_seconds=5)
+        with serve_in_thread(app) as base, sync_playwright() as playwright:
+            browser = playwright.chromium.launch(executable_path=CHROMIUM, headless=True,
+                                                 args=ARGS)
+            page = browser.new_page(viewport={"width": width, "height": height})
+            page.goto(f"{base}/dealer/{STREAM}")
+            for digit in auth.table_pin(STREAM):
+                page.click(f"[data-pin='{digit}']")
+            page.click("[data-pin='join']")
+            page.wait_for_selector("[data-action='start']")
+            page.evaluate("() => { window.__latencies.length = 0; }")
+            taps: list[int] = []
+            recording: list[int] = []
+            started = time.perf_counter()
+            for _ in range(options.hands):
+                tablet = Tablet(page)
+                play_hand(tablet, rng)
+                taps.append(tablet.taps)
+                recording.append(tablet.recording)
+            elapsed = time.perf_counter() - started
+            page.wait_for_timeout(100)
+            latencies: list[float] = page.evaluate("() => window.__latencies")
+            browser.close()
+        store.close()
+    print(f"tablet latency: {options.hands} hands, {options.players} players, chromium headless "
+          f"{width}x{height}, SQLite file (WAL, synchronous=FULL)")
+    print(f"taps per hand: mean {statistics.mean(taps):.1f}, median "
+          f"{statistics.median(taps):.0f}, min {min(taps)}, max {max(taps)} "
+          f"(entries recorded per hand: mean {statistics.mean(recording):.1f})")
+    print(f"tap -> updated screen: p50 {percentile(latencies, 0.5):.0f} ms, "
+          f"p95 {percentile(latencies, 0.95):.0f} ms, max {max(latencies):.0f} ms "
+          f"over {len(latencies)} recording taps")
+    print(f"wall clock: {elapsed:.1f} s for {sum(taps)} taps (includes the driver's own "
+          "round trips)")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,104 @@
+"""`handlog serve`: the HTTP API with the floor, dealer and viewer pages.
+
+Upgrades the database, creates a demo tournament when it holds none, prints the pages' URLs
+with the director PIN and each table's dealer PIN, then serves until interrupted.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import socket
+import threading
+import time
+from collections.abc import Iterator
+from typing import Any
+
+import click
+import uvicorn
+
+from recorder.auth import Auth
+from recorder.cli_db import db_option, user_errors
+from recorder.service import Recorder
+from schema.database import display_url, resolve_url
+from schema.store import open_store
+
+
+def free_port(host: str = "127.0.0.1") -> int:
+    with socket.socket() as sock:
+        sock.bind((host, 0))
+        port: int = sock.getsockname()[1]
+        return port
+
+
+@contextlib.contextmanager
+def serve_in_thread(app: Any, host: str = "127.0.0.1", port: int = 0) -> Iterator[str]:
+    """Run `app` with uvicorn in a thread; yields its base URL; stops it on exit."""
+    port = port or free_port(host)
+    config = uvicorn.Config(app, host=host, port=port, log_level="warning",
+                            timeout_graceful_shutdown=1, lifespan="on")
+    server = uvicorn.Server(config)
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 20
+    while not server.started:
+        if not thread.is_alive() or time.monotonic() > deadline:
+            raise RuntimeError(f"the test server did not start on {host}:{port}")
+        time.sleep(0.02)
+    try:
+        yield f"http://{host}:{port}"
+    finally:
+        hub = getattr(getattr(app, "state", None), "hub", None)
+        if hub is not None:
+            hub.close()
+        server.should_exit = True
+        thread.join(timeout=10)
+
+
+@click.command("serve")
+@db_option
+@click.option("--host", default="127.0.0.1", show_default=True,
+              help="Interface to listen on (0.0.0.0 for the tablets on the room's network).")
+@click.option("--port", default=8000, show_default=True, type=int, help="TCP port.")
+@click.option("--director-pin", default=None, metavar="PIN",
+              help="The director's PIN (default: $HANDLOG_DIRECTOR_PIN, else a random one). "
+              "Dealer PINs come from $HANDLOG_SECRET (random when unset: new PINs each start).")
+@click.option("--no-demo", is_flag=True, help="Do not create a demo tournament in an empty "
+              "database.")
+def serve(db_url: str | None, host: str, port: int, director_pin: str | None,
+          no_demo: bool) -> None:
+    """Serve the tablet, floor and viewer pages and the JSON API (Ctrl+C stops)."""
+    from recorder.api import create_app
+    from recorder.floor import setup_demo
+    from recorder.tournament_service import Tournaments
+
+    url = resolve_url(db_url)
+    with user_errors():
+        store = open_store(url, upgrade=True)
+    recorder = Recorder(store)
+    created = ""
+    if not no_demo and not Tournaments(recorder).tournaments():
+        created = setup_demo(recorder)
+    pin = director_pin or os.environ.get("HANDLOG_DIRECTOR_PIN") or None
+    # The dealer PINs derive from the secret: the same secret keeps them across restarts.
+    secret = os.environ.get("HANDLOG_SECRET", "").encode() or None
+    auth = Auth(director_pin=pin, secret=secret)
+    app = create_app(recorder, auth=auth)
+    shown_host = "localhost" if host in ("127.0.0.1", "0.0.0.0", "::") else host
+    base = f"http://{shown_host}:{port}"
+    click.echo(f"handlog serving {display_url(url)}")
+    if created:
+        click.echo(f"created the demo tournament {created!r} (level 1 running)")
+    click.echo(f"floor page:   {base}/floor")
+    click.echo(f"viewer page:  {base}/view")
+    click.echo(f"join by code: {base}/join")
+    click.echo(f"director PIN: {auth.director_pin}")
+    for head in store.streams():
+        if head.kind == "table":
+            stream = head.stream_id
+            click.echo(f"dealer page:  {base}/dealer/{stream}   PIN {auth.table_pin(stream)}")
+    if host == "0.0.0.0":
+        click.echo("(tablets use this machine's address on the room's network instead of "
+                   "localhost)")
+    uvicorn.run(app, host=host, port=port, log_level="warning", timeout_graceful_shutdown=2)
+    store.close()

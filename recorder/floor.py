@@ -1,0 +1,315 @@
+"""The floor's side of the API: the tournaments a room runs, as the floor page shows them, and
+the director's tournament commands (through recorder.tournament_service).
+
+A table opened by a tournament plays at the tournament's stakes; its players are shown by
+their names; after a hand, players left without chips are eliminated with their places.
+"""
+
+from __future__ import annotations
+
+import random
+import secrets
+import threading
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from engine.errors import RuleViolation
+from engine.seating import needs_balancing
+from engine.table import Level
+from engine.tournament import late_entry_open, stakes, start_level
+from engine.tournament_events import (
+    BreakEnded,
+    BreakStarted,
+    ChipsColoredUp,
+    LevelStarted,
+    PlayerEliminated,
+    PlayerMoved,
+    RulingRecorded,
+)
+from engine.tournament_state import TournamentState, fold_tournament
+from recorder import wire
+from recorder.service import Actor, Recorder
+from recorder.tournament_service import Tournaments, table_stream, tournament_stream
+from replay.fold import TableFold
+from schema.store import StoredEvent
+
+
+@dataclass(frozen=True)
+class HandContext:
+    """What the next hand at a table plays at, or why none may start now."""
+
+    level: Level | None
+    final_table: bool = False
+    blocked: RuleViolation | None = None
+
+
+@dataclass
+class _Read:
+    state: TournamentState
+    stored: list[StoredEvent]
+
+
+class TournamentDesk:
+    """The tournaments of one store, for the API: views, hand contexts, commands."""
+
+    def __init__(self, recorder: Recorder) -> None:
+        self.recorder = recorder
+        self.tournaments = Tournaments(recorder)
+        self._cache: dict[str, _Read] = {}
+        self._lock = threading.Lock()
+
+    def _read(self, tournament: str) -> _Read | None:
+        """The tournament's state, folded again only when its stream has grown."""
+        stream = tournament_stream(tournament)
+        head = self.recorder.store.head(stream)
+        if head is None:
+            return None
+        with self._lock:
+            cached = self._cache.get(tournament)
+            if cached is not None and cached.stored and cached.stored[-1].version == head.version:
+                return cached
+            stored = self.recorder.events(stream)
+            read = _Read(fold_tournament(e.decode() for e in stored), stored)
+            self._cache[tournament] = read
+            return read
+
+    # --- tables -----------------------------------------------------------------------------
+
+    def hand_context(self, fold: TableFold) -> HandContext | None:
+        """None for a table that belongs to no tournament."""
+        state = fold.state
+        if state is None or not state.tournament:
+            return None
+        read = self._read(state.tournament)
+        if read is None:
+            return None
+        t = read.state
+        if t.finished:
+            return HandContext(None, blocked=RuleViolation(
+                "tournament", "the tournament is over"))
+        try:
+            level = stakes(t)
+        except RuleViolation as violation:
+            return HandContext(None, blocked=violation)
+        if t.on_break:
+            return HandContext(level, blocked=RuleViolation(
+                "schedule", f"the break after level {t.level} is on: no hand until the "
+                "director ends it", ("wait for the end of the break",)))
+        return HandContext(level, final_table=len(t.tables) == 1)
+
+    def names(self, fold: TableFold) -> dict[str, str]:
+        """Player id -> name at a tournament's table."""
+        state = fold.state
+        if state is None or not state.tournament:
+            return {}
+        read = self._read(state.tournament)
+        if read is None:
+            return {}
+        return {e.player: e.name for e in read.state.entrants}
+
+    def settle(self, fold: TableFold, actor: Actor) -> list[str]:
+        """After a hand: eliminate the players left without chips (places recorded)."""
+        state = fold.state
+        if state is None or not state.tournament or state.hand_in_progress:
+            return []
+        if not any(s.stack == 0 for s in state.seats):
+            return []
+        out = self.tournaments.settle_hand(state.tournament, state.table, actor)
+        return [e.player for e in out]
+
+    # --- commands ---------------------------------------------------------------------------
+
+    def run(self, tournament: str, command: Any, actor: Actor) -> None:
+        """Record one of the floor's tournament commands (wire.TournamentCommandIn)."""
+        t = self.tournaments
+        if self._read(tournament) is None:
+            raise RuleViolation("tournament", f"no tournament {tournament!r}")
+        c = command
+        if isinstance(c, wire.RegisterIn):
+            t.register(tournament, c.name, actor)
+        elif isinstance(c, wire.DrawSeatsIn):
+            seed = c.seed if c.seed is not None else secrets.randbelow(2**31)
+            t.draw_seats(tournament, c.tables, seed, actor)
+        elif isinstance(c, wire.StartLevelIn):
+            t.start_level(tournament, actor, c.ruling)
+        elif isinstance(c, wire.StartBreakIn):
+            t.start_break(tournament, actor, c.minutes)
+        elif isinstance(c, wire.EndBreakIn):
+            t.end_break(tournament, actor)
+        elif isinstance(c, wire.ColorUpIn):
+            t.color_up(tournament, actor)
+        elif isinstance(c, wire.MoveIn):
+            t.move(tournament, c.player, c.to_table, actor, c.to_seat, c.reason, c.rule)
+        elif isinstance(c, wire.BalanceIn):
+            if not t.balance(tournament, actor):
+                raise RuleViolation("balancing", "no move is due (or a hand is in progress at "
+                                    "a table that would move)")
+        elif isinstance(c, wire.RulingIn):
+            t.ruling(tournament, c.rule, c.text, actor, c.stream, c.version)
+        elif isinstance(c, wire.SettleIn):
+            fold = self.recorder.table(table_stream(tournament, c.table))
+            if fold.state is None:
+                raise RuleViolation("tables", f"no table {c.table} in {tournament}")
+            self.settle(fold, actor)
+        else:  # pragma: no cover - the union is closed
+            raise RuleViolation("command", f"unknown tournament command {c!r}")
+
+    # --- the floor view ---------------------------------------------------------------------
+
+    def views(self, now: datetime) -> list[dict[str, Any]]:
+        result = []
+        for tournament in self.tournaments.tournaments():
+            read = self._read(tournament)
+            if read is not None:
+                result.append(tournament_view(tournament, read.state, read.stored, now))
+        return result
+
+
+def _at(stored: StoredEvent) -> str:
+    return stored.recorded_at.isoformat()
+
+
+def _epoch_ms(moment: datetime) -> int:
+    return int(moment.timestamp() * 1000)
+
+
+def tournament_view(tournament: str, state: TournamentState, stored: list[StoredEvent],
+                    now: datetime) -> dict[str, Any]:
+    """The tournament at a glance: clock, schedule, players, moves, eliminations, color-ups,
+    rulings; every list newest first."""
+    s = state.structure
+    names = {e.player: e.name for e in state.entrants}
+    clock: dict[str, Any] = {"kind": "none"}
+    moves: list[dict[str, Any]] = []
+    out: list[dict[str, Any]] = []
+    color_ups: list[dict[str, Any]] = []
+    rulings: list[dict[str, Any]] = []
+    for item in stored:
+        event = item.decode()
+        if isinstance(event, LevelStarted):
+            clock = {"kind": "level", "label": f"Level {event.level}", "minutes": event.minutes,
+                     "started": _epoch_ms(item.recorded_at),
+                     "ends": _epoch_ms(item.recorded_at) + event.minutes * 60_000}
+        elif isinstance(event, BreakStarted):
+            clock = {"kind": "break", "label": f"Break after level {event.after_level}",
+                     "minutes": event.minutes, "started": _epoch_ms(item.recorded_at),
+                     "ends": _epoch_ms(item.recorded_at) + event.minutes * 60_000}
+        elif isinstance(event, BreakEnded):
+            clock = {"kind": "due", "label": f"Break over: start level {event.after_level + 1}"}
+        elif isinstance(event, PlayerMoved):
+            moves.append({"player": event.player, "name": names.get(event.player, event.player),
+                          "from_table": event.from_table, "from_seat": event.from_seat,
+                          "to_table": event.to_table, "to_seat": event.to_seat,
+                          "stack": event.stack, "reason": event.reason, "rule": event.rule,
+                          "at": _at(item)})
+        elif isinstance(event, PlayerEliminated):
+            out.append({"player": event.player, "name": names.get(event.player, event.player),
+                        "place": event.place, "table": event.table, "hand": event.hand_number,
+                        "rule": event.rule, "at": _at(item)})
+        elif isinstance(event, ChipsColoredUp):
+            color_ups.append({
+                "after_level": event.after_level, "colours": list(event.colours),
+                "old_unit": event.old_unit, "new_unit": event.new_unit,
+                "method": event.method, "removed": event.removed, "rule": event.rule,
+                "changes": [{"name": names.get(a.player, a.player), "amount": a.amount,
+                             "reason": a.reason} for a in event.adjustments if a.amount],
+                "at": _at(item)})
+        elif isinstance(event, RulingRecorded):
+            rulings.append({"rule": event.rule, "text": event.text, "by": event.by,
+                            "stream": event.stream, "version": event.version, "at": _at(item)})
+    try:
+        start_level(state)
+        next_step: dict[str, Any] = {"ok": True, "text": f"start level {state.level + 1}"}
+    except RuleViolation as violation:
+        next_step = {"ok": False} | violation.as_dict()
+    remaining = state.remaining
+    ledger = state.ledger
+    schedule = [
+        {"number": lv.number, "small_blind": lv.small_blind, "big_blind": lv.big_blind,
+         "ante": lv.ante, "minutes": lv.minutes, "current": lv.number == state.level,
+         "break_after": (b.minutes if (b := s.break_after(lv.number)) else 0)}
+        for lv in s.levels if state.level - 1 <= lv.number <= state.level + 3
+    ]
+    prizes = []
+    if state.prizes is not None:
+        prizes = [{"place": a.place, "name": names.get(a.player, a.player), "amount": a.amount}
+                  for a in state.prizes.awards]
+    return {
+        "id": tournament,
+        "stream": tournament_stream(tournament),
+        "name": s.name,
+        "profile": s.profile,
+        "level": state.level,
+        "on_break": state.on_break,
+        "finished": state.finished,
+        "winner": names.get(state.winner, state.winner),
+        "stakes": _stakes(state),
+        "clock": clock,
+        "now": _epoch_ms(now),
+        "next": next_step,
+        "schedule": schedule,
+        "entries": len(state.entrants),
+        "remaining": len(remaining),
+        "chip_total": ledger.total,
+        "average_stack": ledger.total // len(remaining) if remaining else 0,
+        "chip_unit": state.chip_unit,
+        "registration_open": late_entry_open(state),
+        "unseated": [{"player": e.player, "name": e.name} for e in remaining if not e.table],
+        "players": [{"player": e.player, "name": e.name, "table": e.table, "seat": e.seat}
+                    for e in sorted(remaining, key=lambda e: (e.table, e.seat))],
+        "tables": list(state.tables),
+        "table_streams": {t: table_stream(tournament, t) for t in state.tables},
+        "needs_balancing": needs_balancing(state) if state.tables else False,
+        "eliminations": sorted(out, key=lambda e: e["place"]),
+        "moves": moves[::-1],
+        "color_ups": color_ups[::-1],
+        "rulings": rulings[::-1],
+        "prizes": prizes,
+        "currency": s.money.currency,
+    }
+
+
+def _stakes(state: TournamentState) -> dict[str, Any] | None:
+    level = state.stakes
+    if level is None:
+        return None
+    return {"number": level.number, "small_blind": level.small_blind,
+            "big_blind": level.big_blind, "ante": level.ante, "ante_kind": level.ante_kind,
+            "chip_unit": level.chip_unit}
+
+
+# --- a demo for `handlog serve` on an empty database ---------------------------------------
+
+
+DEMO_DIRECTOR = Actor("director", "director", "serve")
+
+
+def setup_demo(recorder: Recorder, players: int = 16, tables: int = 2, seed: int = 11) -> str:
+    """A demo tournament ready to play: players registered, seats drawn, level 1 running.
+
+    Uses the lead's `tournament_service.setup_demo` when there is one."""
+    from recorder import tournament_service
+
+    lead = getattr(tournament_service, "setup_demo", None)
+    if lead is not None:
+        result = lead(recorder)
+        return str(getattr(result, "tournament", result))
+    from recorder.demo import DEMO_STRUCTURE, player_name
+    from recorder.structure import load_structure
+
+    t = Tournaments(recorder)
+    name = "demo"
+    existing = set(t.tournaments())
+    suffix = 2
+    while name in existing:
+        name = f"demo-{suffix}"
+        suffix += 1
+    t.create(name, load_structure(DEMO_STRUCTURE), DEMO_DIRECTOR)
+    order = list(range(players))
+    random.Random(seed).shuffle(order)
+    for index in order:
+        t.register(name, player_name(index), DEMO_DIRECTOR)
+    t.draw_seats(name, tables, seed, DEMO_DIRECTOR)
+    t.start_level(name, DEMO_DIRECTOR)
+    return name

@@ -1,0 +1,145 @@
+"""Server-sent events: every screen following a table (or the floor) hears of each append.
+
+The recorder calls `Hub.notify` right after an append (from whatever thread recorded); a poller
+also watches the store's stream heads, so appends made by another process (the CLI, a second
+server) reach the screens too. Each connection gets a queue of "stream X is at version N"
+notices and sends its own role's view of the new state; notices are coalesced, so a slow
+screen skips to the latest state instead of falling behind.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import AsyncIterator, Awaitable, Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+import anyio
+
+from schema.store import EventStore
+
+KEEPALIVE_SECONDS = 15.0
+RETRY_MILLISECONDS = 1000
+
+
+@dataclass(eq=False)
+class Subscription:
+    """One open event stream: the streams it follows (None: all of them) and its notices."""
+
+    streams: frozenset[str] | None
+    queue: asyncio.Queue[tuple[str, int] | None] = field(default_factory=asyncio.Queue)
+
+    def wants(self, stream: str) -> bool:
+        return self.streams is None or stream in self.streams
+
+
+class Hub:
+    """Fans "stream at version N" notices out to the open event streams."""
+
+    def __init__(self, store: EventStore, poll_seconds: float = 1.0) -> None:
+        self._store = store
+        self._poll_seconds = poll_seconds
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._subscriptions: set[Subscription] = set()
+        self._versions: dict[str, int] = {}
+        self._poller: asyncio.Task[None] | None = None
+        self.closed = False
+
+    async def start(self) -> None:
+        self._loop = asyncio.get_running_loop()
+        self._versions = {h.stream_id: h.version for h in
+                          await anyio.to_thread.run_sync(self._store.streams)}
+        if self._poll_seconds > 0:
+            self._poller = asyncio.create_task(self._poll())
+
+    async def stop(self) -> None:
+        self.close()
+        if self._poller is not None:
+            self._poller.cancel()
+
+    def close(self) -> None:
+        """End every open event stream (so that a server can stop without waiting on them)."""
+        self.closed = True
+        loop = self._loop
+        if loop is None or loop.is_closed():
+            return
+        loop.call_soon_threadsafe(self._end_all)
+
+    def _end_all(self) -> None:
+        for subscription in self._subscriptions:
+            subscription.queue.put_nowait(None)
+
+    def notify(self, stream: str, version: int) -> None:
+        """Called from any thread after an append."""
+        loop = self._loop
+        if loop is not None and not loop.is_closed():
+            loop.call_soon_threadsafe(self._publish, stream, version)
+
+    def _publish(self, stream: str, version: int) -> None:
+        if version <= self._versions.get(stream, 0):
+            return
+        self._versions[stream] = version
+        for subscription in self._subscriptions:
+            if subscription.wants(stream):
+                subscription.queue.put_nowait((stream, version))
+
+    async def _poll(self) -> None:
+        while not self.closed:
+            await asyncio.sleep(self._poll_seconds)
+            try:
+                heads = await anyio.to_thread.run_sync(self._store.streams)
+            except Exception:  # noqa: BLE001 - a database hiccup must not end the poller
+                continue
+            for head in heads:
+                self._publish(head.stream_id, head.version)
+
+    def subscribe(self, streams: frozenset[str] | None) -> Subscription:
+        subscription = Subscription(streams)
+        self._subscriptions.add(subscription)
+        return subscription
+
+    def unsubscribe(self, subscription: Subscription) -> None:
+        self._subscriptions.discard(subscription)
+
+
+def sse(event: str, data: Any, event_id: int | None = None) -> str:
+    lines = []
+    if event_id is not None:
+        lines.append(f"id: {event_id}")
+    lines.append(f"event: {event}")
+    text = json.dumps(data, separators=(",", ":"))
+    lines.extend(f"data: {line}" for line in text.splitlines() or [""])
+    return "\n".join(lines) + "\n\n"
+
+
+async def event_stream(
+    hub: Hub,
+    subscription: Subscription,
+    render: Callable[[], Awaitable[dict[str, Any]]],
+    is_disconnected: Callable[[], Awaitable[bool]],
+) -> AsyncIterator[str]:
+    """The text/event-stream body: the state now, then the state after every append."""
+    try:
+        yield f"retry: {RETRY_MILLISECONDS}\n\n"
+        view = await render()
+        yield sse("state", view, view.get("version"))
+        while not hub.closed:
+            try:
+                notice = await asyncio.wait_for(subscription.queue.get(),
+                                                timeout=KEEPALIVE_SECONDS)
+            except TimeoutError:
+                if await is_disconnected():
+                    return
+                yield ": keep-alive\n\n"
+                continue
+            if notice is None:
+                return
+            # Coalesce: whatever else arrived meanwhile is covered by one fresh render.
+            while not subscription.queue.empty():
+                if subscription.queue.get_nowait() is None:
+                    return
+            view = await render()
+            yield sse("state", view, view.get("version"))
+    finally:
+        hub.unsubscribe(subscription)

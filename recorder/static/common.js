@@ -1,0 +1,112 @@
+// Shared helpers of the handlog pages: the API (with the CSRF header), sessions, the device id,
+// server-sent events, HTML escaping and number formatting. No framework, no build step.
+"use strict";
+
+const Handlog = (() => {
+  const CSRF_COOKIE = "handlog_csrf";
+  const CSRF_HEADER = "X-CSRF-Token";
+
+  function cookie(name) {
+    for (const part of document.cookie.split(";")) {
+      const [key, ...rest] = part.trim().split("=");
+      if (key === name) return decodeURIComponent(rest.join("="));
+    }
+    return "";
+  }
+
+  // crypto.randomUUID needs a secure context; tablets on a LAN often use plain http.
+  function uuid4() {
+    const b = new Uint8Array(16);
+    crypto.getRandomValues(b);
+    b[6] = (b[6] & 0x0f) | 0x40;
+    b[8] = (b[8] & 0x3f) | 0x80;
+    const h = Array.from(b, (x) => x.toString(16).padStart(2, "0")).join("");
+    return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`;
+  }
+
+  function deviceId() {
+    let id = localStorage.getItem("handlog.device");
+    if (!id) {
+      id = "tablet-" + uuid4().slice(0, 8);
+      localStorage.setItem("handlog.device", id);
+    }
+    return id;
+  }
+
+  // fetch JSON; resolves {status, body}; rejects only when the network fails.
+  async function api(method, path, body) {
+    const headers = { Accept: "application/json" };
+    if (body !== undefined) headers["Content-Type"] = "application/json";
+    if (method !== "GET") headers[CSRF_HEADER] = cookie(CSRF_COOKIE);
+    const response = await fetch(path, {
+      method,
+      headers,
+      body: body === undefined ? undefined : JSON.stringify(body),
+      credentials: "same-origin",
+      cache: "no-store",
+    });
+    let data = null;
+    try {
+      data = await response.json();
+    } catch (_e) {
+      data = null;
+    }
+    return { status: response.status, body: data, headers: response.headers };
+  }
+
+  async function session() {
+    try {
+      const r = await api("GET", "/api/session");
+      return r.body || { role: null };
+    } catch (_e) {
+      return { role: null, offline: true };
+    }
+  }
+
+  async function login(fields) {
+    return api("POST", "/api/session", Object.assign({ device: deviceId() }, fields));
+  }
+
+  async function logout() {
+    return api("DELETE", "/api/session");
+  }
+
+  // Follow server-sent `state` events; onState(view), onStatus("live" | "reconnecting").
+  function follow(path, onState, onStatus) {
+    let source = null;
+    function open() {
+      source = new EventSource(path);
+      source.addEventListener("state", (e) => onState(JSON.parse(e.data)));
+      source.onopen = () => onStatus("live");
+      source.onerror = () => {
+        onStatus("reconnecting");
+        if (source.readyState === EventSource.CLOSED) setTimeout(open, 1000);
+      };
+    }
+    open();
+    return () => source && source.close();
+  }
+
+  const ESC = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" };
+  function esc(value) {
+    return String(value === null || value === undefined ? "" : value).replace(/[&<>"']/g, (c) => ESC[c]);
+  }
+
+  function chips(n) {
+    return Number(n || 0).toLocaleString("en-US");
+  }
+
+  const SUIT = { c: "♣", d: "♦", h: "♥", s: "♠" };
+  function cardHtml(card, extra) {
+    if (!card) return `<span class="card blank${extra ? " " + extra : ""}"></span>`;
+    const rank = card[0] === "T" ? "10" : card[0];
+    const suit = card[1];
+    return `<span class="card suit-${suit}${extra ? " " + extra : ""}" data-card="${esc(card)}">${esc(rank)}${SUIT[suit] || ""}</span>`;
+  }
+
+  function cardsText(cards) {
+    return (cards || []).map((c) => (c[0] === "T" ? "10" : c[0]) + (SUIT[c[1]] || "")).join(" ");
+  }
+
+  return { api, session, login, logout, follow, esc, chips, cardHtml, cardsText, uuid4, deviceId, cookie };
+})();

@@ -1,0 +1,368 @@
+// The floor page (/floor, and /view for viewers): every table at a glance, the tournament's
+// clock, registration, seat draw, moves, eliminations, color-ups, rulings and corrections;
+// for the director the dealer PINs and one-time pairing codes. Live over server-sent events.
+"use strict";
+
+(() => {
+  const H = Handlog;
+  const VIEW_ONLY = location.pathname.startsWith("/view");
+  let me = { role: null };
+  let floor = null;
+  let alertBox = null;
+  let tick = null;
+  window.__floorUpdates = 0;
+
+  function $(id) {
+    return document.getElementById(id);
+  }
+
+  // Replace a region's HTML, keeping what the director is typing in its forms.
+  const lastHtml = new Map();
+  function setHtml(el, html) {
+    if (lastHtml.get(el.id) === html) return;
+    lastHtml.set(el.id, html);
+    const values = new Map();
+    let focused = null;
+    for (const input of el.querySelectorAll("input, select")) {
+      const key = `${input.form ? input.form.dataset.form + ":" + (input.form.dataset.t || "") : ""}:${input.name}`;
+      values.set(key, input.value);
+      if (input === document.activeElement) focused = key;
+    }
+    el.innerHTML = html;
+    for (const input of el.querySelectorAll("input, select")) {
+      const key = `${input.form ? input.form.dataset.form + ":" + (input.form.dataset.t || "") : ""}:${input.name}`;
+      if (values.has(key) && input.type !== "hidden") input.value = values.get(key);
+      if (key === focused) input.focus();
+    }
+  }
+
+  function showAlert(kind, title, body) {
+    alertBox = { kind, title, rule: (body && body.rule) || "", text: (body && body.message) || "", legal: (body && body.legal) || [] };
+    renderAlert();
+  }
+
+  function renderAlert() {
+    const box = $("alert");
+    if (!alertBox) {
+      box.hidden = true;
+      return;
+    }
+    box.hidden = false;
+    box.className = `alert ${alertBox.kind}`;
+    box.innerHTML =
+      `<div class="alert-title">${H.esc(alertBox.title)}</div>` +
+      (alertBox.rule ? `<div class="alert-rule">${H.esc(alertBox.rule)}</div>` : "") +
+      `<div class="alert-text">${H.esc(alertBox.text)}</div>` +
+      (alertBox.legal.length ? `<div class="alert-legal">Allowed: ${H.esc(alertBox.legal.join("; "))}</div>` : "") +
+      `<button type="button" class="btn small" data-action="dismiss">OK</button>`;
+  }
+
+  function render() {
+    if (!floor) return;
+    document.body.dataset.version = floor.version;
+    const players = floor.tables.reduce((n, t) => n + (t.players ? t.players.length : 0), 0);
+    $("info").textContent = `${floor.tables.length} table${floor.tables.length === 1 ? "" : "s"} · ${players} players seated`;
+    $("who").innerHTML = me.role
+      ? `<button type="button" class="btn small" data-action="signout">${H.esc(me.role)}: sign out</button>`
+      : "";
+    setHtml($("tables"), floor.tables.map(tableCard).join("") || '<div class="box">No table is open yet.</div>');
+    renderTournament();
+    renderSide();
+    renderAlert();
+  }
+
+  function tableCard(t) {
+    if (!t.open) return "";
+    const hand = t.hand;
+    const level = t.level ? ` · L${t.level.number} ${H.chips(t.level.small_blind)}/${H.chips(t.level.big_blind)}` : "";
+    let html = `<article class="table-card${hand ? " in-hand" : ""}" data-stream="${H.esc(t.stream)}">`;
+    html += `<h3>Table ${H.esc(t.table)} <small>${H.esc(t.profile)}${level} · ${t.hands_played} hands</small></h3>`;
+    html += `<div class="hand-line">${hand ? `Hand #${hand.number} · ${H.esc(hand.phase === "betting" ? hand.street : hand.phase)} · pot ${H.chips(hand.pot_total)}${hand.to_act ? ` · ${H.esc(hand.to_act)} to act` : ""}` : "between hands"}</div>`;
+    html += '<table class="players"><tbody>';
+    for (const p of t.players) {
+      const cls = [p.to_act ? "to-act" : "", p.stack === 0 && !p.in_hand ? "out" : "", p.folded ? "folded" : ""].join(" ").trim();
+      html += `<tr class="${cls}" data-player="${H.esc(p.player)}"><td>${p.seat}</td><td>${H.esc(p.player)}${p.absent ? " <small>(absent)</small>" : ""}</td><td class="num stack">${H.chips(p.stack)}</td></tr>`;
+    }
+    html += "</tbody></table>";
+    html += `<div class="links">`;
+    if (me.role === "director") html += `<a class="btn small" href="/dealer/${encodeURIComponent(t.stream)}">Dealer page</a>`;
+    html += `<a class="btn small" href="/view/${encodeURIComponent(t.stream)}">Watch</a></div>`;
+    if (floor.dealer_pins && floor.dealer_pins[t.stream]) {
+      const codes = (floor.pairing_codes || []).filter((c) => c.table === t.stream).map((c) => `<b class="code">${H.esc(c.code)}</b>`);
+      html += `<div class="pin-line">Dealer PIN <b class="dealer-pin">${H.esc(floor.dealer_pins[t.stream])}</b>${codes.length ? ` · pairing code ${codes.join(", ")}` : ""}</div>`;
+      html += `<button type="button" class="btn small wide" data-action="pair" data-stream="${H.esc(t.stream)}">New pairing code</button>`;
+    }
+    html += "</article>";
+    return html;
+  }
+
+  // --- the tournaments: clock, schedule, registration, seat draw, moves, eliminations -----
+
+  let offset = 0; // server clock minus this screen's clock
+
+  function mmss(ms) {
+    const total = Math.max(0, Math.round(ms / 1000));
+    const m = Math.floor(total / 60);
+    const sec = total % 60;
+    return `${m}:${String(sec).padStart(2, "0")}`;
+  }
+
+  function clockText(t) {
+    const c = t.clock;
+    if (c.kind === "level" || c.kind === "break") {
+      const left = c.ends - (Date.now() + offset);
+      return left > 0 ? mmss(left) : "time";
+    }
+    return "";
+  }
+
+  function stakesText(s) {
+    if (!s) return "no level yet";
+    return `${H.chips(s.small_blind)}/${H.chips(s.big_blind)}${s.ante ? ` ante ${H.chips(s.ante)}` : ""}`;
+  }
+
+  function director() {
+    return me.role === "director";
+  }
+
+  function tournamentBox(t) {
+    let html = `<section class="box tournament" data-tournament="${H.esc(t.id)}">`;
+    html += `<h2>${H.esc(t.name)} <small>${H.esc(t.profile)} rules · ${t.remaining}/${t.entries} players · average ${H.chips(t.average_stack)} · chips ${H.chips(t.chip_total)} · smallest chip ${H.chips(t.chip_unit)}</small></h2>`;
+    html += '<div class="clock-row">';
+    html += `<div><div class="clock-label" id="clock-label-${H.esc(t.id)}">${H.esc(t.clock.label || (t.level ? `Level ${t.level}` : "Not started"))}${t.on_break ? "" : ` · ${H.esc(stakesText(t.stakes))}`}</div>`;
+    html += `<div class="clock-big" data-clock="${H.esc(t.id)}">${clockText(t)}</div></div>`;
+    if (t.finished) html += `<div class="winner">Winner: ${H.esc(t.winner)}</div>`;
+    if (director() && !t.finished) {
+      html += '<div class="clock-actions">';
+      if (t.on_break) html += cmd(t, "end_break", "End the break", "primary");
+      else if (t.next.ok) html += cmd(t, "start_level", `Start level ${t.level + 1}`, "primary");
+      else {
+        const legal = (t.next.legal || []).join(" ");
+        if (/break/.test(legal)) html += cmd(t, "start_break", "Start the break", "primary");
+        if (/color-up/.test(legal)) html += cmd(t, "color_up", "Color-up", "primary");
+      }
+      if (!t.on_break && t.level) html += `<button type="button" class="btn small" data-action="t-extra-break" data-t="${H.esc(t.id)}">Extra break…</button>`;
+      html += "</div>";
+    }
+    html += "</div>";
+    if (!t.next.ok && !t.finished && t.level) html += `<div class="panel-note">Next: ${H.esc(t.next.message)} <span class="rule">${H.esc(t.next.rule)}</span></div>`;
+    html += '<ol class="schedule">';
+    for (const lv of t.schedule) {
+      html += `<li class="${lv.current ? "current" : ""}">L${lv.number} ${H.chips(lv.small_blind)}/${H.chips(lv.big_blind)}${lv.ante ? ` a${H.chips(lv.ante)}` : ""} · ${lv.minutes}′${lv.break_after ? ` · break ${lv.break_after}′` : ""}</li>`;
+    }
+    html += "</ol></section>";
+    return html;
+  }
+
+  function cmd(t, type, label, cls, extra) {
+    const data = Object.entries(extra || {}).map(([k, v]) => ` data-${k}="${H.esc(v)}"`).join("");
+    return `<button type="button" class="btn ${cls || ""}" data-action="t-cmd" data-t="${H.esc(t.id)}" data-type="${type}"${data}>${H.esc(label)}</button>`;
+  }
+
+  function tournamentSide(t) {
+    let html = "";
+    if (director() && !t.finished) {
+      html += '<section class="box"><h2>Registration and seats</h2>';
+      if (t.registration_open) {
+        html += `<form class="form" data-form="register" data-t="${H.esc(t.id)}"><input name="name" placeholder="Player name" autocomplete="off" required><button type="submit" class="btn primary">Register</button></form>`;
+      } else {
+        html += '<div class="panel-note">Registration is closed.</div>';
+      }
+      if (t.unseated.length) {
+        html += `<div class="panel-note">Not seated: ${t.unseated.map((e) => H.esc(e.name)).join(", ")}</div>`;
+        if (!t.tables.length) {
+          html += `<form class="form" data-form="draw" data-t="${H.esc(t.id)}"><input name="tables" type="number" min="1" max="100" value="${Math.max(1, Math.ceil(t.unseated.length / 9))}" inputmode="numeric"><button type="submit" class="btn primary">Draw seats</button></form>`;
+        }
+      }
+      html += "</section>";
+      html += '<section class="box"><h2>Moves</h2>';
+      if (t.needs_balancing) html += cmd(t, "balance", "Balance the tables", "primary wide");
+      if (t.tables.length > 1) {
+        html += `<form class="form" data-form="move" data-t="${H.esc(t.id)}"><select name="player">${t.players.map((p) => `<option value="${H.esc(p.player)}">${H.esc(p.name)} (T${H.esc(p.table)} s${p.seat})</option>`).join("")}</select><select name="to_table">${t.tables.map((x) => `<option>${H.esc(x)}</option>`).join("")}</select><button type="submit" class="btn">Move</button></form>`;
+      }
+      html += `<ol class="list moves">${t.moves.map((m) => `<li>${H.esc(m.name)}: table ${H.esc(m.from_table)} seat ${m.from_seat} → table ${H.esc(m.to_table)} seat ${m.to_seat} with ${H.chips(m.stack)} <small>${H.esc(m.reason)}</small>${m.rule ? ` <span class="rule">${H.esc(m.rule)}</span>` : ""}</li>`).join("") || "<li>none</li>"}</ol>`;
+      html += "</section>";
+      html += '<section class="box"><h2>Ruling</h2>';
+      html += `<form class="form" data-form="ruling" data-t="${H.esc(t.id)}"><input name="rule" placeholder="Rule (e.g. TDA 45)" required><input name="text" placeholder="Decision" required><select name="stream"><option value="">(tournament)</option>${t.tables.map((x) => `<option value="${H.esc(t.table_streams[x])}">table ${H.esc(x)}</option>`).join("")}</select><button type="submit" class="btn">Record ruling</button></form>`;
+      html += "</section>";
+    } else if (t.moves.length) {
+      html += `<section class="box"><h2>Moves</h2><ol class="list moves">${t.moves.map((m) => `<li>${H.esc(m.name)}: ${H.esc(m.from_table)} → ${H.esc(m.to_table)} seat ${m.to_seat}</li>`).join("")}</ol></section>`;
+    }
+    html += `<section class="box"><h2>Eliminations and places</h2><ol class="list eliminations">${t.eliminations.map((e) => `<li data-place="${e.place}"><b>${e.place}.</b> ${H.esc(e.name)} <small>table ${H.esc(e.table)}, hand #${e.hand}</small></li>`).join("") || "<li>nobody out yet</li>"}</ol>`;
+    if (t.prizes.length) html += `<h2>Prizes</h2><ol class="list">${t.prizes.map((p) => `<li>${p.place}. ${H.esc(p.name)} ${H.esc(t.currency)} ${(p.amount / 100).toFixed(2)}</li>`).join("")}</ol>`;
+    html += "</section>";
+    html += `<section class="box"><h2>Color-ups</h2><ol class="list colorups">${t.color_ups.map((c) => `<li>after level ${c.after_level}: ${H.esc(c.colours.join(", "))} out, smallest chip ${H.chips(c.old_unit)} → ${H.chips(c.new_unit)} (${H.esc(c.method)}) <span class="rule">${H.esc(c.rule)}</span>${c.changes.length ? `<br><small>${c.changes.map((x) => `${H.esc(x.name)} ${x.amount > 0 ? "+" : ""}${H.chips(x.amount)}`).join(", ")}</small>` : ""}</li>`).join("") || "<li>none yet</li>"}</ol></section>`;
+    html += `<section class="box"><h2>Rulings</h2><ol class="list rulings">${t.rulings.map((r) => `<li><span class="rule">${H.esc(r.rule)}</span> ${H.esc(r.text)} <small>${H.esc(r.by)}${r.stream ? ` · ${H.esc(r.stream)}` : ""}</small></li>`).join("") || "<li>none yet</li>"}</ol></section>`;
+    return html;
+  }
+
+  function renderTournament() {
+    const box = $("tournament");
+    const list = floor.tournaments || [];
+    if (list.length) offset = list[0].now - Date.now();
+    setHtml(box, list.map(tournamentBox).join(""));
+  }
+
+  function tickClocks() {
+    for (const t of (floor && floor.tournaments) || []) {
+      const el = document.querySelector(`[data-clock="${CSS.escape(t.id)}"]`);
+      if (el) el.textContent = clockText(t);
+    }
+  }
+
+  function renderSide() {
+    let html = "";
+    for (const t of floor.tournaments || []) html += tournamentSide(t);
+    html += '<section class="box"><h2>Table rulings and corrections</h2><ol class="list" id="corrections">';
+    html += (floor.corrections || [])
+      .map((c) => `<li data-version="${c.version}"><b>${H.esc(c.table)}</b> #${c.version} ${H.esc(c.text)}${c.rule ? ` <span class="rule">${H.esc(c.rule)}</span>` : ""} <small>${H.esc(c.actor)} · ${H.esc(c.device)}</small></li>`)
+      .join("") || "<li>none yet</li>";
+    html += "</ol></section>";
+    setHtml($("side"), html);
+  }
+
+  async function tournamentCommand(t, command, label) {
+    const body = await command_(`/api/tournaments/${encodeURIComponent(t)}/commands`, { command }, label);
+    if (body) apply(body);
+    return body;
+  }
+
+  async function command_(path, body, label) {
+    let answer;
+    try {
+      answer = await H.api("POST", path, body);
+    } catch (_e) {
+      showAlert("refused", `${label}: not sent (offline)`, null);
+      return null;
+    }
+    if (answer.status !== 200) {
+      showAlert("refused", `Refused: ${label}`, answer.body);
+      return null;
+    }
+    alertBox = null;
+    renderAlert();
+    return answer.body;
+  }
+
+  const actions = {
+    dismiss() {
+      alertBox = null;
+      renderAlert();
+    },
+    async pair(el) {
+      const body = await command_(`/api/tables/${encodeURIComponent(el.dataset.stream)}/pairing`, {}, "pairing code");
+      if (body) refresh();
+    },
+    async "t-cmd"(el) {
+      await tournamentCommand(el.dataset.t, { type: el.dataset.type }, el.textContent);
+    },
+    async "t-extra-break"(el) {
+      const minutes = parseInt(prompt("Break length in minutes", "10") || "0", 10);
+      if (minutes > 0) await tournamentCommand(el.dataset.t, { type: "start_break", minutes }, "extra break");
+    },
+    async signout() {
+      await H.logout();
+      location.reload();
+    },
+  };
+
+  document.addEventListener("click", (event) => {
+    const el = event.target.closest("[data-action]");
+    if (!el || el.disabled) return;
+    const handler = actions[el.dataset.action];
+    if (handler) handler(el);
+  });
+
+  document.addEventListener("submit", async (event) => {
+    const form = event.target.closest("[data-form]");
+    if (!form) return;
+    event.preventDefault();
+    const data = Object.fromEntries(new FormData(form).entries());
+    const t = form.dataset.t;
+    const kind = form.dataset.form;
+    let done = null;
+    if (kind === "register") done = await tournamentCommand(t, { type: "register", name: data.name }, `register ${data.name}`);
+    else if (kind === "draw") done = await tournamentCommand(t, { type: "draw_seats", tables: parseInt(data.tables, 10) }, "seat draw");
+    else if (kind === "move") done = await tournamentCommand(t, { type: "move", player: data.player, to_table: data.to_table, reason: "floor move" }, "move");
+    else if (kind === "ruling") done = await tournamentCommand(t, { type: "ruling", rule: data.rule, text: data.text, stream: data.stream }, "ruling");
+    if (done && (kind === "register" || kind === "ruling")) {
+      const fresh = document.querySelector(`[data-form="${kind}"][data-t="${CSS.escape(t)}"]`);
+      if (fresh) for (const input of fresh.querySelectorAll("input")) input.value = "";
+    }
+  });
+
+  async function refresh() {
+    const answer = await H.api("GET", "/api/floor").catch(() => null);
+    if (answer && answer.status === 200) apply(answer.body);
+  }
+
+  function apply(view) {
+    floor = view;
+    window.__floorUpdates += 1;
+    render();
+  }
+
+  function signIn() {
+    const box = $("signin");
+    box.hidden = false;
+    box.innerHTML =
+      '<h2>Sign in</h2><form class="form" id="signin-form"><input id="director-pin" type="password" inputmode="numeric" autocomplete="off" placeholder="Director PIN">' +
+      '<button type="submit" class="btn primary">Director</button><button type="button" class="btn" id="as-viewer">Continue as viewer</button></form><p class="error" id="signin-error" hidden></p>';
+    $("signin-form").addEventListener("submit", async (e) => {
+      e.preventDefault();
+      const answer = await H.login({ role: "director", pin: $("director-pin").value });
+      if (answer.status === 200) {
+        me = answer.body;
+        box.hidden = true;
+        start();
+      } else {
+        const error = $("signin-error");
+        error.hidden = false;
+        error.textContent = (answer.body && answer.body.message) || `refused (${answer.status})`;
+      }
+    });
+    $("as-viewer").addEventListener("click", async () => {
+      const answer = await H.login({ role: "viewer" });
+      me = answer.body;
+      box.hidden = true;
+      start();
+    });
+  }
+
+  let following = null;
+  let lastCheck = 0;
+  function start() {
+    if (following) following();
+    following = H.follow("/api/floor/events", apply, async (s) => {
+      $("status-text").textContent = s;
+      $("status").dataset.state = s;
+      if (s !== "live" && Date.now() - lastCheck > 5000) {
+        lastCheck = Date.now();
+        const session = await H.session();
+        if (!session.offline && !session.role) {
+          if (following) following();
+          following = null;
+          me = { role: null };
+          if (VIEW_ONLY) boot();
+          else signIn();
+        }
+      }
+    });
+    clearInterval(tick);
+    tick = setInterval(tickClocks, 1000);
+  }
+
+  async function boot() {
+    me = await H.session();
+    if (me.role) return start();
+    if (VIEW_ONLY) {
+      const answer = await H.login({ role: "viewer" });
+      me = answer.body;
+      return start();
+    }
+    signIn();
+  }
+
+  window.handlogFloor = { refresh, state: () => floor, me: () => me };
+  boot();
+})();

@@ -1,0 +1,533 @@
+"""JSON views of a table (and of the room) for a role: what a tablet, the floor or a viewer sees.
+
+Everything here reads folded state; nothing decides. The legal buttons come from
+`engine.hand.legal_actions`, the same query the engine validates with. A viewer never gets a
+hole card that was not shown: his view has no dealt or exposed cards, and the event texts he
+reads do not name them either.
+"""
+
+from __future__ import annotations
+
+import bisect
+import threading
+from collections import deque
+from dataclasses import dataclass, field
+from typing import Any
+
+from engine.cards import card_text
+from engine.errors import RuleViolation
+from engine.events import (
+    BetMade,
+    BoardDealt,
+    BoardExposedEarly,
+    ButtonPlaced,
+    CardExposed,
+    CardsMucked,
+    CardsShown,
+    ChipsPosted,
+    EventAmended,
+    EventVoided,
+    HandKilled,
+    HandStarted,
+    HandVoided,
+    HoleCardsDealt,
+    MisdealDeclared,
+    PlayerCalled,
+    PlayerChecked,
+    PlayerFolded,
+    PlayerLeft,
+    PlayerMarkedAbsent,
+    PlayerReturned,
+    PlayerSeated,
+    PotAwarded,
+    RaiseMade,
+    SeatAbsenceChanged,
+    StackAdjusted,
+    TableOpened,
+)
+from engine.hand import (
+    BETTING,
+    SHOWDOWN,
+    STREETS,
+    HandState,
+    LegalActions,
+    legal_actions,
+    next_steps,
+    pots,
+    propose_awards,
+    showdown_order,
+)
+from engine.profiles import get_profile
+from engine.table import Level, TableState, plan_hand
+from replay.fold import TableFold
+from schema.store import EventStore, StoredEvent
+
+VIEWER = "viewer"
+RECENT = 12  # events listed on a tablet
+NOTABLE_KEEP = 200  # rulings and corrections kept per table for the floor
+NOTABLE_TYPES = frozenset({  # what the floor lists as a table's rulings and corrections
+    EventVoided.TYPE, EventAmended.TYPE, HandKilled.TYPE, StackAdjusted.TYPE,
+    MisdealDeclared.TYPE, HandVoided.TYPE, CardExposed.TYPE, BoardExposedEarly.TYPE,
+})
+
+
+# --- the stored events a view lists (with who recorded them) ------------------------------
+
+
+@dataclass
+class _StreamLog:
+    version: int = 0
+    recent: deque[StoredEvent] = field(default_factory=lambda: deque(maxlen=RECENT))
+    notable: deque[StoredEvent] = field(default_factory=lambda: deque(maxlen=NOTABLE_KEEP))
+
+
+class EventLog:
+    """The last events of each stream and its rulings and corrections, read incrementally."""
+
+    def __init__(self, store: EventStore) -> None:
+        self._store = store
+        self._streams: dict[str, _StreamLog] = {}
+        self._lock = threading.Lock()
+
+    def _caught_up(self, stream: str, version: int) -> _StreamLog:
+        with self._lock:
+            log = self._streams.setdefault(stream, _StreamLog())
+            if version > log.version:
+                for stored in self._store.read(stream, log.version + 1):
+                    log.recent.append(stored)
+                    if stored.type in NOTABLE_TYPES or (
+                        stored.type == PotAwarded.TYPE and stored.payload.get("ruling")
+                    ):
+                        log.notable.append(stored)
+                    log.version = stored.version
+            return log
+
+    def recent(self, stream: str, version: int) -> list[StoredEvent]:
+        return list(self._caught_up(stream, version).recent)
+
+    def notable(self, stream: str, version: int) -> list[StoredEvent]:
+        return list(self._caught_up(stream, version).notable)
+
+
+# --- event texts -------------------------------------------------------------------------
+
+
+class _Names:
+    """Who position `p` was in the hand a given version belongs to."""
+
+    def __init__(self, fold: TableFold, names: dict[str, str] | None = None,
+                 since: int = 0) -> None:
+        """`since`: the earliest version asked about (older hands are not looked at)."""
+        self.names = names or {}
+        state = fold.state
+        self.seats = {s.seat: s.player for s in state.seats} if state is not None else {}
+        self.versions: list[int] = []
+        self.players: list[tuple[str, ...]] = []
+        for version, event in reversed(fold.effective):
+            if isinstance(event, HandStarted):
+                self.versions.insert(0, version)
+                self.players.insert(0, event.players)
+                if version <= since:
+                    break
+
+    def of(self, version: int, position: int) -> str:
+        index = bisect.bisect_right(self.versions, version) - 1
+        if index >= 0 and 0 <= position < len(self.players[index]):
+            player = self.players[index][position]
+            return self.names.get(player, player)
+        return f"position {position}"
+
+    def name(self, player: str) -> str:
+        return self.names.get(player, player)
+
+    def at_seat(self, seat: int) -> str:
+        player = self.seats.get(seat)
+        return f"{self.name(player)} (seat {seat})" if player else f"seat {seat}"
+
+
+def _join(cards: tuple[str, ...]) -> str:
+    return " ".join(cards)
+
+
+def event_text(event: Any, version: int, names: _Names, public: bool) -> str:
+    """One line a person reads: "Bob raises to 600". `public` hides unshown hole cards."""
+
+    def who(position: int) -> str:
+        return names.of(version, position)
+
+    if isinstance(event, HandStarted):
+        return f"hand #{event.hand_number} started (button seat {event.button_seat})"
+    if isinstance(event, ChipsPosted):
+        kind = event.kind.replace("_", " ")
+        return f"{who(event.player)} posts {kind} {event.amount}" + (
+            " (all-in)" if event.all_in else "")
+    if isinstance(event, HoleCardsDealt):
+        if public or not event.cards:
+            return f"{who(event.player)} dealt in"
+        return f"{who(event.player)} dealt {_join(event.cards)}"
+    if isinstance(event, PlayerFolded):
+        return f"{who(event.player)} folds"
+    if isinstance(event, PlayerChecked):
+        return f"{who(event.player)} checks"
+    if isinstance(event, PlayerCalled):
+        return f"{who(event.player)} calls {event.amount}" + (" (all-in)" if event.all_in else "")
+    if isinstance(event, BetMade):
+        return f"{who(event.player)} bets {event.to}" + (" (all-in)" if event.all_in else "")
+    if isinstance(event, RaiseMade):
+        extra = " (all-in)" if event.all_in else ""
+        if not event.full:
+            extra += ", not a full raise"
+        return f"{who(event.player)} raises to {event.to}{extra}"
+    if isinstance(event, BoardDealt):
+        return f"board: {_join(event.cards)}"
+    if isinstance(event, CardsShown):
+        return f"{who(event.player)} shows {_join(event.cards)}"
+    if isinstance(event, CardsMucked):
+        return f"{who(event.player)} mucks"
+    if isinstance(event, PotAwarded):
+        pot = "main pot" if event.pot == 0 else f"side pot {event.pot}"
+        shares = ", ".join(f"{who(w)} {s}" for w, s in zip(event.winners, event.shares,
+                                                             strict=True))
+        text = f"{pot} {event.amount}: {shares}"
+        if event.hand_name:
+            text += f" ({event.hand_name})"
+        if event.ruling:
+            text += f"; ruling: {event.ruling}"
+        return text
+    if isinstance(event, MisdealDeclared):
+        return f"misdeal: {event.reason}"
+    if isinstance(event, CardExposed):
+        card = "a card" if public else event.card
+        return f"{who(event.player)}: {card} exposed; {event.consequence}"
+    if isinstance(event, BoardExposedEarly):
+        return f"premature board card {_join(event.cards)}: {event.procedure}"
+    if isinstance(event, HandKilled):
+        return f"{who(event.player)}'s hand killed: {event.reason}"
+    if isinstance(event, PlayerMarkedAbsent):
+        return f"{who(event.player)} absent"
+    if isinstance(event, PlayerReturned):
+        return f"{who(event.player)} returned"
+    if isinstance(event, HandVoided):
+        return f"hand void: {event.reason}"
+    if isinstance(event, TableOpened):
+        return f"table {event.table} opened ({event.seat_count} seats, {event.profile} rules)"
+    if isinstance(event, PlayerSeated):
+        return (f"{names.name(event.player)} seated in seat {event.seat} with {event.stack} "
+                f"({event.reason})")
+    if isinstance(event, PlayerLeft):
+        return (f"{names.name(event.player)} left seat {event.seat} with {event.stack} "
+                f"({event.reason})")
+    if isinstance(event, ButtonPlaced):
+        return f"button on seat {event.seat} ({event.reason})"
+    if isinstance(event, StackAdjusted):
+        return f"{names.name(event.player)} stack {event.amount:+d}: {event.reason}"
+    if isinstance(event, SeatAbsenceChanged):
+        return f"{names.at_seat(event.seat)} " + ("away from the table" if event.absent
+                                                  else "back at the table")
+    if isinstance(event, EventVoided):
+        versions = ", ".join(f"#{v}" for v in event.versions)
+        return f"correction: {versions} voided ({event.reason})"
+    if isinstance(event, EventAmended):
+        return f"correction: #{event.version} amended ({event.reason})"
+    return str(getattr(event, "TYPE", type(event).__name__)).replace("_", " ")
+
+
+def event_rows(fold: TableFold, stored: list[StoredEvent], public: bool,
+               player_names: dict[str, str] | None = None) -> list[dict[str, Any]]:
+    """The events newest first, each with its text, rule and who recorded it on what device."""
+    names = _Names(fold, player_names, min((e.version for e in stored), default=0))
+    rows = []
+    for item in reversed(stored):
+        event = item.decode()
+        rows.append({
+            "version": item.version,
+            "type": item.type,
+            "text": event_text(event, item.version, names, public),
+            "rule": getattr(event, "rule", "") or getattr(event, "ruling", ""),
+            "actor": item.actor,
+            "device": item.device,
+            "at": item.recorded_at.isoformat(),
+            "voided": item.version in fold.voided,
+            "correction": item.type in (EventVoided.TYPE, EventAmended.TYPE),
+        })
+    return rows
+
+
+# --- a table -----------------------------------------------------------------------------
+
+
+def _cards(cards: tuple[int, ...] | None) -> list[str] | None:
+    return None if cards is None else [card_text(c) for c in cards]
+
+
+def _round_down(amount: int, unit: int) -> int:
+    return amount - amount % unit if unit > 1 else amount
+
+
+def bet_sizes(hand: HandState, legal: LegalActions) -> list[dict[str, Any]]:
+    """The quick sizes a tablet offers: min, half pot, pot, all-in (each a legal total)."""
+    if not legal.raise_kind:
+        return []
+    pot = hand.pot_total
+    current = hand.current_bet
+    call = legal.call_amount
+    unit = hand.setup.chip_unit
+    sizes: list[dict[str, Any]] = [{"label": "Min", "to": legal.min_to}]
+    for label, fraction in (("½ pot", 2), ("Pot", 1)):
+        raw = current + (pot + call) // fraction
+        to = max(legal.min_to, min(legal.max_to, _round_down(raw, unit)))
+        sizes.append({"label": label, "to": to})
+    sizes.append({"label": "All-in", "to": legal.max_to})
+    seen: set[int] = set()
+    unique = []
+    for size in sizes:
+        if size["to"] not in seen:
+            seen.add(size["to"])
+            unique.append(size)
+    return unique
+
+
+def _legal(hand: HandState, seat_of: tuple[int, ...],
+           names: dict[str, str]) -> dict[str, Any] | None:
+    legal = legal_actions(hand)
+    if legal is None:
+        return None
+    return {
+        "player": legal.player,
+        "seat": seat_of[legal.player],
+        "name": names.get(hand.setup.players[legal.player], hand.setup.players[legal.player])
+        if hand.setup.players else f"position {legal.player}",
+        "fold": legal.can_fold,
+        "check": legal.can_check,
+        "call": legal.call_amount,
+        "call_all_in": legal.call_all_in,
+        "raise_kind": legal.raise_kind,
+        "min_to": legal.min_to,
+        "max_to": legal.max_to,
+        "all_in_to": legal.max_to if legal.raise_kind else 0,
+        "sizes": bet_sizes(hand, legal),
+        "describe": list(legal.describe()),
+    }
+
+
+def _hand_view(hand: HandState, public: bool, names: dict[str, str]) -> dict[str, Any]:
+    seats = hand.setup.seats or tuple(range(1, hand.player_count + 1))
+    # The pots in the middle: what was collected from earlier streets (this street's bets are
+    # still in front of the players; the pots gather them when the street ends).
+    collected = hand._replace(committed=tuple(
+        c - b for c, b in zip(hand.committed, hand.bets, strict=True)))
+    pot_list = [
+        {"amount": p.amount, "eligible": list(p.eligible),
+         "eligible_seats": [seats[i] for i in p.eligible],
+         "name": "Main pot" if k == 0 else f"Side pot {k}"}
+        for k, p in enumerate(pots(collected))
+    ] if not hand.is_complete else []
+    view: dict[str, Any] = {
+        "number": hand.setup.hand_number,
+        "phase": hand.phase,
+        "street": STREETS[min(hand.street, 3)],
+        "complete": hand.is_complete,
+        "board": _cards(hand.board) or [],
+        "pots": pot_list,
+        "pot_total": hand.pot_total if not hand.is_complete else 0,
+        "current_bet": hand.current_bet,
+        "to_act": hand.to_act,
+        "to_act_seat": seats[hand.to_act] if hand.to_act is not None else None,
+        "legal": _legal(hand, seats, names) if hand.phase == BETTING else None,
+        "board_due": 0,
+        "betting_closed": hand.betting_closed,
+        "next_steps": list(next_steps(hand)),
+        "showdown": None,
+        "awards": [_award(a, seats) for a in hand.awards],
+        "button_seat": hand.setup.button_seat,
+        "small_blind_seat": hand.setup.small_blind_seat,
+        "big_blind_seat": hand.setup.big_blind_seat,
+        "known_cards": _known(hand, public),
+        "level": hand.setup.level,
+        "min_bet": hand.setup.min_bet,
+        "chip_unit": hand.setup.chip_unit,
+    }
+    if hand.phase == "board":
+        view["board_due"] = 3 if not hand.board else 1
+    if hand.phase == SHOWDOWN or (hand.betting_closed and not hand.is_complete):
+        view["showdown"] = _showdown(hand, seats)
+    return view
+
+
+def _award(award: PotAwarded, seats: tuple[int, ...]) -> dict[str, Any]:
+    return {
+        "pot": award.pot, "amount": award.amount, "winners": list(award.winners),
+        "winner_seats": [seats[w] for w in award.winners], "shares": list(award.shares),
+        "odd_chips": list(award.odd_chips), "hand_name": award.hand_name,
+        "ruling": award.ruling,
+    }
+
+
+def _showdown(hand: HandState, seats: tuple[int, ...]) -> dict[str, Any]:
+    result: dict[str, Any] = {
+        "order": list(showdown_order(hand)),
+        "order_seats": [seats[i] for i in showdown_order(hand)],
+        "proposed": None,
+        "pending": None,
+    }
+    if hand.phase != SHOWDOWN:
+        return result
+    try:
+        result["proposed"] = [_award(a, seats) for a in propose_awards(hand)]
+    except RuleViolation as violation:
+        result["pending"] = violation.as_dict()
+    return result
+
+
+def _known(hand: HandState, public: bool) -> list[str]:
+    """Cards the picker greys out: the board, shown cards, and (not for viewers) dealt ones."""
+    seen = set(hand.board)
+    groups = list(hand.shown) + ([] if public else list(hand.hole))
+    for cards in groups:
+        if cards:
+            seen.update(cards)
+    return sorted(card_text(c) for c in seen)
+
+
+def _next_plan(state: TableState, level: Level | None) -> dict[str, Any] | None:
+    """Who has the button and the blinds next hand, or why no hand can start."""
+    try:
+        plan = plan_hand(state, level or Level(1, 2), state.hands_played + 1)
+    except RuleViolation as violation:
+        return {"ready": False, "why": violation.as_dict()}
+    return {"ready": True, "button_seat": plan.button_seat,
+            "small_blind_seat": plan.small_blind_seat, "big_blind_seat": plan.big_blind_seat,
+            "seats": list(plan.seats)}
+
+
+def _level_dict(level: Level | None) -> dict[str, Any] | None:
+    if level is None:
+        return None
+    return {"number": level.number, "small_blind": level.small_blind,
+            "big_blind": level.big_blind, "ante": level.ante, "ante_kind": level.ante_kind,
+            "chip_unit": level.chip_unit}
+
+
+def table_view(
+    fold: TableFold,
+    recent: list[StoredEvent],
+    role: str,
+    level: Level | None = None,
+    names: dict[str, str] | None = None,
+) -> dict[str, Any]:
+    """Everything a tablet shows for one table, for `role` (viewers see no unshown cards).
+    `names` maps a tournament's player ids to the names people know."""
+    public = role == VIEWER
+    names = names or {}
+    state = fold.state
+    base: dict[str, Any] = {"stream": fold.stream, "version": fold.version, "role": role,
+                            "events": event_rows(fold, recent, public, names)}
+    if state is None:
+        return base | {"open": False}
+    profile = get_profile(state.profile)
+    hand = state.hand
+    in_hand = hand is not None and not hand.is_complete
+    position = {s: i for i, s in enumerate(hand.setup.seats)} if hand is not None else {}
+    seats = []
+    for number in range(1, state.seat_count + 1):
+        seat = state.occupant(number)
+        row: dict[str, Any] = {"seat": number, "player": None}
+        if seat is not None:
+            row |= {"player": names.get(seat.player, seat.player), "id": seat.player,
+                    "stack": seat.stack, "absent": seat.absent,
+                    "waits": seat.waits, "position": None, "bet": 0, "in_hand": False,
+                    "folded": False, "all_in": False, "hole": None, "shown": None,
+                    "to_act": False}
+            p = position.get(number)
+            if hand is not None and p is not None:
+                row |= {
+                    "position": p, "in_hand": True, "folded": hand.folded[p],
+                    "shown": _cards(hand.shown[p]),
+                    "hole": None if public else _cards(hand.hole[p] or None),
+                }
+                if in_hand:
+                    row |= {"stack": hand.stacks[p], "bet": hand.bets[p],
+                            "committed": hand.committed[p], "absent": hand.absent[p],
+                            "all_in": hand.stacks[p] == 0 and not hand.folded[p],
+                            "to_act": hand.to_act == p}
+        seats.append(row)
+    plan = None
+    if in_hand:
+        assert hand is not None
+        markers = (hand.setup.button_seat, hand.setup.small_blind_seat,
+                   hand.setup.big_blind_seat)
+    else:
+        plan = _next_plan(state, level)
+        if plan is not None and plan["ready"]:
+            markers = (plan["button_seat"], plan["small_blind_seat"], plan["big_blind_seat"])
+        else:
+            markers = (state.button, state.small_blind_seat, state.big_blind_seat)
+    for row in seats:
+        row["button"] = row["seat"] == markers[0]
+        row["small_blind"] = row["seat"] == markers[1]
+        row["big_blind"] = row["seat"] == markers[2]
+    return base | {
+        "open": True,
+        "table": state.table,
+        "tournament": state.tournament,
+        "seat_count": state.seat_count,
+        "profile": {"name": profile.name, "title": profile.title,
+                    "clock_seconds": profile.clock_seconds,
+                    "clock_countdown_seconds": profile.clock_countdown_seconds},
+        "hands_played": state.hands_played,
+        "seats": seats,
+        "hand": _hand_view(hand, public, names) if hand is not None else None,
+        "hand_in_progress": in_hand,
+        "level": _level_dict(level),
+        "next_hand": None if in_hand else plan,
+        "chips": state.chips(),
+    }
+
+
+def table_summary(fold: TableFold, level: Level | None = None,
+                  names: dict[str, str] | None = None) -> dict[str, Any]:
+    """One table at a glance for the floor: players, stacks, the hand in progress."""
+    names = names or {}
+    state = fold.state
+    if state is None:
+        return {"stream": fold.stream, "version": fold.version, "open": False}
+    hand = state.hand
+    in_hand = hand is not None and not hand.is_complete
+    players = []
+    for seat in state.seats:
+        row: dict[str, Any] = {"seat": seat.seat, "player": names.get(seat.player, seat.player),
+                               "id": seat.player, "stack": seat.stack,
+                               "absent": seat.absent, "in_hand": False, "folded": False}
+        if in_hand and hand is not None and seat.seat in hand.setup.seats:
+            p = hand.setup.seats.index(seat.seat)
+            row |= {"stack": hand.stacks[p], "in_hand": True, "folded": hand.folded[p],
+                    "bet": hand.bets[p], "to_act": hand.to_act == p}
+        players.append(row)
+    summary: dict[str, Any] = {
+        "stream": fold.stream, "version": fold.version, "open": True, "table": state.table,
+        "tournament": state.tournament, "seat_count": state.seat_count,
+        "profile": state.profile, "hands_played": state.hands_played, "players": players,
+        "chips": state.chips(), "level": _level_dict(level), "hand": None,
+        "findings": len(fold.findings),
+    }
+    if in_hand and hand is not None:
+        to_act = hand.to_act
+        summary["hand"] = {
+            "number": hand.setup.hand_number, "phase": hand.phase,
+            "street": STREETS[min(hand.street, 3)], "pot_total": hand.pot_total,
+            "board": _cards(hand.board) or [],
+            "to_act": names.get(hand.setup.players[to_act], hand.setup.players[to_act])
+            if to_act is not None else None,
+            "level": hand.setup.level, "blinds": f"{max(hand.setup.blinds, default=0)}",
+        }
+    return summary
+
+
+def notable_rows(fold: TableFold, stored: list[StoredEvent],
+                 names: dict[str, str] | None = None) -> list[dict[str, Any]]:
+    """Rulings and corrections (and seat changes) at a table, newest first, for the floor."""
+    rows = event_rows(fold, stored, True, names)
+    for row in rows:
+        row["stream"] = fold.stream
+        row["table"] = fold.state.table if fold.state is not None else fold.stream
+    return rows

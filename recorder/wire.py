@@ -1,0 +1,359 @@
+"""Commands as JSON: the one place where `{"type": "bet_raise", "player": 2, "to": 600}` becomes
+the engine's or the recorder's command dataclass.
+
+Hand commands name players by position in the hand (0 is the first player left of the button,
+see engine.commands); table commands name seats. Cards are text, "AsKd" or ["As", "Kd"].
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from engine import commands as hand
+from engine.cards import Card, parse_card, parse_cards
+from engine.errors import RuleViolation
+from engine.table import Level
+from recorder import service
+
+Cards = str | list[str]
+
+
+class _Command(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class FoldIn(_Command):
+    type: Literal["fold"]
+    player: int
+
+
+class CheckCallIn(_Command):
+    type: Literal["check_call"]
+    player: int
+
+
+class BetRaiseIn(_Command):
+    type: Literal["bet_raise"]
+    player: int
+    to: int = Field(description="the player's total for this street")
+
+
+class DealHoleIn(_Command):
+    type: Literal["deal_hole"]
+    player: int
+    cards: Cards | None = Field(None, description="omit when the dealer does not know them")
+
+
+class DealBoardIn(_Command):
+    type: Literal["deal_board"]
+    cards: Cards
+
+
+class ShowCardsIn(_Command):
+    type: Literal["show_cards"]
+    player: int
+    cards: Cards
+
+
+class MuckCardsIn(_Command):
+    type: Literal["muck_cards"]
+    player: int
+
+
+class AwardPotsIn(_Command):
+    type: Literal["award_pots"]
+    winners: list[list[int]] | None = Field(
+        None, description="a director's override, one list of positions per pot")
+    ruling: str = ""
+
+
+class DeclareMisdealIn(_Command):
+    type: Literal["declare_misdeal"]
+    reason: str = "misdeal"
+
+
+class ExposeCardIn(_Command):
+    type: Literal["expose_card"]
+    player: int
+    card: str
+    in_deal: bool = True
+
+
+class ExposeBoardEarlyIn(_Command):
+    type: Literal["expose_board_early"]
+    cards: Cards
+
+
+class KillHandIn(_Command):
+    type: Literal["kill_hand"]
+    player: int
+    reason: str
+    rule: str
+
+
+class ExpireClockIn(_Command):
+    type: Literal["expire_clock"]
+    player: int
+
+
+class MarkAbsentIn(_Command):
+    type: Literal["mark_absent"]
+    player: int
+
+
+class MarkReturnedIn(_Command):
+    type: Literal["mark_returned"]
+    player: int
+
+
+class VoidHandIn(_Command):
+    type: Literal["void_hand"]
+    reason: str
+
+
+class OpenTableIn(_Command):
+    type: Literal["open_table"]
+    table: str
+    seat_count: int = Field(ge=2, le=10)
+    profile: str = "tda"
+    tournament: str = ""
+
+
+class SeatPlayerIn(_Command):
+    type: Literal["seat_player"]
+    seat: int
+    player: str = Field(min_length=1, max_length=80)
+    stack: int = Field(ge=0)
+    waits: bool = False
+    reason: str = "draw"
+
+
+class RemovePlayerIn(_Command):
+    type: Literal["remove_player"]
+    seat: int
+    reason: str
+
+
+class PlaceButtonIn(_Command):
+    type: Literal["place_button"]
+    seat: int
+    reason: str = "draw for the button"
+
+
+class AdjustStackIn(_Command):
+    type: Literal["adjust_stack"]
+    seat: int
+    amount: int
+    reason: str
+    rule: str = ""
+
+
+class SetAbsenceIn(_Command):
+    type: Literal["set_absence"]
+    seat: int
+    absent: bool
+
+
+class LevelIn(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    small_blind: int = Field(ge=0)
+    big_blind: int = Field(gt=0)
+    ante: int = Field(0, ge=0)
+    ante_kind: Literal["none", "uniform", "big_blind"] = "none"
+    number: int = 0
+    chip_unit: int = Field(1, gt=0)
+
+
+class StartHandIn(_Command):
+    type: Literal["start_hand"]
+    level: LevelIn | None = Field(
+        None, description="a director's explicit level; else the tournament's current level")
+    hand_number: int = 0
+    final_table: bool = False
+
+
+class UndoIn(_Command):
+    type: Literal["undo"]
+    reason: str = "dealer undo"
+
+
+class VoidEventsIn(_Command):
+    type: Literal["void_events"]
+    versions: list[int] = Field(min_length=1)
+    reason: str
+    rule: str
+
+
+CommandIn = Annotated[
+    FoldIn | CheckCallIn | BetRaiseIn | DealHoleIn | DealBoardIn | ShowCardsIn | MuckCardsIn
+    | AwardPotsIn | DeclareMisdealIn | ExposeCardIn | ExposeBoardEarlyIn | KillHandIn
+    | ExpireClockIn | MarkAbsentIn | MarkReturnedIn | VoidHandIn | OpenTableIn | SeatPlayerIn
+    | RemovePlayerIn | PlaceButtonIn | AdjustStackIn | SetAbsenceIn | StartHandIn | UndoIn
+    | VoidEventsIn,
+    Field(discriminator="type"),
+]
+
+# Who may send what. A dealer records the play of the hand at his own table; everything that
+# changes seats, stacks or earlier entries, or rules on a hand, is the director's.
+DEALER_COMMANDS = frozenset({
+    "fold", "check_call", "bet_raise", "deal_hole", "deal_board", "show_cards", "muck_cards",
+    "award_pots", "declare_misdeal", "expose_card", "expose_board_early", "expire_clock",
+    "mark_absent", "mark_returned", "set_absence", "start_hand", "undo",
+})
+DIRECTOR_COMMANDS = DEALER_COMMANDS | {
+    "kill_hand", "void_hand", "open_table", "seat_player", "remove_player", "place_button",
+    "adjust_stack", "void_events",
+}
+
+
+def needs_director(command: CommandIn) -> bool:
+    """True when only a director may record `command` (rulings, corrections, seating)."""
+    if command.type not in DEALER_COMMANDS:
+        return True
+    if isinstance(command, AwardPotsIn) and command.winners is not None:
+        return True
+    return isinstance(command, StartHandIn) and command.level is not None
+
+
+def _cards(text: Cards) -> tuple[Card, ...]:
+    joined = text if isinstance(text, str) else "".join(text)
+    try:
+        return parse_cards(joined)
+    except ValueError as exc:
+        raise RuleViolation("cards", str(exc)) from None
+
+
+def _card(text: str) -> Card:
+    try:
+        return parse_card(text)
+    except ValueError as exc:
+        raise RuleViolation("cards", str(exc)) from None
+
+
+def to_command(command: CommandIn, level: Level | None = None) -> service.TableCommand:
+    """The dataclass `command` stands for. `level` is the level a start_hand without one
+    plays at (the tournament's current level)."""
+    c = command
+    if isinstance(c, FoldIn):
+        return hand.Fold(c.player)
+    if isinstance(c, CheckCallIn):
+        return hand.CheckCall(c.player)
+    if isinstance(c, BetRaiseIn):
+        return hand.BetRaise(c.player, c.to)
+    if isinstance(c, DealHoleIn):
+        return hand.DealHole(c.player, _cards(c.cards) if c.cards else None)
+    if isinstance(c, DealBoardIn):
+        return hand.DealBoard(_cards(c.cards))
+    if isinstance(c, ShowCardsIn):
+        return hand.ShowCards(c.player, _cards(c.cards))
+    if isinstance(c, MuckCardsIn):
+        return hand.MuckCards(c.player)
+    if isinstance(c, AwardPotsIn):
+        winners = tuple(tuple(w) for w in c.winners) if c.winners is not None else None
+        return hand.AwardPots(winners, c.ruling)
+    if isinstance(c, DeclareMisdealIn):
+        return hand.DeclareMisdeal(c.reason)
+    if isinstance(c, ExposeCardIn):
+        return hand.ExposeCard(c.player, _card(c.card), c.in_deal)
+    if isinstance(c, ExposeBoardEarlyIn):
+        return hand.ExposeBoardEarly(_cards(c.cards))
+    if isinstance(c, KillHandIn):
+        return hand.KillHand(c.player, c.reason, c.rule)
+    if isinstance(c, ExpireClockIn):
+        return hand.ExpireClock(c.player)
+    if isinstance(c, MarkAbsentIn):
+        return hand.MarkAbsent(c.player)
+    if isinstance(c, MarkReturnedIn):
+        return hand.MarkReturned(c.player)
+    if isinstance(c, VoidHandIn):
+        return hand.VoidHand(c.reason)
+    if isinstance(c, OpenTableIn):
+        return service.OpenTable(c.table, c.seat_count, c.profile, c.tournament)
+    if isinstance(c, SeatPlayerIn):
+        return service.SeatPlayer(c.seat, c.player, c.stack, c.waits, c.reason)
+    if isinstance(c, RemovePlayerIn):
+        return service.RemovePlayer(c.seat, c.reason)
+    if isinstance(c, PlaceButtonIn):
+        return service.PlaceButton(c.seat, c.reason)
+    if isinstance(c, AdjustStackIn):
+        return service.AdjustStack(c.seat, c.amount, c.reason, c.rule)
+    if isinstance(c, SetAbsenceIn):
+        return service.SetAbsence(c.seat, c.absent)
+    if isinstance(c, StartHandIn):
+        chosen = Level(**c.level.model_dump()) if c.level is not None else level
+        if chosen is None:
+            raise RuleViolation("level", "no level is known for this table: the director "
+                                "starts the tournament's levels first", ("start the clock",))
+        return service.StartHand(chosen, c.hand_number, c.final_table)
+    if isinstance(c, UndoIn):
+        return service.Undo(c.reason)
+    assert isinstance(c, VoidEventsIn)
+    return service.VoidEvents(tuple(c.versions), c.reason, c.rule)
+
+
+# --- the floor's tournament commands (director only) ---------------------------------------
+
+
+class RegisterIn(_Command):
+    type: Literal["register"]
+    name: str = Field(min_length=1, max_length=80)
+
+
+class DrawSeatsIn(_Command):
+    type: Literal["draw_seats"]
+    tables: int = Field(ge=1, le=100)
+    seed: int | None = Field(None, description="recorded with the draw; random when omitted")
+
+
+class StartLevelIn(_Command):
+    type: Literal["start_level"]
+    ruling: str = Field("", description="the director's reason to skip a scheduled break or "
+                        "color-up")
+
+
+class StartBreakIn(_Command):
+    type: Literal["start_break"]
+    minutes: int = Field(0, ge=0, description="0: the scheduled break's length")
+
+
+class EndBreakIn(_Command):
+    type: Literal["end_break"]
+
+
+class ColorUpIn(_Command):
+    type: Literal["color_up"]
+
+
+class MoveIn(_Command):
+    type: Literal["move"]
+    player: str
+    to_table: str
+    to_seat: int = 0
+    reason: str = "balance"
+    rule: str = ""
+
+
+class BalanceIn(_Command):
+    type: Literal["balance"]
+
+
+class RulingIn(_Command):
+    type: Literal["ruling"]
+    rule: str = Field(min_length=1, max_length=200)
+    text: str = Field(min_length=1, max_length=2000)
+    stream: str = Field("", description="the table stream the ruling affects")
+    version: int = Field(0, ge=0)
+
+
+class SettleIn(_Command):
+    type: Literal["settle"]
+    table: str = Field(description="the table's name in the tournament")
+
+
+TournamentCommandIn = Annotated[
+    RegisterIn | DrawSeatsIn | StartLevelIn | StartBreakIn | EndBreakIn | ColorUpIn | MoveIn
+    | BalanceIn | RulingIn | SettleIn,
+    Field(discriminator="type"),
+]

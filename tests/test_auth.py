@@ -1,0 +1,382 @@
+"""Who may do what: every route of the app is walked, state-changing ones are refused without
+the right role, the CSRF token and the PIN limits hold, and a viewer never gets a hole card that
+was not shown, in any JSON or server-sent payload."""
+
+from __future__ import annotations
+
+import json
+import re
+import threading
+import time
+import uuid
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from fastapi import FastAPI
+from fastapi.routing import APIRoute
+from web_support import Client, make_app, make_recorder, open_table, record
+
+from engine.cards import parse_cards
+from engine.commands import DealHole
+from recorder.auth import CSRF_COOKIE, CSRF_HEADER, SESSION_COOKIE, Auth
+from recorder.cli_serve import serve_in_thread
+from recorder.floor import setup_demo
+from recorder.service import Recorder
+
+STREAM = "table-1"
+OTHER = "table-2"
+UNSAFE = {"POST", "PUT", "PATCH", "DELETE"}
+
+
+@pytest.fixture
+def recorder(tmp_path: Path) -> Any:
+    recorder = make_recorder(tmp_path)
+    open_table(recorder, STREAM)
+    open_table(recorder, OTHER, [(2, "Dee", 4000), (6, "Eve", 4000)], button=2)
+    yield recorder
+    recorder.store.close()
+
+
+@pytest.fixture
+def app_auth(recorder: Recorder) -> tuple[FastAPI, Auth]:
+    return make_app(recorder)
+
+
+def _tournament_id(recorder: Recorder) -> str:
+    from recorder.tournament_service import Tournaments
+
+    ids = Tournaments(recorder).tournaments()
+    return ids[0] if ids else setup_demo(recorder, players=6, tables=1)
+
+
+def _path(route: APIRoute, values: dict[str, str]) -> str:
+    return re.sub(r"{(\w+)}", lambda m: values[m.group(1)], route.path)
+
+
+def _valid_body(route: APIRoute, method: str, recorder: Recorder) -> dict[str, Any] | None:
+    """A body the right role would get through (so a refusal is about the role, not the body)."""
+    if route.path == "/api/tables/{stream}/commands":
+        return {"event_id": str(uuid.uuid4()), "expected_version": recorder.table(STREAM).version,
+                "command": {"type": "undo"} if recorder.table(STREAM).state.hand_in_progress
+                else {"type": "start_hand"}}
+    if route.path == "/api/tournaments/{tournament}/commands":
+        return {"command": {"type": "ruling", "rule": "TDA 1", "text": "best interest"}}
+    if route.path in ("/api/tables/{stream}/pairing",) or method == "DELETE":
+        return None
+    raise AssertionError(f"no test body for {method} {route.path}: add one, and decide who may "
+                         "call it")
+
+
+# Unsafe routes anyone may call: signing in is how a session starts.
+OPEN_UNSAFE = {("POST", "/api/session")}
+# Unsafe routes any signed-in caller may use on his own session (with the CSRF header).
+ANY_SESSION = {("DELETE", "/api/session")}
+# Unsafe routes a dealer may use (at his own table); every other one is the director's.
+DEALER_MAY = {("POST", "/api/tables/{stream}/commands")}
+
+
+def _unsafe_routes(app: FastAPI) -> list[tuple[str, APIRoute]]:
+    found = []
+    for route in app.routes:
+        if isinstance(route, APIRoute):
+            for method in sorted(route.methods & UNSAFE):
+                if (method, route.path) not in OPEN_UNSAFE:
+                    found.append((method, route))
+    # Signing out last: it ends the session the other checks use.
+    return sorted(found, key=lambda item: item[1].path == "/api/session")
+
+
+def test_every_state_changing_route_refuses_without_the_right_role(
+        recorder: Recorder, app_auth: tuple[FastAPI, Auth]) -> None:
+    """401 without a session, 403 for a viewer, a dealer of another table, or without the CSRF
+    header; the right role gets through with the same request; nothing is recorded before."""
+    app, auth = app_auth
+    values = {"stream": STREAM, "tournament": _tournament_id(recorder)}
+    routes = _unsafe_routes(app)
+    assert {(m, r.path) for m, r in routes} == {
+        ("POST", "/api/tables/{stream}/commands"), ("POST", "/api/tables/{stream}/pairing"),
+        ("POST", "/api/tournaments/{tournament}/commands"), ("DELETE", "/api/session")}
+    heads = {h.stream_id: h.version for h in recorder.store.streams()}
+    clients = {}
+    for role, table in (("viewer", None), ("dealer", OTHER), ("dealer", STREAM),
+                        ("director", None)):
+        client = Client(app, auth)
+        client.__enter__()
+        assert client.login(role, table).status_code == 200
+        clients[(role, table)] = client
+    anonymous = Client(app, auth)
+    anonymous.__enter__()
+    try:
+        for method, route in routes:
+            path = _path(route, values)
+            body = _valid_body(route, method, recorder)
+
+            def call(client: Client, csrf: bool = True, path: str = path, method: str = method,
+                     body: dict[str, Any] | None = body) -> int:
+                headers = {CSRF_HEADER: client.csrf} if csrf and client.csrf else {}
+                response = client.http.request(method, path, json=body, headers=headers)
+                return response.status_code
+
+            label = f"{method} {route.path}"
+            assert call(anonymous) == 401, label
+            if (method, route.path) in ANY_SESSION:
+                assert call(clients[("viewer", None)], csrf=False) == 403, label
+                assert call(clients[("viewer", None)]) == 200, label
+                continue
+            assert call(clients[("viewer", None)]) == 403, label
+            assert call(clients[("dealer", OTHER)]) == 403, label
+            right = clients[("dealer", STREAM)] if (method, route.path) in DEALER_MAY \
+                else clients[("director", None)]
+            if (method, route.path) not in DEALER_MAY:
+                assert call(clients[("dealer", STREAM)]) == 403, label
+            assert call(right, csrf=False) == 403, label
+            assert {h.stream_id: h.version for h in recorder.store.streams()} == heads, label
+            assert call(right) == 200, label
+            heads = {h.stream_id: h.version for h in recorder.store.streams()}
+    finally:
+        for client in [anonymous, *clients.values()]:
+            client.__exit__(None, None, None)
+
+
+def test_every_read_needs_a_session(app_auth: tuple[FastAPI, Auth], recorder: Recorder) -> None:
+    """Every JSON read and event stream of the API answers 401 to a caller who did not join."""
+    app, auth = app_auth
+    values = {"stream": STREAM, "tournament": _tournament_id(recorder)}
+    with Client(app, auth) as anonymous:
+        for route in app.routes:
+            if isinstance(route, APIRoute) and "GET" in route.methods and \
+                    route.path.startswith("/api/") and route.path != "/api/session":
+                response = anonymous.http.get(_path(route, values))
+                assert response.status_code == 401, route.path
+                assert response.json()["rule"] == "auth"
+
+
+def test_a_dealer_records_only_the_play_of_hands_at_his_own_table(
+        app_auth: tuple[FastAPI, Auth]) -> None:
+    app, auth = app_auth
+    with Client(app, auth) as dealer:
+        dealer.login("dealer", STREAM)
+        assert dealer.send(STREAM, {"type": "start_hand"}).status_code == 200
+        for command in (
+            {"type": "seat_player", "seat": 2, "player": "Zed", "stack": 100},
+            {"type": "void_events", "versions": [1], "reason": "x", "rule": "TDA 1"},
+            {"type": "award_pots", "winners": [[0]], "ruling": "TDA 1"},
+            {"type": "kill_hand", "player": 0, "reason": "foul", "rule": "TDA 66"},
+            {"type": "start_hand", "level": {"small_blind": 1, "big_blind": 2}},
+        ):
+            response = dealer.send(STREAM, command)
+            assert response.status_code == 403, command
+            assert "director" in response.json()["message"]
+        assert dealer.send(OTHER, {"type": "start_hand"}).status_code == 403
+
+
+def test_state_changing_requests_need_the_csrf_header_matching_the_cookie(
+        app_auth: tuple[FastAPI, Auth]) -> None:
+    app, auth = app_auth
+    with Client(app, auth) as dealer:
+        dealer.login("dealer", STREAM)
+        assert dealer.send(STREAM, {"type": "start_hand"}, csrf=False).status_code == 403
+        real = dealer.csrf
+        dealer.csrf = "forged"
+        assert dealer.send(STREAM, {"type": "start_hand"}).status_code == 403
+        dealer.csrf = real
+        dealer.http.cookies.set(CSRF_COOKIE, "forged")
+        assert dealer.send(STREAM, {"type": "start_hand"}).status_code == 403
+        dealer.http.cookies.set(CSRF_COOKIE, real)
+        assert dealer.send(STREAM, {"type": "start_hand"}).status_code == 200
+
+
+def test_session_cookies_are_http_only_same_site_and_secure_over_https(
+        app_auth: tuple[FastAPI, Auth]) -> None:
+    app, auth = app_auth
+    for base, secure in (("http://testserver", False), ("https://testserver", True)):
+        with Client(app, auth, base_url=base) as client:
+            response = client.login("viewer")
+            cookies = response.headers.get_list("set-cookie")
+            session = next(c for c in cookies if c.startswith(SESSION_COOKIE))
+            csrf = next(c for c in cookies if c.startswith(CSRF_COOKIE))
+            assert "HttpOnly" in session and "HttpOnly" not in csrf
+            assert "SameSite=strict" in session and "SameSite=strict" in csrf
+            assert ("Secure" in session) is secure and ("Secure" in csrf) is secure
+
+
+def test_wrong_pins_are_limited_per_client_and_table_then_429_with_retry_after(
+        recorder: Recorder) -> None:
+    clock = [1000.0]
+    auth = Auth(director_pin="2468", clock=lambda: clock[0])
+    app, _ = make_app(recorder, auth=auth)
+    with Client(app, auth) as client:
+        for _ in range(5):
+            assert client.login("dealer", STREAM, pin="000000").status_code == 401
+        limited = client.login("dealer", STREAM, pin=auth.table_pin(STREAM))
+        assert limited.status_code == 429
+        assert 1 <= int(limited.headers["retry-after"]) <= 61
+        assert client.login("dealer", OTHER).status_code == 200  # another table: not limited
+        clock[0] += 61
+        assert client.login("dealer", STREAM).status_code == 200
+        for _ in range(5):
+            client.login("director", pin="1")
+        assert client.login("director").status_code == 429
+
+
+def test_a_pairing_code_joins_one_tablet_once(app_auth: tuple[FastAPI, Auth]) -> None:
+    app, auth = app_auth
+    with Client(app, auth) as director, Client(app, auth) as tablet, \
+            Client(app, auth) as second:
+        director.login("director")
+        code = director.http.post(f"/api/tables/{STREAM}/pairing",
+                                  headers={CSRF_HEADER: director.csrf}).json()["code"]
+        floor = director.http.get("/api/floor").json()
+        assert code in [c["code"] for c in floor["pairing_codes"]]
+        assert floor["dealer_pins"][STREAM] == auth.table_pin(STREAM)
+        joined = tablet.http.post("/api/session", json={"role": "dealer", "code": code})
+        assert joined.status_code == 200 and joined.json()["table"] == STREAM
+        again = second.http.post("/api/session", json={"role": "dealer", "code": code})
+        assert again.status_code == 401
+        with Client(app, auth) as viewer:
+            viewer.login("viewer")
+            floor = viewer.http.get("/api/floor").json()
+            assert "dealer_pins" not in floor and "pairing_codes" not in floor
+
+
+def test_signing_out_ends_the_session(app_auth: tuple[FastAPI, Auth]) -> None:
+    app, auth = app_auth
+    with Client(app, auth) as client:
+        client.login("director")
+        assert client.http.delete("/api/session",
+                                  headers={CSRF_HEADER: client.csrf}).status_code == 200
+        assert client.http.get("/api/floor").status_code == 401
+
+
+# --- viewers and hole cards --------------------------------------------------------------
+
+
+HOLE = {0: "JhTh", 1: "QsKs", 2: "AhAs"}  # Bob, Cy, Ann (positions of the hand)
+EXPOSED = "9h"
+
+
+def _card_pattern(cards: str) -> re.Pattern[str]:
+    tokens = [cards[i:i + 2] for i in range(0, len(cards), 2)]
+    alternatives = "|".join(re.escape(t) for t in tokens) + "|" + re.escape(cards)
+    return re.compile(rf"(?<![A-Za-z0-9])({alternatives})(?![A-Za-z0-9])")
+
+
+def _payloads_for(client: Client, app: FastAPI, values: dict[str, str]) -> list[str]:
+    texts = []
+    for route in app.routes:
+        if isinstance(route, APIRoute) and "GET" in route.methods and \
+                route.path.startswith("/api/") and not route.path.endswith("/events") \
+                and route.path != "/api/session":
+            response = client.http.get(_path(route, values))
+            assert response.status_code == 200, route.path
+            texts.append(response.text)
+    return texts
+
+
+def _sse_first_states(base: str, cookies: httpx.Cookies, paths: list[str]) -> list[str]:
+    texts: list[str] = []
+    with httpx.Client(base_url=base, cookies=cookies, timeout=10) as http:
+        for path in paths:
+            with http.stream("GET", path) as response:
+                for line in response.iter_lines():
+                    if line.startswith("data:"):
+                        texts.append(line[5:])
+                        break
+    return texts
+
+
+def test_a_viewer_never_receives_hole_cards_that_were_not_shown(
+        recorder: Recorder, app_auth: tuple[FastAPI, Auth]) -> None:
+    """Dealt and exposed cards stay hidden from viewers in every JSON read and every event
+    stream; cards shown at showdown are public. The dealer does see them (the test can fail)."""
+    app, auth = app_auth
+    values = {"stream": STREAM, "tournament": _tournament_id(recorder)}
+    with Client(app, auth) as director, Client(app, auth) as viewer, \
+            serve_in_thread(app) as base:
+        director.login("director")
+        viewer.login("viewer")
+        director.ok(STREAM, {"type": "start_hand"})
+        for position, cards in HOLE.items():
+            record(recorder, STREAM, DealHole(position, parse_cards(cards)))
+        director.ok(STREAM, {"type": "expose_card", "player": 0, "card": EXPOSED,
+                             "in_deal": False})
+        streamed: list[str] = []
+        live = httpx.Client(base_url=base, timeout=10)
+        live.post("/api/session", json={"role": "viewer"})
+        paths = [f"/api/tables/{STREAM}/events", "/api/floor/events"]
+
+        def follow() -> None:
+            with live.stream("GET", paths[0]) as response:
+                for line in response.iter_lines():
+                    if line.startswith("data:"):
+                        streamed.append(line[5:])
+                        if '"phase":"complete"' in line:
+                            return
+
+        reader = threading.Thread(target=follow, daemon=True)
+        reader.start()
+        hidden_now = dict(HOLE)
+        steps = [
+            {"type": "bet_raise", "player": 2, "to": 300},
+            {"type": "fold", "player": 0},
+            {"type": "check_call", "player": 1},
+            {"type": "deal_board", "cards": "2c3d4s"},
+            {"type": "check_call", "player": 1}, {"type": "check_call", "player": 2},
+            {"type": "deal_board", "cards": "7c"},
+            {"type": "check_call", "player": 1}, {"type": "check_call", "player": 2},
+            {"type": "deal_board", "cards": "8d"},
+            {"type": "check_call", "player": 1}, {"type": "check_call", "player": 2},
+            {"type": "show_cards", "player": 1, "cards": HOLE[1]},
+            {"type": "muck_cards", "player": 2},
+            {"type": "award_pots"},
+        ]
+        payloads: list[str] = []
+        for step in steps:
+            director.ok(STREAM, step)
+            if step["type"] == "show_cards":
+                del hidden_now[1]
+            texts = _payloads_for(viewer, app, values) + _sse_first_states(
+                base, live.cookies, paths)
+            for text in texts:
+                for cards in [*hidden_now.values(), EXPOSED]:
+                    assert not _card_pattern(cards).search(text), (step, cards, text[:400])
+            payloads.extend(texts)
+        reader.join(timeout=10)
+        live.close()
+        assert len(streamed) >= len(steps) // 2
+        for text in streamed:
+            for cards in [HOLE[0], HOLE[2], EXPOSED]:
+                assert not _card_pattern(cards).search(text), (cards, text[:400])
+        assert any(_card_pattern(HOLE[1]).search(t) for t in payloads)  # shown: public
+        dealer_view = json.dumps(director.table(STREAM))
+        assert _card_pattern(HOLE[0]).search(dealer_view)  # the director sees the dealt cards
+
+
+def test_viewer_pages_follow_without_a_pin(app_auth: tuple[FastAPI, Auth]) -> None:
+    app, auth = app_auth
+    with Client(app, auth) as viewer:
+        assert viewer.login("viewer").json()["role"] == "viewer"
+        assert viewer.table(STREAM)["role"] == "viewer"
+        assert viewer.send(STREAM, {"type": "start_hand"}).status_code == 403
+
+
+def test_sessions_expire(recorder: Recorder) -> None:
+    clock = [0.0]
+    auth = Auth(clock=lambda: clock[0], session_seconds=10)
+    app, _ = make_app(recorder, auth=auth)
+    with Client(app, auth) as client:
+        client.login("viewer")
+        assert client.http.get("/api/floor").status_code == 200
+        clock[0] = 11
+        assert client.http.get("/api/floor").status_code == 401
+
+
+def test_table_pins_differ_per_table_and_server_secret() -> None:
+    one, two = Auth(secret=b"a" * 32), Auth(secret=b"b" * 32)
+    assert one.table_pin("table-1") != one.table_pin("table-2")
+    assert one.table_pin("table-1") != two.table_pin("table-1")
+    assert re.fullmatch(r"\d{6}", one.table_pin("table-1"))
+    assert re.fullmatch(r"\d{6}", Auth().director_pin)
+    time.sleep(0)

@@ -1,0 +1,485 @@
+"""The tablet and floor pages in a real browser (Debian's chromium through Playwright): a dealer
+records whole hands by taps alone, refusals show their rule, Undo, a stale tablet's conflict,
+lost answers retried once, viewers without hole cards, the floor's tournament controls.
+
+Screenshots go to test-artifacts/ (gitignored)."""
+
+from __future__ import annotations
+
+import re
+import uuid
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+from web_support import (
+    CHROMIUM,
+    CHROMIUM_ARGS,
+    DIRECTOR_PIN,
+    LEVEL,
+    make_app,
+    make_recorder,
+    open_table,
+    record,
+    require_chromium,
+)
+
+from engine.cards import parse_cards
+from engine.commands import DealHole
+from recorder.auth import Auth
+from recorder.cli_serve import serve_in_thread
+from recorder.floor import setup_demo
+from recorder.service import Recorder, StartHand
+
+pytestmark = pytest.mark.browser
+
+STREAM = "table-1"
+ARTIFACTS = Path(__file__).resolve().parent.parent / "test-artifacts"
+LAPTOP = {"width": 1280, "height": 800}
+PORTRAIT = {"width": 768, "height": 1024}
+PHONE = {"width": 390, "height": 844}
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    require_chromium()
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        launched = playwright.chromium.launch(executable_path=CHROMIUM, headless=True,
+                                              args=CHROMIUM_ARGS)
+        yield launched
+        launched.close()
+
+
+@dataclass
+class Site:
+    base: str
+    auth: Auth
+    recorder: Recorder
+
+    def stream_types(self, stream: str = STREAM) -> list[str]:
+        return [e.type for e in self.recorder.store.read(stream)]
+
+
+@pytest.fixture
+def site(tmp_path: Path) -> Iterator[Site]:
+    recorder = make_recorder(tmp_path)
+    open_table(recorder, STREAM)  # Ann 1000 (button), Bob 3000 (SB), Cy 3000 (BB)
+    app, auth = make_app(recorder)
+    with serve_in_thread(app) as base:
+        yield Site(base, auth, recorder)
+    recorder.store.close()
+
+
+def shot(page: Any, name: str) -> None:
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / f"{name}.png"))
+
+
+def new_page(browser: Any, viewport: dict[str, int] = LAPTOP) -> Any:
+    context = browser.new_context(viewport=viewport)
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.errors = errors
+    return page
+
+
+def dealer(browser: Any, site: Site, viewport: dict[str, int] = LAPTOP,
+           stream: str = STREAM, name: str = "") -> Any:
+    """A tablet joined as the table's dealer by tapping the PIN on the keypad."""
+    page = new_page(browser, viewport)
+    page.goto(f"{site.base}/dealer/{stream}")
+    if name:
+        page.fill("#signin-name", name)
+    for digit in site.auth.table_pin(stream):
+        page.click(f"[data-pin='{digit}']")
+    page.click("[data-pin='join']")
+    page.wait_for_selector("#actions .btn")
+    return page
+
+
+def settled(page: Any, version: str | None) -> None:
+    page.wait_for_function(
+        "v => document.body.dataset.version !== v && window.handlogTable.outbox().length === 0",
+        arg=version)
+
+
+def tap(page: Any, selector: str) -> None:
+    """Tap a button that records, and wait for the screen to show the recorded state."""
+    version = page.get_attribute("body", "data-version")
+    page.click(selector)
+    settled(page, version)
+
+
+def to_act(page: Any) -> str:
+    return str(page.inner_text(".to-act-title")).split(" to act")[0]
+
+
+def stacks(page: Any) -> dict[str, str]:
+    result = {}
+    for seat in page.query_selector_all(".seat:not(.empty)"):
+        name = seat.query_selector(".name").inner_text()
+        result[name] = seat.query_selector(".stack").inner_text()
+    return result
+
+
+def pick_cards(page: Any, cards: str, confirm: str) -> None:
+    for i in range(0, len(cards), 2):
+        page.click(f".pick[data-card='{cards[i:i + 2]}']")
+    tap(page, f"[data-action='{confirm}']")
+
+
+def test_a_dealer_records_a_hand_with_a_side_pot_and_a_split_pot_by_taps_alone(
+        browser: Any, site: Site) -> None:
+    """Start, all-in short stack, calls, the board from the picker, a keypad bet, checks, the
+    shown hands, the engine's award per pot confirmed; the floor then shows the new stacks."""
+    page = dealer(browser, site, name="Dana")
+    shot(page, "dealer-1280x800-between-hands")
+    tap(page, "[data-action='start']")
+    assert to_act(page) == "Ann"
+    assert page.inner_text("[data-action='call']") == "Call 100"
+    tap(page, "[data-action='allin']")
+    tap(page, "[data-action='call']")  # Bob calls 950
+    tap(page, "[data-action='call']")  # Cy calls 900
+    page.wait_for_selector(".sheet .picker")  # the flop is due: the picker opens by itself
+    shot(page, "dealer-1280x800-card-picker")
+    pick_cards(page, "AhKhQd", "deal")
+    assert to_act(page) == "Bob"
+    for key in "500":
+        page.click(f"[data-action='key'][data-key='{key}']")
+    assert page.inner_text("[data-action='raise']") == "Bet 500"
+    shot(page, "dealer-1280x800-betting")
+    tap(page, "[data-action='raise']")
+    tap(page, "[data-action='call']")
+    pick_cards(page, "2c", "deal")
+    tap(page, "[data-action='check']")
+    tap(page, "[data-action='check']")
+    assert page.is_disabled(".pick[data-card='Ah']")  # cards already seen are greyed out
+    pick_cards(page, "3c", "deal")
+    tap(page, "[data-action='check']")
+    tap(page, "[data-action='check']")
+    assert [n.inner_text() for n in page.query_selector_all(".showdown li .name")] == [
+        "Bob", "Cy", "Ann"]  # TDA 16: no bet on the river, first left of the button
+    for player, cards in (("0", "JhTh"), ("1", "JcTc"), ("2", "4d5d")):
+        page.click(f"[data-action='open-show'][data-player='{player}']")
+        pick_cards(page, cards, "show")
+    awards = [a.inner_text() for a in page.query_selector_all(".award")]
+    assert awards[0].startswith("Main pot 3,000 → Bob 1,500, Cy 1,500")
+    assert awards[1].startswith("Side pot 1 1,000 → Bob 500, Cy 500")
+    shot(page, "dealer-1280x800-showdown")
+    tap(page, "[data-action='award']")
+    assert stacks(page) == {"Ann": "0", "Bob": "3,500", "Cy": "3,500"}
+    assert page.is_visible("[data-action='start']")
+    assert site.stream_types().count("pot_awarded") == 2
+    device = page.evaluate("() => localStorage.getItem('handlog.device')")
+    mine = site.recorder.store.read(STREAM)[5:]  # after the set-up through the Recorder
+    assert {(e.actor, e.device) for e in mine} == {("Dana", device)}
+    assert page.errors == []
+
+    floor = new_page(browser)
+    floor.goto(f"{site.base}/floor")
+    floor.fill("#director-pin", DIRECTOR_PIN)
+    floor.click("#signin-form button[type=submit]")
+    floor.wait_for_selector(".table-card")
+    rows = {r.get_attribute("data-player"): r.query_selector(".stack").inner_text()
+            for r in floor.query_selector_all(".table-card tr")}
+    assert rows == {"Ann": "0", "Bob": "3,500", "Cy": "3,500"}
+    shot(floor, "floor-1280x800-tables")
+
+
+def test_an_illegal_amount_is_refused_with_the_rule_shown(browser: Any, site: Site) -> None:
+    page = dealer(browser, site)
+    tap(page, "[data-action='start']")
+    before = site.stream_types()
+    for key in "150":
+        page.click(f"[data-action='key'][data-key='{key}']")
+    page.click("[data-action='raise']")
+    page.wait_for_selector(".alert.refused")
+    assert page.inner_text(".alert-rule") == "TDA 43"
+    assert "at least 200" in page.inner_text(".alert-text")
+    assert "raise to 200 up to 1000" in page.inner_text(".alert-legal")
+    shot(page, "dealer-1280x800-refused")
+    assert site.stream_types() == before
+    page.click("[data-action='dismiss']")
+    assert not page.is_visible(".alert")
+    tap(page, "[data-action='fold']")  # the tablet goes on normally
+
+
+def test_undo_voids_the_last_entry_as_a_correction(browser: Any, site: Site) -> None:
+    page = dealer(browser, site)
+    tap(page, "[data-action='start']")
+    tap(page, "[data-action='fold']")
+    assert to_act(page) == "Bob"
+    tap(page, "[data-action='undo']")
+    assert to_act(page) == "Ann"
+    first, second = page.query_selector_all(".events li")[:2]
+    assert "correction" in first.inner_text() and "voided" in first.inner_text()
+    assert "Ann folds" in second.inner_text() and "voided" in second.get_attribute("class")
+    assert site.stream_types()[-2:] == ["player_folded", "event_voided"]
+
+
+def test_a_stale_tablet_gets_the_conflict_not_a_double_entry(browser: Any, site: Site) -> None:
+    """Tablet B taps while offline; tablet A records first; B back online shows the conflict
+    with what A recorded, and discards or re-applies; nothing is recorded twice."""
+    a = dealer(browser, site)
+    tap(a, "[data-action='start']")
+    b = dealer(browser, site)
+    assert to_act(b) == "Ann"
+    b.context.set_offline(True)
+    b.click("[data-action='call']")  # Ann calls: queued, not sent
+    b.wait_for_selector(".outbox:not(.conflict)")
+    assert "Ann: call 100" in b.inner_text(".outbox")
+    assert b.is_disabled("[data-action='fold']")  # nothing more until it is sent
+    tap(a, "[data-action='fold']")  # meanwhile tablet A records Ann's fold
+    b.context.set_offline(False)
+    b.wait_for_selector(".outbox.conflict", timeout=10_000)
+    text = b.inner_text(".outbox")
+    assert "Not recorded: the table changed" in text
+    assert "Ann folds" in text and "Ann: call 100" in text
+    shot(b, "dealer-1280x800-conflict")
+    types = site.stream_types()
+    assert types.count("player_folded") == 1 and "player_called" not in types
+    b.click("[data-action='discard']")
+    b.wait_for_selector(".outbox", state="hidden")
+    assert to_act(b) == "Bob"
+    assert site.stream_types() == types
+
+    # A second stale entry, still legal on the table as it is now: re-applied, once.
+    b.context.set_offline(True)
+    b.click(".seat[data-seat='5']")
+    b.click("[data-action='absence'][data-value='1']")
+    tap(a, "[data-action='call']")  # Bob calls
+    b.context.set_offline(False)
+    b.wait_for_selector(".outbox.conflict", timeout=10_000)
+    b.click("[data-action='reapply']")
+    b.wait_for_selector(".outbox", state="hidden")
+    b.wait_for_selector(".seat[data-seat='5'].absent")
+    types = site.stream_types()
+    assert types.count("seat_absence_changed") == 1 and types.count("player_called") == 1
+
+
+def test_a_lost_answer_is_retried_with_the_same_event_id_and_recorded_once(
+        browser: Any, site: Site) -> None:
+    page = dealer(browser, site)
+    tap(page, "[data-action='start']")
+    lost: list[str] = []
+
+    def drop_answer(route: Any) -> None:
+        if not lost:
+            route.fetch()  # the server records it...
+            lost.append(route.request.post_data or "")
+            route.abort()  # ...and the answer never reaches the tablet
+        else:
+            route.continue_()
+
+    page.route("**/api/tables/*/commands", drop_answer)
+    page.click("[data-action='call']")
+    page.wait_for_function("() => window.handlogTable.outbox().length === 0", timeout=15_000)
+    page.wait_for_function("() => document.body.dataset.version === String(window.handlogTable"
+                           ".state().version) && window.handlogTable.state().hand.legal"
+                           ".name === 'Bob'")
+    assert lost
+    assert site.stream_types().count("player_called") == 1
+    event_id = uuid.UUID(re.search(r'"event_id":"([^"]+)"', lost[0]).group(1))  # type: ignore[union-attr]
+    called = [e for e in site.recorder.store.read(STREAM) if e.type == "player_called"]
+    assert called[0].event_id == event_id
+
+
+def test_the_queue_survives_a_closed_page_and_is_sent_once_back_online(
+        browser: Any, site: Site) -> None:
+    """Entries tapped offline wait in localStorage with their event ids; the next page of the
+    same tablet sends them when the network is back."""
+    page = dealer(browser, site)
+    tap(page, "[data-action='start']")
+    context = page.context
+    context.set_offline(True)
+    page.click("[data-action='call']")
+    page.wait_for_selector(".outbox")
+    queued = page.evaluate("() => window.handlogTable.outbox()")
+    assert [item["label"] for item in queued] == ["Ann: call 100"]
+    page.close()
+    context.set_offline(False)
+    again = context.new_page()
+    again.goto(f"{site.base}/dealer/{STREAM}")
+    again.wait_for_function("() => window.handlogTable.state() && "
+                            "window.handlogTable.outbox().length === 0")
+    again.wait_for_selector(".to-act-title")
+    assert to_act(again) == "Bob"
+    called = [e for e in site.recorder.store.read(STREAM) if e.type == "player_called"]
+    assert len(called) == 1 and str(called[0].event_id) == queued[0]["event_id"]
+
+
+def test_a_reload_shows_the_same_state_from_the_server(browser: Any, site: Site) -> None:
+    page = dealer(browser, site)
+    tap(page, "[data-action='start']")
+    tap(page, "[data-action='call']")
+    before = (page.get_attribute("body", "data-version"), stacks(page), to_act(page))
+    page.reload()
+    page.wait_for_selector(".to-act-title")
+    assert (page.get_attribute("body", "data-version"), stacks(page), to_act(page)) == before
+
+
+def test_other_screens_of_the_table_update_within_a_second(browser: Any, site: Site) -> None:
+    page = dealer(browser, site)
+    viewer = new_page(browser)
+    viewer.goto(f"{site.base}/view/{STREAM}")
+    viewer.wait_for_selector(".seat")
+    tap(page, "[data-action='start']")
+    viewer.wait_for_selector(".seat.to-act", timeout=1000)
+    assert viewer.inner_text(".seat.to-act .name") == "Ann"
+    assert viewer.query_selector("[data-action='fold']") is None  # read-only
+
+
+def test_a_viewer_never_sees_hole_cards_that_were_not_shown(browser: Any, site: Site) -> None:
+    record(site.recorder, STREAM, StartHand(LEVEL))
+    hole = {0: "JhTh", 1: "QsKs", 2: "AhAs"}
+    for position, cards in hole.items():
+        record(site.recorder, STREAM, DealHole(position, parse_cards(cards)))
+    viewer = new_page(browser)
+    payloads: list[str] = []
+    viewer.on("response", lambda r: payloads.append(r.text())
+              if "/api/" in r.url and "/events" not in r.url else None)
+    viewer.goto(f"{site.base}/view/{STREAM}")
+    viewer.wait_for_selector(".seat.to-act")
+    page = dealer(browser, site)
+    assert "J♥" in page.inner_text("#ring")  # the dealer's tablet has them (the test can fail)
+    tap(page, "[data-action='call']")
+    tap(page, "[data-action='fold']")  # Bob folds: his cards are never shown
+    tap(page, "[data-action='check']")
+    for board in ("2c3d4s", "7c", "8d"):
+        pick_cards(page, board, "deal")
+        tap(page, "[data-action='check']")
+        tap(page, "[data-action='check']")
+    viewer.wait_for_selector(".showdown, .viewer-note")
+    text = viewer.inner_text("body") + viewer.content()
+    for symbol in ("J♥", "10♥", "Q♠", "K♠", "A♥", "A♠"):
+        assert symbol not in viewer.inner_text("#ring"), symbol
+    page.click("[data-action='open-show'][data-player='1']")
+    assert page.is_visible(".pick.picked[data-card='Qs']")  # the dealt cards, preselected
+    tap(page, "[data-action='show']")
+    viewer.wait_for_function("() => document.querySelector('#ring').innerText.includes('K♠')")
+    ring = viewer.inner_text("#ring")
+    assert "Q♠" in ring and "K♠" in ring  # shown at showdown: public
+    assert "J♥" not in ring and "A♥" not in ring
+    for payload in payloads:
+        for cards in ("JhTh", "AhAs"):
+            assert not re.search(rf"(?<![A-Za-z0-9])({cards[:2]}|{cards[2:]})(?![A-Za-z0-9])",
+                                 payload), payload[:300]
+    assert "JhTh" not in text
+
+
+def test_misdeal_absent_exposed_card_and_clock(browser: Any, site: Site) -> None:
+    page = dealer(browser, site)
+    page.clock.install()
+    tap(page, "[data-action='start']")
+    page.click(".seat[data-seat='5']")
+    tap(page, "[data-action='absence'][data-value='1']")
+    assert page.is_visible(".seat[data-seat='5'].absent")
+    page.click(".seat[data-seat='5']")
+    tap(page, "[data-action='absence'][data-value='0']")
+    page.click("[data-action='exposed']")
+    page.click("[data-action='expose-player'][data-player='2']")
+    page.click(".pick[data-card='9d']")
+    tap(page, "[data-action='expose']")
+    assert "9d exposed" in page.inner_text(".events li:first-child")
+    profile = page.evaluate("() => window.handlogTable.state().profile")
+    page.click("[data-action='clock']")
+    assert page.inner_text(".clock span") == "Clock on Ann"
+    page.clock.fast_forward(profile["clock_seconds"] * 1000 + 500)
+    page.wait_for_selector(".clock.countdown")  # the final countdown (TDA 29)
+    shot(page, "dealer-1280x800-clock")
+    page.clock.fast_forward(profile["clock_countdown_seconds"] * 1000 + 500)
+    page.wait_for_function("() => window.handlogTable.state().hand.legal && "
+                           "window.handlogTable.state().hand.legal.name === 'Bob'")
+    assert "hand_killed" in site.stream_types()  # facing the big blind: dead (TDA 29)
+    page.click("[data-action='misdeal']")
+    tap(page, "[data-action='declare-misdeal'][data-reason='wrong number of cards']")
+    assert "Misdeal: re-deal the same hand" in page.inner_text("#actions")
+    tap(page, "[data-action='start']")
+    assert "Hand #1" in page.inner_text("#info")
+
+
+@pytest.mark.parametrize(("viewport", "name"), [(PORTRAIT, "768x1024"), (PHONE, "390x844"),
+                                               (LAPTOP, "1280x800")])
+def test_pages_fit_the_screen_with_big_targets(browser: Any, site: Site,
+                                               viewport: dict[str, int], name: str) -> None:
+    """No sideways scrolling; every button of the tablet at least 48 px both ways."""
+    page = dealer(browser, site, viewport)
+    tap(page, "[data-action='start']")
+    shot(page, f"dealer-{name}-betting")
+    sizes = page.evaluate("""() => Array.from(document.querySelectorAll(
+            '#panel .btn, .seat:not(.empty)'))
+        .filter(b => b.offsetParent !== null)
+        .map(b => { const r = b.getBoundingClientRect();
+                    return [b.textContent.trim(), r.width, r.height]; })""")
+    small = [s for s in sizes if s[1] < 48 or s[2] < 48]
+    assert not small, small
+    assert page.evaluate("() => document.scrollingElement.scrollWidth <= window.innerWidth")
+    tap(page, "[data-action='call']")
+    tap(page, "[data-action='call']")
+    tap(page, "[data-action='check']")
+    page.wait_for_selector(".sheet .picker")
+    picks = page.evaluate("""() => Array.from(document.querySelectorAll('.pick'))
+        .map(b => { const r = b.getBoundingClientRect(); return [r.width, r.height]; })""")
+    assert len(picks) == 52 and min(min(p) for p in picks) >= 48
+    assert page.evaluate("""() => { const r = document.querySelector('.sheet')
+        .getBoundingClientRect(); return r.right <= window.innerWidth + 1; }""")
+    shot(page, f"dealer-{name}-card-picker")
+    floor = new_page(browser, viewport)
+    floor.goto(f"{site.base}/view")
+    floor.wait_for_selector(".table-card")
+    assert floor.evaluate("() => document.scrollingElement.scrollWidth <= window.innerWidth")
+    shot(floor, f"floor-{name}-viewer")
+
+
+def test_the_floor_runs_the_tournament_and_pairs_a_tablet(browser: Any, tmp_path: Path) -> None:
+    """Levels and the clock, registration, a ruling with its rule, a pairing code that joins a
+    tablet to its table; the dealer's hand then shows on the floor."""
+    recorder = make_recorder(tmp_path)
+    tournament = setup_demo(recorder, players=10, tables=2, seed=5)
+    app, auth = make_app(recorder, level_for=lambda _s, _f: None)
+    with serve_in_thread(app) as base:
+        for viewport, name in ((LAPTOP, "1280x800"), (PORTRAIT, "768x1024")):
+            floor = new_page(browser, viewport)
+            floor.goto(f"{base}/floor")
+            floor.fill("#director-pin", DIRECTOR_PIN)
+            floor.click("#signin-form button[type=submit]")
+            floor.wait_for_selector(".tournament")
+            assert "Level 1 · 25/50" in floor.inner_text(".clock-label")
+            assert re.fullmatch(r"\d+:\d\d", floor.inner_text(".clock-big"))
+            shot(floor, f"floor-{name}-director")
+        floor.fill("[data-form='register'] input[name='name']", "Zelda")
+        floor.click("[data-form='register'] button")
+        floor.wait_for_function("() => document.body.innerText.includes('Zelda')")
+        floor.fill("[data-form='ruling'] input[name='rule']", "TDA 45")
+        floor.fill("[data-form='ruling'] input[name='text']", "verbal raise binding")
+        floor.click("[data-form='ruling'] button")
+        floor.wait_for_selector(".rulings li:has-text('verbal raise binding')")
+        assert "TDA 45" in floor.inner_text(".rulings")
+        version = floor.get_attribute("body", "data-version")
+        floor.click("[data-action='t-cmd'][data-type='start_level']")
+        floor.wait_for_function("v => document.body.dataset.version !== v", arg=version)
+        floor.wait_for_function(
+            "() => document.querySelector('.clock-label').innerText.includes('Level 2')")
+        stream = f"table-{tournament}-1"
+        floor.click(f"[data-action='pair'][data-stream='{stream}']")
+        code_el = floor.wait_for_selector(f".table-card[data-stream='{stream}'] .code")
+        code = code_el.inner_text()
+        tablet = new_page(browser, PORTRAIT)
+        tablet.goto(f"{base}/join")
+        for digit in code:
+            tablet.click(f"[data-key='{digit}']")
+        tablet.click("#join")
+        tablet.wait_for_url(f"**/dealer/{stream}")
+        tablet.wait_for_selector("[data-action='start']")
+        assert "50/100" in tablet.inner_text("#actions")  # the tournament's level 2
+        tap(tablet, "[data-action='start']")
+        floor.wait_for_selector(f".table-card[data-stream='{stream}'].in-hand", timeout=2000)
+        assert "Hand #1" in floor.inner_text(f".table-card[data-stream='{stream}']")
+        shot(floor, "floor-768x1024-in-hand")
+        assert auth.pairing_codes() == []  # used once
+    recorder.store.close()
