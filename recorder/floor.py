@@ -286,15 +286,7 @@ DEMO_DIRECTOR = Actor("director", "director", "serve")
 
 
 def setup_demo(recorder: Recorder, players: int = 16, tables: int = 2, seed: int = 11) -> str:
-    """A demo tournament ready to play: players registered, seats drawn, level 1 running.
-
-    Uses the lead's `tournament_service.setup_demo` when there is one."""
-    from recorder import tournament_service
-
-    lead = getattr(tournament_service, "setup_demo", None)
-    if lead is not None:
-        result = lead(recorder)
-        return str(getattr(result, "tournament", result))
+    """A demo tournament ready to play: players registered, seats drawn, level 1 running."""
     from recorder.demo import DEMO_STRUCTURE, player_name
     from recorder.structure import load_structure
 

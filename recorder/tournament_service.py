@@ -300,7 +300,14 @@ class Tournaments:
         rng = random.Random(f"{tournament}-colorup-{state.level}")
         deck = list(FULL_DECK)
         rng.shuffle(deck)
-        race_cards = {p: [card_text(deck.pop())] for p in sorted(stacks)}
+        step = state.structure.color_up_after(state.level)
+        left = [d.value for d in state.structure.denominations
+                if d.colour in state.in_play and (step is None or d.colour not in step.remove)]
+        new_unit = min(left) if left else state.chip_unit
+        # TDA 24: only players holding odd chips race (one card each here: the engine ranks
+        # racers by their best card).
+        race_cards = {p: [card_text(deck.pop())]
+                      for p, stack in sorted(stacks.items()) if stack % new_unit}
         event = color_up(state, stacks, race_cards=race_cards)
         recorded = self._record(tournament, [event], actor)
         for adjustment in event.adjustments:
