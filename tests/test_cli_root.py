@@ -1,0 +1,62 @@
+"""The front door: `handlog --help`, `--version`, usage errors, and the README's commands."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+from click.testing import CliRunner
+
+from recorder import __version__
+from recorder.cli import cli
+
+ROOT = Path(__file__).resolve().parent.parent
+GROUPS = ("db", "demo", "log", "phh", "replay", "rules", "serve", "table", "tournament")
+
+
+def readme_commands() -> list[str]:
+    text = (ROOT / "README.md").read_text()
+    block = re.search(r"```\n(.*?)```", text, re.S)
+    assert block is not None
+    return [line for line in block.group(1).splitlines() if line.strip()]
+
+
+def test_help_lists_every_command_group() -> None:
+    """`handlog --help` lists the command groups."""
+    result = CliRunner().invoke(cli, ["--help"])
+    assert result.exit_code == 0
+    for group in GROUPS:
+        assert re.search(rf"^\s+{group}\s", result.output, re.M), group
+
+
+def test_version_prints_the_version() -> None:
+    """`handlog --version` prints the version."""
+    result = CliRunner().invoke(cli, ["--version"])
+    assert result.exit_code == 0 and __version__ in result.output
+
+
+def test_unknown_command_and_bad_option_exit_2_with_usage() -> None:
+    """Unknown commands and bad options exit 2 with click's usage message."""
+    runner = CliRunner()
+    unknown = runner.invoke(cli, ["frobnicate"])
+    assert unknown.exit_code == 2 and "Usage:" in unknown.output
+    bad = runner.invoke(cli, ["replay", "--no-such-option"])
+    assert bad.exit_code == 2 and "No such option" in bad.output
+
+
+def test_console_script_runs_as_a_subprocess() -> None:
+    """The installed entry point answers like the click runner does."""
+    result = subprocess.run([sys.executable, "-m", "recorder.cli", "--version"],
+                            capture_output=True, text=True, check=False)
+    assert result.returncode == 0 and __version__ in result.stdout
+
+
+def test_readme_opens_with_exactly_two_commands_and_ci_runs_the_second() -> None:
+    """The README's first block is the two commands; .ci/run runs the test command verbatim."""
+    commands = readme_commands()
+    assert len(commands) == 2
+    assert commands[0].endswith("handlog serve")
+    assert "pytest" in commands[1] and "mypy" in commands[1] and "ruff" in commands[1]
+    assert commands[1] in (ROOT / ".ci" / "run").read_text().splitlines()
