@@ -1,0 +1,58 @@
+"""A hand entered step by step over the HTTP API: a side pot, a split pot with an odd chip in
+the smallest denomination, and an undo; the log then replays clean."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from click.testing import CliRunner
+from web_support import Client, make_app, make_recorder, open_table
+
+from recorder.cli import cli
+from replay.verify import replay_log
+
+STREAM = "table-odd"
+PLAYERS = [(1, "Ann", 1000), (2, "Bob", 3000), (3, "Cy", 3000), (4, "Dee", 3000)]
+LEVEL = {"small_blind": 25, "big_blind": 50, "chip_unit": 25, "number": 1}
+
+
+def test_http_hand_with_side_pot_odd_chip_split_and_undo_replays_clean(tmp_path: Path) -> None:
+    """TDA 20: the odd 25 chip of the split main pot goes to the first winner left of the
+    button; the side pot splits evenly; the undone mis-tap stays in the log, voided."""
+    recorder = make_recorder(tmp_path)
+    open_table(recorder, STREAM, PLAYERS, button=3)
+    app, auth = make_app(recorder)
+    with Client(app, auth) as client:
+        assert client.login("director").status_code == 200
+        # Positions: 0 Dee (small blind), 1 Ann (big blind), 2 Bob, 3 Cy (button).
+        client.ok(STREAM, {"type": "start_hand", "level": LEVEL})
+        client.ok(STREAM, {"type": "bet_raise", "player": 2, "to": 1000})
+        client.ok(STREAM, {"type": "fold", "player": 3})  # a mis-tap: Cy meant to call
+        view = client.ok(STREAM, {"type": "undo"})["table"]
+        assert view["hand"]["legal"]["name"] == "Cy"
+        client.ok(STREAM, {"type": "check_call", "player": 3})
+        client.ok(STREAM, {"type": "fold", "player": 0})
+        client.ok(STREAM, {"type": "check_call", "player": 1})  # Ann all-in for 1000
+        client.ok(STREAM, {"type": "deal_board", "cards": "AhKhQd"})
+        client.ok(STREAM, {"type": "bet_raise", "player": 2, "to": 500})
+        client.ok(STREAM, {"type": "check_call", "player": 3})
+        for card in ("7c", "2s"):
+            client.ok(STREAM, {"type": "deal_board", "cards": card})
+            client.ok(STREAM, {"type": "check_call", "player": 2})
+            client.ok(STREAM, {"type": "check_call", "player": 3})
+        client.ok(STREAM, {"type": "show_cards", "player": 2, "cards": "JhTc"})
+        client.ok(STREAM, {"type": "show_cards", "player": 3, "cards": "JcTd"})
+        view = client.ok(STREAM, {"type": "show_cards", "player": 1, "cards": "3c3d"})["table"]
+        proposed = view["hand"]["showdown"]["proposed"]
+        assert [(a["amount"], a["winner_seats"], a["shares"]) for a in proposed] == [
+            (3025, [2, 3], [1525, 1500]), (1000, [2, 3], [500, 500])]
+        view = client.ok(STREAM, {"type": "award_pots"})["table"]
+        assert {s["player"]: s["stack"] for s in view["seats"] if s["player"]} == {
+            "Ann": 0, "Bob": 3525, "Cy": 3500, "Dee": 2975}
+    types = [e.type for e in recorder.store.read(STREAM)]
+    assert "event_voided" in types and "player_folded" in types
+    assert replay_log(recorder.store).findings == []
+    url = recorder.store.url
+    recorder.store.close()
+    result = CliRunner().invoke(cli, ["replay", "--db", url])
+    assert result.exit_code == 0 and result.output.strip().endswith("clean"), result.output
