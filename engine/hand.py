@@ -94,6 +94,14 @@ class HandSetup:
     big_blind_seat: int = 0
     absent: tuple[int, ...] = ()  # positions whose player is away from the table
 
+    def __post_init__(self) -> None:
+        # Without names or seats, the ones hand_started records (p1.., 1..): a hand started
+        # live then carries the same setup as the one replayed from its events.
+        if not self.players:
+            object.__setattr__(self, "players", tuple(f"p{i + 1}" for i in range(len(self.stacks))))
+        if not self.seats:
+            object.__setattr__(self, "seats", tuple(range(1, len(self.stacks) + 1)))
+
 
 @dataclass(frozen=True, slots=True)
 class Pot:
@@ -163,6 +171,7 @@ class HandState(NamedTuple):
     returned: tuple[int, ...]  # uncalled chips returned
     awarded: int
     awards: tuple[PotAwarded, ...]
+    deal_exposures: int = 0  # cards the dealer exposed in the deal and replaced (TDA 35-A-7)
 
     # --- queries -------------------------------------------------------------------------
     @property
@@ -343,10 +352,6 @@ def start_hand(setup: HandSetup) -> HandState:
 # --- legal actions -------------------------------------------------------------------------
 
 
-def _can_act(state: HandState, i: int) -> bool:
-    return not state.folded[i] and state.stacks[i] > 0
-
-
 def legal_actions(state: HandState) -> LegalActions | None:
     """What the player to act may do, or None when nobody is to act."""
     i = state.to_act
@@ -363,10 +368,16 @@ def legal_actions(state: HandState) -> LegalActions | None:
         # unless the profile checks an absent big blind through.
         can_check = owed <= 0 and state.profile.absent_big_blind_checks
         return LegalActions(i, not can_check, can_check, 0, False, "", 0, 0)
-    others_can_act = any(
-        _can_act(state, j) for j in range(state.player_count) if j != i
+    # A bet or raise needs an opponent who could put in more than the current bet: when every
+    # other live player is all-in or covered by it, the raise could only come back uncalled.
+    current = state.current_bet
+    folded, stacks, bets = state.folded, state.stacks, state.bets
+    others_can_call_more = any(
+        not folded[j] and stacks[j] + bets[j] > current
+        for j in range(len(stacks)) if j != i
     )
-    if stack > call and others_can_act and not state.call_only[i] and _raise_open(state, i):
+    if stack > call and others_can_call_more and not state.call_only[i] and \
+            _raise_open(state, i):
         raise_kind = "bet" if state.current_bet == 0 else "raise"
         if state.current_bet == 0:
             min_to = state.setup.min_bet
@@ -483,7 +494,8 @@ def _decide_action(state: HandState, command: Fold | CheckCall | BetRaise) -> tu
             why = ("a short all-in did not reopen the betting for a player who already acted: "
                    "call or fold")
         else:
-            rule, why = "TDA 43", "no player left to bet against"
+            rule, why = "TDA 43", ("no player left who could call more than the current bet: "
+                                   "every other player is all-in or covered")
         raise RuleViolation(rule, why, la.describe())
     if to > la.max_to:
         raise RuleViolation("table stakes", f"{la.raise_kind} to {to} is more than the "
@@ -586,7 +598,17 @@ def _decide_muck(state: HandState, command: MuckCards) -> tuple[HandEvent, ...]:
     if not (state.phase == SHOWDOWN or state.betting_closed):
         raise RuleViolation("muck", "folding during the betting is recorded as a fold",
                             next_steps(state))
+    _refuse_last_live_hand(state, player, "mucked")
     return (CardsMucked(player),)
+
+
+def _refuse_last_live_hand(state: HandState, player: int, what: str) -> None:
+    """TDA 17-B: the last player with live cards wins; his hand cannot be given up, or the
+    pots would have nobody to go to."""
+    if sum(1 for f in state.folded if not f) <= 1:
+        raise RuleViolation("TDA 17", f"position {player} holds the last live hand: it wins "
+                            f"the pot without showing and cannot be {what}",
+                            ("award the pots",))
 
 
 def _decide_award(state: HandState, command: AwardPots) -> tuple[HandEvent, ...]:
@@ -643,11 +665,27 @@ def _decide_expose(state: HandState, command: ExposeCard) -> tuple[HandEvent, ..
                 CardExposed(command.player, text, True, "misdeal", rule),
                 MisdealDeclared(f"{text}, one of the first two cards, exposed", rule),
             )
+        if state.deal_exposures:
+            # TDA 35-A-7 ("any other 2 downcards"), chairperson misdeal 1(b), BSE: two cards
+            # exposed by the dealer in the deal are a misdeal.
+            rule = "TDA 35"
+            return (
+                CardExposed(command.player, text, True, "misdeal", rule),
+                MisdealDeclared(f"{text}, a second card exposed in the deal", rule),
+            )
         return (CardExposed(command.player, text, True,
                             "replaced by the next card; the exposed card is the burn card",
                             "TDA 35"),)
+    if profile.player_exposure_kills_hand and not command.in_deal and \
+            not state.folded[command.player] and _action_pending_after(state, command.player):
+        rule = "BSE mucked cards"
+        return (
+            CardExposed(command.player, text, False,
+                        "the hand is dead: a card exposed with action pending", rule),
+            HandKilled(command.player, "exposed a card with action pending", rule),
+        )
     consequence = "shown to the table; play continues"
-    rule = "TDA 65"
+    rule = "TDA 68"
     if profile.exposed_both_call_or_fold and state.exposed[command.player] >= 1 \
             and not state.betting_closed:
         consequence = "both cards exposed: the player may only call or fold"
@@ -655,21 +693,46 @@ def _decide_expose(state: HandState, command: ExposeCard) -> tuple[HandEvent, ..
     return (CardExposed(command.player, text, command.in_deal, consequence, rule),)
 
 
+def _action_pending_after(state: HandState, player: int) -> bool:
+    """Someone other than `player` still has to act in this betting round."""
+    if state.phase != BETTING:
+        return False
+    for j in range(state.player_count):
+        if j != player and not state.folded[j] and state.stacks[j] > 0 and (
+                state.acted_level[j] == NOT_ACTED or state.bets[j] < state.current_bet):
+            return True
+    return False
+
+
 def _decide_board_early(state: HandState, command: ExposeBoardEarly) -> tuple[HandEvent, ...]:
     if state.phase != BETTING:
         raise RuleViolation("board", "a board card can be premature only during betting")
-    if state.profile.name == "league":
+    street = STREETS[state.street + 1] if state.street < 3 else "river"
+    kind = state.profile.premature_board_card
+    if kind == "reshuffle_then_top_card":
         procedure = ("burn cards stay in the muck; the exposed card(s) are shuffled back into "
                      "the deck; once betting completes the top card(s) are revealed")
         rule = "league accidental reveals"
-    elif not state.board:
-        procedure = ("the flop is mixed back into the stub, the burn card stays; after the "
-                     "betting, shuffle, cut and deal a new flop without burning")
-        rule = "TDA 88 / chairperson premature flop"
+    elif kind == "reshuffle_with_burn":
+        procedure = (f"the premature {street} and its burn are reshuffled with the rest of the "
+                     "deck, the deck is re-cut and the cards re-dealt once the betting is done")
+        rule = "BSE misdealt / exposed cards"
+    elif kind == "turn_out_for_the_round":
+        rule = "chairperson premature board cards"
+        if street == "flop":
+            procedure = ("the flop is mixed back into the stub, the burn card stays; after the "
+                         "betting, shuffle, cut and deal a new flop without burning")
+        elif street == "turn":
+            procedure = ("the card is taken out of play for this round; the next card replaces "
+                         "it after a burn, and the exposed card is shuffled back for the river")
+        else:
+            procedure = ("the burn card stays; the river goes back into the deck, which is "
+                         "reshuffled and cut, and the river is dealt without another burn")
     else:
-        procedure = ("the card is taken out of play for this round; the next card replaces it "
-                     "after a burn, and the exposed card is shuffled back for the river")
-        rule = "TDA 88 / chairperson premature turn"
+        procedure = (f"the burn card stays; the premature {street} goes back into the stub, "
+                     f"the entire stub is reshuffled and the {street} re-dealt without another "
+                     "burn once the betting is done")
+        rule = "TDA RP-5"
     return (BoardExposedEarly(tuple(card_text(c) for c in command.cards), procedure, rule),)
 
 
@@ -679,6 +742,7 @@ def _decide_kill(state: HandState, command: KillHand) -> tuple[HandEvent, ...]:
         raise RuleViolation("dead hand", f"position {command.player} has no live hand")
     if state.phase not in (BETTING, BOARD, SHOWDOWN, POSTING):
         raise RuleViolation("dead hand", f"no live hands at {state.phase}")
+    _refuse_last_live_hand(state, command.player, "killed")
     return (HandKilled(command.player, command.reason, command.rule),)
 
 
@@ -687,6 +751,8 @@ def _decide_clock(state: HandState, command: ExpireClock) -> tuple[HandEvent, ..
         raise _not_your_turn(state, command.player)
     if state.current_bet > state.bets[command.player]:
         return (HandKilled(command.player, "clock expired facing a bet", "TDA 29"),)
+    if not state.profile.clock_expired_unbet_hand_checked:
+        return (HandKilled(command.player, "clock expired", "league timely bets"),)
     return (PlayerChecked(command.player),)
 
 
@@ -705,8 +771,11 @@ def _decide_returned(state: HandState, command: MarkReturned) -> tuple[HandEvent
 
 
 def _decide_void(state: HandState, command: VoidHand) -> tuple[HandEvent, ...]:
-    return (HandVoided(command.reason, "chairperson: different back or duplicate card voids "
-                       "all action"),)
+    if state.profile.name == "chairperson":
+        rule = "chairperson: different back or duplicate card voids all action"
+    else:
+        rule = "TDA 35-E: a fouled deck stops play and all bets are returned"
+    return (HandVoided(command.reason, rule),)
 
 
 _DECIDERS: dict[type, Callable[[HandState, Any], tuple[HandEvent, ...]]] = {
@@ -936,6 +1005,10 @@ def _close_street(state: HandState) -> HandState:
         betting_closed and len(state.board) == 5
     ):
         phase = SHOWDOWN
+        if not sum(committed) and not state.dead:
+            # Everyone folded to an unopposed blind with no ante and no small blind: his
+            # chips came back uncalled and there is no pot to push.
+            phase = COMPLETE
     else:
         phase = BOARD
     return _evolve(
@@ -1081,6 +1154,8 @@ def _apply_void(state: HandState, event: HandVoided) -> HandState:
 def _apply_exposed(state: HandState, event: CardExposed) -> HandState:
     if event.in_deal and event.consequence != "shown to the table; play continues" and \
             "call or fold" not in event.consequence:
+        if event.consequence.startswith("replaced"):
+            return _evolve(state, deal_exposures=state.deal_exposures + 1)
         return state
     exposed = list(state.exposed)
     exposed[event.player] += 1

@@ -199,8 +199,6 @@ def test_bse_one_hole_card_exposed_in_deal_replaced_as_first_burn() -> None:
     assert play(state, ExposeCard(0, card("As"))).phase == BETTING
 
 
-@pytest.mark.xfail(strict=True, reason="engine/hand.py does not count cards exposed in the deal:"
-                   " a second exposed card is 'replaced' again instead of a misdeal")
 def test_bse_two_cards_exposed_while_dealing_is_a_misdeal() -> None:
     """BSE: 'If two or more cards are exposed while dealing hole cards, it is considered a
     misdeal. The cards must be reshuffled and re-dealt.'"""
@@ -209,8 +207,6 @@ def test_bse_two_cards_exposed_while_dealing_is_a_misdeal() -> None:
     assert any(isinstance(e, MisdealDeclared) for e in events)
 
 
-@pytest.mark.xfail(strict=True, reason="engine/hand.py ignores player_exposure_kills_hand: a "
-                   "card a player exposes is only shown to the table")
 def test_bse_card_exposed_with_action_pending_hand_dead() -> None:
     """BSE Mucked Cards: 'A hand must be declared dead (mucked) when: ... a Member exposes one
     or both of their cards to players in the hand, with action still pending after them.'"""
@@ -219,8 +215,6 @@ def test_bse_card_exposed_with_action_pending_hand_dead() -> None:
     assert any(isinstance(e, HandKilled) and e.player == 2 for e in events)
 
 
-@pytest.mark.xfail(strict=True, reason="engine/hand.py gives the TDA/chairperson procedure (burn "
-                   "stays) to every profile but league; premature_board_card is not read")
 def test_bse_premature_board_card_reshuffled_with_its_burn() -> None:
     """BSE: 'If the flop, turn, or river cards are exposed too early, the card(s) and the
     respective burn card must be reshuffled along with the rest of the deck'"""
@@ -479,8 +473,6 @@ def test_chairperson_other_pocket_card_exposed_deal_continues_card_is_burn() -> 
     assert not any(isinstance(e, MisdealDeclared) for e in events)
 
 
-@pytest.mark.xfail(strict=True, reason="engine/hand.py does not count cards exposed in the deal:"
-                   " a second exposed pocket card is 'replaced' again instead of a misdeal")
 def test_chairperson_more_than_one_pocket_card_face_up_is_a_misdeal() -> None:
     """Chairperson: 'If more than one pocket cards are dealt face up during the hand, the dealer
     shall announce a misdeal'; misdeals 1(b): 'Two or more cards have been exposed by the
@@ -491,7 +483,6 @@ def test_chairperson_more_than_one_pocket_card_face_up_is_a_misdeal() -> None:
     assert any(isinstance(e, MisdealDeclared) for e in events)
 
 
-@pytest.mark.xfail(strict=True, reason="engine/hand.py does not count cards exposed in the deal")
 def test_tda_35_two_downcards_exposed_is_a_misdeal() -> None:
     """TDA 35-A(7): a misdeal if '... any other 2 downcards are exposed by dealer error'."""
     state = play(new_hand("tda", (1000,) * 4), DealHole(0), DealHole(1),
@@ -588,8 +579,6 @@ def test_chairperson_premature_flop_burn_stays_turn_taken_out_for_the_round() ->
     assert "taken out of play for this round" in turn.procedure
 
 
-@pytest.mark.xfail(strict=True, reason="engine/hand.py gives the TDA profile the chairperson's "
-                   "premature-turn procedure and cites 'TDA 88' (no such rule in TDA 2024)")
 def test_tda_rp5_premature_turn_reshuffled_into_the_stub() -> None:
     """TDA RP-5-B: 'A premature turn card: leave the turn burn card as the burn. Return the
     premature turn card to the deck stub and reshuffle the entire stub.'"""
@@ -784,9 +773,6 @@ def test_league_clock_expired_facing_a_bet_hand_dead() -> None:
     assert isinstance(decide(state, ExpireClock(2))[0], HandKilled)
 
 
-@pytest.mark.xfail(strict=True, reason="engine/hand.py checks a player not facing a bet when "
-                   "his clock expires under every profile (clock_expired_unbet_hand_checked is "
-                   "not read)")
 def test_league_clock_expired_hand_dead_even_not_facing_a_bet() -> None:
     """League Timely Bets: 'If the Player has not acted by the end of the (5) second countdown,
     the hand is dead.' (the TDA checks a player not facing a bet)"""

@@ -1,0 +1,179 @@
+"""Invariants of generated legal hands (2 to 10 players, random stacks, blinds, antes, profiles).
+
+Every hand is played through decide/apply with commands drawn from what the engine says is
+legal (tests/strategies.py); the properties hold at every step of every hand.
+"""
+
+from __future__ import annotations
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from strategies import PlayedHand, hand_setups, played_hands
+
+from engine.commands import BetRaise, CheckCall, Fold
+from engine.errors import RuleViolation
+from engine.events import PotAwarded
+from engine.hand import (
+    BETTING,
+    MISDEALT,
+    VOID,
+    HandState,
+    apply,
+    decide,
+    legal_actions,
+    pots,
+    replay_events,
+)
+
+SETTINGS = settings(max_examples=150, deadline=None,
+                    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+
+
+def accepts(state: HandState, command: BetRaise | CheckCall | Fold) -> bool:
+    try:
+        decide(state, command)
+    except RuleViolation:
+        return False
+    return True
+
+
+def check_step(hand: PlayedHand, state: HandState) -> None:
+    total = sum(hand.setup.stacks)
+    assert state.chips_in_play() == total
+    assert min(state.stacks) >= 0
+    assert min(state.bets) >= 0
+    assert min(state.committed) >= 0
+    assert sum(state.stacks) + state.pot_total == total
+
+
+@SETTINGS
+@given(played_hands())
+def test_chips_are_conserved_at_every_step(hand: PlayedHand) -> None:
+    """Behind plus in the pot equals the starting total at every step; nothing goes negative."""
+    for state in hand.states:
+        check_step(hand, state)
+    assert hand.final.is_complete
+    assert sum(hand.final.stacks) == sum(hand.setup.stacks)
+
+
+@SETTINGS
+@given(played_hands(irregular=True))
+def test_chips_are_conserved_with_irregularities(hand: PlayedHand) -> None:
+    """Kills, clocks, absences, exposures, misdeals and voids never create or lose a chip."""
+    for state in hand.states:
+        check_step(hand, state)
+    assert hand.final.is_complete
+    assert sum(hand.final.stacks) == sum(hand.setup.stacks)
+    if hand.final.phase in (MISDEALT, VOID):
+        assert hand.final.stacks == hand.setup.stacks  # every chip back to its bettor
+
+
+@SETTINGS
+@given(played_hands(irregular=True))
+def test_pots_equal_what_went_in(hand: PlayedHand) -> None:
+    """Before the push the pots hold every chip put in, for live players, nested."""
+    for state in hand.states:
+        if state.awarded:
+            continue
+        layers = pots(state)
+        assert sum(p.amount for p in layers) == sum(state.committed) + state.dead
+        for pot in layers:
+            assert pot.amount > 0
+            assert all(not state.folded[i] for i in pot.eligible)
+        for earlier, later in zip(layers, layers[1:], strict=False):
+            assert set(later.eligible) < set(earlier.eligible)
+
+
+@SETTINGS
+@given(played_hands(irregular=True))
+def test_awards_push_exactly_the_pots(hand: PlayedHand) -> None:
+    """Pushes add up to the pots, shares to each pot, in whole chips, to eligible winners."""
+    awards = [e for e in hand.events if isinstance(e, PotAwarded)]
+    if not awards:
+        return  # misdeal or void: nothing was pushed
+    before = [s for s in hand.states if s.awards_pending][-1]  # just before the push
+    assert sum(a.amount for a in awards) == before.pot_total
+    assert [a.amount for a in awards] == [p.amount for p in pots(before)]
+    unit = hand.setup.chip_unit
+    for award in awards:
+        assert sum(award.shares) == award.amount
+        assert set(award.winners) <= set(award.eligible)
+        assert set(award.odd_chips) <= set(award.winners)
+        assert all(share % unit == 0 for share in award.shares)
+        assert max(award.shares) - min(award.shares) <= unit
+    assert sum(hand.final.stacks) == sum(hand.setup.stacks)
+
+
+@SETTINGS
+@given(played_hands(irregular=True))
+def test_replaying_the_events_gives_the_live_state(hand: PlayedHand) -> None:
+    """replay_events over the recorded events equals the live state, with a plain ==."""
+    assert replay_events(hand.events) == hand.final
+    # And at every step: the fold of the events recorded so far equals the live state then.
+    state = replay_events(hand.events[:1])
+    applied = 1
+    for expected, count in zip(hand.states, hand.event_counts, strict=True):
+        for event in hand.events[applied:count]:
+            state = apply(state, event)
+        applied = count
+        assert state == expected
+
+
+def amounts_around(state: HandState) -> set[int]:
+    la = legal_actions(state)
+    assert la is not None
+    unit = state.setup.chip_unit
+    base = {0, unit, state.current_bet, state.current_bet + unit, state.setup.min_bet}
+    if la.raise_kind:
+        for edge in (la.min_to, la.max_to):
+            base |= {edge - unit, edge - 1, edge, edge + 1, edge + unit}
+        base.add((la.min_to + la.max_to) // 2)
+    else:
+        top = state.bets[la.player] + state.stacks[la.player]
+        base |= {top - 1, top, top + 1}
+    return {a for a in base if a >= 0}
+
+
+@SETTINGS
+@given(played_hands(irregular=True), st.data())
+def test_legal_actions_accept_exactly_what_decide_accepts(hand: PlayedHand,
+                                                          data: st.DataObject) -> None:
+    """decide accepts an action exactly when legal_actions allows it, amounts included."""
+    for state in hand.states:
+        if state.phase != BETTING:
+            continue
+        la = legal_actions(state)
+        assert la is not None
+        player = la.player
+        assert state.to_act == player
+        extra = data.draw(st.integers(0, la.max_to + 10 * state.setup.chip_unit))
+        for to in amounts_around(state) | {extra}:
+            legal = bool(la.raise_kind) and (la.min_to <= to <= la.max_to or to == la.max_to)
+            assert accepts(state, BetRaise(player, to)) == legal, (to, la)
+        assert accepts(state, CheckCall(player)) == (la.can_check or la.call_amount > 0)
+        assert accepts(state, Fold(player)) == la.can_fold
+        for other in range(state.player_count):
+            if other != player:
+                assert not accepts(state, CheckCall(other))
+                assert not accepts(state, Fold(other))
+                assert not accepts(state, BetRaise(other, la.max_to))
+
+
+@SETTINGS
+@given(played_hands(hand_setups(short_stacks=False), muck=False))
+def test_legal_bounds_are_consistent(hand: PlayedHand) -> None:
+    """The legal call and raise bounds follow from the stacks, the bet and the last raise."""
+    for state in hand.states:
+        if state.phase != BETTING:
+            continue
+        la = legal_actions(state)
+        assert la is not None
+        stack = state.stacks[la.player]
+        assert 0 <= la.call_amount <= stack
+        assert la.call_all_in == (la.call_amount > 0 and la.call_amount == stack)
+        assert not (la.can_check and la.call_amount)
+        if la.raise_kind:
+            assert la.max_to == state.bets[la.player] + stack
+            assert la.max_to > state.current_bet
+            step = state.setup.min_bet if la.raise_kind == "bet" else state.last_full_raise
+            assert la.min_to == min(state.current_bet + step, la.max_to)
