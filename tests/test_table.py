@@ -30,7 +30,9 @@ def fold_around(state: TableState, number: int = 1) -> tuple[TableState, HandSet
     setup = plan(state, number)
     for event in begin(setup):
         state = apply_table(state, event)
-    while state.hand_in_progress:
+    for _ in range(100):
+        if not state.hand_in_progress:
+            break
         assert state.hand is not None
         legal = legal_actions(state.hand)
         if legal is not None:
@@ -41,6 +43,7 @@ def fold_around(state: TableState, number: int = 1) -> tuple[TableState, HandSet
             command = AwardPots()  # type: ignore[assignment]
         for event in decide(state.hand, command):
             state = apply_table(state, event)
+    assert not state.hand_in_progress, "the hand did not finish"
     return state, setup
 
 
