@@ -17,6 +17,7 @@ from engine.errors import RuleViolation
 from engine.events import (
     ButtonPlaced,
     ChipsPosted,
+    EventAmended,
     EventVoided,
     PlayerLeft,
     PlayerMarkedAbsent,
@@ -30,6 +31,7 @@ from engine.events import (
 from engine.hand import begin, decide
 from engine.table import Level, TableState, apply_table, open_table, plan_hand
 from replay.fold import TableFold, fold_table
+from schema.codec import canonical_json, encode_event
 from schema.errors import ConcurrencyConflict
 from schema.store import EventStore, NewEvent, StoredEvent
 
@@ -119,9 +121,20 @@ class VoidEvents:
     rule: str
 
 
+@dataclass(frozen=True)
+class AmendEvent:
+    """A director's correction: an earlier event counts as `replacement` from now on; the
+    original stays in the log and every later event is re-validated."""
+
+    version: int
+    replacement: Any
+    reason: str
+    rule: str
+
+
 TableCommand = (
     OpenTable | SeatPlayer | RemovePlayer | PlaceButton | AdjustStack | SetAbsence | StartHand
-    | Undo | VoidEvents | hand_commands.Command
+    | Undo | VoidEvents | AmendEvent | hand_commands.Command
 )
 
 # Events that follow from the one before them in the same command (undone together).
@@ -340,6 +353,10 @@ class Recorder:
         if isinstance(command, VoidEvents):
             self._check_void(stream, command.versions)
             return [EventVoided(command.versions, command.reason, command.rule)]
+        if isinstance(command, AmendEvent):
+            amended = self._amendment(command)
+            self._check_correction(stream, [amended])
+            return [amended]
         hand = state.hand
         if hand is None:
             raise RuleViolation("hand", "no hand in progress: start a hand first",
@@ -369,24 +386,51 @@ class Recorder:
             raise RuleViolation("undo", "nothing to undo")
         return tuple(sorted(versions))
 
+    def _amendment(self, command: AmendEvent) -> EventAmended:
+        if not command.reason.strip() or not command.rule.strip():
+            raise RuleViolation("correction", "an amendment records why and the rule cited",
+                                ("give a reason and a rule",))
+        event_type, _version, payload = encode_event(command.replacement)
+        return EventAmended(command.version, event_type, canonical_json(payload),
+                            command.reason, command.rule)
+
     def _check_void(self, stream: str, versions: tuple[int, ...]) -> None:
         """Re-derive the table without those events; every later event must still be legal."""
+        self._check_correction(stream, [EventVoided(versions, "trial")])
+
+    def _check_correction(self, stream: str, corrections: list[Any]) -> None:
+        """Re-derive the table with the correction; every later event must still be legal."""
         cached = self._cache[stream]
         known = {e.version for e in cached.stored}
-        missing = [v for v in versions if v not in known]
+        targets: list[int] = []
+        for correction in corrections:
+            targets.extend(correction.versions if isinstance(correction, EventVoided)
+                           else [correction.version])
+        missing = [v for v in targets if v not in known]
         if missing:
             raise RuleViolation("correction", f"version {missing[0]} is not in {stream}")
-        trial = [e for e in cached.stored if e.version not in versions]
+        now = self.clock()
+        trial = list(cached.stored) + [
+            _unsaved(stream, cached.stored[-1].version + k + 1, correction, now)
+            for k, correction in enumerate(corrections)
+        ]
         result = fold_table(stream, trial, verify=True)
         before = {(f.version, f.message) for f in fold_table(stream, cached.stored).findings}
         new = [f for f in result.findings if (f.version, f.message) not in before]
         if new:
             first = new[0]
             raise RuleViolation(
-                first.rule, f"voiding those events makes version {first.version} "
+                first.rule, f"that correction makes version {first.version} "
                 f"({first.event_type}) invalid: {first.message}",
                 ("void the later events too",),
             )
+
+
+def _unsaved(stream: str, version: int, event: Any, now: datetime) -> StoredEvent:
+    """A correction as it would be stored, to fold it before it is appended."""
+    event_type, schema_version, payload = encode_event(event)
+    return StoredEvent(0, stream, version, uuid.uuid4(), event_type, schema_version, payload,
+                       canonical_json(payload), now, "", "", "", "")
 
 
 def _derived_id(event_id: uuid.UUID, k: int) -> uuid.UUID:

@@ -34,6 +34,7 @@ from engine.tournament import (
     create_tournament,
     eliminate,
     end_break,
+    record_penalty,
     record_ruling,
     register,
     stakes,
@@ -184,6 +185,13 @@ class Tournaments:
     def ruling(self, tournament: str, rule: str, text: str, actor: Actor, stream: str = "",
                version: int = 0) -> Recorded:
         event = record_ruling(self.state(tournament), rule, text, actor.name, stream, version)
+        return self._record(tournament, [event], actor)
+
+    def penalty(self, tournament: str, player: str, penalty: str, rule: str, text: str,
+                actor: Actor, hands: int = 0) -> Recorded:
+        """A penalty (warning, missed hands...) with the rule it rests on and who gave it."""
+        event = record_penalty(self.state(tournament), player, penalty, rule, text, actor.name,
+                               hands)
         return self._record(tournament, [event], actor)
 
     def start_hand(self, tournament: str, table: str, actor: Actor) -> Recorded:

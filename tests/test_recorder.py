@@ -264,3 +264,40 @@ def test_table_show_replays_to_the_moment_in_dispute(recorder: Recorder, db_url:
     assert "main pot: 300" in result.output
     assert "side pot 1: 200 (eligible: seat 3)" in result.output
     assert "seat 1 may: call 200; raise to 500 up to 1000; fold" in result.output
+
+
+def test_director_amends_an_earlier_bet_and_later_events_are_revalidated(
+        recorder: Recorder, store: EventStore) -> None:
+    """An amendment re-derives the table (the original stays in the log); one that would make
+    a later event illegal is refused with that event named."""
+    from engine.events import RaiseMade
+    from recorder.service import AmendEvent
+
+    three_handed(recorder)
+    submit(recorder, StartHand(Level(10, 20)))
+    submit(recorder, hc.BetRaise(2, 60))
+    raised = recorder.table(STREAM).version
+    submit(recorder, AmendEvent(raised, RaiseMade(2, 80), "the dealer keyed 60; 80 was bet",
+                                "TDA 2024 Rule 1"))
+    hand = recorder.table(STREAM).state.hand  # type: ignore[union-attr]
+    assert hand is not None and hand.current_bet == 80 and hand.bets[2] == 80
+    assert [e.type for e in store.read(STREAM)][-2:] == ["raise_made", "event_amended"]
+    submit(recorder, hc.BetRaise(0, 300))
+    with pytest.raises(RuleViolation) as refused:
+        recorder.submit(STREAM, AmendEvent(raised, RaiseMade(2, 1000, True, True), "typo",
+                                           "TDA 2024 Rule 1"),
+                        recorder.table(STREAM).version, uuid.uuid4(), DEALER)
+    assert "invalid" in refused.value.message
+    assert replay_log(store).findings == []
+
+
+def test_penalty_is_recorded_with_rule_and_who(store: EventStore) -> None:
+    """A penalty names the player, the rule it rests on and the director who gave it."""
+    recorder = Recorder(store)
+    summary = run_demo(recorder, players=4, tables=1, seed=2, hands=1)
+    tournaments = Tournaments(recorder)
+    tournaments.penalty(summary.tournament, "p1", "one-round penalty", "TDA 2024 Rule 71",
+                        "profanity", Actor("Tina", "director", "floor"), hands=4)
+    penalties = tournaments.state(summary.tournament).penalties
+    assert [(p.player, p.rule, p.by, p.hands) for p in penalties] == [
+        ("p1", "TDA 2024 Rule 71", "Tina", 4)]
