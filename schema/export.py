@@ -2,11 +2,17 @@
 
 Export format (one canonical-JSON object per line, UTF-8):
 
-* line 1: `{"format":"handlog-log","format_version":1,"record":"header"}`
+* line 1: `{"format":"handlog-log","format_version":2,"record":"header"}`; format version 2 is
+  hash format 2 (schema/hashing.py). A version 1 file was hashed without the event id, time,
+  actor and device, and is refused by name rather than reported as tampered.
 * one line per event in position order: `{"record":"event", "position", "stream_id",
   "version", "event_id", "type", "schema_version", "payload", "recorded_at", "actor", "device",
-  "prev_hash", "hash"}`. `payload` is the stored payload text itself (a string), byte for byte
-  what was hashed; `recorded_at` is UTC, `YYYY-MM-DDTHH:MM:SS.ffffffZ`.
+  "prev_hash", "hash"}`. Every hashed field is written as the exact text that was hashed:
+  `payload` is the stored payload text itself (a string), byte for byte; `event_id` is the
+  canonical lowercase UUID text; `recorded_at` is the canonical UTC text
+  `YYYY-MM-DDTHH:MM:SS.ffffffZ` (six digits of microseconds). A file whose `event_id` or
+  `recorded_at` is not in that exact form is refused line by line, so what is verified is
+  always what is written.
 * one line per stream: `{"record":"stream", "stream_id", "kind", "head_version", "head_hash"}`.
 
 Verifying recomputes every chain (schema/hashing.py) and compares each stream's last event with
@@ -21,16 +27,21 @@ import tempfile
 import uuid
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, TextIO
 
-from schema.codec import canonical_json, format_utc
-from schema.hashing import ChainProblem, verify_events
+from schema.codec import canonical_json
+from schema.hashing import (
+    ChainProblem,
+    event_id_text,
+    parse_recorded_at,
+    recorded_at_text,
+    verify_events,
+)
 from schema.store import EventStore, StoredEvent, StreamHead
 
 FORMAT = "handlog-log"
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2
 
 _EVENT_FIELDS = (
     "position", "stream_id", "version", "event_id", "type", "schema_version", "payload",
@@ -80,11 +91,11 @@ def export_lines(heads: Iterable[StreamHead], events: Iterable[StoredEvent]) -> 
             "position": event.position,
             "stream_id": event.stream_id,
             "version": event.version,
-            "event_id": str(event.event_id),
+            "event_id": event_id_text(event.event_id),
             "type": event.type,
             "schema_version": event.schema_version,
             "payload": event.payload_json,
-            "recorded_at": format_utc(event.recorded_at),
+            "recorded_at": recorded_at_text(event.recorded_at),
             "actor": event.actor,
             "device": event.device,
             "prev_hash": event.prev_hash,
@@ -150,9 +161,14 @@ def verify_lines(lines: Iterable[str]) -> VerifyReport:
                     )
                     return report
                 if record.get("format_version") != FORMAT_VERSION:
+                    older = (
+                        ": it was written with hash format 1, before the event id, time, actor "
+                        "and device were hashed, and cannot be verified by this handlog"
+                        if record.get("format_version") == 1 else ""
+                    )
                     report.file_errors.append(
                         f"line {number}: export format version "
-                        f"{record.get('format_version')!r} is not {FORMAT_VERSION}"
+                        f"{record.get('format_version')!r} is not {FORMAT_VERSION}{older}"
                     )
                     return report
                 header_seen = True
@@ -194,25 +210,37 @@ def _typed(record: dict[str, Any], name: str, expected: type) -> Any:
 
 def _event(record: dict[str, Any]) -> StoredEvent:
     _fields(record, _EVENT_FIELDS)
+    stream_id = _typed(record, "stream_id", str)
+    version = _typed(record, "version", int)
+    where = f"stream {stream_id!r} version {version}"
     payload_json = _typed(record, "payload", str)
     try:
         payload = json.loads(payload_json)
     except ValueError:
         payload = None
+    event_id_field = _typed(record, "event_id", str)
     try:
-        event_id = uuid.UUID(_typed(record, "event_id", str))
+        event_id = uuid.UUID(event_id_field)
     except ValueError:
-        raise ValueError(f"event_id {record['event_id']!r} is not a UUID") from None
+        raise ValueError(f"{where}: event_id {event_id_field!r} is not a UUID") from None
+    if event_id_text(event_id) != event_id_field:
+        # Hashed is the canonical text: another spelling would verify as something it is not.
+        raise ValueError(
+            f"{where}: event_id {event_id_field!r} is not a canonical UUID "
+            f"(lowercase with hyphens: {event_id_text(event_id)!r})"
+        )
+    recorded_at_field = _typed(record, "recorded_at", str)
     try:
-        recorded_at = datetime.strptime(
-            _typed(record, "recorded_at", str), "%Y-%m-%dT%H:%M:%S.%fZ"
-        ).replace(tzinfo=UTC)
+        recorded_at = parse_recorded_at(recorded_at_field)
     except ValueError:
-        raise ValueError(f"recorded_at {record['recorded_at']!r} is not a UTC time") from None
+        raise ValueError(
+            f"{where}: recorded_at {recorded_at_field!r} is not a UTC time in the canonical "
+            "form YYYY-MM-DDTHH:MM:SS.ffffffZ"
+        ) from None
     return StoredEvent(
         position=_typed(record, "position", int),
-        stream_id=_typed(record, "stream_id", str),
-        version=_typed(record, "version", int),
+        stream_id=stream_id,
+        version=version,
         event_id=event_id,
         type=_typed(record, "type", str),
         schema_version=_typed(record, "schema_version", int),

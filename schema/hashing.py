@@ -1,27 +1,41 @@
 """The hash chain that makes each stream tamper-evident, and its verification.
 
-Definition (everything an auditor needs to recompute a chain offline from an export):
+Definition, hash format 2 (everything an auditor needs to recompute a chain offline from an
+export):
 
     GENESIS = "0" * 64
-    hash    = sha256(utf8(canonical_json([prev_hash, stream_id, version, type,
-                                          schema_version, payload_json]))).hexdigest()
+    hash    = sha256(utf8(canonical_json([prev_hash, stream_id, version, event_id, type,
+                                          schema_version, payload_json, recorded_at,
+                                          actor, device]))).hexdigest()
 
 * `prev_hash` is the `hash` of the same stream's previous version, GENESIS for version 1;
-* `stream_id`, `type` are text; `version` (1, 2, 3... per stream) and `schema_version` integers;
+* `stream_id`, `type`, `actor` (who recorded the event) and `device` (on which device) are
+  text, exactly as stored; `version` (1, 2, 3... per stream) and `schema_version` are integers;
+* `event_id` is the event's UUID as canonical text: lowercase hex with hyphens,
+  `xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx` (Python's `str(uuid)`);
 * `payload_json` is the event's payload exactly as stored (a string; itself canonical JSON),
   so the hash covers the payload byte for byte;
+* `recorded_at` is when the event was recorded, as the canonical UTC text the store and the
+  export write (schema.codec.format_utc): `YYYY-MM-DDTHH:MM:SS.ffffffZ`, always six digits of
+  microseconds, e.g. `2025-03-14T19:30:00.123456Z`;
 * `canonical_json(v)` is `json.dumps(v, sort_keys=True, separators=(",", ":"),
   ensure_ascii=False)`, encoded as UTF-8; the digest is written in lowercase hex.
 
-Example: version 1 of stream "table-1", type "player_folded", schema version 1, payload
-`{"player":2}` hashes the text
-`["0000...0000","table-1",1,"player_folded",1,"{\\"player\\":2}"]` (64 zeros) to
-`04e37f309d4749845ec481df727f99c31514cee3bd2bf8030da4303dd2ff51b9`.
+Example: version 1 of stream "table-1", event id `6f1c0a52-3b7e-4d2a-9c4e-1a2b3c4d5e6f`, type
+"player_folded", schema version 1, payload `{"player":2}`, recorded at
+2025-03-14 19:30:00.123456 UTC by actor "dealer-7" on device "tablet-3" hashes the text
+`["0000...0000","table-1",1,"6f1c0a52-3b7e-4d2a-9c4e-1a2b3c4d5e6f","player_folded",1,
+"{\\"player\\":2}","2025-03-14T19:30:00.123456Z","dealer-7","tablet-3"]` (64 zeros, one line) to
+`811be1a29565ceaef7a9fc03798043c65b6923e30f97fab066f69a3718c6bb34`.
 
-What the chain does not cover: the event id, recorded-at time, actor, device and global
-position are stored next to it but are not hashed. A chain only proves the log was not altered
-after its head hash was written down elsewhere (a printed slip, a published export): anyone can
-recompute a whole forged chain, so the stream heads are part of every check.
+So who recorded an event, on which device, when, and under which id are as tamper-evident as
+its content. Hash format 1 (before this definition) hashed only
+`[prev_hash, stream_id, version, type, schema_version, payload_json]`; a log written with it
+fails verification under format 2 (there is no real log of that format to carry over). Only
+the global position is stored next to the chain without being hashed: verification checks that
+positions increase instead. A chain only proves the log was not altered after its head hash was
+written down elsewhere (a printed slip, a published export): anyone can recompute a whole
+forged chain, so the stream heads are part of every check.
 """
 
 from __future__ import annotations
@@ -31,25 +45,87 @@ import json
 import uuid
 from collections.abc import Iterable
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from typing import Any, Protocol
 
-from schema.codec import canonical_json
+from schema.codec import canonical_json, format_utc
 from schema.errors import ChainBroken
 
 GENESIS_HASH = "0" * 64
+
+
+def event_id_text(event_id: uuid.UUID) -> str:
+    """The canonical text of an event id that is hashed: lowercase, with hyphens."""
+    return str(event_id)
+
+
+def recorded_at_text(recorded_at: datetime) -> str:
+    """The canonical UTC text of a recorded-at time that is hashed (and stored and exported).
+
+    An aware time in another zone is converted to UTC first (the instant is what counts); a
+    naive time is refused with schema.errors.CanonicalJsonError.
+    """
+    if recorded_at.utcoffset() is not None:
+        recorded_at = recorded_at.astimezone(UTC)
+    return format_utc(recorded_at)
+
+
+def parse_recorded_at(text: str) -> datetime:
+    """The UTC time of a canonical recorded-at text; ValueError unless the text is canonical
+    (so that hashing the parsed time hashes exactly this text)."""
+    moment = datetime.strptime(text, "%Y-%m-%dT%H:%M:%S.%fZ").replace(tzinfo=UTC)
+    if recorded_at_text(moment) != text:
+        raise ValueError(f"{text!r} is not canonical")
+    return moment
 
 
 def chain_hash(
     prev_hash: str,
     stream_id: str,
     version: int,
+    *,
+    event_id: uuid.UUID,
     event_type: str,
     schema_version: int,
     payload_json: str,
+    recorded_at: datetime,
+    actor: str,
+    device: str,
 ) -> str:
-    """The hash of one event given the hash before it (see the module docstring)."""
-    text = canonical_json([prev_hash, stream_id, version, event_type, schema_version, payload_json])
+    """The hash of one event given the hash before it (hash format 2, see the module docstring).
+
+    `event_id` and `recorded_at` are hashed as their canonical text (event_id_text,
+    recorded_at_text); everything else as given.
+    """
+    text = canonical_json([
+        prev_hash,
+        stream_id,
+        version,
+        event_id_text(event_id),
+        event_type,
+        schema_version,
+        payload_json,
+        recorded_at_text(recorded_at),
+        actor,
+        device,
+    ])
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def event_hash(event: ChainedEvent) -> str:
+    """What the hash of a stored event should be, recomputed from its own fields."""
+    return chain_hash(
+        event.prev_hash,
+        event.stream_id,
+        event.version,
+        event_id=event.event_id,
+        event_type=event.type,
+        schema_version=event.schema_version,
+        payload_json=event.payload_json,
+        recorded_at=event.recorded_at,
+        actor=event.actor,
+        device=event.device,
+    )
 
 
 class ChainedEvent(Protocol):
@@ -71,6 +147,12 @@ class ChainedEvent(Protocol):
     def payload(self) -> dict[str, Any]: ...
     @property
     def payload_json(self) -> str: ...
+    @property
+    def recorded_at(self) -> datetime: ...
+    @property
+    def actor(self) -> str: ...
+    @property
+    def device(self) -> str: ...
     @property
     def prev_hash(self) -> str: ...
     @property
@@ -184,10 +266,13 @@ def _link_problem(
     if event.prev_hash != stream.hash:
         return ("prev_hash does not match the hash of the version before it "
                 "(an event was dropped, inserted or replaced)")
-    recomputed = chain_hash(event.prev_hash, event.stream_id, event.version, event.type,
-                            event.schema_version, event.payload_json)
+    try:
+        recomputed = event_hash(event)
+    except ValueError as exc:  # CanonicalJsonError: text that cannot be hashed at all
+        return f"the event cannot be hashed: {exc}"
     if event.hash != recomputed:
-        return "hash does not match the event's content (its payload, type or version changed)"
+        return ("hash does not match the event's content (its event id, type, version, "
+                "payload, recorded-at time, actor or device changed)")
     if not _payload_matches(event):
         return "payload does not match its stored JSON text"
     return None
@@ -235,6 +320,10 @@ __all__ = [
     "ChainProblem",
     "ChainedEvent",
     "chain_hash",
+    "event_hash",
+    "event_id_text",
+    "parse_recorded_at",
     "raise_first",
+    "recorded_at_text",
     "verify_events",
 ]

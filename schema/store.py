@@ -11,8 +11,11 @@ The contract (tests/test_store_contract.py runs it on both databases):
 3. Positions are global and increase in commit order, so `read_all(p)` never later gains an
    event before `p`. (SQLite serialises writers with BEGIN IMMEDIATE; PostgreSQL appends take
    the stream row lock and then an EXCLUSIVE lock on `events` until commit.)
-4. Each stored event carries `prev_hash` and `hash` (schema/hashing.py); the stream's head row
-   holds the last version and hash.
+4. Each stored event carries `prev_hash` and `hash` (schema/hashing.py, hash format 2: the hash
+   covers the event id, type, version, payload, recorded-at time, actor and device); the
+   stream's head row holds the last version and hash. `recorded_at` is kept to the microsecond
+   in UTC, and read back on either database as an aware UTC datetime whose canonical text
+   (schema.codec.format_utc) is exactly the one hashed at append.
 5. Stored events are never updated or deleted (database triggers refuse it).
 6. An acknowledged append survives `kill -9` (SQLite: WAL with synchronous=FULL).
 
@@ -51,7 +54,7 @@ from schema.errors import (
     DuplicateEventConflict,
     SchemaMissing,
 )
-from schema.hashing import GENESIS_HASH, chain_hash
+from schema.hashing import GENESIS_HASH, chain_hash, recorded_at_text
 from schema.tables import (
     ACTOR_LENGTH,
     KIND_LENGTH,
@@ -233,7 +236,16 @@ class EventStore:
             version = expected_version + offset
             event = item.event
             digest = chain_hash(
-                prev_hash, stream_id, version, event.type, event.schema_version, item.payload_json
+                prev_hash,
+                stream_id,
+                version,
+                event_id=event.event_id,
+                event_type=event.type,
+                schema_version=event.schema_version,
+                payload_json=item.payload_json,
+                recorded_at=item.recorded_at,
+                actor=event.actor,
+                device=event.device,
             )
             rows.append({
                 "stream_id": stream_id,
@@ -405,6 +417,10 @@ def _check_stream(stream_id: str, expected_version: int, kind: str) -> None:
         raise ValueError(f"stream kind must be 1 to {KIND_LENGTH} characters: {kind!r}")
 
 
+_FIRST_YEAR = 1000
+_LAST_YEAR = 9998
+
+
 def _prepare(event: NewEvent) -> _Prepared:
     if not isinstance(event.event_id, uuid.UUID):
         raise ValueError(f"event_id must be a UUID, not {event.event_id!r}")
@@ -419,9 +435,22 @@ def _prepare(event: NewEvent) -> _Prepared:
     if not isinstance(event.payload, dict):
         raise ValueError("payload must be a dict")
     recorded_at = event.recorded_at
+    if not isinstance(recorded_at, datetime):
+        raise ValueError(f"recorded_at must be a datetime, not {recorded_at!r}")
     if recorded_at.tzinfo is None or recorded_at.utcoffset() is None:
         raise ValueError(f"recorded_at {recorded_at.isoformat()} has no time zone; use UTC")
-    return _Prepared(event, canonical_json(event.payload), recorded_at.astimezone(UTC))
+    try:
+        recorded_at = recorded_at.astimezone(UTC)
+    except OverflowError:
+        raise ValueError(f"recorded_at {event.recorded_at.isoformat()} is out of range") from None
+    if not _FIRST_YEAR <= recorded_at.year <= _LAST_YEAR:
+        # Outside these years the canonical text (hashed, then exported) has no four-digit year,
+        # or PostgreSQL could not hand the time back in a session time zone ahead of UTC.
+        raise ValueError(
+            f"recorded_at {recorded_at_text(recorded_at)} is outside the years "
+            f"{_FIRST_YEAR} to {_LAST_YEAR}"
+        )
+    return _Prepared(event, canonical_json(event.payload), recorded_at)
 
 
 def _retried(
@@ -491,7 +520,9 @@ def _stored(row: Row[Any], strict: bool = True) -> StoredEvent:
 
 
 def _utc(moment: datetime) -> datetime:
-    # SQLite hands back naive datetimes; everything was stored in UTC.
+    """The stored time as an aware UTC datetime, microseconds kept, whose format_utc text is the
+    one hashed at append. SQLite hands back naive datetimes (everything was stored in UTC, as
+    `YYYY-MM-DD HH:MM:SS.ffffff`); PostgreSQL aware ones in the session's time zone."""
     if moment.tzinfo is None:
         return moment.replace(tzinfo=UTC)
     return moment.astimezone(UTC)

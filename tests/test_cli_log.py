@@ -7,6 +7,7 @@ import json
 import os
 import subprocess
 import sys
+import uuid
 from collections.abc import Callable
 from pathlib import Path
 
@@ -117,16 +118,17 @@ def test_verify_without_schema_says_to_upgrade(tmp_path: Path) -> None:
 
 
 def _tamper_in_database(url: str, statement: str) -> None:
-    """Run an UPDATE the append-only triggers would refuse, with them switched off."""
+    """Run an UPDATE the append-only triggers would refuse, with them switched off (on
+    PostgreSQL in the test's own schema, which its URL's search_path selects)."""
     connection = driver_connect(url)
     try:
         if url.startswith("sqlite"):
             connection.execute("DROP TRIGGER events_no_update")
             connection.execute(statement)
         else:
-            connection.execute("ALTER TABLE events DISABLE TRIGGER USER")
+            connection.execute("ALTER TABLE events DISABLE TRIGGER ALL")
             connection.execute(statement)
-            connection.execute("ALTER TABLE events ENABLE TRIGGER USER")
+            connection.execute("ALTER TABLE events ENABLE TRIGGER ALL")
     finally:
         connection.close()
 
@@ -145,6 +147,52 @@ def test_changed_payload_byte_in_the_database_is_named(db_url: str) -> None:
     first = result.output.splitlines()[0]
     assert first.startswith(f"stream 'table-1' version 2, event {target.event_id}: hash does not")
     assert result.output.splitlines()[-1] == "FAILED: 1 problem(s) found in 6 events in 2 streams"
+    assert_no_traceback(result)
+
+
+NEW_ID = uuid.UUID("0badc0de-0000-4000-8000-000000000002")
+
+
+def _sql_literal(url: str, column: str) -> str:
+    """The value a forger writes into `column` of one event, in the backend's own storage form
+    (SQLite keeps a UUID as 32 hex digits and a time as naive UTC text)."""
+    sqlite = url.startswith("sqlite")
+    return {
+        "actor": "'floor-9'",
+        "device": "'laptop-1'",
+        "recorded_at": (
+            "'2025-03-14 19:31:00.123456'" if sqlite else "'2025-03-14 19:31:00.123456+00'"
+        ),
+        "event_id": f"'{NEW_ID.hex}'" if sqlite else f"'{NEW_ID}'",
+    }[column]
+
+
+@pytest.mark.parametrize("column", ["actor", "device", "recorded_at", "event_id"])
+def test_changed_actor_device_time_or_event_id_in_the_database_is_named(
+    db_url: str, column: str
+) -> None:
+    """Who recorded an event, on which device, when, or under which id: changed in the database,
+    `log verify` names that stream, version and event (by the id now stored) and exits 1."""
+    stored = fill(db_url)
+    target = stored[1]
+    assert (target.stream_id, target.version) == ("table-1", 2)
+    _tamper_in_database(
+        db_url,
+        f"UPDATE events SET {column} = {_sql_literal(db_url, column)} "
+        "WHERE stream_id = 'table-1' AND version = 2",
+    )
+    with open_store(db_url) as store:
+        (changed,) = store.read("table-1", from_version=2)[:1]
+    assert getattr(changed, column) != getattr(target, column)  # the forgery landed
+    named = NEW_ID if column == "event_id" else target.event_id
+    result = handlog("log", "verify", "--db", db_url)
+    assert result.exit_code == 1, result.output
+    lines = result.output.splitlines()
+    assert lines[0] == (
+        f"stream 'table-1' version 2, event {named}: hash does not match the event's content "
+        "(its event id, type, version, payload, recorded-at time, actor or device changed)"
+    )
+    assert lines[-1] == "FAILED: 1 problem(s) found in 6 events in 2 streams"
     assert_no_traceback(result)
 
 
@@ -172,7 +220,7 @@ def test_export_writes_every_column_and_verifies_offline(db_url: str, tmp_path: 
     result = handlog("log", "export", "--out", str(out), "--db", db_url)
     assert (result.exit_code, result.output) == (0, f"exported 6 events in 2 streams to {out}\n")
     lines = [json.loads(line) for line in out.read_text(encoding="utf-8").splitlines()]
-    assert lines[0] == {"record": "header", "format": "handlog-log", "format_version": 1}
+    assert lines[0] == {"record": "header", "format": "handlog-log", "format_version": 2}
     events = [line for line in lines if line["record"] == "event"]
     assert [line["event_id"] for line in events] == [str(event.event_id) for event in stored]
     assert set(events[0]) == {
@@ -223,6 +271,37 @@ def drop_last_event(lines: list[str]) -> tuple[list[str], str]:
     return lines, "version 5: stream head says version 5 but the log ends at version 4"
 
 
+HASH_MISMATCH = "hash does not match the event's content"
+
+
+def _edit_field(lines: list[str], field: str, value: str) -> list[str]:
+    """Version 2 of table-1 with `field` rewritten, the line kept canonical JSON."""
+    index = _event_lines(lines)[1]
+    old = f'"{field}":"{json.loads(lines[index])[field]}"'
+    assert lines[index].count(old) == 1
+    lines[index] = lines[index].replace(old, f'"{field}":"{value}"')
+    return lines
+
+
+def change_actor(lines: list[str]) -> tuple[list[str], str]:
+    return _edit_field(lines, "actor", "floor-9"), f"version 2, event {{id}}: {HASH_MISMATCH}"
+
+
+def change_device(lines: list[str]) -> tuple[list[str], str]:
+    return _edit_field(lines, "device", "laptop-1"), f"version 2, event {{id}}: {HASH_MISMATCH}"
+
+
+def change_recorded_at(lines: list[str]) -> tuple[list[str], str]:
+    lines = _edit_field(lines, "recorded_at", "2025-03-14T19:31:00.123456Z")
+    return lines, f"version 2, event {{id}}: {HASH_MISMATCH}"
+
+
+def change_event_id(lines: list[str]) -> tuple[list[str], str]:
+    """The event is named by the id the file now holds."""
+    return (_edit_field(lines, "event_id", str(NEW_ID)),
+            f"version 2, event {NEW_ID}: {HASH_MISMATCH}")
+
+
 @pytest.mark.parametrize(
     ("tamper", "named_event"),
     [
@@ -231,6 +310,10 @@ def drop_last_event(lines: list[str]) -> tuple[list[str], str]:
         (reorder_events, 1),
         (insert_copied_event, 1),
         (drop_last_event, None),
+        (change_actor, 1),
+        (change_device, 1),
+        (change_recorded_at, 1),
+        (change_event_id, None),
     ],
     ids=lambda value: getattr(value, "__name__", str(value)),
 )

@@ -8,9 +8,11 @@ from typing import Any
 
 import pytest
 from conftest_store import driver_connect, new_event, new_events
+from sqlalchemy.engine import make_url
 
 from engine.events import PlayerCalled, PotAwarded
 from schema import database
+from schema.codec import format_utc
 from schema.errors import (
     CanonicalJsonError,
     ConcurrencyConflict,
@@ -267,6 +269,19 @@ def test_naive_recorded_at_is_refused(store: EventStore) -> None:
         store.append("table-1", 0, [new_event(recorded_at=datetime(2025, 1, 1))])
 
 
+@pytest.mark.parametrize(
+    "moment",
+    [datetime(999, 12, 31, 23, 59, tzinfo=UTC), datetime(9999, 1, 1, tzinfo=UTC),
+     datetime(1, 1, 1, tzinfo=timezone(timedelta(hours=2)))],
+    ids=["year-999", "year-9999", "before-year-1-in-utc"],
+)
+def test_recorded_at_without_a_stable_text_is_refused(store: EventStore, moment: datetime) -> None:
+    """The hashed time must have a four-digit year and read back on PostgreSQL in any zone."""
+    with pytest.raises(ValueError, match="recorded_at"):
+        store.append("table-1", 0, [new_event(recorded_at=moment)])
+    assert store.head("table-1") is None
+
+
 @pytest.mark.parametrize("expected", [-1, 1.0, True])
 def test_bad_expected_version_is_refused(store: EventStore, expected: Any) -> None:
     with pytest.raises(ValueError, match="expected_version"):
@@ -277,7 +292,8 @@ def test_bad_expected_version_is_refused(store: EventStore, expected: Any) -> No
 
 
 def test_events_form_a_hash_chain_per_stream(store: EventStore) -> None:
-    """prev_hash links each version to the one before, from GENESIS; hashes recompute."""
+    """prev_hash links each version to the one before, from GENESIS; hashes recompute from what
+    is read back, event id, time, actor and device included (hash format 2)."""
     store.append("table-1", 0, new_events(2))
     store.append("table-2", 0, new_events(2))
     store.append("table-1", 2, new_events(2, start=3))
@@ -286,11 +302,56 @@ def test_events_form_a_hash_chain_per_stream(store: EventStore) -> None:
         for event in store.read(stream_id):
             assert event.prev_hash == previous
             assert event.hash == chain_hash(
-                previous, stream_id, event.version, event.type, event.schema_version,
-                event.payload_json,
+                previous, stream_id, event.version, event_id=event.event_id,
+                event_type=event.type, schema_version=event.schema_version,
+                payload_json=event.payload_json, recorded_at=event.recorded_at,
+                actor=event.actor, device=event.device,
             )
             previous = event.hash
     assert verify_events(store.read_all(), store.streams()) == []
+
+
+RECORDED_AT_CASES = [
+    datetime(2025, 3, 14, 19, 30, 0, 123456, tzinfo=UTC),
+    datetime(2025, 3, 14, 19, 30, tzinfo=UTC),  # no microseconds: still six digits
+    datetime(2025, 3, 14, 19, 30, 0, 1, tzinfo=UTC),
+    datetime(2025, 10, 26, 2, 30, 0, 999999, tzinfo=timezone(timedelta(hours=2))),
+    datetime(2024, 2, 29, 23, 59, 59, 500000, tzinfo=timezone(-timedelta(hours=9, minutes=30))),
+    datetime(1000, 1, 1, tzinfo=UTC),
+    datetime(9998, 12, 31, 23, 59, 59, 999999, tzinfo=UTC),
+]
+
+
+def _in_session_time_zone(url: str, zone: str) -> str:
+    """`url` with its PostgreSQL sessions in time zone `zone` (SQLite has none: unchanged)."""
+    parsed = make_url(url)
+    if parsed.get_backend_name() == "sqlite":
+        return url
+    options = f"{parsed.query.get('options', '')} -ctimezone={zone}".strip()
+    return parsed.update_query_dict({"options": options}).render_as_string(hide_password=False)
+
+
+def test_recorded_at_text_round_trips_exactly(db_url: str) -> None:
+    """The canonical text of every recorded time (hashed at append) is exactly the text of the
+    time read back, from a fresh connection, so recomputing a hash is stable on both backends,
+    whatever time zone a PostgreSQL session is in (written at -12, read at +14)."""
+    upgrade_database(db_url)
+    events = [new_event({"n": index}, recorded_at=moment, actor=f"dealer-{index}",
+                        device=f"tablet-{index}")
+              for index, moment in enumerate(RECORDED_AT_CASES)]
+    with open_store(_in_session_time_zone(db_url, "Etc/GMT+12")) as first:
+        stored = first.append("table-1", 0, events)
+    with open_store(_in_session_time_zone(db_url, "Pacific/Kiritimati")) as second:
+        read = second.read_all()
+        heads, snapshot = second.snapshot()
+    expected = [format_utc(moment.astimezone(UTC)) for moment in RECORDED_AT_CASES]
+    assert [format_utc(event.recorded_at) for event in stored] == expected
+    assert [format_utc(event.recorded_at) for event in read] == expected
+    assert [format_utc(event.recorded_at) for event in snapshot] == expected
+    assert expected[1] == "2025-03-14T19:30:00.000000Z"
+    assert expected[3] == "2025-10-26T00:30:00.999999Z"
+    assert read == stored == snapshot
+    assert verify_events(snapshot, heads) == []
 
 
 def test_snapshot_verifies(store: EventStore) -> None:

@@ -1,5 +1,6 @@
-"""The hash chain (schema/hashing.py): its documented definition, and verify_events naming the
-first broken event for every kind of tampering."""
+"""The hash chain (schema/hashing.py): its documented definition (hash format 2), and
+verify_events naming the first broken event for every kind of tampering, including who recorded
+an event, on which device, when and under which id."""
 
 from __future__ import annotations
 
@@ -7,14 +8,25 @@ import dataclasses
 import hashlib
 import json
 import uuid
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta, timezone
+from typing import Any
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
 import schema.hashing
 from schema.codec import canonical_json
-from schema.hashing import GENESIS_HASH, ChainProblem, chain_hash, verify_events
+from schema.errors import CanonicalJsonError
+from schema.hashing import (
+    GENESIS_HASH,
+    ChainProblem,
+    chain_hash,
+    event_hash,
+    parse_recorded_at,
+    recorded_at_text,
+    verify_events,
+)
 from schema.store import StoredEvent, StreamHead
 
 MOMENT = datetime(2025, 1, 1, tzinfo=UTC)
@@ -27,16 +39,25 @@ def chain(stream_id: str, payloads: list[dict[str, object]], first_position: int
     previous = GENESIS_HASH
     for index, payload in enumerate(payloads):
         version = index + 1
-        text = canonical_json(payload)
-        digest = chain_hash(previous, stream_id, version, "chips_counted", 1, text)
-        events.append(StoredEvent(
+        event = rehashed(StoredEvent(
             position=first_position + index * step, stream_id=stream_id, version=version,
             event_id=uuid.uuid4(), type="chips_counted", schema_version=1, payload=payload,
-            payload_json=text, recorded_at=MOMENT, actor="dealer", device="tablet",
-            prev_hash=previous, hash=digest,
+            payload_json=canonical_json(payload), recorded_at=MOMENT + timedelta(seconds=index),
+            actor="dealer", device="tablet", prev_hash=previous, hash="",
         ))
-        previous = digest
+        events.append(event)
+        previous = event.hash
     return events
+
+
+def rehashed(event: StoredEvent) -> StoredEvent:
+    """`event` with the hash its fields give (a forger's rewrite of one link)."""
+    return dataclasses.replace(event, hash=chain_hash(
+        event.prev_hash, event.stream_id, event.version, event_id=event.event_id,
+        event_type=event.type, schema_version=event.schema_version,
+        payload_json=event.payload_json, recorded_at=event.recorded_at, actor=event.actor,
+        device=event.device,
+    ))
 
 
 def heads_of(events: list[StoredEvent]) -> list[StreamHead]:
@@ -58,13 +79,78 @@ def only_problem(
     return problems[0]
 
 
+EXAMPLE_ID = uuid.UUID("6f1c0a52-3b7e-4d2a-9c4e-1a2b3c4d5e6f")
+EXAMPLE_AT = datetime(2025, 3, 14, 19, 30, 0, 123456, tzinfo=UTC)
+EXAMPLE_DIGEST = "811be1a29565ceaef7a9fc03798043c65b6923e30f97fab066f69a3718c6bb34"
+
+
+def example_hash(**changes: Any) -> str:
+    fields: dict[str, Any] = {
+        "event_id": EXAMPLE_ID, "event_type": "player_folded", "schema_version": 1,
+        "payload_json": '{"player":2}', "recorded_at": EXAMPLE_AT, "actor": "dealer-7",
+        "device": "tablet-3",
+    }
+    return chain_hash(GENESIS_HASH, "table-1", 1, **{**fields, **changes})
+
+
 def test_definition_matches_the_docstring_example() -> None:
-    """The worked example in the module docstring is what chain_hash computes."""
-    digest = chain_hash(GENESIS_HASH, "table-1", 1, "player_folded", 1, '{"player":2}')
-    assert digest in (schema.hashing.__doc__ or "")
-    text = json.dumps([GENESIS_HASH, "table-1", 1, "player_folded", 1, '{"player":2}'],
-                      sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    """The worked example in the module docstring is what chain_hash computes (hash format 2),
+    and what sha256 gives over the documented text, recomputed here without handlog."""
+    digest = example_hash()
+    assert digest == EXAMPLE_DIGEST
+    assert f"`{digest}`" in (schema.hashing.__doc__ or "")
+    assert "hash format 2" in (schema.hashing.__doc__ or "")
+    text = json.dumps(
+        [GENESIS_HASH, "table-1", 1, "6f1c0a52-3b7e-4d2a-9c4e-1a2b3c4d5e6f", "player_folded", 1,
+         '{"player":2}', "2025-03-14T19:30:00.123456Z", "dealer-7", "tablet-3"],
+        sort_keys=True, separators=(",", ":"), ensure_ascii=False)
     assert digest == hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+@pytest.mark.parametrize(
+    "change",
+    [
+        {"event_id": uuid.UUID("6f1c0a52-3b7e-4d2a-9c4e-1a2b3c4d5e70")},
+        {"event_type": "player_checked"},
+        {"schema_version": 2},
+        {"payload_json": '{"player":3}'},
+        {"recorded_at": EXAMPLE_AT + timedelta(microseconds=1)},
+        {"actor": "dealer-8"},
+        {"device": "tablet-4"},
+    ],
+    ids=lambda change: next(iter(change)),
+)
+def test_every_recorded_field_is_hashed(change: dict[str, Any]) -> None:
+    """Who, on which device, when and under which id are hashed like the content."""
+    assert example_hash(**change) != EXAMPLE_DIGEST
+
+
+def test_the_same_instant_in_another_zone_hashes_the_same() -> None:
+    """The hashed text is the UTC instant: an aware time in another zone is converted first."""
+    paris = EXAMPLE_AT.astimezone(timezone(timedelta(hours=1)))
+    assert recorded_at_text(paris) == "2025-03-14T19:30:00.123456Z"
+    assert example_hash(recorded_at=paris) == EXAMPLE_DIGEST
+    with pytest.raises(CanonicalJsonError, match="no time zone"):
+        example_hash(recorded_at=EXAMPLE_AT.replace(tzinfo=None))
+
+
+def test_recorded_at_text_always_has_six_digits_of_microseconds() -> None:
+    whole_second = datetime(2025, 3, 14, 19, 30, tzinfo=UTC)
+    assert recorded_at_text(whole_second) == "2025-03-14T19:30:00.000000Z"
+    assert parse_recorded_at("2025-03-14T19:30:00.000000Z") == whole_second
+    assert parse_recorded_at("2025-03-14T19:30:00.123456Z") == EXAMPLE_AT
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["2025-03-14T19:30:00Z", "2025-03-14T19:30:00.5Z", "2025-03-14T19:30:00.123456",
+     "2025-03-14 19:30:00.123456Z", "2025-3-14T19:30:00.123456Z",
+     "2025-03-14T19:30:00.123456+00:00"],
+)
+def test_only_the_canonical_recorded_at_text_parses(text: str) -> None:
+    """Another spelling of the same time would hash differently from what it looks like."""
+    with pytest.raises(ValueError):
+        parse_recorded_at(text)
 
 
 def test_intact_log_has_no_problems() -> None:
@@ -115,8 +201,7 @@ def test_inserted_event_is_named() -> None:
     events = five()
     forged = chain("table-1", [{"amount": 100, "seat": 1}, {"amount": 200, "seat": 2},
                                {"amount": 5000, "seat": 9}])[2]
-    forged = dataclasses.replace(forged, prev_hash=events[1].hash, hash=chain_hash(
-        events[1].hash, "table-1", 3, forged.type, 1, forged.payload_json))
+    forged = rehashed(dataclasses.replace(forged, prev_hash=events[1].hash))
     events.insert(2, forged)
     problem = only_problem(events)
     assert (problem.version, problem.event_id) == (3, events[3].event_id)
@@ -181,6 +266,47 @@ def test_each_broken_stream_is_reported_once() -> None:
     two[2] = dataclasses.replace(two[2], payload_json='{"a":7}', payload={"a": 7})
     problems = verify_events(one + two, heads_of(five()) + heads_of(two))
     assert [(p.stream_id, p.version) for p in problems] == [("table-1", 3), ("table-2", 3)]
+
+
+@pytest.mark.parametrize(
+    "change",
+    [
+        {"actor": "floor-1"},
+        {"device": "laptop-9"},
+        {"recorded_at": MOMENT + timedelta(seconds=2, microseconds=1)},
+        {"event_id": uuid.UUID(int=7)},
+    ],
+    ids=lambda change: next(iter(change)),
+)
+def test_changed_actor_device_time_or_id_is_named(change: dict[str, Any]) -> None:
+    """Who recorded an event, on which device, when, under which id: a change is named."""
+    events = five()
+    heads = heads_of(events)
+    events[2] = dataclasses.replace(events[2], **change)
+    problem = only_problem(events, heads)
+    assert (problem.stream_id, problem.version, problem.event_id) == (
+        "table-1", 3, events[2].event_id)
+    assert problem.reason.startswith("hash does not match the event's content")
+    assert "actor or device" in problem.reason
+
+
+def test_rehashing_one_changed_event_breaks_the_next_link() -> None:
+    """A forger who also rewrites the hash of the changed event breaks the following link."""
+    events = five()
+    heads = heads_of(events)
+    events[2] = rehashed(dataclasses.replace(events[2], actor="floor-1"))
+    assert event_hash(events[2]) == events[2].hash
+    problem = only_problem(events, heads)
+    assert (problem.version, problem.event_id) == (4, events[3].event_id)
+    assert "prev_hash" in problem.reason
+
+
+def test_text_that_cannot_be_hashed_is_named_not_raised() -> None:
+    """A lone surrogate (possible in a JSON export) names the event instead of crashing."""
+    events = five()
+    events[1] = dataclasses.replace(events[1], actor="dealer\udc80")
+    problem = only_problem(events)
+    assert problem.version == 2 and "cannot be hashed" in problem.reason
 
 
 @given(st.data())
