@@ -1,0 +1,115 @@
+"""`handlog report` (the auditor's report) and `handlog export` (standard hand histories)."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable
+from pathlib import Path
+
+import click
+
+from recorder.cli_db import db_option, user_errors
+from replay.export_hands import HandsExport, load_hands, tournament_id
+from replay.export_ohh import write_ohh
+from replay.export_phh import write_phh
+from replay.export_pokerstars import write_pokerstars
+from replay.report import REPORT_FORMATS, build_report
+from schema.database import display_url, resolve_url
+from schema.store import open_store
+
+_WRITERS: dict[str, Callable[[HandsExport], tuple[str, int, list[str]]]] = {
+    "phh": write_phh,
+    "pokerstars": write_pokerstars,
+    "ohh": write_ohh,
+}
+
+
+@click.command("report")
+@db_option
+@click.option("--tournament", "tournament", metavar="ID", default=None,
+              help="Only this tournament and its tables (default: the whole log).")
+@click.option("--format", "fmt", type=click.Choice(REPORT_FORMATS), default="html",
+              show_default=True)
+@click.option("--out", required=True, type=click.Path(dir_okay=False, path_type=Path),
+              help="The file to write (replaced). CSV writes two files: OUT (one row per "
+                   "hand and pot) and OUT's name with -corrections (findings, corrections, "
+                   "rulings, penalties).")
+def report(db_url: str | None, tournament: str | None, fmt: str, out: Path) -> None:
+    """The auditor's report, built by replaying the log through the engine.
+
+    The verdict (clean, or every finding with its stream, version, event, rule, expected and
+    recorded values; the hash chains), each tournament (structure, house rules, entrants, the
+    chip ledger, eliminations, prizes), every hand per table (button and blinds, level,
+    stacks, each pot with eligible players, winners, shares and odd chips), every correction
+    and every ruling and penalty with the rule it rests on and who recorded it. HTML is one
+    self-contained printable page; JSON one object; CSV one row per hand and pot.
+
+    Exit status 0 when the log is clean, 1 when the report lists findings (it is written
+    either way).
+    """
+    import recorder.tournament_service  # noqa: F401  (registers the tournament checks)
+
+    with user_errors():
+        url = resolve_url(db_url)
+        with open_store(url) as store:
+            audit = build_report(store, tournament, display_url(url))
+    if tournament and not audit.data["tables"] and not audit.data["tournaments"]:
+        raise click.ClickException(f"no tournament {tournament!r} in the log")
+    try:
+        written = audit.write(fmt, out)
+    except OSError as exc:
+        raise click.ClickException(f"cannot write {out}: {exc.strerror}") from None
+    verdict = audit.data["verdict"]
+    hands = sum(len(t["hands"]) for t in audit.data["tables"])
+    click.echo(f"report of {hands} hands in {len(audit.data['tables'])} table stream(s) "
+               f"written to {', '.join(map(str, written))}")
+    if audit.clean:
+        click.echo("clean")
+    else:
+        count = len(verdict["findings"]) + len(verdict["chain"]["problems"])
+        click.echo(f"{count} finding(s)")
+        raise click.exceptions.Exit(1)
+
+
+@click.command("export")
+@db_option
+@click.option("--format", "fmt", type=click.Choice(sorted(_WRITERS)), required=True,
+              help="phh: a .phhs file (PHH, TOML); pokerstars: PokerStars-style text for "
+                   "trackers; ohh: Open Hand History JSON objects separated by blank lines.")
+@click.option("--table", "table", metavar="STREAM", default=None,
+              help="Only this table stream (e.g. table-demo-3-1).")
+@click.option("--tournament", "tournament", metavar="ID", default=None,
+              help="Only the tables of this tournament.")
+@click.option("--out", required=True, type=click.Path(dir_okay=False, allow_dash=True,
+                                                      path_type=Path),
+              help="The file to write (replaced); - for standard output.")
+def export(db_url: str | None, fmt: str, table: str | None, tournament: str | None,
+           out: Path) -> None:
+    """Export the recorded hands as standard hand histories.
+
+    Only complete hands are written, as they count after corrections; a misdealt, voided or
+    unfinished hand is left out with a note (on standard error, and as a comment in a PHH
+    file). PHH carries the house rules and the chip unit in `_rules` and `_chip_unit`, so
+    `handlog phh verify` re-checks the export.
+    """
+    with user_errors():
+        with open_store(db_url) as store:
+            hands = load_hands(store, table, tournament)
+    if table and not hands.tables:
+        raise click.ClickException(f"no table stream {table!r} in the log")
+    if tournament and not hands.tables and tournament_id(tournament) not in hands.tournaments:
+        raise click.ClickException(f"no tournament {tournament!r} in the log")
+    text, count, notes = _WRITERS[fmt](hands)
+    if str(out) == "-":
+        sys.stdout.write(text)
+    else:
+        try:
+            out.write_text(text, encoding="utf-8")
+        except OSError as exc:
+            raise click.ClickException(f"cannot write {out}: {exc.strerror}") from None
+    for note in notes:
+        click.echo(f"note: {note}", err=True)
+    to_stdout = str(out) == "-"
+    click.echo(f"exported {count} hand(s) from {len(hands.tables)} table stream(s) as {fmt} "
+               f"to {'standard output' if to_stdout else out}"
+               + (f"; {len(notes)} left out" if notes else ""), err=to_stdout)

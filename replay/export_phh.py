@@ -1,0 +1,180 @@
+"""Recorded hands as PHH (Poker Hand History, uoftcprg/phh-std): a `.phhs` file, one TOML
+table per hand (`[1]`, `[2]`, ...).
+
+Positions are PHH's and the engine's: p1 is the first player left of the button, the last one
+the button; heads-up p1 is the big blind and `antes` and `blinds_or_straddles` are written
+reversed (PHH reverse-assigns them heads-up). Posts are implied by those fields. `cbr` amounts
+are street totals. Hole cards the dealer did not see are `????`; a shown hand is `pN sm <cards>`
+and a mucked one `pN sm`. When the betting closes all-in with board cards to come, the shows
+are written before the run-out (the showdown happens then, as PHH readers expect; the chips
+do not depend on it).
+
+House rules and the chip unit go in the user fields `_rules` (the profile) and `_chip_unit`
+(the smallest chip in play: odd chips are split in it), which `handlog phh verify` reads. The
+log's coordinates are in `_stream` and `_versions`; what PHH has no action for (misdeal before
+a re-deal, exposed cards, a ruling on an award) is in `_notes`. A hand that did not complete
+(misdealt, voided, cut off) is not written; a TOML comment in its place says why.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterable
+from datetime import time
+from typing import Any
+
+from engine.events import (
+    BetMade,
+    BoardDealt,
+    CardsMucked,
+    CardsShown,
+    HandKilled,
+    HoleCardsDealt,
+    PlayerCalled,
+    PlayerChecked,
+    PlayerFolded,
+    RaiseMade,
+)
+from replay.export_hands import HandsExport, RecordedHand
+
+_BARE_LITERAL = re.compile(r"[^'\x00-\x08\x0a-\x1f\x7f]*")
+
+
+class NotExportable(ValueError):
+    """A hand the format has no way to write (the reason says why)."""
+
+
+def toml_value(value: object) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int):
+        return str(value)
+    if isinstance(value, str):
+        if _BARE_LITERAL.fullmatch(value):
+            return f"'{value}'"
+        return json.dumps(value, ensure_ascii=False)  # a TOML basic string
+    if isinstance(value, time):
+        return value.isoformat()  # a TOML local time
+    if isinstance(value, (list, tuple)):
+        return "[" + ", ".join(toml_value(v) for v in value) + "]"
+    raise TypeError(f"no TOML form for {value!r}")
+
+
+def phh_actions(hand: RecordedHand) -> list[str]:
+    """The hand's actions in PHH notation."""
+    hole: list[str] = ["????"] * hand.size
+    for step in hand.steps:
+        if isinstance(step.event, HoleCardsDealt) and step.event.cards:
+            hole[step.event.player] = "".join(step.event.cards)
+    actions = [f"d dh p{i + 1} {cards}" for i, cards in enumerate(hole)]
+    showdown_at: int | None = None
+    for step in hand.steps:
+        event = step.event
+        text = ""
+        show = False
+        if isinstance(event, PlayerFolded):
+            text = f"p{event.player + 1} f"
+        elif isinstance(event, (PlayerChecked, PlayerCalled)):
+            text = f"p{event.player + 1} cc"
+        elif isinstance(event, (BetMade, RaiseMade)):
+            text = f"p{event.player + 1} cbr {event.to}"
+        elif isinstance(event, BoardDealt):
+            text = "d db " + "".join(event.cards)
+        elif isinstance(event, CardsShown):
+            text, show = f"p{event.player + 1} sm " + "".join(event.cards), True
+        elif isinstance(event, CardsMucked):
+            text, show = f"p{event.player + 1} sm", True
+        elif isinstance(event, HandKilled):
+            if step.in_betting and step.to_act == event.player:
+                text = f"p{event.player + 1} f"
+            elif not step.in_betting:
+                text, show = f"p{event.player + 1} sm", True
+            else:
+                raise NotExportable(f"v{step.version}: a hand killed out of turn has no PHH "
+                                    "action")
+        if text:
+            if show and showdown_at is not None:
+                actions.insert(showdown_at, text)
+                showdown_at += 1
+            else:
+                actions.append(text)
+        if step.all_in_runout:
+            showdown_at = len(actions)
+    return actions
+
+
+def phh_fields(hand: RecordedHand, event_name: str = "") -> dict[str, Any]:
+    """The hand as PHH fields, in the order the specification lists them."""
+    if not hand.exportable:
+        raise NotExportable(f"the hand is {hand.status}" + (f": {hand.problem}"
+                                                             if hand.problem else ""))
+    started = hand.started
+    antes = list(started.antes)
+    blinds = list(started.blinds)
+    if hand.size == 2:
+        antes.reverse()
+        blinds.reverse()
+    fields: dict[str, Any] = {"variant": "NT"}
+    if hand.ante_kind == "uniform":
+        fields["ante_trimming_status"] = True  # antes count toward the pots they are in
+    fields.update({
+        "antes": antes,
+        "blinds_or_straddles": blinds,
+        "min_bet": started.min_bet,
+        "starting_stacks": list(started.stacks),
+        "actions": phh_actions(hand),
+    })
+    if event_name or hand.tournament:
+        fields["event"] = event_name or hand.tournament
+    fields["hand"] = hand.number
+    if started.level:
+        fields["level"] = started.level
+    fields["seats"] = list(started.seats)
+    if hand.seat_count:
+        fields["seat_count"] = hand.seat_count
+    fields["table"] = hand.table
+    fields["players"] = list(hand.names)
+    fields["finishing_stacks"] = list(hand.stacks_end)
+    if hand.recorded_at is not None:
+        moment = hand.recorded_at
+        fields.update({"year": moment.year, "month": moment.month, "day": moment.day,
+                       "time": moment.time().replace(microsecond=0), "time_zone": "UTC"})
+    fields["_rules"] = started.profile
+    fields["_chip_unit"] = started.chip_unit
+    fields["_stream"] = hand.stream
+    fields["_versions"] = [hand.first_version, hand.last_version]
+    notes = hand.notes()
+    if notes:
+        fields["_notes"] = notes
+    return fields
+
+
+def dumps_hand(fields: dict[str, Any]) -> str:
+    return "".join(f"{key} = {toml_value(value)}\n" for key, value in fields.items())
+
+
+def export_phhs(hands: Iterable[RecordedHand], events: dict[str, str] | None = None
+                ) -> tuple[str, int, list[str]]:
+    """The `.phhs` text, how many hands it holds, and a note for every hand left out."""
+    parts: list[str] = []
+    notes: list[str] = []
+    count = 0
+    for hand in hands:
+        try:
+            fields = phh_fields(hand, (events or {}).get(hand.tournament, ""))
+        except NotExportable as reason:
+            note = f"{hand.label()} not exported: {reason}"
+            notes.append(note)
+            parts.append("# " + " ".join(note.split()) + "\n\n")
+            continue
+        count += 1
+        parts.append(f"[{count}]\n{dumps_hand(fields)}\n")
+    return "".join(parts), count, notes
+
+
+def write_phh(export: HandsExport) -> tuple[str, int, list[str]]:
+    """The `.phhs` export of the hands `export` holds (`event` names the tournament)."""
+    events = {name: f"{r.state.structure.name} ({name})" if r.state else name
+              for name, r in export.tournaments.items()}
+    return export_phhs(export.hands(), events)

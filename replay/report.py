@@ -1,0 +1,863 @@
+"""The auditor's report: everything in it comes from a replay of the log, nothing from a person.
+
+`build_report(store)` reads one snapshot of the log, replays it (replay/verify.py: every event
+re-decided by the engine), checks every hash chain, rebuilds every hand step by step
+(replay/export_hands.py) and folds the tournament streams. The result is one JSON-ready object
+(`AuditReport.data`); the HTML page and the CSV files are renderings of that same object.
+
+What it holds: the verdict (clean, or every finding with its stream, version, event, rule,
+expected and recorded values; the hash chains; hands cut off in progress); each tournament
+(structure, profile, entrants, the chip ledger: the expected chip total and how it is made up,
+and the chips actually at the tables; eliminations with places and chips at the start of the
+hand; prizes); every hand per table (number, button and blind seats, level, stacks at the start,
+each pot with its amount, eligible players, winners, shares and odd chips, stacks at the end,
+and whether the chips balance); every correction (the versions voided or amended, what they
+were, the reason, the rule, who and when); every ruling and penalty with its rule and who.
+
+CSV: `<out>` has one row per hand and pot; `<stem>-corrections<suffix>` next to it has one row
+per finding, correction, ruling and penalty (`csv_paths`).
+"""
+
+from __future__ import annotations
+
+import csv
+import html
+import io
+import json
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, cast
+
+from engine.events import (
+    BoardExposedEarly,
+    CardExposed,
+    EventAmended,
+    EventVoided,
+    HandKilled,
+    HandVoided,
+    MisdealDeclared,
+    PotAwarded,
+    StackAdjusted,
+)
+from engine.tournament_events import (
+    ChipsColoredUp,
+    HighHandAwarded,
+    LevelStarted,
+    PenaltyRecorded,
+    PlayerEliminated,
+    PlayerMoved,
+    PlayerRegistered,
+    PlayerWithdrew,
+    PrizesAwarded,
+    RulingRecorded,
+)
+from replay import verify as replay_verify
+from replay.export_hands import (
+    LogSnapshot,
+    RecordedHand,
+    TableHands,
+    TournamentRecord,
+    hands_of_log,
+    read_tournaments,
+    tournament_id,
+)
+from replay.fold import Finding
+from replay.verify import replay_log
+from schema.codec import format_utc
+from schema.hashing import verify_events
+from schema.store import EventStore, StoredEvent
+
+REPORT_FORMATS = ("html", "json", "csv")
+
+
+@dataclass
+class AuditReport:
+    """The report as one object; render it with `to_json`, `to_html` or `to_csv`."""
+
+    data: dict[str, Any]
+
+    @property
+    def clean(self) -> bool:
+        return bool(self.data["verdict"]["clean"])
+
+    @property
+    def findings(self) -> list[dict[str, Any]]:
+        return list(self.data["verdict"]["findings"])
+
+    def to_json(self) -> str:
+        return json.dumps(self.data, indent=2, ensure_ascii=False) + "\n"
+
+    def to_html(self) -> str:
+        return render_html(self.data)
+
+    def to_csv(self) -> tuple[str, str]:
+        """(hand-pot rows, finding/correction/ruling/penalty rows)."""
+        return pots_csv(self.data), log_csv(self.data)
+
+    def write(self, fmt: str, out: Path) -> list[Path]:
+        """Write the report in `fmt` ("html", "json" or "csv"); the files written."""
+        if fmt == "json":
+            out.write_text(self.to_json(), encoding="utf-8")
+            return [out]
+        if fmt == "html":
+            out.write_text(self.to_html(), encoding="utf-8")
+            return [out]
+        if fmt == "csv":
+            pots, log = self.to_csv()
+            first, second = csv_paths(out)
+            first.write_text(pots, encoding="utf-8", newline="")
+            second.write_text(log, encoding="utf-8", newline="")
+            return [first, second]
+        raise ValueError(f"unknown report format {fmt!r}; use one of {', '.join(REPORT_FORMATS)}")
+
+
+def csv_paths(out: Path) -> tuple[Path, Path]:
+    """`audit.csv` -> (`audit.csv`, `audit-corrections.csv`)."""
+    suffix = out.suffix or ".csv"
+    return out, out.with_name(f"{out.stem}-corrections{suffix}")
+
+
+# ---------------------------------------------------------------------------------------------
+# Building
+
+
+def _who(stored: StoredEvent | None) -> dict[str, Any]:
+    if stored is None:
+        return {"actor": "", "device": "", "recorded_at": ""}
+    return {"actor": stored.actor, "device": stored.device,
+            "recorded_at": format_utc(stored.recorded_at)}
+
+
+def _finding(finding: Finding) -> dict[str, Any]:
+    return finding.as_dict()
+
+
+def build_report(store: EventStore, tournament: str | None = None,
+                 database: str = "") -> AuditReport:
+    """Replay the log (or one tournament's streams) and build the report from the replay."""
+    log = LogSnapshot.read(store)
+    return build_report_from(log, tournament, database)
+
+
+def build_report_from(log: LogSnapshot, tournament: str | None = None,
+                      database: str = "") -> AuditReport:
+    wanted = tournament_id(tournament) if tournament else None
+    # The replay reads the same snapshot the rest of the report is built from.
+    replay = replay_log(cast(EventStore, log), wanted)
+    chain = verify_events(log.events, log.heads)
+    tournaments = read_tournaments(log, wanted)
+    export = hands_of_log(log, tournament=wanted, folds=replay.tables)
+    if wanted:
+        export.tables = [t for t in export.tables if t.stream in replay.tables]
+    findings = [_finding(f) for f in replay.findings]
+    in_scope = {t.stream for t in export.tables} | {t.stream for t in tournaments}
+    if not wanted:
+        in_scope |= set(log.by_stream)
+    chain_problems = [str(p) for p in chain if p.stream_id in in_scope]
+    data: dict[str, Any] = {
+        "title": "handlog audit report",
+        "scope": {"tournament": wanted, "database": database},
+        "log": {
+            "events": sum(len(log.by_stream.get(s, [])) for s in in_scope),
+            "last_position": max((e.position for e in log.events), default=0),
+            "streams": [{"stream": h.stream_id, "kind": h.kind, "version": h.version,
+                         "hash": h.hash} for h in sorted(log.heads, key=lambda h: h.stream_id)
+                        if h.stream_id in in_scope],
+        },
+        "verdict": {
+            "clean": replay.clean and not chain_problems,
+            "findings": findings,
+            "chain": {"ok": not chain_problems, "problems": chain_problems},
+            "in_progress": [{"stream": s, "hand": h} for s, h in replay.in_progress],
+            "replayed": {"streams": replay.streams, "events": replay.events,
+                         "hands": replay.hands},
+            "tournament_checks": replay_verify._tournament_checker is not None,
+        },
+        "tournaments": [_tournament(record, export.tables, log) for record in tournaments],
+        "tables": [_table(table, replay.findings, log) for table in export.tables],
+        "corrections": _corrections(log, in_scope),
+        "rulings": _rulings(log, tournaments, export.tables),
+    }
+    return AuditReport(data)
+
+
+def _table(table: TableHands, findings: Sequence[Finding], log: LogSnapshot) -> dict[str, Any]:
+    stored = log.by_stream.get(table.stream, [])
+    last = stored[-1].version if stored else 0
+    hands = table.hands
+    out = []
+    for index, hand in enumerate(hands):
+        end = hands[index + 1].first_version - 1 if index + 1 < len(hands) else last
+        mine = [f for f in findings if f.stream == hand.stream
+                and hand.first_version <= f.version <= end]
+        out.append(_hand(hand, mine))
+    state = table.fold.state
+    return {
+        "stream": table.stream, "table": table.table, "tournament": table.tournament,
+        "seat_count": table.seat_count, "profile": table.profile,
+        "hands": out,
+        "seats_now": [{"seat": s.seat, "player": s.player, "stack": s.stack}
+                      for s in (state.seats if state else ())],
+        "chips_now": state.chips() if state else 0,
+    }
+
+
+def _person(hand: RecordedHand, position: int) -> dict[str, Any]:
+    return {"seat": hand.seats[position], "player": hand.players[position],
+            "name": hand.names[position]}
+
+
+def _hand(hand: RecordedHand, findings: Sequence[Finding]) -> dict[str, Any]:
+    put_in = hand.put_in()
+    won = hand.won()
+    returned = hand.returned()
+    known = hand.hole_cards()
+    folded = hand.folded_on()
+    start, end = hand.stacks_start, hand.stacks_end
+    players = []
+    for i in range(hand.size):
+        players.append({
+            "position": i, **_person(hand, i), "role": hand.role(i),
+            "stack_start": start[i], "put_in": put_in[i], "returned": returned[i],
+            "won": won[i], "stack_end": end[i], "cards": list(known[i]),
+            "folded": i in folded or hand.final.folded[i],
+        })
+    versions = hand.award_versions
+    pots = []
+    for k, award in enumerate(hand.awards):
+        pots.append({
+            "pot": award.pot, "amount": award.amount,
+            "eligible": [_person(hand, i) for i in award.eligible if 0 <= i < hand.size],
+            "winners": [{**_person(hand, w), "share": s}
+                        for w, s in zip(award.winners, award.shares, strict=False)
+                        if 0 <= w < hand.size],
+            "odd_chips": [_person(hand, w) for w in award.odd_chips if 0 <= w < hand.size],
+            "hand_name": award.hand_name, "ruling": award.ruling,
+            "version": versions[k] if k < len(versions) else 0,
+        })
+    complete = hand.status == "complete"
+    balanced: bool | None = None
+    if hand.status != "in progress":
+        balanced = sum(put_in) == hand.pot_total() and all(
+            end[i] == start[i] - put_in[i] + won[i] for i in range(hand.size))
+        if not complete:
+            balanced = balanced and end == start
+    started = hand.started
+    return {
+        "stream": hand.stream, "table": hand.table, "hand": hand.number, "status": hand.status,
+        "first_version": hand.first_version, "last_version": hand.last_version,
+        "position": hand.position,
+        "recorded_at": format_utc(hand.recorded_at) if hand.recorded_at else "",
+        "level": started.level, "small_blind": hand.small_blind, "big_blind": hand.big_blind,
+        "ante": hand.ante, "ante_kind": hand.ante_kind, "chip_unit": started.chip_unit,
+        "profile": started.profile, "button_seat": started.button_seat,
+        "small_blind_seat": started.small_blind_seat, "big_blind_seat": started.big_blind_seat,
+        "players": players, "board": list(hand.board), "pots": pots,
+        "put_in_total": sum(put_in), "pots_total": hand.pot_total(), "balanced": balanced,
+        "notes": hand.notes(), "findings": [_finding(f) for f in findings],
+    }
+
+
+def _tournament(record: TournamentRecord, tables: Sequence[TableHands],
+                log: LogSnapshot) -> dict[str, Any]:
+    state = record.state
+    out: dict[str, Any] = {"id": record.tournament, "stream": record.stream,
+                           "problem": record.problem}
+    if state is None:
+        return out
+    names = record.names()
+    structure = state.structure
+    money = structure.money
+    out["structure"] = {
+        "name": structure.name, "profile": structure.profile,
+        "starting_stack": structure.starting_stack,
+        "seats_per_table": structure.seats_per_table,
+        "levels": [{"level": lv.number, "small_blind": lv.small_blind,
+                    "big_blind": lv.big_blind, "ante": lv.ante, "ante_kind": lv.ante_kind,
+                    "minutes": lv.minutes} for lv in structure.levels],
+        "money": {"currency": money.currency, "buy_in": money.buy_in,
+                  "prize_pool_per_entry": money.prize_pool_per_entry, "bounty": money.bounty},
+    }
+    out["entrants"] = [{
+        "player": e.player, "name": e.name, "late": e.late, "chips_deducted": e.chips_deducted,
+        "place": e.place, "withdrew": e.withdrew, "table": e.table, "seat": e.seat,
+        "out_table": e.out_table, "out_hand": e.out_hand, "chips_at_start": e.chips_at_start,
+    } for e in state.entrants]
+    ledger = state.ledger
+    mine = [t for t in tables if t.tournament == record.tournament]
+    at_tables = sum(t.fold.state.chips() for t in mine if t.fold.state is not None)
+    in_hand = any(t.fold.state is not None and t.fold.state.hand_in_progress for t in mine)
+    out["chip_ledger"] = {
+        "entries": ledger.entries, "starting_stack": ledger.starting_stack,
+        "starting_chips": ledger.starting_chips, "late_deductions": ledger.late_deductions,
+        "color_up_change": ledger.color_up_change, "carried_to_pots": ledger.carried_to_pots,
+        "withdrawn": ledger.withdrawn, "expected_total": ledger.total,
+        "at_tables": at_tables, "hand_in_progress": in_hand,
+        "balanced": at_tables == ledger.total,
+    }
+    eliminations = []
+    prizes: dict[str, Any] | None = None
+    high_hand: dict[str, Any] | None = None
+    for stored in record.stored:
+        event = stored.decode()
+        if isinstance(event, PlayerEliminated):
+            eliminations.append({
+                "kind": "eliminated", "place": event.place, "player": event.player,
+                "name": names.get(event.player, event.player), "table": event.table,
+                "hand": event.hand_number, "chips_at_start": event.chips_at_start,
+                "bounty_to": event.bounty_to, "rule": event.rule, "version": stored.version,
+                **_who(stored),
+            })
+        elif isinstance(event, PlayerWithdrew):
+            eliminations.append({
+                "kind": "withdrew", "place": event.place, "player": event.player,
+                "name": names.get(event.player, event.player), "table": "", "hand": 0,
+                "chips_at_start": event.chips_removed, "bounty_to": "", "rule": event.rule,
+                "version": stored.version, **_who(stored),
+            })
+        elif isinstance(event, PrizesAwarded):
+            prizes = {
+                "pool": event.pool, "field_size": event.field_size, "currency": money.currency,
+                "rule": event.rule, "version": stored.version, **_who(stored),
+                "awards": [{"place": a.place, "player": a.player,
+                            "name": names.get(a.player, a.player), "amount": a.amount}
+                           for a in event.awards],
+                "bounties": [{"player": b.player, "name": names.get(b.player, b.player),
+                              "bounties": b.bounties, "amount": b.amount}
+                             for b in event.bounties],
+                "unclaimed_bounties": event.unclaimed_bounties,
+                "paid": sum(a.amount for a in event.awards) + sum(b.amount
+                                                                   for b in event.bounties),
+            }
+        elif isinstance(event, HighHandAwarded):
+            high_hand = {"hand": event.hand, "pool": event.pool, "version": stored.version,
+                         "shares": [{"player": s.player, "name": names.get(s.player, s.player),
+                                     "amount": s.amount} for s in event.shares],
+                         **_who(stored)}
+    out["eliminations"] = sorted(eliminations, key=lambda e: -int(e["place"]))
+    out["winner"] = ({"player": state.winner, "name": names.get(state.winner, state.winner)}
+                     if state.winner else None)
+    out["prizes"] = prizes
+    out["high_hand"] = high_hand
+    out["finished"] = state.finished
+    out["level"] = state.level
+    return out
+
+
+def _describe_event(stored: StoredEvent | None) -> dict[str, Any]:
+    if stored is None:
+        return {"version": 0, "event": "", "payload": "", "actor": "", "device": "",
+                "recorded_at": ""}
+    return {"version": stored.version, "event": stored.type, "payload": stored.payload_json,
+            **_who(stored)}
+
+
+def _corrections(log: LogSnapshot, streams: Iterable[str]) -> list[dict[str, Any]]:
+    out = []
+    for stream in sorted(streams):
+        stored = log.by_stream.get(stream, [])
+        by_version = {e.version: e for e in stored}
+        for entry in stored:
+            if entry.type not in (EventVoided.TYPE, EventAmended.TYPE):
+                continue
+            event = entry.decode()
+            if isinstance(event, EventVoided):
+                out.append({
+                    "stream": stream, "version": entry.version, "kind": "void",
+                    "affects": [_describe_event(by_version.get(v)) for v in event.versions],
+                    "replacement": None, "reason": event.reason, "rule": event.rule,
+                    **_who(entry),
+                })
+            elif isinstance(event, EventAmended):
+                out.append({
+                    "stream": stream, "version": entry.version, "kind": "amend",
+                    "affects": [_describe_event(by_version.get(event.version))],
+                    "replacement": {"event": event.replacement_type,
+                                    "payload": event.replacement_payload},
+                    "reason": event.reason, "rule": event.rule, **_who(entry),
+                })
+    return out
+
+
+def _rulings(log: LogSnapshot, tournaments: Sequence[TournamentRecord],
+             tables: Sequence[TableHands]) -> list[dict[str, Any]]:
+    """Every decision that cites a rule: the director's rulings and penalties, color-ups,
+    late-entry deductions and player moves, and the rule events at the tables (misdeals,
+    voided hands, killed hands, exposed cards, awards by a ruling, chip adjustments)."""
+    out: list[dict[str, Any]] = []
+    for record in tournaments:
+        names = record.names()
+        for stored in record.stored:
+            event = stored.decode()
+            base = {"stream": record.stream, "version": stored.version, "event": stored.type,
+                    **_who(stored)}
+            if isinstance(event, RulingRecorded):
+                out.append({**base, "kind": "ruling", "rule": event.rule, "text": event.text,
+                            "by": event.by, "player": "",
+                            "affects": f"{event.stream} v{event.version}" if event.stream
+                            else ""})
+            elif isinstance(event, PenaltyRecorded):
+                hands = f" ({event.hands} hands)" if event.hands else ""
+                out.append({**base, "kind": "penalty", "rule": event.rule,
+                            "text": f"{event.penalty}{hands}: {event.text}", "by": event.by,
+                            "player": names.get(event.player, event.player), "affects": ""})
+            elif isinstance(event, LevelStarted) and event.ruling:
+                out.append({**base, "kind": "ruling", "rule": event.ruling,
+                            "text": f"level {event.level} started", "by": stored.actor,
+                            "player": "", "affects": ""})
+            elif isinstance(event, ChipsColoredUp):
+                out.append({**base, "kind": "color-up", "rule": event.rule,
+                            "text": f"after level {event.after_level}: {event.method}, "
+                                    f"{', '.join(event.colours)} out, unit {event.old_unit} -> "
+                                    f"{event.new_unit}", "by": stored.actor, "player": "",
+                            "affects": ""})
+            elif isinstance(event, PlayerMoved) and event.rule:
+                out.append({**base, "kind": "move", "rule": event.rule,
+                            "text": f"{event.reason}: table {event.from_table} seat "
+                                    f"{event.from_seat} -> table {event.to_table} seat "
+                                    f"{event.to_seat} with {event.stack} chips",
+                            "by": stored.actor, "player": names.get(event.player, event.player),
+                            "affects": ""})
+            elif isinstance(event, PlayerRegistered) and event.rule:
+                out.append({**base, "kind": "late entry", "rule": event.rule,
+                            "text": f"{event.chips_deducted} chips deducted",
+                            "by": stored.actor, "player": event.name, "affects": ""})
+    names = {player: name for record in tournaments for player, name in record.names().items()}
+    for table in tables:
+        meta = {e.version: e for e in log.by_stream.get(table.stream, [])}
+        for hand in table.hands:
+            for step in hand.steps:
+                entry = _table_ruling(hand, step.event)
+                if entry is not None:
+                    found = meta.get(step.version)
+                    out.append({"stream": table.stream, "version": step.version,
+                                "event": getattr(step.event, "TYPE", ""), **_who(found),
+                                "by": found.actor if found else "", "affects":
+                                f"hand {hand.number}", **entry})
+        for version, event in table.fold.effective:
+            if isinstance(event, StackAdjusted):
+                found = meta.get(version)
+                out.append({"stream": table.stream, "version": version, "event": event.TYPE,
+                            **_who(found), "by": found.actor if found else "",
+                            "kind": "chip adjustment", "rule": event.rule,
+                            "text": f"{event.amount:+d} chips: {event.reason}",
+                            "player": names.get(event.player, event.player),
+                            "affects": f"seat {event.seat}"})
+    return out
+
+
+def _table_ruling(hand: RecordedHand, event: Any) -> dict[str, Any] | None:
+    def name(position: int) -> str:
+        return hand.names[position] if 0 <= position < hand.size else str(position)
+
+    if isinstance(event, MisdealDeclared):
+        return {"kind": "misdeal", "rule": event.rule, "text": event.reason, "player": ""}
+    if isinstance(event, HandVoided):
+        return {"kind": "hand voided", "rule": event.rule, "text": event.reason, "player": ""}
+    if isinstance(event, HandKilled):
+        return {"kind": "hand killed", "rule": event.rule, "text": event.reason,
+                "player": name(event.player)}
+    if isinstance(event, CardExposed):
+        return {"kind": "card exposed", "rule": event.rule,
+                "text": f"{event.card}: {event.consequence}", "player": name(event.player)}
+    if isinstance(event, BoardExposedEarly):
+        return {"kind": "board exposed early", "rule": event.rule,
+                "text": f"{' '.join(event.cards)}: {event.procedure}", "player": ""}
+    if isinstance(event, PotAwarded) and event.ruling:
+        winners = ", ".join(name(w) for w in event.winners)
+        return {"kind": "award by ruling", "rule": event.ruling,
+                "text": f"pot {event.pot} ({event.amount}) to {winners}", "player": ""}
+    return None
+
+
+# ---------------------------------------------------------------------------------------------
+# CSV
+
+
+POT_COLUMNS = (
+    "tournament", "table", "stream", "hand", "status", "first_version", "last_version", "level",
+    "small_blind", "big_blind", "ante", "button_seat", "small_blind_seat", "big_blind_seat",
+    "chip_unit", "pot", "amount", "eligible", "winners", "odd_chips", "hand_name", "ruling",
+    "award_version", "hand_put_in", "hand_pots_total", "balanced", "stacks_start",
+    "stacks_end", "findings",
+)
+
+LOG_COLUMNS = (
+    "kind", "stream", "version", "event", "rule", "text", "player", "affects", "expected",
+    "recorded", "by", "actor", "device", "recorded_at",
+)
+
+
+def _seat_names(people: Iterable[Mapping[str, Any]], value: str = "") -> str:
+    parts = []
+    for p in people:
+        text = f"{p['seat']}:{p['name']}"
+        if value:
+            text += f"={p[value]}"
+        parts.append(text)
+    return ";".join(parts)
+
+
+def _findings_text(findings: Iterable[Mapping[str, Any]]) -> str:
+    return " | ".join(f"v{f['version']} {f['event']} [{f['rule']}] {f['message']}"
+                      + (f" expected {f['expected']} recorded {f['recorded']}"
+                         if f["expected"] or f["recorded"] else "") for f in findings)
+
+
+def pots_csv(data: Mapping[str, Any]) -> str:
+    buffer = io.StringIO()
+    writer = csv.writer(buffer, lineterminator="\r\n")
+    writer.writerow(POT_COLUMNS)
+    for table in data["tables"]:
+        for hand in table["hands"]:
+            common = {
+                "tournament": table["tournament"], "table": table["table"],
+                "stream": hand["stream"], "hand": hand["hand"], "status": hand["status"],
+                "first_version": hand["first_version"], "last_version": hand["last_version"],
+                "level": hand["level"], "small_blind": hand["small_blind"],
+                "big_blind": hand["big_blind"], "ante": hand["ante"],
+                "button_seat": hand["button_seat"],
+                "small_blind_seat": hand["small_blind_seat"],
+                "big_blind_seat": hand["big_blind_seat"], "chip_unit": hand["chip_unit"],
+                "hand_put_in": hand["put_in_total"], "hand_pots_total": hand["pots_total"],
+                "balanced": "" if hand["balanced"] is None else str(hand["balanced"]).lower(),
+                "stacks_start": _seat_names(hand["players"], "stack_start"),
+                "stacks_end": _seat_names(hand["players"], "stack_end"),
+                "findings": _findings_text(hand["findings"]),
+            }
+            pots = hand["pots"] or [None]
+            for pot in pots:
+                row = dict(common)
+                if pot is not None:
+                    row.update({
+                        "pot": pot["pot"], "amount": pot["amount"],
+                        "eligible": _seat_names(pot["eligible"]),
+                        "winners": _seat_names(pot["winners"], "share"),
+                        "odd_chips": _seat_names(pot["odd_chips"]),
+                        "hand_name": pot["hand_name"], "ruling": pot["ruling"],
+                        "award_version": pot["version"],
+                    })
+                writer.writerow([row.get(c, "") for c in POT_COLUMNS])
+    return buffer.getvalue()
+
+
+def log_csv(data: Mapping[str, Any]) -> str:
+    buffer = io.StringIO()
+    writer = csv.writer(buffer, lineterminator="\r\n")
+    writer.writerow(LOG_COLUMNS)
+    for f in data["verdict"]["findings"]:
+        writer.writerow(["finding", f["stream"], f["version"], f["event"], f["rule"],
+                         f["message"], "", "", f["expected"], f["recorded"], "", "", "", ""])
+    for problem in data["verdict"]["chain"]["problems"]:
+        writer.writerow(["chain", "", "", "", "hash chain", problem] + [""] * 8)
+    for c in data["corrections"]:
+        affects = "; ".join(f"v{a['version']} {a['event']} {a['payload']}"
+                            for a in c["affects"])
+        text = c["reason"]
+        if c["replacement"]:
+            text += f" -> {c['replacement']['event']} {c['replacement']['payload']}"
+        writer.writerow([c["kind"], c["stream"], c["version"], "", c["rule"], text, "",
+                         affects, "", "", "", c["actor"], c["device"], c["recorded_at"]])
+    for r in data["rulings"]:
+        writer.writerow([r["kind"], r["stream"], r["version"], r["event"], r["rule"], r["text"],
+                         r["player"], r["affects"], "", "", r["by"], r["actor"], r["device"],
+                         r["recorded_at"]])
+    return buffer.getvalue()
+
+
+# ---------------------------------------------------------------------------------------------
+# HTML
+
+_CSS = """
+:root { --ink: #1d2330; --muted: #5d6675; --line: #d5d9e0; --bad: #b42318; --good: #067647;
+  --bg-bad: #fef3f2; --bg-good: #ecfdf3; --head: #f3f5f8; }
+* { box-sizing: border-box; }
+body { font: 14px/1.45 system-ui, -apple-system, "Segoe UI", Roboto, sans-serif;
+  color: var(--ink); margin: 24px auto; max-width: 1100px; padding: 0 16px; }
+h1 { font-size: 24px; margin: 0 0 4px; }
+h2 { font-size: 19px; margin: 32px 0 8px; border-bottom: 2px solid var(--ink);
+  padding-bottom: 4px; }
+h3 { font-size: 16px; margin: 20px 0 6px; }
+h4 { font-size: 14px; margin: 14px 0 4px; }
+.muted, .meta { color: var(--muted); }
+table { border-collapse: collapse; width: 100%; margin: 6px 0 12px; }
+th, td { border: 1px solid var(--line); padding: 3px 6px; text-align: left;
+  vertical-align: top; }
+th { background: var(--head); font-weight: 600; }
+td.n, th.n { text-align: right; font-variant-numeric: tabular-nums; }
+.verdict { padding: 12px 16px; border-radius: 6px; font-size: 18px; font-weight: 700; }
+.verdict.clean { background: var(--bg-good); color: var(--good);
+  border: 1px solid var(--good); }
+.verdict.findings { background: var(--bg-bad); color: var(--bad);
+  border: 1px solid var(--bad); }
+.bad { color: var(--bad); font-weight: 600; }
+.good { color: var(--good); }
+.hand { border: 1px solid var(--line); border-radius: 6px; padding: 8px 12px;
+  margin: 10px 0; break-inside: avoid; page-break-inside: avoid; }
+.hand.flagged { border-color: var(--bad); background: var(--bg-bad); }
+.hand h4 { margin-top: 0; }
+code, .cards { font-family: ui-monospace, "SFMono-Regular", Menlo, monospace; font-size: 13px; }
+.payload { font-family: ui-monospace, monospace; font-size: 12px; word-break: break-all; }
+nav ul { columns: 2; }
+@media print {
+  body { margin: 0; max-width: none; font-size: 11px; }
+  nav { display: none; }
+  h2 { break-after: avoid; page-break-after: avoid; }
+  .hand { margin: 6px 0; }
+  a { color: inherit; text-decoration: none; }
+}
+"""
+
+
+def _e(value: object) -> str:
+    return html.escape("" if value is None else str(value))
+
+
+def _table_html(headers: Sequence[str], rows: Iterable[Sequence[object]],
+                numeric: Iterable[int] = ()) -> str:
+    numbers = set(numeric)
+    head = "".join(f'<th{" class=n" if i in numbers else ""}>{_e(h)}</th>'
+                   for i, h in enumerate(headers))
+    body = []
+    for row in rows:
+        cells = "".join(f'<td{" class=n" if i in numbers else ""}>{cell}</td>'
+                        for i, cell in enumerate(row))
+        body.append(f"<tr>{cells}</tr>")
+    if not body:
+        return '<p class="muted">None.</p>'
+    return f"<table><thead><tr>{head}</tr></thead><tbody>{''.join(body)}</tbody></table>"
+
+
+def _money(cents: int, currency: str) -> str:
+    return f"{cents / 100:,.2f} {currency}".strip()
+
+
+def _findings_html(findings: Sequence[Mapping[str, Any]]) -> str:
+    return _table_html(
+        ("stream", "version", "event", "rule", "what", "expected", "recorded"),
+        ([_e(f["stream"]), _e(f["version"]), _e(f["event"]), _e(f["rule"]), _e(f["message"]),
+          f'<span class="payload">{_e(f["expected"])}</span>',
+          f'<span class="payload">{_e(f["recorded"])}</span>'] for f in findings),
+        numeric=(1,),
+    )
+
+
+def _verdict_html(data: Mapping[str, Any]) -> str:
+    verdict = data["verdict"]
+    parts = []
+    findings = verdict["findings"]
+    problems = verdict["chain"]["problems"]
+    replayed = verdict["replayed"]
+    if verdict["clean"]:
+        parts.append('<div class="verdict clean">CLEAN: every event replays through the '
+                     "engine and every hash chain is intact</div>")
+    else:
+        count = len(findings) + len(problems)
+        parts.append(f'<div class="verdict findings">{count} FINDING{"S" if count != 1 else ""}'
+                     ": the log disagrees with the engine or its hash chains</div>")
+    parts.append(f'<p>Replayed {replayed["events"]:,} events in {replayed["streams"]} streams '
+                 f'({replayed["hands"]:,} hands). Hash chains: '
+                 + ('<span class="good">intact</span>' if verdict["chain"]["ok"]
+                    else '<span class="bad">broken</span>')
+                 + ". Tournament cross-checks: "
+                 + ("on" if verdict["tournament_checks"] else "not run") + ".</p>")
+    if findings:
+        parts.append("<h3>Findings</h3>" + _findings_html(findings))
+    if problems:
+        parts.append("<h3>Hash chain problems</h3><ul>"
+                     + "".join(f"<li>{_e(p)}</li>" for p in problems) + "</ul>")
+    if verdict["in_progress"]:
+        parts.append("<p>Cut off in progress (not an error): " + ", ".join(
+            f"{_e(p['stream'])} hand {_e(p['hand'])}" for p in verdict["in_progress"]) + "</p>")
+    return "".join(parts)
+
+
+def _tournament_html(t: Mapping[str, Any]) -> str:
+    parts = [f'<h2 id="t-{_e(t["id"])}">Tournament {_e(t["id"])}</h2>']
+    if t.get("problem"):
+        parts.append(f'<p class="bad">{_e(t["problem"])}</p>')
+    if "structure" not in t:
+        return "".join(parts)
+    s = t["structure"]
+    currency = s["money"]["currency"]
+    winner = t["winner"]["name"] if t.get("winner") else "not finished"
+    parts.append(_table_html(("structure", "house rules", "starting stack", "seats per table",
+                              "entrants", "level reached", "winner"),
+                             [[_e(s["name"]), _e(s["profile"]), _e(s["starting_stack"]),
+                               _e(s["seats_per_table"]), _e(len(t["entrants"])), _e(t["level"]),
+                               _e(winner)]]))
+    ledger = t["chip_ledger"]
+    balanced = ('<span class="good">equal</span>' if ledger["balanced"]
+                else '<span class="bad">DIFFERENT</span>')
+    parts.append("<h3>Chip ledger</h3>")
+    parts.append(_table_html(("", "chips"), [
+        [f"{ledger['entries']} entries × {ledger['starting_stack']:,}",
+         f"{ledger['starting_chips']:,}"],
+        ["less late-entry deductions", f"−{ledger['late_deductions']:,}"],
+        ["color-up changes (races, round-ups, forfeits)", f"{ledger['color_up_change']:+,}"],
+        ["odd chips carried into next pots", f"{ledger['carried_to_pots']:+,}"],
+        ["less chips of withdrawn players", f"−{ledger['withdrawn']:,}"],
+        ["<b>expected chip total</b>", f"<b>{ledger['expected_total']:,}</b>"],
+        ["chips at the tables (replayed)" + (" — a hand is in progress"
+                                             if ledger["hand_in_progress"] else ""),
+         f"{ledger['at_tables']:,} ({balanced})"],
+    ], numeric=(1,)))
+    parts.append("<h3>Eliminations</h3>")
+    parts.append(_table_html(
+        ("place", "player", "out", "table", "hand", "chips at the start of the hand",
+         "version", "recorded by", "when"),
+        ([_e(e["place"]), _e(e["name"]), _e(e["kind"]), _e(e["table"]), _e(e["hand"]),
+          f"{e['chips_at_start']:,}", _e(e["version"]),
+          _e(f"{e['actor']} ({e['device']})"), _e(e["recorded_at"])]
+         for e in t["eliminations"]), numeric=(0, 4, 5, 6)))
+    parts.append("<h3>Prizes</h3>")
+    prizes = t.get("prizes")
+    if prizes:
+        parts.append(f"<p>Pool {_e(_money(prizes['pool'], currency))} for a field of "
+                     f"{_e(prizes['field_size'])}; {_e(prizes['rule'])}. Recorded by "
+                     f"{_e(prizes['actor'])} ({_e(prizes['device'])}) at "
+                     f"{_e(prizes['recorded_at'])}, v{_e(prizes['version'])}.</p>")
+        parts.append(_table_html(("place", "player", "amount"),
+                                 ([_e(a["place"]), _e(a["name"]),
+                                   _e(_money(a["amount"], currency))]
+                                  for a in prizes["awards"]), numeric=(0, 2)))
+        if prizes["bounties"]:
+            parts.append(_table_html(("player", "bounties", "amount"),
+                                     ([_e(b["name"]), _e(b["bounties"]),
+                                       _e(_money(b["amount"], currency))]
+                                      for b in prizes["bounties"]), numeric=(1, 2)))
+    else:
+        parts.append('<p class="muted">No prizes recorded.</p>')
+    if t.get("high_hand"):
+        h = t["high_hand"]
+        parts.append(f"<p>High hand {_e(h['hand'])}: pool {_e(_money(h['pool'], currency))}, "
+                     + ", ".join(f"{_e(s['name'])} {_e(_money(s['amount'], currency))}"
+                                 for s in h["shares"]) + "</p>")
+    parts.append("<h3>Entrants</h3>")
+    parts.append(_table_html(
+        ("player", "id", "late", "deducted", "place", "seat now"),
+        ([_e(e["name"]), _e(e["player"]), "yes" if e["late"] else "",
+          _e(e["chips_deducted"] or ""), _e(e["place"] or ""),
+          _e(f"table {e['table']} seat {e['seat']}" if e["table"] else "")]
+         for e in t["entrants"]), numeric=(3, 4)))
+    return "".join(parts)
+
+
+def _hand_html(h: Mapping[str, Any]) -> str:
+    flagged = bool(h["findings"]) or h["balanced"] is False
+    title = (f"Hand {_e(h['hand'])} — level {_e(h['level'])} "
+             f"({_e(h['small_blind'])}/{_e(h['big_blind'])}"
+             + (f", ante {_e(h['ante'])}" + (" big blind ante" if h["ante_kind"] == "big_blind"
+                                              else "") if h["ante"] else "") + ")")
+    status = "" if h["status"] == "complete" else f' <span class="bad">{_e(h["status"])}</span>'
+    parts = [f'<div class="hand{" flagged" if flagged else ""}" '
+             f'id="{_e(h["stream"])}-v{_e(h["first_version"])}"><h4>{title}{status}</h4>']
+    parts.append(f'<p class="meta">{_e(h["stream"])} v{_e(h["first_version"])}–'
+                 f'v{_e(h["last_version"])}, {_e(h["recorded_at"])}; button seat '
+                 f'{_e(h["button_seat"])}, small blind seat {_e(h["small_blind_seat"] or "—")}, '
+                 f'big blind seat {_e(h["big_blind_seat"])}; odd chips in units of '
+                 f'{_e(h["chip_unit"])} ({_e(h["profile"])})'
+                 + (f'; board <span class="cards">{_e(" ".join(h["board"]))}</span>'
+                    if h["board"] else "") + "</p>")
+    parts.append(_table_html(
+        ("seat", "player", "", "stack at start", "put in", "won", "stack at end", "cards"),
+        ([_e(p["seat"]), _e(p["name"]), _e(p["role"]), f"{p['stack_start']:,}",
+          f"{p['put_in']:,}", f"{p['won']:,}" if p["won"] else "", f"{p['stack_end']:,}",
+          f'<span class="cards">{_e(" ".join(p["cards"]))}</span>'
+          + (" <span class=muted>folded</span>" if p["folded"] else "")]
+         for p in sorted(h["players"], key=lambda p: p["seat"])), numeric=(0, 3, 4, 5, 6)))
+    if h["pots"]:
+        parts.append(_table_html(
+            ("pot", "amount", "eligible", "winners (share)", "odd chips to", "hand", "version"),
+            ([_e("main" if p["pot"] == 0 else f"side {p['pot']}"), f"{p['amount']:,}",
+              _e(", ".join(f"{x['name']} (seat {x['seat']})" for x in p["eligible"])),
+              _e(", ".join(f"{w['name']} {w['share']:,}" for w in p["winners"])),
+              _e(", ".join(o["name"] for o in p["odd_chips"])),
+              _e(p["hand_name"]) + (f' <span class="bad">ruling: {_e(p["ruling"])}</span>'
+                                    if p["ruling"] else ""),
+              _e(p["version"])] for p in h["pots"]), numeric=(1, 6)))
+    if h["balanced"] is not None:
+        check = (f'<span class="good">chips balance</span>: {h["put_in_total"]:,} put in = '
+                 f'{h["pots_total"]:,} in pots' if h["balanced"]
+                 else f'<span class="bad">chips do not balance</span>: {h["put_in_total"]:,} '
+                      f'put in, {h["pots_total"]:,} in pots')
+        parts.append(f"<p>{check}</p>")
+    if h["notes"]:
+        parts.append("<ul>" + "".join(f"<li>{_e(n)}</li>" for n in h["notes"]) + "</ul>")
+    if h["findings"]:
+        parts.append(_findings_html(h["findings"]))
+    parts.append("</div>")
+    return "".join(parts)
+
+
+def _corrections_html(corrections: Sequence[Mapping[str, Any]]) -> str:
+    rows = []
+    for c in corrections:
+        affected = "<br>".join(
+            f"v{_e(a['version'])} {_e(a['event'])} "
+            f'<span class="payload">{_e(a["payload"])}</span> '
+            f'<span class="muted">({_e(a["actor"])}, {_e(a["device"])}, '
+            f'{_e(a["recorded_at"])})</span>' for a in c["affects"])
+        if c["replacement"]:
+            affected += (f"<br>now counts as {_e(c['replacement']['event'])} "
+                         f'<span class="payload">{_e(c["replacement"]["payload"])}</span>')
+        rows.append([_e(c["stream"]), _e(c["version"]), _e(c["kind"]), affected,
+                     _e(c["reason"]), _e(c["rule"]), _e(f"{c['actor']} ({c['device']})"),
+                     _e(c["recorded_at"])])
+    return _table_html(("stream", "version", "correction", "what it voids or amends", "reason",
+                        "rule", "who (device)", "when"), rows, numeric=(1,))
+
+
+def _rulings_html(rulings: Sequence[Mapping[str, Any]]) -> str:
+    return _table_html(
+        ("stream", "version", "kind", "rule", "decision", "player", "affects", "by",
+         "recorded by (device)", "when"),
+        ([_e(r["stream"]), _e(r["version"]), _e(r["kind"]), _e(r["rule"]), _e(r["text"]),
+          _e(r["player"]), _e(r["affects"]), _e(r["by"]),
+          _e(f"{r['actor']} ({r['device']})"), _e(r["recorded_at"])] for r in rulings),
+        numeric=(1,))
+
+
+def render_html(data: Mapping[str, Any]) -> str:
+    """One self-contained page (no scripts, no external resources), readable and printable."""
+    scope = data["scope"]
+    title = "handlog audit report" + (f": {scope['tournament']}" if scope["tournament"] else "")
+    nav = ['<nav><ul><li><a href="#verdict">Verdict</a></li>']
+    for t in data["tournaments"]:
+        nav.append(f'<li><a href="#t-{_e(t["id"])}">Tournament {_e(t["id"])}</a></li>')
+    nav.append('<li><a href="#corrections">Corrections</a></li>'
+               '<li><a href="#rulings">Rulings and penalties</a></li>')
+    for table in data["tables"]:
+        nav.append(f'<li><a href="#{_e(table["stream"])}">Hands at {_e(table["stream"])}'
+                   f' ({len(table["hands"])})</a></li>')
+    nav.append("</ul></nav>")
+    log = data["log"]
+    where = f" at {_e(scope['database'])}" if scope["database"] else ""
+    parts = [
+        "<!DOCTYPE html>", '<html lang="en"><head><meta charset="utf-8">',
+        '<meta name="viewport" content="width=device-width, initial-scale=1">',
+        f"<title>{_e(title)}</title><style>{_CSS}</style></head><body>",
+        f"<h1>{_e(title)}</h1>",
+        f'<p class="meta">Built by replaying the log{where} through the engine: '
+        f'{log["events"]:,} events up to position '
+        f'{log["last_position"]:,}. Stream heads: '
+        + "; ".join(f'{_e(s["stream"])} v{_e(s["version"])} <code>{_e(s["hash"][:16])}</code>'
+                    for s in log["streams"]) + ".</p>",
+        "".join(nav),
+        '<h2 id="verdict">Verdict</h2>', _verdict_html(data),
+    ]
+    parts.extend(_tournament_html(t) for t in data["tournaments"])
+    parts.append('<h2 id="corrections">Corrections</h2>')
+    parts.append('<p class="muted">Nothing is erased: a correction voids or amends earlier '
+                 "entries, which stay in the log.</p>")
+    parts.append(_corrections_html(data["corrections"]))
+    parts.append('<h2 id="rulings">Rulings and penalties</h2>')
+    parts.append(_rulings_html(data["rulings"]))
+    for table in data["tables"]:
+        parts.append(f'<h2 id="{_e(table["stream"])}">Hands at table {_e(table["table"])} '
+                     f'<span class="muted">({_e(table["stream"])}, {len(table["hands"])} '
+                     f"hands, {_e(table['profile'])})</span></h2>")
+        parts.extend(_hand_html(h) for h in table["hands"])
+    parts.append("</body></html>\n")
+    return "\n".join(parts)
