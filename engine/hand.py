@@ -59,7 +59,7 @@ from engine.events import (
     PotAwarded,
     RaiseMade,
 )
-from engine.profiles import Profile, get_profile
+from engine.profiles import PROFILES, Profile, get_profile
 
 # Phases of a hand.
 POSTING = "posting"
@@ -69,10 +69,23 @@ SHOWDOWN = "showdown"  # betting is over and the board complete: shows, mucks, t
 COMPLETE = "complete"
 MISDEALT = "misdealt"
 VOID = "void"
+_OVER = frozenset((COMPLETE, MISDEALT, VOID))
 
 STREETS = ("preflop", "flop", "turn", "river")
 NOT_ACTED = -1
-_CARD_OF_TEXT = {card_text(c): c for c in FULL_DECK}
+
+# Events carry cards as text ("As"): both ways through a table built once from the engine's own
+# card_text. A card's bit (1 << card) marks it in HandState.known.
+_TEXT_OF_CARD: dict[Card, str] = {c: card_text(c) for c in FULL_DECK}
+_CARD_OF_TEXT: dict[str, Card] = {text: c for c, text in _TEXT_OF_CARD.items()}
+
+
+def _texts(cards: tuple[Card, ...]) -> tuple[str, ...]:
+    """The text of each card (ValueError for a number that is no card, as card_text says)."""
+    try:
+        return tuple([_TEXT_OF_CARD[c] for c in cards])
+    except (KeyError, TypeError):
+        return tuple(card_text(c) for c in cards)
 
 
 @dataclass(frozen=True, slots=True)
@@ -172,6 +185,7 @@ class HandState(NamedTuple):
     awarded: int
     awards: tuple[PotAwarded, ...]
     deal_exposures: int = 0  # cards the dealer exposed in the deal and replaced (TDA 35-A-7)
+    known: int = 0  # every card seen in this hand (hole, board, shown): bit 1 << card
 
     # --- queries -------------------------------------------------------------------------
     @property
@@ -180,7 +194,7 @@ class HandState(NamedTuple):
 
     @property
     def is_complete(self) -> bool:
-        return self.phase in (COMPLETE, MISDEALT, VOID)
+        return self.phase in _OVER
 
     @property
     def contenders(self) -> tuple[int, ...]:
@@ -201,14 +215,35 @@ class HandState(NamedTuple):
 
 
 _FIELD_INDEX = {name: index for index, name in enumerate(HandState._fields)}
+# The index of each field: an apply handler copies the state's values into a list, sets what
+# the event changes (and what closing the street changes) and builds the new state once.
+(_SETUP, _PROFILE, _PHASE, _STREET, _STACKS, _BETS, _COMMITTED, _DEAD, _FOLDED, _HOLE, _SHOWN,
+ _BOARD, _TO_ACT, _CURRENT_BET, _LAST_FULL_RAISE, _ACTED_LEVEL, _AGGRESSOR, _FINAL_AGGRESSOR,
+ _BETTING_CLOSED, _POSTS_DUE, _ACTIONS_IN_TURN, _CHIP_ACTIONS_IN_TURN, _PLAYERS_ACTED,
+ _CALL_ONLY, _EXPOSED, _ABSENT, _RETURNED, _AWARDED, _AWARDS, _DEAL_EXPOSURES,
+ _KNOWN) = range(len(HandState._fields))
+assert _KNOWN == _FIELD_INDEX["known"] and _PHASE == _FIELD_INDEX["phase"]
+_build = tuple.__new__  # _build(HandState, values): a state from its values in field order
 
 
 def _evolve(state: HandState, **changes: Any) -> HandState:
-    """A copy of `state` with some fields changed (the fast path of every apply)."""
+    """A copy of `state` with some fields changed (the path of the rarer events)."""
     values = list(state)
     for name, value in changes.items():
         values[_FIELD_INDEX[name]] = value
-    return tuple.__new__(HandState, values)
+    return _build(HandState, values)
+
+
+# Events without a payload beyond the position are values: the common ones are built once, as
+# are the tuples a hand starts with (up to _PREBUILT players; more are built when needed).
+_PREBUILT = 32
+_ZEROS = tuple((0,) * n for n in range(_PREBUILT))
+_FALSES = tuple((False,) * n for n in range(_PREBUILT))
+_NONES: tuple[tuple[None, ...], ...] = tuple((None,) * n for n in range(_PREBUILT))
+_NOT_ACTED = tuple((NOT_ACTED,) * n for n in range(_PREBUILT))
+_NOBODY: frozenset[int] = frozenset()
+_FOLD_EVENTS = tuple((PlayerFolded(i),) for i in range(_PREBUILT))
+_CHECK_EVENTS = tuple((PlayerChecked(i),) for i in range(_PREBUILT))
 
 
 # --- start ---------------------------------------------------------------------------------
@@ -216,20 +251,22 @@ def _evolve(state: HandState, **changes: Any) -> HandState:
 
 def forced_posts(setup: HandSetup, profile: Profile) -> tuple[tuple[int, str, int], ...]:
     """Every post (position, kind, amount), capped by the stack, in the order they are made."""
-    n = len(setup.stacks)
-    remaining = list(setup.stacks)
-    big = max(setup.blinds) if setup.blinds else 0
-    blind_kinds: dict[int, str] = {}
-    blind_positions = [i for i in range(n) if setup.blinds[i] > 0]
-    for i in blind_positions:
-        last_big = max(p for p in blind_positions if setup.blinds[p] == big)
-        if setup.blinds[i] == big and i == last_big:
-            blind_kinds[i] = "big_blind"
-        elif setup.blinds[i] > big:
-            blind_kinds[i] = "straddle"
-        else:
-            blind_kinds[i] = "small_blind" if setup.blinds[i] < big else "big_blind"
-    posts: list[tuple[int, str, int]] = []
+    blinds, antes, stacks = setup.blinds, setup.antes, setup.stacks
+    n = len(stacks)
+    big = max(blinds) if blinds else 0
+    # The biggest blind is the big blind (the last one, should two be equal); smaller ones
+    # are small blinds.
+    if not any(antes):
+        posts: list[tuple[int, str, int]] = []
+        for i in range(n):
+            blind = blinds[i]
+            if blind > 0 and stacks[i] > 0:
+                posts.append((i, "big_blind" if blind == big else "small_blind",
+                              blind if blind < stacks[i] else stacks[i]))
+        return tuple(posts)
+    blind_positions = [i for i in range(n) if blinds[i] > 0]
+    remaining = list(stacks)
+    posts = []
 
     def post(i: int, kind: str, owed: int) -> None:
         amount = min(owed, remaining[i])
@@ -241,19 +278,29 @@ def forced_posts(setup: HandSetup, profile: Profile) -> tuple[tuple[int, str, in
     blind_first_positions = set()
     if not ante_first:
         # A big-blind ante: the big blind comes before the ante he owes for the table.
-        blind_first_positions = {i for i in range(n) if setup.antes[i] and setup.blinds[i]}
+        blind_first_positions = {i for i in range(n) if antes[i] and blinds[i]}
     for i in sorted(blind_first_positions):
-        post(i, blind_kinds[i], setup.blinds[i])
+        post(i, "big_blind" if blinds[i] == big else "small_blind", blinds[i])
     for i in range(n):
-        if setup.antes[i]:
-            post(i, "ante", setup.antes[i])
+        if antes[i]:
+            post(i, "ante", antes[i])
     for i in blind_positions:
         if i not in blind_first_positions:
-            post(i, blind_kinds[i], setup.blinds[i])
+            post(i, "big_blind" if blinds[i] == big else "small_blind", blinds[i])
     return tuple(posts)
 
 
 def _validate_setup(setup: HandSetup) -> Profile:
+    stacks, blinds, antes = setup.stacks, setup.blinds, setup.antes
+    n = len(stacks)
+    if n < 2 or len(blinds) != n or len(antes) != n or min(stacks) < 0 or min(blinds) < 0 \
+            or min(antes) < 0 or setup.min_bet <= 0 or setup.chip_unit <= 0:
+        _refuse_setup(setup)
+    profile = PROFILES.get(setup.profile)
+    return profile if profile is not None else get_profile(setup.profile)
+
+
+def _refuse_setup(setup: HandSetup) -> None:
     n = len(setup.stacks)
     if n < 2:
         raise RuleViolation("setup", f"a hand needs at least 2 players, got {n}")
@@ -261,11 +308,10 @@ def _validate_setup(setup: HandSetup) -> Profile:
         if len(getattr(setup, name)) != n:
             raise RuleViolation("setup", f"{name} has {len(getattr(setup, name))} entries "
                                 f"for {n} players")
-    if any(s < 0 for s in setup.stacks) or any(b < 0 for b in setup.blinds + setup.antes):
+    if min(setup.stacks) < 0 or min(setup.blinds) < 0 or min(setup.antes) < 0:
         raise RuleViolation("setup", "stacks, blinds and antes must not be negative")
     if setup.min_bet <= 0 or setup.chip_unit <= 0:
         raise RuleViolation("setup", "min_bet and chip_unit must be positive")
-    return get_profile(setup.profile)
 
 
 def hand_started_event(setup: HandSetup) -> HandStarted:
@@ -299,18 +345,44 @@ def setup_from_event(event: HandStarted) -> HandSetup:
 
 
 def begin(setup: HandSetup) -> tuple[HandEvent, ...]:
-    """The events that start a hand: what it started with, then every forced post."""
-    _validate_setup(setup)
-    return _begin_events(setup, new_hand(setup))
+    """The events that start a hand: what it started with, every forced post, then the hands
+    killed at the deal (TDA 30: players away from their seats when the deal is complete)."""
+    profile = _validate_setup(setup)
+    return _begin_events(setup, _new_hand(setup, profile))
 
 
 def _begin_events(setup: HandSetup, state: HandState) -> tuple[HandEvent, ...]:
-    remaining = list(setup.stacks)
     events: list[HandEvent] = [hand_started_event(setup)]
-    for i, kind, amount in state.posts_due:
-        remaining[i] -= amount
-        events.append(ChipsPosted(player=i, kind=kind, amount=amount, all_in=remaining[i] == 0))
+    events.extend(_post_events(setup, state.posts_due))
+    events.extend(_deal_kills(setup, state.profile))
     return tuple(events)
+
+
+def _post_events(setup: HandSetup,
+                 posts: tuple[tuple[int, str, int], ...]) -> list[ChipsPosted]:
+    remaining = list(setup.stacks)
+    events = []
+    for i, kind, amount in posts:
+        remaining[i] -= amount
+        events.append(ChipsPosted(i, kind, amount, remaining[i] == 0))
+    return events
+
+
+def _deal_kills(setup: HandSetup, profile: Profile) -> list[HandKilled]:
+    return [HandKilled(i, "away from the table when the deal was complete", "TDA 30")
+            for i in _killed_at_deal(setup, profile)]
+
+
+def _killed_at_deal(setup: HandSetup, profile: Profile) -> list[int]:
+    """TDA 30 (`absent_hand_killed_at_deal`): the hand of a player away from his seat when the
+    deal is complete is killed at once, and his posts forfeit to the pot. A deal with fewer
+    than two players at their seats kills nobody (there would be no hand to play): the absent
+    hands are then killed when the action reaches them, as for a player who leaves later."""
+    if not setup.absent or not profile.absent_hand_killed_at_deal:
+        return []
+    n = len(setup.stacks)
+    away = sorted({i for i in setup.absent if 0 <= i < n})
+    return away if n - len(away) >= 2 else []
 
 
 def initial_state(event: HandStarted) -> HandState:
@@ -319,33 +391,42 @@ def initial_state(event: HandStarted) -> HandState:
 
 
 def new_hand(setup: HandSetup) -> HandState:
-    profile = get_profile(setup.profile)
+    return _new_hand(setup, get_profile(setup.profile))
+
+
+def _new_hand(setup: HandSetup, profile: Profile) -> HandState:
+    return _build(HandState, _new_values(setup, profile))
+
+
+def _new_values(setup: HandSetup, profile: Profile) -> list[Any]:
+    """A new hand's state values, in field order (a HandState with keywords costs as much as the
+    hand's first few events)."""
     n = len(setup.stacks)
-    zeros = (0,) * n
-    falses = (False,) * n
-    nones: tuple[None, ...] = (None,) * n
-    return HandState(
-        setup=setup, profile=profile, phase=POSTING, street=0, stacks=setup.stacks, bets=zeros,
-        committed=zeros, dead=0, folded=falses, hole=nones, shown=nones, board=(),
-        to_act=None, current_bet=0, last_full_raise=setup.min_bet,
-        acted_level=(NOT_ACTED,) * n, aggressor=None, final_aggressor=None,
-        betting_closed=False, posts_due=forced_posts(setup, profile), actions_in_turn=0,
-        chip_actions_in_turn=0, players_acted=frozenset(), call_only=falses, exposed=zeros,
-        absent=tuple(i in setup.absent for i in range(n)) if setup.absent else falses,
-        returned=zeros, awarded=0, awards=(),
-    )
+    if n < _PREBUILT:
+        zeros, falses, nones, not_acted = _ZEROS[n], _FALSES[n], _NONES[n], _NOT_ACTED[n]
+    else:
+        zeros, falses, nones, not_acted = (0,) * n, (False,) * n, (None,) * n, (NOT_ACTED,) * n
+    absent = tuple(i in setup.absent for i in range(n)) if setup.absent else falses
+    return [
+        setup, profile, POSTING, 0, setup.stacks, zeros,  # setup .. bets
+        zeros, 0, falses, nones, nones, (),  # committed .. board
+        None, 0, setup.min_bet, not_acted,  # to_act .. acted_level
+        None, None, False, forced_posts(setup, profile),  # aggressor .. posts_due
+        0, 0, _NOBODY, falses, zeros, absent,  # actions_in_turn .. absent
+        zeros, 0, (), 0, 0,  # returned .. known
+    ]
 
 
 def start_hand(setup: HandSetup) -> HandState:
-    """A hand with its antes and blinds posted, ready for the deal and the first action."""
-    _validate_setup(setup)
-    state = new_hand(setup)
-    remaining = list(setup.stacks)
-    for i, kind, amount in state.posts_due:
-        remaining[i] -= amount
-        state = _apply_post(state, ChipsPosted(i, kind, amount, remaining[i] == 0))
-    if not state.posts_due and state.phase == POSTING:
-        state = _open_preflop(state)
+    """A hand with its antes and blinds posted, ready for the deal and the first action: the
+    events of `begin` after hand_started, applied."""
+    profile = _validate_setup(setup)
+    v = _new_values(setup, profile)
+    _post(v, v[_POSTS_DUE])  # what applying the chips_posted events one by one does
+    state = _build(HandState, v)
+    if setup.absent:
+        for kill in _deal_kills(setup, profile):
+            state = _apply_fold(state, kill)
     return state
 
 
@@ -360,47 +441,66 @@ def legal_actions(state: HandState) -> LegalActions | None:
     stack = state.stacks[i]
     owed = state.current_bet - state.bets[i]
     call = min(owed, stack) if owed > 0 else 0
-    max_to = state.bets[i] + stack
-    raise_kind = ""
-    min_to = 0
     if state.absent[i]:
         # Nobody acts for an absent player: his hand is killed when the action reaches him,
         # unless the profile checks an absent big blind through.
         can_check = owed <= 0 and state.profile.absent_big_blind_checks
         return LegalActions(i, not can_check, can_check, 0, False, "", 0, 0)
-    # A bet or raise needs an opponent who could put in more than the current bet: when every
-    # other live player is all-in or covered by it, the raise could only come back uncalled.
-    current = state.current_bet
-    folded, stacks, bets = state.folded, state.stacks, state.bets
-    others_can_call_more = any(
-        not folded[j] and stacks[j] + bets[j] > current
-        for j in range(len(stacks)) if j != i
-    )
-    if stack > call and others_can_call_more and not state.call_only[i] and \
-            _raise_open(state, i):
-        raise_kind = "bet" if state.current_bet == 0 else "raise"
-        if state.current_bet == 0:
-            min_to = state.setup.min_bet
-        else:
-            min_to = state.current_bet + state.last_full_raise
-        min_to = min(min_to, max_to)
+    bounds = _raise_bounds(state, i)
+    raise_kind, min_to, max_to = bounds if bounds is not None else ("", 0, 0)
     return LegalActions(
         player=i, can_fold=True, can_check=owed <= 0, call_amount=call,
         call_all_in=call > 0 and call == stack, raise_kind=raise_kind, min_to=min_to,
-        max_to=max_to if raise_kind else 0,
+        max_to=max_to,
     )
 
 
+def _raise_bounds(state: HandState, i: int) -> tuple[str, int, int] | None:
+    """The bet or raise player `i` (to act) may make: (kind, min_to, max_to), or None. The one
+    computation both legal_actions and decide use."""
+    if state.absent[i] or state.call_only[i]:
+        return None
+    stacks, bets = state.stacks, state.bets
+    stack = stacks[i]
+    current = state.current_bet
+    if stack <= current - bets[i] or stack <= 0:
+        return None  # no chips beyond a call
+    # A bet or raise needs an opponent who could put in more than the current bet: when every
+    # other live player is all-in or covered by it, the raise could only come back uncalled.
+    folded = state.folded
+    for j in range(len(stacks)):
+        if j != i and not folded[j] and stacks[j] + bets[j] > current:
+            break
+    else:
+        return None
+    if state.acted_level[i] != NOT_ACTED and not _raise_open(state, i):
+        return None
+    max_to = bets[i] + stack
+    if current == 0:
+        return "bet", min(state.setup.min_bet, max_to), max_to
+    return "raise", min(current + state.last_full_raise, max_to), max_to
+
+
 def _raise_open(state: HandState, i: int) -> bool:
-    """TDA 47 (and the profile's percent): has the betting been reopened for this player?"""
+    """TDA 47 (and the profile's percent and measure): has the betting been reopened for this
+    player?"""
     level = state.acted_level[i]
     if level == NOT_ACTED:
         return True
-    threshold = state.last_full_raise * state.profile.reopen_percent / 100
-    return state.current_bet - level >= threshold
+    profile = state.profile
+    increase = state.current_bet - level
+    if profile.reopen_measure == "own_bet_total":
+        # Octobermuck: a short all-in reopens for a player who already bet only at `percent`
+        # more than his own total; a full raise reopens as under the TDA.
+        return increase >= state.last_full_raise or \
+            state.current_bet * 100 >= level * (100 + profile.reopen_percent)
+    return increase * 100 >= state.last_full_raise * profile.reopen_percent
 
 
 def _reopen_rule(profile: Profile) -> str:
+    if profile.reopen_measure == "own_bet_total":
+        return (f"{profile.name}: a short all-in reopens for a player who already bet only at "
+                f"{profile.reopen_percent}% more than his own bet (TDA 47 varied)")
     if profile.reopen_percent == 100:
         return "TDA 47"
     return f"{profile.name}: short all-in reopens at {profile.reopen_percent}% (TDA 47 varied)"
@@ -439,12 +539,13 @@ def next_steps(state: HandState) -> tuple[str, ...]:
 
 def decide(state: HandState, command: Command) -> tuple[HandEvent, ...]:
     """The events `command` causes in `state`, or RuleViolation."""
-    if state.is_complete:
+    if state.phase in _OVER:
         raise RuleViolation("hand complete", f"the hand is {state.phase}: nothing more can be "
                             "recorded in it", ("start the next hand",))
-    handler = _DECIDERS.get(type(command))
-    if handler is None:
-        raise RuleViolation("command", f"unknown command {type(command).__name__}")
+    try:
+        handler = _DECIDERS[type(command)]
+    except KeyError:
+        raise RuleViolation("command", f"unknown command {type(command).__name__}") from None
     return handler(state, command)
 
 
@@ -454,34 +555,62 @@ def _check_player(state: HandState, player: int) -> None:
                             f"(positions 0 to {state.player_count - 1})")
 
 
-def _decide_action(state: HandState, command: Fold | CheckCall | BetRaise) -> tuple[HandEvent, ...]:
+def _out_of_turn(state: HandState, player: int) -> RuleViolation:
+    _check_player(state, player)
+    return _not_your_turn(state, player)
+
+
+# Fold, check/call and bet/raise are decided directly (the hot path of every replay); the rules
+# are the ones legal_actions states, and a bet or raise is checked against _raise_bounds.
+
+
+def _decide_fold(state: HandState, command: Fold) -> tuple[HandEvent, ...]:
     player = command.player
-    if state.phase != BETTING or state.to_act != player:
-        _check_player(state, player)
-        raise _not_your_turn(state, player)
-    absent = state.absent[player]
-    # Fold and check/call are decided directly (the hot path of every replay); the rules are
-    # the same ones legal_actions states.
-    if isinstance(command, Fold):
-        if absent and state.profile.absent_big_blind_checks and \
-                state.current_bet <= state.bets[player]:
-            raise RuleViolation("absent player", "an absent big blind is checked through "
-                                f"under the {state.profile.name} profile", ("check",))
-        return (PlayerFolded(player),)
-    if isinstance(command, CheckCall):
-        owed = state.current_bet - state.bets[player]
-        if absent and not (owed <= 0 and state.profile.absent_big_blind_checks):
-            raise RuleViolation("TDA 30", "the player is absent: his hand is killed when the "
-                                "action reaches him", ("fold",))
-        if owed <= 0:
-            return (PlayerChecked(player),)
-        stack = state.stacks[player]
-        if owed >= stack:
-            return (PlayerCalled(player, stack, True),)
-        return (PlayerCalled(player, owed, False),)
+    if state.to_act != player or state.phase != BETTING:
+        raise _out_of_turn(state, player)
+    if state.absent[player] and state.profile.absent_big_blind_checks and \
+            state.current_bet <= state.bets[player]:
+        raise RuleViolation("absent player", "an absent big blind is checked through "
+                            f"under the {state.profile.name} profile", ("check",))
+    return _FOLD_EVENTS[player] if player < _PREBUILT else (PlayerFolded(player),)
+
+
+def _decide_check_call(state: HandState, command: CheckCall) -> tuple[HandEvent, ...]:
+    player = command.player
+    if state.to_act != player or state.phase != BETTING:
+        raise _out_of_turn(state, player)
+    owed = state.current_bet - state.bets[player]
+    if state.absent[player] and not (owed <= 0 and state.profile.absent_big_blind_checks):
+        raise RuleViolation("TDA 30", "the player is absent: his hand is killed when the "
+                            "action reaches him", ("fold",))
+    if owed <= 0:
+        return _CHECK_EVENTS[player] if player < _PREBUILT else (PlayerChecked(player),)
+    stack = state.stacks[player]
+    if owed >= stack:
+        return (PlayerCalled(player, stack, True),)
+    return (PlayerCalled(player, owed, False),)
+
+
+def _decide_bet_raise(state: HandState, command: BetRaise) -> tuple[HandEvent, ...]:
+    player = command.player
+    if state.to_act != player or state.phase != BETTING:
+        raise _out_of_turn(state, player)
+    bounds = _raise_bounds(state, player)
+    to = command.to
+    current = state.current_bet
+    if bounds is not None:
+        kind, min_to, max_to = bounds
+        if min_to <= to <= max_to and to > current:
+            if kind == "bet":
+                return (BetMade(player, to, to == max_to),)
+            return (RaiseMade(player, to, to == max_to, to - current >= state.last_full_raise),)
+    raise _refused_bet(state, player, to)
+
+
+def _refused_bet(state: HandState, player: int, to: int) -> RuleViolation:
+    """Why a bet or raise to `to` is refused, with the legal options."""
     la = legal_actions(state)
     assert la is not None
-    to = command.to
     if not la.raise_kind:
         if state.call_only[player]:
             rule, why = "league exposed cards", "this player exposed both cards: call or fold only"
@@ -496,10 +625,10 @@ def _decide_action(state: HandState, command: Fold | CheckCall | BetRaise) -> tu
         else:
             rule, why = "TDA 43", ("no player left who could call more than the current bet: "
                                    "every other player is all-in or covered")
-        raise RuleViolation(rule, why, la.describe())
+        return RuleViolation(rule, why, la.describe())
     if to > la.max_to:
-        raise RuleViolation("table stakes", f"{la.raise_kind} to {to} is more than the "
-                            f"player has: all-in is {la.max_to}", la.describe())
+        return RuleViolation("table stakes", f"{la.raise_kind} to {to} is more than the "
+                             f"player has: all-in is {la.max_to}", la.describe())
     if to < la.min_to and to != la.max_to:
         if la.raise_kind == "bet":
             rule, why = "TDA 43", f"the minimum bet is {la.min_to} (the big blind)"
@@ -507,48 +636,59 @@ def _decide_action(state: HandState, command: Fold | CheckCall | BetRaise) -> tu
             rule = "TDA 43"
             why = (f"a raise must be to at least {la.min_to} (the last full raise was "
                    f"{state.last_full_raise}); less is allowed only all-in")
-        raise RuleViolation(rule, f"{la.raise_kind} to {to} is too small: {why}", la.describe())
-    if to <= state.current_bet:
-        raise RuleViolation("TDA 43", f"{to} does not raise the bet of {state.current_bet}",
-                            la.describe())
-    all_in = to == la.max_to
-    if la.raise_kind == "bet":
-        return (BetMade(player, to, all_in),)
-    full = to - state.current_bet >= state.last_full_raise
-    return (RaiseMade(player, to, all_in, full),)
+        return RuleViolation(rule, f"{la.raise_kind} to {to} is too small: {why}", la.describe())
+    return RuleViolation("TDA 43", f"{to} does not raise the bet of {state.current_bet}",
+                         la.describe())
 
 
 def _known_cards(state: HandState) -> set[Card]:
-    seen: set[Card] = set(state.board)
-    for cards in state.hole:
-        if cards:
-            seen.update(cards)
-    for cards in state.shown:
-        if cards:
-            seen.update(cards)
-    return seen
+    known = state.known
+    return {c for c in FULL_DECK if known >> c & 1}
+
+
+def _check_duplicates(state: HandState, cards: tuple[Card, ...]) -> tuple[str, ...]:
+    """The text of `cards` once they are known to be new to this hand (a duplicate card is
+    refused: it voids the hand)."""
+    known = state.known
+    bits = 0
+    try:
+        for c in cards:
+            bit = 1 << c
+            if (known | bits) & bit:
+                break
+            bits |= bit
+        else:
+            return _texts(cards)
+    except (TypeError, ValueError):  # not a card number: _texts says so
+        return _texts(cards)
+    seen = _known_cards(state)
+    dup = [card_text(c) for c in cards if c in seen or cards.count(c) > 1]
+    raise RuleViolation(
+        "duplicate card", f"{', '.join(dup)} is already in this hand: a duplicate card "
+        "voids the hand (all action void, chips returned)", ("void the hand", "re-enter"),
+    )
 
 
 def _decide_deal_hole(state: HandState, command: DealHole) -> tuple[HandEvent, ...]:
-    _check_player(state, command.player)
-    if state.hole[command.player] is not None:
-        raise RuleViolation("deal", f"position {command.player} already has hole cards")
-    cards = command.cards or ()
-    if cards:
-        if len(cards) != 2:
-            raise RuleViolation("deal", f"Hold'em hole cards are two, got {len(cards)}")
-        _check_duplicates(state, cards)
-    return (HoleCardsDealt(command.player, tuple(card_text(c) for c in cards)),)
-
-
-def _check_duplicates(state: HandState, cards: tuple[Card, ...]) -> None:
-    seen = _known_cards(state)
-    if len(set(cards)) != len(cards) or seen.intersection(cards):
-        dup = [card_text(c) for c in cards if c in seen or cards.count(c) > 1]
-        raise RuleViolation(
-            "duplicate card", f"{', '.join(dup)} is already in this hand: a duplicate card "
-            "voids the hand (all action void, chips returned)", ("void the hand", "re-enter"),
-        )
+    player = command.player
+    cards = command.cards
+    if cards and len(cards) == 2 and 0 <= player < len(state.stacks) and \
+            state.hole[player] is None:
+        # The usual deal: two cards new to the hand.
+        first, second = cards
+        first_text, second_text = _TEXT_OF_CARD.get(first), _TEXT_OF_CARD.get(second)
+        if first_text and second_text and first != second and \
+                not state.known & (1 << first | 1 << second):
+            return (HoleCardsDealt(player, (first_text, second_text)),)
+    _check_player(state, player)
+    if state.hole[player] is not None:
+        raise RuleViolation("deal", f"position {player} already has hole cards")
+    cards = command.cards
+    if not cards:
+        return (HoleCardsDealt(player, ()),)
+    if len(cards) != 2:
+        raise RuleViolation("deal", f"Hold'em hole cards are two, got {len(cards)}")
+    return (HoleCardsDealt(player, _check_duplicates(state, cards)),)
 
 
 def _decide_board(state: HandState, command: DealBoard) -> tuple[HandEvent, ...]:
@@ -564,8 +704,7 @@ def _decide_board(state: HandState, command: DealBoard) -> tuple[HandEvent, ...]
     if len(command.cards) != due:
         raise RuleViolation("board", f"the next street takes {due} card(s), got "
                             f"{len(command.cards)}", (f"deal {due}",))
-    _check_duplicates(state, command.cards)
-    return (BoardDealt(tuple(card_text(c) for c in command.cards)),)
+    return (BoardDealt(_check_duplicates(state, command.cards)),)
 
 
 def _decide_show(state: HandState, command: ShowCards) -> tuple[HandEvent, ...]:
@@ -579,15 +718,16 @@ def _decide_show(state: HandState, command: ShowCards) -> tuple[HandEvent, ...]:
                             next_steps(state))
     if state.shown[player] is not None:
         raise RuleViolation("TDA 16", f"position {player} has already shown")
-    if len(command.cards) != 2:
+    cards = command.cards
+    if len(cards) != 2:
         raise RuleViolation("TDA 16", "a hand must show both cards to win (cards speak)")
     known = state.hole[player]
-    if known is not None and known and set(known) != set(command.cards):
-        raise RuleViolation("cards", "the shown cards differ from the cards dealt to position "
-                            f"{player} ({' '.join(card_text(c) for c in known)})")
-    if known is None or not known:
-        _check_duplicates(state, command.cards)
-    return (CardsShown(player, tuple(card_text(c) for c in command.cards)),)
+    if known:
+        if set(known) != set(cards):
+            raise RuleViolation("cards", "the shown cards differ from the cards dealt to "
+                                f"position {player} ({' '.join(card_text(c) for c in known)})")
+        return (CardsShown(player, _texts(cards)),)
+    return (CardsShown(player, _check_duplicates(state, cards)),)
 
 
 def _decide_muck(state: HandState, command: MuckCards) -> tuple[HandEvent, ...]:
@@ -779,7 +919,7 @@ def _decide_void(state: HandState, command: VoidHand) -> tuple[HandEvent, ...]:
 
 
 _DECIDERS: dict[type, Callable[[HandState, Any], tuple[HandEvent, ...]]] = {
-    Fold: _decide_action, CheckCall: _decide_action, BetRaise: _decide_action,
+    Fold: _decide_fold, CheckCall: _decide_check_call, BetRaise: _decide_bet_raise,
     DealHole: _decide_deal_hole, DealBoard: _decide_board, ShowCards: _decide_show,
     MuckCards: _decide_muck, AwardPots: _decide_award, DeclareMisdeal: _decide_misdeal,
     ExposeCard: _decide_expose, ExposeBoardEarly: _decide_board_early, KillHand: _decide_kill,
@@ -794,7 +934,12 @@ _DECIDERS: dict[type, Callable[[HandState, Any], tuple[HandEvent, ...]]] = {
 def pots(state: HandState) -> tuple[Pot, ...]:
     """Main pot and side pots in layers; folded chips and antes are dead money in them."""
     committed = state.committed
-    live = [i for i in range(state.player_count) if not state.folded[i]]
+    folded = state.folded
+    if folded.count(False) == 1:
+        # Everyone else folded (the usual end): one pot, all of it, to the last live hand.
+        total = sum(committed) + state.dead
+        return (Pot(total, (folded.index(False),)),) if total else ()
+    live = [i for i in range(state.player_count) if not folded[i]]
     levels = sorted({committed[i] for i in live if committed[i] > 0})
     result: list[Pot] = []
     previous = 0
@@ -835,6 +980,8 @@ def _split(state: HandState, amount: int, winners: list[int]) -> tuple[list[int]
     """Shares in the smallest chip in play, odd chips clockwise from the button (TDA 20)."""
     unit = state.setup.chip_unit
     n = len(winners)
+    if n == 1:
+        return [amount], (winners if amount % unit else [])
     units, rest = divmod(amount, unit)
     base, odd = divmod(units, n)
     shares = [base * unit] * n
@@ -895,238 +1042,330 @@ def propose_awards(
             winners = [i for i in pot.eligible if values[i] == best]
             hand_name = describe(best)
         shares, odd_to = _split(state, pot.amount, winners)
-        result.append(PotAwarded(
-            pot=index, amount=pot.amount, eligible=pot.eligible, winners=tuple(winners),
-            shares=tuple(shares), odd_chips=tuple(odd_to), hand_name=hand_name, ruling=ruling,
-        ))
+        result.append(PotAwarded(index, pot.amount, pot.eligible, tuple(winners),
+                                 tuple(shares), tuple(odd_to), hand_name, ruling))
     return tuple(result)
 
 
 # --- apply ---------------------------------------------------------------------------------
+# Each handler copies the state's values into a list, sets what the event changes (and, through
+# _advance and _close_street, who acts next or what closing the street changes) and builds the
+# new state once.
 
 
 def apply(state: HandState, event: HandEvent) -> HandState:
     """The state after `event`: total and pure (the fold of replay and of the live table)."""
-    handler = _APPLIERS[type(event)]
-    return handler(state, event)
+    return _APPLIERS[type(event)](state, event)
 
 
 def _apply_post(state: HandState, event: ChipsPosted) -> HandState:
-    i = event.player
-    stacks = list(state.stacks)
-    committed = list(state.committed)
-    stacks[i] -= event.amount
-    bets = state.bets
-    dead = state.dead
-    if event.kind == "ante" and sum(1 for a in state.setup.antes if a) == 1:
-        # TDA RP-11: a big-blind ante is paid for the whole table; it is dead money in the
-        # main pot and gives the big blind no claim beyond his own bets.
-        dead += event.amount
-    else:
-        committed[i] += event.amount
-    if event.kind != "ante":
-        b = list(bets)
-        b[i] += event.amount
-        bets = tuple(b)
-    posts_due = state.posts_due[1:]
-    state = _evolve(state, stacks=tuple(stacks), committed=tuple(committed), bets=bets,
-                    posts_due=posts_due, dead=dead)
+    v = list(state)
+    _post(v, ((event.player, event.kind, event.amount),))
+    return _build(HandState, v)
+
+
+def _post(v: list[Any], posts: tuple[tuple[int, str, int], ...]) -> None:
+    """Forced posts (position, kind, amount) in the values `v` of the state being built; once
+    none is due, the betting opens."""
+    stacks = list(v[_STACKS])
+    committed = list(v[_COMMITTED])
+    bets = list(v[_BETS])
+    dead = v[_DEAD]
+    for i, kind, amount in posts:
+        stacks[i] -= amount
+        if kind != "ante":
+            committed[i] += amount
+            bets[i] += amount
+        elif sum(1 for a in v[_SETUP].antes if a) == 1:
+            # TDA RP-11: a big-blind ante is paid for the whole table; it is dead money in the
+            # main pot and gives the big blind no claim beyond his own bets.
+            dead += amount
+        else:
+            committed[i] += amount
+    v[_STACKS] = tuple(stacks)
+    v[_COMMITTED] = tuple(committed)
+    v[_BETS] = tuple(bets)
+    v[_DEAD] = dead
+    posts_due = v[_POSTS_DUE] = v[_POSTS_DUE][len(posts):]
     if not posts_due:
-        state = _open_preflop(state)
-    return state
+        _open_preflop(v)
 
 
-def _open_preflop(state: HandState) -> HandState:
-    setup = state.setup
-    big = max(setup.blinds) if setup.blinds else 0
-    posted = max(state.bets)
-    level = max(big, posted) if state.profile.full_big_blind_level else posted
+def _open_preflop_state(state: HandState) -> HandState:
+    v = list(state)
+    _open_preflop(v)
+    return _build(HandState, v)
+
+
+def _open_preflop(v: list[Any]) -> None:
+    setup: HandSetup = v[_SETUP]
+    blinds = setup.blinds
+    n = len(blinds)
+    big = max(blinds) if blinds else 0
+    posted = max(v[_BETS])
+    level = max(big, posted) if v[_PROFILE].full_big_blind_level else posted
     first = 0
     if big:
-        bb_position = max(i for i in range(state.player_count) if setup.blinds[i] == big)
-        first = (bb_position + 1) % state.player_count
-    state = _evolve(state, phase=BETTING, current_bet=level, last_full_raise=setup.min_bet)
-    return _next_to_act(state, first, inclusive=True)
+        bb_position = n - 1 - blinds[::-1].index(big)  # the last position posting the big blind
+        first = (bb_position + 1) % n
+    v[_PHASE] = BETTING
+    v[_CURRENT_BET] = level
+    v[_LAST_FULL_RAISE] = setup.min_bet
+    _advance(v, first - 1)
 
 
-def _next_to_act(state: HandState, start: int, inclusive: bool) -> HandState:
-    """Give the action to the next player who must act, or close the street."""
-    n = len(state.stacks)
-    folded = state.folded
-    stacks = state.stacks
-    live = 0
-    able = 0
-    last_able = -1
-    for i in range(n):
-        if not folded[i]:
-            live += 1
-            if stacks[i] > 0:
-                able += 1
-                last_able = i
-    if live <= 1 or able == 0 or (
-        able == 1 and state.bets[last_able] >= state.current_bet
-    ):
-        return _close_street(state)
-    bets = state.bets
-    acted = state.acted_level
-    current = state.current_bet
-    offset = 0 if inclusive else 1
-    for k in range(offset, n + offset):
-        i = (start + k) % n
+def _advance(v: list[Any], after: int) -> None:
+    """Give the action to the first player after position `after` (clockwise, `after` itself
+    last) who must act, or close the street when nobody must (v: the new state's values)."""
+    folded = v[_FOLDED]
+    stacks = v[_STACKS]
+    bets = v[_BETS]
+    acted = v[_ACTED_LEVEL]
+    current = v[_CURRENT_BET]
+    n = len(stacks)
+    for i in _ROTATIONS[n][after] if n < _PREBUILT else _rotation(n, after):
         if not folded[i] and stacks[i] > 0 and (acted[i] == NOT_ACTED or bets[i] < current):
-            return _evolve(state, to_act=i)
-    return _close_street(state)
+            break
+    else:
+        _close_street(v)
+        return
+    if folded.count(False) <= 1:
+        _close_street(v)
+        return
+    if bets[i] >= current and 0 in stacks:
+        # He owes nothing: he acts only if someone else could still bet against him (with
+        # no all-in player, every other live player can).
+        for j in range(n):
+            if j != i and not folded[j] and stacks[j] > 0:
+                break
+        else:
+            _close_street(v)
+            return
+    v[_TO_ACT] = i
 
 
-def _close_street(state: HandState) -> HandState:
-    bets = list(state.bets)
-    stacks = state.stacks
-    committed = state.committed
-    returned = state.returned
-    top = max(range(len(bets)), key=lambda k: bets[k])
-    second = max((b for k, b in enumerate(bets) if k != top), default=0)
-    if bets[top] > second:
-        excess = bets[top] - second
-        s = list(stacks)
-        c = list(committed)
-        r = list(returned)
-        s[top] += excess
-        c[top] -= excess
-        r[top] += excess
-        stacks, committed, returned = tuple(s), tuple(c), tuple(r)
-    live = sum(1 for f in state.folded if not f)
-    able = sum(1 for i in range(len(bets)) if not state.folded[i] and stacks[i] > 0)
-    final_aggressor = state.aggressor if state.aggressor is not None else state.final_aggressor
-    if state.aggressor is None and state.street == 3:
-        final_aggressor = None
+def _rotation(n: int, after: int) -> tuple[int, ...]:
+    """The positions of an n-handed hand clockwise from the one after `after` (-1: from 0),
+    `after` itself last."""
+    return tuple((after + k) % n for k in range(1, n + 1))
+
+
+_ROTATIONS = tuple(tuple(_rotation(n, after) for after in range(n)) for n in range(_PREBUILT))
+
+
+def _close_street(v: list[Any]) -> None:
+    """The betting round is over: an uncalled bet goes back, the street's bets are reset and
+    the hand moves on to the board, the showdown or its end (v: the new state's values)."""
+    bets = v[_BETS]
+    stacks = v[_STACKS]
+    committed = v[_COMMITTED]
+    folded = v[_FOLDED]
     n = len(bets)
-    betting_closed = state.betting_closed or live <= 1 or able <= 1
-    if live <= 1 or (state.street == 3 and not betting_closed) or (
-        betting_closed and len(state.board) == 5
+    ordered = sorted(bets)
+    high, second = ordered[-1], ordered[-2]
+    if high > second:
+        top = bets.index(high)
+        if not (folded[top] and top in _killed_at_deal(v[_SETUP], v[_PROFILE])):
+            # An uncalled bet goes back to its bettor, but not the blind of a hand killed at
+            # the deal: TDA 30, "Their posted blinds and antes forfeit to the pot".
+            excess = high - second
+            s = list(stacks)
+            c = list(committed)
+            r = list(v[_RETURNED])
+            s[top] += excess
+            c[top] -= excess
+            r[top] += excess
+            stacks, committed = tuple(s), tuple(c)
+            v[_STACKS], v[_COMMITTED], v[_RETURNED] = stacks, committed, tuple(r)
+    live = folded.count(False)
+    able = live - _all_in(folded, stacks) if 0 in stacks else live
+    aggressor = v[_AGGRESSOR]
+    street = v[_STREET]
+    final_aggressor = aggressor if aggressor is not None else v[_FINAL_AGGRESSOR]
+    if aggressor is None and street == 3:
+        final_aggressor = None
+    betting_closed = v[_BETTING_CLOSED] or live <= 1 or able <= 1
+    if live <= 1 or (street == 3 and not betting_closed) or (
+        betting_closed and len(v[_BOARD]) == 5
     ):
         phase = SHOWDOWN
-        if not sum(committed) and not state.dead:
+        if not sum(committed) and not v[_DEAD]:
             # Everyone folded to an unopposed blind with no ante and no small blind: his
             # chips came back uncalled and there is no pot to push.
             phase = COMPLETE
     else:
         phase = BOARD
-    return _evolve(
-        state, phase=phase, to_act=None, bets=(0,) * n, stacks=stacks, committed=committed,
-        returned=returned, current_bet=0, last_full_raise=state.setup.min_bet,
-        acted_level=(NOT_ACTED,) * n, aggressor=None, final_aggressor=final_aggressor,
-        betting_closed=betting_closed,
-    )
+    v[_PHASE] = phase
+    v[_TO_ACT] = None
+    v[_BETS] = _ZEROS[n] if n < _PREBUILT else (0,) * n
+    v[_CURRENT_BET] = 0
+    v[_LAST_FULL_RAISE] = v[_SETUP].min_bet
+    v[_ACTED_LEVEL] = _NOT_ACTED[n] if n < _PREBUILT else (NOT_ACTED,) * n
+    v[_AGGRESSOR] = None
+    v[_FINAL_AGGRESSOR] = final_aggressor
+    v[_BETTING_CLOSED] = betting_closed
 
 
-def _count_action(state: HandState, player: int, chips: bool) -> dict[str, object]:
-    if state.street != 0:
-        return {}
-    return {
-        "actions_in_turn": state.actions_in_turn + 1,
-        "chip_actions_in_turn": state.chip_actions_in_turn + (1 if chips else 0),
-        "players_acted": state.players_acted | {player},
-    }
+
+
+def _all_in(folded: tuple[bool, ...], stacks: tuple[int, ...]) -> int:
+    """Live players without chips behind."""
+    return sum(1 for i in range(len(stacks)) if not folded[i] and stacks[i] <= 0)
+
+
+def _count_action(v: list[Any], state: HandState, player: int, chips: bool) -> None:
+    """Pre-flop actions in turn, for the misdeal rules (TDA 36; the chairperson's two players)."""
+    v[_ACTIONS_IN_TURN] = state.actions_in_turn + 1
+    if chips:
+        v[_CHIP_ACTIONS_IN_TURN] = state.chip_actions_in_turn + 1
+    acted = state.players_acted
+    if player not in acted:
+        v[_PLAYERS_ACTED] = acted | _ONLY[player] if player < _PREBUILT else acted | {player}
+
+
+_ONLY = tuple(frozenset((i,)) for i in range(_PREBUILT))
 
 
 def _apply_fold(state: HandState, event: PlayerFolded | HandKilled) -> HandState:
     i = event.player
-    folded = list(state.folded)
-    folded[i] = True
-    changes = _count_action(state, i, False) if isinstance(event, PlayerFolded) else {}
-    new = _evolve(state, folded=tuple(folded), **changes)
-    if state.phase == BETTING:
-        if state.to_act == i:
-            return _next_to_act(new, i, inclusive=False)
-        return _recheck(new)
-    if state.phase in (BOARD, SHOWDOWN):
-        live = sum(1 for f in new.folded if not f)
-        if live <= 1:
-            return _evolve(new, phase=SHOWDOWN)
-    return new
-
-
-def _recheck(state: HandState) -> HandState:
-    """A hand killed out of turn can end the street (or the hand) on its own."""
-    if sum(1 for f in state.folded if not f) <= 1:
-        return _close_street(state)
-    if state.to_act is not None and state.folded[state.to_act]:
-        return _next_to_act(state, state.to_act, inclusive=False)
-    return state
+    v = list(state)
+    folded_list = list(state.folded)
+    folded_list[i] = True
+    folded = v[_FOLDED] = tuple(folded_list)
+    if state.street == 0 and isinstance(event, PlayerFolded):
+        _count_action(v, state, i, False)
+    phase = state.phase
+    if phase == BETTING:
+        to_act = state.to_act
+        if to_act == i:
+            _advance(v, i)
+        elif folded.count(False) <= 1:
+            _close_street(v)  # a hand killed out of turn can end the street (or the hand)
+        elif to_act is not None and folded[to_act]:
+            _advance(v, to_act)
+    elif (phase == BOARD or phase == SHOWDOWN) and folded.count(False) <= 1:
+        v[_PHASE] = SHOWDOWN
+    return _build(HandState, v)
 
 
 def _apply_check(state: HandState, event: PlayerChecked) -> HandState:
     i = event.player
+    v = list(state)
     acted = list(state.acted_level)
     acted[i] = state.current_bet
-    new = _evolve(state, acted_level=tuple(acted), **_count_action(state, i, False))
-    return _next_to_act(new, i, inclusive=False)
-
-
-def _put_in(state: HandState, i: int, to: int) -> tuple[tuple[int, ...], ...]:
-    add = to - state.bets[i]
-    stacks = list(state.stacks)
-    bets = list(state.bets)
-    committed = list(state.committed)
-    stacks[i] -= add
-    bets[i] = to
-    committed[i] += add
-    return tuple(stacks), tuple(bets), tuple(committed)
+    v[_ACTED_LEVEL] = tuple(acted)
+    if state.street == 0:
+        _count_action(v, state, i, False)
+    _advance(v, i)
+    return _build(HandState, v)
 
 
 def _apply_call(state: HandState, event: PlayerCalled) -> HandState:
     i = event.player
-    stacks, bets, committed = _put_in(state, i, state.bets[i] + event.amount)
+    amount = event.amount
+    v = list(state)
+    stacks = list(state.stacks)
+    bets = list(state.bets)
+    committed = list(state.committed)
     acted = list(state.acted_level)
+    stacks[i] -= amount
+    bets[i] += amount
+    committed[i] += amount
     acted[i] = state.current_bet
-    new = _evolve(state, stacks=stacks, bets=bets, committed=committed,
-                  acted_level=tuple(acted), **_count_action(state, i, True))
-    return _next_to_act(new, i, inclusive=False)
+    v[_STACKS] = tuple(stacks)
+    v[_BETS] = tuple(bets)
+    v[_COMMITTED] = tuple(committed)
+    v[_ACTED_LEVEL] = tuple(acted)
+    if state.street == 0:
+        _count_action(v, state, i, True)
+    _advance(v, i)
+    return _build(HandState, v)
 
 
 def _apply_bet(state: HandState, event: BetMade | RaiseMade) -> HandState:
     i = event.player
-    stacks, bets, committed = _put_in(state, i, event.to)
-    increase = event.to - state.current_bet
-    last_full_raise = state.last_full_raise
-    if increase >= last_full_raise:
-        last_full_raise = increase
+    to = event.to
+    v = list(state)
+    stacks = list(state.stacks)
+    bets = list(state.bets)
+    committed = list(state.committed)
     acted = list(state.acted_level)
-    acted[i] = event.to
-    new = _evolve(state, stacks=stacks, bets=bets, committed=committed, current_bet=event.to,
-                  last_full_raise=last_full_raise, acted_level=tuple(acted), aggressor=i,
-                  **_count_action(state, i, True))
-    return _next_to_act(new, i, inclusive=False)
+    add = to - bets[i]
+    stacks[i] -= add
+    bets[i] = to
+    committed[i] += add
+    acted[i] = to
+    v[_STACKS] = tuple(stacks)
+    v[_BETS] = tuple(bets)
+    v[_COMMITTED] = tuple(committed)
+    v[_ACTED_LEVEL] = tuple(acted)
+    increase = to - state.current_bet
+    if increase >= state.last_full_raise:
+        v[_LAST_FULL_RAISE] = increase
+    v[_CURRENT_BET] = to
+    v[_AGGRESSOR] = i
+    if state.street == 0:
+        _count_action(v, state, i, True)
+    _advance(v, i)
+    return _build(HandState, v)
+
+
+def _cards_and_bits(texts: tuple[str, ...]) -> tuple[tuple[Card, ...], int]:
+    cards = tuple([_CARD_OF_TEXT[t] for t in texts])
+    bits = 0
+    for c in cards:
+        bits |= 1 << c
+    return cards, bits
 
 
 def _apply_hole(state: HandState, event: HoleCardsDealt) -> HandState:
+    v = list(state)
     hole = list(state.hole)
-    hole[event.player] = tuple(_CARD_OF_TEXT[c] for c in event.cards) if event.cards else ()
-    return _evolve(state, hole=tuple(hole))
+    texts = event.cards
+    if len(texts) == 2:
+        first, second = _CARD_OF_TEXT[texts[0]], _CARD_OF_TEXT[texts[1]]
+        hole[event.player] = (first, second)
+        v[_KNOWN] = state.known | 1 << first | 1 << second
+    elif texts:
+        hole[event.player], bits = _cards_and_bits(texts)
+        v[_KNOWN] = state.known | bits
+    else:
+        hole[event.player] = ()
+    v[_HOLE] = tuple(hole)
+    return _build(HandState, v)
 
 
 def _apply_board(state: HandState, event: BoardDealt) -> HandState:
-    board = state.board + tuple(_CARD_OF_TEXT[c] for c in event.cards)
+    cards, bits = _cards_and_bits(event.cards)
+    v = list(state)
+    board = v[_BOARD] = state.board + cards
+    v[_KNOWN] = state.known | bits
     if state.betting_closed:
-        phase = SHOWDOWN if len(board) == 5 else BOARD
-        return _evolve(state, board=board, phase=phase)
-    new = _evolve(state, board=board, street=state.street + 1, phase=BETTING)
-    return _next_to_act(new, 0, inclusive=True)
+        v[_PHASE] = SHOWDOWN if len(board) == 5 else BOARD
+    else:
+        v[_STREET] = state.street + 1
+        v[_PHASE] = BETTING
+        _advance(v, -1)
+    return _build(HandState, v)
 
 
 def _apply_shown(state: HandState, event: CardsShown) -> HandState:
+    v = list(state)
     shown = list(state.shown)
-    shown[event.player] = tuple(_CARD_OF_TEXT[c] for c in event.cards)
-    return _evolve(state, shown=tuple(shown))
+    shown[event.player], bits = _cards_and_bits(event.cards)
+    v[_SHOWN] = tuple(shown)
+    v[_KNOWN] = state.known | bits
+    return _build(HandState, v)
 
 
 def _apply_mucked(state: HandState, event: CardsMucked) -> HandState:
     folded = list(state.folded)
     folded[event.player] = True
-    new = _evolve(state, folded=tuple(folded))
-    if sum(1 for f in folded if not f) <= 1 and new.phase == BOARD:
-        new = _evolve(new, phase=SHOWDOWN)
-    return new
+    v = list(state)
+    v[_FOLDED] = tuple(folded)
+    if folded.count(False) <= 1 and state.phase == BOARD:
+        v[_PHASE] = SHOWDOWN
+    return _build(HandState, v)
 
 
 def _apply_award(state: HandState, event: PotAwarded) -> HandState:
@@ -1134,9 +1373,13 @@ def _apply_award(state: HandState, event: PotAwarded) -> HandState:
     for w, share in zip(event.winners, event.shares, strict=True):
         stacks[w] += share
     awarded = state.awarded + event.amount
-    phase = COMPLETE if awarded >= sum(state.committed) + state.dead else state.phase
-    return _evolve(state, stacks=tuple(stacks), awarded=awarded, phase=phase,
-                   awards=state.awards + (event,))
+    v = list(state)
+    v[_STACKS] = tuple(stacks)
+    v[_AWARDED] = awarded
+    if awarded >= sum(state.committed) + state.dead:
+        v[_PHASE] = COMPLETE
+    v[_AWARDS] = state.awards + (event,)
+    return _build(HandState, v)
 
 
 def _apply_misdeal(state: HandState, event: MisdealDeclared) -> HandState:
@@ -1179,7 +1422,7 @@ def _apply_noop(state: HandState, event: HandEvent) -> HandState:
 
 def _started(event: HandStarted) -> HandState:
     new = initial_state(event)
-    return new if new.posts_due else _open_preflop(new)
+    return new if new.posts_due else _open_preflop_state(new)
 
 
 def _apply_started(state: HandState, event: HandStarted) -> HandState:
@@ -1200,7 +1443,7 @@ _APPLIERS: dict[type, Callable[[HandState, Any], HandState]] = {
 def execute(state: HandState, command: Command) -> HandState:
     """Decide and apply: the state after a legal command."""
     for event in decide(state, command):
-        state = apply(state, event)
+        state = _APPLIERS[type(event)](state, event)
     return state
 
 

@@ -19,6 +19,7 @@ from typing import Any, Literal, TypeVar
 ButtonRule = Literal["dead_button", "moving_button"]
 BigBlindAnteOrder = Literal["big_blind_first", "ante_first"]
 ColorUp = Literal["race", "round_up", "forfeit_to_next_pot"]
+ReopenMeasure = Literal["last_full_raise", "own_bet_total"]
 MisdealLimit = Literal["substantial_action", "two_players_acted"]
 ExposedDealCard = Literal["replace_as_burn", "misdeal_if_first_two", "misdeal"]
 PrematureBoard = Literal[
@@ -56,8 +57,11 @@ class Profile:
     # --- Betting (engine/hand.py) ---------------------------------------------------------
     reopen_percent: int = _param(
         100, "hand", "A short all-in (or several) reopens the betting to a player who already "
-        "acted only when the total increase he faces is at least this percent of the last full "
-        "bet or raise.")
+        "acted only when what he faces reaches this percent, measured as reopen_measure says.")
+    reopen_measure: ReopenMeasure = _param(
+        "last_full_raise", "hand", "What reopen_percent is a percent of: the last full bet or "
+        "raise (the increase since the player acted must reach it), or the player's own bet "
+        "(the bet he faces must exceed his own total by it; a full raise reopens as well).")
     full_big_blind_level: bool = _param(
         True, "hand", "An all-in for part of the big blind: callers still match the full big "
         "blind.")
@@ -219,6 +223,9 @@ TDA_CITATIONS: dict[str, str] = {
     "reopen_percent": "TDA 2024 Rule 47-A: in no-limit an all-in wager (or cumulative short "
     "all-ins) totaling less than a full bet or raise does not reopen the betting for players "
     "who have already acted and are not facing at least a full bet or raise",
+    "reopen_measure": "TDA 2024 Rule 47-A: reopening is measured against 'a full bet or "
+    "raise': the increase a player who already acted faces since his action, against the "
+    "last full bet or raise of the round (Rule 43-A)",
     "full_big_blind_level": "TDA 2024 has no no-limit rule saying so in words: Rule 51-B makes "
     "the posted big blind the pre-flop opener, and Rule 54-B (pot limit) has pre-flop bets "
     "'assume full blinds were posted' when a blind is dead or short all-in; callers match the "
@@ -432,6 +439,16 @@ OCTOBERMUCK = _derive(TDA, "octobermuck", "Octobermuck charity tournament",
                        "least 50% more than the original bet. Example: Player A opens for "
                        "2000. Player B goes All-In for 2800. Player A may not re-raise based "
                        "on that action.'"),
+    "reopen_measure": ("own_bet_total", "Octobermuck General Rules: 'A short All-In bet does "
+                       "not open the action for the original bettor to re-raise unless the "
+                       "All-In is at least 50% more than the original bet.' (the all-in total "
+                       "against the total the original bettor put in: a pre-flop open to 2000 "
+                       "needs an all-in to 3000) and 'other players may have raised enough to "
+                       "allow Player A to re-raise.'"),
+    "absent_hand_killed_at_deal": (False, "Octobermuck Getting Started: 'If you are late "
+                                   "we'll assign you a seat and you will lose blinds as your "
+                                   "turn comes around.' (an absent player is dealt in and "
+                                   "posts; his hand is lost when the action reaches him)"),
     "preflop_min_raise_multiple": (2, "Octobermuck General Rules: 'Minimum bet is equal to "
                                    "that round's BB.' and 'Raises can be no less then the "
                                    "previous bet (unless all-in)'"),

@@ -178,25 +178,40 @@ def setup_for(hand: PhhHand, rules: str) -> HandSetup:
     if hand.player_count == 2:
         # pokerkit's get_effective_blind_or_straddle: player i posts blinds[1 - i].
         blinds, antes = blinds[::-1], antes[::-1]
-    return HandSetup(stacks=hand.starting_stacks, blinds=blinds, antes=antes,
-                     min_bet=hand.min_bet, chip_unit=hand.chip_unit, profile=rules,
-                     players=hand.players)
+    count = hand.player_count
+    return HandSetup(hand.starting_stacks, blinds, antes, hand.min_bet, hand.chip_unit, rules,
+                     hand.players, _SEATS[count] if count < len(_SEATS) else ())
 
 
-# Every two-character card, as the engine numbers it (built with the engine's own parser).
+_SEATS = tuple(tuple(range(1, n + 1)) for n in range(33))  # the seats HandSetup gives by default
+
+# Every two-character card, as the engine numbers it (built with the engine's own parser), and
+# every one and two cards' text (a fixed table of 2,756 entries: the usual hole cards and board
+# card are one lookup).
 _CARD: dict[str, Card] = {rank + suit: parse_card(rank + suit) for rank in RANKS for suit in SUITS}
+_FEW_CARDS: dict[str, tuple[Card, ...]] = {text: (card,) for text, card in _CARD.items()} | {
+    first + second: (_CARD[first], _CARD[second]) for first in _CARD for second in _CARD}
+
+
+def _card_tuple(text: str) -> tuple[Card, ...]:
+    # The PHH parser has checked the text is whole known cards ("AsKd7h"); repeats are left
+    # for the engine to refuse as a duplicate card.
+    few = _FEW_CARDS.get(text)
+    return few if few is not None else _cards(text)
 
 
 @lru_cache(maxsize=1 << 16)
 def _cards(text: str) -> tuple[Card, ...]:
-    # The PHH parser has checked the text is whole known cards ("AsKd7h"); repeats are left
-    # for the engine to refuse as a duplicate card.
+    # Three cards and more (a flop): cached, the same flops recur.
     return tuple(_CARD[text[i:i + 2]] for i in range(0, len(text), 2))
 
 
 def _hole(text: str) -> tuple[Card, ...] | None:
     # Unknown (or half-known) hole cards are dealt face down: the engine needs no more.
-    return None if "?" in text else _cards(text)
+    few = _FEW_CARDS.get(text)
+    if few is not None:
+        return few
+    return None if "?" in text else _card_tuple(text)
 
 
 def command_for(action: PhhAction, state: HandState | None) -> Command | str:
@@ -222,7 +237,7 @@ def command_for(action: PhhAction, state: HandState | None) -> Command | str:
         assert cards is not None
         if "?" in cards:
             return "the board cards are unknown ('??'), so the showdown cannot be replayed"
-        return DealBoard(_cards(cards))
+        return DealBoard(_card_tuple(cards))
     assert code == "sm" and player is not None
     if cards is None:
         return MuckCards(player)
@@ -250,14 +265,22 @@ def hand_commands(hand: PhhHand) -> list[Command | None]:
     commands: list[Command | None] = []
     for action in hand.actions:
         command = cache.get(action.text)
-        if command is None and action.code != "noop" and not (
-                action.code == "sm" and action.cards is not None
-                and (action.cards == "-" or "?" in action.cards)):
-            built = command_for(action, None)
-            if not isinstance(built, str):
-                command = cache[action.text] = built
+        if command is None:
+            code = action.code
+            if code == "dh":  # the usual miss: hole cards recur seldom
+                assert action.player is not None and action.cards is not None
+                command = cache[action.text] = DealHole(action.player, _hole(action.cards))
+            elif code != "noop" and not (
+                    code == "sm" and action.cards is not None
+                    and (action.cards == "-" or "?" in action.cards)):
+                built = command_for(action, None)
+                if not isinstance(built, str):
+                    command = cache[action.text] = built
         commands.append(command)
     return commands
+
+
+_AWARD = AwardPots()  # the engine's award, confirmed
 
 
 def replay_hand(hand: PhhHand, rules: str = DEFAULT_RULES,
@@ -291,7 +314,7 @@ def replay_hand(hand: PhhHand, rules: str = DEFAULT_RULES,
         if extra is not None and index in extra:
             state = execute(state, extra[index])
         if not state.is_complete and state.awards_pending:
-            state = execute(state, AwardPots())
+            state = execute(state, _AWARD)
     except RuleViolation as violation:
         text = actions[index].text if 0 <= index < len(actions) else None
         return Replay(state, Violation(index, text, violation.rule, _phh_positions(violation)))
@@ -374,7 +397,7 @@ def verify_hand(hand: PhhHand, rules: str = DEFAULT_RULES) -> HandResult:
             why += " (winnings are not an oracle: they are often zero and net of rake)"
         return HandResult(hand.source, hand.hand, "unverified", computed, None,
                           _join([why, *notes]))
-    if _equal(hand.finishing_stacks, state.stacks):
+    if _matches(hand, state.stacks):
         return HandResult(hand.source, hand.hand, "match", computed, recorded,
                           _join(notes) if hand.scale != 1 else None)
     profile = PROFILES[profile_name]
@@ -387,6 +410,15 @@ def _equal(recorded: Sequence[Decimal], stacks: Sequence[int]) -> bool:
     return all(r == s for r, s in zip(recorded, stacks, strict=True))
 
 
+def _matches(hand: PhhHand, stacks: Sequence[int]) -> bool:
+    """The recorded finishing stacks equal `stacks` exactly (whole numbers compare as such)."""
+    written = hand.recorded_finishing_stacks
+    if hand.scale == 1 and written is not None and Decimal not in map(type, written):
+        return tuple(written) == tuple(stacks)
+    assert hand.finishing_stacks is not None
+    return _equal(hand.finishing_stacks, stacks)
+
+
 def _join(parts: Sequence[str]) -> str | None:
     return "; ".join(parts) if parts else None
 
@@ -394,7 +426,10 @@ def _join(parts: Sequence[str]) -> str | None:
 def _recorded(hand: PhhHand) -> tuple[FileNumber, ...] | None:
     if hand.recorded_finishing_stacks is None:
         return None
-    return tuple(v if isinstance(v, int) else float(v) for v in hand.recorded_finishing_stacks)
+    written = hand.recorded_finishing_stacks
+    if Decimal not in map(type, written):
+        return tuple(written)  # type: ignore[arg-type]  # whole numbers, as written
+    return tuple(v if isinstance(v, int) else float(v) for v in written)
 
 
 def _in_file_units(hand: PhhHand, stacks: Sequence[int]) -> tuple[FileNumber, ...]:

@@ -334,8 +334,6 @@ def test_tda_47_short_all_in_does_not_reopen_betting() -> None:
     assert legal(state).raise_kind == ""
 
 
-@pytest.mark.xfail(strict=True, reason="engine/hand.py measures the 50% against the last full "
-                   "raise (1900, so 950), not against the original bet's total (2000, so 3000)")
 def test_octobermuck_50_percent_more_than_the_original_bet_total_preflop() -> None:
     """Octobermuck: '... unless the All-In is at least 50% more than the original bet.' A
     pre-flop raise to 2000 needs an all-in to 3000; 2960 is only 48% more."""
@@ -829,8 +827,6 @@ def test_tda_rp11_big_blind_ante_blind_posted_first() -> None:
     assert posts == [(1, "big_blind", 100), (1, "ante", 50), (0, "small_blind", 50)]
 
 
-@pytest.mark.xfail(strict=True, reason="engine/hand.py keeps an absent player's hand live until "
-                   "his turn under every profile (absent_hand_killed_at_deal is not read)")
 def test_tda_30_absent_at_the_deal_hand_killed_even_if_back_before_his_turn() -> None:
     """TDA 30: 'To have a live hand, players must be at their seats when the last card is dealt
     to all players on the initial deal. Players not then at their seats may not look at their
@@ -839,6 +835,15 @@ def test_tda_30_absent_at_the_deal_hand_killed_even_if_back_before_his_turn() ->
     if not state.folded[2]:
         state = play(state, MarkReturned(2))  # back before his turn: too late under TDA 30
     assert state.folded[2] and legal(state).player == 3
+
+
+def test_tda_30_blinds_of_a_hand_killed_at_the_deal_forfeit_to_the_pot() -> None:
+    """TDA 30: 'Their posted blinds and antes forfeit to the pot.' The absent big blind's 100
+    stays in the pot even when nobody calls it: the small blind wins 150."""
+    state = new_hand("tda", (1000,) * 3, absent=(1,))
+    assert state.folded[1] and legal(state).call_amount == 100
+    state = play(state, Fold(2), AwardPots())
+    assert state.phase == COMPLETE and state.stacks == (1100, 900, 1000)
 
 
 def test_tda_43_addendum_example_1_minimum_reraise_is_the_last_raise() -> None:
