@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, NoReturn
 
 from engine.cards import FULL_DECK, Card, card_text
 from engine.commands import (
@@ -254,8 +254,7 @@ def forced_posts(setup: HandSetup, profile: Profile) -> tuple[tuple[int, str, in
     blinds, antes, stacks = setup.blinds, setup.antes, setup.stacks
     n = len(stacks)
     big = max(blinds) if blinds else 0
-    # The biggest blind is the big blind (the last one, should two be equal); smaller ones
-    # are small blinds.
+    # A blind of the biggest amount is a big blind, a smaller one a small blind.
     if not any(antes):
         posts: list[tuple[int, str, int]] = []
         for i in range(n):
@@ -300,7 +299,7 @@ def _validate_setup(setup: HandSetup) -> Profile:
     return profile if profile is not None else get_profile(setup.profile)
 
 
-def _refuse_setup(setup: HandSetup) -> None:
+def _refuse_setup(setup: HandSetup) -> NoReturn:
     n = len(setup.stacks)
     if n < 2:
         raise RuleViolation("setup", f"a hand needs at least 2 players, got {n}")
@@ -312,6 +311,7 @@ def _refuse_setup(setup: HandSetup) -> None:
         raise RuleViolation("setup", "stacks, blinds and antes must not be negative")
     if setup.min_bet <= 0 or setup.chip_unit <= 0:
         raise RuleViolation("setup", "min_bet and chip_unit must be positive")
+    raise AssertionError("_refuse_setup called on a valid setup")
 
 
 def hand_started_event(setup: HandSetup) -> HandStarted:
@@ -490,7 +490,7 @@ def _raise_open(state: HandState, i: int) -> bool:
     profile = state.profile
     increase = state.current_bet - level
     if profile.reopen_measure == "own_bet_total":
-        # Octobermuck: a short all-in reopens for a player who already bet only at `percent`
+        # Octobermuck: a short all-in reopens for a player who already acted only at `percent`
         # more than his own total; a full raise reopens as under the TDA.
         return increase >= state.last_full_raise or \
             state.current_bet * 100 >= level * (100 + profile.reopen_percent)
@@ -499,8 +499,8 @@ def _raise_open(state: HandState, i: int) -> bool:
 
 def _reopen_rule(profile: Profile) -> str:
     if profile.reopen_measure == "own_bet_total":
-        return (f"{profile.name}: a short all-in reopens for a player who already bet only at "
-                f"{profile.reopen_percent}% more than his own bet (TDA 47 varied)")
+        return (f"{profile.name}: a short all-in reopens for a player who already acted only "
+                f"at {profile.reopen_percent}% more than his own bet (TDA 47 varied)")
     if profile.reopen_percent == 100:
         return "TDA 47"
     return f"{profile.name}: short all-in reopens at {profile.reopen_percent}% (TDA 47 varied)"

@@ -19,7 +19,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal
 from functools import lru_cache
-from typing import Literal
+from typing import Literal, NamedTuple
 
 from engine.cards import RANKS, SUITS, Card, parse_card
 from engine.commands import (
@@ -157,9 +157,8 @@ def verify_entry(entry: PhhEntry, rules: str = DEFAULT_RULES) -> HandResult:
 # Replaying one hand
 
 
-@dataclass(frozen=True, slots=True)
-class Replay:
-    """How far a strict replay got.
+class Replay(NamedTuple):
+    """How far a strict replay got (a NamedTuple: one per hand, cheap to build).
 
     `state` is the last state reached. `violation` is set when an action was refused (or the
     record ends while betting is open); `unreplayable` when the record itself stops us (cards

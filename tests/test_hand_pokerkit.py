@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import warnings
 
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, assume, given, settings
 from pokerkit import Automation, Mode, NoLimitTexasHoldem, State
 from strategies import PlayedHand, board_cards, hand_setups, played_hands
 
@@ -20,7 +20,7 @@ from engine.cards import cards_text
 from engine.commands import BetRaise, CheckCall, DealBoard, DealHole, Fold
 from engine.errors import RuleViolation
 from engine.events import PotAwarded
-from engine.hand import BETTING, HandSetup, HandState, decide, legal_actions
+from engine.hand import BETTING, NOT_ACTED, HandSetup, HandState, decide, legal_actions
 
 AUTOMATIONS = (
     Automation.ANTE_POSTING,
@@ -84,6 +84,12 @@ def check_same_options(state: HandState, pk: State) -> None:
         top = state.bets[la.player] + state.stacks[la.player]
         assert refusal_rule(state, BetRaise(la.player, top)) == "TDA 47"
         return
+    if la.raise_kind and not pk.can_complete_bet_or_raise_to():
+        # Short all-ins that add up to a full raise reopen the betting for a player who acted
+        # before them (TDA 47, Addendum example 1); PokerKit reopens only on one full raise.
+        acted = state.acted_level[la.player]
+        assert acted != NOT_ACTED and state.current_bet - acted >= state.last_full_raise
+        return
     assert pk.can_complete_bet_or_raise_to() == bool(la.raise_kind), la
     if la.raise_kind:
         assert pk.min_completion_betting_or_raising_to_amount == la.min_to
@@ -113,6 +119,8 @@ def play_in_pokerkit(hand: PlayedHand) -> State:
         elif isinstance(command, Fold | CheckCall | BetRaise):
             assert before.phase == BETTING
             check_same_options(before, pk)
+            if isinstance(command, BetRaise) and not pk.can_complete_bet_or_raise_to():
+                assume(False)  # a raise only TDA 47's cumulative reopening allows
             if isinstance(command, Fold):
                 pk.fold()
             elif isinstance(command, CheckCall):
