@@ -47,7 +47,6 @@ def report(db_url: str | None, tournament: str | None, fmt: str, out: Path) -> N
     Exit status 0 when the log is clean, 1 when the report lists findings (it is written
     either way).
     """
-    import recorder.tournament_service  # noqa: F401  (registers the tournament checks)
 
     with user_errors():
         url = resolve_url(db_url)

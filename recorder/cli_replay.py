@@ -25,7 +25,6 @@ def replay(db_url: str | None, tournament: str | None, as_json: bool) -> None:
     Exits 0 when clean, else 1 with a list of findings. A hand cut off mid-way (a crash) is
     reported as in progress, not as an error.
     """
-    import recorder.tournament_service  # noqa: F401  (registers the tournament checks)
 
     with user_errors():
         with open_store(db_url) as store:

@@ -9,15 +9,13 @@ tournament and the other way round.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 from engine.events import HandStarted, PlayerLeft, PlayerSeated, StackAdjusted
 from replay.fold import Finding, TableFold, fold_table
+from replay.tournament_check import check_tournament
 from schema.store import EventStore, StoredEvent
-
-TournamentChecker = Callable[[str, list[StoredEvent], dict[str, TableFold]], list[Finding]]
 
 
 @dataclass
@@ -56,15 +54,6 @@ class ReplayReport:
         }
 
 
-_tournament_checker: TournamentChecker | None = None
-
-
-def register_tournament_checker(checker: TournamentChecker) -> None:
-    """The tournament fold lives with the tournament domain; it plugs in here."""
-    global _tournament_checker
-    _tournament_checker = checker
-
-
 def replay_log(store: EventStore, tournament: str | None = None) -> ReplayReport:
     """Fold and check every stream (or those of one tournament)."""
     started = time.perf_counter()
@@ -95,8 +84,7 @@ def replay_log(store: EventStore, tournament: str | None = None) -> ReplayReport
             continue
         if tournament and stream != tournament and stream != f"tournament-{tournament}":
             continue
-        if _tournament_checker is not None:
-            report.findings.extend(_tournament_checker(stream, stored, report.tables))
+        report.findings.extend(check_tournament(stream, stored, report.tables))
     report.streams = len(report.tables) + sum(
         1 for s in by_stream if kinds.get(s) == "tournament"
     )

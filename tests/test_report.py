@@ -36,7 +36,6 @@ def log(tmp_path_factory: pytest.TempPathFactory) -> LogUnderTest:
 
 @pytest.fixture(scope="module")
 def report(log: LogUnderTest) -> AuditReport:
-    import recorder.tournament_service  # noqa: F401  (the tournament's cross-checks)
 
     with open_store(log.url) as store:
         return build_report(store)

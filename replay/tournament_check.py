@@ -1,0 +1,71 @@
+"""The tournament's checks across its streams: eliminations and places agree with the tables;
+the chip total is what the tournament's events say it must be."""
+
+from __future__ import annotations
+
+from engine.errors import RuleViolation
+from engine.events import PlayerLeft, PlayerSeated, StackAdjusted
+from engine.table import TableState
+from engine.tournament_events import PlayerEliminated
+from engine.tournament_state import expected_chip_total, fold_tournament
+from replay.fold import Finding, TableFold
+from schema.store import StoredEvent
+
+
+def check_tournament(stream: str, stored: list[StoredEvent],
+                     tables: dict[str, TableFold]) -> list[Finding]:
+    """Eliminations and places agree with the tables; the chip total is what the tournament's
+    events say it must be."""
+    events = [e.decode() for e in stored]
+    findings: list[Finding] = []
+    try:
+        state = fold_tournament(events)
+    except RuleViolation as violation:
+        return [Finding(stream, 0, "tournament", violation.rule, violation.message)]
+    tournament = state.tournament
+    mine = {k: f for k, f in tables.items() if f.state and f.state.tournament == tournament}
+    eliminated_at_tables: dict[str, str] = {}
+    chips = 0
+    in_progress = False
+    for key, fold in mine.items():
+        table_state: TableState | None = fold.state
+        assert table_state is not None
+        chips += table_state.chips()
+        in_progress = in_progress or table_state.hand_in_progress
+        for _version, event in fold.effective:
+            if isinstance(event, PlayerLeft) and event.reason == "eliminated":
+                eliminated_at_tables[event.player] = key
+    out = {e.player: e for e in state.entrants if not e.alive and not e.withdrew}
+    for version, event in zip((e.version for e in stored), events, strict=True):
+        if isinstance(event, PlayerEliminated) and event.player not in eliminated_at_tables:
+            findings.append(Finding(stream, version, event.TYPE, "eliminations",
+                                    f"{event.player} is eliminated by the tournament but still "
+                                    "seated at a table"))
+    for player, key in eliminated_at_tables.items():
+        if player not in out:
+            findings.append(Finding(key, 0, "player_left", "eliminations",
+                                    f"{player} left a table eliminated but the tournament has "
+                                    "no place for him"))
+    places = sorted(e.place for e in state.entrants if e.place)
+    if places and (places[-1] > len(state.entrants) or places[0] < 1):
+        findings.append(Finding(stream, 0, "player_eliminated", "places",
+                                f"places {places} do not fit {len(state.entrants)} entrants"))
+    expected = expected_chip_total(events)
+    adjustments = sum(
+        e.amount for f in mine.values() for _v, e in f.effective if isinstance(e, StackAdjusted)
+    )
+    seated_total = sum(
+        e.stack for f in mine.values() for _v, e in f.effective
+        if isinstance(e, PlayerSeated) and e.reason != "moved"
+    )
+    if mine and seated_total + adjustments != expected and not in_progress:
+        findings.append(Finding(stream, 0, "tournament", "chip total",
+                                "chips brought to the tables differ from the tournament's "
+                                "entries, deductions and color-ups",
+                                str(expected), str(seated_total + adjustments)))
+    if mine and not in_progress and chips != expected:
+        findings.append(Finding(stream, 0, "tournament", "chip total",
+                                "the chips at the tables differ from what the tournament's "
+                                "events allow", str(expected), str(chips)))
+    return findings
+
