@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from engine.cards import Card
+from engine.values import fast_init
 
 
 @dataclass(frozen=True, slots=True)
@@ -126,3 +127,8 @@ Command = (
     | DeclareMisdeal | ExposeCard | ExposeBoardEarly | KillHand | ExpireClock | MarkAbsent
     | MarkReturned | VoidHand
 )
+
+for _command_type in (Fold, CheckCall, BetRaise, DealHole, DealBoard, ShowCards, MuckCards,
+                      AwardPots, DeclareMisdeal, ExposeCard, ExposeBoardEarly, KillHand,
+                      ExpireClock, MarkAbsent, MarkReturned, VoidHand):
+    fast_init(_command_type)

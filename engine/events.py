@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 from engine.tournament_events import TOURNAMENT_EVENT_TYPES
+from engine.values import fast_init
 
 
 @dataclass(frozen=True, slots=True)
@@ -341,3 +342,6 @@ EVENT_TYPES: tuple[type, ...] = (
     HAND_EVENT_TYPES + TABLE_EVENT_TYPES + CORRECTION_EVENT_TYPES + TOURNAMENT_EVENT_TYPES
 )
 """Every event class the log can hold."""
+
+for _event_type in EVENT_TYPES:
+    fast_init(_event_type)

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, NamedTuple, NoReturn
+from typing import Any, Final, NamedTuple, NoReturn
 
 from engine.cards import FULL_DECK, Card, card_text
 from engine.commands import (
@@ -62,22 +62,22 @@ from engine.events import (
 from engine.profiles import PROFILES, Profile, get_profile
 
 # Phases of a hand.
-POSTING = "posting"
-BETTING = "betting"
-BOARD = "board"  # the next board card(s) are due
-SHOWDOWN = "showdown"  # betting is over and the board complete: shows, mucks, then awards
-COMPLETE = "complete"
-MISDEALT = "misdealt"
-VOID = "void"
-_OVER = frozenset((COMPLETE, MISDEALT, VOID))
+POSTING: Final = "posting"
+BETTING: Final = "betting"
+BOARD: Final = "board"  # the next board card(s) are due
+SHOWDOWN: Final = "showdown"  # betting is over and the board complete: shows, mucks, then awards
+COMPLETE: Final = "complete"
+MISDEALT: Final = "misdealt"
+VOID: Final = "void"
+_OVER: Final = frozenset((COMPLETE, MISDEALT, VOID))
 
-STREETS = ("preflop", "flop", "turn", "river")
-NOT_ACTED = -1
+STREETS: Final = ("preflop", "flop", "turn", "river")
+NOT_ACTED: Final = -1
 
 # Events carry cards as text ("As"): both ways through a table built once from the engine's own
 # card_text. A card's bit (1 << card) marks it in HandState.known.
-_TEXT_OF_CARD: dict[Card, str] = {c: card_text(c) for c in FULL_DECK}
-_CARD_OF_TEXT: dict[str, Card] = {text: c for c, text in _TEXT_OF_CARD.items()}
+_TEXT_OF_CARD: Final[dict[Card, str]] = {c: card_text(c) for c in FULL_DECK}
+_CARD_OF_TEXT: Final[dict[str, Card]] = {text: c for c, text in _TEXT_OF_CARD.items()}
 
 
 def _texts(cards: tuple[Card, ...]) -> tuple[str, ...]:
@@ -214,16 +214,75 @@ class HandState(NamedTuple):
         return sum(self.stacks) + sum(self.committed) + self.dead - self.awarded
 
 
-_FIELD_INDEX = {name: index for index, name in enumerate(HandState._fields)}
+_FIELD_INDEX: Final = {name: index for index, name in enumerate(HandState._fields)}
 # The index of each field: an apply handler copies the state's values into a list, sets what
 # the event changes (and what closing the street changes) and builds the new state once.
-(_SETUP, _PROFILE, _PHASE, _STREET, _STACKS, _BETS, _COMMITTED, _DEAD, _FOLDED, _HOLE, _SHOWN,
- _BOARD, _TO_ACT, _CURRENT_BET, _LAST_FULL_RAISE, _ACTED_LEVEL, _AGGRESSOR, _FINAL_AGGRESSOR,
- _BETTING_CLOSED, _POSTS_DUE, _ACTIONS_IN_TURN, _CHIP_ACTIONS_IN_TURN, _PLAYERS_ACTED,
- _CALL_ONLY, _EXPOSED, _ABSENT, _RETURNED, _AWARDED, _AWARDS, _DEAL_EXPOSURES,
- _KNOWN) = range(len(HandState._fields))
-assert _KNOWN == _FIELD_INDEX["known"] and _PHASE == _FIELD_INDEX["phase"]
-_build = tuple.__new__  # _build(HandState, values): a state from its values in field order
+# (Literal Final ints: compiled, they are constants, not lookups.)
+_SETUP: Final = 0
+_PROFILE: Final = 1
+_PHASE: Final = 2
+_STREET: Final = 3
+_STACKS: Final = 4
+_BETS: Final = 5
+_COMMITTED: Final = 6
+_DEAD: Final = 7
+_FOLDED: Final = 8
+_HOLE: Final = 9
+_SHOWN: Final = 10
+_BOARD: Final = 11
+_TO_ACT: Final = 12
+_CURRENT_BET: Final = 13
+_LAST_FULL_RAISE: Final = 14
+_ACTED_LEVEL: Final = 15
+_AGGRESSOR: Final = 16
+_FINAL_AGGRESSOR: Final = 17
+_BETTING_CLOSED: Final = 18
+_POSTS_DUE: Final = 19
+_ACTIONS_IN_TURN: Final = 20
+_CHIP_ACTIONS_IN_TURN: Final = 21
+_PLAYERS_ACTED: Final = 22
+_CALL_ONLY: Final = 23
+_EXPOSED: Final = 24
+_ABSENT: Final = 25
+_RETURNED: Final = 26
+_AWARDED: Final = 27
+_AWARDS: Final = 28
+_DEAL_EXPOSURES: Final = 29
+_KNOWN: Final = 30
+assert all(_FIELD_INDEX[name[1:].lower()] == index for name, index in (
+    ("_SETUP", _SETUP),
+    ("_PROFILE", _PROFILE),
+    ("_PHASE", _PHASE),
+    ("_STREET", _STREET),
+    ("_STACKS", _STACKS),
+    ("_BETS", _BETS),
+    ("_COMMITTED", _COMMITTED),
+    ("_DEAD", _DEAD),
+    ("_FOLDED", _FOLDED),
+    ("_HOLE", _HOLE),
+    ("_SHOWN", _SHOWN),
+    ("_BOARD", _BOARD),
+    ("_TO_ACT", _TO_ACT),
+    ("_CURRENT_BET", _CURRENT_BET),
+    ("_LAST_FULL_RAISE", _LAST_FULL_RAISE),
+    ("_ACTED_LEVEL", _ACTED_LEVEL),
+    ("_AGGRESSOR", _AGGRESSOR),
+    ("_FINAL_AGGRESSOR", _FINAL_AGGRESSOR),
+    ("_BETTING_CLOSED", _BETTING_CLOSED),
+    ("_POSTS_DUE", _POSTS_DUE),
+    ("_ACTIONS_IN_TURN", _ACTIONS_IN_TURN),
+    ("_CHIP_ACTIONS_IN_TURN", _CHIP_ACTIONS_IN_TURN),
+    ("_PLAYERS_ACTED", _PLAYERS_ACTED),
+    ("_CALL_ONLY", _CALL_ONLY),
+    ("_EXPOSED", _EXPOSED),
+    ("_ABSENT", _ABSENT),
+    ("_RETURNED", _RETURNED),
+    ("_AWARDED", _AWARDED),
+    ("_AWARDS", _AWARDS),
+    ("_DEAL_EXPOSURES", _DEAL_EXPOSURES),
+    ("_KNOWN", _KNOWN),
+))
+_build: Final = tuple.__new__  # _build(HandState, values): a state from its values in field order
 
 
 def _evolve(state: HandState, **changes: Any) -> HandState:
@@ -236,14 +295,19 @@ def _evolve(state: HandState, **changes: Any) -> HandState:
 
 # Events without a payload beyond the position are values: the common ones are built once, as
 # are the tuples a hand starts with (up to _PREBUILT players; more are built when needed).
-_PREBUILT = 32
-_ZEROS = tuple((0,) * n for n in range(_PREBUILT))
-_FALSES = tuple((False,) * n for n in range(_PREBUILT))
-_NONES: tuple[tuple[None, ...], ...] = tuple((None,) * n for n in range(_PREBUILT))
-_NOT_ACTED = tuple((NOT_ACTED,) * n for n in range(_PREBUILT))
-_NOBODY: frozenset[int] = frozenset()
-_FOLD_EVENTS = tuple((PlayerFolded(i),) for i in range(_PREBUILT))
-_CHECK_EVENTS = tuple((PlayerChecked(i),) for i in range(_PREBUILT))
+_PREBUILT: Final = 32
+_ZEROS: Final = tuple((0,) * n for n in range(_PREBUILT))
+_FALSES: Final = tuple((False,) * n for n in range(_PREBUILT))
+_NONES: Final[tuple[tuple[None, ...], ...]] = tuple((None,) * n for n in range(_PREBUILT))
+_NOT_ACTED: Final = tuple((NOT_ACTED,) * n for n in range(_PREBUILT))
+_NOBODY: Final[frozenset[int]] = frozenset()
+_FOLD_EVENTS: Final[tuple[tuple[PlayerFolded], ...]] = tuple(
+    (PlayerFolded(i),) for i in range(_PREBUILT))
+_CHECK_EVENTS: Final[tuple[tuple[PlayerChecked], ...]] = tuple(
+    (PlayerChecked(i),) for i in range(_PREBUILT))
+# Hole-card deals seen so far, per position (at most 52 * 51 each): see _decide_deal_hole.
+_HOLE_DEALT: Final[tuple[dict[tuple[Card, ...], tuple[HoleCardsDealt]], ...]] = tuple(
+    {} for _ in range(_PREBUILT))
 
 
 # --- start ---------------------------------------------------------------------------------
@@ -564,7 +628,7 @@ def _out_of_turn(state: HandState, player: int) -> RuleViolation:
 # are the ones legal_actions states, and a bet or raise is checked against _raise_bounds.
 
 
-def _decide_fold(state: HandState, command: Fold) -> tuple[HandEvent, ...]:
+def _decide_fold(state: HandState, command: Fold) -> tuple[PlayerFolded, ...]:
     player = command.player
     if state.to_act != player or state.phase != BETTING:
         raise _out_of_turn(state, player)
@@ -575,7 +639,8 @@ def _decide_fold(state: HandState, command: Fold) -> tuple[HandEvent, ...]:
     return _FOLD_EVENTS[player] if player < _PREBUILT else (PlayerFolded(player),)
 
 
-def _decide_check_call(state: HandState, command: CheckCall) -> tuple[HandEvent, ...]:
+def _decide_check_call(state: HandState,
+                       command: CheckCall) -> tuple[PlayerChecked | PlayerCalled, ...]:
     player = command.player
     if state.to_act != player or state.phase != BETTING:
         raise _out_of_turn(state, player)
@@ -591,7 +656,8 @@ def _decide_check_call(state: HandState, command: CheckCall) -> tuple[HandEvent,
     return (PlayerCalled(player, owed, False),)
 
 
-def _decide_bet_raise(state: HandState, command: BetRaise) -> tuple[HandEvent, ...]:
+def _decide_bet_raise(state: HandState,
+                      command: BetRaise) -> tuple[BetMade | RaiseMade, ...]:
     player = command.player
     if state.to_act != player or state.phase != BETTING:
         raise _out_of_turn(state, player)
@@ -669,17 +735,27 @@ def _check_duplicates(state: HandState, cards: tuple[Card, ...]) -> tuple[str, .
     )
 
 
-def _decide_deal_hole(state: HandState, command: DealHole) -> tuple[HandEvent, ...]:
+def _decide_deal_hole(state: HandState, command: DealHole) -> tuple[HoleCardsDealt, ...]:
     player = command.player
     cards = command.cards
     if cards and len(cards) == 2 and 0 <= player < len(state.stacks) and \
             state.hole[player] is None:
-        # The usual deal: two cards new to the hand.
-        first, second = cards
-        first_text, second_text = _TEXT_OF_CARD.get(first), _TEXT_OF_CARD.get(second)
-        if first_text and second_text and first != second and \
-                not state.known & (1 << first | 1 << second):
-            return (HoleCardsDealt(player, (first_text, second_text)),)
+        # The usual deal: two cards new to the hand. Its event is a value: the same deal
+        # (player, cards) gives the same event, built once.
+        known = _HOLE_DEALT[player].get(cards) if player < _PREBUILT else None
+        if known is not None:
+            first, second = cards
+            if not state.known & (1 << first | 1 << second):
+                return known
+        else:
+            first, second = cards
+            first_text, second_text = _TEXT_OF_CARD.get(first), _TEXT_OF_CARD.get(second)
+            if first_text and second_text and first != second and \
+                    not state.known & (1 << first | 1 << second):
+                dealt = (HoleCardsDealt(player, (first_text, second_text)),)
+                if player < _PREBUILT:
+                    _HOLE_DEALT[player][cards] = dealt
+                return dealt
     _check_player(state, player)
     if state.hole[player] is not None:
         raise RuleViolation("deal", f"position {player} already has hole cards")
@@ -918,7 +994,7 @@ def _decide_void(state: HandState, command: VoidHand) -> tuple[HandEvent, ...]:
     return (HandVoided(command.reason, rule),)
 
 
-_DECIDERS: dict[type, Callable[[HandState, Any], tuple[HandEvent, ...]]] = {
+_DECIDERS: Final[dict[type, Callable[[HandState, Any], tuple[HandEvent, ...]]]] = {
     Fold: _decide_fold, CheckCall: _decide_check_call, BetRaise: _decide_bet_raise,
     DealHole: _decide_deal_hole, DealBoard: _decide_board, ShowCards: _decide_show,
     MuckCards: _decide_muck, AwardPots: _decide_award, DeclareMisdeal: _decide_misdeal,
@@ -1067,10 +1143,10 @@ def _apply_post(state: HandState, event: ChipsPosted) -> HandState:
 def _post(v: list[Any], posts: tuple[tuple[int, str, int], ...]) -> None:
     """Forced posts (position, kind, amount) in the values `v` of the state being built; once
     none is due, the betting opens."""
-    stacks = list(v[_STACKS])
-    committed = list(v[_COMMITTED])
-    bets = list(v[_BETS])
-    dead = v[_DEAD]
+    stacks: list[int] = list(v[_STACKS])
+    committed: list[int] = list(v[_COMMITTED])
+    bets: list[int] = list(v[_BETS])
+    dead: int = v[_DEAD]
     for i, kind, amount in posts:
         stacks[i] -= amount
         if kind != "ante":
@@ -1117,13 +1193,16 @@ def _open_preflop(v: list[Any]) -> None:
 def _advance(v: list[Any], after: int) -> None:
     """Give the action to the first player after position `after` (clockwise, `after` itself
     last) who must act, or close the street when nobody must (v: the new state's values)."""
-    folded = v[_FOLDED]
-    stacks = v[_STACKS]
-    bets = v[_BETS]
-    acted = v[_ACTED_LEVEL]
-    current = v[_CURRENT_BET]
+    # (Typed locals: compiled, the checks below are native tuple and int operations.)
+    folded: tuple[bool, ...] = v[_FOLDED]
+    stacks: tuple[int, ...] = v[_STACKS]
+    bets: tuple[int, ...] = v[_BETS]
+    acted: tuple[int, ...] = v[_ACTED_LEVEL]
+    current: int = v[_CURRENT_BET]
     n = len(stacks)
-    for i in _ROTATIONS[n][after] if n < _PREBUILT else _rotation(n, after):
+    rotation = _ROTATIONS[n][after] if n < _PREBUILT else _rotation(n, after)
+    i = 0
+    for i in rotation:
         if not folded[i] and stacks[i] > 0 and (acted[i] == NOT_ACTED or bets[i] < current):
             break
     else:
@@ -1150,16 +1229,17 @@ def _rotation(n: int, after: int) -> tuple[int, ...]:
     return tuple((after + k) % n for k in range(1, n + 1))
 
 
-_ROTATIONS = tuple(tuple(_rotation(n, after) for after in range(n)) for n in range(_PREBUILT))
+_ROTATIONS: Final = tuple(
+    tuple(_rotation(n, after) for after in range(n)) for n in range(_PREBUILT))
 
 
 def _close_street(v: list[Any]) -> None:
     """The betting round is over: an uncalled bet goes back, the street's bets are reset and
     the hand moves on to the board, the showdown or its end (v: the new state's values)."""
-    bets = v[_BETS]
-    stacks = v[_STACKS]
-    committed = v[_COMMITTED]
-    folded = v[_FOLDED]
+    bets: tuple[int, ...] = v[_BETS]
+    stacks: tuple[int, ...] = v[_STACKS]
+    committed: tuple[int, ...] = v[_COMMITTED]
+    folded: tuple[bool, ...] = v[_FOLDED]
     n = len(bets)
     ordered = sorted(bets)
     high, second = ordered[-1], ordered[-2]
@@ -1179,8 +1259,8 @@ def _close_street(v: list[Any]) -> None:
             v[_STACKS], v[_COMMITTED], v[_RETURNED] = stacks, committed, tuple(r)
     live = folded.count(False)
     able = live - _all_in(folded, stacks) if 0 in stacks else live
-    aggressor = v[_AGGRESSOR]
-    street = v[_STREET]
+    aggressor: int | None = v[_AGGRESSOR]
+    street: int = v[_STREET]
     final_aggressor = aggressor if aggressor is not None else v[_FINAL_AGGRESSOR]
     if aggressor is None and street == 3:
         final_aggressor = None
@@ -1223,7 +1303,7 @@ def _count_action(v: list[Any], state: HandState, player: int, chips: bool) -> N
         v[_PLAYERS_ACTED] = acted | _ONLY[player] if player < _PREBUILT else acted | {player}
 
 
-_ONLY = tuple(frozenset((i,)) for i in range(_PREBUILT))
+_ONLY: Final = tuple(frozenset((i,)) for i in range(_PREBUILT))
 
 
 def _apply_fold(state: HandState, event: PlayerFolded | HandKilled) -> HandState:
@@ -1429,7 +1509,7 @@ def _apply_started(state: HandState, event: HandStarted) -> HandState:
     return _started(event)
 
 
-_APPLIERS: dict[type, Callable[[HandState, Any], HandState]] = {
+_APPLIERS: Final[dict[type, Callable[[HandState, Any], HandState]]] = {
     HandStarted: _apply_started, ChipsPosted: _apply_post, HoleCardsDealt: _apply_hole,
     PlayerFolded: _apply_fold, PlayerChecked: _apply_check, PlayerCalled: _apply_call,
     BetMade: _apply_bet, RaiseMade: _apply_bet, BoardDealt: _apply_board,
@@ -1442,6 +1522,25 @@ _APPLIERS: dict[type, Callable[[HandState, Any], HandState]] = {
 
 def execute(state: HandState, command: Command) -> HandState:
     """Decide and apply: the state after a legal command."""
+    # The commands of every hand call their decider and applier directly (compiled, a direct
+    # call; see setup.py); the events are the ones those deciders can return.
+    kind = type(command)
+    if state.phase not in _OVER:
+        if kind is Fold:
+            assert isinstance(command, Fold)
+            return _apply_fold(state, _decide_fold(state, command)[0])
+        if kind is CheckCall:
+            assert isinstance(command, CheckCall)
+            answer = _decide_check_call(state, command)[0]
+            if isinstance(answer, PlayerChecked):
+                return _apply_check(state, answer)
+            return _apply_call(state, answer)
+        if kind is BetRaise:
+            assert isinstance(command, BetRaise)
+            return _apply_bet(state, _decide_bet_raise(state, command)[0])
+        if kind is DealHole:
+            assert isinstance(command, DealHole)
+            return _apply_hole(state, _decide_deal_hole(state, command)[0])
     for event in decide(state, command):
         state = _APPLIERS[type(event)](state, event)
     return state

@@ -6,9 +6,11 @@ from pathlib import Path
 
 import pytest
 
-import replay.phh_verify as phh_verify
+import engine.hand as hand_module
 from engine.cards import parse_cards
 from engine.commands import BetRaise, CheckCall, DealHole, Fold, ShowCards
+from engine.events import BoardDealt
+from engine.hand import HandState
 from replay.phh import PhhHand, find_phh_files, load_file, loads_file
 from replay.phh_verify import (
     HandResult,
@@ -259,19 +261,21 @@ def test_duplicate_card_is_illegal() -> None:
 
 def test_engine_failure_is_an_error_and_the_run_goes_on(monkeypatch: pytest.MonkeyPatch) -> None:
     """An unexpected engine exception marks that hand as an error, not the whole run."""
-    real = phh_verify.execute
+    # The engine's table of appliers is the one seam a compiled engine (setup.py) still looks
+    # up at run time: the first board card dealt fails once.
+    real = hand_module._APPLIERS[BoardDealt]
     calls = {"n": 0}
 
-    def flaky(state: object, command: object) -> object:
+    def flaky(state: HandState, event: BoardDealt) -> HandState:
         calls["n"] += 1
         if calls["n"] == 1:
             raise ZeroDivisionError("boom")
-        return real(state, command)  # type: ignore[arg-type]
+        return real(state, event)
 
-    monkeypatch.setattr(phh_verify, "execute", flaky)
+    monkeypatch.setitem(hand_module._APPLIERS, BoardDealt, flaky)
     report = verify_files([FIXTURES / "good" / "heads_up.phh", FIXTURES / "good" / "chip_unit.phh"])
     assert [r.status for r in report.results] == ["error", "match"]
-    assert report.results[0].reason == "engine failure at action 0: ZeroDivisionError: boom"
+    assert report.results[0].reason == "engine failure at action 4: ZeroDivisionError: boom"
 
 
 # --- strictness -----------------------------------------------------------------------------
