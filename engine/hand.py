@@ -60,6 +60,7 @@ from engine.events import (
     RaiseMade,
 )
 from engine.profiles import PROFILES, Profile, get_profile
+from engine.values import fast_init
 
 # Phases of a hand.
 POSTING: Final = "posting"
@@ -151,6 +152,10 @@ class LegalActions:
         return tuple(options)
 
 
+for _value_type in (HandSetup, Pot, LegalActions):
+    fast_init(_value_type)
+
+
 class HandState(NamedTuple):
     """A hand at one moment. A NamedTuple rather than a dataclass: replay folds millions of
     events, and copying a tuple is several times cheaper than dataclasses.replace."""
@@ -177,7 +182,7 @@ class HandState(NamedTuple):
     posts_due: tuple[tuple[int, str, int], ...]
     actions_in_turn: int
     chip_actions_in_turn: int
-    players_acted: frozenset[int]
+    players_acted: int  # a bit (1 << position) for each player who acted pre-flop
     call_only: tuple[bool, ...]
     exposed: tuple[int, ...]
     absent: tuple[bool, ...]
@@ -300,7 +305,6 @@ _ZEROS: Final = tuple((0,) * n for n in range(_PREBUILT))
 _FALSES: Final = tuple((False,) * n for n in range(_PREBUILT))
 _NONES: Final[tuple[tuple[None, ...], ...]] = tuple((None,) * n for n in range(_PREBUILT))
 _NOT_ACTED: Final = tuple((NOT_ACTED,) * n for n in range(_PREBUILT))
-_NOBODY: Final[frozenset[int]] = frozenset()
 _FOLD_EVENTS: Final[tuple[tuple[PlayerFolded], ...]] = tuple(
     (PlayerFolded(i),) for i in range(_PREBUILT))
 _CHECK_EVENTS: Final[tuple[tuple[PlayerChecked], ...]] = tuple(
@@ -476,7 +480,7 @@ def _new_values(setup: HandSetup, profile: Profile) -> list[Any]:
         zeros, 0, falses, nones, nones, (),  # committed .. board
         None, 0, setup.min_bet, not_acted,  # to_act .. acted_level
         None, None, False, forced_posts(setup, profile),  # aggressor .. posts_due
-        0, 0, _NOBODY, falses, zeros, absent,  # actions_in_turn .. absent
+        0, 0, 0, falses, zeros, absent,  # actions_in_turn .. absent
         zeros, 0, (), 0, 0,  # returned .. known
     ]
 
@@ -839,7 +843,7 @@ def _decide_award(state: HandState, command: AwardPots) -> tuple[HandEvent, ...]
 
 def _substantial_action(state: HandState) -> bool:
     if state.profile.misdeal_limit == "two_players_acted":
-        return len(state.players_acted) >= 2
+        return state.players_acted.bit_count() >= 2
     # TDA 36: two actions in turn with at least one putting chips in, or three actions.
     return state.actions_in_turn >= 3 or (
         state.actions_in_turn >= 2 and state.chip_actions_in_turn >= 1
@@ -1208,18 +1212,18 @@ def _advance(v: list[Any], after: int) -> None:
     else:
         _close_street(v)
         return
-    if folded.count(False) <= 1:
+    # He acts only if another hand is live, and, when he owes nothing, only if someone else
+    # could still bet against him (a live player with chips behind).
+    other_live = other_able = False
+    for j in range(n):
+        if j != i and not folded[j]:
+            other_live = True
+            if stacks[j] > 0:
+                other_able = True
+                break
+    if not other_live or (bets[i] >= current and not other_able):
         _close_street(v)
         return
-    if bets[i] >= current and 0 in stacks:
-        # He owes nothing: he acts only if someone else could still bet against him (with
-        # no all-in player, every other live player can).
-        for j in range(n):
-            if j != i and not folded[j] and stacks[j] > 0:
-                break
-        else:
-            _close_street(v)
-            return
     v[_TO_ACT] = i
 
 
@@ -1298,12 +1302,7 @@ def _count_action(v: list[Any], state: HandState, player: int, chips: bool) -> N
     v[_ACTIONS_IN_TURN] = state.actions_in_turn + 1
     if chips:
         v[_CHIP_ACTIONS_IN_TURN] = state.chip_actions_in_turn + 1
-    acted = state.players_acted
-    if player not in acted:
-        v[_PLAYERS_ACTED] = acted | _ONLY[player] if player < _PREBUILT else acted | {player}
-
-
-_ONLY: Final = tuple(frozenset((i,)) for i in range(_PREBUILT))
+    v[_PLAYERS_ACTED] = state.players_acted | 1 << player
 
 
 def _apply_fold(state: HandState, event: PlayerFolded | HandKilled) -> HandState:
