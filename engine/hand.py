@@ -656,8 +656,8 @@ def _decide_check_call(state: HandState,
         return _CHECK_EVENTS[player] if player < _PREBUILT else (PlayerChecked(player),)
     stack = state.stacks[player]
     if owed >= stack:
-        return (PlayerCalled(player, stack, True),)
-    return (PlayerCalled(player, owed, False),)
+        return _called(player, stack, True)
+    return _called(player, owed, False)
 
 
 def _decide_bet_raise(state: HandState,
@@ -672,9 +672,48 @@ def _decide_bet_raise(state: HandState,
         kind, min_to, max_to = bounds
         if min_to <= to <= max_to and to > current:
             if kind == "bet":
-                return (BetMade(player, to, to == max_to),)
-            return (RaiseMade(player, to, to == max_to, to - current >= state.last_full_raise),)
+                return _bet_made(player, to, to == max_to)
+            return _raise_made(player, to, to == max_to, to - current >= state.last_full_raise)
     raise _refused_bet(state, player, to)
+
+
+# Events are values, and the betting events of the usual amounts (and the flops) recur from
+# hand to hand: finding one costs less than building it. Each memo is emptied when it fills.
+_MEMO_LIMIT: Final = 1 << 16
+_CALLS: Final[dict[tuple[int, int, bool], tuple[PlayerCalled]]] = {}
+_BETS_MADE: Final[dict[tuple[int, int, bool], tuple[BetMade]]] = {}
+_RAISES_MADE: Final[dict[tuple[int, int, bool, bool], tuple[RaiseMade]]] = {}
+_BOARDS_DEALT: Final[dict[tuple[str, ...], tuple[BoardDealt]]] = {}
+
+
+def _called(player: int, amount: int, all_in: bool) -> tuple[PlayerCalled]:
+    key = (player, amount, all_in)
+    event = _CALLS.get(key)
+    if event is None:
+        if len(_CALLS) >= _MEMO_LIMIT:
+            _CALLS.clear()
+        event = _CALLS[key] = (PlayerCalled(player, amount, all_in),)
+    return event
+
+
+def _bet_made(player: int, to: int, all_in: bool) -> tuple[BetMade]:
+    key = (player, to, all_in)
+    event = _BETS_MADE.get(key)
+    if event is None:
+        if len(_BETS_MADE) >= _MEMO_LIMIT:
+            _BETS_MADE.clear()
+        event = _BETS_MADE[key] = (BetMade(player, to, all_in),)
+    return event
+
+
+def _raise_made(player: int, to: int, all_in: bool, full: bool) -> tuple[RaiseMade]:
+    key = (player, to, all_in, full)
+    event = _RAISES_MADE.get(key)
+    if event is None:
+        if len(_RAISES_MADE) >= _MEMO_LIMIT:
+            _RAISES_MADE.clear()
+        event = _RAISES_MADE[key] = (RaiseMade(player, to, all_in, full),)
+    return event
 
 
 def _refused_bet(state: HandState, player: int, to: int) -> RuleViolation:
@@ -784,7 +823,13 @@ def _decide_board(state: HandState, command: DealBoard) -> tuple[HandEvent, ...]
     if len(command.cards) != due:
         raise RuleViolation("board", f"the next street takes {due} card(s), got "
                             f"{len(command.cards)}", (f"deal {due}",))
-    return (BoardDealt(_check_duplicates(state, command.cards)),)
+    texts = _check_duplicates(state, command.cards)
+    dealt = _BOARDS_DEALT.get(texts)
+    if dealt is None:
+        dealt = _BOARDS_DEALT[texts] = (BoardDealt(texts),)
+        if len(_BOARDS_DEALT) > _MEMO_LIMIT:
+            _BOARDS_DEALT.clear()
+    return dealt
 
 
 def _decide_show(state: HandState, command: ShowCards) -> tuple[HandEvent, ...]:
