@@ -13,9 +13,11 @@ files in natural order are used (default 2,000).
   `handlog phh verify`; PokerKit's is `HandHistory.load` + replay + comparing finishing stacks.
 
 Our process-wide caches (parsed actions, cards, commands) are cleared before every round, so a
-round costs what a first run over those files costs. Rounds alternate between the two so
-background load hits both alike; the process is pinned to one CPU; the best round is reported
-(the median in brackets).
+round costs what a first run over those files costs. handlog runs as installed: with the
+engine's hot modules compiled by mypyc when setup.py could (the first line printed says which);
+--pure runs their Python sources instead, for comparison (benchmarks/pure_python.py).
+Rounds alternate between the two so background load hits both alike; the process is pinned to
+one CPU; the best round is reported (the median in brackets).
 """
 
 from __future__ import annotations
@@ -62,7 +64,14 @@ def main() -> None:
                         default=ROOT.parent / "shared" / "data" / "phh" / "pluribus")
     parser.add_argument("--hands", type=int, default=2_000, help="files (hands) to use")
     parser.add_argument("--rounds", type=int, default=5, help="timed rounds per contestant")
+    parser.add_argument("--pure", action="store_true",
+                        help="run handlog's compiled modules from their Python sources")
     args = parser.parse_args()
+
+    from pure_python import engine_build, prefer_sources
+
+    if args.pure:
+        prefer_sources()
 
     if hasattr(os, "sched_setaffinity"):
         os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})
@@ -133,7 +142,7 @@ def main() -> None:
         rounds["e2e_pk"].append(timed(end_to_end_pokerkit))
 
     print(f"{count:,} Pluribus hands from {args.path}, {args.rounds} rounds, one CPU, "
-          f"Python {sys.version.split()[0]}")
+          f"Python {sys.version.split()[0]}, handlog engine {engine_build()}")
     print(f"final stacks agree with PokerKit on {count - len(disagreements):,} of {count:,} "
           "hands" + (f" (differ: {', '.join(disagreements[:10])}"
                      f"{' ...' if len(disagreements) > 10 else ''})" if disagreements else ""))
