@@ -47,6 +47,8 @@ def can_compile() -> str | None:
 
 
 def extensions() -> list[object]:
+    if len(sys.argv) > 1 and sys.argv[1] in ("egg_info", "dist_info", "sdist"):
+        return []  # metadata only: pip asks for it before the build; compiling waits for that
     MANIFEST.unlink(missing_ok=True)
     reason = can_compile()
     if reason is not None:
