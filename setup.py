@@ -23,10 +23,14 @@ from pathlib import Path
 from setuptools import setup
 
 ROOT = Path(__file__).resolve().parent
-# The modules a replay spends its time in: the engine's hand (with cards and the evaluator) and
-# the PHH replayer. Nothing may monkeypatch them: mypyc binds the calls between them when it
-# compiles. (tests/conftest.py reads this list.)
-COMPILED = ["engine/cards.py", "engine/evaluator.py", "engine/hand.py", "replay/phh_verify.py"]
+# The modules a replay spends its time in: the engine's hand (engine/hand*.py, with cards and
+# the evaluator) and the PHH replayer. Nothing may monkeypatch them: mypyc binds the calls
+# between them when it compiles. (tests/conftest.py and benchmarks/pure_python.py read this.)
+COMPILED = [
+    "engine/cards.py", "engine/evaluator.py", "engine/hand.py", "engine/hand_apply.py",
+    "engine/hand_decide.py", "engine/hand_pots.py", "engine/hand_start.py", "engine/hand_state.py",
+    "replay/phh_verify.py",
+]
 MANIFEST = ROOT / "engine" / "_compiled.json"  # the sources' digests, for the staleness check
 
 

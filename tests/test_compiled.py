@@ -39,7 +39,7 @@ def test_compiled_and_python_sources_give_the_same_verdicts() -> None:
     from the Python sources of the compiled modules (benchmarks/pure_python.py)."""
     installed = _verdicts(sys.executable, "-m", "recorder.cli")
     sources = _verdicts(sys.executable, str(ROOT / "benchmarks" / "pure_python.py"))
-    assert installed["hands"] > 20
+    assert installed["hands"] >= 20
     assert installed == sources
 
 

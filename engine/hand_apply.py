@@ -1,0 +1,467 @@
+"""`apply`: total and pure, it folds one event into the state (the fold of replay and of the
+live table). Each handler copies the state's values into a list, sets what the event changes
+(and, through _advance and _close_street, who acts next or what closing the street changes) and
+builds the new state once."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, Final
+
+from engine.cards import Card
+from engine.events import (
+    BetMade,
+    BoardDealt,
+    BoardExposedEarly,
+    CardExposed,
+    CardsMucked,
+    CardsShown,
+    ChipsPosted,
+    HandEvent,
+    HandKilled,
+    HandStarted,
+    HandVoided,
+    HoleCardsDealt,
+    MisdealDeclared,
+    PlayerCalled,
+    PlayerChecked,
+    PlayerFolded,
+    PlayerMarkedAbsent,
+    PlayerReturned,
+    PotAwarded,
+    RaiseMade,
+)
+from engine.hand_start import _killed_at_deal, initial_state
+from engine.hand_state import (
+    _ACTED_LEVEL,
+    _ACTIONS_IN_TURN,
+    _AGGRESSOR,
+    _AWARDED,
+    _AWARDS,
+    _BETS,
+    _BETTING_CLOSED,
+    _BOARD,
+    _CARD_OF_TEXT,
+    _CHIP_ACTIONS_IN_TURN,
+    _COMMITTED,
+    _CURRENT_BET,
+    _DEAD,
+    _FINAL_AGGRESSOR,
+    _FOLDED,
+    _HOLE,
+    _KNOWN,
+    _LAST_FULL_RAISE,
+    _NOT_ACTED,
+    _PHASE,
+    _PLAYERS_ACTED,
+    _POSTS_DUE,
+    _PREBUILT,
+    _PROFILE,
+    _RETURNED,
+    _SETUP,
+    _SHOWN,
+    _STACKS,
+    _STREET,
+    _TO_ACT,
+    _ZEROS,
+    BETTING,
+    BOARD,
+    COMPLETE,
+    MISDEALT,
+    NOT_ACTED,
+    SHOWDOWN,
+    VOID,
+    HandSetup,
+    HandState,
+    _build,
+    _evolve,
+)
+
+# --- apply ---------------------------------------------------------------------------------
+# Each handler copies the state's values into a list, sets what the event changes (and, through
+# _advance and _close_street, who acts next or what closing the street changes) and builds the
+# new state once.
+
+
+def apply(state: HandState, event: HandEvent) -> HandState:
+    """The state after `event`: total and pure (the fold of replay and of the live table)."""
+    return _APPLIERS[type(event)](state, event)
+
+
+def _apply_post(state: HandState, event: ChipsPosted) -> HandState:
+    v = list(state)
+    _post(v, ((event.player, event.kind, event.amount),))
+    return _build(HandState, v)
+
+
+def _post(v: list[Any], posts: tuple[tuple[int, str, int], ...]) -> None:
+    """Forced posts (position, kind, amount) in the values `v` of the state being built; once
+    none is due, the betting opens."""
+    stacks: list[int] = list(v[_STACKS])
+    committed: list[int] = list(v[_COMMITTED])
+    bets: list[int] = list(v[_BETS])
+    dead: int = v[_DEAD]
+    for i, kind, amount in posts:
+        stacks[i] -= amount
+        if kind != "ante":
+            committed[i] += amount
+            bets[i] += amount
+        elif sum(1 for a in v[_SETUP].antes if a) == 1:
+            # TDA RP-11: a big-blind ante is paid for the whole table; it is dead money in the
+            # main pot and gives the big blind no claim beyond his own bets.
+            dead += amount
+        else:
+            committed[i] += amount
+    v[_STACKS] = tuple(stacks)
+    v[_COMMITTED] = tuple(committed)
+    v[_BETS] = tuple(bets)
+    v[_DEAD] = dead
+    posts_due = v[_POSTS_DUE] = v[_POSTS_DUE][len(posts):]
+    if not posts_due:
+        _open_preflop(v)
+
+
+def _open_preflop_state(state: HandState) -> HandState:
+    v = list(state)
+    _open_preflop(v)
+    return _build(HandState, v)
+
+
+def _open_preflop(v: list[Any]) -> None:
+    setup: HandSetup = v[_SETUP]
+    blinds = setup.blinds
+    n = len(blinds)
+    big = max(blinds) if blinds else 0
+    posted = max(v[_BETS])
+    level = max(big, posted) if v[_PROFILE].full_big_blind_level else posted
+    first = 0
+    if big:
+        bb_position = n - 1 - blinds[::-1].index(big)  # the last position posting the big blind
+        first = (bb_position + 1) % n
+    v[_PHASE] = BETTING
+    v[_CURRENT_BET] = level
+    v[_LAST_FULL_RAISE] = setup.min_bet
+    _advance(v, first - 1)
+
+
+def _advance(v: list[Any], after: int) -> None:
+    """Give the action to the first player after position `after` (clockwise, `after` itself
+    last) who must act, or close the street when nobody must (v: the new state's values)."""
+    # (Typed locals: compiled, the checks below are native tuple and int operations.)
+    folded: tuple[bool, ...] = v[_FOLDED]
+    stacks: tuple[int, ...] = v[_STACKS]
+    bets: tuple[int, ...] = v[_BETS]
+    acted: tuple[int, ...] = v[_ACTED_LEVEL]
+    current: int = v[_CURRENT_BET]
+    n = len(stacks)
+    rotation = _ROTATIONS[n][after] if n < _PREBUILT else _rotation(n, after)
+    i = 0
+    for i in rotation:
+        if not folded[i] and stacks[i] > 0 and (acted[i] == NOT_ACTED or bets[i] < current):
+            break
+    else:
+        _close_street(v)
+        return
+    # He acts only if another hand is live, and, when he owes nothing, only if someone else
+    # could still bet against him (a live player with chips behind).
+    other_live = other_able = False
+    for j in range(n):
+        if j != i and not folded[j]:
+            other_live = True
+            if stacks[j] > 0:
+                other_able = True
+                break
+    if not other_live or (bets[i] >= current and not other_able):
+        _close_street(v)
+        return
+    v[_TO_ACT] = i
+
+
+def _rotation(n: int, after: int) -> tuple[int, ...]:
+    """The positions of an n-handed hand clockwise from the one after `after` (-1: from 0),
+    `after` itself last."""
+    return tuple((after + k) % n for k in range(1, n + 1))
+
+
+_ROTATIONS: Final = tuple(
+    tuple(_rotation(n, after) for after in range(n)) for n in range(_PREBUILT))
+
+
+def _close_street(v: list[Any]) -> None:
+    """The betting round is over: an uncalled bet goes back, the street's bets are reset and
+    the hand moves on to the board, the showdown or its end (v: the new state's values)."""
+    bets: tuple[int, ...] = v[_BETS]
+    stacks: tuple[int, ...] = v[_STACKS]
+    committed: tuple[int, ...] = v[_COMMITTED]
+    folded: tuple[bool, ...] = v[_FOLDED]
+    n = len(bets)
+    ordered = sorted(bets)
+    high, second = ordered[-1], ordered[-2]
+    if high > second:
+        top = bets.index(high)
+        if not (folded[top] and top in _killed_at_deal(v[_SETUP], v[_PROFILE])):
+            # An uncalled bet goes back to its bettor, but not the blind of a hand killed at
+            # the deal: TDA 30, "Their posted blinds and antes forfeit to the pot".
+            excess = high - second
+            s = list(stacks)
+            c = list(committed)
+            r = list(v[_RETURNED])
+            s[top] += excess
+            c[top] -= excess
+            r[top] += excess
+            stacks, committed = tuple(s), tuple(c)
+            v[_STACKS], v[_COMMITTED], v[_RETURNED] = stacks, committed, tuple(r)
+    live = folded.count(False)
+    able = live - _all_in(folded, stacks) if 0 in stacks else live
+    aggressor: int | None = v[_AGGRESSOR]
+    street: int = v[_STREET]
+    final_aggressor = aggressor if aggressor is not None else v[_FINAL_AGGRESSOR]
+    if aggressor is None and street == 3:
+        final_aggressor = None
+    betting_closed = v[_BETTING_CLOSED] or live <= 1 or able <= 1
+    if live <= 1 or (street == 3 and not betting_closed) or (
+        betting_closed and len(v[_BOARD]) == 5
+    ):
+        phase = SHOWDOWN
+        if not sum(committed) and not v[_DEAD]:
+            # Everyone folded to an unopposed blind with no ante and no small blind: his
+            # chips came back uncalled and there is no pot to push.
+            phase = COMPLETE
+    else:
+        phase = BOARD
+    v[_PHASE] = phase
+    v[_TO_ACT] = None
+    v[_BETS] = _ZEROS[n] if n < _PREBUILT else (0,) * n
+    v[_CURRENT_BET] = 0
+    v[_LAST_FULL_RAISE] = v[_SETUP].min_bet
+    v[_ACTED_LEVEL] = _NOT_ACTED[n] if n < _PREBUILT else (NOT_ACTED,) * n
+    v[_AGGRESSOR] = None
+    v[_FINAL_AGGRESSOR] = final_aggressor
+    v[_BETTING_CLOSED] = betting_closed
+
+
+def _all_in(folded: tuple[bool, ...], stacks: tuple[int, ...]) -> int:
+    """Live players without chips behind."""
+    return sum(1 for i in range(len(stacks)) if not folded[i] and stacks[i] <= 0)
+
+
+def _count_action(v: list[Any], state: HandState, player: int, chips: bool) -> None:
+    """Pre-flop actions in turn, for the misdeal rules (TDA 36; the chairperson's two players)."""
+    v[_ACTIONS_IN_TURN] = state.actions_in_turn + 1
+    if chips:
+        v[_CHIP_ACTIONS_IN_TURN] = state.chip_actions_in_turn + 1
+    v[_PLAYERS_ACTED] = state.players_acted | 1 << player
+
+
+def _apply_fold(state: HandState, event: PlayerFolded | HandKilled) -> HandState:
+    i = event.player
+    v = list(state)
+    folded_list = list(state.folded)
+    folded_list[i] = True
+    folded = v[_FOLDED] = tuple(folded_list)
+    if state.street == 0 and isinstance(event, PlayerFolded):
+        _count_action(v, state, i, False)
+    phase = state.phase
+    if phase == BETTING:
+        to_act = state.to_act
+        if to_act == i:
+            _advance(v, i)
+        elif folded.count(False) <= 1:
+            _close_street(v)  # a hand killed out of turn can end the street (or the hand)
+        elif to_act is not None and folded[to_act]:
+            _advance(v, to_act)
+    elif (phase == BOARD or phase == SHOWDOWN) and folded.count(False) <= 1:
+        v[_PHASE] = SHOWDOWN
+    return _build(HandState, v)
+
+
+def _apply_check(state: HandState, event: PlayerChecked) -> HandState:
+    i = event.player
+    v = list(state)
+    acted = list(state.acted_level)
+    acted[i] = state.current_bet
+    v[_ACTED_LEVEL] = tuple(acted)
+    if state.street == 0:
+        _count_action(v, state, i, False)
+    _advance(v, i)
+    return _build(HandState, v)
+
+
+def _apply_call(state: HandState, event: PlayerCalled) -> HandState:
+    i = event.player
+    amount = event.amount
+    v = list(state)
+    stacks = list(state.stacks)
+    bets = list(state.bets)
+    committed = list(state.committed)
+    acted = list(state.acted_level)
+    stacks[i] -= amount
+    bets[i] += amount
+    committed[i] += amount
+    acted[i] = state.current_bet
+    v[_STACKS] = tuple(stacks)
+    v[_BETS] = tuple(bets)
+    v[_COMMITTED] = tuple(committed)
+    v[_ACTED_LEVEL] = tuple(acted)
+    if state.street == 0:
+        _count_action(v, state, i, True)
+    _advance(v, i)
+    return _build(HandState, v)
+
+
+def _apply_bet(state: HandState, event: BetMade | RaiseMade) -> HandState:
+    i = event.player
+    to = event.to
+    v = list(state)
+    stacks = list(state.stacks)
+    bets = list(state.bets)
+    committed = list(state.committed)
+    acted = list(state.acted_level)
+    add = to - bets[i]
+    stacks[i] -= add
+    bets[i] = to
+    committed[i] += add
+    acted[i] = to
+    v[_STACKS] = tuple(stacks)
+    v[_BETS] = tuple(bets)
+    v[_COMMITTED] = tuple(committed)
+    v[_ACTED_LEVEL] = tuple(acted)
+    increase = to - state.current_bet
+    if increase >= state.last_full_raise:
+        v[_LAST_FULL_RAISE] = increase
+    v[_CURRENT_BET] = to
+    v[_AGGRESSOR] = i
+    if state.street == 0:
+        _count_action(v, state, i, True)
+    _advance(v, i)
+    return _build(HandState, v)
+
+
+def _cards_and_bits(texts: tuple[str, ...]) -> tuple[tuple[Card, ...], int]:
+    cards = tuple([_CARD_OF_TEXT[t] for t in texts])
+    bits = 0
+    for c in cards:
+        bits |= 1 << c
+    return cards, bits
+
+
+def _apply_hole(state: HandState, event: HoleCardsDealt) -> HandState:
+    v = list(state)
+    hole = list(state.hole)
+    texts = event.cards
+    if len(texts) == 2:
+        first, second = _CARD_OF_TEXT[texts[0]], _CARD_OF_TEXT[texts[1]]
+        hole[event.player] = (first, second)
+        v[_KNOWN] = state.known | 1 << first | 1 << second
+    elif texts:
+        hole[event.player], bits = _cards_and_bits(texts)
+        v[_KNOWN] = state.known | bits
+    else:
+        hole[event.player] = ()
+    v[_HOLE] = tuple(hole)
+    return _build(HandState, v)
+
+
+def _apply_board(state: HandState, event: BoardDealt) -> HandState:
+    cards, bits = _cards_and_bits(event.cards)
+    v = list(state)
+    board = v[_BOARD] = state.board + cards
+    v[_KNOWN] = state.known | bits
+    if state.betting_closed:
+        v[_PHASE] = SHOWDOWN if len(board) == 5 else BOARD
+    else:
+        v[_STREET] = state.street + 1
+        v[_PHASE] = BETTING
+        _advance(v, -1)
+    return _build(HandState, v)
+
+
+def _apply_shown(state: HandState, event: CardsShown) -> HandState:
+    v = list(state)
+    shown = list(state.shown)
+    shown[event.player], bits = _cards_and_bits(event.cards)
+    v[_SHOWN] = tuple(shown)
+    v[_KNOWN] = state.known | bits
+    return _build(HandState, v)
+
+
+def _apply_mucked(state: HandState, event: CardsMucked) -> HandState:
+    folded = list(state.folded)
+    folded[event.player] = True
+    v = list(state)
+    v[_FOLDED] = tuple(folded)
+    if folded.count(False) <= 1 and state.phase == BOARD:
+        v[_PHASE] = SHOWDOWN
+    return _build(HandState, v)
+
+
+def _apply_award(state: HandState, event: PotAwarded) -> HandState:
+    stacks = list(state.stacks)
+    for w, share in zip(event.winners, event.shares, strict=True):
+        stacks[w] += share
+    awarded = state.awarded + event.amount
+    v = list(state)
+    v[_STACKS] = tuple(stacks)
+    v[_AWARDED] = awarded
+    if awarded >= sum(state.committed) + state.dead:
+        v[_PHASE] = COMPLETE
+    v[_AWARDS] = state.awards + (event,)
+    return _build(HandState, v)
+
+
+def _apply_misdeal(state: HandState, event: MisdealDeclared) -> HandState:
+    n = state.player_count
+    return _evolve(state, phase=MISDEALT, stacks=state.setup.stacks, bets=(0,) * n,
+                   committed=(0,) * n, dead=0, to_act=None)
+
+
+def _apply_void(state: HandState, event: HandVoided) -> HandState:
+    n = state.player_count
+    return _evolve(state, phase=VOID, stacks=state.setup.stacks, bets=(0,) * n,
+                   committed=(0,) * n, dead=0, to_act=None)
+
+
+def _apply_exposed(state: HandState, event: CardExposed) -> HandState:
+    if event.in_deal and event.consequence != "shown to the table; play continues" and \
+            "call or fold" not in event.consequence:
+        if event.consequence.startswith("replaced"):
+            return _evolve(state, deal_exposures=state.deal_exposures + 1)
+        return state
+    exposed = list(state.exposed)
+    exposed[event.player] += 1
+    call_only = state.call_only
+    if "call or fold" in event.consequence:
+        c = list(call_only)
+        c[event.player] = True
+        call_only = tuple(c)
+    return _evolve(state, exposed=tuple(exposed), call_only=call_only)
+
+
+def _apply_absent(state: HandState, event: PlayerMarkedAbsent | PlayerReturned) -> HandState:
+    absent = list(state.absent)
+    absent[event.player] = isinstance(event, PlayerMarkedAbsent)
+    return _evolve(state, absent=tuple(absent))
+
+
+def _apply_noop(state: HandState, event: HandEvent) -> HandState:
+    return state
+
+
+def _started(event: HandStarted) -> HandState:
+    new = initial_state(event)
+    return new if new.posts_due else _open_preflop_state(new)
+
+
+def _apply_started(state: HandState, event: HandStarted) -> HandState:
+    return _started(event)
+
+
+_APPLIERS: Final[dict[type, Callable[[HandState, Any], HandState]]] = {
+    HandStarted: _apply_started, ChipsPosted: _apply_post, HoleCardsDealt: _apply_hole,
+    PlayerFolded: _apply_fold, PlayerChecked: _apply_check, PlayerCalled: _apply_call,
+    BetMade: _apply_bet, RaiseMade: _apply_bet, BoardDealt: _apply_board,
+    CardsShown: _apply_shown, CardsMucked: _apply_mucked, PotAwarded: _apply_award,
+    MisdealDeclared: _apply_misdeal, CardExposed: _apply_exposed,
+    BoardExposedEarly: _apply_noop, HandKilled: _apply_fold, PlayerMarkedAbsent: _apply_absent,
+    PlayerReturned: _apply_absent, HandVoided: _apply_void,
+}

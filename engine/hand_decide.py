@@ -1,0 +1,628 @@
+"""`decide`: a command checked against the state and the house-rule profile gives the events it
+causes, or RuleViolation naming the rule and the legal options. The legal-actions query the
+tablet uses (`legal_actions`) is the same code `decide` validates with."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, Final
+
+from engine.cards import FULL_DECK, Card, card_text
+from engine.commands import (
+    AwardPots,
+    BetRaise,
+    CheckCall,
+    Command,
+    DealBoard,
+    DealHole,
+    DeclareMisdeal,
+    ExpireClock,
+    ExposeBoardEarly,
+    ExposeCard,
+    Fold,
+    KillHand,
+    MarkAbsent,
+    MarkReturned,
+    MuckCards,
+    ShowCards,
+    VoidHand,
+)
+from engine.errors import RuleViolation
+from engine.events import (
+    BetMade,
+    BoardDealt,
+    BoardExposedEarly,
+    CardExposed,
+    CardsMucked,
+    CardsShown,
+    HandEvent,
+    HandKilled,
+    HandVoided,
+    HoleCardsDealt,
+    MisdealDeclared,
+    PlayerCalled,
+    PlayerChecked,
+    PlayerFolded,
+    PlayerMarkedAbsent,
+    PlayerReturned,
+    RaiseMade,
+)
+from engine.hand_pots import propose_awards
+from engine.hand_state import (
+    _OVER,
+    _PREBUILT,
+    _TEXT_OF_CARD,
+    BETTING,
+    BOARD,
+    NOT_ACTED,
+    POSTING,
+    SHOWDOWN,
+    STREETS,
+    HandState,
+    LegalActions,
+    _texts,
+)
+from engine.profiles import Profile
+
+_FOLD_EVENTS: Final[tuple[tuple[PlayerFolded], ...]] = tuple(
+    (PlayerFolded(i),) for i in range(_PREBUILT))
+_CHECK_EVENTS: Final[tuple[tuple[PlayerChecked], ...]] = tuple(
+    (PlayerChecked(i),) for i in range(_PREBUILT))
+# Hole-card deals seen so far, per position (at most 52 * 51 each): see _decide_deal_hole.
+_HOLE_DEALT: Final[tuple[dict[tuple[Card, ...], tuple[HoleCardsDealt]], ...]] = tuple(
+    {} for _ in range(_PREBUILT))
+
+
+# --- legal actions -------------------------------------------------------------------------
+
+
+def legal_actions(state: HandState) -> LegalActions | None:
+    """What the player to act may do, or None when nobody is to act."""
+    i = state.to_act
+    if i is None or state.phase != BETTING:
+        return None
+    stack = state.stacks[i]
+    owed = state.current_bet - state.bets[i]
+    call = min(owed, stack) if owed > 0 else 0
+    if state.absent[i]:
+        # Nobody acts for an absent player: his hand is killed when the action reaches him,
+        # unless the profile checks an absent big blind through.
+        can_check = owed <= 0 and state.profile.absent_big_blind_checks
+        return LegalActions(i, not can_check, can_check, 0, False, "", 0, 0)
+    bounds = _raise_bounds(state, i)
+    raise_kind, min_to, max_to = bounds if bounds is not None else ("", 0, 0)
+    return LegalActions(
+        player=i, can_fold=True, can_check=owed <= 0, call_amount=call,
+        call_all_in=call > 0 and call == stack, raise_kind=raise_kind, min_to=min_to,
+        max_to=max_to,
+    )
+
+
+def _raise_bounds(state: HandState, i: int) -> tuple[str, int, int] | None:
+    """The bet or raise player `i` (to act) may make: (kind, min_to, max_to), or None. The one
+    computation both legal_actions and decide use."""
+    if state.absent[i] or state.call_only[i]:
+        return None
+    stacks, bets = state.stacks, state.bets
+    stack = stacks[i]
+    current = state.current_bet
+    if stack <= current - bets[i] or stack <= 0:
+        return None  # no chips beyond a call
+    # A bet or raise needs an opponent who could put in more than the current bet: when every
+    # other live player is all-in or covered by it, the raise could only come back uncalled.
+    folded = state.folded
+    for j in range(len(stacks)):
+        if j != i and not folded[j] and stacks[j] + bets[j] > current:
+            break
+    else:
+        return None
+    if state.acted_level[i] != NOT_ACTED and not _raise_open(state, i):
+        return None
+    max_to = bets[i] + stack
+    if current == 0:
+        return "bet", min(state.setup.min_bet, max_to), max_to
+    return "raise", min(current + state.last_full_raise, max_to), max_to
+
+
+def _raise_open(state: HandState, i: int) -> bool:
+    """TDA 47 (and the profile's percent and measure): has the betting been reopened for this
+    player?"""
+    level = state.acted_level[i]
+    if level == NOT_ACTED:
+        return True
+    profile = state.profile
+    increase = state.current_bet - level
+    if profile.reopen_measure == "own_bet_total":
+        # Octobermuck: a short all-in reopens for a player who already acted only at `percent`
+        # more than his own total; a full raise reopens as under the TDA.
+        return increase >= state.last_full_raise or \
+            state.current_bet * 100 >= level * (100 + profile.reopen_percent)
+    return increase * 100 >= state.last_full_raise * profile.reopen_percent
+
+
+def _reopen_rule(profile: Profile) -> str:
+    if profile.reopen_measure == "own_bet_total":
+        return (f"{profile.name}: a short all-in reopens for a player who already acted only "
+                f"at {profile.reopen_percent}% more than his own bet (TDA 47 varied)")
+    if profile.reopen_percent == 100:
+        return "TDA 47"
+    return f"{profile.name}: short all-in reopens at {profile.reopen_percent}% (TDA 47 varied)"
+
+
+def _not_your_turn(state: HandState, player: int) -> RuleViolation:
+    la = legal_actions(state)
+    if state.phase != BETTING or la is None:
+        return RuleViolation("TDA 53", f"no betting now: the hand is at {state.phase}",
+                             next_steps(state))
+    return RuleViolation(
+        "TDA 53", f"it is position {la.player}'s turn to act, not position {player}'s",
+        tuple(f"position {la.player}: {o}" for o in la.describe()),
+    )
+
+
+def next_steps(state: HandState) -> tuple[str, ...]:
+    """A person's description of what may be recorded next."""
+    if state.phase == POSTING:
+        return ("post the forced bets",)
+    if state.phase == BETTING:
+        la = legal_actions(state)
+        return tuple(f"position {state.to_act}: {o}" for o in la.describe()) if la else ()
+    if state.phase == BOARD:
+        count = 3 if not state.board else 1
+        return (f"deal {count} board card{'s' if count > 1 else ''}",) + (
+            ("show or muck cards",) if state.betting_closed else ()
+        )
+    if state.phase == SHOWDOWN:
+        return ("show or muck cards", "award the pots")
+    return ()
+
+
+# --- decide --------------------------------------------------------------------------------
+
+
+def decide(state: HandState, command: Command) -> tuple[HandEvent, ...]:
+    """The events `command` causes in `state`, or RuleViolation."""
+    if state.phase in _OVER:
+        raise RuleViolation("hand complete", f"the hand is {state.phase}: nothing more can be "
+                            "recorded in it", ("start the next hand",))
+    try:
+        handler = _DECIDERS[type(command)]
+    except KeyError:
+        raise RuleViolation("command", f"unknown command {type(command).__name__}") from None
+    return handler(state, command)
+
+
+def _check_player(state: HandState, player: int) -> None:
+    if not 0 <= player < state.player_count:
+        raise RuleViolation("seat", f"position {player} is not in this hand "
+                            f"(positions 0 to {state.player_count - 1})")
+
+
+def _out_of_turn(state: HandState, player: int) -> RuleViolation:
+    _check_player(state, player)
+    return _not_your_turn(state, player)
+
+
+# Fold, check/call and bet/raise are decided directly (the hot path of every replay); the rules
+# are the ones legal_actions states, and a bet or raise is checked against _raise_bounds.
+
+
+def _decide_fold(state: HandState, command: Fold) -> tuple[PlayerFolded, ...]:
+    player = command.player
+    if state.to_act != player or state.phase != BETTING:
+        raise _out_of_turn(state, player)
+    if state.absent[player] and state.profile.absent_big_blind_checks and \
+            state.current_bet <= state.bets[player]:
+        raise RuleViolation("absent player", "an absent big blind is checked through "
+                            f"under the {state.profile.name} profile", ("check",))
+    return _FOLD_EVENTS[player] if player < _PREBUILT else (PlayerFolded(player),)
+
+
+def _decide_check_call(state: HandState,
+                       command: CheckCall) -> tuple[PlayerChecked | PlayerCalled, ...]:
+    player = command.player
+    if state.to_act != player or state.phase != BETTING:
+        raise _out_of_turn(state, player)
+    owed = state.current_bet - state.bets[player]
+    if state.absent[player] and not (owed <= 0 and state.profile.absent_big_blind_checks):
+        raise RuleViolation("TDA 30", "the player is absent: his hand is killed when the "
+                            "action reaches him", ("fold",))
+    if owed <= 0:
+        return _CHECK_EVENTS[player] if player < _PREBUILT else (PlayerChecked(player),)
+    stack = state.stacks[player]
+    if owed >= stack:
+        return _called(player, stack, True)
+    return _called(player, owed, False)
+
+
+def _decide_bet_raise(state: HandState,
+                      command: BetRaise) -> tuple[BetMade | RaiseMade, ...]:
+    player = command.player
+    if state.to_act != player or state.phase != BETTING:
+        raise _out_of_turn(state, player)
+    bounds = _raise_bounds(state, player)
+    to = command.to
+    current = state.current_bet
+    if bounds is not None:
+        kind, min_to, max_to = bounds
+        if min_to <= to <= max_to and to > current:
+            if kind == "bet":
+                return _bet_made(player, to, to == max_to)
+            return _raise_made(player, to, to == max_to, to - current >= state.last_full_raise)
+    raise _refused_bet(state, player, to)
+
+
+# Events are values, and the betting events of the usual amounts (and the flops) recur from
+# hand to hand: finding one costs less than building it. Each memo is emptied when it fills.
+_MEMO_LIMIT: Final = 1 << 16
+_CALLS: Final[dict[tuple[int, int, bool], tuple[PlayerCalled]]] = {}
+_BETS_MADE: Final[dict[tuple[int, int, bool], tuple[BetMade]]] = {}
+_RAISES_MADE: Final[dict[tuple[int, int, bool, bool], tuple[RaiseMade]]] = {}
+_BOARDS_DEALT: Final[dict[tuple[str, ...], tuple[BoardDealt]]] = {}
+
+
+def _called(player: int, amount: int, all_in: bool) -> tuple[PlayerCalled]:
+    key = (player, amount, all_in)
+    event = _CALLS.get(key)
+    if event is None:
+        if len(_CALLS) >= _MEMO_LIMIT:
+            _CALLS.clear()
+        event = _CALLS[key] = (PlayerCalled(player, amount, all_in),)
+    return event
+
+
+def _bet_made(player: int, to: int, all_in: bool) -> tuple[BetMade]:
+    key = (player, to, all_in)
+    event = _BETS_MADE.get(key)
+    if event is None:
+        if len(_BETS_MADE) >= _MEMO_LIMIT:
+            _BETS_MADE.clear()
+        event = _BETS_MADE[key] = (BetMade(player, to, all_in),)
+    return event
+
+
+def _raise_made(player: int, to: int, all_in: bool, full: bool) -> tuple[RaiseMade]:
+    key = (player, to, all_in, full)
+    event = _RAISES_MADE.get(key)
+    if event is None:
+        if len(_RAISES_MADE) >= _MEMO_LIMIT:
+            _RAISES_MADE.clear()
+        event = _RAISES_MADE[key] = (RaiseMade(player, to, all_in, full),)
+    return event
+
+
+def _refused_bet(state: HandState, player: int, to: int) -> RuleViolation:
+    """Why a bet or raise to `to` is refused, with the legal options."""
+    la = legal_actions(state)
+    assert la is not None
+    if not la.raise_kind:
+        if state.call_only[player]:
+            rule, why = "league exposed cards", "this player exposed both cards: call or fold only"
+        elif state.absent[player]:
+            rule, why = "TDA 30", "the player is absent"
+        elif la.call_all_in or state.stacks[player] <= la.call_amount:
+            rule, why = "all-in", "the player has no chips beyond a call"
+        elif not _raise_open(state, player):
+            rule = _reopen_rule(state.profile)
+            why = ("a short all-in did not reopen the betting for a player who already acted: "
+                   "call or fold")
+        else:
+            rule, why = "TDA 43", ("no player left who could call more than the current bet: "
+                                   "every other player is all-in or covered")
+        return RuleViolation(rule, why, la.describe())
+    if to > la.max_to:
+        return RuleViolation("table stakes", f"{la.raise_kind} to {to} is more than the "
+                             f"player has: all-in is {la.max_to}", la.describe())
+    if to < la.min_to and to != la.max_to:
+        if la.raise_kind == "bet":
+            rule, why = "TDA 43", f"the minimum bet is {la.min_to} (the big blind)"
+        else:
+            rule = "TDA 43"
+            why = (f"a raise must be to at least {la.min_to} (the last full raise was "
+                   f"{state.last_full_raise}); less is allowed only all-in")
+        return RuleViolation(rule, f"{la.raise_kind} to {to} is too small: {why}", la.describe())
+    return RuleViolation("TDA 43", f"{to} does not raise the bet of {state.current_bet}",
+                         la.describe())
+
+
+def _known_cards(state: HandState) -> set[Card]:
+    known = state.known
+    return {c for c in FULL_DECK if known >> c & 1}
+
+
+def _check_duplicates(state: HandState, cards: tuple[Card, ...]) -> tuple[str, ...]:
+    """The text of `cards` once they are known to be new to this hand (a duplicate card is
+    refused: it voids the hand)."""
+    known = state.known
+    bits = 0
+    try:
+        for c in cards:
+            bit = 1 << c
+            if (known | bits) & bit:
+                break
+            bits |= bit
+        else:
+            return _texts(cards)
+    except (TypeError, ValueError):  # not a card number: _texts says so
+        return _texts(cards)
+    seen = _known_cards(state)
+    dup = [card_text(c) for c in cards if c in seen or cards.count(c) > 1]
+    raise RuleViolation(
+        "duplicate card", f"{', '.join(dup)} is already in this hand: a duplicate card "
+        "voids the hand (all action void, chips returned)", ("void the hand", "re-enter"),
+    )
+
+
+def _decide_deal_hole(state: HandState, command: DealHole) -> tuple[HoleCardsDealt, ...]:
+    player = command.player
+    cards = command.cards
+    if cards and len(cards) == 2 and 0 <= player < len(state.stacks) and \
+            state.hole[player] is None:
+        # The usual deal: two cards new to the hand. Its event is a value: the same deal
+        # (player, cards) gives the same event, built once.
+        known = _HOLE_DEALT[player].get(cards) if player < _PREBUILT else None
+        if known is not None:
+            first, second = cards
+            if not state.known & (1 << first | 1 << second):
+                return known
+        else:
+            first, second = cards
+            first_text, second_text = _TEXT_OF_CARD.get(first), _TEXT_OF_CARD.get(second)
+            if first_text and second_text and first != second and \
+                    not state.known & (1 << first | 1 << second):
+                dealt = (HoleCardsDealt(player, (first_text, second_text)),)
+                if player < _PREBUILT:
+                    _HOLE_DEALT[player][cards] = dealt
+                return dealt
+    _check_player(state, player)
+    if state.hole[player] is not None:
+        raise RuleViolation("deal", f"position {player} already has hole cards")
+    cards = command.cards
+    if not cards:
+        return (HoleCardsDealt(player, ()),)
+    if len(cards) != 2:
+        raise RuleViolation("deal", f"Hold'em hole cards are two, got {len(cards)}")
+    return (HoleCardsDealt(player, _check_duplicates(state, cards)),)
+
+
+def _decide_board(state: HandState, command: DealBoard) -> tuple[HandEvent, ...]:
+    if state.phase != BOARD:
+        if state.phase == BETTING:
+            raise RuleViolation(
+                "betting incomplete", f"the {STREETS[state.street]} betting is not complete: "
+                "a card turned early is handled as a premature board card",
+                next_steps(state) + ("record the premature card",),
+            )
+        raise RuleViolation("board", f"no board card is due at {state.phase}", next_steps(state))
+    due = 3 if not state.board else 1
+    if len(command.cards) != due:
+        raise RuleViolation("board", f"the next street takes {due} card(s), got "
+                            f"{len(command.cards)}", (f"deal {due}",))
+    texts = _check_duplicates(state, command.cards)
+    dealt = _BOARDS_DEALT.get(texts)
+    if dealt is None:
+        dealt = _BOARDS_DEALT[texts] = (BoardDealt(texts),)
+        if len(_BOARDS_DEALT) > _MEMO_LIMIT:
+            _BOARDS_DEALT.clear()
+    return dealt
+
+
+def _decide_show(state: HandState, command: ShowCards) -> tuple[HandEvent, ...]:
+    player = command.player
+    _check_player(state, player)
+    if state.folded[player]:
+        raise RuleViolation("TDA 16", f"position {player} has folded: a dead hand cannot be "
+                            "shown for the pot")
+    if not (state.phase == SHOWDOWN or state.betting_closed):
+        raise RuleViolation("TDA 16", "cards are shown once the betting is over",
+                            next_steps(state))
+    if state.shown[player] is not None:
+        raise RuleViolation("TDA 16", f"position {player} has already shown")
+    cards = command.cards
+    if len(cards) != 2:
+        raise RuleViolation("TDA 16", "a hand must show both cards to win (cards speak)")
+    known = state.hole[player]
+    if known:
+        if set(known) != set(cards):
+            raise RuleViolation("cards", "the shown cards differ from the cards dealt to "
+                                f"position {player} ({' '.join(card_text(c) for c in known)})")
+        return (CardsShown(player, _texts(cards)),)
+    return (CardsShown(player, _check_duplicates(state, cards)),)
+
+
+def _decide_muck(state: HandState, command: MuckCards) -> tuple[HandEvent, ...]:
+    player = command.player
+    _check_player(state, player)
+    if state.folded[player]:
+        raise RuleViolation("muck", f"position {player} has no live hand")
+    if not (state.phase == SHOWDOWN or state.betting_closed):
+        raise RuleViolation("muck", "folding during the betting is recorded as a fold",
+                            next_steps(state))
+    _refuse_last_live_hand(state, player, "mucked")
+    return (CardsMucked(player),)
+
+
+def _refuse_last_live_hand(state: HandState, player: int, what: str) -> None:
+    """TDA 17-B: the last player with live cards wins; his hand cannot be given up, or the
+    pots would have nobody to go to."""
+    if sum(1 for f in state.folded if not f) <= 1:
+        raise RuleViolation("TDA 17", f"position {player} holds the last live hand: it wins "
+                            f"the pot without showing and cannot be {what}",
+                            ("award the pots",))
+
+
+def _decide_award(state: HandState, command: AwardPots) -> tuple[HandEvent, ...]:
+    if state.phase != SHOWDOWN:
+        raise RuleViolation("award", f"pots are pushed after the showdown, not at {state.phase}",
+                            next_steps(state))
+    if command.winners is not None and not command.ruling:
+        raise RuleViolation("TDA 1", "overriding the engine's award needs a director's ruling "
+                            "citing the rule", ("confirm the proposed award",))
+    return propose_awards(state, command.winners, command.ruling)
+
+
+def _substantial_action(state: HandState) -> bool:
+    if state.profile.misdeal_limit == "two_players_acted":
+        return state.players_acted.bit_count() >= 2
+    # TDA 36: two actions in turn with at least one putting chips in, or three actions.
+    return state.actions_in_turn >= 3 or (
+        state.actions_in_turn >= 2 and state.chip_actions_in_turn >= 1
+    )
+
+
+def _misdeal_rule(profile: Profile) -> str:
+    if profile.misdeal_limit == "two_players_acted":
+        return "chairperson misdeal rule 2"
+    return "TDA 35, 36"
+
+
+def _decide_misdeal(state: HandState, command: DeclareMisdeal) -> tuple[HandEvent, ...]:
+    if state.street > 0 or state.phase not in (POSTING, BETTING) or _substantial_action(state):
+        raise RuleViolation(
+            _misdeal_rule(state.profile),
+            "a misdeal can no longer be declared: substantial action has occurred and the hand "
+            "is played to conclusion", next_steps(state),
+        )
+    return (MisdealDeclared(command.reason, _misdeal_rule(state.profile)),)
+
+
+def _decide_expose(state: HandState, command: ExposeCard) -> tuple[HandEvent, ...]:
+    _check_player(state, command.player)
+    text = card_text(command.card)
+    profile = state.profile
+    if command.in_deal and state.street == 0 and not _substantial_action(state):
+        if profile.exposed_deal_card == "misdeal":
+            rule = "league misdeals"
+            return (
+                CardExposed(command.player, text, True, "misdeal", rule),
+                MisdealDeclared(f"{text} exposed in the deal", rule),
+            )
+        dealt = sum(1 for h in state.hole if h is not None)
+        if profile.exposed_deal_card == "misdeal_if_first_two" and dealt == 0 and \
+                command.player in (0, 1):
+            rule = "TDA 35"
+            return (
+                CardExposed(command.player, text, True, "misdeal", rule),
+                MisdealDeclared(f"{text}, one of the first two cards, exposed", rule),
+            )
+        if state.deal_exposures:
+            # TDA 35-A-7 ("any other 2 downcards"), chairperson misdeal 1(b), BSE: two cards
+            # exposed by the dealer in the deal are a misdeal.
+            rule = "TDA 35"
+            return (
+                CardExposed(command.player, text, True, "misdeal", rule),
+                MisdealDeclared(f"{text}, a second card exposed in the deal", rule),
+            )
+        return (CardExposed(command.player, text, True,
+                            "replaced by the next card; the exposed card is the burn card",
+                            "TDA 35"),)
+    if profile.player_exposure_kills_hand and not command.in_deal and \
+            not state.folded[command.player] and _action_pending_after(state, command.player):
+        rule = "BSE mucked cards"
+        return (
+            CardExposed(command.player, text, False,
+                        "the hand is dead: a card exposed with action pending", rule),
+            HandKilled(command.player, "exposed a card with action pending", rule),
+        )
+    consequence = "shown to the table; play continues"
+    rule = "TDA 68"
+    if profile.exposed_both_call_or_fold and state.exposed[command.player] >= 1 \
+            and not state.betting_closed:
+        consequence = "both cards exposed: the player may only call or fold"
+        rule = "league exposed cards"
+    return (CardExposed(command.player, text, command.in_deal, consequence, rule),)
+
+
+def _action_pending_after(state: HandState, player: int) -> bool:
+    """Someone other than `player` still has to act in this betting round."""
+    if state.phase != BETTING:
+        return False
+    for j in range(state.player_count):
+        if j != player and not state.folded[j] and state.stacks[j] > 0 and (
+                state.acted_level[j] == NOT_ACTED or state.bets[j] < state.current_bet):
+            return True
+    return False
+
+
+def _decide_board_early(state: HandState, command: ExposeBoardEarly) -> tuple[HandEvent, ...]:
+    if state.phase != BETTING:
+        raise RuleViolation("board", "a board card can be premature only during betting")
+    street = STREETS[state.street + 1] if state.street < 3 else "river"
+    kind = state.profile.premature_board_card
+    if kind == "reshuffle_then_top_card":
+        procedure = ("burn cards stay in the muck; the exposed card(s) are shuffled back into "
+                     "the deck; once betting completes the top card(s) are revealed")
+        rule = "league accidental reveals"
+    elif kind == "reshuffle_with_burn":
+        procedure = (f"the premature {street} and its burn are reshuffled with the rest of the "
+                     "deck, the deck is re-cut and the cards re-dealt once the betting is done")
+        rule = "BSE misdealt / exposed cards"
+    elif kind == "turn_out_for_the_round":
+        rule = "chairperson premature board cards"
+        if street == "flop":
+            procedure = ("the flop is mixed back into the stub, the burn card stays; after the "
+                         "betting, shuffle, cut and deal a new flop without burning")
+        elif street == "turn":
+            procedure = ("the card is taken out of play for this round; the next card replaces "
+                         "it after a burn, and the exposed card is shuffled back for the river")
+        else:
+            procedure = ("the burn card stays; the river goes back into the deck, which is "
+                         "reshuffled and cut, and the river is dealt without another burn")
+    else:
+        procedure = (f"the burn card stays; the premature {street} goes back into the stub, "
+                     f"the entire stub is reshuffled and the {street} re-dealt without another "
+                     "burn once the betting is done")
+        rule = "TDA RP-5"
+    return (BoardExposedEarly(tuple(card_text(c) for c in command.cards), procedure, rule),)
+
+
+def _decide_kill(state: HandState, command: KillHand) -> tuple[HandEvent, ...]:
+    _check_player(state, command.player)
+    if state.folded[command.player]:
+        raise RuleViolation("dead hand", f"position {command.player} has no live hand")
+    if state.phase not in (BETTING, BOARD, SHOWDOWN, POSTING):
+        raise RuleViolation("dead hand", f"no live hands at {state.phase}")
+    _refuse_last_live_hand(state, command.player, "killed")
+    return (HandKilled(command.player, command.reason, command.rule),)
+
+
+def _decide_clock(state: HandState, command: ExpireClock) -> tuple[HandEvent, ...]:
+    if state.phase != BETTING or state.to_act != command.player:
+        raise _not_your_turn(state, command.player)
+    if state.current_bet > state.bets[command.player]:
+        return (HandKilled(command.player, "clock expired facing a bet", "TDA 29"),)
+    if not state.profile.clock_expired_unbet_hand_checked:
+        return (HandKilled(command.player, "clock expired", "league timely bets"),)
+    return (PlayerChecked(command.player),)
+
+
+def _decide_absent(state: HandState, command: MarkAbsent) -> tuple[HandEvent, ...]:
+    _check_player(state, command.player)
+    if state.absent[command.player]:
+        raise RuleViolation("absent", f"position {command.player} is already marked absent")
+    return (PlayerMarkedAbsent(command.player),)
+
+
+def _decide_returned(state: HandState, command: MarkReturned) -> tuple[HandEvent, ...]:
+    _check_player(state, command.player)
+    if not state.absent[command.player]:
+        raise RuleViolation("absent", f"position {command.player} is not marked absent")
+    return (PlayerReturned(command.player),)
+
+
+def _decide_void(state: HandState, command: VoidHand) -> tuple[HandEvent, ...]:
+    if state.profile.name == "chairperson":
+        rule = "chairperson: different back or duplicate card voids all action"
+    else:
+        rule = "TDA 35-E: a fouled deck stops play and all bets are returned"
+    return (HandVoided(command.reason, rule),)
+
+
+_DECIDERS: Final[dict[type, Callable[[HandState, Any], tuple[HandEvent, ...]]]] = {
+    Fold: _decide_fold, CheckCall: _decide_check_call, BetRaise: _decide_bet_raise,
+    DealHole: _decide_deal_hole, DealBoard: _decide_board, ShowCards: _decide_show,
+    MuckCards: _decide_muck, AwardPots: _decide_award, DeclareMisdeal: _decide_misdeal,
+    ExposeCard: _decide_expose, ExposeBoardEarly: _decide_board_early, KillHand: _decide_kill,
+    ExpireClock: _decide_clock, MarkAbsent: _decide_absent, MarkReturned: _decide_returned,
+    VoidHand: _decide_void,
+}

@@ -1,0 +1,128 @@
+"""Pots in layers, the showdown order and the award of every pot (cards speak, odd chips)."""
+
+from __future__ import annotations
+
+from engine.errors import RuleViolation
+from engine.evaluator import describe, evaluate
+from engine.events import (
+    PotAwarded,
+)
+from engine.hand_state import HandState, Pot
+
+# --- pots and awards -----------------------------------------------------------------------
+
+
+def pots(state: HandState) -> tuple[Pot, ...]:
+    """Main pot and side pots in layers; folded chips and antes are dead money in them."""
+    committed = state.committed
+    folded = state.folded
+    if folded.count(False) == 1:
+        # Everyone else folded (the usual end): one pot, all of it, to the last live hand.
+        total = sum(committed) + state.dead
+        return (Pot(total, (folded.index(False),)),) if total else ()
+    live = [i for i in range(state.player_count) if not folded[i]]
+    levels = sorted({committed[i] for i in live if committed[i] > 0})
+    result: list[Pot] = []
+    previous = 0
+    dead = state.dead
+    for index, level in enumerate(levels):
+        top = index == len(levels) - 1
+        amount = 0
+        for c in committed:
+            # Dead money above the highest live level stays in the last pot.
+            upper = c if top else min(c, level)
+            if upper > previous:
+                amount += upper - previous
+        eligible = tuple(i for i in live if committed[i] >= level)
+        amount += dead
+        dead = 0
+        if amount:
+            if result and result[-1].eligible == eligible:
+                result[-1] = Pot(result[-1].amount + amount, eligible)
+            else:
+                result.append(Pot(amount, eligible))
+        previous = level
+    if not levels and sum(committed) + state.dead:
+        result.append(Pot(sum(committed) + state.dead, tuple(live)))
+    return tuple(result)
+
+
+def showdown_order(state: HandState) -> tuple[int, ...]:
+    """TDA 16: the last aggressor of the final betting round shows first, else the first
+    player left of the button; then clockwise."""
+    n = state.player_count
+    start = state.final_aggressor if state.final_aggressor is not None else 0
+    return tuple(
+        (start + k) % n for k in range(n) if not state.folded[(start + k) % n]
+    )
+
+
+def _split(state: HandState, amount: int, winners: list[int]) -> tuple[list[int], list[int]]:
+    """Shares in the smallest chip in play, odd chips clockwise from the button (TDA 20)."""
+    unit = state.setup.chip_unit
+    n = len(winners)
+    if n == 1:
+        return [amount], (winners if amount % unit else [])
+    units, rest = divmod(amount, unit)
+    base, odd = divmod(units, n)
+    shares = [base * unit] * n
+    order = sorted(range(n), key=lambda k: winners[k])  # positions run clockwise from button
+    if state.profile.odd_chip_all_in_first and base == 0:
+        # League: nobody is eliminated by a split; the single chip goes to the all-in player.
+        busted = [k for k in order if state.stacks[winners[k]] == 0]
+        order = busted + [k for k in order if k not in busted]
+    odd_to: list[int] = []
+    for k in order[:odd]:
+        shares[k] += unit
+        odd_to.append(winners[k])
+    if rest:
+        # Less than one chip of the smallest denomination (only when the chip unit does not
+        # divide the pot): it goes with the first odd chip.
+        shares[order[0]] += rest
+        if winners[order[0]] not in odd_to:
+            odd_to.append(winners[order[0]])
+    return shares, odd_to
+
+
+def propose_awards(
+    state: HandState,
+    override: tuple[tuple[int, ...], ...] | None = None,
+    ruling: str = "",
+) -> tuple[PotAwarded, ...]:
+    """The award of every pot as the engine computes it (or with the director's winners)."""
+    result: list[PotAwarded] = []
+    board = state.board
+    values: dict[int, int] = {}
+    for index, pot in enumerate(pots(state)):
+        hand_name = ""
+        if override is not None:
+            if index >= len(override) or not override[index]:
+                raise RuleViolation("award", f"the ruling gives no winner for pot {index}")
+            winners = sorted(set(override[index]))
+            bad = [w for w in winners if w not in pot.eligible]
+            if bad:
+                raise RuleViolation("TDA 21", f"position {bad[0]} is not eligible for pot "
+                                    f"{index}", tuple(f"position {e}" for e in pot.eligible))
+        elif len(pot.eligible) == 1:
+            winners = [pot.eligible[0]]
+        else:
+            unshown = [i for i in pot.eligible if state.shown[i] is None]
+            if unshown:
+                raise RuleViolation(
+                    "TDA 16", f"pot {index} is contested and position {unshown[0]} has not "
+                    "shown both cards", ("show the cards", "muck", "award by a ruling"),
+                )
+            if len(board) != 5:
+                raise RuleViolation("board", "the board is not complete", ("deal the board",))
+            for i in pot.eligible:
+                if i not in values:
+                    shown = state.shown[i]
+                    assert shown is not None
+                    values[i] = evaluate(shown + board)
+            best = max(values[i] for i in pot.eligible)
+            winners = [i for i in pot.eligible if values[i] == best]
+            hand_name = describe(best)
+        shares, odd_to = _split(state, pot.amount, winners)
+        result.append(PotAwarded(index, pot.amount, pot.eligible, tuple(winners),
+                                 tuple(shares), tuple(odd_to), hand_name, ruling))
+    return tuple(result)

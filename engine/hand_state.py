@@ -1,0 +1,261 @@
+"""A hand's state: the set-up, the frozen HandState and the values the engine shares.
+
+Positions: 0 is the first player left of the button and the last is the button; heads-up, 0 is
+the big blind and 1 the button, who posts the small blind (the PHH convention).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Final, NamedTuple
+
+from engine.cards import FULL_DECK, Card, card_text
+from engine.events import (
+    PotAwarded,
+)
+from engine.profiles import Profile
+from engine.values import fast_init
+
+# Phases of a hand.
+POSTING: Final = "posting"
+BETTING: Final = "betting"
+BOARD: Final = "board"  # the next board card(s) are due
+SHOWDOWN: Final = "showdown"  # betting is over and the board complete: shows, mucks, then awards
+COMPLETE: Final = "complete"
+MISDEALT: Final = "misdealt"
+VOID: Final = "void"
+_OVER: Final = frozenset((COMPLETE, MISDEALT, VOID))
+
+STREETS: Final = ("preflop", "flop", "turn", "river")
+NOT_ACTED: Final = -1
+
+# Events carry cards as text ("As"): both ways through a table built once from the engine's own
+# card_text. A card's bit (1 << card) marks it in HandState.known.
+_TEXT_OF_CARD: Final[dict[Card, str]] = {c: card_text(c) for c in FULL_DECK}
+_CARD_OF_TEXT: Final[dict[str, Card]] = {text: c for c, text in _TEXT_OF_CARD.items()}
+
+
+def _texts(cards: tuple[Card, ...]) -> tuple[str, ...]:
+    """The text of each card (ValueError for a number that is no card, as card_text says)."""
+    try:
+        return tuple([_TEXT_OF_CARD[c] for c in cards])
+    except (KeyError, TypeError):
+        return tuple(card_text(c) for c in cards)
+
+
+@dataclass(frozen=True, slots=True)
+class HandSetup:
+    """What a hand starts with; blinds and antes are what each position owes."""
+
+    stacks: tuple[int, ...]
+    blinds: tuple[int, ...]
+    antes: tuple[int, ...]
+    min_bet: int
+    chip_unit: int = 1
+    profile: str = "tda"
+    players: tuple[str, ...] = ()
+    seats: tuple[int, ...] = ()
+    hand_number: int = 0
+    button_seat: int = 0
+    level: int = 0
+    small_blind_seat: int = 0  # the seat due the small blind (0: none); may be a dead seat
+    big_blind_seat: int = 0
+    absent: tuple[int, ...] = ()  # positions whose player is away from the table
+
+    def __post_init__(self) -> None:
+        # Without names or seats, the ones hand_started records (p1.., 1..): a hand started
+        # live then carries the same setup as the one replayed from its events.
+        if not self.players:
+            object.__setattr__(self, "players", tuple(f"p{i + 1}" for i in range(len(self.stacks))))
+        if not self.seats:
+            object.__setattr__(self, "seats", tuple(range(1, len(self.stacks) + 1)))
+
+
+@dataclass(frozen=True, slots=True)
+class Pot:
+    amount: int
+    eligible: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class LegalActions:
+    """What the player to act may do now: the tablet shows exactly these buttons."""
+
+    player: int
+    can_fold: bool
+    can_check: bool
+    call_amount: int  # chips a call adds (0 when checking is possible)
+    call_all_in: bool
+    raise_kind: str  # "bet", "raise" or "" when neither is allowed
+    min_to: int  # smallest legal bet/raise total (equals max_to for an all-in short of a full one)
+    max_to: int  # all-in total
+
+    def describe(self) -> tuple[str, ...]:
+        options = []
+        if self.can_check:
+            options.append("check")
+        if self.call_amount:
+            options.append(f"call {self.call_amount}" + (" (all-in)" if self.call_all_in else ""))
+        if self.raise_kind:
+            if self.min_to < self.max_to:
+                options.append(f"{self.raise_kind} to {self.min_to} up to {self.max_to}")
+            else:
+                options.append(f"{self.raise_kind} all-in to {self.max_to}")
+        if self.can_fold:
+            options.append("fold")
+        return tuple(options)
+
+
+for _value_type in (HandSetup, Pot, LegalActions):
+    fast_init(_value_type)
+
+
+class HandState(NamedTuple):
+    """A hand at one moment. A NamedTuple rather than a dataclass: replay folds millions of
+    events, and copying a tuple is several times cheaper than dataclasses.replace."""
+
+    setup: HandSetup
+    profile: Profile
+    phase: str
+    street: int
+    stacks: tuple[int, ...]  # chips behind
+    bets: tuple[int, ...]  # chips in front this street
+    committed: tuple[int, ...]  # everything put in this hand (own antes included)
+    dead: int  # a big-blind ante: dead money for the main pot, no claim for the poster
+    folded: tuple[bool, ...]
+    hole: tuple[tuple[Card, ...] | None, ...]
+    shown: tuple[tuple[Card, ...] | None, ...]
+    board: tuple[Card, ...]
+    to_act: int | None
+    current_bet: int
+    last_full_raise: int
+    acted_level: tuple[int, ...]  # the bet level when the player last acted this street
+    aggressor: int | None  # last bettor or raiser this street
+    final_aggressor: int | None  # last bettor or raiser of the last street with betting
+    betting_closed: bool  # no more betting this hand (all-in or one player left)
+    posts_due: tuple[tuple[int, str, int], ...]
+    actions_in_turn: int
+    chip_actions_in_turn: int
+    players_acted: int  # a bit (1 << position) for each player who acted pre-flop
+    call_only: tuple[bool, ...]
+    exposed: tuple[int, ...]
+    absent: tuple[bool, ...]
+    returned: tuple[int, ...]  # uncalled chips returned
+    awarded: int
+    awards: tuple[PotAwarded, ...]
+    deal_exposures: int = 0  # cards the dealer exposed in the deal and replaced (TDA 35-A-7)
+    known: int = 0  # every card seen in this hand (hole, board, shown): bit 1 << card
+
+    # --- queries -------------------------------------------------------------------------
+    @property
+    def player_count(self) -> int:
+        return len(self.stacks)
+
+    @property
+    def is_complete(self) -> bool:
+        return self.phase in _OVER
+
+    @property
+    def contenders(self) -> tuple[int, ...]:
+        return tuple(i for i, f in enumerate(self.folded) if not f)
+
+    @property
+    def awards_pending(self) -> bool:
+        """Betting and the board are done: the pots are ready to be pushed."""
+        return self.phase == SHOWDOWN
+
+    @property
+    def pot_total(self) -> int:
+        return sum(self.committed) + self.dead - self.awarded
+
+    def chips_in_play(self) -> int:
+        """Behind plus put in and not yet pushed: constant through the hand."""
+        return sum(self.stacks) + sum(self.committed) + self.dead - self.awarded
+
+
+_FIELD_INDEX: Final = {name: index for index, name in enumerate(HandState._fields)}
+# The index of each field: an apply handler copies the state's values into a list, sets what
+# the event changes (and what closing the street changes) and builds the new state once.
+# (Literal Final ints: compiled, they are constants, not lookups.)
+_SETUP: Final = 0
+_PROFILE: Final = 1
+_PHASE: Final = 2
+_STREET: Final = 3
+_STACKS: Final = 4
+_BETS: Final = 5
+_COMMITTED: Final = 6
+_DEAD: Final = 7
+_FOLDED: Final = 8
+_HOLE: Final = 9
+_SHOWN: Final = 10
+_BOARD: Final = 11
+_TO_ACT: Final = 12
+_CURRENT_BET: Final = 13
+_LAST_FULL_RAISE: Final = 14
+_ACTED_LEVEL: Final = 15
+_AGGRESSOR: Final = 16
+_FINAL_AGGRESSOR: Final = 17
+_BETTING_CLOSED: Final = 18
+_POSTS_DUE: Final = 19
+_ACTIONS_IN_TURN: Final = 20
+_CHIP_ACTIONS_IN_TURN: Final = 21
+_PLAYERS_ACTED: Final = 22
+_CALL_ONLY: Final = 23
+_EXPOSED: Final = 24
+_ABSENT: Final = 25
+_RETURNED: Final = 26
+_AWARDED: Final = 27
+_AWARDS: Final = 28
+_DEAL_EXPOSURES: Final = 29
+_KNOWN: Final = 30
+assert all(_FIELD_INDEX[name[1:].lower()] == index for name, index in (
+    ("_SETUP", _SETUP),
+    ("_PROFILE", _PROFILE),
+    ("_PHASE", _PHASE),
+    ("_STREET", _STREET),
+    ("_STACKS", _STACKS),
+    ("_BETS", _BETS),
+    ("_COMMITTED", _COMMITTED),
+    ("_DEAD", _DEAD),
+    ("_FOLDED", _FOLDED),
+    ("_HOLE", _HOLE),
+    ("_SHOWN", _SHOWN),
+    ("_BOARD", _BOARD),
+    ("_TO_ACT", _TO_ACT),
+    ("_CURRENT_BET", _CURRENT_BET),
+    ("_LAST_FULL_RAISE", _LAST_FULL_RAISE),
+    ("_ACTED_LEVEL", _ACTED_LEVEL),
+    ("_AGGRESSOR", _AGGRESSOR),
+    ("_FINAL_AGGRESSOR", _FINAL_AGGRESSOR),
+    ("_BETTING_CLOSED", _BETTING_CLOSED),
+    ("_POSTS_DUE", _POSTS_DUE),
+    ("_ACTIONS_IN_TURN", _ACTIONS_IN_TURN),
+    ("_CHIP_ACTIONS_IN_TURN", _CHIP_ACTIONS_IN_TURN),
+    ("_PLAYERS_ACTED", _PLAYERS_ACTED),
+    ("_CALL_ONLY", _CALL_ONLY),
+    ("_EXPOSED", _EXPOSED),
+    ("_ABSENT", _ABSENT),
+    ("_RETURNED", _RETURNED),
+    ("_AWARDED", _AWARDED),
+    ("_AWARDS", _AWARDS),
+    ("_DEAL_EXPOSURES", _DEAL_EXPOSURES),
+    ("_KNOWN", _KNOWN),
+))
+_build: Final = tuple.__new__  # _build(HandState, values): a state from its values in field order
+
+
+def _evolve(state: HandState, **changes: Any) -> HandState:
+    """A copy of `state` with some fields changed (the path of the rarer events)."""
+    values = list(state)
+    for name, value in changes.items():
+        values[_FIELD_INDEX[name]] = value
+    return _build(HandState, values)
+
+
+# Events without a payload beyond the position are values: the common ones are built once, as
+# are the tuples a hand starts with (up to _PREBUILT players; more are built when needed).
+_PREBUILT: Final = 32
+_ZEROS: Final = tuple((0,) * n for n in range(_PREBUILT))
+_FALSES: Final = tuple((False,) * n for n in range(_PREBUILT))
+_NONES: Final[tuple[tuple[None, ...], ...]] = tuple((None,) * n for n in range(_PREBUILT))
+_NOT_ACTED: Final = tuple((NOT_ACTED,) * n for n in range(_PREBUILT))
