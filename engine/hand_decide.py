@@ -439,6 +439,12 @@ def _decide_muck(state: HandState, command: MuckCards) -> tuple[HandEvent, ...]:
         raise RuleViolation("muck", "folding during the betting is recorded as a fold",
                             next_steps(state))
     _refuse_last_live_hand(state, player, "mucked")
+    if any(not folded and stack == 0 for folded, stack in zip(state.folded, state.stacks)):
+        # TDA 16 (and every house document: BSE all-in, league, Octobermuck): once a player is
+        # all-in and the betting is over, every hand still in is tabled face up.
+        raise RuleViolation("TDA 16", f"position {player} cannot muck: a player is all-in and "
+                            "the betting is over, so every hand still in is turned face up",
+                            ("show the cards",))
     return (CardsMucked(player),)
 
 

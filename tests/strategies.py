@@ -243,8 +243,8 @@ def played_hands(
     """A hand dealt from a shuffled deck and played with random legal commands to the end.
 
     Boards are dealt when due; once betting is closed by an all-in some hands are tabled at
-    once (TDA 16); at showdown every contender shows (or, with `muck`, some muck while another
-    hand is still live), then the pots are pushed. With `irregular`, the commands of
+    once (TDA 16); at showdown every contender shows (or, with `muck` and nobody all-in, some
+    muck while another hand is still live), then the pots are pushed. With `irregular`, the commands of
     `irregular_commands` are mixed in (so a hand may also end in a misdeal or a void).
     """
     setup = draw(setups if setups is not None else hand_setups())
@@ -286,7 +286,9 @@ def played_hands(
             for i in showdown_order(state):
                 if state.folded[i] or state.shown[i] is not None:
                     continue
-                if muck and len(state.contenders) > 1 and draw(st.integers(0, 3)) == 0:
+                all_in = any(state.stacks[j] == 0 for j in state.contenders)
+                if muck and not all_in and len(state.contenders) > 1 and \
+                        draw(st.integers(0, 3)) == 0:
                     run(MuckCards(i))
                 else:
                     run(ShowCards(i, hole_cards(deck, i)))

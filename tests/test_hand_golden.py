@@ -73,6 +73,26 @@ def test_tda_16_example_1_all_in_called_on_the_turn_both_hands_tabled_before_the
     assert state.stacks == (4000, 3000)
 
 
+@pytest.mark.parametrize("profile", ["tda", "bse", "league", "octobermuck", "chairperson"])
+def test_tda_16_all_in_hands_are_tabled_not_mucked(profile: str) -> None:
+    """TDA 16 (BSE all-in, league, Octobermuck alike): once a player is all-in and the betting
+    is over, no hand still in may be mucked, the all-in player's included; without an all-in
+    the loser of a showdown may muck."""
+    state = new_hand((2000, 5000), profile=profile)
+    state = deal(call_around(to_flop(state)), "3s")
+    state = play(state, BetRaise(0, 1900), CheckCall(1))
+    for player in (0, 1):
+        violation = refused(state, MuckCards(player))
+        assert (violation.rule, violation.legal) == ("TDA 16", ("show the cards",))
+    state = deal(state, "4d")
+    assert state.phase == SHOWDOWN
+    assert refused(state, MuckCards(1)).rule == "TDA 16"
+    no_all_in = deal(call_around(deal(call_around(to_flop(new_hand((2000, 5000)))), "3s")), "4d")
+    no_all_in = call_around(no_all_in)
+    assert no_all_in.phase == SHOWDOWN
+    assert play(no_all_in, MuckCards(0)).folded == (True, False)
+
+
 def three_way_with_a_short_all_in() -> HandState:
     """A (the button, 700) is all-in pre-flop; B (small blind) and C (big blind) call."""
     state = new_hand((5000, 5000, 700))

@@ -475,13 +475,17 @@
   function showdownPanel(hand) {
     const sd = hand.showdown;
     const contested = sd.order.length > 1;
-    let html = `<div class="panel-title">${contested ? "Showdown" : "Uncontested"}</div><ol class="showdown">`;
+    // TDA 16: with a player all-in and the betting over, every hand still in is tabled.
+    const tabled = state.seats.some((x) => x.in_hand && !x.folded && x.all_in);
+    let html = `<div class="panel-title">${contested ? "Showdown" : "Uncontested"}</div>`;
+    if (contested && tabled) html += '<div class="panel-note">All-in: every hand is turned face up (TDA 16)</div>';
+    html += '<ol class="showdown">';
     for (const position of sd.order) {
       const seat = state.seats.find((x) => x.position === position && x.in_hand);
       if (!seat) continue;
       const shown = seat.shown ? `<span class="shown">${seat.shown.map((c) => H.cardHtml(c, "small")).join("")}</span>` : "";
       html += `<li><span class="name">${H.esc(seat.player)}</span>${shown}`;
-      if (!seat.shown && contested) html += button("open-show", "Show", "small", { player: position }) + button("muck", "Muck", "small", { player: position });
+      if (!seat.shown && contested) html += button("open-show", "Show", "small", { player: position }) + (tabled ? "" : button("muck", "Muck", "small", { player: position }));
       html += "</li>";
     }
     html += "</ol>";
