@@ -9,6 +9,9 @@ Answers to a command:
 - 422 `{rule, message, legal, table}` when the rules do not allow it;
 - 409 `{rule: "stale version", expected, actual, since, table}` when the table moved on since
   the version the tablet saw (`since`: what was recorded meanwhile);
+- floor (tournament) commands take the same optional `event_id` and an optional
+  `expected_version` of the tournament's stream, with the same answers (200 with `retried`,
+  409 for a stale version or an event id used for another command);
 - 401 / 403 / 429 `{rule: "auth", message}` for a missing session, a role that may not, or too
   many wrong PINs (with Retry-After).
 """
@@ -46,6 +49,7 @@ from recorder.auth import (
 from recorder.floor import HandContext, TournamentDesk
 from recorder.live import Hub, event_stream
 from recorder.service import Actor, Recorder, StartHand, utc_now
+from recorder.tournament_service import tournament_stream
 from recorder.views import EventLog, event_rows, notable_rows, table_summary, table_view
 from recorder.wire import (
     CommandIn,
@@ -75,8 +79,14 @@ class CommandRequest(BaseModel):
 
 
 class TournamentCommandRequest(BaseModel):
-    """A director's tournament command (registration, seat draw, levels, moves...)."""
+    """A director's tournament command (registration, seat draw, levels, moves...), with its
+    own event id (for safe retries) and the tournament's version the floor saw."""
 
+    event_id: uuid.UUID | None = Field(
+        None, description="made by the client; a retry reuses it (none: a retry records again)")
+    expected_version: int | None = Field(
+        None, ge=0, description="the tournament stream's version the client last saw "
+        "(`version` of the tournament in the floor view); none: record on the version now")
     command: TournamentCommandIn
 
 
@@ -327,11 +337,14 @@ def create_app(
                           table=view(stream, session.role))
         eliminated: list[str] = []
         warning = None
-        if not recorded.retried:
-            try:
-                eliminated = desk.settle(recorder.table(stream), actor)
-            except RuleViolation as violation:
-                warning = violation.as_dict()
+        try:
+            # The eliminations' ids derive from the command's: a retry finds them.
+            eliminated = desk.settle(recorder.table(stream), actor,
+                                     uuid.uuid5(body.event_id, "settle"), recorded.retried)
+        except RuleViolation as violation:
+            warning = violation.as_dict()
+        except (ConcurrencyConflict, DuplicateEventConflict) as conflict:
+            warning = {"rule": "settle", "message": str(conflict), "legal": []}
         current = recorder.table(stream)
         return JSONResponse({
             "recorded": True, "retried": recorded.retried, "version": recorded.version,
@@ -378,10 +391,36 @@ def create_app(
         tournament: Annotated[str, PathParam(pattern=STREAM_PATTERN)],
         body: TournamentCommandRequest,
         session: Annotated[Session, Depends(director)],
-    ) -> dict[str, Any]:
-        """The director's tournament commands; answers with the floor view."""
-        desk.run(tournament, body.command, Actor(session.name, session.role, session.device))
-        return floor(session)
+    ) -> JSONResponse:
+        """The director's tournament commands; answers with the floor view and `retried`
+        (true: a retry of a command already recorded under this event id, nothing new
+        recorded). 409 `{rule: "stale version", stream, expected, actual}` when the tournament
+        (or a table the command records at) moved on; 409 `{rule: "event id"}` when the event
+        id was used for a different command."""
+        actor = Actor(session.name, session.role, session.device)
+        try:
+            retried = desk.run(tournament, body.command, actor, body.event_id,
+                               body.expected_version)
+        except ConcurrencyConflict as conflict:
+            if conflict.stream_id == tournament_stream(tournament):
+                message = (f"the tournament is at version {conflict.actual}, this floor saw "
+                           f"version {conflict.expected}: someone recorded first. Check the "
+                           "floor as it is now and send the command again if it still holds.")
+                legal = ["check the floor", "send the command again"]
+                resend = False
+            else:
+                message = (f"{conflict.stream_id} moved on while this command was recorded "
+                           f"(version {conflict.actual}, not {conflict.expected}): send the "
+                           "same command again with the same event id to complete it.")
+                legal = ["send the same command again"]
+                resend = True
+            return _error(409, "stale version", message, legal, stream=conflict.stream_id,
+                          expected=conflict.expected, actual=conflict.actual, resend=resend,
+                          floor=floor(session))
+        except DuplicateEventConflict as duplicate:
+            return _error(409, "event id", str(duplicate), ["make a new event id"],
+                          floor=floor(session))
+        return JSONResponse(floor(session) | {"retried": retried})
 
     @app.get("/api/floor", tags=["floor"])
     def read_floor(session: Reader) -> dict[str, Any]:

@@ -16,7 +16,6 @@ from engine import commands as hc
 from engine.errors import RuleViolation
 from engine.hand import BETTING, BOARD, SHOWDOWN, legal_actions, showdown_order
 from engine.structure import Structure
-from engine.tournament import decide_antes
 from recorder.service import Actor, Recorder, Undo
 from recorder.structure import load_structure
 from recorder.tournament_service import Tournaments, table_stream
@@ -159,7 +158,7 @@ def _next_level(demo: _Demo) -> None:
             if state.on_break:
                 t.end_break(name, DIRECTOR)
             elif "decide antes" in legal:
-                t._record(name, [decide_antes(state)], DIRECTOR)
+                t.decide_antes(name, DIRECTOR)
             elif "break" in legal:
                 t.start_break(name, DIRECTOR)
             elif "color-up" in legal:

@@ -8,8 +8,8 @@ their names; after a hand, players left without chips are eliminated with their 
 from __future__ import annotations
 
 import random
-import secrets
 import threading
+import uuid
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -32,6 +32,7 @@ from recorder import wire
 from recorder.service import Actor, Recorder
 from recorder.tournament_service import Tournaments, table_stream, tournament_stream
 from replay.fold import TableFold
+from schema.errors import ConcurrencyConflict
 from schema.store import StoredEvent
 
 
@@ -108,52 +109,66 @@ class TournamentDesk:
             return {}
         return {e.player: e.name for e in read.state.entrants}
 
-    def settle(self, fold: TableFold, actor: Actor) -> list[str]:
-        """After a hand: eliminate the players left without chips (places recorded)."""
+    def settle(self, fold: TableFold, actor: Actor, event_id: uuid.UUID | None = None,
+               retried: bool = False) -> list[str]:
+        """After a hand: eliminate the players left without chips (places recorded). With the
+        id of the command that ended the hand, a retry of that command finds (and completes)
+        the eliminations it recorded instead of recording them again."""
         state = fold.state
         if state is None or not state.tournament or state.hand_in_progress:
             return []
-        if not any(s.stack == 0 for s in state.seats):
+        if not retried and not any(s.stack == 0 for s in state.seats):
             return []
-        out = self.tournaments.settle_hand(state.tournament, state.table, actor)
+        out = self.tournaments.settle_hand(state.tournament, state.table, actor,
+                                           event_id=event_id)
         return [e.player for e in out]
 
     # --- commands ---------------------------------------------------------------------------
 
-    def run(self, tournament: str, command: Any, actor: Actor) -> None:
-        """Record one of the floor's tournament commands (wire.TournamentCommandIn)."""
+    def run(self, tournament: str, command: Any, actor: Actor,
+            event_id: uuid.UUID | None = None, expected_version: int | None = None) -> bool:
+        """Record one of the floor's tournament commands (wire.TournamentCommandIn); True when
+        it was a retry of a command already recorded under `event_id` (nothing new written).
+        `expected_version`: the tournament stream's version the floor saw (else: now)."""
         t = self.tournaments
         if self._read(tournament) is None:
             raise RuleViolation("tournament", f"no tournament {tournament!r}")
         c = command
+        ids: dict[str, Any] = {"event_id": event_id, "expected_version": expected_version}
         if isinstance(c, wire.RegisterIn):
-            t.register(tournament, c.name, actor)
-        elif isinstance(c, wire.DrawSeatsIn):
-            seed = c.seed if c.seed is not None else secrets.randbelow(2**31)
-            t.draw_seats(tournament, c.tables, seed, actor)
-        elif isinstance(c, wire.StartLevelIn):
-            t.start_level(tournament, actor, c.ruling)
-        elif isinstance(c, wire.StartBreakIn):
-            t.start_break(tournament, actor, c.minutes)
-        elif isinstance(c, wire.EndBreakIn):
-            t.end_break(tournament, actor)
-        elif isinstance(c, wire.ColorUpIn):
-            t.color_up(tournament, actor)
-        elif isinstance(c, wire.MoveIn):
-            t.move(tournament, c.player, c.to_table, actor, c.to_seat, c.reason, c.rule)
-        elif isinstance(c, wire.BalanceIn):
-            if not t.balance(tournament, actor):
+            return t.register(tournament, c.name, actor, **ids)[1].retried
+        if isinstance(c, wire.DrawSeatsIn):
+            return t.draw_seats(tournament, c.tables, c.seed, actor, **ids).retried
+        if isinstance(c, wire.StartLevelIn):
+            return t.start_level(tournament, actor, c.ruling, **ids).retried
+        if isinstance(c, wire.StartBreakIn):
+            return t.start_break(tournament, actor, c.minutes, **ids).retried
+        if isinstance(c, wire.EndBreakIn):
+            return t.end_break(tournament, actor, **ids).retried
+        if isinstance(c, wire.ColorUpIn):
+            return t.color_up(tournament, actor, **ids).retried
+        if isinstance(c, wire.MoveIn):
+            return t.move(tournament, c.player, c.to_table, actor, c.to_seat, c.reason, c.rule,
+                          **ids).retried
+        if isinstance(c, wire.BalanceIn):
+            moves = t.balance(tournament, actor, **ids)
+            if not moves:
                 raise RuleViolation("balancing", "no move is due (or a hand is in progress at "
                                     "a table that would move)")
-        elif isinstance(c, wire.RulingIn):
-            t.ruling(tournament, c.rule, c.text, actor, c.stream, c.version)
-        elif isinstance(c, wire.SettleIn):
+            return moves[0].retried
+        if isinstance(c, wire.RulingIn):
+            return t.ruling(tournament, c.rule, c.text, actor, c.stream, c.version,
+                            **ids).retried
+        if isinstance(c, wire.SettleIn):
+            if expected_version is not None and expected_version != t.version(tournament):
+                raise ConcurrencyConflict(tournament_stream(tournament), expected_version,
+                                          t.version(tournament))
             fold = self.recorder.table(table_stream(tournament, c.table))
             if fold.state is None:
                 raise RuleViolation("tables", f"no table {c.table} in {tournament}")
-            self.settle(fold, actor)
-        else:  # pragma: no cover - the union is closed
-            raise RuleViolation("command", f"unknown tournament command {c!r}")
+            self.settle(fold, actor, event_id, retried=event_id is not None)
+            return False
+        raise RuleViolation("command", f"unknown tournament command {c!r}")  # pragma: no cover
 
     # --- the floor view ---------------------------------------------------------------------
 
@@ -238,6 +253,7 @@ def tournament_view(tournament: str, state: TournamentState, stored: list[Stored
     return {
         "id": tournament,
         "stream": tournament_stream(tournament),
+        "version": stored[-1].version if stored else 0,
         "name": s.name,
         "profile": s.profile,
         "level": state.level,

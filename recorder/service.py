@@ -239,6 +239,13 @@ class Recorder:
             self._check_version(stream, expected_version, current)
             return self._record(stream, expected_version, events, event_id, actor)
 
+    def recorded(self, stream: str, event_id: uuid.UUID) -> Recorded | None:
+        """What was recorded in `stream` under `event_id` (with the events derived from it), as
+        a retry of it returns it; None when nothing was. For a retry that does not know the
+        version it was first sent at (the tournament's commands and their parts)."""
+        with self._lock:
+            return self._find_retry(stream, 0, event_id)
+
     def _check_version(self, stream: str, expected_version: int, current: int) -> None:
         if expected_version > current:
             raise ConcurrencyConflict(stream, expected_version, current)

@@ -164,6 +164,9 @@ def test_a_dealer_records_a_hand_with_a_side_pot_and_a_split_pot_by_taps_alone(
     tap(page, "[data-action='check']")
     assert [n.inner_text() for n in page.query_selector_all(".showdown li .name")] == [
         "Bob", "Cy", "Ann"]  # TDA 16: no bet on the river, first left of the button
+    # Ann is all-in: every hand is tabled (TDA 16), so the page offers Show and no Muck.
+    assert "TDA 16" in page.inner_text(".panel-note")
+    assert page.query_selector_all("[data-action='muck']") == []
     for player, cards in (("0", "JhTh"), ("1", "JcTc"), ("2", "4d5d")):
         page.click(f"[data-action='open-show'][data-player='{player}']")
         pick_cards(page, cards, "show")
@@ -482,4 +485,52 @@ def test_the_floor_runs_the_tournament_and_pairs_a_tablet(browser: Any, tmp_path
         assert "Hand #1" in floor.inner_text(f".table-card[data-stream='{stream}']")
         shot(floor, "floor-768x1024-in-hand")
         assert auth.pairing_codes() == []  # used once
+    recorder.store.close()
+
+
+def test_a_floor_command_whose_answer_is_lost_is_sent_again_and_recorded_once(
+        browser: Any, tmp_path: Path) -> None:
+    """The floor page makes one event id per click: the ruling whose answer never came is sent
+    again with that id (and the version on screen), and the log holds it once."""
+    recorder = make_recorder(tmp_path)
+    tournament = setup_demo(recorder, players=10, tables=2, seed=5)
+    app, _auth = make_app(recorder, level_for=lambda _s, _f: None)
+    lost: list[str] = []
+    answers: list[Any] = []
+
+    def drop_answer(route: Any) -> None:
+        if not lost:
+            route.fetch()  # the server records it...
+            lost.append(route.request.post_data or "")
+            route.abort()  # ...and the answer never reaches the floor
+        else:
+            response = route.fetch()
+            answers.append(response.json())
+            route.fulfill(response=response)
+
+    with serve_in_thread(app) as base:
+        floor = new_page(browser)
+        floor.goto(f"{base}/floor")
+        floor.fill("#director-pin", DIRECTOR_PIN)
+        floor.click("#signin-form button[type=submit]")
+        floor.wait_for_selector(".tournament")
+        floor.route("**/api/tournaments/*/commands", drop_answer)
+        floor.fill("[data-form='ruling'] input[name='rule']", "TDA 45")
+        floor.fill("[data-form='ruling'] input[name='text']", "verbal raise binding")
+        floor.click("[data-form='ruling'] button")
+        floor.wait_for_selector(".rulings li:has-text('verbal raise binding')", timeout=10_000)
+        for _ in range(100):
+            if answers:
+                break
+            floor.wait_for_timeout(100)
+        assert [a.get("retried") for a in answers] == [True]  # the same command, not a new one
+        floor.wait_for_function("() => document.querySelector('#alert').hidden")
+        assert floor.errors == []
+    assert lost
+    sent = re.search(r'"event_id":"([^"]+)","expected_version":(\d+)', lost[0])
+    assert sent is not None
+    rulings = [e for e in recorder.store.read(f"tournament-{tournament}")
+               if e.type == "ruling_recorded"]
+    assert [(e.event_id, e.version) for e in rulings] == [
+        (uuid.UUID(sent.group(1)), int(sent.group(2)) + 1)]
     recorder.store.close()

@@ -54,6 +54,7 @@
       (alertBox.rule ? `<div class="alert-rule">${H.esc(alertBox.rule)}</div>` : "") +
       `<div class="alert-text">${H.esc(alertBox.text)}</div>` +
       (alertBox.legal.length ? `<div class="alert-legal">Allowed: ${H.esc(alertBox.legal.join("; "))}</div>` : "") +
+      (unsent ? `<button type="button" class="btn small primary" data-action="resend">Send again</button>` : "") +
       `<button type="button" class="btn small" data-action="dismiss">OK</button>`;
   }
 
@@ -221,10 +222,51 @@
     setHtml($("side"), html);
   }
 
+  // One click = one command with its own event id and the tournament's version on screen. A
+  // lost answer is sent again with the same id (automatically, then with "Send again"), so the
+  // server records it once; a stale version comes back as a conflict to check.
+  let unsent = null; // {path, body, label} whose answer never came
+
   async function tournamentCommand(t, command, label) {
-    const body = await command_(`/api/tournaments/${encodeURIComponent(t)}/commands`, { command }, label);
-    if (body) apply(body);
-    return body;
+    const shown = ((floor && floor.tournaments) || []).find((x) => x.id === t);
+    const body = {
+      event_id: H.uuid4(),
+      expected_version: shown ? shown.version : null,
+      command,
+    };
+    return send(`/api/tournaments/${encodeURIComponent(t)}/commands`, body, label);
+  }
+
+  async function send(path, body, label) {
+    unsent = null;
+    for (let attempt = 1; ; attempt += 1) {
+      let answer = null;
+      try {
+        answer = await H.api("POST", path, body);
+      } catch (_e) {
+        answer = null; // offline, or the answer was lost
+      }
+      const resend = answer && answer.body && answer.body.resend;
+      if (answer && answer.status === 200) {
+        alertBox = null;
+        apply(answer.body);
+        return answer.body;
+      }
+      if (answer && answer.status < 500 && !resend) {
+        if (answer.body && answer.body.floor) apply(answer.body.floor);
+        showAlert("refused", `Refused: ${label}`, answer.body);
+        return null;
+      }
+      if (attempt >= 3) {
+        unsent = { path, body, label };
+        showAlert("refused", `${label}: not confirmed`, {
+          rule: answer ? (answer.body && answer.body.rule) || `HTTP ${answer.status}` : "offline",
+          message: "No answer from the server. Send it again: it is recorded once, however often it is sent.",
+        });
+        return null;
+      }
+      await new Promise((resolve) => setTimeout(resolve, 700 * attempt));
+    }
   }
 
   async function command_(path, body, label) {
@@ -247,7 +289,11 @@
   const actions = {
     dismiss() {
       alertBox = null;
+      unsent = null;
       renderAlert();
+    },
+    async resend() {
+      if (unsent) await send(unsent.path, unsent.body, unsent.label); // the same event id
     },
     async pair(el) {
       const body = await command_(`/api/tables/${encodeURIComponent(el.dataset.stream)}/pairing`, {}, "pairing code");
@@ -297,6 +343,7 @@
   }
 
   function apply(view) {
+    if (!view || (floor && view.version < floor.version)) return; // an older view, late
     floor = view;
     window.__floorUpdates += 1;
     render();
@@ -363,6 +410,6 @@
     signIn();
   }
 
-  window.handlogFloor = { refresh, state: () => floor, me: () => me };
+  window.handlogFloor = { refresh, state: () => floor, me: () => me, unsent: () => unsent };
   boot();
 })();
