@@ -428,7 +428,7 @@ def _apply_exposed(state: HandState, event: CardExposed) -> HandState:
             return _evolve(state, deal_exposures=state.deal_exposures + 1)
         return state
     exposed = list(state.exposed)
-    exposed[event.player] += 1
+    exposed[event.player] |= 1 << _CARD_OF_TEXT[event.card]
     call_only = state.call_only
     if "call or fold" in event.consequence:
         c = list(call_only)

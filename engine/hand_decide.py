@@ -439,12 +439,13 @@ def _decide_muck(state: HandState, command: MuckCards) -> tuple[HandEvent, ...]:
         raise RuleViolation("muck", "folding during the betting is recorded as a fold",
                             next_steps(state))
     _refuse_last_live_hand(state, player, "mucked")
-    if any(not folded and stack == 0 for folded, stack in zip(state.folded, state.stacks)):
+    if any(not folded and stack == 0
+           for folded, stack in zip(state.folded, state.stacks, strict=True)):
         # TDA 16 (and every house document: BSE all-in, league, Octobermuck): once a player is
         # all-in and the betting is over, every hand still in is tabled face up.
         raise RuleViolation("TDA 16", f"position {player} cannot muck: a player is all-in and "
                             "the betting is over, so every hand still in is turned face up",
-                            ("show the cards",))
+                            ("show the cards", "a director may rule the hand dead"))
     return (CardsMucked(player),)
 
 
@@ -532,8 +533,9 @@ def _decide_expose(state: HandState, command: ExposeCard) -> tuple[HandEvent, ..
         )
     consequence = "shown to the table; play continues"
     rule = "TDA 68"
-    if profile.exposed_both_call_or_fold and state.exposed[command.player] >= 1 \
-            and not state.betting_closed:
+    seen_before = state.exposed[command.player] & ~(1 << command.card)
+    if profile.exposed_both_call_or_fold and seen_before and not state.betting_closed:
+        # League: the second of his two cards (the same card shown again does not count).
         consequence = "both cards exposed: the player may only call or fold"
         rule = "league exposed cards"
     return (CardExposed(command.player, text, command.in_deal, consequence, rule),)

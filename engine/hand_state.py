@@ -138,7 +138,7 @@ class HandState(NamedTuple):
     chip_actions_in_turn: int
     players_acted: int  # a bit (1 << position) for each player who acted pre-flop
     call_only: tuple[bool, ...]
-    exposed: tuple[int, ...]
+    exposed: tuple[int, ...]  # each player's own cards the table has seen: bit 1 << card
     absent: tuple[bool, ...]
     returned: tuple[int, ...]  # uncalled chips returned
     awarded: int

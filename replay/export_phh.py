@@ -10,7 +10,9 @@ are written before the run-out (the showdown happens then, as PHH readers expect
 do not depend on it).
 
 House rules and the chip unit go in the user fields `_rules` (the profile) and `_chip_unit`
-(the smallest chip in play: odd chips are split in it), which `handlog phh verify` reads. The
+(the smallest chip in play: odd chips are split in it), which `handlog phh verify` reads, as it
+reads `_dead_hands`: the indexes of the `pN sm` actions that are a director's ruling that the
+hand is dead at the showdown (a hand mucked unseen while a player was all-in: TDA 16). The
 log's coordinates are in `_stream` and `_versions`; what PHH has no action for (misdeal before
 a re-deal, exposed cards, a ruling on an award) is in `_notes`. A hand that did not complete
 (misdealt, voided, cut off) is not written; a TOML comment in its place says why.
@@ -63,16 +65,24 @@ def toml_value(value: object) -> str:
 
 def phh_actions(hand: RecordedHand) -> list[str]:
     """The hand's actions in PHH notation."""
+    return _actions_and_dead_hands(hand)[0]
+
+
+def _actions_and_dead_hands(hand: RecordedHand) -> tuple[list[str], list[int]]:
+    """The actions, and the indexes of the `pN sm` that stand for a hand the director ruled
+    dead at the showdown (PHH has no action for it: the user field `_dead_hands` lists them)."""
     hole: list[str] = ["????"] * hand.size
     for step in hand.steps:
         if isinstance(step.event, HoleCardsDealt) and step.event.cards:
             hole[step.event.player] = "".join(step.event.cards)
     actions = [f"d dh p{i + 1} {cards}" for i, cards in enumerate(hole)]
+    dead = [False] * len(actions)
     showdown_at: int | None = None
     for step in hand.steps:
         event = step.event
         text = ""
         show = False
+        killed = False
         if isinstance(event, PlayerFolded):
             text = f"p{event.player + 1} f"
         elif isinstance(event, (PlayerChecked, PlayerCalled)):
@@ -89,19 +99,21 @@ def phh_actions(hand: RecordedHand) -> list[str]:
             if step.in_betting and step.to_act == event.player:
                 text = f"p{event.player + 1} f"
             elif not step.in_betting:
-                text, show = f"p{event.player + 1} sm", True
+                text, show, killed = f"p{event.player + 1} sm", True, True
             else:
                 raise NotExportable(f"v{step.version}: a hand killed out of turn has no PHH "
                                     "action")
         if text:
             if show and showdown_at is not None:
                 actions.insert(showdown_at, text)
+                dead.insert(showdown_at, killed)
                 showdown_at += 1
             else:
                 actions.append(text)
+                dead.append(killed)
         if step.all_in_runout:
             showdown_at = len(actions)
-    return actions
+    return actions, [index for index, ruled in enumerate(dead) if ruled]
 
 
 def phh_fields(hand: RecordedHand, event_name: str = "") -> dict[str, Any]:
@@ -115,6 +127,7 @@ def phh_fields(hand: RecordedHand, event_name: str = "") -> dict[str, Any]:
     if hand.size == 2:
         antes.reverse()
         blinds.reverse()
+    actions, dead_hands = _actions_and_dead_hands(hand)
     fields: dict[str, Any] = {"variant": "NT"}
     if hand.ante_kind == "uniform":
         fields["ante_trimming_status"] = True  # antes count toward the pots they are in
@@ -123,7 +136,7 @@ def phh_fields(hand: RecordedHand, event_name: str = "") -> dict[str, Any]:
         "blinds_or_straddles": blinds,
         "min_bet": started.min_bet,
         "starting_stacks": list(started.stacks),
-        "actions": phh_actions(hand),
+        "actions": actions,
     })
     if event_name or hand.tournament:
         fields["event"] = event_name or hand.tournament
@@ -142,6 +155,8 @@ def phh_fields(hand: RecordedHand, event_name: str = "") -> dict[str, Any]:
                        "time": moment.time().replace(microsecond=0), "time_zone": "UTC"})
     fields["_rules"] = started.profile
     fields["_chip_unit"] = started.chip_unit
+    if dead_hands:
+        fields["_dead_hands"] = dead_hands
     fields["_stream"] = hand.stream
     fields["_versions"] = [hand.first_version, hand.last_version]
     notes = hand.notes()

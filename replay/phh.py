@@ -87,6 +87,7 @@ class PhhHand:
     rules: str | None
     chip_unit: int
     scale: int
+    dead_hands: frozenset[int] = frozenset()  # `_dead_hands`: these `sm` are dead-hand rulings
 
     @property
     def player_count(self) -> int:
@@ -255,6 +256,7 @@ def _build_hand(data: Mapping[str, object], source: str, hand: int | str | None)
     rules = data.get("_rules")
     if rules is not None and not (isinstance(rules, str) and rules):
         raise PhhFormatError("_rules", f"expected a profile name (string), got {_show(rules)}")
+    dead_hands = _dead_hands(data.get("_dead_hands", []), actions)
     raw_unit = data.get("_chip_unit", 1)
     chip_unit_value = _number(raw_unit, "_chip_unit")
     if chip_unit_value <= 0:
@@ -291,7 +293,21 @@ def _build_hand(data: Mapping[str, object], source: str, hand: int | str | None)
         rules=rules,
         chip_unit=int(chip_unit_value * scale),
         scale=scale,
+        dead_hands=dead_hands,
     )
+
+
+def _dead_hands(value: object, actions: Sequence[PhhAction]) -> frozenset[int]:
+    """The user field `_dead_hands`: indexes into `actions` of `pN sm` actions (no cards)."""
+    if not isinstance(value, list) or not all(type(i) is int for i in value):
+        raise PhhFormatError("_dead_hands", f"expected an array of action indexes, got "
+                             f"{_show(value)}")
+    for index in value:
+        if not 0 <= index < len(actions) or actions[index].code != "sm" or \
+                actions[index].cards is not None:
+            raise PhhFormatError("_dead_hands", f"{index} is not the index of a muck ('pN sm') "
+                                 f"among the {len(actions)} actions")
+    return frozenset(value)
 
 
 def _raise_for_actions(raw_actions: list[object], count: int) -> None:

@@ -30,6 +30,7 @@ from engine.commands import (
     DealBoard,
     DealHole,
     Fold,
+    KillHand,
     MuckCards,
     ShowCards,
 )
@@ -262,7 +263,13 @@ def hand_commands(hand: PhhHand) -> list[Command | None]:
     if len(cache) > _COMMAND_CACHE_LIMIT:
         cache.clear()
     commands: list[Command | None] = []
-    for action in hand.actions:
+    for index, action in enumerate(hand.actions):
+        if index in hand.dead_hands:
+            # A director's ruling written down in the record (`_dead_hands`), not a muck.
+            assert action.player is not None
+            commands.append(KillHand(action.player, "ruled dead by the director (_dead_hands)",
+                                     "director's ruling"))
+            continue
         command = cache.get(action.text)
         if command is None:
             code = action.code

@@ -244,8 +244,9 @@ def played_hands(
 
     Boards are dealt when due; once betting is closed by an all-in some hands are tabled at
     once (TDA 16); at showdown every contender shows (or, with `muck` and nobody all-in, some
-    muck while another hand is still live), then the pots are pushed. With `irregular`, the commands of
-    `irregular_commands` are mixed in (so a hand may also end in a misdeal or a void).
+    muck while another hand is still live), then the pots are pushed. With `irregular`, the
+    commands of `irregular_commands` are mixed in (so a hand may also end in a misdeal or a
+    void).
     """
     setup = draw(setups if setups is not None else hand_setups())
     deck = draw(decks())

@@ -65,7 +65,8 @@ def submit(recorder: Recorder, command: object, actor: Actor = DEALER,
 
 def play_irregular_table(recorder: Recorder) -> None:
     """Three players, no tournament. Hand 1: the dealer saw one player's cards, a raise keyed
-    wrong and amended by the director, a short all-in (main and side pot), a show and a muck.
+    wrong and amended by the director, a short all-in (main and side pot), a show and a hand
+    mucked unseen (killed by the director).
     Hand 2: voided, then re-dealt (the same number) heads-up: a split pot. Hand 3: cut off
     in progress."""
     submit(recorder, OpenTable("audit", 9, "tda"))
@@ -90,7 +91,10 @@ def play_irregular_table(recorder: Recorder) -> None:
         submit(recorder, hc.CheckCall(0))
         submit(recorder, hc.CheckCall(2))
     submit(recorder, hc.ShowCards(0, parse_cards("AsAh")))
-    submit(recorder, hc.MuckCards(2))
+    # TDA 16 allows no muck here (P3 is all-in): P1 threw his cards away unseen, and the
+    # director ruled his hand dead.
+    submit(recorder, hc.KillHand(2, "cards mucked unseen at an all-in showdown", "TDA 16"),
+           DIRECTOR)
     submit(recorder, hc.ShowCards(1, parse_cards("QsQh")))
     submit(recorder, hc.AwardPots())
     # Hand 2: a card with a different back turns up: the hand is void, the chips go back.
@@ -186,6 +190,9 @@ def test_phh_export_re_verifies_with_handlog_phh_verify(log: LogUnderTest, hands
     assert len(report.results) == expected > 60
     assert report.counts["match"] == expected, [r for r in report.results
                                                 if r.status != "match"][:3]
+    # P1's hand, mucked unseen at an all-in showdown and ruled dead, is a `pN sm` named in
+    # `_dead_hands` (TDA 16 refuses a plain muck there).
+    assert "_dead_hands = [" in out.read_text()
     verified = CliRunner().invoke(cli, ["phh", "verify", str(out)])
     assert verified.exit_code == 0, verified.output
     assert re.search(rf"matched\s+{expected}\b", verified.output)

@@ -177,6 +177,18 @@ def test_user_defined_fields() -> None:
     assert hand.chip_unit == 25
 
 
+def test_dead_hands_field_names_mucks_ruled_dead() -> None:
+    """`_dead_hands` lists the `pN sm` actions that are a director's dead-hand ruling; anything
+    else in it is refused, naming the field."""
+    actions = "actions = ['d dh p1 AsKs', 'd dh p2 QdQc', 'd dh p3 2c3c', 'p3 f', 'p1 sm']\n"
+    body = MINIMAL.replace(MINIMAL[MINIMAL.index("actions = "):].split("\n")[0] + "\n", actions)
+    assert hand_of(body + "_dead_hands = [4]\n").dead_hands == frozenset({4})
+    assert hand_of(body).dead_hands == frozenset()
+    for bad in ("[3]", "[9]", "'4'", "[4.0]"):
+        problem = problem_of(body + f"_dead_hands = {bad}\n")
+        assert (problem.kind, problem.field) == ("error", "_dead_hands"), bad
+
+
 @pytest.mark.parametrize(("change", "field"), [
     ("min_bet = 100\n", "min_bet"),
     ("antes = [0, 0, 0]\n", "antes"),

@@ -60,6 +60,19 @@ starting_stacks = [3000, 3000, 3000]
 """
 
 
+def test_tda_16_a_muck_at_an_all_in_showdown_is_illegal_unless_ruled_dead() -> None:
+    """A record that has a player muck while another is all-in breaks TDA 16 (every hand is
+    tabled); with the muck listed in `_dead_hands` (a director's ruling) it verifies."""
+    all_in = THREE_HANDED + (
+        "actions = ['d dh p1 AsAh', 'd dh p2 KsKh', 'd dh p3 QsQh', 'p3 cbr 3000', 'p1 cc',\n"
+        "  'p2 cc', 'd db 2c7d9h', 'd db 3s', 'd db 4d', 'p1 sm AsAh', 'p2 sm', 'p3 sm QsQh']\n")
+    refused = verify_text(all_in)
+    assert refused.status == "illegal" and refused.violation is not None
+    assert (refused.violation.action_index, refused.violation.rule) == (10, "TDA 16")
+    ruled = verify_text(all_in + "_dead_hands = [10]\nfinishing_stacks = [9000, 0, 0]\n")
+    assert ruled.status == "match", ruled
+
+
 # --- set-up and commands --------------------------------------------------------------------
 
 

@@ -659,9 +659,12 @@ def test_league_exposed_both_cards_call_or_fold_only() -> None:
 
 def test_league_one_exposed_card_play_continues() -> None:
     """League: 'If a player accidentally exposes ONE of their hole cards before all players
-    have acted, the card is shown to the table. Play continues.'"""
+    have acted, the card is shown to the table. Play continues.' The same card shown twice is
+    still one card."""
     state = play(new_hand("league", (1000,) * 4), ExposeCard(2, card("As"), in_deal=False))
     assert legal(state).raise_kind == "raise"
+    again = play(state, ExposeCard(2, card("As"), in_deal=False))
+    assert legal(again).raise_kind == "raise" and not again.call_only[2]
 
 
 def test_league_absent_big_blind_checked_through() -> None:

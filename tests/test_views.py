@@ -144,7 +144,7 @@ def test_showdown_lists_the_order_and_what_is_missing_before_the_award(recorder:
     assert showdown["proposed"] is None
     assert showdown["pending"]["rule"] == "TDA 16"
     record(recorder, STREAM, hc.ShowCards(2, parse_cards("AsAd")))
-    record(recorder, STREAM, hc.MuckCards(0))
+    record(recorder, STREAM, hc.ShowCards(0, parse_cards("KhQh")))  # all-in: no muck (TDA 16)
     proposed = view(recorder)["hand"]["showdown"]["proposed"]
     assert [(a["winner_seats"], a["shares"]) for a in proposed] == [([1], [2100])]
 
