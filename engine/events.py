@@ -316,15 +316,18 @@ class EventVoided:
 
 @dataclass(frozen=True, slots=True)
 class EventAmended:
-    """A correction: an earlier event counts as `replacement` (type and canonical payload)."""
+    """A correction: an earlier event counts as `replacement` (type, the schema version its
+    payload was written at, and the canonical payload). Version 2 added
+    `replacement_version` (version 1 amendments all replaced version 1 payloads)."""
 
     TYPE: ClassVar[str] = "event_amended"
-    VERSION: ClassVar[int] = 1
+    VERSION: ClassVar[int] = 2
     version: int
     replacement_type: str
     replacement_payload: str
     reason: str
     rule: str = ""
+    replacement_version: int = 1
 
 
 CORRECTION_EVENT_TYPES: tuple[type, ...] = (EventVoided, EventAmended)

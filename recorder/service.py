@@ -32,7 +32,7 @@ from engine.hand import begin, decide
 from engine.table import Level, TableState, apply_table, open_table, plan_hand
 from replay.fold import TableFold, fold_table
 from schema.codec import canonical_json, encode_event
-from schema.errors import ConcurrencyConflict
+from schema.errors import ConcurrencyConflict, DuplicateEventConflict
 from schema.store import EventStore, NewEvent, StoredEvent
 
 
@@ -223,9 +223,32 @@ class Recorder:
             self._check_version(stream, expected_version, fold.version)
             retried = self._retry_of(stream, expected_version, fold.version, event_id)
             if retried is not None:
+                self._check_same_command(stream, expected_version, command, retried)
                 return retried
             events = self._decide(stream, fold, command)
             return self._record(stream, expected_version, events, event_id, actor)
+
+    def _check_same_command(self, stream: str, expected_version: int, command: TableCommand,
+                            retried: Recorded) -> None:
+        """A retry is the same command only if, decided where it was first sent, it gives the
+        events recorded under its id; otherwise its id was reused for another entry."""
+        first = retried.events[0]
+        before = fold_table(stream, self.store.read(stream)[:expected_version], verify=False)
+        try:
+            events = self._decide(stream, before, command)
+        except RuleViolation as refused:
+            raise DuplicateEventConflict(
+                first.event_id, f"it recorded {first.type!r}; this command is refused there "
+                f"({refused.rule}: {refused.message})") from None
+        mine = [encode_event(event) for event in events]
+        recorded = [(e.type, e.schema_version, e.payload) for e in retried.events]
+        if mine != recorded:
+            theirs = ", ".join(t for t, _v, _p in recorded)
+            ours = ", ".join(t for t, _v, _p in mine)
+            detail = (f"it recorded {theirs}; this command gives {ours}" if theirs != ours else
+                      f"it recorded {first.type} {first.payload}; this command gives "
+                      f"{mine[0][2]}")
+            raise DuplicateEventConflict(first.event_id, detail)
 
     def record(self, stream: str, expected_version: int, events: Sequence[Any],
                event_id: uuid.UUID, actor: Actor) -> Recorded:
@@ -397,9 +420,9 @@ class Recorder:
         if not command.reason.strip() or not command.rule.strip():
             raise RuleViolation("correction", "an amendment records why and the rule cited",
                                 ("give a reason and a rule",))
-        event_type, _version, payload = encode_event(command.replacement)
+        event_type, version, payload = encode_event(command.replacement)
         return EventAmended(command.version, event_type, canonical_json(payload),
-                            command.reason, command.rule)
+                            command.reason, command.rule, version)
 
     def _check_void(self, stream: str, versions: tuple[int, ...]) -> None:
         """Re-derive the table without those events; every later event must still be legal."""

@@ -105,7 +105,8 @@ def effective_events(stored: Sequence[StoredEvent]) -> tuple[list[tuple[int, Any
             voided.update(event.versions)
         elif isinstance(event, EventAmended):
             amended[event.version] = decode_event(
-                event.replacement_type, 1, json.loads(event.replacement_payload)
+                event.replacement_type, event.replacement_version,
+                json.loads(event.replacement_payload)
             )
     result = []
     for version, event in decoded:

@@ -373,6 +373,7 @@ def _corrections(log: LogSnapshot, streams: Iterable[str]) -> list[dict[str, Any
                     "stream": stream, "version": entry.version, "kind": "amend",
                     "affects": [_describe_event(by_version.get(event.version))],
                     "replacement": {"event": event.replacement_type,
+                                    "schema_version": event.replacement_version,
                                     "payload": event.replacement_payload},
                     "reason": event.reason, "rule": event.rule, **_who(entry),
                 })

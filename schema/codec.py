@@ -305,8 +305,12 @@ def default_codec() -> EventCodec:
     global _default_codec
     if _default_codec is None:
         from engine.events import EVENT_TYPES
+        from schema.upcasters import UPCASTERS
 
-        _default_codec = EventCodec(EVENT_TYPES)
+        codec = EventCodec(EVENT_TYPES)
+        for (event_type, from_version), upcaster in UPCASTERS.items():
+            codec.register_upcaster(event_type, from_version, upcaster)
+        _default_codec = codec
     return _default_codec
 
 

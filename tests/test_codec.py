@@ -197,7 +197,7 @@ def test_golden_fixture_decodes(path: Path) -> None:
     except EventCodecError as exc:
         pytest.fail(
             f"{path.name} no longer decodes: {exc}. If the class changed, bump its VERSION and "
-            "register an upcaster (schema.codec.register_upcaster); before the first release the "
+            "register an upcaster (schema/upcasters.py); before the first release the "
             "fixture may instead be rewritten with make_event_fixtures.py --rewrite-current.",
             pytrace=False,
         )
@@ -205,6 +205,19 @@ def test_golden_fixture_decodes(path: Path) -> None:
     if record["schema_version"] == cls.VERSION:
         # Today's encoding of a current-version fixture is the fixture itself.
         assert encode_event(event)[2] == record["payload"]
+
+
+def test_event_amended_v1_replaced_version_1_payloads() -> None:
+    """An amendment stored before event_amended v2 decodes with replacement_version 1, the
+    version every replacement payload had then, and its replacement still decodes."""
+    from engine.events import EventAmended, RaiseMade
+
+    stored = {"version": 7, "replacement_type": "raise_made", "reason": "typo", "rule": "TDA 1",
+              "replacement_payload": '{"all_in":false,"full":true,"player":2,"to":80}'}
+    event = decode_event("event_amended", 1, stored)
+    assert isinstance(event, EventAmended) and event.replacement_version == 1
+    assert decode_event(event.replacement_type, event.replacement_version,
+                        json.loads(event.replacement_payload)) == RaiseMade(2, 80)
 
 
 def test_fixture_names_are_known_event_types() -> None:

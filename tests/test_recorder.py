@@ -31,7 +31,7 @@ from recorder.service import (
 from recorder.tournament_service import Tournaments, table_stream
 from replay.fold import fold_table
 from replay.verify import replay_log
-from schema.errors import ConcurrencyConflict
+from schema.errors import ConcurrencyConflict, DuplicateEventConflict
 from schema.store import EventStore, NewEvent, open_store
 
 DEALER = Actor("dealer-1", "dealer", "tablet-1")
@@ -188,6 +188,23 @@ def test_retry_with_the_same_event_id_records_once(recorder: Recorder,
     assert len(store.read(STREAM)) == first.version
 
 
+def test_a_reused_event_id_for_another_entry_is_refused(recorder: Recorder,
+                                                       store: EventStore) -> None:
+    """An event id sent again with another command (or another amount) is not a retry: it is
+    refused, naming what was recorded, and nothing is written."""
+    three_handed(recorder)
+    submit(recorder, StartHand(Level(10, 20)))
+    version = recorder.table(STREAM).version
+    event_id = uuid.uuid4()
+    first = recorder.submit(STREAM, hc.BetRaise(2, 60), version, event_id, DEALER)
+    with pytest.raises(DuplicateEventConflict, match="raise_made"):
+        recorder.submit(STREAM, hc.Fold(2), version, event_id, DEALER)
+    with pytest.raises(DuplicateEventConflict, match="'to': 60"):
+        recorder.submit(STREAM, hc.BetRaise(2, 80), version, event_id, DEALER)
+    assert recorder.submit(STREAM, hc.BetRaise(2, 60), version, event_id, DEALER).retried
+    assert len(store.read(STREAM)) == first.version
+
+
 def test_stale_tablet_gets_a_conflict_and_nothing_is_written(recorder: Recorder,
                                                             store: EventStore) -> None:
     """A command made on an old version is refused with both versions named."""
@@ -282,6 +299,10 @@ def test_director_amends_an_earlier_bet_and_later_events_are_revalidated(
     hand = recorder.table(STREAM).state.hand  # type: ignore[union-attr]
     assert hand is not None and hand.current_bet == 80 and hand.bets[2] == 80
     assert [e.type for e in store.read(STREAM)][-2:] == ["raise_made", "event_amended"]
+    amendment = store.read(STREAM)[-1]
+    # The replacement's schema version is recorded with it (event_amended v2).
+    assert (amendment.schema_version, amendment.payload["replacement_version"]) == (
+        2, RaiseMade.VERSION)
     submit(recorder, hc.BetRaise(0, 300))
     with pytest.raises(RuleViolation) as refused:
         recorder.submit(STREAM, AmendEvent(raised, RaiseMade(2, 1000, True, True), "typo",
