@@ -12,10 +12,11 @@ files in natural order are used (default 2,000).
 - end to end: from the file on disk to the verdict: ours is `verify_file`, the code path of
   `handlog phh verify`; PokerKit's is `HandHistory.load` + replay + comparing finishing stacks.
 
-Our process-wide caches (parsed actions, cards, commands) are cleared before every round, so a
-round costs what a first run over those files costs. handlog runs as installed: with the
-engine's hot modules compiled by mypyc when setup.py could (the first line printed says which);
---pure runs their Python sources instead, for comparison (benchmarks/pure_python.py).
+Our process-wide caches (parsed actions, cards, commands, the engine's event memos) are cleared
+before every round, so a round costs what a first run over those files costs. handlog runs as
+installed: with the engine's hot modules compiled by mypyc when setup.py could (the first line
+printed says which); --pure runs their Python sources instead, for comparison
+(benchmarks/pure_python.py).
 Rounds alternate between the two so background load hits both alike; the process is pinned to
 one CPU; the best round is reported (the median in brackets).
 """
@@ -39,12 +40,14 @@ END_TO_END_TARGET = 5.0
 
 
 def clear_caches() -> None:
-    """Forget everything our parser and replayer memoise across hands."""
+    """Forget everything our parser, replayer and engine memoise across hands."""
+    from engine.hand_decide import forget_memos
     from replay import phh, phh_verify
 
     phh.parse_action.cache_clear()
     phh_verify._cards.cache_clear()
     phh_verify._COMMANDS.clear()
+    forget_memos()
 
 
 def best_and_median(rounds: list[float], count: int) -> tuple[float, float]:

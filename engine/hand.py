@@ -16,6 +16,7 @@ hand_pots.py (pots and awards) and hand_apply.py (apply).
 
 from __future__ import annotations
 
+from engine.cards import Card
 from engine.commands import (
     BetRaise,
     CheckCall,
@@ -43,8 +44,8 @@ from engine.hand_apply import (
 from engine.hand_decide import (
     _decide_bet_raise,
     _decide_check_call,
-    _decide_deal_hole,
     _decide_fold,
+    _hole_dealt,
     decide,
     legal_actions,
     next_steps,
@@ -98,6 +99,7 @@ __all__ = [
     "_started",
     "apply",
     "begin",
+    "deal_hole",
     "decide",
     "execute",
     "forced_posts",
@@ -148,10 +150,18 @@ def execute(state: HandState, command: Command) -> HandState:
             return _apply_bet(state, _decide_bet_raise(state, command)[0])
         if kind is DealHole:
             assert isinstance(command, DealHole)
-            return _apply_hole(state, _decide_deal_hole(state, command)[0])
+            return _apply_hole(state, _hole_dealt(state, command.player, command.cards)[0])
     for event in decide(state, command):
         state = _APPLIERS[type(event)](state, event)
     return state
+
+
+def deal_hole(state: HandState, player: int, cards: tuple[Card, ...] | None) -> HandState:
+    """execute(state, DealHole(player, cards)) without building the command: a replay deals
+    six hands for every hand it plays."""
+    if state.phase in _OVER:
+        return execute(state, DealHole(player, cards))
+    return _apply_hole(state, _hole_dealt(state, player, cards)[0])
 
 
 def replay_events(events: list[HandEvent] | tuple[HandEvent, ...]) -> HandState:

@@ -261,6 +261,16 @@ _RAISES_MADE: Final[dict[tuple[int, int, bool, bool], tuple[RaiseMade]]] = {}
 _BOARDS_DEALT: Final[dict[tuple[str, ...], tuple[BoardDealt]]] = {}
 
 
+def forget_memos() -> None:
+    """Empty the event memos (benchmarks/replay_vs_pokerkit.py times cold rounds with it)."""
+    for dealt in _HOLE_DEALT:
+        dealt.clear()
+    _CALLS.clear()
+    _BETS_MADE.clear()
+    _RAISES_MADE.clear()
+    _BOARDS_DEALT.clear()
+
+
 def _called(player: int, amount: int, all_in: bool) -> tuple[PlayerCalled]:
     key = (player, amount, all_in)
     event = _CALLS.get(key)
@@ -354,8 +364,12 @@ def _check_duplicates(state: HandState, cards: tuple[Card, ...]) -> tuple[str, .
 
 
 def _decide_deal_hole(state: HandState, command: DealHole) -> tuple[HoleCardsDealt, ...]:
-    player = command.player
-    cards = command.cards
+    return _hole_dealt(state, command.player, command.cards)
+
+
+def _hole_dealt(state: HandState, player: int,
+                cards: tuple[Card, ...] | None) -> tuple[HoleCardsDealt, ...]:
+    """The events of DealHole(player, cards)."""
     if cards and len(cards) == 2 and 0 <= player < len(state.stacks) and \
             state.hole[player] is None:
         # The usual deal: two cards new to the hand. Its event is a value: the same deal
@@ -377,7 +391,6 @@ def _decide_deal_hole(state: HandState, command: DealHole) -> tuple[HoleCardsDea
     _check_player(state, player)
     if state.hole[player] is not None:
         raise RuleViolation("deal", f"position {player} already has hole cards")
-    cards = command.cards
     if not cards:
         return (HoleCardsDealt(player, ()),)
     if len(cards) != 2:

@@ -35,7 +35,7 @@ from engine.commands import (
     ShowCards,
 )
 from engine.errors import RuleViolation
-from engine.hand import BETTING, BOARD, HandSetup, HandState, execute, start_hand
+from engine.hand import BETTING, BOARD, HandSetup, HandState, deal_hole, execute, start_hand
 from engine.profiles import PROFILES, Profile
 from replay.phh import PhhAction, PhhEntry, PhhHand, PhhProblem, load_file
 
@@ -257,12 +257,18 @@ _COMMANDS: dict[str, Command] = {}
 _COMMAND_CACHE_LIMIT = 1 << 18
 
 
-def hand_commands(hand: PhhHand) -> list[Command | None]:
-    """The command of every action, None where it depends on the state (`sm -`, no-ops...)."""
+HoleDeal = tuple[int, tuple[Card, ...] | None]
+"""A hole-card deal as (position, cards): played with engine.hand.deal_hole, which is what
+execute does with DealHole(position, cards), without building the command."""
+
+
+def hand_commands(hand: PhhHand) -> list[Command | HoleDeal | None]:
+    """The command of every action (a HoleDeal for a deal), None where it depends on the state
+    (`sm -`, no-ops...)."""
     cache = _COMMANDS if hand.scale == 1 else {}  # scaled amounts are this hand's own
     if len(cache) > _COMMAND_CACHE_LIMIT:
         cache.clear()
-    commands: list[Command | None] = []
+    commands: list[Command | HoleDeal | None] = []
     for index, action in enumerate(hand.actions):
         if index in hand.dead_hands:
             # A director's ruling written down in the record (`_dead_hands`), not a muck.
@@ -270,13 +276,14 @@ def hand_commands(hand: PhhHand) -> list[Command | None]:
             commands.append(KillHand(action.player, "ruled dead by the director (_dead_hands)",
                                      "director's ruling"))
             continue
+        code = action.code
+        if code == "dh":
+            assert action.player is not None and action.cards is not None
+            commands.append((action.player, _hole(action.cards)))
+            continue
         command = cache.get(action.text)
         if command is None:
-            code = action.code
-            if code == "dh":  # the usual miss: hole cards recur seldom
-                assert action.player is not None and action.cards is not None
-                command = cache[action.text] = DealHole(action.player, _hole(action.cards))
-            elif code != "noop" and not (
+            if code != "noop" and not (
                     code == "sm" and action.cards is not None
                     and (action.cards == "-" or "?" in action.cards)):
                 built = command_for(action, None)
@@ -306,6 +313,9 @@ def replay_hand(hand: PhhHand, rules: str = DEFAULT_RULES,
         for index, command in enumerate(hand_commands(hand)):
             if extra is not None and index in extra:
                 state = execute(state, extra[index])
+            if isinstance(command, tuple):
+                state = deal_hole(state, command[0], command[1])
+                continue
             if command is None:
                 action = actions[index]
                 if action.code == "noop":

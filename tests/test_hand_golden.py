@@ -563,3 +563,22 @@ def test_no_raise_when_nobody_could_call_more() -> None:
     assert refused(state, BetRaise(1, 1000)).rule == "TDA 43"
     state = play(state, CheckCall(1))
     assert legal(state).raise_kind == ""
+
+
+def test_deal_hole_is_execute_of_deal_hole() -> None:
+    """engine.hand.deal_hole (the replay's path for a deal) gives what execute gives for
+    DealHole, refusals included."""
+    from engine.commands import DealHole as Deal
+    from engine.hand import deal_hole, execute
+
+    state = new_hand((1000, 1000, 1000))
+    for player, cards in ((0, parse_cards("AsKs")), (1, None), (2, parse_cards("QdQc"))):
+        assert deal_hole(state, player, cards) == execute(state, Deal(player, cards))
+        state = deal_hole(state, player, cards)
+    for player, cards in ((0, parse_cards("2c3c")), (5, parse_cards("2c3c"))):
+        with pytest.raises(RuleViolation) as direct:
+            deal_hole(state, player, cards)
+        with pytest.raises(RuleViolation) as executed:
+            execute(state, Deal(player, cards))
+        assert (direct.value.rule, direct.value.message) == (
+            executed.value.rule, executed.value.message)

@@ -8,7 +8,7 @@ import pytest
 
 import engine.hand as hand_module
 from engine.cards import parse_cards
-from engine.commands import BetRaise, CheckCall, DealHole, Fold, ShowCards
+from engine.commands import BetRaise, CheckCall, Fold, ShowCards
 from engine.events import BoardDealt
 from engine.hand import HandState
 from replay.phh import PhhHand, find_phh_files, load_file, loads_file
@@ -94,11 +94,11 @@ def test_six_handed_blinds_are_as_written() -> None:
 
 
 def test_commands_follow_the_actions() -> None:
-    """`cbr` is a raise *to* the street total, `????` deals unknown cards, `sm` shows."""
+    """`cbr` is a raise *to* the street total, `????` deals unknown cards (a deal is played as
+    (position, cards) with engine.hand.deal_hole), `sm` shows."""
     hand = fixture_hand("flawed/under_raise.phh")
     commands = hand_commands(hand)
-    assert commands[:5] == [DealHole(0, None), DealHole(1, None), DealHole(2, None),
-                            BetRaise(2, 300), BetRaise(0, 400)]
+    assert commands[:5] == [(0, None), (1, None), (2, None), BetRaise(2, 300), BetRaise(0, 400)]
     assert commands[5:] == [Fold(1), Fold(2)]
     showdown = hand_commands(fixture_hand("good/odd_chip_engine.phh"))
     assert showdown[3] == CheckCall(2)
