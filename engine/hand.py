@@ -16,6 +16,8 @@ hand_pots.py (pots and awards) and hand_apply.py (apply).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from engine.cards import Card
 from engine.commands import (
     BetRaise,
@@ -63,8 +65,11 @@ from engine.hand_start import (
     setup_from_event,
 )
 from engine.hand_state import (
+    _HOLE,
+    _KNOWN,
     _OVER,
     _POSTS_DUE,
+    _TEXT_OF_CARD,
     BETTING,
     BOARD,
     COMPLETE,
@@ -100,6 +105,7 @@ __all__ = [
     "apply",
     "begin",
     "deal_hole",
+    "deal_holes",
     "decide",
     "execute",
     "forced_posts",
@@ -162,6 +168,35 @@ def deal_hole(state: HandState, player: int, cards: tuple[Card, ...] | None) -> 
     if state.phase in _OVER:
         return execute(state, DealHole(player, cards))
     return _apply_hole(state, _hole_dealt(state, player, cards)[0])
+
+
+def deal_holes(state: HandState,
+               deals: Sequence[tuple[int, tuple[Card, ...] | None]]) -> HandState | None:
+    """The state after deal_hole for each (position, cards) in turn, built once: a replay's
+    pre-flop deal. None unless every deal is the usual one (two known cards, new to the hand,
+    to a position without cards): the caller then deals them one by one, which refuses the
+    odd one with its rule."""
+    if state.phase in _OVER:
+        return None
+    hole = list(state.hole)
+    known = state.known
+    for player, cards in deals:
+        if not cards or len(cards) != 2 or not 0 <= player < len(hole) or \
+                hole[player] is not None:
+            return None
+        first, second = cards
+        if first == second or _TEXT_OF_CARD.get(first) is None or \
+                _TEXT_OF_CARD.get(second) is None:
+            return None
+        bits = 1 << first | 1 << second
+        if known & bits:
+            return None
+        hole[player] = (first, second)  # as _apply_hole sets it from the event
+        known |= bits
+    v = list(state)
+    v[_HOLE] = tuple(hole)
+    v[_KNOWN] = known
+    return _build(HandState, v)
 
 
 def replay_events(events: list[HandEvent] | tuple[HandEvent, ...]) -> HandState:

@@ -35,7 +35,16 @@ from engine.commands import (
     ShowCards,
 )
 from engine.errors import RuleViolation
-from engine.hand import BETTING, BOARD, HandSetup, HandState, deal_hole, execute, start_hand
+from engine.hand import (
+    BETTING,
+    BOARD,
+    HandSetup,
+    HandState,
+    deal_hole,
+    deal_holes,
+    execute,
+    start_hand,
+)
 from engine.profiles import PROFILES, Profile
 from replay.phh import PhhAction, PhhEntry, PhhHand, PhhProblem, load_file
 
@@ -310,15 +319,36 @@ def replay_hand(hand: PhhHand, rules: str = DEFAULT_RULES,
     actions = hand.actions
     index = -1
     try:
-        for index, command in enumerate(hand_commands(hand)):
+        commands = hand_commands(hand)
+        count = len(commands)
+        index = 0
+        while index < count:
+            command = commands[index]
             if extra is not None and index in extra:
                 state = execute(state, extra[index])
             if isinstance(command, tuple):
+                # The deal: consecutive hole-card deals are dealt at once when they are all
+                # the usual kind; otherwise one by one, so that a refusal names its action.
+                deals = [command]
+                end = index + 1
+                while end < count and (extra is None or end not in extra):
+                    following = commands[end]
+                    if not isinstance(following, tuple):
+                        break
+                    deals.append(following)
+                    end += 1
+                dealt = deal_holes(state, deals) if len(deals) > 1 else None
+                if dealt is not None:
+                    state = dealt
+                    index = end
+                    continue
                 state = deal_hole(state, command[0], command[1])
+                index += 1
                 continue
             if command is None:
                 action = actions[index]
                 if action.code == "noop":
+                    index += 1
                     continue
                 built = command_for(action, state)
                 if isinstance(built, str):
@@ -326,6 +356,7 @@ def replay_hand(hand: PhhHand, rules: str = DEFAULT_RULES,
                                   unreplayable=f"action {index} {action.text!r}: {built}")
                 command = built
             state = execute(state, command)
+            index += 1
         index = len(actions)
         if extra is not None and index in extra:
             state = execute(state, extra[index])

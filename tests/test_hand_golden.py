@@ -582,3 +582,21 @@ def test_deal_hole_is_execute_of_deal_hole() -> None:
             execute(state, Deal(player, cards))
         assert (direct.value.rule, direct.value.message) == (
             executed.value.rule, executed.value.message)
+
+
+def test_deal_holes_is_deal_hole_in_turn_or_nothing() -> None:
+    """engine.hand.deal_holes (a replay's whole pre-flop deal at once) gives the state that
+    dealing one by one gives, and None (deal them one by one) for anything unusual."""
+    from engine.hand import deal_hole, deal_holes
+
+    state = new_hand((1000, 1000, 1000))
+    deals = [(0, parse_cards("AsKs")), (1, parse_cards("QdQc")), (2, parse_cards("7h2c"))]
+    one_by_one = state
+    for player, cards in deals:
+        one_by_one = deal_hole(one_by_one, player, cards)
+    assert deal_holes(state, deals) == one_by_one
+    for odd in ([(0, parse_cards("AsKs")), (1, parse_cards("AsQc"))],  # a duplicate card
+                [(0, None), (1, parse_cards("QdQc"))],  # unknown cards
+                [(0, parse_cards("AsKs")), (0, parse_cards("QdQc"))],  # dealt twice
+                [(7, parse_cards("AsKs"))]):  # no such position
+        assert deal_holes(state, odd) is None
