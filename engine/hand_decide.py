@@ -271,34 +271,29 @@ def forget_memos() -> None:
     _BOARDS_DEALT.clear()
 
 
-def _called(player: int, amount: int, all_in: bool) -> tuple[PlayerCalled]:
-    key = (player, amount, all_in)
-    event = _CALLS.get(key)
+def _reused(memo: dict[Any, Any], event_type: type, fields: tuple[Any, ...]) -> Any:
+    """`(event_type(*fields),)`, built once per distinct `fields` (until `memo` fills)."""
+    event = memo.get(fields)
     if event is None:
-        if len(_CALLS) >= _MEMO_LIMIT:
-            _CALLS.clear()
-        event = _CALLS[key] = (PlayerCalled(player, amount, all_in),)
+        if len(memo) >= _MEMO_LIMIT:
+            memo.clear()
+        event = memo[fields] = (event_type(*fields),)
     return event
+
+
+def _called(player: int, amount: int, all_in: bool) -> tuple[PlayerCalled]:
+    called: tuple[PlayerCalled] = _reused(_CALLS, PlayerCalled, (player, amount, all_in))
+    return called
 
 
 def _bet_made(player: int, to: int, all_in: bool) -> tuple[BetMade]:
-    key = (player, to, all_in)
-    event = _BETS_MADE.get(key)
-    if event is None:
-        if len(_BETS_MADE) >= _MEMO_LIMIT:
-            _BETS_MADE.clear()
-        event = _BETS_MADE[key] = (BetMade(player, to, all_in),)
-    return event
+    bet: tuple[BetMade] = _reused(_BETS_MADE, BetMade, (player, to, all_in))
+    return bet
 
 
 def _raise_made(player: int, to: int, all_in: bool, full: bool) -> tuple[RaiseMade]:
-    key = (player, to, all_in, full)
-    event = _RAISES_MADE.get(key)
-    if event is None:
-        if len(_RAISES_MADE) >= _MEMO_LIMIT:
-            _RAISES_MADE.clear()
-        event = _RAISES_MADE[key] = (RaiseMade(player, to, all_in, full),)
-    return event
+    raised: tuple[RaiseMade] = _reused(_RAISES_MADE, RaiseMade, (player, to, all_in, full))
+    return raised
 
 
 def _refused_bet(state: HandState, player: int, to: int) -> RuleViolation:

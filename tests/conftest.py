@@ -13,25 +13,24 @@ from conftest_store import (  # noqa: F401  (fixtures are found by name)
 
 def compiled_but_stale() -> list[str]:
     """The modules that run compiled (see setup.py) although their source changed since."""
-    import ast
     import hashlib
     import importlib
     import json
+    import sys
     from pathlib import Path
 
     root = Path(__file__).resolve().parent.parent
-    setup_py = ast.parse((root / "setup.py").read_text())
-    compiled: list[str] = next(
-        ast.literal_eval(node.value) for node in setup_py.body
-        if isinstance(node, ast.Assign) and getattr(node.targets[0], "id", "") == "COMPILED")
+    sys.path.append(str(root / "benchmarks"))
+    from pure_python import compiled_modules  # setup.py's COMPILED list
+
     manifest = root / "engine" / "_compiled.json"
     digests: dict[str, str] = json.loads(manifest.read_text()) if manifest.exists() else {}
     stale = []
-    for path in compiled:
-        module = importlib.import_module(path.removesuffix(".py").replace("/", "."))
-        source = root / path
+    for name, source in compiled_modules().items():
+        module = importlib.import_module(name)
         if str(module.__file__).endswith(".py") or not source.exists():
             continue  # pure Python, or an installed (non-editable) build
+        path = source.relative_to(root).as_posix()
         if digests.get(path) != hashlib.sha256(source.read_bytes()).hexdigest():
             stale.append(path)
     return stale
