@@ -108,5 +108,24 @@ const Handlog = (() => {
     return (cards || []).map((c) => (c[0] === "T" ? "10" : c[0]) + (SUIT[c[1]] || "")).join(" ");
   }
 
-  return { api, session, login, logout, follow, esc, chips, cardHtml, cardsText, uuid4, deviceId, cookie };
+  // An alert (a refusal, a conflict, a lost connection) in `box`: title, rule, text, what is
+  // allowed, any extra buttons, then OK. No alert hides the box.
+  function showAlert(box, alert, buttons) {
+    if (!alert) {
+      box.hidden = true;
+      return;
+    }
+    box.hidden = false;
+    box.className = `alert ${alert.kind}`;
+    box.innerHTML =
+      `<div class="alert-title">${esc(alert.title)}</div>` +
+      (alert.rule ? `<div class="alert-rule" data-rule="${esc(alert.rule)}">${esc(alert.rule)}</div>` : "") +
+      `<div class="alert-text">${esc(alert.text)}</div>` +
+      (alert.legal && alert.legal.length ? `<div class="alert-legal">Allowed: ${esc(alert.legal.join("; "))}</div>` : "") +
+      (alert.extra ? `<div class="alert-legal">${esc(alert.extra)}</div>` : "") +
+      (buttons || "") +
+      `<button type="button" class="btn small" data-action="dismiss">OK</button>`;
+  }
+
+  return { api, session, login, logout, follow, esc, chips, cardHtml, cardsText, uuid4, deviceId, cookie, showAlert };
 })();

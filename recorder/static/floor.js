@@ -42,20 +42,8 @@
   }
 
   function renderAlert() {
-    const box = $("alert");
-    if (!alertBox) {
-      box.hidden = true;
-      return;
-    }
-    box.hidden = false;
-    box.className = `alert ${alertBox.kind}`;
-    box.innerHTML =
-      `<div class="alert-title">${H.esc(alertBox.title)}</div>` +
-      (alertBox.rule ? `<div class="alert-rule">${H.esc(alertBox.rule)}</div>` : "") +
-      `<div class="alert-text">${H.esc(alertBox.text)}</div>` +
-      (alertBox.legal.length ? `<div class="alert-legal">Allowed: ${H.esc(alertBox.legal.join("; "))}</div>` : "") +
-      (unsent ? `<button type="button" class="btn small primary" data-action="resend">Send again</button>` : "") +
-      `<button type="button" class="btn small" data-action="dismiss">OK</button>`;
+    H.showAlert($("alert"), alertBox,
+      unsent ? `<button type="button" class="btn small primary" data-action="resend">Send again</button>` : "");
   }
 
   function render() {

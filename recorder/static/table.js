@@ -347,20 +347,7 @@
   }
 
   function renderAlert() {
-    const box = $("alert");
-    if (!alertBox) {
-      box.hidden = true;
-      return;
-    }
-    box.hidden = false;
-    box.className = `alert ${alertBox.kind}`;
-    box.innerHTML =
-      `<div class="alert-title">${H.esc(alertBox.title)}</div>` +
-      `<div class="alert-rule" data-rule="${H.esc(alertBox.rule)}">${H.esc(alertBox.rule)}</div>` +
-      `<div class="alert-text">${H.esc(alertBox.text)}</div>` +
-      (alertBox.legal && alertBox.legal.length ? `<div class="alert-legal">Allowed: ${H.esc(alertBox.legal.join("; "))}</div>` : "") +
-      (alertBox.extra ? `<div class="alert-legal">${H.esc(alertBox.extra)}</div>` : "") +
-      `<button type="button" class="btn small" data-action="dismiss">OK</button>`;
+    H.showAlert($("alert"), alertBox);
   }
 
   function renderOutbox() {
