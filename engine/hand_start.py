@@ -75,7 +75,22 @@ def _validate_setup(setup: HandSetup) -> Profile:
             or min(antes) < 0 or setup.min_bet <= 0 or setup.chip_unit <= 0:
         _refuse_setup(setup)
     profile = PROFILES.get(setup.profile)
-    return profile if profile is not None else get_profile(setup.profile)
+    if profile is None:
+        profile = get_profile(setup.profile)
+    if n > 2 and sum(1 for b in blinds if b) > 2:
+        _refuse_straddle(setup, profile)
+    return profile
+
+
+def _refuse_straddle(setup: HandSetup, profile: Profile) -> NoReturn:
+    """More than two blinds is a straddle. No profile allows one (`straddle_allowed` is false
+    in all five: BSE 'Straddle blinds are not allowed.'; TDA 2024 has no straddle rule)."""
+    posted = ", ".join(f"position {i} {b}" for i, b in enumerate(setup.blinds) if b)
+    raise RuleViolation(
+        "straddle",
+        f"a hand set up with more than two blinds ({posted}) carries a straddle; the "
+        f"{profile.name} rules allow none: {profile.citations['straddle_allowed']}",
+        ("a small blind and a big blind", "a big blind alone (dead small blind)"))
 
 
 def _refuse_setup(setup: HandSetup) -> NoReturn:

@@ -71,7 +71,8 @@ class Profile:
     preflop_min_raise_multiple: int = _param(
         2, "hand", "The smallest pre-flop raise is to this multiple of the big blind.")
     straddle_allowed: bool = _param(
-        False, "hand", "A voluntary straddle may be posted.")
+        False, "hand", "A voluntary straddle may be posted. False in every profile: a hand "
+        "set up with more than two blinds is refused (rule 'straddle').")
     # --- Showdown and awards ----------------------------------------------------------------
     odd_chip_all_in_first: bool = _param(
         False, "hand", "A split pot of a single chip of the smallest denomination goes to the "

@@ -103,8 +103,12 @@ def _describe(result: HandResult) -> Sequence[str]:
     lines = [f"{result.status.upper():<10} {where}"]
     violation = result.violation
     if violation is not None:
-        at = ("the end of the record" if violation.action is None
-              else f"action {violation.action_index} {violation.action!r}")
+        if violation.action_index is None:
+            at = "the set-up (antes, blinds_or_straddles, starting_stacks)"
+        elif violation.action is None:
+            at = "the end of the record"
+        else:
+            at = f"action {violation.action_index} {violation.action!r}"
         lines.append(f"           at {at}: {violation.rule}: {violation.message}")
     if result.reason:
         lines.append(f"           {result.reason}")

@@ -7,6 +7,7 @@ Screenshots go to test-artifacts/ (gitignored)."""
 from __future__ import annotations
 
 import re
+import time
 import uuid
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -106,6 +107,19 @@ def settled(page: Any, version: str | None) -> None:
     page.wait_for_function(
         "v => document.body.dataset.version !== v && window.handlogTable.outbox().length === 0",
         arg=version)
+
+
+def shows(page: Any, selector: str, timeout: float = 30.0) -> None:
+    """Wait until `selector` (a Playwright selector) is on the page; if the page shows a
+    refusal instead, fail with what it says (rule and message), not with a bare timeout."""
+    deadline = time.monotonic() + timeout
+    while page.locator(selector).count() == 0:
+        if page.locator("#alert").is_visible():
+            raise AssertionError(f"waiting for {selector}, the page refused: "
+                                 f"{page.inner_text('#alert')!r}")
+        if time.monotonic() > deadline:
+            raise AssertionError(f"{selector} did not show within {timeout} s")
+        page.wait_for_timeout(50)
 
 
 def tap(page: Any, selector: str) -> None:
@@ -457,11 +471,11 @@ def test_the_floor_runs_the_tournament_and_pairs_a_tablet(browser: Any, tmp_path
             shot(floor, f"floor-{name}-director")
         floor.fill("[data-form='register'] input[name='name']", "Zelda")
         floor.click("[data-form='register'] button")
-        floor.wait_for_function("() => document.body.innerText.includes('Zelda')")
+        shows(floor, "#tournament :text('Zelda'), #tables :text('Zelda')")
         floor.fill("[data-form='ruling'] input[name='rule']", "TDA 45")
         floor.fill("[data-form='ruling'] input[name='text']", "verbal raise binding")
         floor.click("[data-form='ruling'] button")
-        floor.wait_for_selector(".rulings li:has-text('verbal raise binding')")
+        shows(floor, ".rulings li:has-text('verbal raise binding')")
         assert "TDA 45" in floor.inner_text(".rulings")
         version = floor.get_attribute("body", "data-version")
         floor.click("[data-action='t-cmd'][data-type='start_level']")

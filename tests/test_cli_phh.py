@@ -35,7 +35,7 @@ def test_json_report_shape_and_counts() -> None:
     report = json.loads(out)
     assert set(report) == REPORT_KEYS
     assert (report["hands"], report["matched"], report["mismatched"], report["illegal"],
-            report["unverified"], report["errors"]) == (20, 8, 1, 3, 2, 6)
+            report["unverified"], report["errors"]) == (21, 8, 1, 4, 2, 6)
     assert isinstance(report["seconds"], float)
     assert all(set(entry) == RESULT_KEYS for entry in report["results"])
     assert code == 1
@@ -97,11 +97,12 @@ def test_readable_summary() -> None:
     code, out, err = run(str(FIXTURES / "flawed"))
     assert code == 1
     assert "  mismatched        1" in out
-    assert "  illegal           3" in out
+    assert "  illegal           4" in out
     assert "at action 4 'p1 cbr 400': TDA 43: raise to 400 is too small" in out
     assert "at the end of the record: strict replay" in out
+    assert "at the set-up (antes, blinds_or_straddles, starting_stacks): straddle: " in out
     assert "record splits the odd chip into half chips (x.5)" in out
-    assert out.rstrip().endswith("FAILED: 1 mismatched, 3 illegal")
+    assert out.rstrip().endswith("FAILED: 1 mismatched, 4 illegal")
     assert err == ""
 
 

@@ -119,6 +119,7 @@ def test_commands_follow_the_actions() -> None:
     ("flawed/under_raise.phh", "illegal"),
     ("flawed/omitted_fold.phh", "illegal"),
     ("flawed/ends_early.phh", "illegal"),
+    ("flawed/straddle.phh", "illegal"),
     ("flawed/odd_chip_half.phh", "mismatch"),
     ("malformed/bad_toml.phh", "error"),
     ("malformed/missing_min_bet.phh", "error"),
@@ -219,6 +220,17 @@ def test_record_ending_with_betting_open_is_illegal() -> None:
     assert result.violation.action_index == 5
     assert result.violation.action is None
     assert "p2 (the big blind) is to act" in result.violation.message
+
+
+def test_a_straddle_is_refused_at_the_set_up_under_every_profile() -> None:
+    """BSE 76 ('Straddle blinds are not allowed'): a third blind is refused before any action,
+    with no action index, the rule, and what is allowed."""
+    result = result_of("flawed/straddle.phh")
+    assert result.violation is not None
+    assert (result.violation.action_index, result.violation.action) == (None, None)
+    assert result.violation.rule == "straddle"
+    assert "p3 200" in result.violation.message
+    assert "allowed: a small blind and a big blind" in result.violation.message
 
 
 def test_partial_record_matches_stacks_as_they_stand() -> None:
@@ -332,7 +344,7 @@ def test_report_counts_and_exit_status() -> None:
     data = report.as_dict()
     assert {key: data[key] for key in ("hands", "matched", "mismatched", "illegal",
                                        "unverified", "errors")} == {
-        "hands": 20, "matched": 8, "mismatched": 1, "illegal": 3, "unverified": 2, "errors": 6,
+        "hands": 21, "matched": 8, "mismatched": 1, "illegal": 4, "unverified": 2, "errors": 6,
     }
     assert not report.ok
     assert verify_files(find_phh_files([FIXTURES / "good"])).ok

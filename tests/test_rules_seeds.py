@@ -63,6 +63,7 @@ from engine.hand import (
     showdown_order,
     start_hand,
 )
+from engine.profiles import get_profile
 
 # --- helpers -------------------------------------------------------------------------------
 
@@ -174,6 +175,18 @@ def test_bse_all_in_short_of_a_raise_may_only_be_called() -> None:
     state = play(state, CheckCall(2))
     la = legal(state)
     assert (la.player, la.call_amount, la.raise_kind) == (0, 200, "")
+
+
+@pytest.mark.parametrize("profile", ["tda", "bse", "octobermuck", "chairperson", "league"])
+def test_bse_76_straddle_blinds_are_not_allowed(profile: str) -> None:
+    """BSE Blinds: 'Straddle blinds are not allowed.' No document allows one (TDA 2024 has no
+    straddle rule): a hand set up with a third blind is refused before anything is posted."""
+    with pytest.raises(RuleViolation, match="straddle") as refused:
+        new_hand(profile, (5000,) * 5, (50, 100, 200, 0, 0))
+    assert refused.value.rule == "straddle"
+    assert get_profile(profile).straddle_allowed is False
+    assert "a small blind and a big blind" in " ".join(refused.value.legal)
+    assert new_hand(profile, (5000,) * 5).current_bet == 100  # two blinds: the hand starts
 
 
 def test_bse_odd_chip_closest_to_dealer_left() -> None:
