@@ -19,7 +19,7 @@ class HandStarted:
     """What the hand started with: enough to replay it on its own."""
 
     TYPE: ClassVar[str] = "hand_started"
-    VERSION: ClassVar[int] = 1
+    VERSION: ClassVar[int] = 2  # 2: dead_money
     hand_number: int
     players: tuple[str, ...]
     seats: tuple[int, ...]
@@ -34,6 +34,7 @@ class HandStarted:
     small_blind_seat: int = 0
     big_blind_seat: int = 0
     absent: tuple[int, ...] = ()
+    dead_money: int = 0  # in the pot before anything is posted, nobody's (a color-up carry)
 
 
 @dataclass(frozen=True, slots=True)
@@ -304,6 +305,19 @@ class SeatAbsenceChanged:
 
 
 @dataclass(frozen=True, slots=True)
+class PotCarried:
+    """Chips that go into the table's next pot and belong to nobody until it is won: the odd
+    chips forfeited at an Octobermuck buy-down, changed up ("awarded to the winner of the next
+    hand")."""
+
+    TYPE: ClassVar[str] = "pot_carried"
+    VERSION: ClassVar[int] = 1
+    amount: int
+    reason: str
+    rule: str = ""
+
+
+@dataclass(frozen=True, slots=True)
 class EventVoided:
     """A correction: earlier events of this stream no longer count. They stay in the log."""
 
@@ -334,10 +348,12 @@ CORRECTION_EVENT_TYPES: tuple[type, ...] = (EventVoided, EventAmended)
 
 TABLE_EVENT_TYPES: tuple[type, ...] = (
     TableOpened, PlayerSeated, PlayerLeft, ButtonPlaced, StackAdjusted, SeatAbsenceChanged,
+    PotCarried,
 )
 
 TableEvent = (
     TableOpened | PlayerSeated | PlayerLeft | ButtonPlaced | StackAdjusted | SeatAbsenceChanged
+    | PotCarried
 )
 
 

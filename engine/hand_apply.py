@@ -411,14 +411,16 @@ def _apply_award(state: HandState, event: PotAwarded) -> HandState:
 
 def _apply_misdeal(state: HandState, event: MisdealDeclared) -> HandState:
     n = state.player_count
+    # Everything goes back; the set-up's dead money waits for the exact re-deal.
     return _evolve(state, phase=MISDEALT, stacks=state.setup.stacks, bets=(0,) * n,
-                   committed=(0,) * n, dead=0, to_act=None)
+                   committed=(0,) * n, dead=state.setup.dead_money, to_act=None)
 
 
 def _apply_void(state: HandState, event: HandVoided) -> HandState:
     n = state.player_count
+    # Bets returned; the set-up's dead money stays for the table's next pot.
     return _evolve(state, phase=VOID, stacks=state.setup.stacks, bets=(0,) * n,
-                   committed=(0,) * n, dead=0, to_act=None)
+                   committed=(0,) * n, dead=state.setup.dead_money, to_act=None)
 
 
 def _apply_exposed(state: HandState, event: CardExposed) -> HandState:

@@ -72,7 +72,8 @@ def _validate_setup(setup: HandSetup) -> Profile:
     stacks, blinds, antes = setup.stacks, setup.blinds, setup.antes
     n = len(stacks)
     if n < 2 or len(blinds) != n or len(antes) != n or min(stacks) < 0 or min(blinds) < 0 \
-            or min(antes) < 0 or setup.min_bet <= 0 or setup.chip_unit <= 0:
+            or min(antes) < 0 or setup.min_bet <= 0 or setup.chip_unit <= 0 \
+            or setup.dead_money < 0:
         _refuse_setup(setup)
     profile = PROFILES.get(setup.profile)
     if profile is None:
@@ -105,6 +106,8 @@ def _refuse_setup(setup: HandSetup) -> NoReturn:
         raise RuleViolation("setup", "stacks, blinds and antes must not be negative")
     if setup.min_bet <= 0 or setup.chip_unit <= 0:
         raise RuleViolation("setup", "min_bet and chip_unit must be positive")
+    if setup.dead_money < 0:
+        raise RuleViolation("setup", f"dead money must not be negative, got {setup.dead_money}")
     raise AssertionError("_refuse_setup called on a valid setup")
 
 
@@ -125,6 +128,7 @@ def hand_started_event(setup: HandSetup) -> HandStarted:
         small_blind_seat=setup.small_blind_seat,
         big_blind_seat=setup.big_blind_seat,
         absent=setup.absent,
+        dead_money=setup.dead_money,
     )
 
 
@@ -134,7 +138,7 @@ def setup_from_event(event: HandStarted) -> HandSetup:
         chip_unit=event.chip_unit, profile=event.profile, players=event.players,
         seats=event.seats, hand_number=event.hand_number, button_seat=event.button_seat,
         level=event.level, small_blind_seat=event.small_blind_seat,
-        big_blind_seat=event.big_blind_seat, absent=event.absent,
+        big_blind_seat=event.big_blind_seat, absent=event.absent, dead_money=event.dead_money,
     )
 
 
@@ -203,7 +207,7 @@ def _new_values(setup: HandSetup, profile: Profile) -> list[Any]:
     absent = tuple(i in setup.absent for i in range(n)) if setup.absent else falses
     return [
         setup, profile, POSTING, 0, setup.stacks, zeros,  # setup .. bets
-        zeros, 0, falses, nones, nones, (),  # committed .. board
+        zeros, setup.dead_money, falses, nones, nones, (),  # committed .. board
         None, 0, setup.min_bet, not_acted,  # to_act .. acted_level
         None, None, False, forced_posts(setup, profile),  # aggressor .. posts_due
         0, 0, 0, falses, zeros, absent,  # actions_in_turn .. absent

@@ -61,6 +61,9 @@ class HandSetup:
     small_blind_seat: int = 0  # the seat due the small blind (0: none); may be a dead seat
     big_blind_seat: int = 0
     absent: tuple[int, ...] = ()  # positions whose player is away from the table
+    # Chips in the pot before anything is posted, nobody's: Octobermuck's odd chips forfeited
+    # at a buy-down go "to the next pot" and are "awarded to the winner of the next hand".
+    dead_money: int = 0
 
     def __post_init__(self) -> None:
         # Without names or seats, the ones hand_started records (p1.., 1..): a hand started
@@ -121,7 +124,7 @@ class HandState(NamedTuple):
     stacks: tuple[int, ...]  # chips behind
     bets: tuple[int, ...]  # chips in front this street
     committed: tuple[int, ...]  # everything put in this hand (own antes included)
-    dead: int  # a big-blind ante: dead money for the main pot, no claim for the poster
+    dead: int  # in the main pot, nobody's: a big-blind ante (RP-11), the set-up's dead money
     folded: tuple[bool, ...]
     hole: tuple[tuple[Card, ...] | None, ...]
     shown: tuple[tuple[Card, ...] | None, ...]

@@ -15,6 +15,7 @@ from engine.events import (
     HandStarted,
     PlayerLeft,
     PlayerSeated,
+    PotCarried,
     SeatAbsenceChanged,
     StackAdjusted,
     TableEvent,
@@ -64,6 +65,7 @@ class TableState:
     big_blind_seat: int = 0
     hand: HandState | None = None
     hands_played: int = 0
+    carry: int = 0  # dead money waiting for the next pot (Octobermuck buy-down odd chips)
 
     def seat_of(self, player: str) -> Seat | None:
         return next((s for s in self.seats if s.player == player), None)
@@ -82,7 +84,7 @@ class TableState:
             in_hand = set(self.hand.setup.seats)
             behind = sum(s.stack for s in self.seats if s.seat not in in_hand)
             return behind + self.hand.chips_in_play()
-        return sum(s.stack for s in self.seats)
+        return sum(s.stack for s in self.seats) + self.carry
 
 
 def open_table(event: TableOpened) -> TableState:
@@ -205,6 +207,7 @@ def plan_hand(table: TableState, level: Level, hand_number: int,
         small_blind_seat=small_blind,
         big_blind_seat=big_blind,
         absent=tuple(i for i, s in enumerate(dealt) if active[s].absent),
+        dead_money=table.carry,
     )
 
 
@@ -255,6 +258,8 @@ def apply_table(state: TableState, event: TableEvent | HandEvent) -> TableState:
             replace(s, stack=s.stack + event.amount) if s.seat == event.seat else s
             for s in state.seats
         ))
+    if isinstance(event, PotCarried):
+        return replace(state, carry=state.carry + event.amount)
     if isinstance(event, SeatAbsenceChanged):
         return replace(state, seats=tuple(
             replace(s, absent=event.absent) if s.seat == event.seat else s for s in state.seats
@@ -270,7 +275,7 @@ def apply_table(state: TableState, event: TableEvent | HandEvent) -> TableState:
 
 def _finish_hand(state: TableState, hand: HandState) -> TableState:
     """Carry the stacks over; a misdealt or voided hand leaves button and blinds where they
-    were, for the exact re-deal."""
+    were, for the exact re-deal, and its dead money waiting for the next pot."""
     setup = hand.setup
     final = dict(zip(setup.seats, hand.stacks, strict=True))
     seats = tuple(
@@ -282,6 +287,7 @@ def _finish_hand(state: TableState, hand: HandState) -> TableState:
     return replace(
         state, seats=seats, button=setup.button_seat, small_blind_seat=setup.small_blind_seat,
         big_blind_seat=setup.big_blind_seat, hands_played=state.hands_played + 1,
+        carry=state.carry - setup.dead_money,
     )
 
 

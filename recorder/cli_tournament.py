@@ -49,8 +49,22 @@ def create(file: Path, tournament_id: str | None, db_url: str | None) -> None:
 @click.option("--seed", default=7, show_default=True, type=int)
 @click.option("--hands", default=0, show_default=True, type=click.IntRange(0),
               help="Stop after this many hands (0: play to a winner).")
-def demo(db_url: str | None, players: int, tables: int, seed: int, hands: int) -> None:
+@click.option("--structure", "structure_file",
+              type=click.Path(exists=True, dir_okay=False, path_type=Path),
+              default=None, help="A structure file (TOML) with its house rules, e.g. "
+              "examples/octobermuck.toml (default: the built-in TDA demo structure).")
+@click.option("--hands-per-level", default=0, show_default=True, type=click.IntRange(0),
+              help="Hands played (over all tables) before the next level (0: 4 per table, "
+              "at least 6).")
+def demo(db_url: str | None, players: int, tables: int, seed: int, hands: int,
+         structure_file: Path | None, hands_per_level: int) -> None:
     """Play a simulated tournament from registration to a winner through the recorder."""
+    structure = None
+    if structure_file is not None:
+        try:
+            structure = load_structure(structure_file)
+        except StructureError as exc:
+            raise click.ClickException(str(exc)) from None
     with user_errors(), open_store(db_url, upgrade=True) as store:
         recorder = Recorder(store)
         with click.progressbar(length=players - 1, label="players out",
@@ -63,7 +77,8 @@ def demo(db_url: str | None, players: int, tables: int, seed: int, hands: int) -
                     seen[0] = remaining
 
             try:
-                summary = run_demo(recorder, players, tables, seed, hands, on_progress=progress)
+                summary = run_demo(recorder, players, tables, seed, hands, structure,
+                                   hands_per_level, on_progress=progress)
             except RuleViolation as violation:
                 raise click.ClickException(str(violation)) from None
     rate = summary.hands / summary.seconds if summary.seconds else 0.0

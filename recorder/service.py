@@ -24,6 +24,7 @@ from engine.events import (
     PlayerReturned,
     PlayerSeated,
     PotAwarded,
+    PotCarried,
     SeatAbsenceChanged,
     StackAdjusted,
     TableOpened,
@@ -93,6 +94,15 @@ class AdjustStack:
 
 
 @dataclass(frozen=True)
+class CarryToPot:
+    """Chips for the table's next pot, nobody's (Octobermuck: a buy-down's odd chips)."""
+
+    amount: int
+    reason: str
+    rule: str = ""
+
+
+@dataclass(frozen=True)
 class SetAbsence:
     seat: int
     absent: bool
@@ -133,8 +143,8 @@ class AmendEvent:
 
 
 TableCommand = (
-    OpenTable | SeatPlayer | RemovePlayer | PlaceButton | AdjustStack | SetAbsence | StartHand
-    | Undo | VoidEvents | AmendEvent | hand_commands.Command
+    OpenTable | SeatPlayer | RemovePlayer | PlaceButton | AdjustStack | CarryToPot | SetAbsence
+    | StartHand | Undo | VoidEvents | AmendEvent | hand_commands.Command
 )
 
 # Events that follow from the one before them in the same command (undone together).
@@ -368,6 +378,12 @@ class Recorder:
                 raise RuleViolation("stack", f"{seat.player} has only {seat.stack} chips")
             return [StackAdjusted(seat.seat, seat.player, command.amount, command.reason,
                                   command.rule)]
+        if isinstance(command, CarryToPot):
+            _between_hands(state, "carry chips into the next pot")
+            if command.amount <= 0:
+                raise RuleViolation("dead money", f"a carry into the next pot must be positive, "
+                                    f"got {command.amount}")
+            return [PotCarried(command.amount, command.reason, command.rule)]
         if isinstance(command, SetAbsence):
             seat = _occupant(state, command.seat)
             events: list[Any] = [SeatAbsenceChanged(seat.seat, command.absent)]
@@ -407,7 +423,7 @@ class Recorder:
                 versions.append(version)
                 continue
             if isinstance(event, (TableOpened, PlayerSeated, PlayerLeft, ButtonPlaced,
-                                  StackAdjusted, SeatAbsenceChanged)):
+                                  StackAdjusted, SeatAbsenceChanged, PotCarried)):
                 raise RuleViolation("undo", "nothing to undo in the current hand; a director "
                                     "corrects earlier events", ("void events (director)",))
             versions.append(version)

@@ -27,6 +27,7 @@ from typing import Any
 
 from engine.cards import FULL_DECK, card_text
 from engine.errors import RuleViolation
+from engine.profiles import get_profile
 from engine.seating import (
     close_table,
     draw_button,
@@ -69,6 +70,7 @@ from engine.tournament_state import TournamentState, fold_tournament
 from recorder.service import (
     Actor,
     AdjustStack,
+    CarryToPot,
     OpenTable,
     PlaceButton,
     Recorded,
@@ -394,7 +396,9 @@ class Tournaments:
             self._table_step(
                 tournament, e.table, rest.part(f"remove:{e.player}"),
                 partial(_eliminated, e.player), actor)
-        if self.state(tournament).finished:
+        final = self.state(tournament)
+        if final.finished and final.structure.payouts:
+            # A league without a payout table (BSE plays for points) has no prizes to award.
             self._step(tournament, rest.part("prizes"), lambda s: [award_prizes(s)], actor)
         return out
 
@@ -558,9 +562,12 @@ class Tournaments:
                     and (step is None or d.colour not in step.remove)]
             new_unit = min(left) if left else state.chip_unit
             # TDA 24: only players holding odd chips race (one card each here: the engine
-            # ranks racers by their best card).
+            # ranks racers by their best card). Round-ups (BSE) and Octobermuck's forfeits
+            # deal no cards.
             race_cards = {p: [card_text(deck.pop())]
                           for p, stack in sorted(stacks.items()) if stack % new_unit}
+            if get_profile(state.structure.profile).color_up != "race":
+                race_cards = {}
             return [color_up(state, stacks, race_cards=race_cards)]
 
         ids = _ids(event_id)
@@ -579,4 +586,11 @@ class Tournaments:
                                    f"color-up ({event.method})", event.rule)
             self._table_step(tournament, entrant.table, rest.part(f"adjust:{entrant.player}"),
                              _given(adjusted), actor)
+        for carry in event.next_pots:
+            # Octobermuck: "All odd green chips in the pot will be replaced with black chips
+            # and awarded to the winner of the next hand."
+            carried = CarryToPot(carry.amount, "odd chips of the color-up, changed up",
+                                 event.rule)
+            self._table_step(tournament, carry.table, rest.part(f"carry:{carry.table}"),
+                             _given(carried), actor)
         return recorded

@@ -12,7 +12,9 @@ do not depend on it).
 House rules and the chip unit go in the user fields `_rules` (the profile) and `_chip_unit`
 (the smallest chip in play: odd chips are split in it), which `handlog phh verify` reads, as it
 reads `_dead_hands`: the indexes of the `pN sm` actions that are a director's ruling that the
-hand is dead at the showdown (a hand mucked unseen while a player was all-in: TDA 16). The
+hand is dead at the showdown (a hand mucked unseen while a player was all-in: TDA 16), and
+`_dead_money`: chips in the pot before the posts that belong to nobody (Octobermuck's odd chips
+carried from a color-up into the next pot). The
 log's coordinates are in `_stream` and `_versions`; what PHH has no action for (misdeal before
 a re-deal, exposed cards, a ruling on an award) is in `_notes`. A hand that did not complete
 (misdealt, voided, cut off) is not written; a TOML comment in its place says why.
@@ -155,6 +157,8 @@ def phh_fields(hand: RecordedHand, event_name: str = "") -> dict[str, Any]:
                        "time": moment.time().replace(microsecond=0), "time_zone": "UTC"})
     fields["_rules"] = started.profile
     fields["_chip_unit"] = started.chip_unit
+    if started.dead_money:
+        fields["_dead_money"] = started.dead_money
     if dead_hands:
         fields["_dead_hands"] = dead_hands
     fields["_stream"] = hand.stream

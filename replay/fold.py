@@ -54,6 +54,7 @@ from engine.events import (
     PlayerReturned,
     PlayerSeated,
     PotAwarded,
+    PotCarried,
     RaiseMade,
     SeatAbsenceChanged,
     StackAdjusted,
@@ -214,7 +215,12 @@ class _Checker:
                 self.finding(version, event, "stacks carry over", "the player left with a "
                              "different stack than the table holds", seat.stack, event.stack)
             return
-        if isinstance(event, (ButtonPlaced, StackAdjusted, SeatAbsenceChanged, TableOpened)):
+        if isinstance(event, PotCarried) and (event.amount <= 0 or state.hand_in_progress):
+            self.finding(version, event, "dead money", "a carry into the next pot is a positive "
+                         "amount recorded between hands", "amount > 0", event.amount)
+            return
+        if isinstance(event, (ButtonPlaced, StackAdjusted, SeatAbsenceChanged, TableOpened,
+                              PotCarried)):
             return
         if state.hand is None or state.hand.is_complete:
             self.finding(version, event, "log", f"{event.TYPE} outside a hand")
@@ -246,6 +252,10 @@ class _Checker:
                 self.finding(version, event, "stacks carry over", f"seat {seat} starts the hand "
                              "with a different stack than it ended the last one",
                              stacks.get(seat), stack)
+        if event.dead_money != state.carry:
+            self.finding(version, event, "dead money", "the hand starts with other dead money "
+                         "than the table carries to its next pot", state.carry,
+                         event.dead_money)
         try:
             planned = plan_hand(state, level_of(event), event.hand_number, final_table=True)
         except RuleViolation as violation:

@@ -88,6 +88,7 @@ class PhhHand:
     chip_unit: int
     scale: int
     dead_hands: frozenset[int] = frozenset()  # `_dead_hands`: these `sm` are dead-hand rulings
+    dead_money: int = 0  # `_dead_money`: in the pot before the posts (a color-up's odd chips)
 
     @property
     def player_count(self) -> int:
@@ -261,10 +262,12 @@ def _build_hand(data: Mapping[str, object], source: str, hand: int | str | None)
     chip_unit_value = _number(raw_unit, "_chip_unit")
     if chip_unit_value <= 0:
         raise PhhFormatError("_chip_unit", f"must be positive, got {chip_unit_value}")
+    dead_money_value = _number(data.get("_dead_money", 0), "_dead_money")
 
     # The scale makes every input amount an integer; recorded results do not take part, since
     # a record may well give out half chips that were never in play.
-    amounts: list[Number] = [*stacks, *antes, *blinds, min_bet, chip_unit_value]
+    amounts: list[Number] = [*stacks, *antes, *blinds, min_bet, chip_unit_value,
+                             dead_money_value]
     amounts.extend(action.written for action in actions if action.written is not None)
     scale = _scale_for(amounts) if Decimal in map(type, amounts) else 1
     if scale != 1:
@@ -294,6 +297,7 @@ def _build_hand(data: Mapping[str, object], source: str, hand: int | str | None)
         chip_unit=int(chip_unit_value * scale),
         scale=scale,
         dead_hands=dead_hands,
+        dead_money=int(dead_money_value * scale),
     )
 
 

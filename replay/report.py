@@ -236,13 +236,16 @@ def _hand(hand: RecordedHand, findings: Sequence[Finding]) -> dict[str, Any]:
             "version": versions[k] if k < len(versions) else 0,
         })
     complete = hand.status == "complete"
+    started = hand.started
+    # Carried chips (Octobermuck buy-down odd chips) are in the pot without anyone putting
+    # them in; a hand that did not complete leaves them for the next pot.
+    dead = started.dead_money if complete else 0
     balanced: bool | None = None
     if hand.status != "in progress":
-        balanced = sum(put_in) == hand.pot_total() and all(
+        balanced = sum(put_in) + dead == hand.pot_total() and all(
             end[i] == start[i] - put_in[i] + won[i] for i in range(hand.size))
         if not complete:
             balanced = balanced and end == start
-    started = hand.started
     return {
         "stream": hand.stream, "table": hand.table, "hand": hand.number, "status": hand.status,
         "first_version": hand.first_version, "last_version": hand.last_version,
@@ -253,7 +256,8 @@ def _hand(hand: RecordedHand, findings: Sequence[Finding]) -> dict[str, Any]:
         "profile": started.profile, "button_seat": started.button_seat,
         "small_blind_seat": started.small_blind_seat, "big_blind_seat": started.big_blind_seat,
         "players": players, "board": list(hand.board), "pots": pots,
-        "put_in_total": sum(put_in), "pots_total": hand.pot_total(), "balanced": balanced,
+        "put_in_total": sum(put_in), "dead_money": started.dead_money,
+        "pots_total": hand.pot_total(), "balanced": balanced,
         "notes": hand.notes(), "findings": [_finding(f) for f in findings],
     }
 
@@ -479,8 +483,8 @@ POT_COLUMNS = (
     "tournament", "table", "stream", "hand", "status", "first_version", "last_version", "level",
     "small_blind", "big_blind", "ante", "button_seat", "small_blind_seat", "big_blind_seat",
     "chip_unit", "pot", "amount", "eligible", "winners", "odd_chips", "hand_name", "ruling",
-    "award_version", "hand_put_in", "hand_pots_total", "balanced", "stacks_start",
-    "stacks_end", "findings",
+    "award_version", "hand_put_in", "hand_dead_money", "hand_pots_total", "balanced",
+    "stacks_start", "stacks_end", "findings",
 )
 
 LOG_COLUMNS = (
@@ -520,7 +524,8 @@ def pots_csv(data: Mapping[str, Any]) -> str:
                 "button_seat": hand["button_seat"],
                 "small_blind_seat": hand["small_blind_seat"],
                 "big_blind_seat": hand["big_blind_seat"], "chip_unit": hand["chip_unit"],
-                "hand_put_in": hand["put_in_total"], "hand_pots_total": hand["pots_total"],
+                "hand_put_in": hand["put_in_total"], "hand_dead_money": hand["dead_money"],
+                "hand_pots_total": hand["pots_total"],
                 "balanced": "" if hand["balanced"] is None else str(hand["balanced"]).lower(),
                 "stacks_start": _seat_names(hand["players"], "stack_start"),
                 "stacks_end": _seat_names(hand["players"], "stack_end"),
@@ -778,10 +783,13 @@ def _hand_html(h: Mapping[str, Any]) -> str:
                                     if p["ruling"] else ""),
               _e(p["version"])] for p in h["pots"]), numeric=(1, 6)))
     if h["balanced"] is not None:
-        check = (f'<span class="good">chips balance</span>: {h["put_in_total"]:,} put in = '
+        put_in = f'{h["put_in_total"]:,} put in'
+        if h["dead_money"]:
+            put_in += f' + {h["dead_money"]:,} carried into the pot'
+        check = (f'<span class="good">chips balance</span>: {put_in} = '
                  f'{h["pots_total"]:,} in pots' if h["balanced"]
-                 else f'<span class="bad">chips do not balance</span>: {h["put_in_total"]:,} '
-                      f'put in, {h["pots_total"]:,} in pots')
+                 else f'<span class="bad">chips do not balance</span>: {put_in}, '
+                      f'{h["pots_total"]:,} in pots')
         parts.append(f"<p>{check}</p>")
     if h["notes"]:
         parts.append("<ul>" + "".join(f"<li>{_e(n)}</li>" for n in h["notes"]) + "</ul>")

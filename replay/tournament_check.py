@@ -4,9 +4,9 @@ the chip total is what the tournament's events say it must be."""
 from __future__ import annotations
 
 from engine.errors import RuleViolation
-from engine.events import PlayerLeft, PlayerSeated, StackAdjusted
+from engine.events import PlayerLeft, PlayerSeated, PotCarried, StackAdjusted
 from engine.table import TableState
-from engine.tournament_events import PlayerEliminated
+from engine.tournament_events import ChipsColoredUp, PlayerEliminated
 from engine.tournament_state import expected_chip_total, fold_tournament
 from replay.fold import Finding, TableFold
 from schema.store import StoredEvent
@@ -58,14 +58,38 @@ def check_tournament(stream: str, stored: list[StoredEvent],
         e.stack for f in mine.values() for _v, e in f.effective
         if isinstance(e, PlayerSeated) and e.reason != "moved"
     )
-    if mine and seated_total + adjustments != expected and not in_progress:
+    carried = sum(
+        e.amount for f in mine.values() for _v, e in f.effective if isinstance(e, PotCarried)
+    )
+    findings.extend(_carries(events, mine))
+    if mine and seated_total + adjustments + carried != expected and not in_progress:
         findings.append(Finding(stream, 0, "tournament", "chip total",
                                 "chips brought to the tables differ from the tournament's "
                                 "entries, deductions and color-ups",
-                                str(expected), str(seated_total + adjustments)))
+                                str(expected), str(seated_total + adjustments + carried)))
     if mine and not in_progress and chips != expected:
         findings.append(Finding(stream, 0, "tournament", "chip total",
                                 "the chips at the tables differ from what the tournament's "
                                 "events allow", str(expected), str(chips)))
     return findings
 
+
+
+def _carries(events: list[object], tables: dict[str, TableFold]) -> list[Finding]:
+    """Each table carries into its next pot what the color-ups say it must (Octobermuck)."""
+    owed: dict[str, int] = {}
+    for event in events:
+        if isinstance(event, ChipsColoredUp):
+            for carry in event.next_pots:
+                owed[carry.table] = owed.get(carry.table, 0) + carry.amount
+    findings = []
+    for fold in tables.values():
+        state = fold.state
+        assert state is not None
+        got = sum(e.amount for _v, e in fold.effective if isinstance(e, PotCarried))
+        if got != owed.get(state.table, 0):
+            findings.append(Finding(
+                fold.stream, 0, "pot_carried", "dead money",
+                f"table {state.table} carries other chips into its next pot than the "
+                "tournament's color-ups give it", str(owed.get(state.table, 0)), str(got)))
+    return findings

@@ -19,6 +19,13 @@ def _event_amended_v1(payload: dict[str, Any]) -> dict[str, Any]:
     return payload
 
 
+def _hand_started_v1(payload: dict[str, Any]) -> dict[str, Any]:
+    # Version 1 had no dead money: every hand started with an empty pot.
+    payload["dead_money"] = 0
+    return payload
+
+
 UPCASTERS: dict[tuple[str, int], Upcaster] = {
     ("event_amended", 1): _event_amended_v1,
+    ("hand_started", 1): _hand_started_v1,
 }

@@ -75,12 +75,14 @@ def hand_setups(
     chip_units: Sequence[int] = (1, 5, 25),
     short_stacks: bool = True,
     absent_seats: bool = True,
+    dead_money: bool = True,
 ) -> HandSetup:
     """Blinds, antes and stacks of one hand, every amount a multiple of the chip unit.
 
     With `short_stacks`, some stacks are a few big blinds or less (a big blind or an ante may
     be posted all-in); without, every player covers his forced bets with chips to spare. With
-    `absent_seats`, now and then a player or two are away from the table at the deal.
+    `absent_seats`, now and then a player or two are away from the table at the deal. With
+    `dead_money`, now and then the pot starts with chips carried from a color-up (Octobermuck).
     """
     n = draw(st.integers(min_players, max_players))
     unit = draw(st.sampled_from(chip_units))
@@ -107,10 +109,14 @@ def hand_setups(
     absent: tuple[int, ...] = ()
     if absent_seats and draw(st.integers(0, 5)) == 0:
         absent = tuple(sorted(draw(st.sets(st.integers(0, n - 1), min_size=1, max_size=2))))
+    carried = 0
+    if dead_money and draw(st.integers(0, 5)) == 0:
+        carried = draw(st.integers(1, 20)) * unit
     return HandSetup(
         stacks=tuple(stacks), blinds=tuple(blinds), antes=tuple(antes), min_bet=big,
         chip_unit=unit, profile=draw(st.sampled_from(list(profiles))),
         button_seat=n, hand_number=draw(st.integers(0, 10_000)), absent=absent,
+        dead_money=carried,
     )
 
 

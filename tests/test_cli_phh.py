@@ -35,7 +35,7 @@ def test_json_report_shape_and_counts() -> None:
     report = json.loads(out)
     assert set(report) == REPORT_KEYS
     assert (report["hands"], report["matched"], report["mismatched"], report["illegal"],
-            report["unverified"], report["errors"]) == (21, 8, 1, 4, 2, 6)
+            report["unverified"], report["errors"]) == (22, 9, 1, 4, 2, 6)
     assert isinstance(report["seconds"], float)
     assert all(set(entry) == RESULT_KEYS for entry in report["results"])
     assert code == 1
@@ -81,7 +81,7 @@ def test_exit_zero_when_everything_matches_or_is_unverified() -> None:
     """Matches and unverified hands alone give exit status 0 and an OK line."""
     code, out, _ = run(str(FIXTURES / "good"))
     assert code == 0
-    assert "Verified 9 hands from 8 files" in out
+    assert "Verified 10 hands from 9 files" in out
     assert out.rstrip().endswith("OK: nothing mismatched, illegal or in error")
 
 

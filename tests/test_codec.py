@@ -220,6 +220,23 @@ def test_event_amended_v1_replaced_version_1_payloads() -> None:
                         json.loads(event.replacement_payload)) == RaiseMade(2, 80)
 
 
+def test_hand_started_v1_had_no_dead_money() -> None:
+    """A hand started before hand_started v2 decodes with dead_money 0 (every pot then started
+    empty), and the engine starts it exactly as before."""
+    from engine.events import HandStarted
+    from engine.hand import setup_from_event, start_hand
+
+    fixture = json.loads((FIXTURES / "hand_started.v1.json").read_text(encoding="utf-8"))
+    event = decode_event("hand_started", 1, fixture["payload"])
+    assert isinstance(event, HandStarted) and event.dead_money == 0
+    stored = {"hand_number": 3, "players": ["a", "b", "c"], "seats": [1, 2, 3],
+              "stacks": [1000, 1000, 1000], "blinds": [50, 100, 0], "antes": [0, 0, 0],
+              "min_bet": 100, "chip_unit": 25, "profile": "octobermuck", "button_seat": 3}
+    old = decode_event("hand_started", 1, stored)
+    assert isinstance(old, HandStarted)
+    assert start_hand(setup_from_event(old)).pot_total == 150
+
+
 def test_fixture_names_are_known_event_types() -> None:
     known = {cls.TYPE for cls in EVENT_TYPES}  # type: ignore[attr-defined]
     names = {FIXTURE_NAME.match(path.name)["type"] for path in _fixtures()}  # type: ignore[index]

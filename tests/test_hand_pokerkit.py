@@ -37,6 +37,7 @@ AGREEING_PROFILES = ("tda", "bse", "chairperson", "league")
 
 agreeing_hands = played_hands(
     hand_setups(profiles=AGREEING_PROFILES, chip_units=(1,), short_stacks=False,
+                dead_money=False,
                 absent_seats=False),
     muck=False, folds_when_free=False,
 )

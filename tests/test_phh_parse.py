@@ -172,9 +172,11 @@ def test_minimal_hand() -> None:
 
 def test_user_defined_fields() -> None:
     """`_rules` names the profile and `_chip_unit` the smallest chip."""
-    hand = hand_of(MINIMAL + "_rules = 'league'\n_chip_unit = 25\n")
+    hand = hand_of(MINIMAL + "_rules = 'league'\n_chip_unit = 25\n_dead_money = 100\n")
     assert hand.rules == "league"
     assert hand.chip_unit == 25
+    assert hand.dead_money == 100
+    assert hand_of(MINIMAL).dead_money == 0
 
 
 def test_dead_hands_field_names_mucks_ruled_dead() -> None:
@@ -218,6 +220,8 @@ def test_missing_required_field_is_named(change: str, field: str) -> None:
     ("players = ['a', 'b']", "players"),
     ("_rules = 7", "_rules"),
     ("_chip_unit = 0", "_chip_unit"),
+    ("_dead_money = -100", "_dead_money"),
+    ("_dead_money = '100'", "_dead_money"),
     ("actions = ['d dh p1 ????', 5]", "actions[1]"),
     ("actions = ['p4 f']", "actions[0]"),
     ("actions = 'p1 f'", "actions"),

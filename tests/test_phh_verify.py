@@ -114,6 +114,7 @@ def test_commands_follow_the_actions() -> None:
     ("good/odd_chip_engine.phh", "match"),
     ("good/chip_unit.phh", "match"),
     ("good/house_rules.phh", "match"),
+    ("good/dead_money.phh", "match"),
     ("good/no_result.phh", "unverified"),
     ("good/stud.phh", "unverified"),
     ("flawed/under_raise.phh", "illegal"),
@@ -344,7 +345,7 @@ def test_report_counts_and_exit_status() -> None:
     data = report.as_dict()
     assert {key: data[key] for key in ("hands", "matched", "mismatched", "illegal",
                                        "unverified", "errors")} == {
-        "hands": 21, "matched": 8, "mismatched": 1, "illegal": 4, "unverified": 2, "errors": 6,
+        "hands": 22, "matched": 9, "mismatched": 1, "illegal": 4, "unverified": 2, "errors": 6,
     }
     assert not report.ok
     assert verify_files(find_phh_files([FIXTURES / "good"])).ok

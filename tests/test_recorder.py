@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import tempfile
 import uuid
 from collections.abc import Iterator
@@ -15,7 +16,7 @@ from hypothesis import strategies as st
 from engine import commands as hc
 from engine.cards import parse_cards
 from engine.errors import RuleViolation
-from engine.events import PotAwarded
+from engine.events import HandStarted, PotAwarded, PotCarried
 from engine.table import Level
 from recorder.cli import cli
 from recorder.demo import run_demo
@@ -84,6 +85,96 @@ def test_demo_27_players_3_tables_seed_7(db_url: str) -> None:
     replayed = runner.invoke(cli, ["replay", "--db", db_url, "--json"])
     assert replayed.exit_code == 0, replayed.output
     assert '"clean": true' in replayed.output
+
+
+EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
+
+
+def test_octobermuck_buy_down_odd_chips_go_into_each_tables_next_pot(db_url: str) -> None:
+    """Octobermuck Chip Buy-downs: 'Any odd chips are forfeited to the next pot ... awarded to
+    the winner of the next hand.' Through `handlog demo` under the Octobermuck structure: every
+    table carries what the color-ups give it, its next hand starts with that dead money, the
+    winner takes it, and `handlog replay` (chip total included) is clean."""
+    runner = CliRunner()
+    result = runner.invoke(cli, [
+        "demo", "--db", db_url, "--structure", str(EXAMPLES / "octobermuck.toml"),
+        "--players", "24", "--tables", "3", "--seed", "3", "--hands-per-level", "2"])
+    assert result.exit_code == 0, result.output
+    assert "winner:" in result.output
+    with open_store(db_url) as store:
+        heads = [h.stream_id for h in store.streams()]
+        tournament = next(s for s in heads if s.startswith("tournament-"))
+        owed: dict[str, int] = {}
+        for event in store.read(tournament):
+            if event.type == "chips_colored_up":
+                for carry in event.payload["next_pots"]:
+                    owed[carry["table"]] = owed.get(carry["table"], 0) + carry["amount"]
+        assert sum(owed.values()) > 0  # the seed makes odd chips at some color-up
+        played = 0
+        for stream in (s for s in heads if s.startswith("table-")):
+            events = [e.decode() for e in store.read(stream)]
+            carried = sum(e.amount for e in events if isinstance(e, PotCarried))
+            assert carried == owed.get(stream.rsplit("-", 1)[1], 0), stream
+            for k, event in enumerate(events):
+                if isinstance(event, HandStarted) and event.dead_money:
+                    awards = []
+                    for later in events[k + 1:]:
+                        if isinstance(later, HandStarted):
+                            break
+                        if isinstance(later, PotAwarded):
+                            awards.append(later.amount)
+                    # The pushed pots hold the blinds, antes and bets, and the carried chips.
+                    assert sum(awards) >= event.dead_money + max(event.blinds)
+                    played += event.dead_money
+            assert played <= sum(owed.values())
+        assert played == sum(owed.values())  # every carry was played (none still waiting)
+    replayed = runner.invoke(cli, ["replay", "--db", db_url, "--json"])
+    assert replayed.exit_code == 0, replayed.output
+    assert '"clean": true' in replayed.output
+    # The auditor's report balances each such hand with its carried chips ...
+    folder = Path(tempfile.mkdtemp())
+    report = runner.invoke(cli, ["report", "--db", db_url, "--format", "json",
+                                 "--out", str(folder / "report.json")])
+    assert report.exit_code == 0, report.output
+    audit = json.loads((folder / "report.json").read_text())
+    hands = [h for t in audit["tables"] for h in t["hands"]]
+    carried = [h for h in hands if h["dead_money"]]
+    assert sum(h["dead_money"] for h in carried) == played
+    assert all(h["balanced"] for h in carried)
+    (ledger,) = [t["chip_ledger"] for t in audit["tournaments"]]
+    assert ledger["carried_to_pots"] == played and ledger["balanced"]
+    # ... and the PHH export writes them as `_dead_money`, which `phh verify` plays back.
+    phhs = folder / "octobermuck.phhs"
+    exported = runner.invoke(cli, ["export", "--db", db_url, "--format", "phh",
+                                   "--out", str(phhs)])
+    assert exported.exit_code == 0, exported.output
+    assert "_dead_money = " in phhs.read_text()
+    verified = runner.invoke(cli, ["phh", "verify", str(phhs), "--json"])
+    assert verified.exit_code == 0, verified.output
+    assert json.loads(verified.output)["matched"] == json.loads(verified.output)["hands"]
+
+
+def test_bse_league_rounds_up_odd_chips_and_finishes_without_a_payout_table(
+        db_url: str) -> None:
+    """BSE: 'All remaining odd chips at color up will be rounded up to the next chip
+    denomination'; a league plays for points, so a winner is recorded and no prizes."""
+    runner = CliRunner()
+    result = runner.invoke(cli, [
+        "demo", "--db", db_url, "--structure", str(EXAMPLES / "bse.toml"),
+        "--players", "10", "--tables", "2", "--seed", "4", "--hands-per-level", "3"])
+    assert result.exit_code == 0, result.output
+    assert "winner:" in result.output
+    with open_store(db_url) as store:
+        heads = [h.stream_id for h in store.streams()]
+        tournament = next(s for s in heads if s.startswith("tournament-"))
+        types = [e.type for e in store.read(tournament)]
+        assert "chips_colored_up" in types and "tournament_finished" in types
+        assert "prizes_awarded" not in types
+        rounded = [e for s in heads if s.startswith("table-") for e in store.read(s)
+                   if e.type == "stack_adjusted" and e.payload["amount"] > 0]
+        assert rounded and all("round_up" in e.payload["reason"] for e in rounded)
+    replayed = runner.invoke(cli, ["replay", "--db", db_url, "--json"])
+    assert replayed.exit_code == 0, replayed.output
 
 
 @given(seed=st.integers(min_value=0, max_value=100_000))

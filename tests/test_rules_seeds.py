@@ -78,14 +78,14 @@ def card(text: str) -> Card:
 
 def new_hand(profile: str, stacks: tuple[int, ...], blinds: tuple[int, ...] | None = None,
              *, antes: tuple[int, ...] | None = None, min_bet: int = 100, chip_unit: int = 1,
-             absent: tuple[int, ...] = ()) -> HandState:
+             absent: tuple[int, ...] = (), dead_money: int = 0) -> HandState:
     """A hand with its blinds posted; by default 50/100 (heads-up: big blind at 0)."""
     n = len(stacks)
     if blinds is None:
         blinds = (100, 50) if n == 2 else (50, 100) + (0,) * (n - 2)
     return start_hand(HandSetup(
         stacks=stacks, blinds=blinds, antes=antes or (0,) * n, min_bet=min_bet,
-        chip_unit=chip_unit, profile=profile, absent=absent,
+        chip_unit=chip_unit, profile=profile, absent=absent, dead_money=dead_money,
     ))
 
 
@@ -401,6 +401,44 @@ def test_octobermuck_all_in_call_for_less_makes_a_side_pot() -> None:
     state = play(state, BetRaise(0, 1000), CheckCall(1), CheckCall(2))
     assert state.stacks[1] == 0
     assert pots(state) == (Pot(1500, (0, 1, 2)), Pot(1200, (0, 2)))
+
+
+def test_octobermuck_buy_down_odd_chips_are_awarded_to_the_winner_of_the_next_hand() -> None:
+    """Octobermuck Chip Buy-downs: 'Any odd chips are forfeited to the next pot. ... All odd
+    green chips in the pot will be replaced with black chips and awarded to the winner of the
+    next hand. (In this case, there would be 1 extra black chip in the next pot.)'"""
+    state = new_hand("octobermuck", (5000,) * 3, dead_money=100)
+    assert state.pot_total == 250  # the blinds and the extra black chip
+    state = play(state, Fold(2), Fold(0), AwardPots())
+    assert state.phase == COMPLETE
+    assert state.stacks == (4950, 5150, 5000)  # the big blind wins the blinds and the carry
+    assert sum(state.stacks) == 3 * 5000 + 100
+
+
+def test_octobermuck_carried_chips_are_in_the_main_pot_only() -> None:
+    """The carried chips belong to nobody: they sit in the main pot, which every live hand can
+    win, never in a side pot."""
+    state = limp_to_flop(new_hand("octobermuck", (5000, 500, 5000), dead_money=100))
+    state = play(state, BetRaise(0, 1000), CheckCall(1), CheckCall(2))
+    assert pots(state) == (Pot(1600, (0, 1, 2)), Pot(1200, (0, 2)))
+    state = run_out(state, "2c 7d 9h 3s 4s")
+    state = play(state, ShowCards(0, cards("Kc Kd")), ShowCards(1, cards("Ac Ad")),
+                 ShowCards(2, cards("Qc Jd")), AwardPots())
+    assert state.stacks == (5100, 1600, 3900)  # aces win the main pot, the kings the side
+
+
+def test_octobermuck_carried_chips_wait_through_a_misdeal() -> None:
+    """A misdeal returns every post; the carried chips stay in the pot for the exact re-deal."""
+    state = new_hand("octobermuck", (5000,) * 3, dead_money=100)
+    state = play(state, DeclareMisdeal("two cards exposed in the deal"))
+    assert state.phase == MISDEALT
+    assert state.stacks == (5000,) * 3 and state.pot_total == 100
+    assert state.chips_in_play() == 15100
+
+
+def test_dead_money_is_never_negative() -> None:
+    with pytest.raises(RuleViolation, match="dead money must not be negative"):
+        new_hand("octobermuck", (5000,) * 3, dead_money=-25)
 
 
 def test_octobermuck_late_player_loses_blinds_as_turn_comes_around() -> None:
