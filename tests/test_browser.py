@@ -33,6 +33,7 @@ from recorder.auth import Auth
 from recorder.cli_serve import serve_in_thread
 from recorder.floor import setup_demo
 from recorder.service import Recorder, StartHand
+from recorder.tournament_service import Tournaments
 
 pytestmark = pytest.mark.browser
 
@@ -499,6 +500,42 @@ def test_the_floor_runs_the_tournament_and_pairs_a_tablet(browser: Any, tmp_path
         assert "Hand #1" in floor.inner_text(f".table-card[data-stream='{stream}']")
         shot(floor, "floor-768x1024-in-hand")
         assert auth.pairing_codes() == []  # used once
+    recorder.store.close()
+
+
+def test_a_command_clicked_while_the_last_is_still_recording_waits_for_it(
+        browser: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A late entry is two appends to the tournament (his entry, then his seat): the live view
+    may show him unseated in between. A ruling clicked then waits for the entry's answer and
+    goes with the version it brings: not recorded in the middle of the entry, and not refused
+    as stale when it arrives just after (the failure CI once saw)."""
+    recorder = make_recorder(tmp_path)
+    tournament = setup_demo(recorder, players=10, tables=2, seed=5)
+    app, _auth = make_app(recorder, level_for=lambda _s, _f: None)
+    seat_late = Tournaments._seat_late
+
+    def slow_seat_late(self: Tournaments, *args: Any, **kwargs: Any) -> None:
+        time.sleep(1.5)  # the entry is recorded; his seat comes later
+        seat_late(self, *args, **kwargs)
+
+    monkeypatch.setattr(Tournaments, "_seat_late", slow_seat_late)
+    with serve_in_thread(app) as base:
+        floor = new_page(browser)
+        floor.goto(f"{base}/floor")
+        floor.fill("#director-pin", DIRECTOR_PIN)
+        floor.click("#signin-form button[type=submit]")
+        floor.wait_for_selector(".tournament")
+        floor.fill("[data-form='register'] input[name='name']", "Zelda")
+        floor.click("[data-form='register'] button")
+        shows(floor, ".panel-note:has-text('Not seated: Zelda')")  # the view in between
+        floor.fill("[data-form='ruling'] input[name='rule']", "TDA 45")
+        floor.fill("[data-form='ruling'] input[name='text']", "verbal raise binding")
+        floor.click("[data-form='ruling'] button")
+        shows(floor, ".rulings li:has-text('verbal raise binding')")
+        assert floor.locator("#alert").is_hidden()
+        assert floor.errors == []
+    types = [e.type for e in recorder.store.read(f"tournament-{tournament}")]
+    assert types[-3:] == ["player_registered", "seats_drawn", "ruling_recorded"]
     recorder.store.close()
 
 

@@ -215,14 +215,24 @@
   // server records it once; a stale version comes back as a conflict to check.
   let unsent = null; // {path, body, label} whose answer never came
 
-  async function tournamentCommand(t, command, label) {
-    const shown = ((floor && floor.tournaments) || []).find((x) => x.id === t);
-    const body = {
-      event_id: H.uuid4(),
-      expected_version: shown ? shown.version : null,
-      command,
+  // Commands from this screen go one after the other: one clicked while the last is still
+  // being recorded waits for its answer and is sent with the version that answer brings. (A
+  // command may take several appends, e.g. a late entry and his seat; the live view can show
+  // the first before the rest, and a version taken from it would be refused as stale.)
+  let queue = Promise.resolve();
+  window.__floorPending = 0;
+
+  function tournamentCommand(t, command, label) {
+    const eventId = H.uuid4();
+    const run = () => {
+      const shown = ((floor && floor.tournaments) || []).find((x) => x.id === t);
+      const body = { event_id: eventId, expected_version: shown ? shown.version : null, command };
+      return send(`/api/tournaments/${encodeURIComponent(t)}/commands`, body, label);
     };
-    return send(`/api/tournaments/${encodeURIComponent(t)}/commands`, body, label);
+    window.__floorPending += 1;
+    const result = queue.then(run, run).finally(() => { window.__floorPending -= 1; });
+    queue = result.catch(() => null);
+    return result;
   }
 
   async function send(path, body, label) {
