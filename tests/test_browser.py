@@ -209,6 +209,79 @@ def test_a_dealer_records_a_hand_with_a_side_pot_and_a_split_pot_by_taps_alone(
     shot(floor, "floor-1280x800-tables")
 
 
+def director_tablet(browser: Any, site: Site) -> Any:
+    """The tournament director signs in on the table's tablet with his PIN."""
+    page = new_page(browser)
+    page.goto(f"{site.base}/dealer/{STREAM}")
+    page.click("[data-pin='mode-director']")
+    for digit in DIRECTOR_PIN:
+        page.click(f"[data-pin='{digit}']")
+    page.click("[data-pin='join']")
+    page.wait_for_selector("#actions .btn")
+    return page
+
+
+def test_the_director_kills_a_hand_awards_by_ruling_and_voids_an_entry(
+        browser: Any, site: Site) -> None:
+    """At the table, signed in on the tablet, the director rules: a hand killed, the pot
+    awarded against the cards by a ruling, an entry voided; each needs its rule and reason,
+    and the log keeps them."""
+    page = director_tablet(browser, site)
+    tap(page, "[data-action='start']")
+    assert to_act(page) == "Ann"
+    page.click("[data-action='director']")
+    page.click(".director-kill .toggle:has-text('Ann')")
+    page.click("[data-action='d-kill']")
+    assert "A ruling needs its rule and its reason" in page.inner_text("#alert")
+    page.fill("#d-rule", "TDA 65")
+    page.fill("#d-reason", "exposed both cards to another player")
+    shot(page, "dealer-1280x800-director")
+    tap(page, "[data-action='d-kill']")
+    assert site.stream_types()[-1] == "hand_killed"
+    assert to_act(page) == "Bob"
+    tap(page, "[data-action='call']")  # Bob completes the small blind
+    tap(page, "[data-action='check']")  # Cy
+    pick_cards(page, "AhKhQd", "deal")
+    for board in ("2c", "3c", None):
+        tap(page, "[data-action='check']")
+        tap(page, "[data-action='check']")
+        if board:
+            pick_cards(page, board, "deal")
+    for player, cards in (("0", "JcTc"), ("1", "4d5d")):
+        page.click(f"[data-action='open-show'][data-player='{player}']")
+        pick_cards(page, cards, "show")
+    assert page.inner_text(".award").startswith("Main pot 200 → Bob 200")  # Broadway wins
+    page.click("[data-action='director']")
+    page.fill("#d-rule", "TDA 1")
+    page.fill("#d-reason", "Bob's cards went off the table: his hand is fouled")
+    page.click(".award-pot .toggle:has-text('Cy')")
+    page.click(".award-pot .toggle:has-text('Bob')")
+    tap(page, "[data-action='d-award']")
+    assert stacks(page) == {"Ann": "1,000", "Bob": "2,900", "Cy": "3,100"}
+    (award,) = [e for e in site.recorder.store.read(STREAM) if e.type == "pot_awarded"]
+    assert award.payload["winners"] == [1] and award.payload["ruling"].startswith("TDA 1: ")
+    tap(page, "[data-action='start']")
+    first = to_act(page)
+    tap(page, "[data-action='call']")
+    page.click("[data-action='director']")
+    page.click(".void-list .toggle >> nth=0")  # the newest entry: the call
+    page.fill("#d-rule", "TDA 1")
+    page.fill("#d-reason", "keyed for the wrong player")
+    tap(page, "[data-action='d-void-events']")
+    assert site.stream_types()[-1] == "event_voided"
+    assert to_act(page) == first  # the call no longer counts
+    tap(page, "[data-action='call']")
+    page.click("[data-action='director']")  # a foreign-back card turns up: the hand is void
+    page.fill("#d-rule", "TDA 35")
+    page.fill("#d-reason", "a red-backed card in the blue deck")
+    tap(page, "[data-action='d-void-hand']")
+    assert site.stream_types()[-1] == "hand_voided"
+    assert stacks(page) == {"Ann": "1,000", "Bob": "2,900", "Cy": "3,100"}  # every bet back
+    assert page.errors == []
+    dealer_page = dealer(browser, site)
+    assert dealer_page.query_selector("[data-action='director']") is None  # the director's
+
+
 def test_an_illegal_amount_is_refused_with_the_rule_shown(browser: Any, site: Site) -> None:
     page = dealer(browser, site)
     tap(page, "[data-action='start']")

@@ -503,6 +503,7 @@
     if (hand) html += button("undo", "Undo", "tool");
     if (inHand && hand.phase === "betting") html += button("clock", "Clock", "tool");
     if (inHand) html += button("misdeal", "Misdeal", "tool") + button("exposed", "Exposed card", "tool");
+    if (me.role === "director" && hand) html += button("director", "Director…", "tool");
     box.innerHTML = html;
   }
 
@@ -574,6 +575,8 @@
         html += `<button type="button" class="btn" data-action="declare-misdeal" data-reason="${reason}">${reason}</button>`;
       }
       html += '</div><div class="row sheet-actions"><button type="button" class="btn" data-action="close">Cancel</button></div>';
+    } else if (s === "director") {
+      html = directorSheet();
     } else if (s === "seat") {
       const seat = state.seats.find((x) => x.seat === ui.seat);
       if (!seat || !seat.player) {
@@ -590,8 +593,97 @@
       }
       html += '</div><div class="row sheet-actions"><button type="button" class="btn" data-action="close">Close</button></div>';
     }
+    if (sheet.innerHTML === html) return;
+    // Keep what the director is typing when the live view redraws the sheet.
+    const focused = document.activeElement && sheet.contains(document.activeElement) ? document.activeElement.id : null;
+    const caret = focused ? document.activeElement.selectionStart : null;
     sheet.innerHTML = html;
+    if (focused && $(focused)) {
+      $(focused).focus();
+      if (caret !== null && $(focused).setSelectionRange) $(focused).setSelectionRange(caret, caret);
+    }
   }
+
+  // --- the director's rulings at the table -----------------------------------------------------
+  // A director signed in on the tablet (or the floor's browser) rules here: a hand killed, the
+  // hand void (foreign or duplicate card), the pots awarded by ruling, earlier entries voided.
+  // Each needs the rule it rests on and the reason; the log keeps both with the director's name.
+
+  function freshDirector() {
+    return { player: null, rule: "", reason: "", winners: null, versions: [] };
+  }
+
+  function dButton(action, label, cls, enabled) {
+    const off = busy() || !enabled ? " disabled" : "";
+    return `<button type="button" class="btn ${cls}" data-action="${action}"${off}>${label}</button>`;
+  }
+
+  function toggle(action, data, label, on) {
+    const attrs = Object.entries(data).map(([k, v]) => ` data-${k}="${H.esc(v)}"`).join("");
+    return `<button type="button" class="btn toggle${on ? " picked" : ""}" aria-pressed="${on}" data-action="${action}"${attrs}>${label}</button>`;
+  }
+
+  function directorSheet() {
+    const d = ui.director || (ui.director = freshDirector());
+    const hand = state.hand;
+    const inHand = state.hand_in_progress;
+    let html = '<div class="sheet-title">Director: ruling at the table</div>';
+    html += '<div class="row wrap director-why">' +
+      `<input id="d-rule" data-field="rule" placeholder="Rule (e.g. TDA 65)" autocomplete="off" value="${H.esc(d.rule)}">` +
+      `<input id="d-reason" data-field="reason" placeholder="Reason" autocomplete="off" value="${H.esc(d.reason)}"></div>`;
+    if (inHand && hand.phase !== "showdown") {
+      html += '<div class="panel-title">Kill a hand</div><div class="row wrap director-kill">';
+      for (const seat of state.seats) {
+        if (seat.in_hand && !seat.folded) html += toggle("d-player", { player: seat.position }, H.esc(seat.player), d.player === seat.position);
+      }
+      html += "</div>";
+      const who = d.player !== null ? nameOf(d.player) : "";
+      html += `<div class="row">${dButton("d-kill", who ? `Kill ${H.esc(who)}'s hand` : "Kill the hand", "", !!who)}</div>`;
+    }
+    if (inHand) {
+      html += '<div class="panel-title">Foreign-back or duplicate card</div>';
+      html += `<div class="row">${dButton("d-void-hand", "Void the hand: every bet back", "", true)}</div>`;
+    }
+    if (inHand && hand.phase === "showdown" && hand.pots.length) {
+      if (!d.winners) {
+        const proposed = (hand.showdown && hand.showdown.proposed) || [];
+        d.winners = hand.pots.map((_p, k) => (proposed[k] ? proposed[k].winners.slice() : []));
+      }
+      html += '<div class="panel-title">Award the pots by ruling</div>';
+      hand.pots.forEach((pot, k) => {
+        html += `<div class="row wrap award-pot" data-pot="${k}"><b>${H.esc(pot.name)} ${H.chips(pot.amount)}</b>`;
+        for (const p of pot.eligible) html += toggle("d-winner", { pot: k, player: p }, H.esc(nameOf(p)), d.winners[k].includes(p));
+        html += "</div>";
+      });
+      const ready = d.winners.every((w) => w.length);
+      html += `<div class="row">${dButton("d-award", "Award as ruled", "primary", ready)}</div>`;
+    }
+    // What a director voids is an entry: an action, a deal, a post, a push... The table's own
+    // set-up (opening, seating, the button, a hand's start) is corrected on the floor.
+    const fixed = new Set(["table_opened", "player_seated", "player_left", "button_placed", "hand_started"]);
+    const voidable = state.events.filter((e) => !e.voided && !e.correction && !fixed.has(e.type)).slice(0, 8);
+    if (voidable.length) {
+      html += '<div class="panel-title">Void earlier entries</div><div class="void-list">';
+      for (const e of voidable) html += toggle("d-version", { version: e.version }, `#${e.version} ${H.esc(e.text)}`, d.versions.includes(e.version));
+      html += `</div><div class="row">${dButton("d-void-events", "Void the chosen entries", "", d.versions.length > 0)}</div>`;
+    }
+    html += '<div class="row sheet-actions"><button type="button" class="btn" data-action="close">Close</button></div>';
+    return html;
+  }
+
+  // The rule and the reason, or an alert saying that a ruling needs both.
+  function ruling() {
+    const d = ui.director;
+    if (d && d.rule.trim() && d.reason.trim()) return { rule: d.rule.trim(), reason: d.reason.trim() };
+    alertBox = { kind: "refused", title: "A ruling needs its rule and its reason", rule: "ruling", text: "Fill in the rule (e.g. TDA 65) and the reason; the log keeps both with your name.", legal: [] };
+    renderAlert();
+    return null;
+  }
+
+  document.addEventListener("input", (event) => {
+    const field = event.target.dataset && event.target.dataset.field;
+    if (field && ui.director) ui.director[field] = event.target.value;
+  });
 
   // --- the clock ------------------------------------------------------------------------------
 
@@ -800,6 +892,51 @@
     },
     clock: startClock,
     "clock-cancel": stopClock,
+    director() {
+      ui.sheet = "director";
+      ui.director = freshDirector();
+      render();
+    },
+    "d-player"(el) {
+      const p = Number(el.dataset.player);
+      ui.director.player = ui.director.player === p ? null : p;
+      renderSheet();
+    },
+    "d-winner"(el) {
+      const k = Number(el.dataset.pot);
+      const p = Number(el.dataset.player);
+      const list = ui.director.winners[k];
+      ui.director.winners[k] = list.includes(p) ? list.filter((x) => x !== p) : list.concat([p]).sort((a, b) => a - b);
+      renderSheet();
+    },
+    "d-version"(el) {
+      const v = Number(el.dataset.version);
+      const list = ui.director.versions;
+      ui.director.versions = list.includes(v) ? list.filter((x) => x !== v) : list.concat([v]).sort((a, b) => a - b);
+      renderSheet();
+    },
+    "d-kill"() {
+      const why = ruling();
+      const p = ui.director.player;
+      if (!why || p === null) return;
+      record({ type: "kill_hand", player: p, reason: why.reason, rule: why.rule }, `${nameOf(p)}: hand killed (${why.rule})`);
+    },
+    "d-void-hand"() {
+      const why = ruling();
+      if (!why) return;
+      record({ type: "void_hand", reason: `${why.rule}: ${why.reason}` }, `hand void (${why.rule})`);
+    },
+    "d-award"() {
+      const why = ruling();
+      if (!why) return;
+      record({ type: "award_pots", winners: ui.director.winners, ruling: `${why.rule}: ${why.reason}` }, `pots awarded by ruling (${why.rule})`);
+    },
+    "d-void-events"() {
+      const why = ruling();
+      if (!why) return;
+      const versions = ui.director.versions.slice();
+      record({ type: "void_events", versions, reason: why.reason, rule: why.rule }, `void #${versions.join(", #")} (${why.rule})`);
+    },
   };
 
   let lastTap = null;
