@@ -5,16 +5,24 @@
   pairing code the floor page shows (the code names the table).
 - **viewer**: reads; joins without a PIN and never sees a hole card that was not shown.
 
-Sessions live in server memory, keyed by a random token in an HTTP-only, SameSite=Strict
-cookie; a server restart signs everybody out. Every state-changing request also carries the
-session's CSRF token in a header (double submit: the same token is in a cookie the page can
-read). Wrong PINs are limited per client and table; past the limit the answer is 429.
+A session is a token in an HTTP-only, SameSite=Strict cookie: who (role, table, name, device)
+and until when, signed with the server's secret (HMAC-SHA256). The server keeps the sessions it
+opened in memory, and after a restart with the same secret (`handlog serve` keeps it in a file,
+or $HANDLOG_SECRET) it accepts the tokens it signed before: the tablets stay signed in, and the
+dealer PINs and the director PIN, derived from the same secret, stay the same. A session signed
+out is refused until the process ends (its cookie is deleted at once). Every state-changing
+request also carries the session's CSRF token in a header (double submit: the same token is in a
+cookie the page can read), itself derived from the session token. Wrong PINs are limited per
+client and table; past the limit the answer is 429.
 """
 
 from __future__ import annotations
 
+import base64
+import binascii
 import hashlib
 import hmac
+import json
 import secrets
 import threading
 import time
@@ -88,26 +96,34 @@ class Auth:
         window_seconds: float = 60.0,
         session_seconds: float = 16 * 3600,
         pairing_seconds: float = 600.0,
-        clock: Callable[[], float] = time.monotonic,
+        clock: Callable[[], float] = time.time,
     ) -> None:
-        self.director_pin = director_pin or _digits(6)
         self._secret = secret or secrets.token_bytes(32)
+        # Given a secret, the director's PIN derives from it too (the same across restarts).
+        self.director_pin = director_pin or (
+            self._derived_digits("director-pin") if secret else _digits(6))
         self._max_failures = max_failures
         self._window = window_seconds
         self._session_seconds = session_seconds
         self._pairing_seconds = pairing_seconds
         self._clock = clock
         self._sessions: dict[str, Session] = {}
+        self._signed_out: set[str] = set()
         self._codes: dict[str, PairingCode] = {}
         self._attempts: dict[tuple[str, str], _Attempts] = {}
         self._lock = threading.Lock()
 
     # --- PINs and pairing codes -----------------------------------------------------------
 
+    def _mac(self, text: str) -> bytes:
+        return hmac.new(self._secret, text.encode(), hashlib.sha256).digest()
+
+    def _derived_digits(self, purpose: str) -> str:
+        return f"{int.from_bytes(self._mac(purpose)[:8], 'big') % 1_000_000:06d}"
+
     def table_pin(self, stream: str) -> str:
         """The dealer PIN of a table: stable for this server's secret, different per table."""
-        digest = hmac.new(self._secret, f"table-pin:{stream}".encode(), hashlib.sha256).digest()
-        return f"{int.from_bytes(digest[:8], 'big') % 1_000_000:06d}"
+        return self._derived_digits(f"table-pin:{stream}")
 
     def new_pairing_code(self, stream: str) -> PairingCode:
         """A one-time code that joins one tablet to `stream` as its dealer."""
@@ -185,31 +201,66 @@ class Auth:
             return self._open("viewer", None, name or "viewer", device)
 
     def _open(self, role: Role, table: str | None, name: str, device: str) -> Session:
-        session = Session(
-            token=secrets.token_urlsafe(32), role=role, table=table, name=name[:80],
-            device=(device or "unknown")[:80], csrf=secrets.token_urlsafe(24),
-            expires=self._clock() + self._session_seconds,
-        )
-        self._sessions[session.token] = session
+        claims: dict[str, object] = {"role": role, "table": table, "name": name[:80],
+                  "device": (device or "unknown")[:80],
+                  "expires": int(self._clock() + self._session_seconds),
+                  "nonce": secrets.token_urlsafe(12)}
+        body = _b64(json.dumps(claims, separators=(",", ":"), sort_keys=True).encode())
+        token = f"{body}.{_b64(self._mac('session:' + body))}"
+        session = self._session_of(token, claims)
+        self._sessions[token] = session
         return session
+
+    def _session_of(self, token: str, claims: dict[str, object]) -> Session:
+        return Session(
+            token=token, role=claims["role"],  # type: ignore[arg-type]
+            table=claims["table"],  # type: ignore[arg-type]
+            name=str(claims["name"]), device=str(claims["device"]),
+            csrf=_b64(self._mac("csrf:" + token)[:18]),
+            expires=float(claims["expires"]),  # type: ignore[arg-type]
+        )
 
     # --- sessions -----------------------------------------------------------------------------
 
     def session(self, token: str | None) -> Session | None:
+        """The session of a token this server (or one with the same secret) signed and that
+        has not expired or been signed out; else None."""
         if not token:
             return None
         with self._lock:
             session = self._sessions.get(token)
             if session is None:
-                return None
+                session = self._verified(token)
+                if session is None:
+                    return None
+                self._sessions[token] = session  # signed before a restart: known again
             if session.expires <= self._clock():
                 del self._sessions[token]
                 return None
             return session
 
+    def _verified(self, token: str) -> Session | None:
+        if token in self._signed_out or len(token) > 2048:
+            return None
+        body, _, mac = token.partition(".")
+        try:
+            expected = self._mac("session:" + body)
+            if not hmac.compare_digest(_unb64(mac), expected):
+                return None
+            claims = json.loads(_unb64(body))
+        except (ValueError, binascii.Error):
+            return None
+        if not isinstance(claims, dict) or claims.get("role") not in ROLES or not isinstance(
+                claims.get("expires"), int):
+            return None
+        if claims["role"] == "dealer" and not isinstance(claims.get("table"), str):
+            return None
+        return self._session_of(token, claims)
+
     def logout(self, token: str) -> None:
         with self._lock:
             self._sessions.pop(token, None)
+            self._signed_out.add(token)
 
     @staticmethod
     def csrf_ok(session: Session, header: str | None, cookie: str | None) -> bool:
@@ -217,3 +268,11 @@ class Auth:
         if not header or not cookie:
             return False
         return hmac.compare_digest(header, cookie) and hmac.compare_digest(header, session.csrf)
+
+
+def _b64(data: bytes) -> str:
+    return base64.urlsafe_b64encode(data).rstrip(b"=").decode()
+
+
+def _unb64(text: str) -> bytes:
+    return base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))

@@ -8,10 +8,12 @@ from __future__ import annotations
 
 import contextlib
 import os
+import secrets
 import socket
 import threading
 import time
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import click
@@ -55,18 +57,39 @@ def serve_in_thread(app: Any, host: str = "127.0.0.1", port: int = 0) -> Iterato
         thread.join(timeout=10)
 
 
+def server_secret(path: Path) -> bytes:
+    """The secret in `path`, made (random, readable by this user only) when the file is new."""
+    try:
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    except FileExistsError:
+        text = path.read_text(encoding="ascii").strip()
+        if len(text) < 32:
+            raise click.ClickException(f"{path}: the secret is too short ({len(text)} "
+                                       "characters, at least 32): delete the file to make a "
+                                       "new one (every PIN changes)") from None
+        return text.encode()
+    text = secrets.token_hex(32)
+    with os.fdopen(fd, "w", encoding="ascii") as out:
+        out.write(text + "\n")
+    return text.encode()
+
+
 @click.command("serve")
 @db_option
 @click.option("--host", default="127.0.0.1", show_default=True,
               help="Interface to listen on (0.0.0.0 for the tablets on the room's network).")
 @click.option("--port", default=8000, show_default=True, type=int, help="TCP port.")
 @click.option("--director-pin", default=None, metavar="PIN",
-              help="The director's PIN (default: $HANDLOG_DIRECTOR_PIN, else a random one). "
-              "Dealer PINs come from $HANDLOG_SECRET (random when unset: new PINs each start).")
+              help="The director's PIN (default: $HANDLOG_DIRECTOR_PIN, else derived from the "
+              "secret).")
+@click.option("--secret-file", default=None, type=click.Path(dir_okay=False, path_type=Path),
+              help="The server's secret, made on first start (default: $HANDLOG_SECRET_FILE, "
+              "else ./handlog.secret; $HANDLOG_SECRET overrides it). Dealer PINs, the director "
+              "PIN and the sessions derive from it: the same file keeps them across restarts.")
 @click.option("--no-demo", is_flag=True, help="Do not create a demo tournament in an empty "
               "database.")
 def serve(db_url: str | None, host: str, port: int, director_pin: str | None,
-          no_demo: bool) -> None:
+          secret_file: Path | None, no_demo: bool) -> None:
     """Serve the tablet, floor and viewer pages and the JSON API (Ctrl+C stops)."""
     from recorder.api import create_app
     from recorder.floor import setup_demo
@@ -80,8 +103,15 @@ def serve(db_url: str | None, host: str, port: int, director_pin: str | None,
     if not no_demo and not Tournaments(recorder).tournaments():
         created = setup_demo(recorder)
     pin = director_pin or os.environ.get("HANDLOG_DIRECTOR_PIN") or None
-    # The dealer PINs derive from the secret: the same secret keeps them across restarts.
-    secret = os.environ.get("HANDLOG_SECRET", "").encode() or None
+    # The PINs and the sessions derive from the secret: the same secret keeps them (and the
+    # tablets signed in) across restarts.
+    secret = os.environ.get("HANDLOG_SECRET", "").encode()
+    kept = "$HANDLOG_SECRET"
+    if not secret:
+        path = secret_file or Path(os.environ.get("HANDLOG_SECRET_FILE") or "handlog.secret")
+        with user_errors():
+            secret = server_secret(path)
+        kept = str(path)
     auth = Auth(director_pin=pin, secret=secret)
     app = create_app(recorder, auth=auth)
     shown_host = "localhost" if host in ("127.0.0.1", "0.0.0.0", "::") else host
@@ -97,6 +127,7 @@ def serve(db_url: str | None, host: str, port: int, director_pin: str | None,
         if head.kind == "table":
             stream = head.stream_id
             click.echo(f"dealer page:  {base}/dealer/{stream}   PIN {auth.table_pin(stream)}")
+    click.echo(f"PINs and sign-ins are kept across restarts by {kept}")
     if host == "0.0.0.0":
         click.echo("(tablets use this machine's address on the room's network instead of "
                    "localhost)")

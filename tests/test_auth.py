@@ -4,14 +4,19 @@ was not shown, in any JSON or server-sent payload."""
 
 from __future__ import annotations
 
+import base64
 import json
+import os
 import re
+import subprocess
+import sys
 import threading
 import time
 import uuid
 from pathlib import Path
 from typing import Any
 
+import click
 import httpx
 import pytest
 from fastapi import FastAPI
@@ -21,7 +26,7 @@ from web_support import Client, make_app, make_recorder, open_table, record
 from engine.cards import parse_cards
 from engine.commands import DealHole
 from recorder.auth import CSRF_COOKIE, CSRF_HEADER, SESSION_COOKIE, Auth
-from recorder.cli_serve import serve_in_thread
+from recorder.cli_serve import free_port, serve_in_thread, server_secret
 from recorder.floor import setup_demo
 from recorder.service import Recorder
 
@@ -380,3 +385,86 @@ def test_table_pins_differ_per_table_and_server_secret() -> None:
     assert re.fullmatch(r"\d{6}", one.table_pin("table-1"))
     assert re.fullmatch(r"\d{6}", Auth().director_pin)
     time.sleep(0)
+
+
+# --- a restart keeps the PINs and the sign-ins ---------------------------------------------------
+
+
+def test_a_restart_with_the_same_secret_keeps_the_tablets_signed_in(recorder: Recorder) -> None:
+    """The dealer's tablet signed in before a restart records after it with the same cookies;
+    with another secret (a new server) it must sign in again."""
+    secret = b"s" * 64
+    before, before_auth = make_app(recorder, auth=Auth(secret=secret))
+    with Client(before, before_auth) as tablet:
+        assert tablet.login("dealer", STREAM).status_code == 200
+        cookies = dict(tablet.http.cookies)
+        csrf = tablet.csrf
+    after_auth = Auth(secret=secret)
+    assert after_auth.table_pin(STREAM) == before_auth.table_pin(STREAM)
+    assert after_auth.director_pin == before_auth.director_pin  # derived from the secret
+    after, _ = make_app(recorder, auth=after_auth)
+    with Client(after, after_auth) as tablet:
+        tablet.http.cookies.update(cookies)
+        tablet.csrf = csrf
+        assert tablet.http.get("/api/session").json()["role"] == "dealer"
+        assert tablet.send(STREAM, {"type": "start_hand"}).status_code == 200
+        assert tablet.send(OTHER, {"type": "start_hand"}).status_code == 403  # still one table
+    other, other_auth = make_app(recorder, auth=Auth(secret=b"t" * 64))
+    with Client(other, other_auth) as tablet:
+        tablet.http.cookies.update(cookies)
+        assert tablet.http.get("/api/floor").status_code == 401
+
+
+def test_a_forged_or_signed_out_session_token_is_refused() -> None:
+    auth = Auth(secret=b"s" * 64)
+    session = auth.login("10.0.0.1", "dealer", pin=auth.table_pin(STREAM), table=STREAM)
+    fresh = Auth(secret=b"s" * 64)  # the restarted server
+    body, _, mac = session.token.partition(".")
+    claims = json.loads(base64.urlsafe_b64decode(body + "=" * (-len(body) % 4)))
+    claims["role"] = "director"
+    forged = base64.urlsafe_b64encode(json.dumps(claims).encode()).rstrip(b"=").decode()
+    assert fresh.session(f"{forged}.{mac}") is None  # the signature no longer fits
+    assert fresh.session(session.token[:-2] + "AA") is None
+    assert fresh.session("not-a-token") is None
+    again = fresh.session(session.token)
+    assert again is not None and (again.role, again.table) == ("dealer", STREAM)
+    assert again.csrf == session.csrf  # the CSRF token follows from the session's
+    fresh.logout(session.token)
+    assert fresh.session(session.token) is None
+
+
+def test_serve_keeps_its_secret_in_a_file_readable_by_its_user_only(tmp_path: Path) -> None:
+    path = tmp_path / "handlog.secret"
+    first = server_secret(path)
+    assert len(first) == 64 and server_secret(path) == first
+    assert path.stat().st_mode & 0o777 == 0o600
+    path.write_text("short\n")
+    with pytest.raises(click.ClickException, match="too short"):
+        server_secret(path)
+
+
+def test_handlog_serve_shows_the_same_pins_after_a_restart(tmp_path: Path) -> None:
+    """`handlog serve` twice in the same folder: the same director and dealer PINs."""
+    shown = []
+    for _ in range(2):
+        port = free_port("127.0.0.1")
+        process = subprocess.Popen(
+            [str(Path(sys.executable).parent / "handlog"), "serve", "--port", str(port),
+             "--db", str(tmp_path / "h.db")],
+            cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+            env={k: v for k, v in os.environ.items() if not k.startswith("HANDLOG_")})
+        lines = []
+        try:
+            assert process.stdout is not None
+            for line in process.stdout:
+                lines.append(line)
+                if line.startswith("PINs and sign-ins are kept"):
+                    break
+        finally:
+            process.terminate()
+            process.wait(timeout=20)
+        shown.append([re.sub(r"localhost:\d+", "localhost", line) for line in lines
+                      if "PIN" in line])
+    assert any(line.startswith("director PIN: ") for line in shown[0])
+    assert shown[0] == shown[1]
+    assert (tmp_path / "handlog.secret").exists()

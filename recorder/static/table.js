@@ -1024,7 +1024,8 @@
     flush();
   }
 
-  // A server restart ends every session: the event stream then fails for good; say so.
+  // A session can end (signed out, expired, or a server with a new secret): the event
+  // stream then fails for good; say so.
   let lastCheck = 0;
   async function checkSession() {
     if (Date.now() - lastCheck < 5000 || !$("signin").hidden) return;
@@ -1032,7 +1033,7 @@
     const session = await H.session();
     if (!session.offline && !session.role) {
       me = { role: null };
-      showSignIn("Your session ended (the server restarted?): sign in again.");
+      showSignIn("Your session ended: sign in again.");
     }
   }
 
