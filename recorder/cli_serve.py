@@ -86,10 +86,13 @@ def server_secret(path: Path) -> bytes:
               help="The server's secret, made on first start (default: $HANDLOG_SECRET_FILE, "
               "else ./handlog.secret; $HANDLOG_SECRET overrides it). Dealer PINs, the director "
               "PIN and the sessions derive from it: the same file keeps them across restarts.")
+@click.option("--forwarded-allow-ips", default="127.0.0.1", show_default=True, metavar="IPS",
+              help="Reverse proxies whose X-Forwarded-For is believed (comma-separated, * for "
+              "any): the PIN limit then counts per tablet, not per proxy.")
 @click.option("--no-demo", is_flag=True, help="Do not create a demo tournament in an empty "
               "database.")
 def serve(db_url: str | None, host: str, port: int, director_pin: str | None,
-          secret_file: Path | None, no_demo: bool) -> None:
+          secret_file: Path | None, forwarded_allow_ips: str, no_demo: bool) -> None:
     """Serve the tablet, floor and viewer pages and the JSON API (Ctrl+C stops)."""
     from recorder.api import create_app
     from recorder.floor import setup_demo
@@ -131,5 +134,6 @@ def serve(db_url: str | None, host: str, port: int, director_pin: str | None,
     if host == "0.0.0.0":
         click.echo("(tablets use this machine's address on the room's network instead of "
                    "localhost)")
-    uvicorn.run(app, host=host, port=port, log_level="warning", timeout_graceful_shutdown=2)
+    uvicorn.run(app, host=host, port=port, log_level="warning", timeout_graceful_shutdown=2,
+                proxy_headers=True, forwarded_allow_ips=forwarded_allow_ips)
     store.close()
