@@ -315,6 +315,9 @@ class PotCarried:
     amount: int
     reason: str
     rule: str = ""
+    # A hand-on between tables when one breaks: the other table (amount < 0: handed to it;
+    # amount > 0: received from it). Empty for a color-up's own carry.
+    other_table: str = ""
 
 
 @dataclass(frozen=True, slots=True)

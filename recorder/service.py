@@ -95,11 +95,13 @@ class AdjustStack:
 
 @dataclass(frozen=True)
 class CarryToPot:
-    """Chips for the table's next pot, nobody's (Octobermuck: a buy-down's odd chips)."""
+    """Chips for the table's next pot, nobody's (Octobermuck: a buy-down's odd chips); a
+    negative amount takes them away to another table's next pot (the table breaks)."""
 
     amount: int
     reason: str
     rule: str = ""
+    other_table: str = ""  # a hand-on from (or to) a broken table
 
 
 @dataclass(frozen=True)
@@ -380,10 +382,11 @@ class Recorder:
                                   command.rule)]
         if isinstance(command, CarryToPot):
             _between_hands(state, "carry chips into the next pot")
-            if command.amount <= 0:
-                raise RuleViolation("dead money", f"a carry into the next pot must be positive, "
-                                    f"got {command.amount}")
-            return [PotCarried(command.amount, command.reason, command.rule)]
+            if command.amount == 0 or state.carry + command.amount < 0:
+                raise RuleViolation("dead money", f"the table carries {state.carry} into its "
+                                    f"next pot: {command.amount} cannot be added to it")
+            return [PotCarried(command.amount, command.reason, command.rule,
+                               command.other_table)]
         if isinstance(command, SetAbsence):
             seat = _occupant(state, command.seat)
             events: list[Any] = [SeatAbsenceChanged(seat.seat, command.absent)]

@@ -499,6 +499,7 @@ class Tournaments:
             seats = state.structure.seats_per_table
             if len(tables) > 1 and players <= seats * (len(tables) - 1):
                 smallest = min(tables, key=lambda t: (len(state.seated_at(t)), t))
+                target = ""
                 for entrant in state.seated_at(smallest):
                     state = self.state(tournament)
                     others = [t for t in tables if t != smallest]
@@ -506,6 +507,7 @@ class Tournaments:
                     done.append(self._move(tournament, entrant.player, target, actor, 0,
                                            "table broken", "", part(k)))
                     k += 1
+                self._carry_on(tournament, smallest, target, part(k), actor)
                 self._step(tournament, part(k), partial(_closing, smallest), actor)
                 k += 1
                 continue
@@ -523,6 +525,22 @@ class Tournaments:
             done.append(self._move(tournament, suggestion.player, suggestion.to_table, actor,
                                    suggestion.to_seat, "balance", suggestion.rule, part(k)))
             k += 1
+
+    def _carry_on(self, tournament: str, closing: str, target: str, ids: _Ids,
+                  actor: Actor) -> None:
+        """Odd chips still waiting for the next pot of a table that breaks go to the next pot
+        of the table its last player went to (Octobermuck: 'forfeited to the next pot')."""
+        state = self.table(tournament, closing).state
+        carry = state.carry if state is not None else 0
+        if not carry or not target:
+            return
+        rule = self.state(tournament).structure.profile
+        self._table_step(tournament, closing, ids.part("carry-out"), _given(CarryToPot(
+            -carry, f"to the next pot of table {target}: this table breaks", rule, target)),
+            actor)
+        self._table_step(tournament, target, ids.part("carry-in"), _given(CarryToPot(
+            carry, f"from table {closing}, broken: odd chips of the color-up", rule, closing)),
+            actor)
 
     def _high_cards(self, state: TournamentState, table: str) -> dict[str, str]:
         rng = random.Random(f"{state.tournament}-{table}-{len(state.entrants)}")

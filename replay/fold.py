@@ -215,9 +215,12 @@ class _Checker:
                 self.finding(version, event, "stacks carry over", "the player left with a "
                              "different stack than the table holds", seat.stack, event.stack)
             return
-        if isinstance(event, PotCarried) and (event.amount <= 0 or state.hand_in_progress):
-            self.finding(version, event, "dead money", "a carry into the next pot is a positive "
-                         "amount recorded between hands", "amount > 0", event.amount)
+        if isinstance(event, PotCarried) and (
+                event.amount == 0 or state.carry + event.amount < 0 or state.hand_in_progress):
+            self.finding(version, event, "dead money", "a carry into (or out of) the next pot "
+                         "is recorded between hands and never takes more than the table "
+                         "carries", f"between -{state.carry} and any positive amount",
+                         event.amount)
             return
         if isinstance(event, (ButtonPlaced, StackAdjusted, SeatAbsenceChanged, TableOpened,
                               PotCarried)):

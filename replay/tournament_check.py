@@ -61,7 +61,7 @@ def check_tournament(stream: str, stored: list[StoredEvent],
     carried = sum(
         e.amount for f in mine.values() for _v, e in f.effective if isinstance(e, PotCarried)
     )
-    findings.extend(_carries(events, mine))
+    findings.extend(_carries(stream, events, mine, tuple(state.tables)))
     if mine and seated_total + adjustments + carried != expected and not in_progress:
         findings.append(Finding(stream, 0, "tournament", "chip total",
                                 "chips brought to the tables differ from the tournament's "
@@ -75,8 +75,10 @@ def check_tournament(stream: str, stored: list[StoredEvent],
 
 
 
-def _carries(events: list[object], tables: dict[str, TableFold]) -> list[Finding]:
-    """Each table carries into its next pot what the color-ups say it must (Octobermuck)."""
+def _carries(stream: str, events: list[object], tables: dict[str, TableFold],
+             open_tables: tuple[str, ...]) -> list[Finding]:
+    """The tables carry into their next pots what the color-ups say (Octobermuck): at each
+    table its own carries, apart from what a broken table handed on to another."""
     owed: dict[str, int] = {}
     for event in events:
         if isinstance(event, ChipsColoredUp):
@@ -86,10 +88,25 @@ def _carries(events: list[object], tables: dict[str, TableFold]) -> list[Finding
     for fold in tables.values():
         state = fold.state
         assert state is not None
-        got = sum(e.amount for _v, e in fold.effective if isinstance(e, PotCarried))
+        got = sum(e.amount for _v, e in fold.effective
+                  if isinstance(e, PotCarried) and not e.other_table)
         if got != owed.get(state.table, 0):
             findings.append(Finding(
                 fold.stream, 0, "pot_carried", "dead money",
                 f"table {state.table} carries other chips into its next pot than the "
                 "tournament's color-ups give it", str(owed.get(state.table, 0)), str(got)))
+    for fold in tables.values():
+        state = fold.state
+        assert state is not None
+        if state.carry and state.table not in open_tables:
+            findings.append(Finding(
+                fold.stream, 0, "pot_carried", "dead money",
+                f"table {state.table} is broken with chips still waiting for its next pot: "
+                "hand them on to the next pot of another table", "0", str(state.carry)))
+    handed = sum(e.amount for f in tables.values() for _v, e in f.effective
+                 if isinstance(e, PotCarried) and e.other_table)
+    if handed:
+        findings.append(Finding(stream, 0, "pot_carried", "dead money",
+                                "carries handed on from broken tables do not add up to zero",
+                                "0", str(handed)))
     return findings

@@ -209,6 +209,16 @@ def test_a_dealer_records_a_hand_with_a_side_pot_and_a_split_pot_by_taps_alone(
     shot(floor, "floor-1280x800-tables")
 
 
+def floor_as_director(browser: Any, base: str, viewport: dict[str, int] = LAPTOP) -> Any:
+    """The floor page, signed in with the director PIN."""
+    floor = new_page(browser, viewport)
+    floor.goto(f"{base}/floor")
+    floor.fill("#director-pin", DIRECTOR_PIN)
+    floor.click("#signin-form button[type=submit]")
+    floor.wait_for_selector(".tournament")
+    return floor
+
+
 def director_tablet(browser: Any, site: Site) -> Any:
     """The tournament director signs in on the table's tablet with his PIN."""
     page = new_page(browser)
@@ -539,11 +549,7 @@ def test_the_floor_runs_the_tournament_and_pairs_a_tablet(browser: Any, tmp_path
     app, auth = make_app(recorder, level_for=lambda _s, _f: None)
     with serve_in_thread(app) as base:
         for viewport, name in ((LAPTOP, "1280x800"), (PORTRAIT, "768x1024")):
-            floor = new_page(browser, viewport)
-            floor.goto(f"{base}/floor")
-            floor.fill("#director-pin", DIRECTOR_PIN)
-            floor.click("#signin-form button[type=submit]")
-            floor.wait_for_selector(".tournament")
+            floor = floor_as_director(browser, base, viewport)
             assert "Level 1 · 25/50" in floor.inner_text(".clock-label")
             assert re.fullmatch(r"\d+:\d\d", floor.inner_text(".clock-big"))
             shot(floor, f"floor-{name}-director")
@@ -597,11 +603,7 @@ def test_a_command_clicked_while_the_last_is_still_recording_waits_for_it(
 
     monkeypatch.setattr(Tournaments, "_seat_late", slow_seat_late)
     with serve_in_thread(app) as base:
-        floor = new_page(browser)
-        floor.goto(f"{base}/floor")
-        floor.fill("#director-pin", DIRECTOR_PIN)
-        floor.click("#signin-form button[type=submit]")
-        floor.wait_for_selector(".tournament")
+        floor = floor_as_director(browser, base)
         floor.fill("[data-form='register'] input[name='name']", "Zelda")
         floor.click("[data-form='register'] button")
         shows(floor, ".panel-note:has-text('Not seated: Zelda')")  # the view in between
@@ -637,11 +639,7 @@ def test_a_floor_command_whose_answer_is_lost_is_sent_again_and_recorded_once(
             route.fulfill(response=response)
 
     with serve_in_thread(app) as base:
-        floor = new_page(browser)
-        floor.goto(f"{base}/floor")
-        floor.fill("#director-pin", DIRECTOR_PIN)
-        floor.click("#signin-form button[type=submit]")
-        floor.wait_for_selector(".tournament")
+        floor = floor_as_director(browser, base)
         floor.route("**/api/tournaments/*/commands", drop_answer)
         floor.fill("[data-form='ruling'] input[name='rule']", "TDA 45")
         floor.fill("[data-form='ruling'] input[name='text']", "verbal raise binding")

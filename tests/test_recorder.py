@@ -17,6 +17,7 @@ from engine import commands as hc
 from engine.cards import parse_cards
 from engine.errors import RuleViolation
 from engine.events import HandStarted, PotAwarded, PotCarried
+from engine.hand import legal_actions
 from engine.table import Level
 from recorder.cli import cli
 from recorder.demo import run_demo
@@ -29,6 +30,7 @@ from recorder.service import (
     StartHand,
     Undo,
 )
+from recorder.structure import load_structure
 from recorder.tournament_service import Tournaments, table_stream
 from replay.fold import fold_table
 from replay.verify import replay_log
@@ -88,6 +90,22 @@ def test_demo_27_players_3_tables_seed_7(db_url: str) -> None:
 
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
+DIRECTOR_ACTOR = Actor("Tina", "director", "floor")
+
+
+def _demo_to_a_winner(runner: CliRunner, db_url: str, structure: str, players: int,
+                      tables: int, seed: int, hands_per_level: int) -> tuple[list[str], str]:
+    """`handlog demo` under an example structure, played to a winner: the streams and the
+    tournament's stream."""
+    result = runner.invoke(cli, [
+        "demo", "--db", db_url, "--structure", str(EXAMPLES / f"{structure}.toml"),
+        "--players", str(players), "--tables", str(tables), "--seed", str(seed),
+        "--hands-per-level", str(hands_per_level)])
+    assert result.exit_code == 0, result.output
+    assert "winner:" in result.output
+    with open_store(db_url) as store:
+        heads = [h.stream_id for h in store.streams()]
+    return heads, next(s for s in heads if s.startswith("tournament-"))
 
 
 def test_octobermuck_buy_down_odd_chips_go_into_each_tables_next_pot(db_url: str) -> None:
@@ -96,14 +114,8 @@ def test_octobermuck_buy_down_odd_chips_go_into_each_tables_next_pot(db_url: str
     table carries what the color-ups give it, its next hand starts with that dead money, the
     winner takes it, and `handlog replay` (chip total included) is clean."""
     runner = CliRunner()
-    result = runner.invoke(cli, [
-        "demo", "--db", db_url, "--structure", str(EXAMPLES / "octobermuck.toml"),
-        "--players", "24", "--tables", "3", "--seed", "3", "--hands-per-level", "2"])
-    assert result.exit_code == 0, result.output
-    assert "winner:" in result.output
+    heads, tournament = _demo_to_a_winner(runner, db_url, "octobermuck", 24, 3, 3, 2)
     with open_store(db_url) as store:
-        heads = [h.stream_id for h in store.streams()]
-        tournament = next(s for s in heads if s.startswith("tournament-"))
         owed: dict[str, int] = {}
         for event in store.read(tournament):
             if event.type == "chips_colored_up":
@@ -154,19 +166,90 @@ def test_octobermuck_buy_down_odd_chips_go_into_each_tables_next_pot(db_url: str
     assert json.loads(verified.output)["matched"] == json.loads(verified.output)["hands"]
 
 
+def _fold_round(recorder: Recorder, tournaments: Tournaments, tournament: str,
+                table: str) -> None:
+    """One hand at `table`: everybody folds to the big blind."""
+    dealer = Actor(f"dealer-{table}", "dealer", f"tablet-{table}")
+    tournaments.start_hand(tournament, table, dealer)
+    stream = table_stream(tournament, table)
+    while True:
+        hand = recorder.table(stream).state.hand  # type: ignore[union-attr]
+        assert hand is not None
+        if hand.is_complete:
+            break
+        la = legal_actions(hand)
+        command = hc.Fold(la.player) if la is not None else hc.AwardPots()
+        recorder.submit(stream, command, recorder.table(stream).version, uuid.uuid4(), dealer)
+    tournaments.settle_hand(tournament, table, DIRECTOR_ACTOR)
+
+
+def _octobermuck_carry_at_table_1(store: EventStore) -> tuple[Recorder, Tournaments]:
+    """Eight players on two tables; one hand at table 1, then levels up to the first buy-down:
+    table 1 carries 25 into its next pot (the small blind's 4,995 holds 20 in odd chips and
+    the big blind's 5,005 holds 5: one green chip)."""
+    recorder = Recorder(store)
+    t = Tournaments(recorder)
+    t.create("o", load_structure(EXAMPLES / "octobermuck.toml"), DIRECTOR_ACTOR)
+    for index in range(8):
+        t.register("o", f"P{index}", DIRECTOR_ACTOR)
+    t.draw_seats("o", 2, 11, DIRECTOR_ACTOR)
+    t.start_level("o", DIRECTOR_ACTOR)
+    _fold_round(recorder, t, "o", "1")  # the small blind's 5 is an odd chip at the color-up
+    for _ in range(20):
+        if t.state("o").color_ups_done:
+            break
+        try:
+            t.start_level("o", DIRECTOR_ACTOR)
+        except RuleViolation as violation:
+            legal = " ".join(violation.legal)
+            if t.state("o").on_break:
+                t.end_break("o", DIRECTOR_ACTOR)
+            elif "decide antes" in legal:
+                t.decide_antes("o", DIRECTOR_ACTOR)
+            elif "break" in legal:
+                t.start_break("o", DIRECTOR_ACTOR)
+            else:
+                t.color_up("o", DIRECTOR_ACTOR)
+    assert t.table("o", "1").state.carry == 25  # type: ignore[union-attr]
+    return recorder, t
+
+
+def test_octobermuck_carry_of_a_broken_table_goes_to_the_table_its_players_went_to(
+        store: EventStore) -> None:
+    """A color-up leaves odd chips waiting for table 1's next pot; the table breaks before it
+    deals again (both happen at breaks): the chips go to the next pot of the table its last
+    player went to, and the replay, chip total included, is clean."""
+    recorder, t = _octobermuck_carry_at_table_1(store)
+    t.balance("o", DIRECTOR_ACTOR)  # 8 players fit one table: table 1 breaks
+    assert t.table("o", "1").state.carry == 0  # type: ignore[union-attr]
+    assert t.table("o", "2").state.carry == 25  # type: ignore[union-attr]
+    _fold_round(recorder, t, "o", "2")
+    started = [e.decode() for e in store.read(table_stream("o", "2"))
+               if e.type == "hand_started"]
+    assert [e.dead_money for e in started] == [25]  # type: ignore[attr-defined]
+    assert t.table("o", "2").state.carry == 0  # type: ignore[union-attr]
+    assert replay_log(store).findings == []
+
+
+def test_replay_reports_odd_chips_stranded_at_a_broken_table(
+        store: EventStore, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Had the broken table's carry not been handed on, `handlog replay` would say so."""
+    _recorder, t = _octobermuck_carry_at_table_1(store)
+    monkeypatch.setattr(Tournaments, "_carry_on", lambda *_args: None)
+    t.balance("o", DIRECTOR_ACTOR)
+    findings = replay_log(store).findings
+    assert [(f.stream, f.rule, f.recorded) for f in findings] == [
+        ("table-o-1", "dead money", "25")]
+    assert "broken with chips still waiting for its next pot" in findings[0].message
+
+
 def test_bse_league_rounds_up_odd_chips_and_finishes_without_a_payout_table(
         db_url: str) -> None:
     """BSE: 'All remaining odd chips at color up will be rounded up to the next chip
     denomination'; a league plays for points, so a winner is recorded and no prizes."""
     runner = CliRunner()
-    result = runner.invoke(cli, [
-        "demo", "--db", db_url, "--structure", str(EXAMPLES / "bse.toml"),
-        "--players", "10", "--tables", "2", "--seed", "4", "--hands-per-level", "3"])
-    assert result.exit_code == 0, result.output
-    assert "winner:" in result.output
+    heads, tournament = _demo_to_a_winner(runner, db_url, "bse", 10, 2, 4, 3)
     with open_store(db_url) as store:
-        heads = [h.stream_id for h in store.streams()]
-        tournament = next(s for s in heads if s.startswith("tournament-"))
         types = [e.type for e in store.read(tournament)]
         assert "chips_colored_up" in types and "tournament_finished" in types
         assert "prizes_awarded" not in types
