@@ -172,6 +172,12 @@ def loads_file(text: str, source: str, *, many: bool) -> list[PhhEntry]:
     except tomllib.TOMLDecodeError as error:
         return [PhhProblem(source, None, "error", None, f"{source}: invalid TOML: {error}")]
     if not many:
+        tables = [key for key, value in document.items()
+                  if key.isdigit() and isinstance(value, dict)]
+        if tables and "variant" not in document:
+            return [PhhProblem(source, None, "error", None,
+                               f"{source}: holds hand tables ([{tables[0]}], ...) like a .phhs "
+                               "file: a file of many hands must be named .phhs")]
         return [hand_from_mapping(document, source, None)]
     entries: list[PhhEntry] = []
     for key, table in document.items():

@@ -333,3 +333,12 @@ def test_every_shared_file_parses_and_the_fast_path_agrees(shared_phh: Path) -> 
         assert loads_toml(text) == tomllib.loads(text, parse_float=Decimal), path
         for entry in load_file(path):
             assert isinstance(entry, PhhHand), entry
+
+
+def test_a_phhs_file_named_phh_is_told_to_be_renamed() -> None:
+    """An export of many hands saved as `.phh`: the error says to name it `.phhs`."""
+    text = "[1]\n" + MINIMAL + "\n[2]\n" + MINIMAL
+    (problem,) = loads_file(text, "hands.phh", many=False)
+    assert isinstance(problem, PhhProblem) and problem.kind == "error"
+    assert "must be named .phhs" in problem.message
+    assert len(loads_file(text, "hands.phhs", many=True)) == 2
