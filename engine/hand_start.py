@@ -78,7 +78,7 @@ def _validate_setup(setup: HandSetup) -> Profile:
     profile = PROFILES.get(setup.profile)
     if profile is None:
         profile = get_profile(setup.profile)
-    if n > 2 and sum(1 for b in blinds if b) > 2:
+    if n > 2 and n - blinds.count(0) > 2:
         _refuse_straddle(setup, profile)
     return profile
 
