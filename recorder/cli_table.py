@@ -82,6 +82,9 @@ def describe_table(state: TableState) -> dict[str, Any]:
                          + (" (waiting)" if seat.waits else ""))
     if hand is not None:
         lines.extend(_hand_lines(hand))
+    elif state.carry:
+        lines.append(f"  carried into the next pot: {state.carry} (odd chips of a color-up, "
+                     "nobody's until the next hand is won)")
     return {"lines": lines}
 
 
@@ -111,6 +114,9 @@ def _hand_lines(hand: HandState) -> list[str]:
 
     lines = [f"hand {hand.setup.hand_number}: {hand.phase}, board "
              f"{cards_text(hand.board) or '(none)'}"]
+    if hand.setup.dead_money:
+        lines.append(f"  carried into this pot: {hand.setup.dead_money} (odd chips of a "
+                     "color-up, in the main pot)")
     for index, pot in enumerate(pots(hand)):
         name = "main pot" if index == 0 else f"side pot {index}"
         eligible = ", ".join(f"seat {hand.setup.seats[i]}" for i in pot.eligible)

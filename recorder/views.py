@@ -470,6 +470,7 @@ def table_view(
         "open": True,
         "table": state.table,
         "tournament": state.tournament,
+        "carry": state.carry,  # chips waiting for the next pot (Octobermuck color-up)
         "seat_count": state.seat_count,
         "profile": {"name": profile.name, "title": profile.title,
                     "clock_seconds": profile.clock_seconds,

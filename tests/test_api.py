@@ -20,10 +20,12 @@ from web_support import LEVEL, Client, make_app, make_recorder, open_table, reco
 
 from engine import commands as hand_commands
 from engine.cards import parse_cards
+from engine.errors import RuleViolation
 from recorder import wire
 from recorder.cli_serve import free_port, serve_in_thread
 from recorder.service import (
     AdjustStack,
+    CarryToPot,
     OpenTable,
     PlaceButton,
     RemovePlayer,
@@ -503,3 +505,20 @@ def test_the_floor_runs_registration_moves_levels_breaks_color_ups_and_rulings(
     assert director.ok(stream, {"type": "start_hand"})["table"]["hand"]["chip_unit"] == 100
     director.__exit__(None, None, None)
     recorder.store.close()
+
+
+def test_chips_carried_into_the_next_pot_show_on_the_tablet_then_in_the_pot(
+        recorder: Any) -> None:
+    """Octobermuck's odd chips from a color-up: the tablet shows them waiting between hands,
+    then in the next hand's pot; a carry out of more than the table holds is refused."""
+    record(recorder, STREAM, CarryToPot(25, "odd chips of the color-up, changed up"))
+    with pytest.raises(RuleViolation, match="carries 25 into its next pot"):
+        record(recorder, STREAM, CarryToPot(-50, "to table 2", other_table="2"))
+    app, auth = make_app(recorder)
+    with Client(app, auth) as dealer:
+        dealer.login("dealer", STREAM)
+        assert dealer.table(STREAM)["carry"] == 25
+        assert dealer.send(STREAM, {"type": "start_hand"}).status_code == 200
+        view = dealer.table(STREAM)
+        assert view["hand"]["pot_total"] == 25 + 50 + 100  # the carry and the blinds
+        assert view["carry"] == 25  # until the hand is won

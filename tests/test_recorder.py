@@ -223,6 +223,8 @@ def test_octobermuck_carry_of_a_broken_table_goes_to_the_table_its_players_went_
     t.balance("o", DIRECTOR_ACTOR)  # 8 players fit one table: table 1 breaks
     assert t.table("o", "1").state.carry == 0  # type: ignore[union-attr]
     assert t.table("o", "2").state.carry == 25  # type: ignore[union-attr]
+    shown = CliRunner().invoke(cli, ["table", "show", "table-o-2", "--db", store.url])
+    assert "carried into the next pot: 25" in shown.output  # what the floor sees
     _fold_round(recorder, t, "o", "2")
     started = [e.decode() for e in store.read(table_stream("o", "2"))
                if e.type == "hand_started"]

@@ -424,6 +424,7 @@
     if (next && next.ready) {
       const number = hand && (hand.phase === "misdealt" || hand.phase === "void") ? hand.number : state.hands_played + 1;
       html += `<div class="panel-note">Button seat ${next.button_seat} · SB ${next.small_blind_seat ? "seat " + next.small_blind_seat : "dead"} · BB seat ${next.big_blind_seat}${state.level ? " · " + H.esc(levelText(state.level)) : ""}</div>`;
+      if (state.carry) html += `<div class="panel-note carry">${H.chips(state.carry)} carried into this pot (odd chips of the color-up): put them in the middle</div>`;
       html += button("start", `Start hand #${number}`, "primary wide");
     } else if (next) {
       html += `<div class="panel-note">No hand can start: ${H.esc(next.why.message)} (${H.esc(next.why.rule)})</div>`;
