@@ -49,6 +49,7 @@ from recorder.auth import (
 from recorder.floor import HandContext, TournamentDesk
 from recorder.live import Hub, event_stream
 from recorder.service import Actor, Recorder, StartHand, utc_now
+from recorder.structure import StructureError, loads_structure
 from recorder.tournament_service import tournament_stream
 from recorder.views import EventLog, event_rows, notable_rows, table_summary, table_view
 from recorder.wire import (
@@ -88,6 +89,19 @@ class TournamentCommandRequest(BaseModel):
         None, ge=0, description="the tournament stream's version the client last saw "
         "(`version` of the tournament in the floor view); none: record on the version now")
     command: TournamentCommandIn
+
+
+TOURNAMENT_ID_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9._-]{0,60}$"
+
+
+class NewTournamentRequest(BaseModel):
+    """A tournament from a structure file (the text of the TOML a director picked)."""
+
+    id: str = Field(pattern=TOURNAMENT_ID_PATTERN, description="the tournament's id (letters, "
+                    "digits, '.', '_', '-'): its streams are tournament-ID and table-ID-N")
+    structure: str = Field(max_length=200_000, description="the structure file's TOML text")
+    file: str = Field("structure.toml", max_length=200, description="its name, for errors")
+    event_id: uuid.UUID | None = Field(None, description="a retry reuses it: created once")
 
 
 class LoginRequest(BaseModel):
@@ -385,6 +399,25 @@ def create_app(
         return {"code": code.code, "table": stream}
 
     # --- floor --------------------------------------------------------------------------------
+
+    @app.post("/api/tournaments", tags=["floor"])
+    def new_tournament(body: NewTournamentRequest,
+                       session: Annotated[Session, Depends(director)]) -> JSONResponse:
+        """Create a tournament from a structure file's text; answers with the floor view.
+        422 `{rule: "structure", problems: [{field, message}]}` names every wrong field."""
+        try:
+            structure = loads_structure(body.structure, body.file)
+        except StructureError as error:
+            return _error(422, "structure", str(error), ["fix the file and send it again"],
+                          problems=[{"field": f, "message": m} for f, m in error.problems])
+        actor = Actor(session.name, session.role, session.device)
+        try:
+            desk.tournaments.create(body.id, structure, actor, event_id=body.event_id)
+        except RuleViolation as violation:
+            return _error(409, violation.rule, violation.message,
+                          ["choose another id"] if "already exists" in violation.message
+                          else list(violation.legal))
+        return JSONResponse(floor(session))
 
     @app.post("/api/tournaments/{tournament}/commands", tags=["floor"])
     def tournament_command(

@@ -296,9 +296,18 @@ def load_structure(path: str | Path) -> Structure:
     file = str(path)
     try:
         with open(path, "rb") as handle:
-            data = tomllib.load(handle, parse_float=Decimal)
+            text = handle.read().decode("utf-8")
     except OSError as exc:
         raise StructureError(file, [("", f"cannot read the file: {exc.strerror or exc}")]) from None
+    except UnicodeDecodeError as exc:
+        raise StructureError(file, [("", f"not UTF-8 text: {exc}")]) from None
+    return loads_structure(text, file)
+
+
+def loads_structure(text: str, file: str = "<structure>") -> Structure:
+    """Check a structure given as TOML text (`file` names it in the errors)."""
+    try:
+        data = tomllib.loads(text, parse_float=Decimal)
     except tomllib.TOMLDecodeError as exc:
         raise StructureError(file, [("", f"not valid TOML: {exc}")]) from None
     return parse_structure(data, file)

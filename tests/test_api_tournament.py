@@ -92,3 +92,40 @@ def test_a_whole_tournament_through_the_http_api(tmp_path: Path) -> None:
     report = replay_log(recorder.store)
     assert report.findings == [] and report.hands >= 2
     recorder.store.close()
+
+
+EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
+
+
+def test_the_director_creates_a_tournament_from_a_structure_file(tmp_path: Path) -> None:
+    """POST /api/tournaments with the file's text: created once (a retry with the same event id
+    is the same tournament), the id taken is refused, and a wrong file names every bad field."""
+    recorder = make_recorder(tmp_path)
+    app, auth = make_app(recorder)
+    text = (EXAMPLES / "octobermuck.toml").read_text(encoding="utf-8")
+    with Client(app, auth) as director:
+        director.login("director")
+
+        def create(body: dict[str, Any]) -> Any:
+            return director.http.post("/api/tournaments", json=body,
+                                      headers={"X-CSRF-Token": director.csrf})
+
+        body = {"id": "october-2026", "structure": text, "file": "octobermuck.toml",
+                "event_id": "6b7f3a6e-8c5a-4d55-9a4b-2f1e7c9d0a11"}
+        made = create(body)
+        assert made.status_code == 200, made.text
+        (view,) = [t for t in made.json()["tournaments"] if t["id"] == "october-2026"]
+        assert view["profile"] == "octobermuck" and view["registration_open"]
+        assert create(body).status_code == 200  # the retry: the same tournament
+        taken = create(body | {"event_id": "0b7f3a6e-8c5a-4d55-9a4b-2f1e7c9d0a11"})
+        assert taken.status_code == 409 and taken.json()["legal"] == ["choose another id"]
+        wrong = create({"id": "bad", "file": "bad.toml",
+                        "structure": text.replace("big_blind = 25", 'big_blind = "25"', 1)})
+        assert wrong.status_code == 422 and wrong.json()["rule"] == "structure"
+        assert "bad.toml" in wrong.json()["message"]
+        assert [p["field"] for p in wrong.json()["problems"]] == ["levels[1].big_blind"]
+        no_spaces = create({"id": "no spaces", "structure": text})
+        assert no_spaces.status_code == 400 and "id" in no_spaces.json()["message"], \
+            no_spaces.text
+    assert Tournaments(recorder).tournaments() == ["october-2026"]
+    recorder.store.close()

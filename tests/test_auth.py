@@ -27,6 +27,7 @@ from engine.cards import parse_cards
 from engine.commands import DealHole
 from recorder.auth import CSRF_COOKIE, CSRF_HEADER, SESSION_COOKIE, Auth
 from recorder.cli_serve import free_port, serve_in_thread, server_secret
+from recorder.demo import DEMO_STRUCTURE
 from recorder.floor import setup_demo
 from recorder.service import Recorder
 
@@ -68,6 +69,8 @@ def _valid_body(route: APIRoute, method: str, recorder: Recorder) -> dict[str, A
                 else {"type": "start_hand"}}
     if route.path == "/api/tournaments/{tournament}/commands":
         return {"command": {"type": "ruling", "rule": "TDA 1", "text": "best interest"}}
+    if route.path == "/api/tournaments":
+        return {"id": "auth-check", "structure": DEMO_STRUCTURE.read_text(encoding="utf-8")}
     if route.path in ("/api/tables/{stream}/pairing",) or method == "DELETE":
         return None
     raise AssertionError(f"no test body for {method} {route.path}: add one, and decide who may "
@@ -102,7 +105,8 @@ def test_every_state_changing_route_refuses_without_the_right_role(
     routes = _unsafe_routes(app)
     assert {(m, r.path) for m, r in routes} == {
         ("POST", "/api/tables/{stream}/commands"), ("POST", "/api/tables/{stream}/pairing"),
-        ("POST", "/api/tournaments/{tournament}/commands"), ("DELETE", "/api/session")}
+        ("POST", "/api/tournaments/{tournament}/commands"), ("POST", "/api/tournaments"),
+        ("DELETE", "/api/session")}
     heads = {h.stream_id: h.version for h in recorder.store.streams()}
     clients = {}
     for role, table in (("viewer", None), ("dealer", OTHER), ("dealer", STREAM),

@@ -586,6 +586,44 @@ def test_the_floor_runs_the_tournament_and_pairs_a_tablet(browser: Any, tmp_path
     recorder.store.close()
 
 
+def test_the_director_creates_a_tournament_on_the_floor_from_a_structure_file(
+        browser: Any, tmp_path: Path) -> None:
+    """The floor's New tournament form takes a structure file: a wrong one is refused with
+    the file and the field named; the right one shows up with its house rules, ready for
+    registration. Viewers do not see the form."""
+    recorder = make_recorder(tmp_path)
+    app, _auth = make_app(recorder)
+    examples = Path(__file__).resolve().parent.parent / "examples"
+    wrong = tmp_path / "wrong.toml"
+    wrong.write_text((examples / "bse.toml").read_text().replace(
+        "starting_stack = 4000", "starting_stack = -4000", 1))
+    with serve_in_thread(app) as base:
+        floor = new_page(browser)
+        floor.goto(f"{base}/floor")
+        floor.fill("#director-pin", DIRECTOR_PIN)
+        floor.click("#signin-form button[type=submit]")
+        floor.wait_for_selector("#new-tournament:not([hidden])")
+        floor.fill("#new-tournament-form input[name='id']", "league-night")
+        floor.set_input_files("#new-tournament-form input[name='structure']", str(wrong))
+        floor.click("#new-tournament-form button")
+        floor.wait_for_selector("#alert:not([hidden])")
+        assert "wrong.toml: starting_stack" in floor.inner_text("#alert")
+        floor.set_input_files("#new-tournament-form input[name='structure']",
+                              str(examples / "bse.toml"))
+        floor.click("#new-tournament-form button")
+        shows(floor, ".tournament[data-tournament='league-night']")
+        assert "bse rules" in floor.inner_text(".tournament[data-tournament='league-night']")
+        assert floor.locator("[data-form='register'][data-t='league-night']").count() == 1
+        assert floor.errors == []
+        viewer = new_page(browser)
+        viewer.goto(f"{base}/floor")
+        viewer.click("#as-viewer")
+        viewer.wait_for_selector("#status[data-state='live']")
+        assert viewer.locator("#new-tournament").is_hidden()
+    assert Tournaments(recorder).tournaments() == ["league-night"]
+    recorder.store.close()
+
+
 def test_a_command_clicked_while_the_last_is_still_recording_waits_for_it(
         browser: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """A late entry is two appends to the tournament (his entry, then his seat): the live view

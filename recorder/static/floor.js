@@ -335,6 +335,33 @@
     }
   });
 
+  // A new tournament from a structure file (TOML): the server checks it and names every wrong
+  // field. The form is outside the live view, so a redraw never clears the chosen file.
+  const newTournament = $("new-tournament-form");
+  let newTournamentId = H.uuid4(); // the same on a retry: created once
+  newTournament.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    const data = new FormData(newTournament);
+    const file = data.get("structure");
+    if (!file || !file.name) return;
+    const text = await file.text();
+    alertBox = null; // the last refusal is about the last attempt
+    renderAlert();
+    const answer = await H.api("POST", "/api/tournaments", {
+      id: data.get("id"), structure: text, file: file.name, event_id: newTournamentId,
+    }).catch(() => null);
+    if (!answer) {
+      showAlert("refused", "New tournament: not sent (offline)", null);
+    } else if (answer.status === 200) {
+      alertBox = null;
+      apply(answer.body);
+      newTournament.reset();
+      newTournamentId = H.uuid4();
+    } else {
+      showAlert("refused", "Refused: new tournament", answer.body);
+    }
+  });
+
   async function refresh() {
     const answer = await H.api("GET", "/api/floor").catch(() => null);
     if (answer && answer.status === 200) apply(answer.body);
@@ -377,6 +404,7 @@
   let following = null;
   let lastCheck = 0;
   function start() {
+    $("new-tournament").hidden = !director();
     if (following) following();
     following = H.follow("/api/floor/events", apply, async (s) => {
       $("status-text").textContent = s;
