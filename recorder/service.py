@@ -15,6 +15,7 @@ from typing import Any
 from engine import commands as hand_commands
 from engine.errors import RuleViolation
 from engine.events import (
+    BetMade,
     ButtonPlaced,
     ChipsPosted,
     EventAmended,
@@ -25,6 +26,7 @@ from engine.events import (
     PlayerSeated,
     PotAwarded,
     PotCarried,
+    RaiseMade,
     SeatAbsenceChanged,
     StackAdjusted,
     TableOpened,
@@ -94,6 +96,18 @@ class AdjustStack:
 
 
 @dataclass(frozen=True)
+class AmendAmount:
+    """A director's correction of a bet or raise keyed wrong: the entry at `version` counts as
+    a bet or raise to `to` (the engine decides it as at that moment); later entries are
+    re-validated, the original stays in the log."""
+
+    version: int
+    to: int
+    reason: str
+    rule: str
+
+
+@dataclass(frozen=True)
 class CarryToPot:
     """Chips for the table's next pot, nobody's (Octobermuck: a buy-down's odd chips); a
     negative amount takes them away to another table's next pot (the table breaks)."""
@@ -146,7 +160,7 @@ class AmendEvent:
 
 TableCommand = (
     OpenTable | SeatPlayer | RemovePlayer | PlaceButton | AdjustStack | CarryToPot | SetAbsence
-    | StartHand | Undo | VoidEvents | AmendEvent | hand_commands.Command
+    | StartHand | Undo | VoidEvents | AmendEvent | AmendAmount | hand_commands.Command
 )
 
 # Events that follow from the one before them in the same command (undone together).
@@ -402,6 +416,9 @@ class Recorder:
         if isinstance(command, VoidEvents):
             self._check_void(stream, command.versions)
             return [EventVoided(command.versions, command.reason, command.rule)]
+        if isinstance(command, AmendAmount):
+            command = AmendEvent(command.version, _bet_as_amended(fold, command),
+                                 command.reason, command.rule)
         if isinstance(command, AmendEvent):
             amended = self._amendment(command)
             self._check_correction(stream, [amended])
@@ -473,6 +490,25 @@ class Recorder:
                 f"({first.event_type}) invalid: {first.message}",
                 ("void the later events too",),
             )
+
+
+def _bet_as_amended(fold: TableFold, command: AmendAmount) -> Any:
+    """The bet or raise at `command.version` re-decided by the engine with the corrected
+    amount, on the table as it stood just before it."""
+    effective = dict(fold.effective)
+    original = effective.get(command.version)
+    if not isinstance(original, BetMade | RaiseMade):
+        raise RuleViolation("correction", f"version {command.version} is not a bet or a raise "
+                            "that counts: only their amounts are amended",
+                            ("void the entry instead",))
+    before: TableState | None = None
+    for version, event in fold.effective:
+        if version >= command.version:
+            break
+        before = open_table(event) if before is None else apply_table(before, event)
+    assert before is not None and before.hand is not None
+    decided = decide(before.hand, hand_commands.BetRaise(original.player, command.to))
+    return decided[0]
 
 
 def _unsaved(stream: str, version: int, event: Any, now: datetime) -> StoredEvent:

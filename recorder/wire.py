@@ -186,12 +186,22 @@ class VoidEventsIn(_Command):
     rule: str
 
 
+class AmendAmountIn(_Command):
+    """A bet or raise keyed wrong: the entry at `version` becomes a bet or raise to `to`."""
+
+    type: Literal["amend_amount"]
+    version: int = Field(ge=1)
+    to: int = Field(gt=0)
+    reason: str
+    rule: str
+
+
 CommandIn = Annotated[
     FoldIn | CheckCallIn | BetRaiseIn | DealHoleIn | DealBoardIn | ShowCardsIn | MuckCardsIn
     | AwardPotsIn | DeclareMisdealIn | ExposeCardIn | ExposeBoardEarlyIn | KillHandIn
     | ExpireClockIn | MarkAbsentIn | MarkReturnedIn | VoidHandIn | OpenTableIn | SeatPlayerIn
     | RemovePlayerIn | PlaceButtonIn | AdjustStackIn | SetAbsenceIn | StartHandIn | UndoIn
-    | VoidEventsIn,
+    | VoidEventsIn | AmendAmountIn,
     Field(discriminator="type"),
 ]
 
@@ -204,7 +214,7 @@ DEALER_COMMANDS = frozenset({
 })
 DIRECTOR_COMMANDS = DEALER_COMMANDS | {
     "kill_hand", "void_hand", "open_table", "seat_player", "remove_player", "place_button",
-    "adjust_stack", "void_events",
+    "adjust_stack", "void_events", "amend_amount",
 }
 
 
@@ -289,6 +299,8 @@ def to_command(command: CommandIn, level: Level | None = None) -> service.TableC
         return service.StartHand(chosen, c.hand_number, c.final_table)
     if isinstance(c, UndoIn):
         return service.Undo(c.reason)
+    if isinstance(c, AmendAmountIn):
+        return service.AmendAmount(c.version, c.to, c.reason, c.rule)
     assert isinstance(c, VoidEventsIn)
     return service.VoidEvents(tuple(c.versions), c.reason, c.rule)
 

@@ -35,6 +35,7 @@ from recorder.service import (
     Undo,
     VoidEvents,
 )
+from replay.verify import replay_log
 
 STREAM = "table-1"
 
@@ -522,3 +523,32 @@ def test_chips_carried_into_the_next_pot_show_on_the_tablet_then_in_the_pot(
         view = dealer.table(STREAM)
         assert view["hand"]["pot_total"] == 25 + 50 + 100  # the carry and the blinds
         assert view["carry"] == 25  # until the hand is won
+
+
+def test_the_director_amends_a_raise_keyed_wrong(recorder: Any, director: Client) -> None:
+    """'The dealer keyed 300; 400 was raised': the director amends the amount (the engine
+    decides the raise as at that moment); with later entries that no longer fit, the amendment
+    is refused naming the first of them; only bets and raises have amounts to amend; a dealer
+    may not amend."""
+    director.ok(STREAM, {"type": "start_hand"})
+    raised = director.ok(STREAM, {"type": "bet_raise", "player": 2, "to": 300})["version"]
+    why = {"reason": "the dealer keyed 300; 400 was raised", "rule": "TDA 2024 Rule 1"}
+    body = director.ok(STREAM, {"type": "amend_amount", "version": raised, "to": 400} | why)
+    assert body["events"][0]["type"] == "event_amended"
+    hand = body["table"]["hand"]
+    assert hand["current_bet"] == 400 and hand["legal"]["call"] == 350  # Bob, small blind
+    director.ok(STREAM, {"type": "check_call", "player": 0})  # Bob calls 400
+    later = director.send(STREAM, {"type": "amend_amount", "version": raised, "to": 500} | why)
+    assert later.status_code == 422
+    assert f"makes version {raised + 2}" in later.json()["message"]
+    assert later.json()["legal"] == ["void the later events too"]
+    post = director.send(STREAM, {"type": "amend_amount", "version": raised - 1, "to": 200}
+                         | why)
+    assert post.status_code == 422 and "only their amounts" in post.json()["message"]
+    app, auth = make_app(recorder)
+    with Client(app, auth) as dealer:
+        dealer.login("dealer", STREAM)
+        refused = dealer.send(STREAM, {"type": "amend_amount", "version": raised, "to": 400}
+                              | why)
+        assert refused.status_code == 403
+    assert replay_log(recorder.store).findings == []

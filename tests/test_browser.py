@@ -231,11 +231,11 @@ def director_tablet(browser: Any, site: Site) -> Any:
     return page
 
 
-def test_the_director_kills_a_hand_awards_by_ruling_and_voids_an_entry(
+def test_the_director_kills_a_hand_awards_by_ruling_voids_and_amends_entries(
         browser: Any, site: Site) -> None:
     """At the table, signed in on the tablet, the director rules: a hand killed, the pot
-    awarded against the cards by a ruling, an entry voided; each needs its rule and reason,
-    and the log keeps them."""
+    awarded against the cards by a ruling, an entry voided, a raise's amount corrected, a hand
+    void; each needs its rule and reason, and the log keeps them."""
     page = director_tablet(browser, site)
     tap(page, "[data-action='start']")
     assert to_act(page) == "Ann"
@@ -280,6 +280,18 @@ def test_the_director_kills_a_hand_awards_by_ruling_and_voids_an_entry(
     tap(page, "[data-action='d-void-events']")
     assert site.stream_types()[-1] == "event_voided"
     assert to_act(page) == first  # the call no longer counts
+    for key in "300":
+        page.click(f"[data-action='key'][data-key='{key}']")
+    tap(page, "[data-action='raise']")
+    page.click("[data-action='director']")  # 400 was raised, the dealer keyed 300
+    page.click(".amend-list .toggle >> nth=0")
+    page.fill("#d-to", "400")
+    page.fill("#d-rule", "TDA 1")
+    page.fill("#d-reason", "the dealer keyed 300; 400 was raised")
+    assert page.inner_text("[data-action='d-amend-amount']").endswith("to 400")
+    tap(page, "[data-action='d-amend-amount']")
+    assert site.stream_types()[-1] == "event_amended"
+    assert page.evaluate("window.handlogTable.state().hand.current_bet") == 400
     tap(page, "[data-action='call']")
     page.click("[data-action='director']")  # a foreign-back card turns up: the hand is void
     page.fill("#d-rule", "TDA 35")

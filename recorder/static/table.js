@@ -611,7 +611,7 @@
   // Each needs the rule it rests on and the reason; the log keeps both with the director's name.
 
   function freshDirector() {
-    return { player: null, rule: "", reason: "", winners: null, versions: [] };
+    return { player: null, rule: "", reason: "", winners: null, versions: [], amend: null, to: "" };
   }
 
   function dButton(action, label, cls, enabled) {
@@ -668,6 +668,14 @@
       for (const e of voidable) html += toggle("d-version", { version: e.version }, `#${e.version} ${H.esc(e.text)}`, d.versions.includes(e.version));
       html += `</div><div class="row">${dButton("d-void-events", "Void the chosen entries", "", d.versions.length > 0)}</div>`;
     }
+    const bets = state.events.filter((e) => !e.voided && (e.type === "bet_made" || e.type === "raise_made")).slice(0, 6);
+    if (bets.length) {
+      html += '<div class="panel-title">Correct a bet\'s amount</div><div class="void-list amend-list">';
+      for (const e of bets) html += toggle("d-amend", { version: e.version }, `#${e.version} ${H.esc(e.text)}`, d.amend === e.version);
+      html += `</div><div class="row"><input id="d-to" data-field="to" inputmode="numeric" placeholder="Right amount (to)" autocomplete="off" value="${H.esc(d.to)}">`;
+      const to = parseInt(d.to, 10);
+      html += dButton("d-amend-amount", d.amend && to > 0 ? `Amend #${d.amend} to ${H.chips(to)}` : "Amend", "", !!d.amend && to > 0) + "</div>";
+    }
     html += '<div class="row sheet-actions"><button type="button" class="btn" data-action="close">Close</button></div>';
     return html;
   }
@@ -683,7 +691,10 @@
 
   document.addEventListener("input", (event) => {
     const field = event.target.dataset && event.target.dataset.field;
-    if (field && ui.director) ui.director[field] = event.target.value;
+    if (field && ui.director) {
+      ui.director[field] = event.target.value;
+      if (field === "to") renderSheet(); // the Amend button names the amount
+    }
   });
 
   // --- the clock ------------------------------------------------------------------------------
@@ -931,6 +942,17 @@
       const why = ruling();
       if (!why) return;
       record({ type: "award_pots", winners: ui.director.winners, ruling: `${why.rule}: ${why.reason}` }, `pots awarded by ruling (${why.rule})`);
+    },
+    "d-amend"(el) {
+      const v = Number(el.dataset.version);
+      ui.director.amend = ui.director.amend === v ? null : v;
+      renderSheet();
+    },
+    "d-amend-amount"() {
+      const why = ruling();
+      const to = parseInt(ui.director.to, 10);
+      if (!why || !ui.director.amend || !(to > 0)) return;
+      record({ type: "amend_amount", version: ui.director.amend, to, reason: why.reason, rule: why.rule }, `#${ui.director.amend} amended to ${H.chips(to)} (${why.rule})`);
     },
     "d-void-events"() {
       const why = ruling();
