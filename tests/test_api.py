@@ -25,6 +25,7 @@ from recorder import wire
 from recorder.cli_serve import free_port, serve_in_thread
 from recorder.service import (
     AdjustStack,
+    AmendAmount,
     CarryToPot,
     OpenTable,
     PlaceButton,
@@ -265,6 +266,8 @@ COMMAND_EXAMPLES: list[tuple[dict[str, Any], object]] = [
     ({"type": "undo"}, Undo()),
     ({"type": "void_events", "versions": [7, 8], "reason": "wrong seat", "rule": "TDA 1"},
      VoidEvents((7, 8), "wrong seat", "TDA 1")),
+    ({"type": "amend_amount", "version": 9, "to": 400, "reason": "keyed 300", "rule": "TDA 1"},
+     AmendAmount(9, 400, "keyed 300", "TDA 1")),
 ]
 
 
