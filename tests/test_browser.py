@@ -620,6 +620,7 @@ def test_the_director_creates_a_tournament_on_the_floor_from_a_structure_file(
         floor.click("#new-tournament-form button")
         floor.wait_for_selector("#alert:not([hidden])")
         assert "wrong.toml: starting_stack" in floor.inner_text("#alert")
+        floor.click("#alert [data-action='dismiss']")
         floor.set_input_files("#new-tournament-form input[name='structure']",
                               str(examples / "bse.toml"))
         floor.click("#new-tournament-form button")

@@ -344,9 +344,9 @@
     const data = new FormData(newTournament);
     const file = data.get("structure");
     if (!file || !file.name) return;
-    const text = await file.text();
-    alertBox = null; // the last refusal is about the last attempt
+    alertBox = null; // the last refusal was about the last attempt
     renderAlert();
+    const text = await file.text();
     const answer = await H.api("POST", "/api/tournaments", {
       id: data.get("id"), structure: text, file: file.name, event_id: newTournamentId,
     }).catch(() => null);
