@@ -74,7 +74,6 @@ def check_tournament(stream: str, stored: list[StoredEvent],
     return findings
 
 
-
 def _carries(stream: str, events: list[object], tables: dict[str, TableFold],
              open_tables: tuple[str, ...]) -> list[Finding]:
     """The tables carry into their next pots what the color-ups say (Octobermuck): at each
@@ -95,9 +94,6 @@ def _carries(stream: str, events: list[object], tables: dict[str, TableFold],
                 fold.stream, 0, "pot_carried", "dead money",
                 f"table {state.table} carries other chips into its next pot than the "
                 "tournament's color-ups give it", str(owed.get(state.table, 0)), str(got)))
-    for fold in tables.values():
-        state = fold.state
-        assert state is not None
         if state.carry and state.table not in open_tables:
             findings.append(Finding(
                 fold.stream, 0, "pot_carried", "dead money",
