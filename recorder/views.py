@@ -510,6 +510,7 @@ def table_summary(fold: TableFold, level: Level | None = None,
         "profile": state.profile, "hands_played": state.hands_played, "players": players,
         "chips": state.chips(), "level": _level_dict(level), "hand": None,
         "findings": len(fold.findings),
+        "carry": state.carry if not in_hand else 0,  # waiting for the next pot
     }
     if in_hand and hand is not None:
         to_act = hand.to_act

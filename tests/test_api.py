@@ -522,6 +522,9 @@ def test_chips_carried_into_the_next_pot_show_on_the_tablet_then_in_the_pot(
     with Client(app, auth) as dealer:
         dealer.login("dealer", STREAM)
         assert dealer.table(STREAM)["carry"] == 25
+        (card,) = [t for t in dealer.http.get("/api/floor").json()["tables"]
+                   if t["stream"] == STREAM]
+        assert card["carry"] == 25  # the floor sees it too
         assert dealer.send(STREAM, {"type": "start_hand"}).status_code == 200
         view = dealer.table(STREAM)
         assert view["hand"]["pot_total"] == 25 + 50 + 100  # the carry and the blinds

@@ -66,7 +66,7 @@
     const level = t.level ? ` · L${t.level.number} ${H.chips(t.level.small_blind)}/${H.chips(t.level.big_blind)}` : "";
     let html = `<article class="table-card${hand ? " in-hand" : ""}" data-stream="${H.esc(t.stream)}">`;
     html += `<h3>Table ${H.esc(t.table)} <small>${H.esc(t.profile)}${level} · ${t.hands_played} hands</small></h3>`;
-    html += `<div class="hand-line">${hand ? `Hand #${hand.number} · ${H.esc(hand.phase === "betting" ? hand.street : hand.phase)} · pot ${H.chips(hand.pot_total)}${hand.to_act ? ` · ${H.esc(hand.to_act)} to act` : ""}` : "between hands"}</div>`;
+    html += `<div class="hand-line">${hand ? `Hand #${hand.number} · ${H.esc(hand.phase === "betting" ? hand.street : hand.phase)} · pot ${H.chips(hand.pot_total)}${hand.to_act ? ` · ${H.esc(hand.to_act)} to act` : ""}` : "between hands"}${t.carry ? ` · <span class="carry">${H.chips(t.carry)} carried into the next pot</span>` : ""}</div>`;
     html += '<table class="players"><tbody>';
     for (const p of t.players) {
       const cls = [p.to_act ? "to-act" : "", p.stack === 0 && !p.in_hand ? "out" : "", p.folded ? "folded" : ""].join(" ").trim();
