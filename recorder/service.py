@@ -495,8 +495,7 @@ class Recorder:
 def _bet_as_amended(fold: TableFold, command: AmendAmount) -> Any:
     """The bet or raise at `command.version` re-decided by the engine with the corrected
     amount, on the table as it stood just before it."""
-    effective = dict(fold.effective)
-    original = effective.get(command.version)
+    original = next((e for v, e in fold.effective if v == command.version), None)
     if not isinstance(original, BetMade | RaiseMade):
         raise RuleViolation("correction", f"version {command.version} is not a bet or a raise "
                             "that counts: only their amounts are amended",
