@@ -287,10 +287,9 @@ def _apply_check(state: HandState, event: PlayerChecked) -> HandState:
     return _build(HandState, v)
 
 
-def _apply_call(state: HandState, event: PlayerCalled) -> HandState:
-    i = event.player
-    amount = event.amount
-    v = list(state)
+def _put_in(v: list[Any], state: HandState, i: int, amount: int, level: int) -> None:
+    """Position i puts `amount` more in front of him and has acted at bet `level` (a call or
+    a bet/raise; v: the new state's values)."""
     stacks = list(state.stacks)
     bets = list(state.bets)
     committed = list(state.committed)
@@ -298,11 +297,17 @@ def _apply_call(state: HandState, event: PlayerCalled) -> HandState:
     stacks[i] -= amount
     bets[i] += amount
     committed[i] += amount
-    acted[i] = state.current_bet
+    acted[i] = level
     v[_STACKS] = tuple(stacks)
     v[_BETS] = tuple(bets)
     v[_COMMITTED] = tuple(committed)
     v[_ACTED_LEVEL] = tuple(acted)
+
+
+def _apply_call(state: HandState, event: PlayerCalled) -> HandState:
+    i = event.player
+    v = list(state)
+    _put_in(v, state, i, event.amount, state.current_bet)
     if state.street == 0:
         _count_action(v, state, i, True)
     _advance(v, i)
@@ -313,19 +318,7 @@ def _apply_bet(state: HandState, event: BetMade | RaiseMade) -> HandState:
     i = event.player
     to = event.to
     v = list(state)
-    stacks = list(state.stacks)
-    bets = list(state.bets)
-    committed = list(state.committed)
-    acted = list(state.acted_level)
-    add = to - bets[i]
-    stacks[i] -= add
-    bets[i] = to
-    committed[i] += add
-    acted[i] = to
-    v[_STACKS] = tuple(stacks)
-    v[_BETS] = tuple(bets)
-    v[_COMMITTED] = tuple(committed)
-    v[_ACTED_LEVEL] = tuple(acted)
+    _put_in(v, state, i, to - state.bets[i], to)
     increase = to - state.current_bet
     if increase >= state.last_full_raise:
         v[_LAST_FULL_RAISE] = increase
