@@ -18,6 +18,8 @@ The contract (tests/test_store_contract.py runs it on both databases):
    (schema.codec.format_utc) is exactly the one hashed at append.
 5. Stored events are never updated or deleted (database triggers refuse it).
 6. An acknowledged append survives `kill -9` (SQLite: WAL with synchronous=FULL).
+7. Every stored event is also the next leaf of one Merkle tree over all streams, written in the
+   same transaction under the same lock (schema/merkle.py), so leaf order is commit order.
 
 What is stored is already encoded (type, schema version, JSON payload); the domain classes are
 turned into `NewEvent`s and back with schema/codec.py.
@@ -27,7 +29,8 @@ from __future__ import annotations
 
 import json
 import uuid
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
@@ -55,6 +58,7 @@ from schema.errors import (
     SchemaMissing,
 )
 from schema.hashing import GENESIS_HASH, chain_hash, recorded_at_text
+from schema.merkle import TreeHead, append_leaves, read_head
 from schema.tables import (
     ACTOR_LENGTH,
     KIND_LENGTH,
@@ -139,6 +143,9 @@ class EventStore:
         self._engine = engine
         self._url = url
         self._postgresql = engine.dialect.name == "postgresql"
+        # Off only to measure what the Merkle leaves cost (benchmarks/append_latency.py): a log
+        # written without them no longer verifies against its checkpoints.
+        self.write_merkle_leaves = True
 
     @property
     def url(self) -> str:
@@ -267,6 +274,11 @@ class EventStore:
             ),
             rows,
         ).scalars().all()
+        if self.write_merkle_leaves:
+            append_leaves(connection, [
+                (position, stream_id, row["version"], row["event_id"], row["hash"])
+                for position, row in zip(positions, rows, strict=True)
+            ])
         connection.execute(
             sa.update(streams_table)
             .where(streams_table.c.id == stream_id)
@@ -354,6 +366,27 @@ class EventStore:
                     sa.select(events_table).order_by(events_table.c.position)
                 ).all()
         return [_head(row) for row in heads], [_stored(row, strict=False) for row in rows]
+
+    def tree_head(self) -> TreeHead:
+        """The size and root of the Merkle log over every stream (schema/merkle.py)."""
+        with translate_errors(self._url, "read"), self._engine.connect() as connection:
+            return read_head(connection)
+
+    @contextmanager
+    def connection(self, write: bool = False) -> Iterator[Connection]:
+        """A connection in a transaction, for schema/'s own modules (checkpoints, proofs):
+        `write=True` takes the append lock (BEGIN IMMEDIATE; on PostgreSQL the events lock), so
+        what it reads of the tree is the head at one commit."""
+        with translate_errors(self._url, "write to" if write else "read"):
+            with self._engine.connect() as connection:
+                if write:
+                    connection = connection.execution_options(**WRITE_OPTIONS)
+                elif self._postgresql:
+                    connection = connection.execution_options(isolation_level="REPEATABLE READ")
+                with connection.begin():
+                    if write and self._postgresql:
+                        connection.exec_driver_sql("LOCK TABLE events IN EXCLUSIVE MODE")
+                    yield connection
 
     def _select_events(self, query: sa.Select[Any]) -> list[StoredEvent]:
         with translate_errors(self._url, "read"), self._engine.connect() as connection:

@@ -17,7 +17,7 @@ from conftest_store import driver_connect, new_events
 
 from schema.store import StoredEvent, open_store, upgrade_database
 
-HEAD = "0001_events_and_streams"
+HEAD = "0002_merkle_log"
 
 
 def handlog(*arguments: str, env: dict[str, str] | None = None) -> Result:
