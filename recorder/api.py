@@ -60,6 +60,12 @@ from recorder.wire import (
     to_command,
 )
 from replay.fold import TableFold, level_of
+from schema.checkpoint import (
+    SigningKey,
+    StoredCheckpoint,
+    latest_checkpoint,
+    record_checkpoint,
+)
 from schema.errors import ConcurrencyConflict, DuplicateEventConflict, HandlogError
 
 STATIC = Path(__file__).resolve().parent / "static"
@@ -134,6 +140,7 @@ def create_app(
     level_for: LevelFor = last_level,
     poll_seconds: float = 1.0,
     clock: Callable[[], datetime] = utc_now,
+    signing_key: SigningKey | None = None,
 ) -> FastAPI:
     """The API and pages over `recorder`. A tournament's table plays at the tournament's
     stakes; `level_for(stream, fold)` gives the level of a table outside any tournament."""
@@ -260,6 +267,7 @@ def create_app(
             "tournaments": desk.views(clock()),
             "version": sum(h.version for h in store.streams()),
         }
+        result["checkpoint"] = checkpoint_view(latest_checkpoint(store))
         if session.role == "director":
             result["dealer_pins"] = {t["stream"]: auth.table_pin(t["stream"]) for t in tables}
             result["pairing_codes"] = [
@@ -470,6 +478,29 @@ def create_app(
         subscription = hub.subscribe(None)
         return _sse(event_stream(hub, subscription, render, request.is_disconnected))
 
+    # --- the signed log ---------------------------------------------------------------------
+
+    @app.get("/api/log/key", tags=["log"])
+    def log_key() -> dict[str, Any]:
+        """The room's public key (C2SP verifier key) that checks every checkpoint's signature.
+        404 when this server signs no checkpoints."""
+        if signing_key is None:
+            raise AuthError(404, "this server signs no checkpoints (no signing key)")
+        return {"key": signing_key.verifier.text(), "origin": signing_key.name}
+
+    @app.get("/api/log/checkpoint", tags=["log"])
+    def read_checkpoint(session: Reader) -> dict[str, Any]:
+        """The latest signed checkpoint (null when none was taken yet)."""
+        return {"checkpoint": checkpoint_view(latest_checkpoint(store))}
+
+    @app.post("/api/log/checkpoint", tags=["log"])
+    def take_checkpoint(session: Annotated[Session, Depends(director)]) -> dict[str, Any]:
+        """Sign the log's size and root now (the director's); answers with the checkpoint."""
+        if signing_key is None:
+            raise AuthError(404, "this server signs no checkpoints (no signing key)")
+        taken = record_checkpoint(store, signing_key, "on_demand")
+        return {"checkpoint": checkpoint_view(taken)}
+
     # --- pages ----------------------------------------------------------------------------
 
     def page(name: str) -> FileResponse:
@@ -506,6 +537,15 @@ def create_app(
 
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     return app
+
+
+def checkpoint_view(stored: StoredCheckpoint | None) -> dict[str, Any] | None:
+    if stored is None:
+        return None
+    cp = stored.checkpoint
+    return {"number": stored.number, "reason": stored.reason,
+            "created_at": stored.created_at.isoformat(), "origin": cp.origin,
+            "size": cp.size, "root": cp.root_hex, "text": cp.text}
 
 
 def _sse(body: AsyncIterator[str]) -> StreamingResponse:

@@ -22,6 +22,7 @@ import uvicorn
 from recorder.auth import Auth
 from recorder.cli_db import db_option, user_errors
 from recorder.service import Recorder
+from recorder.signing import sign_checkpoints, signing_key, signing_key_option, signing_key_path
 from schema.database import display_url, resolve_url
 from schema.store import open_store
 
@@ -91,8 +92,13 @@ def server_secret(path: Path) -> bytes:
               "any): the PIN limit then counts per tablet, not per proxy.")
 @click.option("--no-demo", is_flag=True, help="Do not create a demo tournament in an empty "
               "database.")
+@signing_key_option
+@click.option("--origin", default=None, metavar="NAME",
+              help="The log's name in its checkpoints, given to a new signing key (default: "
+              "$HANDLOG_ORIGIN, else handlog/<host name>); an existing key keeps its own.")
 def serve(db_url: str | None, host: str, port: int, director_pin: str | None,
-          secret_file: Path | None, forwarded_allow_ips: str, no_demo: bool) -> None:
+          secret_file: Path | None, forwarded_allow_ips: str, no_demo: bool,
+          signing_key_file: Path | None, origin: str | None) -> None:
     """Serve the tablet, floor and viewer pages and the JSON API (Ctrl+C stops)."""
     from recorder.api import create_app
     from recorder.floor import setup_demo
@@ -102,6 +108,10 @@ def serve(db_url: str | None, host: str, port: int, director_pin: str | None,
     with user_errors():
         store = open_store(url, upgrade=True)
     recorder = Recorder(store)
+    key_path = signing_key_path(signing_key_file, secret_file)
+    with user_errors():
+        key = signing_key(key_path, origin)
+    sign_checkpoints(recorder, store, key)
     created = ""
     if not no_demo and not Tournaments(recorder).tournaments():
         created = setup_demo(recorder)
@@ -116,7 +126,7 @@ def serve(db_url: str | None, host: str, port: int, director_pin: str | None,
             secret = server_secret(path)
         kept = str(path)
     auth = Auth(director_pin=pin, secret=secret)
-    app = create_app(recorder, auth=auth)
+    app = create_app(recorder, auth=auth, signing_key=key)
     shown_host = "localhost" if host in ("127.0.0.1", "0.0.0.0", "::") else host
     base = f"http://{shown_host}:{port}"
     click.echo(f"handlog serving {display_url(url)}")
@@ -131,6 +141,7 @@ def serve(db_url: str | None, host: str, port: int, director_pin: str | None,
             stream = head.stream_id
             click.echo(f"dealer page:  {base}/dealer/{stream}   PIN {auth.table_pin(stream)}")
     click.echo(f"PINs and sign-ins are kept across restarts by {kept}")
+    click.echo(f"checkpoints signed by {key_path}; public key: {key.verifier.text()}")
     if host == "0.0.0.0":
         click.echo("(tablets use this machine's address on the room's network instead of "
                    "localhost)")

@@ -183,6 +183,12 @@ class Recorded:
     retried: bool = False
 
 
+CHECKPOINT_EVENTS = frozenset({
+    "level_started", "break_started", "table_closed", "tournament_finished", "prizes_awarded",
+})
+"""A signed checkpoint of the log is taken right after each of these is recorded."""
+
+
 @dataclass
 class Recorder:
     """Records commands into the store through the engine; keeps folded tables in memory."""
@@ -192,6 +198,8 @@ class Recorder:
     _cache: dict[str, _Cached] = field(default_factory=dict)
     _lock: threading.RLock = field(default_factory=threading.RLock)
     _listeners: list[Callable[[str, int], None]] = field(default_factory=list)
+    checkpoint: Callable[[str], object] | None = None
+    """Signs a checkpoint of the log, given why (recorder/signing.py sets it for a server)."""
 
     # --- reading ------------------------------------------------------------------------
 
@@ -311,6 +319,10 @@ class Recorder:
     def _record(self, stream: str, expected_version: int, events: Sequence[Any],
                 event_id: uuid.UUID, actor: Actor) -> Recorded:
         stored = self._append(stream, expected_version, events, event_id, actor)
+        if self.checkpoint is not None:
+            reason = next((e.type for e in stored if e.type in CHECKPOINT_EVENTS), None)
+            if reason is not None:
+                self.checkpoint(reason)
         for listener in list(self._listeners):
             listener(stream, stored[-1].version)
         return Recorded(stream, stored[-1].version, tuple(stored))

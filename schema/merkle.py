@@ -320,7 +320,8 @@ def append_leaves(connection: Connection, events: Iterable[LeafSource]) -> TreeH
         leaf = event_leaf(stream_id, version, chain)
         leaves.append({
             "leaf_index": size, "position": position, "stream_id": stream_id,
-            "version": version, "event_id": _uuid(event_id), "leaf_hash": leaf.hex(),
+            "version": version, "event_id": _uuid(event_id), "event_hash": chain,
+            "leaf_hash": leaf.hex(),
         })
         node, level, counter = leaf, 0, size
         size += 1

@@ -375,8 +375,7 @@ class EventStore:
     @contextmanager
     def connection(self, write: bool = False) -> Iterator[Connection]:
         """A connection in a transaction, for schema/'s own modules (checkpoints, proofs):
-        `write=True` takes the append lock (BEGIN IMMEDIATE; on PostgreSQL the events lock), so
-        what it reads of the tree is the head at one commit."""
+        `write=True` opens it for writing (SQLite: BEGIN IMMEDIATE)."""
         with translate_errors(self._url, "write to" if write else "read"):
             with self._engine.connect() as connection:
                 if write:
@@ -384,8 +383,6 @@ class EventStore:
                 elif self._postgresql:
                     connection = connection.execution_options(isolation_level="REPEATABLE READ")
                 with connection.begin():
-                    if write and self._postgresql:
-                        connection.exec_driver_sql("LOCK TABLE events IN EXCLUSIVE MODE")
                     yield connection
 
     def _select_events(self, query: sa.Select[Any]) -> list[StoredEvent]:

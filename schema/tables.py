@@ -86,6 +86,9 @@ class MerkleLeafRow(SQLModel, table=True):
     stream_id: str = Field(sa_column=Column("stream_id", String(STREAM_ID_LENGTH), nullable=False))
     version: int = Field(sa_column=Column("version", Integer(), nullable=False))
     event_id: uuid.UUID = Field(sa_column=Column("event_id", Uuid(), nullable=False))
+    # The event's chain hash as appended: lets a verifier tell, after a rewrite that recomputed
+    # a whole chain, which events changed and which were only rehashed.
+    event_hash: str = Field(sa_column=Column("event_hash", String(HASH_LENGTH), nullable=False))
     leaf_hash: str = Field(sa_column=Column("leaf_hash", String(HASH_LENGTH), nullable=False))
 
 

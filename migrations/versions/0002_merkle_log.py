@@ -59,6 +59,7 @@ def upgrade() -> None:
         sa.Column("stream_id", sa.String(200), nullable=False),
         sa.Column("version", sa.Integer(), nullable=False),
         sa.Column("event_id", sa.Uuid(), nullable=False),
+        sa.Column("event_hash", sa.String(64), nullable=False),
         sa.Column("leaf_hash", sa.String(64), nullable=False),
         sa.UniqueConstraint("position", name="uq_merkle_leaves_position"),
     )

@@ -207,7 +207,21 @@
       .map((c) => `<li data-version="${c.version}"><b>${H.esc(c.table)}</b> #${c.version} ${H.esc(c.text)}${c.rule ? ` <span class="rule">${H.esc(c.rule)}</span>` : ""} <small>${H.esc(c.actor)} · ${H.esc(c.device)}</small></li>`)
       .join("") || "<li>none yet</li>";
     html += "</ol></section>";
+    html += checkpointBox(floor.checkpoint);
     setHtml($("side"), html);
+  }
+
+  // The latest signed checkpoint of the log, in full: what a director posts at the desk.
+  function checkpointBox(cp) {
+    let html = '<section class="box checkpoint"><h2>Signed checkpoint of the log</h2>';
+    if (cp) {
+      html += `<p><small>#${cp.number} · ${H.esc(cp.reason.replace(/_/g, " "))} · ${H.esc(cp.created_at)} · ${cp.size} events</small></p>`;
+      html += `<pre class="checkpoint-text" id="checkpoint-text">${H.esc(cp.text)}</pre>`;
+    } else {
+      html += "<p>none yet</p>";
+    }
+    if (director()) html += '<button type="button" class="btn small" data-action="checkpoint">Sign a checkpoint now</button>';
+    return html + "</section>";
   }
 
   // One click = one command with its own event id and the tournament's version on screen. A
@@ -296,6 +310,13 @@
     async pair(el) {
       const body = await command_(`/api/tables/${encodeURIComponent(el.dataset.stream)}/pairing`, {}, "pairing code");
       if (body) refresh();
+    },
+    async checkpoint() {
+      const body = await command_("/api/log/checkpoint", {}, "checkpoint");
+      if (body && floor) {
+        floor.checkpoint = body.checkpoint;
+        renderSide();
+      }
     },
     async "t-cmd"(el) {
       await tournamentCommand(el.dataset.t, { type: el.dataset.type }, el.textContent);
