@@ -39,6 +39,7 @@ KINDS = {
     "event_missing": "event missing",
     "events_swapped": "events swapped",
     "events_reordered": "event out of commit order",
+    "events_renumbered": "events renumbered",
     "event_inserted": "event inserted",
     "stream_missing": "stream missing",
     "log_truncated": "log truncated",
@@ -290,7 +291,7 @@ def check_log(
         _compare_leaves(found, source.leaves, tree, positions, stream_of, version_of, id_of,
                         fields_of, ids)
 
-    _check_checkpoints(report, found, source, checkpoints, key, tree)
+    _check_checkpoints(report, found, source, checkpoints, key, tree, ids)
     if source.tree_head is not None and not found.items:
         size, root = source.tree_head
         if (size, root) != (tree.size, report.root):
@@ -470,6 +471,7 @@ def _compare_leaves(found: _Breaks, leaves: Sequence[StoredLeaf], tree: MemoryTr
     recomputed = tree.levels[0]
     event_at = {position: index for index, position in enumerate(positions)}
     rehashed: dict[str, list[int]] = {}
+    renumbered: dict[str, list[tuple[StoredLeaf, int]]] = {}
     for index, position in enumerate(positions):
         stream_id, version, event_id = stream_of[index], version_of[index], id_of[index]
         leaf = by_position.get(position)
@@ -482,11 +484,7 @@ def _compare_leaves(found: _Breaks, leaves: Sequence[StoredLeaf], tree: MemoryTr
             continue
         if leaf.event_id == event_id:
             if (leaf.stream_id, leaf.version) != (stream_id, version):
-                kind = "event_inserted" if version > leaf.version else "event_missing"
-                found.add(kind, stream_id, leaf.version, detail=(
-                    f"event {event_id} was recorded as version {leaf.version} of "
-                    f"{leaf.stream_id!r} and now is version {version}: the versions were "
-                    "renumbered"))
+                renumbered.setdefault(leaf.stream_id, []).append((leaf, version))
             elif leaf.leaf_hash != recomputed[index]:
                 _changed_or_rehashed(found, leaf, leaves, fields_of[index], rehashed)
             continue
@@ -503,6 +501,12 @@ def _compare_leaves(found: _Breaks, leaves: Sequence[StoredLeaf], tree: MemoryTr
                       "it was recorded, and another event now stands in its place")
         found.add("event_inserted", stream_id, version, event_id,
                   f"it stands where event {leaf.event_id} was recorded")
+    for stream_id, moved in renumbered.items():
+        first, now = moved[0]
+        last, last_now = moved[-1]
+        found.add("events_renumbered", stream_id, first.version, first.event_id, (
+            f"{len(moved)} event(s) recorded as {_versions(first.version, last.version)} are "
+            f"now {_versions(now, last_now)}: an event was inserted or removed before them"))
     missing = [leaf for leaf in leaves if leaf.event_id not in ids
                and leaf.position not in event_at]
     if not missing:
@@ -560,9 +564,12 @@ def _previous_leaf(leaves: Sequence[StoredLeaf], leaf: StoredLeaf) -> StoredLeaf
 
 def _check_checkpoints(report: LogCheck, found: _Breaks, source: LogSource,
                        given: Sequence[GivenCheckpoint], key: VerifierKey | None,
-                       tree: MemoryTree) -> None:
+                       tree: MemoryTree, event_ids: dict[str, int]) -> None:
     candidates = [(g.label, g.text) for g in given]
-    candidates += [(f"stored #{number}", text) for number, text in source.stored_checkpoints]
+    texts = {g.text for g in given}
+    candidates += [(f"stored #{number}", text) for number, text in source.stored_checkpoints
+                   if text not in texts]
+    present = set(event_ids)
     matched_sizes = [0]
     for number, (label, text) in enumerate(candidates, start=1):
         signature = "not checked"
@@ -580,13 +587,19 @@ def _check_checkpoints(report: LogCheck, found: _Breaks, source: LogSource,
             found.add("checkpoint_signature", checkpoint=number, detail=str(exc))
         size = checkpoint.size
         if size > tree.size:
-            first = source.leaves[tree.size] if source.leaves is not None and len(
-                source.leaves) > tree.size else None
-            found.add("log_truncated", first.stream_id if first else None,
-                      first.version if first else None, first.event_id if first else None,
-                      checkpoint=number, detail=(
+            # Fewer events than signed: cut off at the end (truncated), or lost from within
+            # (a deleted stream or event), as far as the stored leaves tell.
+            first = next((leaf for leaf in source.leaves or () if leaf.event_id not in present),
+                         None)
+            if first is None and source.leaves is not None and len(source.leaves) > tree.size:
+                first = source.leaves[tree.size]
+            cut = first is None or first.leaf_index >= tree.size
+            found.add("log_truncated" if cut else "not_an_extension",
+                      first.stream_id if first else None, first.version if first else None,
+                      first.event_id if first else None, checkpoint=number, detail=(
                           f"checkpoint {number} signed {size} events; the log has "
-                          f"{tree.size}"))
+                          f"{tree.size}" + ("" if cut or first is None else
+                                            f": the first event lost is leaf {first.leaf_index}")))
             report.checkpoints.append(CheckpointResult(number, label, checkpoint, False, 0,
                                                        signature))
             continue
