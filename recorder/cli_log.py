@@ -20,7 +20,7 @@ from schema.checkpoint import (
 )
 from schema.export import export_source, export_store
 from schema.logcheck import GivenCheckpoint, LogCheck, check_log, check_store
-from schema.proof import check_proof, make_proof
+from schema.proof import ProvenExtension, check_proof, make_consistency_proof, make_proof
 from schema.store import open_store
 
 
@@ -142,23 +142,39 @@ def checkpoint(db_url: str | None, signing_key_file: Path | None, out: Path | No
 @log.command("prove")
 @db_option
 @signing_key_option
-@click.option("--event", "event_id", required=True, metavar="EVENT_ID",
-              help="The event's id (a UUID, as `handlog log export` writes it).")
+@click.option("--event", "event_id", default=None, metavar="EVENT_ID",
+              help="Prove this event's inclusion (its id, a UUID, as `handlog log export` "
+              "writes it).")
+@click.option("--checkpoint", "first", default=None, metavar="FILE",
+              type=click.Path(exists=True, dir_okay=False, path_type=Path),
+              help="Prove instead that the log, signed now, extends this earlier checkpoint.")
 @click.option("--out", type=click.Path(dir_okay=False, path_type=Path), default=None,
               help="Write the proof to this file (default: standard output).")
-def prove(db_url: str | None, signing_key_file: Path | None, event_id: str,
-          out: Path | None) -> None:
+def prove(db_url: str | None, signing_key_file: Path | None, event_id: str | None,
+          first: Path | None, out: Path | None) -> None:
     """Write an inclusion proof of one event against the latest signed checkpoint (one is
-    signed first when none covers the event yet)."""
-    try:
-        wanted = uuid.UUID(event_id)
-    except ValueError:
-        raise click.UsageError(f"--event {event_id!r} is not an event id (a UUID)") from None
+    signed first when none covers it yet), or with --checkpoint a consistency proof from that
+    checkpoint to one signed now. `handlog log verify-proof` checks either offline."""
+    if (event_id is None) == (first is None):
+        raise click.UsageError("give --event EVENT_ID or --checkpoint FILE (one of them)")
     path = signing_key_path(signing_key_file)
     with user_errors():
-        signer = load_signing_key(path) if path.exists() else None
-        with open_store(db_url) as store:
-            text = make_proof(store, wanted, signer)
+        if event_id is not None:
+            try:
+                wanted = uuid.UUID(event_id)
+            except ValueError:
+                raise click.UsageError(f"--event {event_id!r} is not an event id (a UUID)") \
+                    from None
+            signer = load_signing_key(path) if path.exists() else None
+            with open_store(db_url) as store:
+                text = make_proof(store, wanted, signer)
+            what = f"inclusion proof of event {wanted}"
+        else:
+            assert first is not None
+            signer = load_signing_key(path)
+            with open_store(db_url) as store:
+                text = make_consistency_proof(store, _read_text(first, "checkpoint"), signer)
+            what = f"consistency proof from {first}"
     if out is None:
         sys.stdout.write(text)
         return
@@ -166,7 +182,7 @@ def prove(db_url: str | None, signing_key_file: Path | None, event_id: str,
         out.write_text(text, encoding="utf-8")
     except OSError as exc:
         raise click.ClickException(f"cannot write {out}: {exc.strerror}") from None
-    click.echo(f"inclusion proof of event {wanted} written to {out}")
+    click.echo(f"{what} written to {out}")
 
 
 @log.command("verify-proof")
@@ -175,12 +191,18 @@ def prove(db_url: str | None, signing_key_file: Path | None, event_id: str,
               type=click.Path(exists=True, dir_okay=False, path_type=Path),
               help="The room's public key (`handlog log key`).")
 def verify_proof(file: Path, key_file: Path) -> None:
-    """Check an inclusion proof offline: the event's hash, its leaf, the audit path to the
-    checkpoint's root and the checkpoint's signature. Exits 0 when it holds, 1 when not."""
+    """Check a proof offline. An inclusion proof: the event's hash, its leaf, the audit path to
+    the checkpoint's root and the checkpoint's signature. A consistency proof: both
+    checkpoints' signatures and the RFC 9162 proof between them. Exits 0 when it holds, 1 when
+    not."""
     verifier = _verifier(key_file)
     assert verifier is not None
     with user_errors():
         proven = check_proof(_read_text(file, "proof"), verifier)
+    if isinstance(proven, ProvenExtension):
+        click.echo(f"ok: the log of {proven.second_size} events signed by {proven.origin} "
+                   f"extends the one of {proven.first_size} events")
+        return
     click.echo(f"ok: event {proven.event_id} (stream {proven.stream_id!r} version "
                f"{proven.version}) is leaf {proven.leaf_index} of the log of {proven.tree_size} "
                f"events signed by {proven.origin}")

@@ -13,6 +13,15 @@ Proof file (canonical JSON, one object):
 Checking it: recompute the event's chain hash from its fields (schema/hashing.py) and its leaf
 (schema/merkle.py), verify the checkpoint's signature, and run RFC 9162 2.1.3.2 with the path
 against the checkpoint's root and size.
+
+Consistency proofs: that the log signed in a later checkpoint only grew from an earlier one.
+
+    {"format": "handlog-consistency-proof", "format_version": 1,
+     "first_size": m, "second_size": n,
+     "consistency_path": ["<hex>", ...],                                 # RFC 9162 PROOF(m, D[n])
+     "first_checkpoint": "<signed text of size m>", "checkpoint": "<signed text of size n>"}
+
+checked with RFC 9162 2.1.4.2 and both signatures.
 """
 
 from __future__ import annotations
@@ -33,11 +42,21 @@ from schema.checkpoint import (
 )
 from schema.codec import canonical_json
 from schema.hashing import chain_hash, event_id_text, parse_recorded_at, recorded_at_text
-from schema.merkle import StoredTree, event_leaf, tree_inclusion_path, verify_inclusion
+from schema.merkle import (
+    StoredTree,
+    event_leaf,
+    read_head,
+    tree_consistency_proof,
+    tree_inclusion_path,
+    tree_root,
+    verify_consistency,
+    verify_inclusion,
+)
 from schema.store import EventStore
 from schema.tables import checkpoints_table, events_table, merkle_leaves_table
 
 FORMAT = "handlog-inclusion-proof"
+CONSISTENCY_FORMAT = "handlog-consistency-proof"
 FORMAT_VERSION = 1
 _EVENT_FIELDS = ("stream_id", "version", "event_id", "type", "schema_version", "payload",
                  "recorded_at", "actor", "device", "prev_hash", "hash")
@@ -117,14 +136,68 @@ class ProvenEvent:
     origin: str
 
 
-def check_proof(text: str, key: VerifierKey) -> ProvenEvent:
+def make_consistency_proof(store: EventStore, first_text: str, key: SigningKey) -> str:
+    """That the log, signed now by `key`, extends the checkpoint `first_text` (which must be
+    consistent with it: ProofError otherwise)."""
+    first = parse_checkpoint(first_text, key.verifier)
+    now = record_checkpoint(store, key, "on_demand").checkpoint
+    if first.size > now.size:
+        raise ProofError(f"the log has {now.size} events, fewer than the {first.size} the "
+                         "checkpoint signed")
+    with store.connection() as connection:
+        tree = StoredTree(connection)
+        if read_head(connection).size < now.size:
+            raise ProofError("the log changed while proving: prove again")
+        if first.size and tree_root(tree, first.size) != first.root:
+            raise ProofError(f"the log is not an extension of the checkpoint of size "
+                             f"{first.size}: run `handlog log verify --checkpoint`")
+        path = tree_consistency_proof(tree, first.size, now.size) if first.size else []
+    return canonical_json({
+        "format": CONSISTENCY_FORMAT, "format_version": FORMAT_VERSION,
+        "first_size": first.size, "second_size": now.size,
+        "consistency_path": [node.hex() for node in path],
+        "first_checkpoint": first.text, "checkpoint": now.text,
+    }) + "\n"
+
+
+@dataclass(frozen=True)
+class ProvenExtension:
+    first_size: int
+    second_size: int
+    origin: str
+
+
+def check_consistency_proof(proof: dict[str, Any], key: VerifierKey) -> ProvenExtension:
+    first = parse_checkpoint(str(proof.get("first_checkpoint", "")), key)
+    second = parse_checkpoint(str(proof.get("checkpoint", "")), key)
+    path = proof.get("consistency_path")
+    if not isinstance(path, list):
+        raise ProofError("consistency_path must be a list of hex hashes")
+    if (proof.get("first_size"), proof.get("second_size")) != (first.size, second.size):
+        raise ProofError("the proof's sizes are not those of its checkpoints")
+    try:
+        nodes = [bytes.fromhex(node) for node in path]
+    except (ValueError, TypeError):
+        raise ProofError("the consistency path holds something that is not a hex hash") from None
+    if not verify_consistency(first.size, second.size, first.root, second.root, nodes):
+        raise ProofError(f"the consistency proof does not hold: the log of {second.size} events "
+                         f"is not shown to extend the one of {first.size}")
+    return ProvenExtension(first.size, second.size, second.origin)
+
+
+def check_proof(text: str, key: VerifierKey) -> ProvenEvent | ProvenExtension:
     """Check a proof file's text offline; ProofError says what does not hold."""
     try:
         proof = json.loads(text)
     except ValueError:
-        raise ProofError("not a handlog inclusion proof (not JSON)") from None
+        raise ProofError("not a handlog proof (not JSON)") from None
+    if isinstance(proof, dict) and proof.get("format") == CONSISTENCY_FORMAT:
+        if proof.get("format_version") != FORMAT_VERSION:
+            raise ProofError(f"consistency proof format version {proof.get('format_version')!r}"
+                             f" is not {FORMAT_VERSION}")
+        return check_consistency_proof(proof, key)
     if not isinstance(proof, dict) or proof.get("format") != FORMAT:
-        raise ProofError("not a handlog inclusion proof")
+        raise ProofError("not a handlog inclusion or consistency proof")
     if proof.get("format_version") != FORMAT_VERSION:
         raise ProofError(f"inclusion proof format version {proof.get('format_version')!r} is "
                          f"not {FORMAT_VERSION}")
