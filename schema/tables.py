@@ -77,10 +77,9 @@ class EventRow(SQLModel, table=True):
 
 class MerkleLeafRow(SQLModel, table=True):
     __tablename__ = "merkle_leaves"
-    __table_args__ = (UniqueConstraint("position", name="uq_merkle_leaves_position"),)
 
     leaf_index: int = Field(
-        sa_column=Column("leaf_index", BigInteger(), primary_key=True, autoincrement=False)
+        sa_column=Column("leaf_index", POSITION_TYPE, primary_key=True, autoincrement=False)
     )
     position: int = Field(sa_column=Column("position", POSITION_TYPE, nullable=False))
     stream_id: str = Field(sa_column=Column("stream_id", String(STREAM_ID_LENGTH), nullable=False))
@@ -94,6 +93,7 @@ class MerkleLeafRow(SQLModel, table=True):
 
 class MerkleNodeRow(SQLModel, table=True):
     __tablename__ = "merkle_nodes"
+    __table_args__ = ({"sqlite_with_rowid": False},)
 
     level: int = Field(sa_column=Column("level", Integer(), primary_key=True, autoincrement=False))
     node_index: int = Field(
