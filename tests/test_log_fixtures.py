@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-
 from log_fixtures import GOLDEN_LOGS, import_log
+
 from recorder.cli import cli
 from schema.store import open_store, upgrade_database
 
