@@ -167,7 +167,7 @@ def _post_events(setup: HandSetup,
 
 
 def _deal_kills(setup: HandSetup, profile: Profile) -> list[HandKilled]:
-    return [HandKilled(i, "away from the table when the deal was complete", "TDA 30")
+    return [HandKilled(i, "absent_at_deal", ("tda-30",))
             for i in _killed_at_deal(setup, profile)]
 
 

@@ -20,6 +20,7 @@ from engine.commands import (
     DealBoard,
     DealHole,
     DeclareMisdeal,
+    ExpireClock,
     ExposeBoardEarly,
     ExposeCard,
     Fold,
@@ -117,6 +118,9 @@ def effective_events(stored: Sequence[StoredEvent]) -> tuple[list[tuple[int, Any
     return result, voided
 
 
+_CLOCK_CAUSES = frozenset({"clock_expired", "clock_expired_facing_bet"})
+
+
 def command_for(event: Any) -> Command | None:
     """The dealer's command that records `event` (None for events no command makes)."""
     kind = type(event)
@@ -142,7 +146,9 @@ def command_for(event: Any) -> Command | None:
     if kind is BoardExposedEarly:
         return ExposeBoardEarly(tuple(parse_card(c) for c in event.cards))
     if kind is HandKilled:
-        return KillHand(event.player, event.reason, event.rule)
+        if event.cause in _CLOCK_CAUSES:
+            return ExpireClock(event.player)
+        return KillHand(event.player, event.reason, ", ".join(event.rules))
     if kind is PlayerMarkedAbsent:
         return MarkAbsent(event.player)
     if kind is PlayerReturned:

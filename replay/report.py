@@ -29,6 +29,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, cast
 
+from engine import words
 from engine.events import (
     BoardExposedEarly,
     CardExposed,
@@ -232,7 +233,8 @@ def _hand(hand: RecordedHand, findings: Sequence[Finding]) -> dict[str, Any]:
                         for w, s in zip(award.winners, award.shares, strict=False)
                         if 0 <= w < hand.size],
             "odd_chips": [_person(hand, w) for w in award.odd_chips if 0 <= w < hand.size],
-            "hand_name": award.hand_name, "ruling": award.ruling,
+            "hand_rank": list(award.hand_rank), "hand_name": words.hand_name(award.hand_rank),
+            "ruling": award.ruling,
             "version": versions[k] if k < len(versions) else 0,
         })
     complete = hand.status == "complete"
@@ -455,19 +457,21 @@ def _table_ruling(hand: RecordedHand, event: Any) -> dict[str, Any] | None:
     def name(position: int) -> str:
         return hand.names[position] if 0 <= position < hand.size else str(position)
 
+    said = words.render(event)
     if isinstance(event, MisdealDeclared):
-        return {"kind": "misdeal", "rule": event.rule, "text": event.reason, "player": ""}
+        return {"kind": "misdeal", "rule": said["rules"], "text": said["cause"], "player": ""}
     if isinstance(event, HandVoided):
-        return {"kind": "hand voided", "rule": event.rule, "text": event.reason, "player": ""}
+        return {"kind": "hand voided", "rule": said["rules"], "text": event.reason,
+                "player": ""}
     if isinstance(event, HandKilled):
-        return {"kind": "hand killed", "rule": event.rule, "text": event.reason,
+        return {"kind": "hand killed", "rule": said["rules"], "text": said["cause"],
                 "player": name(event.player)}
     if isinstance(event, CardExposed):
-        return {"kind": "card exposed", "rule": event.rule,
-                "text": f"{event.card}: {event.consequence}", "player": name(event.player)}
+        return {"kind": "card exposed", "rule": said["rules"],
+                "text": f"{event.card}: {said['consequence']}", "player": name(event.player)}
     if isinstance(event, BoardExposedEarly):
-        return {"kind": "board exposed early", "rule": event.rule,
-                "text": f"{' '.join(event.cards)}: {event.procedure}", "player": ""}
+        return {"kind": "board exposed early", "rule": said["rules"],
+                "text": f"{' '.join(event.cards)}: {said['procedure']}", "player": ""}
     if isinstance(event, PotAwarded) and event.ruling:
         winners = ", ".join(name(w) for w in event.winners)
         return {"kind": "award by ruling", "rule": event.ruling,
