@@ -259,12 +259,18 @@ HAND_EVENT_TYPES: tuple[type, ...] = (
 
 @dataclass(frozen=True, slots=True)
 class TableOpened:
+    """A table opened under the house rules `profile`; `parameters` are those rules as they
+    were (canonical JSON of every parameter, engine.profiles.parameters_json), so its hands,
+    which name their rules by digest, can be re-decided under them in a later release.
+    Version 2 added `parameters` (empty in tables opened before)."""
+
     TYPE: ClassVar[str] = "table_opened"
-    VERSION: ClassVar[int] = 1
+    VERSION: ClassVar[int] = 2
     table: str
     seat_count: int
     profile: str
     tournament: str = ""
+    parameters: str = ""
 
 
 @dataclass(frozen=True, slots=True)

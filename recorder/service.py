@@ -32,7 +32,7 @@ from engine.events import (
     TableOpened,
 )
 from engine.hand import begin, decide
-from engine.table import Level, TableState, apply_table, open_table, plan_hand
+from engine.table import Level, TableState, apply_table, open_table, plan_hand, table_opened
 from replay.fold import TableFold, fold_table
 from schema.codec import canonical_json, encode_event
 from schema.errors import ConcurrencyConflict, DuplicateEventConflict
@@ -354,8 +354,8 @@ class Recorder:
         if isinstance(command, OpenTable):
             if state is not None:
                 raise RuleViolation("table", f"table stream {stream} is already open")
-            return [TableOpened(command.table, command.seat_count, command.profile,
-                                command.tournament)]
+            return [table_opened(command.table, command.seat_count, command.profile,
+                                 command.tournament)]
         if state is None:
             raise RuleViolation("table", f"no table {stream}: open it first", ("open the table",))
         if isinstance(command, StartHand):

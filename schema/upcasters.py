@@ -35,6 +35,12 @@ def _hand_started_v2(payload: dict[str, Any]) -> dict[str, Any]:
     return payload
 
 
+def _table_opened_v1(payload: dict[str, Any]) -> dict[str, Any]:
+    # Tables opened before version 2 did not record their parameters.
+    payload["parameters"] = ""
+    return payload
+
+
 # --- version 1 sentences, mapped to the codes and rule identifiers of version 2 --------------
 # These are the exact texts the engine wrote before events held codes. They are a record of
 # what old logs say, not words to show: they never change (engine/words.py may reword freely).
@@ -190,6 +196,7 @@ UPCASTERS: dict[tuple[str, int], Upcaster] = {
     ("event_amended", 1): _event_amended_v1,
     ("hand_started", 1): _hand_started_v1,
     ("hand_started", 2): _hand_started_v2,
+    ("table_opened", 1): _table_opened_v1,
     ("card_exposed", 1): _card_exposed_v1,
     ("misdeal_declared", 1): _misdeal_declared_v1,
     ("hand_killed", 1): _hand_killed_v1,
