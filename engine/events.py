@@ -278,7 +278,7 @@ class PlayerSeated:
     """A player takes a seat with `stack` chips; `waits` when he must let the button pass."""
 
     TYPE: ClassVar[str] = "player_seated"
-    VERSION: ClassVar[int] = 1
+    VERSION: ClassVar[int] = 2  # 2: reason codes (late_entry, not 'late entry')
     seat: int
     player: str
     stack: int
@@ -303,9 +303,9 @@ class ButtonPlaced:
     """The button's seat for the first hand (from the draw), or moved by a director's ruling."""
 
     TYPE: ClassVar[str] = "button_placed"
-    VERSION: ClassVar[int] = 1
+    VERSION: ClassVar[int] = 2  # 2: reason code button_draw, not 'draw for the button'
     seat: int
-    reason: str = "draw for the button"
+    reason: str = "button_draw"
 
 
 @dataclass(frozen=True, slots=True)
@@ -313,7 +313,7 @@ class StackAdjusted:
     """Chips added or removed outside a hand (color-up, penalty, late-entry deduction)."""
 
     TYPE: ClassVar[str] = "stack_adjusted"
-    VERSION: ClassVar[int] = 1
+    VERSION: ClassVar[int] = 2  # 2: reason code color_up and rule identifiers, not sentences
     seat: int
     player: str
     amount: int
@@ -338,7 +338,7 @@ class PotCarried:
     hand")."""
 
     TYPE: ClassVar[str] = "pot_carried"
-    VERSION: ClassVar[int] = 1
+    VERSION: ClassVar[int] = 2  # 2: reason codes and rule identifiers, not sentences
     amount: int
     reason: str
     rule: str = ""
@@ -352,7 +352,7 @@ class EventVoided:
     """A correction: earlier events of this stream no longer count. They stay in the log."""
 
     TYPE: ClassVar[str] = "event_voided"
-    VERSION: ClassVar[int] = 1
+    VERSION: ClassVar[int] = 2  # 2: reason code undo, rule identifiers
     versions: tuple[int, ...]
     reason: str
     rule: str = ""
@@ -365,7 +365,7 @@ class EventAmended:
     `replacement_version` (version 1 amendments all replaced version 1 payloads)."""
 
     TYPE: ClassVar[str] = "event_amended"
-    VERSION: ClassVar[int] = 2
+    VERSION: ClassVar[int] = 3  # 3: rule identifiers
     version: int
     replacement_type: str
     replacement_payload: str

@@ -96,6 +96,13 @@ RULES: dict[str, str] = {
     "league-exposed-cards": "League Exposed Card(s): both cards exposed, call or fold only",
     "league-accidental-reveals": "League Accidental Reveals",
     "league-timely-bets": "League Timely Bets: the hand is dead when the countdown ends",
+    "tda-11-a": "TDA 11-A: the player due the big blind next moves to the shortest table",
+    "bse-drawing-for-dealer": "BSE Drawing for Dealer: high card draws the button; suits rank "
+                              "spades, hearts, diamonds, clubs",
+    "bse-missing-player": "BSE Missing Player: chips of a player who withdraws are removed "
+                          "from play; League: chips are never split amongst the players",
+    "octobermuck-seating": "Octobermuck Seating: 'the players at the table with extra people "
+                           "will draw for high card'",
     "correction": "Correction of an entry",
 }
 """The title of each rule identifier the engine cites. An identifier not listed (one a
@@ -108,6 +115,8 @@ def rule_title(rule: str) -> str:
     if title is not None:
         return title
     profile, _, parameter = rule.partition(":")
+    if profile == "payouts" and parameter:
+        return RULE_PATTERNS["payouts"].format(players=parameter)
     if parameter:
         # A profile parameter's citation: `octobermuck:color_up`.
         from engine.profiles import PROFILES  # the citations live with the parameters
@@ -118,9 +127,21 @@ def rule_title(rule: str) -> str:
     return rule
 
 
+RULE_PATTERNS: dict[str, str] = {
+    "payouts": "the structure's payout line for {players} players, rounded down, the remainder "
+               "to first place",
+}
+"""Words of the rule identifiers made of a kind and a value (`payouts:24-27`)."""
+
+
 def render_rules(rules: Iterable[str]) -> str:
     """Several rule identifiers in words, e.g. "TDA 35: misdeals; TDA 36: ..."."""
     return "; ".join(rule_title(rule) for rule in rules)
+
+
+def rule_words(rule: str) -> str:
+    """The words of a `rule` field: one identifier, or several joined by ", "."""
+    return render_rules(part for part in rule.split(", ") if part)
 
 
 _RULE_ID = re.compile(r"[a-z0-9]+(?:[-:_][a-z0-9]+)*")
@@ -223,6 +244,22 @@ REASONS: dict[str, str] = {
     "withdrawn": "withdrawn",
     "button_draw": "draw for the button",
     "undo": "dealer undo",
+    "initial_draw": "initial draw",
+    "final_table_redraw": "final table redraw",
+    "table_broken": "table broken",
+    "balance": "balance",
+    "due_big_blind": "due the big blind next",
+    "high_card": "high card",
+    "no_odd_chips": "no odd chips",
+    "rounded_up": "odd chips rounded up to one chip",
+    "forfeited_to_next_pot": "odd chips forfeited to the next pot",
+    "all_forfeited": "every chip was odd: all forfeited",
+    "won_race": "won a chip in the race",
+    "given_one_chip": "cannot be raced out: given one chip",
+    "lost_race": "lost the race",
+    "color_up": "color-up",
+    "color_up_carry": "odd chips of the color-up, changed up",
+    "handed_on": "handed on between tables: a table breaks",
 }
 """The reasons the engine and the recorder give on their own (a person's reason is kept as he
 typed it and shown as it is)."""
@@ -248,7 +285,7 @@ def render(event: Any) -> dict[str, str]:
     if "rules" in values:
         words["rules"] = render_rules(values["rules"])
     if "rule" in values and isinstance(values["rule"], str):
-        words["rule"] = rule_title(values["rule"]) if values["rule"] else ""
+        words["rule"] = rule_words(values["rule"])
     if "consequence" in values:
         words["consequence"] = CONSEQUENCES.get(values["consequence"], values["consequence"])
     if "procedure" in values:

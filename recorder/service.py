@@ -33,6 +33,7 @@ from engine.events import (
 )
 from engine.hand import begin, decide
 from engine.table import Level, TableState, apply_table, open_table, plan_hand, table_opened
+from engine.words import rule_ids
 from replay.fold import TableFold, fold_table
 from schema.codec import canonical_json, encode_event
 from schema.errors import ConcurrencyConflict, DuplicateEventConflict
@@ -42,6 +43,11 @@ from schema.store import EventStore, NewEvent, StoredEvent
 def utc_now() -> datetime:
     return datetime.now(UTC)
 
+
+
+def cited(citation: str) -> str:
+    """A citation a person typed ("TDA 45", "tda-1") as the rule identifiers events hold."""
+    return ", ".join(rule_ids(citation))
 
 @dataclass(frozen=True)
 class Actor:
@@ -84,7 +90,7 @@ class RemovePlayer:
 @dataclass(frozen=True)
 class PlaceButton:
     seat: int
-    reason: str = "draw for the button"
+    reason: str = "button_draw"
 
 
 @dataclass(frozen=True)
@@ -135,7 +141,7 @@ class StartHand:
 class Undo:
     """Void the last entry of the hand in progress (a correction; the original stays)."""
 
-    reason: str = "dealer undo"
+    reason: str = "undo"  # a code (engine/words.py REASONS), or the dealer's own words
 
 
 @dataclass(frozen=True)
@@ -393,13 +399,13 @@ class Recorder:
             if seat.stack + command.amount < 0:
                 raise RuleViolation("stack", f"{seat.player} has only {seat.stack} chips")
             return [StackAdjusted(seat.seat, seat.player, command.amount, command.reason,
-                                  command.rule)]
+                                  cited(command.rule))]
         if isinstance(command, CarryToPot):
             _between_hands(state, "carry chips into the next pot")
             if command.amount == 0 or state.carry + command.amount < 0:
                 raise RuleViolation("dead money", f"the table carries {state.carry} into its "
                                     f"next pot: {command.amount} cannot be added to it")
-            return [PotCarried(command.amount, command.reason, command.rule,
+            return [PotCarried(command.amount, command.reason, cited(command.rule),
                                command.other_table)]
         if isinstance(command, SetAbsence):
             seat = _occupant(state, command.seat)
@@ -415,7 +421,7 @@ class Recorder:
             return [EventVoided(self._undo_versions(fold), command.reason, "correction")]
         if isinstance(command, VoidEvents):
             self._check_void(stream, command.versions)
-            return [EventVoided(command.versions, command.reason, command.rule)]
+            return [EventVoided(command.versions, command.reason, cited(command.rule))]
         if isinstance(command, AmendAmount):
             command = AmendEvent(command.version, _bet_as_amended(fold, command),
                                  command.reason, command.rule)
@@ -458,7 +464,7 @@ class Recorder:
                                 ("give a reason and a rule",))
         event_type, version, payload = encode_event(command.replacement)
         return EventAmended(command.version, event_type, canonical_json(payload),
-                            command.reason, command.rule, version)
+                            command.reason, cited(command.rule), version)
 
     def _check_void(self, stream: str, versions: tuple[int, ...]) -> None:
         """Re-derive the table without those events; every later event must still be legal."""

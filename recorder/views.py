@@ -215,20 +215,20 @@ def event_text(event: Any, version: int, names: _Names, public: bool) -> str:
         return f"table {event.table} opened ({event.seat_count} seats, {event.profile} rules)"
     if isinstance(event, PlayerSeated):
         return (f"{names.name(event.player)} seated in seat {event.seat} with {event.stack} "
-                f"({event.reason})")
+                f"({words.reason(event.reason)})")
     if isinstance(event, PlayerLeft):
         return (f"{names.name(event.player)} left seat {event.seat} with {event.stack} "
-                f"({event.reason})")
+                f"({words.reason(event.reason)})")
     if isinstance(event, ButtonPlaced):
-        return f"button on seat {event.seat} ({event.reason})"
+        return f"button on seat {event.seat} ({words.reason(event.reason)})"
     if isinstance(event, StackAdjusted):
-        return f"{names.name(event.player)} stack {event.amount:+d}: {event.reason}"
+        return f"{names.name(event.player)} stack {event.amount:+d}: {words.reason(event.reason)}"
     if isinstance(event, SeatAbsenceChanged):
         return f"{names.at_seat(event.seat)} " + ("away from the table" if event.absent
                                                   else "back at the table")
     if isinstance(event, EventVoided):
         versions = ", ".join(f"#{v}" for v in event.versions)
-        return f"correction: {versions} voided ({event.reason})"
+        return f"correction: {versions} voided ({words.reason(event.reason)})"
     if isinstance(event, EventAmended):
         return f"correction: #{event.version} amended ({event.reason})"
     return str(getattr(event, "TYPE", type(event).__name__)).replace("_", " ")
@@ -245,7 +245,8 @@ def event_rows(fold: TableFold, stored: list[StoredEvent], public: bool,
             "version": item.version,
             "type": item.type,
             "text": event_text(event, item.version, names, public),
-            "rule": (words.render_rules(getattr(event, "rules", ())) or getattr(event, "rule", "")
+            "rule": (words.render_rules(getattr(event, "rules", ()))
+                     or words.rule_words(getattr(event, "rule", ""))
                      or getattr(event, "ruling", "")),
             "actor": item.actor,
             "device": item.device,

@@ -7,6 +7,7 @@ version that logs may hold; tests/test_codec.py decodes each of them through the
 
 from __future__ import annotations
 
+import hashlib
 import re
 from typing import Any
 
@@ -192,7 +193,136 @@ def _pot_awarded_v1(payload: dict[str, Any]) -> dict[str, Any]:
     return payload
 
 
+# --- table and tournament events: version 1 sentences to codes and rule identifiers ----------
+
+# Citations the engine copied from a profile (color-up, photo finish, late entry), known by the
+# SHA-256 (first 16 hex digits) of their version 1 text, so that the texts themselves can be
+# reworded in engine/profiles.py without losing old logs.
+_OLD_CITATIONS: dict[str, str] = {
+    "3e88e0a390e0f01f": "tda:color_up",
+    "62116116ab19ee1d": "tda:photo_finish",
+    "5f2ebe5f1a48f308": "tda:late_entry_penalty_big_blinds",
+    "daa5231e372f61e3": "tda:late_entry_posts_while_absent",
+    "af0fb0a2f1ed5a05": "bse:color_up",
+    "9197acf00dd7dfd7": "bse:photo_finish",
+    "3a6565cadd1197fe": "bse:late_entry_penalty_big_blinds",
+    "5709bf24fbcd6fdc": "bse:late_entry_posts_while_absent",
+    "2a922fd54b2c51fd": "octobermuck:color_up",
+    "fcd5e06f3194d1e3": "octobermuck:photo_finish",
+    "615f24fc1059d352": "octobermuck:late_entry_penalty_big_blinds",
+    "d504156690df29b1": "octobermuck:late_entry_posts_while_absent",
+    "4e2cbc2017b92812": "chairperson:color_up",
+    "d1059c2cfdc49295": "chairperson:photo_finish",
+    "1a891e9b47ef8ae5": "chairperson:late_entry_penalty_big_blinds",
+    "11c726a769bcb4e6": "chairperson:late_entry_posts_while_absent",
+    "b0e14caa451d5264": "league:color_up",
+    "3df2509d2d7ccd33": "league:photo_finish",
+    "e3b89116dc99987d": "league:late_entry_penalty_big_blinds",
+    "6c964ff34c1cce11": "league:late_entry_posts_while_absent",
+}
+_OLD_PROFILE_NAMES = ("tda", "bse", "octobermuck", "chairperson", "league")
+_OLD_TABLE_RULES: dict[str, str] = {
+    "high card draws the button; suits rank spades, hearts, diamonds, clubs (BSE Drawing for "
+    "Dealer)": "bse-drawing-for-dealer",
+    "TDA: the player due the big blind next moves to the shortest table": "tda-11-a",
+    "Octobermuck Seating: 'the players at the table with extra people will draw for high "
+    "card'": "octobermuck-seating",
+    "BSE Missing Player: chips of a player who withdraws are removed from play; League: chips "
+    "are never split amongst the players": "bse-missing-player",
+    "BSE Photo Finishes: 'the player with the most chips in the hand will get the higher "
+    "finishing position. If Members have equal amounts of chips, they tie for the higher "
+    "position.'": "bse:photo_finish",
+    "TDA: players out in the same hand finish by their chips at the start of the hand; equal "
+    "chips share the place": "tda:photo_finish",
+    "correction": "correction",
+}
+_OLD_PAYOUTS = re.compile(r"payouts for (\d+)-(\d+) players: .*")
+
+
+def _old_rule(text: str) -> str:
+    """A version 1 `rule` text as the identifier(s) version 2 holds."""
+    if not text:
+        return ""
+    known = _OLD_TABLE_RULES.get(text) or _OLD_CITATIONS.get(
+        hashlib.sha256(text.encode("utf-8")).hexdigest()[:16])
+    if known:
+        return known
+    if text in _OLD_PROFILE_NAMES:  # a hand-on between tables cited the profile's color-up
+        return f"{text}:color_up"
+    payouts = _OLD_PAYOUTS.fullmatch(text)
+    if payouts:
+        return f"payouts:{payouts[1]}-{payouts[2]}"
+    return ", ".join(_OLD_RULES.get(text) or rule_ids(text))
+
+
+def _rule_v1(payload: dict[str, Any]) -> dict[str, Any]:
+    payload["rule"] = _old_rule(payload.get("rule", ""))
+    return payload
+
+
+_OLD_REASONS: dict[str, str] = {
+    "late entry": "late_entry",
+    "draw for the button": "button_draw",
+    "dealer undo": "undo",
+    "initial draw": "initial_draw",
+    "final table redraw": "final_table_redraw",
+    "table broken": "table_broken",
+    "odd chips of the color-up, changed up": "color_up_carry",
+    "no odd chips": "no_odd_chips",
+    "odd chips rounded up to one chip": "rounded_up",
+    "odd chips forfeited to the next pot": "forfeited_to_next_pot",
+    "every chip was odd: all forfeited": "all_forfeited",
+    "won a chip in the race": "won_race",
+    "cannot be raced out: given one chip": "given_one_chip",
+    "lost the race": "lost_race",
+}
+_OLD_REASON_PATTERNS: tuple[tuple[re.Pattern[str], str], ...] = (
+    (re.compile(r"color-up \((race|round_up|forfeit_to_next_pot)\)"), "color_up"),
+    (re.compile(r"to the next pot of table .+: this table breaks"), "handed_on"),
+    (re.compile(r"from table .+, broken: odd chips of the color-up"), "handed_on"),
+)
+
+
+def _old_reason(text: str) -> str:
+    code = _OLD_REASONS.get(text)
+    if code is not None:
+        return code
+    return next((c for pattern, c in _OLD_REASON_PATTERNS if pattern.fullmatch(text)), text)
+
+
+def _reason_v1(payload: dict[str, Any]) -> dict[str, Any]:
+    if "reason" in payload:
+        payload["reason"] = _old_reason(payload["reason"])
+    return payload
+
+
+def _reason_and_rule_v1(payload: dict[str, Any]) -> dict[str, Any]:
+    return _rule_v1(_reason_v1(payload))
+
+
+def _chips_colored_up_v1(payload: dict[str, Any]) -> dict[str, Any]:
+    payload["adjustments"] = [_reason_v1(dict(a)) for a in payload.get("adjustments", [])]
+    return _rule_v1(payload)
+
+
 UPCASTERS: dict[tuple[str, int], Upcaster] = {
+    ("player_seated", 1): _reason_v1,
+    ("button_placed", 1): _reason_v1,
+    ("stack_adjusted", 1): _reason_and_rule_v1,
+    ("pot_carried", 1): _reason_and_rule_v1,
+    ("event_voided", 1): _reason_and_rule_v1,
+    ("event_amended", 2): _rule_v1,
+    ("player_registered", 1): _rule_v1,
+    ("seats_drawn", 1): _reason_v1,
+    ("table_closed", 1): _reason_v1,
+    ("button_drawn", 1): _rule_v1,
+    ("chips_colored_up", 1): _chips_colored_up_v1,
+    ("player_moved", 1): _rule_v1,
+    ("player_eliminated", 1): _rule_v1,
+    ("player_withdrew", 1): _rule_v1,
+    ("prizes_awarded", 1): _rule_v1,
+    ("ruling_recorded", 1): _rule_v1,
+    ("penalty_recorded", 1): _rule_v1,
     ("event_amended", 1): _event_amended_v1,
     ("hand_started", 1): _hand_started_v1,
     ("hand_started", 2): _hand_started_v2,
