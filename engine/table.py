@@ -28,7 +28,7 @@ from engine.hand import (
     _started,
     apply,
 )
-from engine.profiles import get_profile
+from engine.profiles import get_profile, parameters_json, profile_from_parameters, remember_rules
 from engine.structure import AnteKind
 
 
@@ -87,8 +87,17 @@ class TableState:
         return sum(s.stack for s in self.seats) + self.carry
 
 
+def table_opened(table: str, seat_count: int, profile: str, tournament: str = "") -> TableOpened:
+    """The event that opens a table under `profile`, with the parameters in force today."""
+    return TableOpened(table, seat_count, profile, tournament,
+                       parameters_json(get_profile(profile)))
+
+
 def open_table(event: TableOpened) -> TableState:
     get_profile(event.profile)
+    if event.parameters:
+        # The rules the table opened under, for its hands that name them by digest.
+        remember_rules(profile_from_parameters(event.profile, event.parameters))
     return TableState(table=event.table, seat_count=event.seat_count, profile=event.profile,
                       tournament=event.tournament)
 

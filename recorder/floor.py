@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
+from engine import words
 from engine.errors import RuleViolation
 from engine.seating import needs_balancing
 from engine.table import Level
@@ -216,22 +217,26 @@ def tournament_view(tournament: str, state: TournamentState, stored: list[Stored
             moves.append({"player": event.player, "name": names.get(event.player, event.player),
                           "from_table": event.from_table, "from_seat": event.from_seat,
                           "to_table": event.to_table, "to_seat": event.to_seat,
-                          "stack": event.stack, "reason": event.reason, "rule": event.rule,
+                          "stack": event.stack, "reason": words.reason(event.reason),
+                          "rule": words.rule_words(event.rule),
                           "at": _at(item)})
         elif isinstance(event, PlayerEliminated):
             out.append({"player": event.player, "name": names.get(event.player, event.player),
                         "place": event.place, "table": event.table, "hand": event.hand_number,
-                        "rule": event.rule, "at": _at(item)})
+                        "rule": words.rule_words(event.rule), "at": _at(item)})
         elif isinstance(event, ChipsColoredUp):
             color_ups.append({
                 "after_level": event.after_level, "colours": list(event.colours),
                 "old_unit": event.old_unit, "new_unit": event.new_unit,
-                "method": event.method, "removed": event.removed, "rule": event.rule,
+                "method": event.method, "removed": event.removed,
+                "rule": words.rule_words(event.rule),
                 "changes": [{"name": names.get(a.player, a.player), "amount": a.amount,
-                             "reason": a.reason} for a in event.adjustments if a.amount],
+                             "reason": words.reason(a.reason)}
+                            for a in event.adjustments if a.amount],
                 "at": _at(item)})
         elif isinstance(event, RulingRecorded):
-            rulings.append({"rule": event.rule, "text": event.text, "by": event.by,
+            rulings.append({"rule": words.rule_words(event.rule), "text": event.text,
+                            "by": event.by,
                             "stream": event.stream, "version": event.version, "at": _at(item)})
     try:
         start_level(state)

@@ -32,7 +32,8 @@ from engine.events import (
     TableOpened,
 )
 from engine.hand import begin, decide
-from engine.table import Level, TableState, apply_table, open_table, plan_hand
+from engine.table import Level, TableState, apply_table, open_table, plan_hand, table_opened
+from engine.words import rule_ids
 from replay.fold import TableFold, fold_table
 from schema.codec import canonical_json, encode_event
 from schema.errors import ConcurrencyConflict, DuplicateEventConflict
@@ -42,6 +43,11 @@ from schema.store import EventStore, NewEvent, StoredEvent
 def utc_now() -> datetime:
     return datetime.now(UTC)
 
+
+
+def cited(citation: str) -> str:
+    """A citation a person typed ("TDA 45", "tda-1") as the rule identifiers events hold."""
+    return ", ".join(rule_ids(citation))
 
 @dataclass(frozen=True)
 class Actor:
@@ -84,7 +90,7 @@ class RemovePlayer:
 @dataclass(frozen=True)
 class PlaceButton:
     seat: int
-    reason: str = "draw for the button"
+    reason: str = "button_draw"
 
 
 @dataclass(frozen=True)
@@ -135,7 +141,7 @@ class StartHand:
 class Undo:
     """Void the last entry of the hand in progress (a correction; the original stays)."""
 
-    reason: str = "dealer undo"
+    reason: str = "undo"  # a code (engine/words.py REASONS), or the dealer's own words
 
 
 @dataclass(frozen=True)
@@ -366,8 +372,8 @@ class Recorder:
         if isinstance(command, OpenTable):
             if state is not None:
                 raise RuleViolation("table", f"table stream {stream} is already open")
-            return [TableOpened(command.table, command.seat_count, command.profile,
-                                command.tournament)]
+            return [table_opened(command.table, command.seat_count, command.profile,
+                                 command.tournament)]
         if state is None:
             raise RuleViolation("table", f"no table {stream}: open it first", ("open the table",))
         if isinstance(command, StartHand):
@@ -405,13 +411,13 @@ class Recorder:
             if seat.stack + command.amount < 0:
                 raise RuleViolation("stack", f"{seat.player} has only {seat.stack} chips")
             return [StackAdjusted(seat.seat, seat.player, command.amount, command.reason,
-                                  command.rule)]
+                                  cited(command.rule))]
         if isinstance(command, CarryToPot):
             _between_hands(state, "carry chips into the next pot")
             if command.amount == 0 or state.carry + command.amount < 0:
                 raise RuleViolation("dead money", f"the table carries {state.carry} into its "
                                     f"next pot: {command.amount} cannot be added to it")
-            return [PotCarried(command.amount, command.reason, command.rule,
+            return [PotCarried(command.amount, command.reason, cited(command.rule),
                                command.other_table)]
         if isinstance(command, SetAbsence):
             seat = _occupant(state, command.seat)
@@ -427,7 +433,7 @@ class Recorder:
             return [EventVoided(self._undo_versions(fold), command.reason, "correction")]
         if isinstance(command, VoidEvents):
             self._check_void(stream, command.versions)
-            return [EventVoided(command.versions, command.reason, command.rule)]
+            return [EventVoided(command.versions, command.reason, cited(command.rule))]
         if isinstance(command, AmendAmount):
             command = AmendEvent(command.version, _bet_as_amended(fold, command),
                                  command.reason, command.rule)
@@ -470,7 +476,7 @@ class Recorder:
                                 ("give a reason and a rule",))
         event_type, version, payload = encode_event(command.replacement)
         return EventAmended(command.version, event_type, canonical_json(payload),
-                            command.reason, command.rule, version)
+                            command.reason, cited(command.rule), version)
 
     def _check_void(self, stream: str, versions: tuple[int, ...]) -> None:
         """Re-derive the table without those events; every later event must still be legal."""

@@ -14,6 +14,7 @@ from collections import deque
 from dataclasses import dataclass, field
 from typing import Any
 
+from engine import words
 from engine.cards import card_text
 from engine.errors import RuleViolation
 from engine.events import (
@@ -189,20 +190,21 @@ def event_text(event: Any, version: int, names: _Names, public: bool) -> str:
         shares = ", ".join(f"{who(w)} {s}" for w, s in zip(event.winners, event.shares,
                                                              strict=True))
         text = f"{pot} {event.amount}: {shares}"
-        if event.hand_name:
-            text += f" ({event.hand_name})"
+        if event.hand_rank:
+            text += f" ({words.hand_name(event.hand_rank)})"
         if event.ruling:
             text += f"; ruling: {event.ruling}"
         return text
     if isinstance(event, MisdealDeclared):
-        return f"misdeal: {event.reason}"
+        return f"misdeal: {words.render(event)['cause']}"
     if isinstance(event, CardExposed):
         card = "a card" if public else event.card
-        return f"{who(event.player)}: {card} exposed; {event.consequence}"
+        return f"{who(event.player)}: {card} exposed; {words.render(event)['consequence']}"
     if isinstance(event, BoardExposedEarly):
-        return f"premature board card {_join(event.cards)}: {event.procedure}"
+        return (f"premature board card {_join(event.cards)}: "
+                f"{words.render(event)['procedure']}")
     if isinstance(event, HandKilled):
-        return f"{who(event.player)}'s hand killed: {event.reason}"
+        return f"{who(event.player)}'s hand killed: {words.render(event)['cause']}"
     if isinstance(event, PlayerMarkedAbsent):
         return f"{who(event.player)} absent"
     if isinstance(event, PlayerReturned):
@@ -213,20 +215,20 @@ def event_text(event: Any, version: int, names: _Names, public: bool) -> str:
         return f"table {event.table} opened ({event.seat_count} seats, {event.profile} rules)"
     if isinstance(event, PlayerSeated):
         return (f"{names.name(event.player)} seated in seat {event.seat} with {event.stack} "
-                f"({event.reason})")
+                f"({words.reason(event.reason)})")
     if isinstance(event, PlayerLeft):
         return (f"{names.name(event.player)} left seat {event.seat} with {event.stack} "
-                f"({event.reason})")
+                f"({words.reason(event.reason)})")
     if isinstance(event, ButtonPlaced):
-        return f"button on seat {event.seat} ({event.reason})"
+        return f"button on seat {event.seat} ({words.reason(event.reason)})"
     if isinstance(event, StackAdjusted):
-        return f"{names.name(event.player)} stack {event.amount:+d}: {event.reason}"
+        return f"{names.name(event.player)} stack {event.amount:+d}: {words.reason(event.reason)}"
     if isinstance(event, SeatAbsenceChanged):
         return f"{names.at_seat(event.seat)} " + ("away from the table" if event.absent
                                                   else "back at the table")
     if isinstance(event, EventVoided):
         versions = ", ".join(f"#{v}" for v in event.versions)
-        return f"correction: {versions} voided ({event.reason})"
+        return f"correction: {versions} voided ({words.reason(event.reason)})"
     if isinstance(event, EventAmended):
         return f"correction: #{event.version} amended ({event.reason})"
     return str(getattr(event, "TYPE", type(event).__name__)).replace("_", " ")
@@ -243,7 +245,9 @@ def event_rows(fold: TableFold, stored: list[StoredEvent], public: bool,
             "version": item.version,
             "type": item.type,
             "text": event_text(event, item.version, names, public),
-            "rule": getattr(event, "rule", "") or getattr(event, "ruling", ""),
+            "rule": (words.render_rules(getattr(event, "rules", ()))
+                     or words.rule_words(getattr(event, "rule", ""))
+                     or getattr(event, "ruling", "")),
             "actor": item.actor,
             "device": item.device,
             "at": item.recorded_at.isoformat(),
@@ -358,7 +362,8 @@ def _award(award: PotAwarded, seats: tuple[int, ...]) -> dict[str, Any]:
     return {
         "pot": award.pot, "amount": award.amount, "winners": list(award.winners),
         "winner_seats": [seats[w] for w in award.winners], "shares": list(award.shares),
-        "odd_chips": list(award.odd_chips), "hand_name": award.hand_name,
+        "odd_chips": list(award.odd_chips), "hand_rank": list(award.hand_rank),
+        "hand_name": words.hand_name(award.hand_rank),
         "ruling": award.ruling,
     }
 

@@ -139,7 +139,7 @@ class RemovePlayerIn(_Command):
 class PlaceButtonIn(_Command):
     type: Literal["place_button"]
     seat: int
-    reason: str = "draw for the button"
+    reason: str = "button_draw"
 
 
 class AdjustStackIn(_Command):
@@ -176,7 +176,7 @@ class StartHandIn(_Command):
 
 class UndoIn(_Command):
     type: Literal["undo"]
-    reason: str = "dealer undo"
+    reason: str = "undo"
 
 
 class VoidEventsIn(_Command):

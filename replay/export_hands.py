@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Literal
 
+from engine import words
 from engine.cards import card_text
 from engine.errors import RuleViolation
 from engine.events import (
@@ -268,18 +269,23 @@ class RecordedHand:
             event = step.event
             label = f"v{step.version}"
             if isinstance(event, MisdealDeclared):
-                out.append(f"{label} misdeal: {event.reason} ({event.rule})")
+                said = words.render(event)
+                out.append(f"{label} misdeal: {said['cause']} ({said['rules']})")
             elif isinstance(event, HandVoided):
-                out.append(f"{label} hand voided: {event.reason} ({event.rule})")
+                out.append(f"{label} hand voided: {event.reason} "
+                           f"({words.render_rules(event.rules)})")
             elif isinstance(event, HandKilled):
-                out.append(f"{label} {self.names[event.player]}'s hand killed: {event.reason} "
-                           f"({event.rule})")
+                said = words.render(event)
+                out.append(f"{label} {self.names[event.player]}'s hand killed: {said['cause']} "
+                           f"({said['rules']})")
             elif isinstance(event, CardExposed):
+                said = words.render(event)
                 out.append(f"{label} {self.names[event.player]}'s {event.card} exposed: "
-                           f"{event.consequence} ({event.rule})")
+                           f"{said['consequence']} ({said['rules']})")
             elif isinstance(event, BoardExposedEarly):
+                said = words.render(event)
                 out.append(f"{label} board card(s) {' '.join(event.cards)} exposed early: "
-                           f"{event.procedure} ({event.rule})")
+                           f"{said['procedure']} ({said['rules']})")
             elif isinstance(event, PlayerMarkedAbsent):
                 out.append(f"{label} {self.names[event.player]} away from the table")
             elif isinstance(event, PlayerReturned):

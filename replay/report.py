@@ -29,6 +29,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, cast
 
+from engine import words
 from engine.events import (
     BoardExposedEarly,
     CardExposed,
@@ -232,7 +233,8 @@ def _hand(hand: RecordedHand, findings: Sequence[Finding]) -> dict[str, Any]:
                         for w, s in zip(award.winners, award.shares, strict=False)
                         if 0 <= w < hand.size],
             "odd_chips": [_person(hand, w) for w in award.odd_chips if 0 <= w < hand.size],
-            "hand_name": award.hand_name, "ruling": award.ruling,
+            "hand_rank": list(award.hand_rank), "hand_name": words.hand_name(award.hand_rank),
+            "ruling": award.ruling,
             "version": versions[k] if k < len(versions) else 0,
         })
     complete = hand.status == "complete"
@@ -309,20 +311,22 @@ def _tournament(record: TournamentRecord, tables: Sequence[TableHands],
                 "kind": "eliminated", "place": event.place, "player": event.player,
                 "name": names.get(event.player, event.player), "table": event.table,
                 "hand": event.hand_number, "chips_at_start": event.chips_at_start,
-                "bounty_to": event.bounty_to, "rule": event.rule, "version": stored.version,
+                "bounty_to": event.bounty_to, "rule": words.rule_words(event.rule),
+                "version": stored.version,
                 **_who(stored),
             })
         elif isinstance(event, PlayerWithdrew):
             eliminations.append({
                 "kind": "withdrew", "place": event.place, "player": event.player,
                 "name": names.get(event.player, event.player), "table": "", "hand": 0,
-                "chips_at_start": event.chips_removed, "bounty_to": "", "rule": event.rule,
+                "chips_at_start": event.chips_removed, "bounty_to": "",
+                "rule": words.rule_words(event.rule),
                 "version": stored.version, **_who(stored),
             })
         elif isinstance(event, PrizesAwarded):
             prizes = {
                 "pool": event.pool, "field_size": event.field_size, "currency": money.currency,
-                "rule": event.rule, "version": stored.version, **_who(stored),
+                "rule": words.rule_words(event.rule), "version": stored.version, **_who(stored),
                 "awards": [{"place": a.place, "player": a.player,
                             "name": names.get(a.player, a.player), "amount": a.amount}
                            for a in event.awards],
@@ -369,7 +373,8 @@ def _corrections(log: LogSnapshot, streams: Iterable[str]) -> list[dict[str, Any
                 out.append({
                     "stream": stream, "version": entry.version, "kind": "void",
                     "affects": [_describe_event(by_version.get(v)) for v in event.versions],
-                    "replacement": None, "reason": event.reason, "rule": event.rule,
+                    "replacement": None, "reason": words.reason(event.reason),
+                    "rule": words.rule_words(event.rule),
                     **_who(entry),
                 })
             elif isinstance(event, EventAmended):
@@ -379,7 +384,7 @@ def _corrections(log: LogSnapshot, streams: Iterable[str]) -> list[dict[str, Any
                     "replacement": {"event": event.replacement_type,
                                     "schema_version": event.replacement_version,
                                     "payload": event.replacement_payload},
-                    "reason": event.reason, "rule": event.rule, **_who(entry),
+                    "reason": event.reason, "rule": words.rule_words(event.rule), **_who(entry),
                 })
     return out
 
@@ -397,13 +402,14 @@ def _rulings(log: LogSnapshot, tournaments: Sequence[TournamentRecord],
             base = {"stream": record.stream, "version": stored.version, "event": stored.type,
                     **_who(stored)}
             if isinstance(event, RulingRecorded):
-                out.append({**base, "kind": "ruling", "rule": event.rule, "text": event.text,
+                out.append({**base, "kind": "ruling", "rule": words.rule_words(event.rule),
+                            "text": event.text,
                             "by": event.by, "player": "",
                             "affects": f"{event.stream} v{event.version}" if event.stream
                             else ""})
             elif isinstance(event, PenaltyRecorded):
                 hands = f" ({event.hands} hands)" if event.hands else ""
-                out.append({**base, "kind": "penalty", "rule": event.rule,
+                out.append({**base, "kind": "penalty", "rule": words.rule_words(event.rule),
                             "text": f"{event.penalty}{hands}: {event.text}", "by": event.by,
                             "player": names.get(event.player, event.player), "affects": ""})
             elif isinstance(event, LevelStarted) and event.ruling:
@@ -411,20 +417,20 @@ def _rulings(log: LogSnapshot, tournaments: Sequence[TournamentRecord],
                             "text": f"level {event.level} started", "by": stored.actor,
                             "player": "", "affects": ""})
             elif isinstance(event, ChipsColoredUp):
-                out.append({**base, "kind": "color-up", "rule": event.rule,
+                out.append({**base, "kind": "color-up", "rule": words.rule_words(event.rule),
                             "text": f"after level {event.after_level}: {event.method}, "
                                     f"{', '.join(event.colours)} out, unit {event.old_unit} -> "
                                     f"{event.new_unit}", "by": stored.actor, "player": "",
                             "affects": ""})
             elif isinstance(event, PlayerMoved) and event.rule:
-                out.append({**base, "kind": "move", "rule": event.rule,
-                            "text": f"{event.reason}: table {event.from_table} seat "
+                out.append({**base, "kind": "move", "rule": words.rule_words(event.rule),
+                            "text": f"{words.reason(event.reason)}: table {event.from_table} seat "
                                     f"{event.from_seat} -> table {event.to_table} seat "
                                     f"{event.to_seat} with {event.stack} chips",
                             "by": stored.actor, "player": names.get(event.player, event.player),
                             "affects": ""})
             elif isinstance(event, PlayerRegistered) and event.rule:
-                out.append({**base, "kind": "late entry", "rule": event.rule,
+                out.append({**base, "kind": "late entry", "rule": words.rule_words(event.rule),
                             "text": f"{event.chips_deducted} chips deducted",
                             "by": stored.actor, "player": event.name, "affects": ""})
     names = {player: name for record in tournaments for player, name in record.names().items()}
@@ -444,8 +450,8 @@ def _rulings(log: LogSnapshot, tournaments: Sequence[TournamentRecord],
                 found = meta.get(version)
                 out.append({"stream": table.stream, "version": version, "event": event.TYPE,
                             **_who(found), "by": found.actor if found else "",
-                            "kind": "chip adjustment", "rule": event.rule,
-                            "text": f"{event.amount:+d} chips: {event.reason}",
+                            "kind": "chip adjustment", "rule": words.rule_words(event.rule),
+                            "text": f"{event.amount:+d} chips: {words.reason(event.reason)}",
                             "player": names.get(event.player, event.player),
                             "affects": f"seat {event.seat}"})
     return out
@@ -455,19 +461,21 @@ def _table_ruling(hand: RecordedHand, event: Any) -> dict[str, Any] | None:
     def name(position: int) -> str:
         return hand.names[position] if 0 <= position < hand.size else str(position)
 
+    said = words.render(event)
     if isinstance(event, MisdealDeclared):
-        return {"kind": "misdeal", "rule": event.rule, "text": event.reason, "player": ""}
+        return {"kind": "misdeal", "rule": said["rules"], "text": said["cause"], "player": ""}
     if isinstance(event, HandVoided):
-        return {"kind": "hand voided", "rule": event.rule, "text": event.reason, "player": ""}
+        return {"kind": "hand voided", "rule": said["rules"], "text": event.reason,
+                "player": ""}
     if isinstance(event, HandKilled):
-        return {"kind": "hand killed", "rule": event.rule, "text": event.reason,
+        return {"kind": "hand killed", "rule": said["rules"], "text": said["cause"],
                 "player": name(event.player)}
     if isinstance(event, CardExposed):
-        return {"kind": "card exposed", "rule": event.rule,
-                "text": f"{event.card}: {event.consequence}", "player": name(event.player)}
+        return {"kind": "card exposed", "rule": said["rules"],
+                "text": f"{event.card}: {said['consequence']}", "player": name(event.player)}
     if isinstance(event, BoardExposedEarly):
-        return {"kind": "board exposed early", "rule": event.rule,
-                "text": f"{' '.join(event.cards)}: {event.procedure}", "player": ""}
+        return {"kind": "board exposed early", "rule": said["rules"],
+                "text": f"{' '.join(event.cards)}: {said['procedure']}", "player": ""}
     if isinstance(event, PotAwarded) and event.ruling:
         winners = ", ".join(name(w) for w in event.winners)
         return {"kind": "award by ruling", "rule": event.ruling,
