@@ -41,7 +41,7 @@ from engine.events import (
 )
 from engine.tournament_state import TournamentState
 from replay.export_hands import ExportOptions, HandsExport, RecordedHand
-from replay.export_pokerstars import Elimination, hand_number
+from replay.export_pokerstars import Elimination, bounty_winners, hand_number
 from replay.export_pokerstars import tournament_info as stars_tournament_info
 
 SPEC_VERSION = "1.4.6"
@@ -202,9 +202,9 @@ def ohh_hand(hand: RecordedHand, tournament: OhhTournament | Mapping[str, Any] |
     body.update({"players": players, "rounds": rounds, "pots": pots})
     if tournament and bounty:
         out = tournament.eliminations.get((hand.table, hand.number), [])
-        bounties = [{"player_id": ids[hand.players.index(e.bounty_to)], "bounty_won": bounty / 100,
+        bounties = [{"player_id": ids[winner], "bounty_won": cents / 100,
                      "defeated_player_id": ids[hand.players.index(e.player)]}
-                    for e in out if e.bounty_to in hand.players and e.player in hand.players]
+                    for e in out for winner, cents in bounty_winners(hand, e, bounty)]
         if bounties:
             body["tournament_bounties"] = bounties
     body["handlog"] = {

@@ -307,17 +307,36 @@ def pokerstars_hand(hand: RecordedHand, info: TournamentInfo | None = None,
     return "\n".join(lines)
 
 
+def bounty_winners(hand: RecordedHand, out: Elimination, bounty: int
+                   ) -> list[tuple[int, int]]:
+    """Who collects the bounty of a player eliminated in `hand`, and how many cents each:
+    the one the tournament recorded (`bounty_to`), else the winners of the last pot the
+    eliminated player was in (the one that took his last chips), split like it."""
+    if not bounty or out.player not in hand.players:
+        return []
+    if out.bounty_to:
+        return ([(hand.players.index(out.bounty_to), bounty)]
+                if out.bounty_to in hand.players else [])
+    loser = hand.players.index(out.player)
+    pots = [a for a in hand.awards if loser in a.eligible and loser not in a.winners]
+    if not pots:
+        return []
+    winners = [w for w in pots[-1].winners if w != loser]
+    if not winners:
+        return []
+    share, odd = divmod(bounty, len(winners))
+    return [(w, share + (1 if k < odd else 0)) for k, w in enumerate(winners)]
+
+
 def _places(hand: RecordedHand, info: TournamentInfo, names: Sequence[str]) -> list[str]:
     if not info.places:
         return []
     out = []
     busted = info.places.get((hand.table, hand.number), [])
     for out_player in sorted(busted, key=lambda p: -p.place):
-        if out_player.bounty_to in hand.players and out_player.player in hand.players and \
-                info.bounty:
-            winner = names[hand.players.index(out_player.bounty_to)]
+        for winner, cents in bounty_winners(hand, out_player, info.bounty):
             loser = names[hand.players.index(out_player.player)]
-            out.append(f"{winner} wins the {_money(info.bounty, info.currency)} bounty for "
+            out.append(f"{names[winner]} wins the {_money(cents, info.currency)} bounty for "
                        f"eliminating {loser}")
     for out_player in sorted(busted, key=lambda p: -p.place):
         if out_player.player not in hand.players:
