@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 from engine.colorup import SeatedStack, color_up_adjustments, race_chips
 from engine.errors import RuleViolation
+from engine.names import name_problem
 from engine.profiles import Profile, get_profile
 from engine.seating import (
     BALANCE_BY_HIGH_CARD,
@@ -142,6 +143,9 @@ def register(state: TournamentState, player: str, name: str,
     table takes; TDA: nothing)."""
     _check_running(state)
     _text(player, "the player id")
+    problem = name_problem(name or player)
+    if problem is not None:
+        raise RuleViolation("registration: name", f"the name {name or player!r} {problem}")
     if state.entrant(player) is not None:
         raise RuleViolation("registration", f"{player} is already registered")
     if high_hand and not state.structure.money.high_hand_fee:

@@ -9,7 +9,7 @@ from pathlib import Path
 import click
 
 from recorder.cli_db import db_option, user_errors
-from replay.export_hands import HandsExport, load_hands, tournament_id
+from replay.export_hands import ExportOptions, HandsExport, load_hands, tournament_id
 from replay.export_ohh import write_ohh
 from replay.export_phh import write_phh
 from replay.export_pokerstars import write_pokerstars
@@ -17,7 +17,7 @@ from replay.report import REPORT_FORMATS, build_report
 from schema.database import display_url, resolve_url
 from schema.store import open_store
 
-_WRITERS: dict[str, Callable[[HandsExport], tuple[str, int, list[str]]]] = {
+_WRITERS: dict[str, Callable[[HandsExport, ExportOptions], tuple[str, int, list[str]]]] = {
     "phh": write_phh,
     "pokerstars": write_pokerstars,
     "ohh": write_ohh,
@@ -82,14 +82,23 @@ def report(db_url: str | None, tournament: str | None, fmt: str, out: Path) -> N
 @click.option("--out", required=True, type=click.Path(dir_okay=False, allow_dash=True,
                                                       path_type=Path),
               help="The file to write (replaced); - for standard output.")
+@click.option("--hero", metavar="NAME", default="",
+              help="Write this player's view (his name or id): his hole cards when they were "
+                   "recorded, the others' only when shown. Without it: the table's view "
+                   "(PokerStars' observer form, OHH's Observed flag).")
+@click.option("--all-cards", "all_cards", is_flag=True,
+              help="Add every recorded hole card, shown or not (the director's or an "
+                   "auditor's copy); the file says so.")
 def export(db_url: str | None, fmt: str, table: str | None, tournament: str | None,
-           out: Path) -> None:
+           out: Path, hero: str, all_cards: bool) -> None:
     """Export the recorded hands as standard hand histories.
 
     Only complete hands are written, as they count after corrections; a misdealt, voided or
     unfinished hand is left out with a note (on standard error, and as a comment in a PHH
-    file). PHH carries the house rules and the chip unit in `_rules` and `_chip_unit`, so
-    `handlog phh verify` re-checks the export.
+    file). By default a file holds only what the table saw (cards shown); `--hero` adds one
+    player's own cards, `--all-cards` every recorded card. PHH carries the house rules and
+    the chip unit in `_rules` and `_chip_unit`, so `handlog phh verify` and `handlog import`
+    re-check the export.
     """
     with user_errors():
         with open_store(db_url) as store:
@@ -98,7 +107,7 @@ def export(db_url: str | None, fmt: str, table: str | None, tournament: str | No
         raise click.ClickException(f"no table stream {table!r} in the log")
     if tournament and not hands.tables and tournament_id(tournament) not in hands.tournaments:
         raise click.ClickException(f"no tournament {tournament!r} in the log")
-    text, count, notes = _WRITERS[fmt](hands)
+    text, count, notes = _WRITERS[fmt](hands, ExportOptions(hero, all_cards))
     if str(out) == "-":
         sys.stdout.write(text)
     else:
