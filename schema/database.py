@@ -165,6 +165,9 @@ def check_sqlite_file(path: Path, *, integrity: bool = True) -> None:
                 raise DatabaseDamaged(shown, "SQLite's integrity check says: "
                                              + "; ".join(problems))
         own = tables - {"sqlite_sequence"}
+        if own == {"alembic_version"} and not connection.execute(
+            "SELECT 1 FROM alembic_version").fetchall():
+            own = set()  # handlog's, migrated down to nothing
         if own and not HANDLOG_TABLES <= own:
             listed = ", ".join(sorted(own)[:8]) + (", ..." if len(own) > 8 else "")
             raise NotHandlogDatabase(shown, f"holds the tables of another application "
