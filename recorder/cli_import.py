@@ -17,6 +17,15 @@ from replay.phh_verify import DEFAULT_RULES
 NO_HAND_HISTORIES = 2
 
 
+# PokerStars and OHH files hold many hands each: a bar is worth it from fewer files than PHH's.
+PROGRESS_MIN_IMPORT_FILES = PROGRESS_MIN_FILES // 10
+
+
+def _wants_progress(file_count: int, as_json: bool) -> bool:
+    # The bar is for a person watching a terminal on a long run; JSON and pipes get none.
+    return not as_json and file_count >= PROGRESS_MIN_IMPORT_FILES and sys.stderr.isatty()
+
+
 @click.command("import")
 @click.argument("paths", nargs=-1, required=True,
                 type=click.Path(exists=True, path_type=Path))
@@ -42,7 +51,7 @@ def import_(paths: tuple[Path, ...], fmt: str, rules: str, as_json: bool) -> Non
     """
     files = find_files(paths)
     try:
-        if as_json or len(files) < PROGRESS_MIN_FILES // 10 or not sys.stderr.isatty():
+        if not _wants_progress(len(files), as_json):
             report = import_files(files, fmt, rules)  # type: ignore[arg-type]
         else:
             with click.progressbar(files, label="Importing hand histories",

@@ -9,6 +9,7 @@ the reason), illegal (the action and the rule), unverified or error.
 from __future__ import annotations
 
 import os
+import re
 import time
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
@@ -24,6 +25,9 @@ Format = Literal["pokerstars", "ohh", "phh"]
 FORMATS: tuple[Format, ...] = ("pokerstars", "ohh", "phh")
 # Files a folder walk never opens: they cannot hold a hand history.
 _SKIPPED_SUFFIXES = (".db", ".sqlite", ".zip", ".gz", ".png", ".jpg", ".pdf", ".parquet")
+
+
+_HAND_TABLE = re.compile(r"^\[\d+\]\s*$", re.MULTILINE)  # `[1]`: a .phhs hand table
 
 
 class NoHandHistories(ValueError):
@@ -86,7 +90,8 @@ def _entries(fmt: Format, text: str, source: str) -> Iterator[PhhEntry]:
     elif fmt == "ohh":
         yield from read_ohh(text, source)
     else:
-        yield from loads_file(text, source, many=source.endswith(".phhs") or "[1]" in text)
+        many = source.endswith(".phhs") or _HAND_TABLE.search(text) is not None
+        yield from loads_file(text, source, many=many)
 
 
 @dataclass(frozen=True)

@@ -45,6 +45,7 @@ from schema.codec import canonical_json, decode_event, encode_event
 from schema.database import (
     WRITE_OPTIONS,
     check_schema,
+    check_sqlite_file,
     create_engine,
     display_url,
     resolve_url,
@@ -405,6 +406,8 @@ def open_store(url: str | None = None, *, upgrade: bool = False) -> EventStore:
         if path is not None and not path.exists():
             # Do not let the driver create an empty file for a store that was never set up.
             raise SchemaMissing(display_url(resolved))
+        if path is not None:
+            check_sqlite_file(path)
     engine = create_engine(resolved)
     try:
         with translate_errors(resolved, "open"), engine.connect() as connection:
@@ -416,8 +419,13 @@ def open_store(url: str | None = None, *, upgrade: bool = False) -> EventStore:
 
 
 def upgrade_database(url: str | None = None) -> str:
-    """Migrate the database to the head revision (creating a SQLite file); returns it."""
+    """Migrate the database to the head revision (creating a SQLite file); returns it.
+
+    A damaged SQLite file, or one of another application, is refused untouched."""
     resolved = resolve_url(url)
+    path = sqlite_file(resolved)
+    if path is not None and path.exists():
+        check_sqlite_file(path)
     with translate_errors(resolved, "migrate"):
         migrations.upgrade(resolved)
     return migrations.HEAD_REVISION
@@ -430,6 +438,8 @@ def database_revision(url: str | None = None) -> tuple[str | None, str]:
     path = sqlite_file(resolved)
     if path is not None and not path.exists():
         return None, head
+    if path is not None:
+        check_sqlite_file(path, integrity=False)
     engine = create_engine(resolved)
     try:
         with translate_errors(resolved, "open"), engine.connect() as connection:

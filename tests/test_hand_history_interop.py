@@ -636,3 +636,16 @@ def test_import_of_an_ohh_sample_keeps_the_hero_cards(tmp_path: Path) -> None:
         pytest.skip("the samples are not available")
     entry = read_file(sample).entries[0]
     assert any(a.code == "dh" and a.cards == "AsTc" for a in entry.actions)  # type: ignore[union-attr]
+
+
+def test_import_shows_a_progress_bar_on_standard_error(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A long run in a terminal gets click's progress bar on stderr; stdout keeps the report."""
+    from recorder import cli_import
+
+    if not SAMPLES.exists():
+        pytest.skip("the samples are not available")
+    monkeypatch.setattr(cli_import, "_wants_progress", lambda count, as_json: True)
+    result = CliRunner().invoke(cli, ["import", str(SAMPLES)])
+    assert result.exit_code == 0, result.output
+    assert "Importing hand histories" in result.stderr
+    assert "Importing" not in result.stdout and "matched" in result.stdout
