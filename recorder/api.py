@@ -51,7 +51,14 @@ from recorder.live import Hub, event_stream
 from recorder.service import Actor, Recorder, StartHand, utc_now
 from recorder.structure import StructureError, loads_structure
 from recorder.tournament_service import tournament_stream
-from recorder.views import EventLog, event_rows, notable_rows, table_summary, table_view
+from recorder.views import (
+    EventLog,
+    event_rows,
+    notable_rows,
+    sees_hole_cards,
+    table_summary,
+    table_view,
+)
 from recorder.wire import (
     CommandIn,
     StartHandIn,
@@ -238,10 +245,29 @@ def create_app(
     def context(stream: str, fold: TableFold) -> HandContext:
         return desk.hand_context(fold) or HandContext(level_for(stream, fold))
 
-    def view(stream: str, role: str, fold: TableFold | None = None) -> dict[str, Any]:
+    def view(stream: str, session: Session, fold: TableFold | None = None) -> dict[str, Any]:
         fold = fold or recorder.table(stream)
-        return table_view(fold, log.recent(stream, fold.version), role,
-                          context(stream, fold).level, desk.names(fold))
+        return table_view(fold, log.recent(stream, fold.version), session.role,
+                          context(stream, fold).level, desk.names(fold),
+                          dealer_of=session.table)
+
+    def public_for(session: Session, stream: str) -> bool:
+        """True when `session` gets only what was shown at table `stream`."""
+        return not sees_hole_cards(session.role, stream, session.table)
+
+    def is_open(stream: str) -> bool:
+        """A table of this room that is open now: opened (under a profile this release knows)
+        and, at a tournament, not broken."""
+        head = store.head(stream)
+        if head is None or head.kind != "table":
+            return False
+        state = recorder.table(stream).state
+        if state is None:
+            return False
+        if state.tournament:
+            tables = desk.open_tables(state.tournament)
+            return tables is None or state.table in tables
+        return True
 
     def table_streams() -> list[str]:
         return [h.stream_id for h in store.streams() if h.kind == "table"]
@@ -273,6 +299,10 @@ def create_app(
     def login(body: LoginRequest, request: Request) -> JSONResponse:
         """Join as director (PIN), dealer (table PIN or pairing code) or viewer."""
         client = request.client.host if request.client else "unknown"
+        if body.role == "dealer" and body.table is not None and not is_open(body.table):
+            # Before the PIN is looked at: a dealer session is for an open table of this room.
+            raise AuthError(404, f"no open table {body.table!r} in this room: a dealer joins "
+                            "an open table with its PIN or a pairing code")
         session = auth.login(client, body.role, pin=body.pin, code=body.code,
                              table=body.table, name=body.name, device=body.device)
         response = JSONResponse(session.public())
@@ -312,7 +342,7 @@ def create_app(
     def read_table(stream: Stream, session: Reader) -> dict[str, Any]:
         """The table for the caller's role: seats, stacks, pots, board, who is to act and the
         legal actions with amounts, showdown order and proposed awards, the last events."""
-        return view(stream, session.role, fold_of(stream))
+        return view(stream, session, fold_of(stream))
 
     @app.post("/api/tables/{stream}/commands", tags=["tables"])
     def submit(stream: Stream, body: CommandRequest,
@@ -340,15 +370,16 @@ def create_app(
                 f"tablet saw version {conflict.expected}: someone recorded first",
                 ["discard this entry", "re-apply it to the table as it is now"],
                 expected=conflict.expected, actual=conflict.actual,
-                since=event_rows(current, since, session.role == "viewer"),
-                table=view(stream, session.role, current),
+                since=event_rows(current, since, public_for(session, stream),
+                                 desk.names(current)),
+                table=view(stream, session, current),
             )
         except DuplicateEventConflict as duplicate:
             return _error(409, "event id", str(duplicate), ["make a new event id"],
-                          table=view(stream, session.role))
+                          table=view(stream, session))
         except RuleViolation as violation:
             return _error(422, violation.rule, violation.message, list(violation.legal),
-                          table=view(stream, session.role))
+                          table=view(stream, session))
         eliminated: list[str] = []
         warning = None
         try:
@@ -362,9 +393,10 @@ def create_app(
         current = recorder.table(stream)
         return JSONResponse({
             "recorded": True, "retried": recorded.retried, "version": recorded.version,
-            "events": event_rows(current, list(recorded.events), False, desk.names(current)),
+            "events": event_rows(current, list(recorded.events), public_for(session, stream),
+                                 desk.names(current)),
             "eliminated": eliminated, "warning": warning,
-            "table": view(stream, session.role, current),
+            "table": view(stream, session, current),
         })
 
     def _command(stream: str, fold: TableFold, command: CommandIn) -> Any:
@@ -383,10 +415,9 @@ def create_app(
         """Server-sent events: `state` (the table view for the caller's role) now and after
         every append."""
         await anyio.to_thread.run_sync(fold_of, stream)
-        role = session.role
 
         async def render() -> dict[str, Any]:
-            return await anyio.to_thread.run_sync(view, stream, role)
+            return await anyio.to_thread.run_sync(view, stream, session)
 
         subscription = hub.subscribe(frozenset({stream}))
         return _sse(event_stream(hub, subscription, render, request.is_disconnected))
@@ -395,6 +426,9 @@ def create_app(
     def pair(stream: Stream, session: Annotated[Session, Depends(director)]) -> dict[str, Any]:
         """A one-time code that joins one more tablet to this table as its dealer."""
         fold_of(stream)
+        if not is_open(stream):
+            raise StarletteHTTPException(409, f"table {stream} is not open: a dealer joins an "
+                                         "open table")
         code = auth.new_pairing_code(stream)
         return {"code": code.code, "table": stream}
 

@@ -99,6 +99,11 @@ class TournamentDesk:
                 "director ends it", ("wait for the end of the break",)))
         return HandContext(level, final_table=len(t.tables) == 1)
 
+    def open_tables(self, tournament: str) -> tuple[str, ...] | None:
+        """The names of a tournament's tables in play now (None: no such tournament)."""
+        read = self._read(tournament)
+        return None if read is None else tuple(read.state.tables)
+
     def names(self, fold: TableFold) -> dict[str, str]:
         """Player id -> name at a tournament's table."""
         state = fold.state

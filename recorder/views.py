@@ -1,9 +1,12 @@
 """JSON views of a table (and of the room) for a role: what a tablet, the floor or a viewer sees.
 
 Everything here reads folded state; nothing decides. The legal buttons come from
-`engine.hand.legal_actions`, the same query the engine validates with. A viewer never gets a
-hole card that was not shown: his view has no dealt or exposed cards, and the event texts he
-reads do not name them either.
+`engine.hand.legal_actions`, the same query the engine validates with.
+
+Who sees a hole card that was not shown is decided here, in `sees_hole_cards`, and nowhere
+else: the directors and the dealers of that table. Everybody else (a viewer, the dealer of
+another table) gets the public view: no dealt or exposed cards, and event texts that do not
+name them either.
 """
 
 from __future__ import annotations
@@ -63,12 +66,26 @@ from replay.fold import TableFold
 from schema.store import EventStore, StoredEvent
 
 VIEWER = "viewer"
+DIRECTOR = "director"
+DEALER = "dealer"
 RECENT = 12  # events listed on a tablet
 NOTABLE_KEEP = 200  # rulings and corrections kept per table for the floor
 NOTABLE_TYPES = frozenset({  # what the floor lists as a table's rulings and corrections
     EventVoided.TYPE, EventAmended.TYPE, HandKilled.TYPE, StackAdjusted.TYPE,
     MisdealDeclared.TYPE, HandVoided.TYPE, CardExposed.TYPE, BoardExposedEarly.TYPE,
 })
+
+
+def sees_hole_cards(role: str, stream: str, dealer_of: str | None = None) -> bool:
+    """True when a reader may see the unshown hole cards of table `stream`: a director, or a
+    dealer whose session is for that very table (`dealer_of`). The one place this is decided.
+
+    >>> sees_hole_cards("dealer", "table-1", "table-1")
+    True
+    >>> sees_hole_cards("dealer", "table-1", "table-2"), sees_hole_cards("viewer", "table-1")
+    (False, False)
+    """
+    return role == DIRECTOR or (role == DEALER and dealer_of is not None and dealer_of == stream)
 
 
 # --- the stored events a view lists (with who recorded them) ------------------------------
@@ -414,10 +431,13 @@ def table_view(
     role: str,
     level: Level | None = None,
     names: dict[str, str] | None = None,
+    *,
+    dealer_of: str | None = None,
 ) -> dict[str, Any]:
-    """Everything a tablet shows for one table, for `role` (viewers see no unshown cards).
+    """Everything a tablet shows for one table, for `role`; `dealer_of` is the table a dealer's
+    session is for. Only `sees_hole_cards` readers get cards that were not shown.
     `names` maps a tournament's player ids to the names people know."""
-    public = role == VIEWER
+    public = not sees_hole_cards(role, fold.stream, dealer_of)
     names = names or {}
     state = fold.state
     base: dict[str, Any] = {"stream": fold.stream, "version": fold.version, "role": role,
