@@ -14,6 +14,8 @@ Answers to a command:
   409 for a stale version or an event id used for another command);
 - 401 / 403 / 429 `{rule: "auth", message}` for a missing session, a role that may not, or too
   many wrong PINs (with Retry-After).
+- 403 `{rule: "undo", message, legal, table}` when a dealer's undo would reverse a director's
+  event (a killed or voided hand, an award by a ruling, an amended entry): a director does it.
 """
 
 
@@ -48,7 +50,7 @@ from recorder.auth import (
 )
 from recorder.floor import HandContext, TournamentDesk
 from recorder.live import Hub, event_stream
-from recorder.service import Actor, Recorder, StartHand, utc_now
+from recorder.service import Actor, DirectorsCorrection, Recorder, StartHand, utc_now
 from recorder.structure import StructureError, loads_structure
 from recorder.tournament_service import tournament_stream
 from recorder.views import (
@@ -376,6 +378,10 @@ def create_app(
             )
         except DuplicateEventConflict as duplicate:
             return _error(409, "event id", str(duplicate), ["make a new event id"],
+                          table=view(stream, session))
+        except DirectorsCorrection as refused:
+            # A director's event ends the dealer's undo: the role may not, whatever he sends.
+            return _error(403, refused.rule, refused.message, list(refused.legal),
                           table=view(stream, session))
         except RuleViolation as violation:
             return _error(422, violation.rule, violation.message, list(violation.legal),

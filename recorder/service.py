@@ -20,6 +20,8 @@ from engine.events import (
     ChipsPosted,
     EventAmended,
     EventVoided,
+    HandKilled,
+    HandVoided,
     PlayerLeft,
     PlayerMarkedAbsent,
     PlayerReturned,
@@ -133,9 +135,32 @@ class StartHand:
 
 @dataclass(frozen=True)
 class Undo:
-    """Void the last entry of the hand in progress (a correction; the original stays)."""
+    """Void the last entry of the hand in progress (a correction; the original stays). An entry
+    that is a director's (a killed or voided hand, an award by a ruling, an amended entry) is
+    reversed by a director only, with his reason."""
 
     reason: str = "dealer undo"
+
+
+DEFAULT_UNDO_REASON = Undo.reason
+
+
+class DirectorsCorrection(RuleViolation):
+    """A correction only a director may record: a dealer's undo would reverse a director's
+    event (the API answers 403)."""
+
+
+def directors_event(event: Any) -> str:
+    """What makes `event` a director's ruling ("" for an observation a dealer records)."""
+    if isinstance(event, HandKilled):
+        return "a killed hand"
+    if isinstance(event, HandVoided):
+        return "a voided hand"
+    if isinstance(event, PotAwarded) and event.ruling:
+        return "an award by a ruling"
+    if isinstance(event, StackAdjusted):
+        return "a chip adjustment (penalty)"
+    return ""
 
 
 @dataclass(frozen=True)
@@ -249,19 +274,19 @@ class Recorder:
             self._check_version(stream, expected_version, fold.version)
             retried = self._retry_of(stream, expected_version, fold.version, event_id)
             if retried is not None:
-                self._check_same_command(stream, expected_version, command, retried)
+                self._check_same_command(stream, expected_version, command, retried, actor)
                 return retried
-            events = self._decide(stream, fold, command)
+            events = self._decide(stream, fold, command, actor)
             return self._record(stream, expected_version, events, event_id, actor)
 
     def _check_same_command(self, stream: str, expected_version: int, command: TableCommand,
-                            retried: Recorded) -> None:
+                            retried: Recorded, actor: Actor | None = None) -> None:
         """A retry is the same command only if, decided where it was first sent, it gives the
         events recorded under its id; otherwise its id was reused for another entry."""
         first = retried.events[0]
         before = fold_table(stream, self.store.read(stream)[:expected_version], verify=False)
         try:
-            events = self._decide(stream, before, command)
+            events = self._decide(stream, before, command, actor)
         except RuleViolation as refused:
             raise DuplicateEventConflict(
                 first.event_id, f"it recorded {first.type!r}; this command is refused there "
@@ -349,7 +374,8 @@ class Recorder:
         """Every stored event of a stream (tournament streams are read whole)."""
         return self.store.read(stream)
 
-    def _decide(self, stream: str, fold: TableFold, command: TableCommand) -> list[Any]:
+    def _decide(self, stream: str, fold: TableFold, command: TableCommand,
+                actor: Actor | None = None) -> list[Any]:
         state = fold.state
         if isinstance(command, OpenTable):
             if state is not None:
@@ -412,7 +438,10 @@ class Recorder:
                                   else PlayerReturned(position))
             return events
         if isinstance(command, Undo):
-            return [EventVoided(self._undo_versions(fold), command.reason, "correction")]
+            versions = self._undo_versions(fold)
+            self._check_undo(fold, versions, command,
+                             actor is not None and actor.role == "director")
+            return [EventVoided(versions, command.reason, "correction")]
         if isinstance(command, VoidEvents):
             self._check_void(stream, command.versions)
             return [EventVoided(command.versions, command.reason, command.rule)]
@@ -451,6 +480,27 @@ class Recorder:
         if not versions:
             raise RuleViolation("undo", "nothing to undo")
         return tuple(sorted(versions))
+
+    def _check_undo(self, fold: TableFold, versions: tuple[int, ...], command: Undo,
+                    by_director: bool) -> None:
+        """A director's event ends the dealer's undo: reversing it is a director's correction,
+        recorded with his reason."""
+        amended = {e.decode().version for e in self._cache[fold.stream].stored
+                   if e.type == EventAmended.TYPE}
+        events = dict(fold.effective)
+        for version in versions:
+            what = "an amended entry" if version in amended else directors_event(
+                events.get(version))
+            if not what:
+                continue
+            if not by_director:
+                raise DirectorsCorrection(
+                    "undo", f"#{version} is {what}, a director's ruling: a dealer's undo does "
+                    "not reverse it; a director must do it (void events, with the reason)",
+                    ("call the director",))
+            if not command.reason.strip() or command.reason == DEFAULT_UNDO_REASON:
+                raise RuleViolation("correction", f"#{version} is {what}: reversing a "
+                                    "director's ruling records why", ("give the reason",))
 
     def _amendment(self, command: AmendEvent) -> EventAmended:
         if not command.reason.strip() or not command.rule.strip():

@@ -222,8 +222,8 @@ def needs_director(command: CommandIn) -> bool:
     """True when only a director may record `command` (rulings, corrections, seating)."""
     if command.type not in DEALER_COMMANDS:
         return True
-    if isinstance(command, AwardPotsIn) and command.winners is not None:
-        return True
+    if isinstance(command, AwardPotsIn) and (command.winners is not None or command.ruling):
+        return True  # an award by a ruling is the director's (and ends the dealer's undo)
     return isinstance(command, StartHandIn) and command.level is not None
 
 

@@ -142,3 +142,87 @@ def test_no_dealer_session_for_a_table_that_is_not_open(
                                     headers={CSRF_HEADER: director.csrf})
         assert answer.status_code == 404
         assert not [c for c in auth.pairing_codes() if c.table == "nosuchtable"]
+
+
+# --- a director's event ends the dealer's undo -------------------------------------------
+
+
+def _check_down(client: Client) -> None:
+    """Everybody calls or checks to the showdown; the board comes off as it is due."""
+    boards = iter(["2c3d4s", "7c", "8d"])
+    while True:
+        hand = client.table(STREAM)["hand"]
+        if hand["phase"] == "betting":
+            client.ok(STREAM, {"type": "check_call", "player": hand["legal"]["player"]})
+        elif hand["phase"] == "board":
+            client.ok(STREAM, {"type": "deal_board", "cards": next(boards)})
+        else:
+            return
+
+
+WHY = {"reason": "the floor ruled", "rule": "TDA 1"}
+
+
+def _kill(director: Client) -> None:
+    director.ok(STREAM, {"type": "start_hand"})
+    director.ok(STREAM, {"type": "kill_hand", "player": 0, "reason": "foul", "rule": "TDA 66"})
+
+
+def _void(director: Client) -> None:
+    director.ok(STREAM, {"type": "start_hand"})
+    director.ok(STREAM, {"type": "void_hand", "reason": "foreign card"})
+
+
+def _award_by_ruling(director: Client) -> None:
+    director.ok(STREAM, {"type": "start_hand"})
+    _check_down(director)
+    director.ok(STREAM, {"type": "award_pots", "winners": [[1]], "ruling": "TDA 1"})
+
+
+def _amend(director: Client) -> None:
+    director.ok(STREAM, {"type": "start_hand"})
+    raised = director.ok(STREAM, {"type": "bet_raise", "player": 2, "to": 300})["version"]
+    director.ok(STREAM, {"type": "amend_amount", "version": raised, "to": 400} | WHY)
+
+
+@pytest.mark.parametrize("directors_event", [_kill, _void, _award_by_ruling, _amend],
+                         ids=["kill_hand", "void_hand", "award_by_ruling", "amend_amount"])
+def test_a_dealers_undo_never_reverses_a_directors_event(
+        recorder: Recorder, app_auth: tuple[FastAPI, Auth], directors_event: Any) -> None:
+    """Architecture: "a director's event is never undone by a dealer". The dealer's undo is
+    refused (403, rule `undo`, saying a director must do it) and records nothing; the director
+    reverses it only with his reason."""
+    app, auth = app_auth
+    with Client(app, auth) as director, Client(app, auth) as dealer:
+        director.login("director")
+        dealer.login("dealer", STREAM)
+        directors_event(director)
+        before = recorder.table(STREAM)
+        refused = dealer.send(STREAM, {"type": "undo"})
+        assert refused.status_code == 403, refused.text
+        body = refused.json()
+        assert body["rule"] == "undo" and "a director must do it" in body["message"]
+        assert body["legal"] == ["call the director"]
+        assert recorder.table(STREAM).version == before.version
+        assert recorder.table(STREAM).state == before.state
+        no_reason = director.send(STREAM, {"type": "undo"})
+        assert no_reason.status_code == 422 and no_reason.json()["rule"] == "correction"
+        assert recorder.table(STREAM).version == before.version
+        undone = director.ok(STREAM, {"type": "undo", "reason": "ruled in error"})
+        assert undone["events"][0]["type"] == "event_voided"
+        assert undone["events"][0]["actor"] == "director"
+
+
+def test_a_dealers_own_entries_are_still_undone_in_one_tap(
+        recorder: Recorder, app_auth: tuple[FastAPI, Auth]) -> None:
+    """The refusal is about the director's events only: after a kill, the dealer's next entry
+    is his to undo."""
+    app, auth = app_auth
+    with Client(app, auth) as director, Client(app, auth) as dealer:
+        director.login("director")
+        dealer.login("dealer", STREAM)
+        _kill(director)
+        player = dealer.to_act(STREAM)
+        dealer.ok(STREAM, {"type": "check_call", "player": player})
+        assert dealer.send(STREAM, {"type": "undo"}).status_code == 200
+        assert dealer.send(STREAM, {"type": "undo"}).status_code == 403
