@@ -49,12 +49,14 @@ from recorder.auth import (
     Session,
 )
 from recorder.floor import HandContext, TournamentDesk
+from recorder.limits import BodyLimit, body_limit
 from recorder.live import Hub, event_stream
 from recorder.service import Actor, DirectorsCorrection, Recorder, StartHand, utc_now
 from recorder.structure import StructureError, loads_structure
 from recorder.tournament_service import tournament_stream
 from recorder.views import (
     EventLog,
+    broken_summary,
     event_rows,
     notable_rows,
     sees_hole_cards,
@@ -130,6 +132,15 @@ def last_level(stream: str, fold: TableFold) -> Level | None:
     return None
 
 
+def _field_of(loc: Any) -> str:
+    """`("body", "command", "open_table", "profile")` -> "command.profile" (the JSON path
+    without the body and the union's tag)."""
+    parts = [str(p) for p in tuple(loc)[1:] if not isinstance(p, int)]
+    if len(parts) > 2 and parts[0] == "command":
+        parts = [parts[0], *parts[2:]]
+    return ".".join(parts) or "body"
+
+
 def _error(status: int, rule: str, message: str, legal: list[str] | None = None,
            **extra: Any) -> JSONResponse:
     return JSONResponse({"rule": rule, "message": message, "legal": legal or []} | extra,
@@ -170,6 +181,7 @@ def create_app(
     app.state.auth = auth
     app.state.hub = hub
     app.state.recorder = recorder
+    app.add_middleware(BodyLimit, limit=body_limit)  # 413 before a byte too many is read
 
     # --- errors as JSON a tablet can show -------------------------------------------------
 
@@ -188,6 +200,13 @@ def create_app(
     async def _request_error(_request: Request, exc: RequestValidationError) -> JSONResponse:
         problems = [f"{'.'.join(str(p) for p in e.get('loc', ()))}: {e.get('msg', '')}"
                     for e in exc.errors()]
+        fields = [_field_of(e.get("loc", ())) for e in exc.errors()]
+        body = [e for e in exc.errors() if tuple(e.get("loc", ()))[:1] == ("body",)
+                and e.get("type") != "json_invalid"]
+        if body and len(body) == len(exc.errors()):
+            # A well-formed request with a value outside what is allowed: nothing recorded.
+            return _error(422, "request", "; ".join(problems), ["fix the field and send again"],
+                          field=fields[0], fields=fields)
         return _error(400, "request", "; ".join(problems) or "bad request")
 
     @app.exception_handler(StarletteHTTPException)
@@ -274,14 +293,27 @@ def create_app(
     def table_streams() -> list[str]:
         return [h.stream_id for h in store.streams() if h.kind == "table"]
 
+    def summary(stream: str, notable: bool = True
+                ) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+        """One table's card and its rulings and corrections; a table that cannot be read says
+        why on its card and leaves the others alone (one table's problem stays its own)."""
+        try:
+            fold = recorder.table(stream)
+            names = desk.names(fold)
+            return (table_summary(fold, context(stream, fold).level, names),
+                    notable_rows(fold, log.notable(stream, fold.version), names)
+                    if notable else [])
+        except Exception as error:  # noqa: BLE001 - any entry an older release let in
+            head = store.head(stream)
+            return broken_summary(stream, head.version if head else 0, error), []
+
     def floor(session: Session) -> dict[str, Any]:
         tables = []
         corrections: list[dict[str, Any]] = []
         for stream in table_streams():
-            fold = recorder.table(stream)
-            names = desk.names(fold)
-            tables.append(table_summary(fold, context(stream, fold).level, names))
-            corrections.extend(notable_rows(fold, log.notable(stream, fold.version), names))
+            card, notable = summary(stream)
+            tables.append(card)
+            corrections.extend(notable)
         corrections.sort(key=lambda row: row["at"], reverse=True)
         result: dict[str, Any] = {
             "role": session.role, "tables": tables, "corrections": corrections[:100],
@@ -334,11 +366,7 @@ def create_app(
     @app.get("/api/tables", tags=["tables"])
     def list_tables(session: Reader) -> list[dict[str, Any]]:
         """Every table at a glance."""
-        summaries = []
-        for stream in table_streams():
-            fold = recorder.table(stream)
-            summaries.append(table_summary(fold, context(stream, fold).level, desk.names(fold)))
-        return summaries
+        return [summary(stream, notable=False)[0] for stream in table_streams()]
 
     @app.get("/api/tables/{stream}", tags=["tables"])
     def read_table(stream: Stream, session: Reader) -> dict[str, Any]:

@@ -34,7 +34,16 @@ from engine.events import (
     TableOpened,
 )
 from engine.hand import begin, decide
-from engine.table import Level, TableState, apply_table, open_table, plan_hand
+from engine.table import (
+    Level,
+    TableState,
+    apply_table,
+    check_seat,
+    check_table_opened,
+    open_table,
+    plan_hand,
+)
+from recorder.limits import check_chips, check_name, check_reason
 from replay.fold import TableFold, fold_table
 from schema.codec import canonical_json, encode_event
 from schema.errors import ConcurrencyConflict, DuplicateEventConflict
@@ -241,10 +250,17 @@ class Recorder:
             return
         state = cached.fold.state
         effective = list(cached.fold.effective)
-        for stored in new:
-            event = stored.decode()
-            effective.append((stored.version, event))
-            state = _apply(state, event)
+        try:
+            for stored in new:
+                event = stored.decode()
+                effective.append((stored.version, event))
+                state = _apply(state, event)
+        except (RuleViolation, KeyError, IndexError, ValueError):
+            # An entry this release cannot apply (say, a profile an older release allowed):
+            # the full fold keeps the rest of the table and names that entry as a finding,
+            # and the table stays readable (and correctable) instead of failing every read.
+            cached.fold = fold_table(stream, cached.stored, verify=False)
+            return
         cached.fold = TableFold(stream, cached.stored[-1].version, state, cached.fold.findings,
                                 tuple(effective), cached.fold.voided)
 
@@ -377,11 +393,20 @@ class Recorder:
     def _decide(self, stream: str, fold: TableFold, command: TableCommand,
                 actor: Actor | None = None) -> list[Any]:
         state = fold.state
+        _check_words(command)
         if isinstance(command, OpenTable):
+            check_name(command.table, "table")
             if state is not None:
                 raise RuleViolation("table", f"table stream {stream} is already open")
-            return [TableOpened(command.table, command.seat_count, command.profile,
-                                command.tournament)]
+            opened = TableOpened(command.table, command.seat_count, command.profile,
+                                 command.tournament)
+            check_table_opened(opened)
+            return [opened]
+        if isinstance(command, VoidEvents) and state is None and fold.version:
+            # A table whose opening cannot be applied (recorded by an older release): the
+            # director can still void it.
+            self._check_void(stream, command.versions)
+            return [EventVoided(command.versions, command.reason, command.rule)]
         if state is None:
             raise RuleViolation("table", f"no table {stream}: open it first", ("open the table",))
         if isinstance(command, StartHand):
@@ -392,6 +417,8 @@ class Recorder:
             setup = plan_hand(state, command.level, number, command.final_table)
             return list(begin(setup))
         if isinstance(command, SeatPlayer):
+            check_name(command.player, "player")
+            check_chips(command.stack, "stack")
             _between_hands(state, "seat a player")
             if not 1 <= command.seat <= state.seat_count:
                 raise RuleViolation("seating", f"seat {command.seat} does not exist (1 to "
@@ -402,6 +429,7 @@ class Recorder:
                                     tuple(f"seat {s}" for s in free))
             if state.seat_of(command.player) is not None:
                 raise RuleViolation("seating", f"{command.player} is already seated here")
+            self._check_not_seated_elsewhere(stream, state, command.player)
             return [PlayerSeated(command.seat, command.player, command.stack, command.waits,
                                  command.reason)]
         if isinstance(command, RemovePlayer):
@@ -411,9 +439,11 @@ class Recorder:
                 raise RuleViolation("elimination", f"{seat.player} still has {seat.stack} chips")
             return [PlayerLeft(seat.seat, seat.player, seat.stack, command.reason)]
         if isinstance(command, PlaceButton):
+            check_seat(state, command.seat)
             _between_hands(state, "move the button")
             return [ButtonPlaced(command.seat, command.reason)]
         if isinstance(command, AdjustStack):
+            check_chips(command.amount, "amount", negative=True)
             _between_hands(state, "adjust a stack")
             seat = _occupant(state, command.seat)
             if seat.stack + command.amount < 0:
@@ -457,6 +487,24 @@ class Recorder:
             raise RuleViolation("hand", "no hand in progress: start a hand first",
                                 ("start a hand",))
         return list(decide(hand, command))
+
+    def _check_not_seated_elsewhere(self, stream: str, state: TableState, player: str) -> None:
+        """A tournament's player has one seat: refused while he is seated at another of its
+        tables (a move takes him out there first)."""
+        if not state.tournament:
+            return
+        for head in self.store.streams():
+            if head.kind != "table" or head.stream_id == stream:
+                continue
+            other = self.table(head.stream_id).state
+            if other is None or other.tournament != state.tournament:
+                continue
+            seat = other.seat_of(player)
+            if seat is not None:
+                raise RuleViolation(
+                    "seating", f"player: {player} is already seated at table {other.table} of "
+                    f"tournament {state.tournament} (seat {seat.seat})",
+                    ("move the player instead",))
 
     def _undo_versions(self, fold: TableFold) -> tuple[int, ...]:
         """The last entry of the hand in progress, with the events derived from it."""
@@ -569,6 +617,15 @@ def _unsaved(stream: str, version: int, event: Any, now: datetime) -> StoredEven
 
 def _derived_id(event_id: uuid.UUID, k: int) -> uuid.UUID:
     return uuid.uuid5(event_id, str(k))
+
+
+def _check_words(command: Any) -> None:
+    """Reasons and rulings are kept forever and shown on every screen: a sane length, no
+    control characters."""
+    for name in ("reason", "ruling", "rule"):
+        value = getattr(command, name, None)
+        if isinstance(value, str):
+            check_reason(value, name)
 
 
 def _between_hands(state: TableState, what: str) -> None:

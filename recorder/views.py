@@ -443,7 +443,7 @@ def table_view(
     base: dict[str, Any] = {"stream": fold.stream, "version": fold.version, "role": role,
                             "events": event_rows(fold, recent, public, names)}
     if state is None:
-        return base | {"open": False}
+        return base | {"open": False, "problem": table_problem(fold)}
     profile = get_profile(state.profile)
     hand = state.hand
     in_hand = hand is not None and not hand.is_complete
@@ -511,7 +511,8 @@ def table_summary(fold: TableFold, level: Level | None = None,
     names = names or {}
     state = fold.state
     if state is None:
-        return {"stream": fold.stream, "version": fold.version, "open": False}
+        return {"stream": fold.stream, "version": fold.version, "open": False,
+                "problem": table_problem(fold)}
     hand = state.hand
     in_hand = hand is not None and not hand.is_complete
     players = []
@@ -543,6 +544,26 @@ def table_summary(fold: TableFold, level: Level | None = None,
             "level": hand.setup.level, "blinds": f"{max(hand.setup.blinds, default=0)}",
         }
     return summary
+
+
+def table_problem(fold: TableFold) -> dict[str, Any] | None:
+    """Why a table stream with entries has no table to show (its opening cannot be applied,
+    say a profile this release does not know), with what the director can do; None when
+    there is nothing wrong to say."""
+    if fold.state is not None or not fold.version:
+        return None
+    finding = next((f for f in fold.findings if f.message.startswith("cannot apply")), None)
+    message = finding.message if finding else "the stream holds no table_opened that counts"
+    return {"rule": finding.rule if finding else "log", "message": message,
+            "version": finding.version if finding else 0,
+            "legal": ["void the entry (director)", "open the table again"]}
+
+
+def broken_summary(stream: str, version: int, error: Exception) -> dict[str, Any]:
+    """The floor's card of a table that cannot be shown: the other tables are shown anyway."""
+    return {"stream": stream, "version": version, "open": False,
+            "problem": {"rule": "log", "message": f"this table cannot be shown: {error}",
+                        "version": 0, "legal": ["void the entry (director)"]}}
 
 
 def notable_rows(fold: TableFold, stored: list[StoredEvent],
