@@ -405,6 +405,7 @@ class Recorder:
         if isinstance(command, VoidEvents) and state is None and fold.version:
             # A table whose opening cannot be applied (recorded by an older release): the
             # director can still void it.
+            check_reason(command.reason, "reason", required=True)
             self._check_void(stream, command.versions)
             return [EventVoided(command.versions, command.reason, command.rule)]
         if state is None:
@@ -468,11 +469,12 @@ class Recorder:
                                   else PlayerReturned(position))
             return events
         if isinstance(command, Undo):
-            versions = self._undo_versions(fold)
-            self._check_undo(fold, versions, command,
-                             actor is not None and actor.role == "director")
+            by_director = actor is not None and actor.role == "director"
+            versions = self._undo_versions(fold, by_director)
+            self._check_undo(fold, versions, command, by_director)
             return [EventVoided(versions, command.reason, "correction")]
         if isinstance(command, VoidEvents):
+            check_reason(command.reason, "reason", required=True)
             self._check_void(stream, command.versions)
             return [EventVoided(command.versions, command.reason, command.rule)]
         if isinstance(command, AmendAmount):
@@ -506,7 +508,7 @@ class Recorder:
                     f"tournament {state.tournament} (seat {seat.seat})",
                     ("move the player instead",))
 
-    def _undo_versions(self, fold: TableFold) -> tuple[int, ...]:
+    def _undo_versions(self, fold: TableFold, by_director: bool = False) -> tuple[int, ...]:
         """The last entry of the hand in progress, with the events derived from it."""
         state = fold.state
         if state is None or state.hand is None:
@@ -521,6 +523,12 @@ class Recorder:
                 continue
             if isinstance(event, (TableOpened, PlayerSeated, PlayerLeft, ButtonPlaced,
                                   StackAdjusted, SeatAbsenceChanged, PotCarried)):
+                what = directors_event(event)
+                if what and not by_director:
+                    raise DirectorsCorrection(
+                        "undo", f"#{version} is {what}, a director's ruling: a dealer's undo "
+                        "does not reverse it; a director must do it (void events, with the "
+                        "reason)", ("call the director",))
                 raise RuleViolation("undo", "nothing to undo in the current hand; a director "
                                     "corrects earlier events", ("void events (director)",))
             versions.append(version)

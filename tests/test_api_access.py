@@ -226,3 +226,40 @@ def test_a_dealers_own_entries_are_still_undone_in_one_tap(
         dealer.ok(STREAM, {"type": "check_call", "player": player})
         assert dealer.send(STREAM, {"type": "undo"}).status_code == 200
         assert dealer.send(STREAM, {"type": "undo"}).status_code == 403
+
+
+def test_a_dealers_undo_does_not_take_back_a_directors_penalty(
+        recorder: Recorder, app_auth: tuple[FastAPI, Auth]) -> None:
+    """A chip penalty (adjust_stack) between hands: the dealer's undo is refused with 403
+    saying a director must do it; nothing recorded."""
+    app, auth = app_auth
+    with Client(app, auth) as director, Client(app, auth) as dealer:
+        director.login("director")
+        dealer.login("dealer", STREAM)
+        director.ok(STREAM, {"type": "start_hand"})
+        director.ok(STREAM, {"type": "fold", "player": 2})
+        director.ok(STREAM, {"type": "fold", "player": 0})
+        if director.table(STREAM)["hand_in_progress"]:
+            director.ok(STREAM, {"type": "award_pots"})
+        director.ok(STREAM, {"type": "adjust_stack", "seat": 1, "amount": -100,
+                             "reason": "penalty: abusive language", "rule": "TDA 71"})
+        version = recorder.table(STREAM).version
+        refused = dealer.send(STREAM, {"type": "undo"})
+        assert refused.status_code == 403, refused.text
+        assert "a director must do it" in refused.json()["message"]
+        assert recorder.table(STREAM).version == version
+
+
+def test_a_directors_void_records_why(
+        recorder: Recorder, app_auth: tuple[FastAPI, Auth]) -> None:
+    app, auth = app_auth
+    with Client(app, auth) as director:
+        director.login("director")
+        _kill(director)
+        version = recorder.table(STREAM).version
+        response = director.send(STREAM, {"type": "void_events", "versions": [version],
+                                          "reason": " ", "rule": "TDA 1"})
+        assert response.status_code == 422 and response.json()["rule"] == "reason"
+        assert recorder.table(STREAM).version == version
+        director.ok(STREAM, {"type": "void_events", "versions": [version],
+                             "reason": "killed the wrong hand", "rule": "TDA 1"})

@@ -267,3 +267,34 @@ def test_a_move_is_not_a_player_at_two_tables(tmp_path: Path) -> None:
     Tournaments(recorder).move(tournament, seated.seats[0].player, "2", SYSTEM)
     assert replay_log(recorder.store).clean
     recorder.store.close()
+
+
+def test_floor_commands_refuse_bad_names_and_reasons_too(tmp_path: Path) -> None:
+    """Registration and moves: the same 422 naming the field; the CLI's path (the tournament
+    service) refuses the name as well; nothing written."""
+    from recorder.auth import CSRF_HEADER
+    from recorder.tournament_service import Tournaments
+
+    recorder = make_recorder(tmp_path)
+    tournament = setup_demo(recorder, players=6, tables=2)
+    app, auth = make_app(recorder)
+    with Client(app, auth) as director:
+        director.login("director")
+        before = heads(recorder)
+        for command, field in (
+            ({"type": "register", "name": "Eve\u202e"}, "command.name"),
+            ({"type": "register", "name": ""}, "command.name"),
+            ({"type": "move", "player": "p1", "to_table": "2", "reason": "x" * 501},
+             "command.reason"),
+            ({"type": "ruling", "rule": "TDA 1", "text": "x" * 501}, "command.text"),
+        ):
+            response = director.http.post(f"/api/tournaments/{tournament}/commands",
+                                          headers={CSRF_HEADER: director.csrf},
+                                          json={"command": command})
+            assert response.status_code == 422, (command, response.text)
+            assert response.json()["field"] == field
+        with pytest.raises(RuleViolation) as refused:
+            Tournaments(recorder).register(tournament, "Eve\x07", SYSTEM)
+        assert refused.value.rule == "name"
+        assert heads(recorder) == before
+    recorder.store.close()
