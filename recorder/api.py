@@ -315,9 +315,10 @@ def create_app(
             tables.append(card)
             corrections.extend(notable)
         corrections.sort(key=lambda row: row["at"], reverse=True)
+        problems: list[dict[str, Any]] = []
         result: dict[str, Any] = {
             "role": session.role, "tables": tables, "corrections": corrections[:100],
-            "tournaments": desk.views(clock()),
+            "tournaments": desk.views(clock(), problems), "problems": problems,
             "version": sum(h.version for h in store.streams()),
         }
         if session.role == "director":

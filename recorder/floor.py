@@ -177,12 +177,21 @@ class TournamentDesk:
 
     # --- the floor view ---------------------------------------------------------------------
 
-    def views(self, now: datetime) -> list[dict[str, Any]]:
+    def views(self, now: datetime,
+              problems: list[dict[str, Any]] | None = None) -> list[dict[str, Any]]:
+        """Every tournament's view; one whose log cannot be folded is left out (and named in
+        `problems`, when given) so that the floor still shows the others."""
         result = []
         for tournament in self.tournaments.tournaments():
-            read = self._read(tournament)
-            if read is not None:
-                result.append(tournament_view(tournament, read.state, read.stored, now))
+            try:
+                read = self._read(tournament)
+                if read is not None:
+                    result.append(tournament_view(tournament, read.state, read.stored, now))
+            except (RuleViolation, KeyError, IndexError, ValueError, TypeError) as error:
+                if problems is not None:
+                    problems.append({"tournament": tournament, "rule": getattr(
+                        error, "rule", "log"), "message": f"this tournament cannot be shown: "
+                        f"{getattr(error, 'message', error)}"})
         return result
 
 

@@ -298,3 +298,20 @@ def test_floor_commands_refuse_bad_names_and_reasons_too(tmp_path: Path) -> None
         assert refused.value.rule == "name"
         assert heads(recorder) == before
     recorder.store.close()
+
+
+def test_a_tournament_whose_log_cannot_be_folded_leaves_the_floor_up(
+        recorder: Recorder, director: Client) -> None:
+    """A tournament stream that does not start with tournament_created: the floor answers 200
+    with the tables and names that tournament's problem."""
+    from engine.tournament_events import RulingRecorded
+
+    recorder.store.append("tournament-bad", 0, [NewEvent.from_domain(
+        RulingRecorded("TDA 1", "orphan", "director"), event_id=uuid.uuid4(), actor="director",
+        device="old-release", recorded_at=utc_now())], kind="tournament")
+    floor = director.http.get("/api/floor")
+    assert floor.status_code == 200, floor.text
+    body = floor.json()
+    assert {t["stream"] for t in body["tables"]} >= {STREAM, OTHER}
+    assert [p["tournament"] for p in body["problems"]] == ["bad"]
+    assert "before tournament_created" in body["problems"][0]["message"]
