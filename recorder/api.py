@@ -16,6 +16,11 @@ Answers to a command:
   many wrong PINs (with Retry-After).
 - 403 `{rule: "undo", message, legal, table}` when a dealer's undo would reverse a director's
   event (a killed or voided hand, an award by a ruling, an amended entry): a director does it.
+- 422 `{rule: "request", message, field, fields}` for a value outside what a field allows (a
+  name, a reason, a seat, chips, a profile): nothing is recorded; 400 for a body that is not
+  JSON; 413 for a body over 64 KB (256 KB for a structure file).
+- Unshown hole cards are in an answer only for a director or that table's dealer
+  (`recorder.views.sees_hole_cards`).
 """
 
 
