@@ -138,27 +138,33 @@ class BodyLimit:
                     await _too_large(send, limit)
                     return
         received = 0
-        started = False
+        exceeded = False  # the body went over the limit: the app's own answer is replaced
+        app_started = False  # the app's response began before that (it goes on unchanged)
+        refused = False  # our 413 is sent
 
         async def counted() -> MutableMapping[str, Any]:
-            nonlocal received
+            nonlocal received, exceeded
             message = await receive()
             if message["type"] == "http.request":
                 received += len(message.get("body", b""))
                 if received > limit:
-                    raise BodyTooLarge
+                    exceeded = True
+                    raise BodyTooLarge  # the framework may turn this into its own 400
             return message
 
         async def watched(message: MutableMapping[str, Any]) -> None:
-            nonlocal started
-            if message["type"] == "http.response.start":
-                started = True
-            await send(message)
+            nonlocal app_started, refused
+            if not exceeded or app_started:
+                app_started = app_started or message["type"] == "http.response.start"
+                await send(message)
+            elif not refused and message["type"] == "http.response.start":
+                refused = True
+                await _too_large(send, limit)
 
         try:
             await self.app(scope, counted, watched)
         except BodyTooLarge:
-            if not started:
+            if not app_started and not refused:
                 await _too_large(send, limit)
 
 

@@ -315,3 +315,22 @@ def test_a_tournament_whose_log_cannot_be_folded_leaves_the_floor_up(
     assert {t["stream"] for t in body["tables"]} >= {STREAM, OTHER}
     assert [p["tournament"] for p in body["problems"]] == ["bad"]
     assert "before tournament_created" in body["problems"][0]["message"]
+
+
+def test_a_chunked_body_over_the_limit_gets_413_too(
+        recorder: Recorder, director: Client) -> None:
+    """No Content-Length to trust: the bytes are counted as they come."""
+    from recorder.auth import CSRF_HEADER
+
+    before = heads(recorder)
+
+    def chunks() -> Any:
+        yield b'{"event_id": "' + str(uuid.uuid4()).encode() + b'", "expected_version": 0, '
+        yield b'"command": {"type": "declare_misdeal", "reason": "' + b"x" * (70 * 1024)
+        yield b'"}}'
+
+    response = director.http.post(f"/api/tables/{STREAM}/commands", content=chunks(),
+                                  headers={"content-type": "application/json",
+                                           CSRF_HEADER: director.csrf})
+    assert response.status_code == 413, response.text
+    assert heads(recorder) == before
