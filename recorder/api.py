@@ -14,6 +14,13 @@ Answers to a command:
   409 for a stale version or an event id used for another command);
 - 401 / 403 / 429 `{rule: "auth", message}` for a missing session, a role that may not, or too
   many wrong PINs (with Retry-After).
+- 403 `{rule: "undo", message, legal, table}` when a dealer's undo would reverse a director's
+  event (a killed or voided hand, an award by a ruling, an amended entry): a director does it.
+- 422 `{rule: "request", message, field, fields}` for a value outside what a field allows (a
+  name, a reason, a seat, chips, a profile): nothing is recorded; 400 for a body that is not
+  JSON; 413 for a body over 64 KB (256 KB for a structure file).
+- Unshown hole cards are in an answer only for a director or that table's dealer
+  (`recorder.views.sees_hole_cards`).
 """
 
 
@@ -47,11 +54,20 @@ from recorder.auth import (
     Session,
 )
 from recorder.floor import HandContext, TournamentDesk
+from recorder.limits import BodyLimit, body_limit
 from recorder.live import Hub, event_stream
-from recorder.service import Actor, Recorder, StartHand, utc_now
+from recorder.service import Actor, DirectorsCorrection, Recorder, StartHand, utc_now
 from recorder.structure import StructureError, loads_structure
 from recorder.tournament_service import tournament_stream
-from recorder.views import EventLog, event_rows, notable_rows, table_summary, table_view
+from recorder.views import (
+    EventLog,
+    broken_summary,
+    event_rows,
+    notable_rows,
+    sees_hole_cards,
+    table_summary,
+    table_view,
+)
 from recorder.wire import (
     CommandIn,
     StartHandIn,
@@ -127,6 +143,15 @@ def last_level(stream: str, fold: TableFold) -> Level | None:
     return None
 
 
+def _field_of(loc: Any) -> str:
+    """`("body", "command", "open_table", "profile")` -> "command.profile" (the JSON path
+    without the body and the union's tag)."""
+    parts = [str(p) for p in tuple(loc)[1:] if not isinstance(p, int)]
+    if len(parts) > 2 and parts[0] == "command":
+        parts = [parts[0], *parts[2:]]
+    return ".".join(parts) or "body"
+
+
 def _error(status: int, rule: str, message: str, legal: list[str] | None = None,
            **extra: Any) -> JSONResponse:
     return JSONResponse({"rule": rule, "message": message, "legal": legal or []} | extra,
@@ -168,6 +193,7 @@ def create_app(
     app.state.auth = auth
     app.state.hub = hub
     app.state.recorder = recorder
+    app.add_middleware(BodyLimit, limit=body_limit)  # 413 before a byte too many is read
 
     # --- errors as JSON a tablet can show -------------------------------------------------
 
@@ -186,6 +212,13 @@ def create_app(
     async def _request_error(_request: Request, exc: RequestValidationError) -> JSONResponse:
         problems = [f"{'.'.join(str(p) for p in e.get('loc', ()))}: {e.get('msg', '')}"
                     for e in exc.errors()]
+        fields = [_field_of(e.get("loc", ())) for e in exc.errors()]
+        body = [e for e in exc.errors() if tuple(e.get("loc", ()))[:1] == ("body",)
+                and e.get("type") != "json_invalid"]
+        if body and len(body) == len(exc.errors()):
+            # A well-formed request with a value outside what is allowed: nothing recorded.
+            return _error(422, "request", "; ".join(problems), ["fix the field and send again"],
+                          field=fields[0], fields=fields)
         return _error(400, "request", "; ".join(problems) or "bad request")
 
     @app.exception_handler(StarletteHTTPException)
@@ -245,26 +278,59 @@ def create_app(
     def context(stream: str, fold: TableFold) -> HandContext:
         return desk.hand_context(fold) or HandContext(level_for(stream, fold))
 
-    def view(stream: str, role: str, fold: TableFold | None = None) -> dict[str, Any]:
+    def view(stream: str, session: Session, fold: TableFold | None = None) -> dict[str, Any]:
         fold = fold or recorder.table(stream)
-        return table_view(fold, log.recent(stream, fold.version), role,
-                          context(stream, fold).level, desk.names(fold))
+        return table_view(fold, log.recent(stream, fold.version), session.role,
+                          context(stream, fold).level, desk.names(fold),
+                          dealer_of=session.table)
+
+    def public_for(session: Session, stream: str) -> bool:
+        """True when `session` gets only what was shown at table `stream`."""
+        return not sees_hole_cards(session.role, stream, session.table)
+
+    def is_open(stream: str) -> bool:
+        """A table of this room that is open now: opened (under a profile this release knows)
+        and, at a tournament, not broken."""
+        head = store.head(stream)
+        if head is None or head.kind != "table":
+            return False
+        state = recorder.table(stream).state
+        if state is None:
+            return False
+        if state.tournament:
+            tables = desk.open_tables(state.tournament)
+            return tables is None or state.table in tables
+        return True
 
     def table_streams() -> list[str]:
         return [h.stream_id for h in store.streams() if h.kind == "table"]
+
+    def summary(stream: str, notable: bool = True
+                ) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+        """One table's card and its rulings and corrections; a table that cannot be read says
+        why on its card and leaves the others alone (one table's problem stays its own)."""
+        try:
+            fold = recorder.table(stream)
+            names = desk.names(fold)
+            return (table_summary(fold, context(stream, fold).level, names),
+                    notable_rows(fold, log.notable(stream, fold.version), names)
+                    if notable else [])
+        except Exception as error:  # noqa: BLE001 - any entry an older release let in
+            head = store.head(stream)
+            return broken_summary(stream, head.version if head else 0, error), []
 
     def floor(session: Session) -> dict[str, Any]:
         tables = []
         corrections: list[dict[str, Any]] = []
         for stream in table_streams():
-            fold = recorder.table(stream)
-            names = desk.names(fold)
-            tables.append(table_summary(fold, context(stream, fold).level, names))
-            corrections.extend(notable_rows(fold, log.notable(stream, fold.version), names))
+            card, notable = summary(stream)
+            tables.append(card)
+            corrections.extend(notable)
         corrections.sort(key=lambda row: row["at"], reverse=True)
+        problems: list[dict[str, Any]] = []
         result: dict[str, Any] = {
             "role": session.role, "tables": tables, "corrections": corrections[:100],
-            "tournaments": desk.views(clock()),
+            "tournaments": desk.views(clock(), problems), "problems": problems,
             "version": sum(h.version for h in store.streams()),
         }
         result["checkpoint"] = checkpoint_view(latest_checkpoint(store))
@@ -281,6 +347,10 @@ def create_app(
     def login(body: LoginRequest, request: Request) -> JSONResponse:
         """Join as director (PIN), dealer (table PIN or pairing code) or viewer."""
         client = request.client.host if request.client else "unknown"
+        if body.role == "dealer" and body.table is not None and not is_open(body.table):
+            # Before the PIN is looked at: a dealer session is for an open table of this room.
+            raise AuthError(404, f"no open table {body.table!r} in this room: a dealer joins "
+                            "an open table with its PIN or a pairing code")
         session = auth.login(client, body.role, pin=body.pin, code=body.code,
                              table=body.table, name=body.name, device=body.device)
         response = JSONResponse(session.public())
@@ -310,17 +380,13 @@ def create_app(
     @app.get("/api/tables", tags=["tables"])
     def list_tables(session: Reader) -> list[dict[str, Any]]:
         """Every table at a glance."""
-        summaries = []
-        for stream in table_streams():
-            fold = recorder.table(stream)
-            summaries.append(table_summary(fold, context(stream, fold).level, desk.names(fold)))
-        return summaries
+        return [summary(stream, notable=False)[0] for stream in table_streams()]
 
     @app.get("/api/tables/{stream}", tags=["tables"])
     def read_table(stream: Stream, session: Reader) -> dict[str, Any]:
         """The table for the caller's role: seats, stacks, pots, board, who is to act and the
         legal actions with amounts, showdown order and proposed awards, the last events."""
-        return view(stream, session.role, fold_of(stream))
+        return view(stream, session, fold_of(stream))
 
     @app.post("/api/tables/{stream}/commands", tags=["tables"])
     def submit(stream: Stream, body: CommandRequest,
@@ -348,15 +414,20 @@ def create_app(
                 f"tablet saw version {conflict.expected}: someone recorded first",
                 ["discard this entry", "re-apply it to the table as it is now"],
                 expected=conflict.expected, actual=conflict.actual,
-                since=event_rows(current, since, session.role == "viewer"),
-                table=view(stream, session.role, current),
+                since=event_rows(current, since, public_for(session, stream),
+                                 desk.names(current)),
+                table=view(stream, session, current),
             )
         except DuplicateEventConflict as duplicate:
             return _error(409, "event id", str(duplicate), ["make a new event id"],
-                          table=view(stream, session.role))
+                          table=view(stream, session))
+        except DirectorsCorrection as refused:
+            # A director's event ends the dealer's undo: the role may not, whatever he sends.
+            return _error(403, refused.rule, refused.message, list(refused.legal),
+                          table=view(stream, session))
         except RuleViolation as violation:
             return _error(422, violation.rule, violation.message, list(violation.legal),
-                          table=view(stream, session.role))
+                          table=view(stream, session))
         eliminated: list[str] = []
         warning = None
         try:
@@ -370,9 +441,10 @@ def create_app(
         current = recorder.table(stream)
         return JSONResponse({
             "recorded": True, "retried": recorded.retried, "version": recorded.version,
-            "events": event_rows(current, list(recorded.events), False, desk.names(current)),
+            "events": event_rows(current, list(recorded.events), public_for(session, stream),
+                                 desk.names(current)),
             "eliminated": eliminated, "warning": warning,
-            "table": view(stream, session.role, current),
+            "table": view(stream, session, current),
         })
 
     def _command(stream: str, fold: TableFold, command: CommandIn) -> Any:
@@ -391,10 +463,9 @@ def create_app(
         """Server-sent events: `state` (the table view for the caller's role) now and after
         every append."""
         await anyio.to_thread.run_sync(fold_of, stream)
-        role = session.role
 
         async def render() -> dict[str, Any]:
-            return await anyio.to_thread.run_sync(view, stream, role)
+            return await anyio.to_thread.run_sync(view, stream, session)
 
         subscription = hub.subscribe(frozenset({stream}))
         return _sse(event_stream(hub, subscription, render, request.is_disconnected))
@@ -403,6 +474,9 @@ def create_app(
     def pair(stream: Stream, session: Annotated[Session, Depends(director)]) -> dict[str, Any]:
         """A one-time code that joins one more tablet to this table as its dealer."""
         fold_of(stream)
+        if not is_open(stream):
+            raise StarletteHTTPException(409, f"table {stream} is not open: a dealer joins an "
+                                         "open table")
         code = auth.new_pairing_code(stream)
         return {"code": code.code, "table": stream}
 

@@ -34,7 +34,11 @@ _WRITERS: dict[str, Callable[[HandsExport, ExportOptions], tuple[str, int, list[
               help="The file to write (replaced). CSV writes two files: OUT (one row per "
                    "hand and pot) and OUT's name with -corrections (findings, corrections, "
                    "rulings, penalties).")
-def report(db_url: str | None, tournament: str | None, fmt: str, out: Path) -> None:
+@click.option("--all-cards", "all_cards", is_flag=True,
+              help="Add every hole card the log knows (dealt, exposed, mucked): for the "
+                   "director or an auditor. Default: only the cards shown at the table.")
+def report(db_url: str | None, tournament: str | None, fmt: str, out: Path,
+           all_cards: bool) -> None:
     """The auditor's report, built by replaying the log through the engine.
 
     The verdict (clean, or every finding with its stream, version, event, rule, expected and
@@ -42,7 +46,8 @@ def report(db_url: str | None, tournament: str | None, fmt: str, out: Path) -> N
     chip ledger, eliminations, prizes), every hand per table (button and blinds, level,
     stacks, each pot with eligible players, winners, shares and odd chips), every correction
     and every ruling and penalty with the rule it rests on and who recorded it. HTML is one
-    self-contained printable page; JSON one object; CSV one row per hand and pot.
+    self-contained printable page; JSON one object; CSV one row per hand and pot. It holds
+    only the cards shown at the table unless --all-cards (and says which).
 
     Exit status 0 when the log is clean, 1 when the report lists findings (it is written
     either way).
@@ -51,7 +56,7 @@ def report(db_url: str | None, tournament: str | None, fmt: str, out: Path) -> N
     with user_errors():
         url = resolve_url(db_url)
         with open_store(url) as store:
-            audit = build_report(store, tournament, display_url(url))
+            audit = build_report(store, tournament, display_url(url), all_cards=all_cards)
     if tournament and not audit.data["tables"] and not audit.data["tournaments"]:
         raise click.ClickException(f"no tournament {tournament!r} in the log")
     try:
@@ -61,7 +66,9 @@ def report(db_url: str | None, tournament: str | None, fmt: str, out: Path) -> N
     verdict = audit.data["verdict"]
     hands = sum(len(t["hands"]) for t in audit.data["tables"])
     click.echo(f"report of {hands} hands in {len(audit.data['tables'])} table stream(s) "
-               f"written to {', '.join(map(str, written))}")
+               f"written to {', '.join(map(str, written))} ("
+               + ("every hole card the log knows" if all_cards else
+                  "only the cards shown at the table") + ")")
     if audit.clean:
         click.echo("clean")
     else:

@@ -100,6 +100,11 @@ class TournamentDesk:
                 "director ends it", ("wait for the end of the break",)))
         return HandContext(level, final_table=len(t.tables) == 1)
 
+    def open_tables(self, tournament: str) -> tuple[str, ...] | None:
+        """The names of a tournament's tables in play now (None: no such tournament)."""
+        read = self._read(tournament)
+        return None if read is None else tuple(read.state.tables)
+
     def names(self, fold: TableFold) -> dict[str, str]:
         """Player id -> name at a tournament's table."""
         state = fold.state
@@ -173,12 +178,21 @@ class TournamentDesk:
 
     # --- the floor view ---------------------------------------------------------------------
 
-    def views(self, now: datetime) -> list[dict[str, Any]]:
+    def views(self, now: datetime,
+              problems: list[dict[str, Any]] | None = None) -> list[dict[str, Any]]:
+        """Every tournament's view; one whose log cannot be folded is left out (and named in
+        `problems`, when given) so that the floor still shows the others."""
         result = []
         for tournament in self.tournaments.tournaments():
-            read = self._read(tournament)
-            if read is not None:
-                result.append(tournament_view(tournament, read.state, read.stored, now))
+            try:
+                read = self._read(tournament)
+                if read is not None:
+                    result.append(tournament_view(tournament, read.state, read.stored, now))
+            except (RuleViolation, KeyError, IndexError, ValueError, TypeError) as error:
+                if problems is not None:
+                    problems.append({"tournament": tournament, "rule": getattr(
+                        error, "rule", "log"), "message": f"this tournament cannot be shown: "
+                        f"{getattr(error, 'message', error)}"})
         return result
 
 

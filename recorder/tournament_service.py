@@ -68,6 +68,7 @@ from engine.tournament_events import (
 )
 from engine.tournament_state import TournamentState, fold_tournament
 from engine.words import profile_rule
+from recorder.limits import check_name
 from recorder.service import (
     Actor,
     AdjustStack,
@@ -231,6 +232,7 @@ class Tournaments:
                  event_id: uuid.UUID | None = None,
                  expected_version: int | None = None) -> tuple[str, Recorded]:
         """An entry; once play has started the late entrant is drawn into a seat at once."""
+        check_name(name, "name")
         ids = _ids(event_id)
 
         def decide(state: TournamentState) -> list[Any]:

@@ -22,6 +22,7 @@ from engine import commands as hand_commands
 from engine.cards import parse_cards
 from engine.errors import RuleViolation
 from recorder import wire
+from recorder.auth import CSRF_HEADER
 from recorder.cli_serve import free_port, serve_in_thread
 from recorder.service import (
     AdjustStack,
@@ -202,9 +203,13 @@ def test_undo_is_recorded_as_a_correction(dealer: Client, recorder: Any) -> None
 
 def test_bad_requests_come_back_as_json_with_a_rule(dealer: Client) -> None:
     response = dealer.send(STREAM, {"type": "bet_raise", "player": 2})
-    assert response.status_code == 400 and response.json()["rule"] == "request"
+    assert response.status_code == 422 and response.json()["rule"] == "request"
+    assert response.json()["field"] == "command.to"
     response = dealer.send(STREAM, {"type": "no_such_thing"})
-    assert response.status_code == 400
+    assert response.status_code == 422
+    not_json = dealer.http.post(f"/api/tables/{STREAM}/commands", content=b"{", headers={
+        "content-type": "application/json", CSRF_HEADER: dealer.csrf})
+    assert not_json.status_code == 400 and not_json.json()["rule"] == "request"
     dealer.ok(STREAM, {"type": "start_hand"})
     dealer.ok(STREAM, {"type": "check_call", "player": 2})
     dealer.ok(STREAM, {"type": "check_call", "player": 0})

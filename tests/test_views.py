@@ -43,7 +43,8 @@ def recorder(tmp_path: Path) -> Any:
 
 def view(recorder: Any, role: str = "dealer", level: Level | None = LEVEL) -> dict[str, Any]:
     fold = recorder.table(STREAM)
-    return table_view(fold, EventLog(recorder.store).recent(STREAM, fold.version), role, level)
+    return table_view(fold, EventLog(recorder.store).recent(STREAM, fold.version), role, level,
+                      dealer_of=STREAM if role == "dealer" else None)
 
 
 def test_between_hands_the_markers_show_the_next_hands_button_and_blinds(recorder: Any) -> None:

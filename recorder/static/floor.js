@@ -61,7 +61,7 @@
   }
 
   function tableCard(t) {
-    if (!t.open) return "";
+    if (!t.open) return t.problem ? problemCard(t) : "";
     const hand = t.hand;
     const level = t.level ? ` · L${t.level.number} ${H.chips(t.level.small_blind)}/${H.chips(t.level.big_blind)}` : "";
     let html = `<article class="table-card${hand ? " in-hand" : ""}" data-stream="${H.esc(t.stream)}">`;
@@ -81,6 +81,18 @@
       html += `<div class="pin-line">Dealer PIN <b class="dealer-pin">${H.esc(floor.dealer_pins[t.stream])}</b>${codes.length ? ` · pairing code ${codes.join(", ")}` : ""}</div>`;
       html += `<button type="button" class="btn small wide" data-action="pair" data-stream="${H.esc(t.stream)}">New pairing code</button>`;
     }
+    html += "</article>";
+    return html;
+  }
+
+  // A table that cannot be shown (an entry this release cannot apply) says why on its card;
+  // the other tables are shown as usual.
+  function problemCard(t) {
+    const p = t.problem;
+    let html = `<article class="table-card broken" data-stream="${H.esc(t.stream)}">`;
+    html += `<h3>${H.esc(t.stream)} <small>cannot be shown</small></h3>`;
+    html += `<div class="problem">${H.esc(p.message)} <small>(${H.esc(p.rule)}${p.version ? `, #${p.version}` : ""})</small></div>`;
+    if (me.role === "director" && p.legal && p.legal.length) html += `<div class="hand-line">${H.esc(p.legal.join(" · "))}</div>`;
     html += "</article>";
     return html;
   }
