@@ -15,9 +15,10 @@ import pytest
 from click.testing import CliRunner, Result
 from conftest_store import driver_connect, new_events
 
+import migrations
 from schema.store import StoredEvent, open_store, upgrade_database
 
-HEAD = "0001_events_and_streams"
+HEAD = migrations.HEAD_REVISION
 
 
 def handlog(*arguments: str, env: dict[str, str] | None = None) -> Result:
