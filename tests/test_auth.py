@@ -493,11 +493,12 @@ def test_handlog_serve_shows_the_same_pins_after_a_restart(tmp_path: Path) -> No
 
 
 def test_wrong_pins_are_limited_per_client_behind_a_trusted_proxy(recorder: Recorder) -> None:
-    """Behind a reverse proxy the server trusts (127.0.0.1 by default; `handlog serve
+    """Behind a reverse proxy the server is told to trust (`handlog serve
     --forwarded-allow-ips`), each tablet's address comes from X-Forwarded-For: one tablet's
     wrong PINs do not lock the others out."""
     app, auth = make_app(recorder)
-    with serve_in_thread(app) as base, httpx.Client(base_url=base, timeout=10) as http:
+    with serve_in_thread(app, forwarded_allow_ips="127.0.0.1") as base, \
+            httpx.Client(base_url=base, timeout=10) as http:
         def login(client_ip: str, pin: str) -> int:
             return http.post("/api/session", headers={"X-Forwarded-For": client_ip},
                              json={"role": "dealer", "table": STREAM, "pin": pin}).status_code
