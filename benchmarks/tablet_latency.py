@@ -141,26 +141,41 @@ def play_hand(tablet: Tablet, rng: random.Random) -> None:
 
 
 VIEWERS_CODE = r"""
+# Plain asyncio sockets, not an HTTP client: the viewers' own parsing must not eat the CPU the
+# server under test shares with them.
 import asyncio, sys
-import httpx
 
-async def follow(base, address, counts, index, ready):
-    transport = httpx.AsyncHTTPTransport(local_address=address)
-    async with httpx.AsyncClient(base_url=base, transport=transport, timeout=None) as http:
-        answer = await http.post("/api/session", json={"role": "viewer"})
-        answer.raise_for_status()
-        async with http.stream("GET", "/api/floor/events") as stream:
-            stream.raise_for_status()
-            async for line in stream.aiter_lines():
-                if line.startswith("data:"):
-                    if counts[index] == 0:
-                        ready.release()
-                    counts[index] += 1
+async def request(host, port, address, text):
+    reader, writer = await asyncio.open_connection(host, port, local_addr=(address, 0))
+    writer.write(text.encode())
+    await writer.drain()
+    return reader, writer
+
+async def follow(host, port, address, counts, index, ready):
+    body = '{"role": "viewer"}'
+    reader, writer = await request(host, port, address,
+        f"POST /api/session HTTP/1.1\r\nHost: {host}\r\nContent-Type: application/json\r\n"
+        f"Content-Length: {len(body)}\r\nConnection: close\r\n\r\n{body}")
+    head = (await reader.read()).decode()
+    writer.close()
+    cookies = "; ".join(line.split(":", 1)[1].split(";")[0].strip()
+                        for line in head.split("\r\n") if line.lower().startswith("set-cookie:"))
+    reader, writer = await request(host, port, address,
+        f"GET /api/floor/events HTTP/1.1\r\nHost: {host}\r\nCookie: {cookies}\r\n\r\n")
+    while True:
+        chunk = await reader.read(65536)
+        if not chunk:
+            return
+        seen = chunk.count(b"event: state")
+        if seen and counts[index] == 0:
+            ready.release()
+        counts[index] += seen
 
 async def main(base, count):
+    host, port = base.removeprefix("http://").split(":")
     counts = [0] * count
     ready = asyncio.Semaphore(0)
-    tasks = [asyncio.create_task(follow(base, f"127.0.{(i + 2) // 256}.{(i + 2) % 256}",
+    tasks = [asyncio.create_task(follow(host, int(port), f"127.0.{(i + 2) // 256}.{(i + 2) % 256}",
                                         counts, i, ready)) for i in range(count)]
     for _ in range(count):
         await ready.acquire()

@@ -69,6 +69,7 @@ from recorder.auth import (
 )
 from recorder.cookies import cookie_of, delete_session_cookies, set_session_cookies
 from recorder.floor import HandContext, TournamentDesk
+from recorder.headers import SecurityHeaders
 from recorder.live import Hub, event_stream
 from recorder.live_share import LiveCounter, LiveLimits, SharedViews
 from recorder.service import Actor, Recorder, StartHand, utc_now
@@ -90,8 +91,9 @@ STREAM_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9._:-]{0,199}$"
 Stream = Annotated[str, PathParam(pattern=STREAM_PATTERN, description="a table's stream id")]
 LevelFor = Callable[[str, TableFold], Level | None]
 _UNSAFE = frozenset({"POST", "PUT", "PATCH", "DELETE"})
-_CSP = ("default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; "
-        "connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'")
+# Viewers hear of a change this much later than the table's own screens: the dealer's answer
+# goes first, and a burst of taps is one render for them all.
+VIEWER_SETTLE_SECONDS = 0.25
 
 
 class CommandRequest(BaseModel):
@@ -227,15 +229,8 @@ def create_app(
     async def _handlog_error(_request: Request, exc: HandlogError) -> JSONResponse:
         return _error(500, "store", str(exc))
 
-    @app.middleware("http")
-    async def _headers(request: Request, call_next: Any) -> Any:
-        response = await call_next(request)
-        response.headers.setdefault("Content-Security-Policy", _CSP)
-        response.headers.setdefault("X-Content-Type-Options", "nosniff")
-        response.headers.setdefault("Referrer-Policy", "no-referrer")
-        if request.url.path.startswith("/api/"):
-            response.headers.setdefault("Cache-Control", "no-store")
-        return response
+    # Security headers (recorder/headers.py): a plain ASGI middleware, nothing per SSE chunk.
+    app.add_middleware(SecurityHeaders)
 
     # --- who is asking ----------------------------------------------------------------------
 
@@ -458,8 +453,9 @@ def create_app(
             return await anyio.to_thread.run_sync(view, stream, role)
 
         subscription = hub.subscribe(frozenset({stream}))
-        return _sse(slot.wrap(event_stream(hub, subscription, render, request.is_disconnected,
-                                           still_valid=valid(session))))
+        return _sse(slot.wrap(event_stream(
+            hub, subscription, render, request.is_disconnected, still_valid=valid(session),
+            settle_seconds=VIEWER_SETTLE_SECONDS if session.role == "viewer" else 0.0)))
 
     @app.post("/api/tables/{stream}/pairing", tags=["floor"], responses=PAIR)
     def pair(stream: Stream, session: Annotated[Session, Depends(director)]) -> dict[str, Any]:
@@ -546,8 +542,9 @@ def create_app(
             return await anyio.to_thread.run_sync(floor, session)
 
         subscription = hub.subscribe(None)
-        return _sse(slot.wrap(event_stream(hub, subscription, render, request.is_disconnected,
-                                           still_valid=valid(session))))
+        return _sse(slot.wrap(event_stream(
+            hub, subscription, render, request.is_disconnected, still_valid=valid(session),
+            settle_seconds=VIEWER_SETTLE_SECONDS if session.role == "viewer" else 0.0)))
 
     def valid(session: Session) -> Callable[[], Awaitable[bool]]:
         """Whether an open event stream's session still holds (revoked, signed out, expired:

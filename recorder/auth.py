@@ -195,7 +195,8 @@ class Auth:
         self._devices = URLSafeTimedSerializer(self._secret, salt="handlog-device", signer=signer)
         self._csrf = Signer(self._secret, salt="handlog-csrf")
         self._codes: dict[str, PairingCode] = {}
-        self._buckets: OrderedDict[Hashable, _Bucket] = OrderedDict()
+        self._buckets: OrderedDict[Hashable, _Bucket] = OrderedDict()  # per client or device
+        self._shared: dict[Hashable, _Bucket] = {}
         self._lock = threading.Lock()
 
     def now(self) -> float:
@@ -242,7 +243,14 @@ class Auth:
 
     # --- the guess limits -------------------------------------------------------------------
 
-    def _bucket(self, key: Hashable, limit: tuple[int, float]) -> _Bucket:
+    def _bucket(self, key: tuple[Hashable, ...], limit: tuple[int, float]) -> _Bucket:
+        if key[0] in ("all", "table"):
+            # Shared buckets: one per real table and a few more, never evicted (a flood of
+            # addresses must not push a table's count out of the LRU).
+            shared = self._shared.get(key)
+            if shared is None:
+                shared = self._shared[key] = _Bucket(*limit)
+            return shared
         bucket = self._buckets.get(key)
         if bucket is None:
             bucket = self._buckets[key] = _Bucket(*limit)
@@ -253,8 +261,9 @@ class Auth:
         return bucket
 
     def bucket_count(self) -> int:
-        """How many guess buckets are kept (bounded by Limits.max_buckets)."""
-        return len(self._buckets)
+        """How many guess buckets are kept: at most Limits.max_buckets of clients and devices,
+        and one per real table and a few shared ones."""
+        return len(self._buckets) + len(self._shared)
 
     def _buckets_for(self, client: str, target: tuple[str, ...],
                      device: str | None) -> list[_Bucket]:

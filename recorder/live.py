@@ -123,10 +123,13 @@ async def event_stream(
     render: Callable[[], Awaitable[dict[str, Any] | str]],
     is_disconnected: Callable[[], Awaitable[bool]],
     still_valid: Callable[[], Awaitable[bool]] | None = None,
+    settle_seconds: float = 0.0,
 ) -> AsyncIterator[str]:
     """The text/event-stream body: the state now, then the state after every append, while
     `still_valid()` (the session holds). `render` gives the view, or its `sse` frame ready
-    made (a view shared by many screens is encoded once)."""
+    made (a view shared by many screens is encoded once). `settle_seconds`: wait that long
+    after a notice before rendering (viewers: the table's own screens go first, and a burst of
+    taps is one render)."""
 
     async def holds() -> bool:
         return still_valid is None or await still_valid()
@@ -149,6 +152,8 @@ async def event_stream(
                 continue
             if notice is None:
                 return
+            if settle_seconds:
+                await asyncio.sleep(settle_seconds)
             # Coalesce: whatever else arrived meanwhile is covered by one fresh render.
             while not subscription.queue.empty():
                 if subscription.queue.get_nowait() is None:

@@ -79,12 +79,26 @@ def test_a_real_tables_pin_has_a_budget_over_all_clients() -> None:
 
 
 def test_the_guess_buckets_kept_are_bounded() -> None:
-    """100,000 guesses from as many addresses keep at most `max_buckets` buckets."""
+    """100,000 guesses from as many addresses, at a real table and at made-up names, keep at
+    most `max_buckets` buckets of clients (and a few shared ones)."""
     auth = Auth(secret=b"s" * 32, limits=Limits(max_buckets=500, everything=(10**6, 1.0),
                                                 per_table=(10**6, 1.0)))
     for n in range(100_000):
-        _status(auth, f"10.{n // 65536}.{n // 256 % 256}.{n % 256}", table=STREAM, pin="1")
-    assert auth.bucket_count() <= 500
+        table = STREAM if n % 2 else f"made-up-{n}"
+        _status(auth, f"10.{n // 65536}.{n // 256 % 256}.{n % 256}", table=table, pin="1")
+    assert auth.bucket_count() <= 500 + 3
+
+
+def test_a_flood_of_addresses_does_not_reset_a_tables_count() -> None:
+    """Evicting clients from the LRU (by guessing from more addresses than it keeps) does not
+    forget how often one table's PIN was guessed."""
+    auth = Auth(secret=b"s" * 32, limits=Limits(max_buckets=50, per_table=(20, 600.0),
+                                                everything=(10**6, 1.0)))
+    for n in range(20):
+        assert _status(auth, f"10.4.0.{n}", table=STREAM, pin="1") == 401
+    for n in range(500):
+        _status(auth, f"10.5.{n // 256}.{n % 256}", table=f"made-up-{n}", pin="1")
+    assert _status(auth, "10.6.0.1", table=STREAM, pin="1") == 429
 
 
 def test_no_one_elses_wrong_pins_lock_the_director_out_of_his_device(
