@@ -21,11 +21,15 @@ Answers to a command:
   JSON; 413 for a body over 64 KB (256 KB for a structure file).
 - Unshown hole cards are in an answer only for a director or that table's dealer
   (`recorder.views.sees_hole_cards`).
+
+The OpenAPI spec (`/openapi.json`) lists every status each route answers with its error model
+(a bounded schemathesis run in tests/test_openapi_fuzz.py holds the routes to it); a 405 names
+the allowed methods in `Allow`.
 """
 
 
 import uuid
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import replace
 from datetime import datetime
@@ -44,18 +48,38 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from engine.errors import RuleViolation
 from engine.events import HandStarted
 from engine.table import Level
+from recorder.api_spec import (
+    DELETE_SESSION,
+    FLOOR_STREAM,
+    LOGIN,
+    LOGOUT,
+    NEW_TOURNAMENT,
+    PAIR,
+    READ,
+    READ_TABLE,
+    SESSIONS,
+    SUBMIT,
+    TABLE_STREAM,
+    TOURNAMENT_COMMAND,
+    WHOAMI,
+    allow_header,
+)
 from recorder.auth import (
     CSRF_COOKIE,
     CSRF_HEADER,
+    DEVICE_COOKIE,
     SESSION_COOKIE,
     Auth,
     AuthError,
     Role,
     Session,
 )
+from recorder.cookies import cookie_of, delete_session_cookies, set_session_cookies
 from recorder.floor import HandContext, TournamentDesk
+from recorder.headers import SecurityHeaders
 from recorder.limits import BodyLimit, body_limit
 from recorder.live import Hub, event_stream
+from recorder.live_share import LiveCounter, LiveLimits, SharedViews
 from recorder.service import Actor, DirectorsCorrection, Recorder, StartHand, utc_now
 from recorder.structure import StructureError, loads_structure
 from recorder.tournament_service import tournament_stream
@@ -89,8 +113,9 @@ STREAM_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9._:-]{0,199}$"
 Stream = Annotated[str, PathParam(pattern=STREAM_PATTERN, description="a table's stream id")]
 LevelFor = Callable[[str, TableFold], Level | None]
 _UNSAFE = frozenset({"POST", "PUT", "PATCH", "DELETE"})
-_CSP = ("default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; "
-        "connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'")
+# Viewers hear of a change this much later than the table's own screens: the dealer's answer
+# goes first, and a burst of taps is one render for them all.
+VIEWER_SETTLE_SECONDS = 0.25
 
 
 class CommandRequest(BaseModel):
@@ -166,11 +191,18 @@ def create_app(
     poll_seconds: float = 1.0,
     clock: Callable[[], datetime] = utc_now,
     signing_key: SigningKey | None = None,
+    allowed_hosts: Sequence[str] | None = None,
+    live_limits: LiveLimits | None = None,
 ) -> FastAPI:
     """The API and pages over `recorder`. A tournament's table plays at the tournament's
-    stakes; `level_for(stream, fold)` gives the level of a table outside any tournament."""
+    stakes; `level_for(stream, fold)` gives the level of a table outside any tournament.
+    `allowed_hosts`: the Host headers answered (None: any, for tests); `live_limits`: how many
+    event streams a client may hold open."""
     auth = auth or Auth()
     store = recorder.store
+    auth.bind(store.session_store())
+    live = LiveCounter(live_limits or LiveLimits())
+    shared = SharedViews()
     desk = TournamentDesk(recorder)
     hub = Hub(store, poll_seconds)
     log = EventLog(store)
@@ -194,6 +226,11 @@ def create_app(
     app.state.hub = hub
     app.state.recorder = recorder
     app.add_middleware(BodyLimit, limit=body_limit)  # 413 before a byte too many is read
+    app.state.live = live
+    if allowed_hosts is not None:
+        from starlette.middleware.trustedhost import TrustedHostMiddleware
+
+        app.add_middleware(TrustedHostMiddleware, allowed_hosts=list(allowed_hosts))
 
     # --- errors as JSON a tablet can show -------------------------------------------------
 
@@ -222,32 +259,28 @@ def create_app(
         return _error(400, "request", "; ".join(problems) or "bad request")
 
     @app.exception_handler(StarletteHTTPException)
-    async def _http_error(_request: Request, exc: StarletteHTTPException) -> JSONResponse:
-        return _error(exc.status_code, "http", str(exc.detail))
+    async def _http_error(request: Request, exc: StarletteHTTPException) -> JSONResponse:
+        response = _error(exc.status_code, "http", str(exc.detail))
+        if exc.status_code == 405:
+            response.headers["Allow"] = allow_header(app, request.url.path)
+        return response
 
     @app.exception_handler(HandlogError)
     async def _handlog_error(_request: Request, exc: HandlogError) -> JSONResponse:
         return _error(500, "store", str(exc))
 
-    @app.middleware("http")
-    async def _headers(request: Request, call_next: Any) -> Any:
-        response = await call_next(request)
-        response.headers.setdefault("Content-Security-Policy", _CSP)
-        response.headers.setdefault("X-Content-Type-Options", "nosniff")
-        response.headers.setdefault("Referrer-Policy", "no-referrer")
-        if request.url.path.startswith("/api/"):
-            response.headers.setdefault("Cache-Control", "no-store")
-        return response
+    # Security headers (recorder/headers.py): a plain ASGI middleware, nothing per SSE chunk.
+    app.add_middleware(SecurityHeaders)
 
     # --- who is asking ----------------------------------------------------------------------
 
     def session_of(request: Request) -> Session:
-        session = auth.session(request.cookies.get(SESSION_COOKIE))
+        token = cookie_of(request, SESSION_COOKIE)
+        session = auth.session(token)
         if session is None:
-            raise AuthError(401, "sign in first (director PIN, dealer PIN or pairing code, "
-                            "or as a viewer)")
+            raise AuthError(401, auth.refusal(token))
         if request.method in _UNSAFE and not auth.csrf_ok(
-            session, request.headers.get(CSRF_HEADER), request.cookies.get(CSRF_COOKIE)
+            session, request.headers.get(CSRF_HEADER), cookie_of(request, CSRF_COOKIE)
         ):
             raise AuthError(403, f"missing or wrong {CSRF_HEADER} header: reload the page")
         return session
@@ -343,7 +376,11 @@ def create_app(
 
     # --- session ----------------------------------------------------------------------------
 
-    @app.post("/api/session", tags=["session"])
+    def is_table(stream: str) -> bool:
+        head = store.head(stream)
+        return head is not None and head.kind == "table"
+
+    @app.post("/api/session", tags=["session"], responses=LOGIN)
     def login(body: LoginRequest, request: Request) -> JSONResponse:
         """Join as director (PIN), dealer (table PIN or pairing code) or viewer."""
         client = request.client.host if request.client else "unknown"
@@ -352,43 +389,65 @@ def create_app(
             raise AuthError(404, f"no open table {body.table!r} in this room: a dealer joins "
                             "an open table with its PIN or a pairing code")
         session = auth.login(client, body.role, pin=body.pin, code=body.code,
-                             table=body.table, name=body.name, device=body.device)
+                             table=body.table, name=body.name, device=body.device,
+                             table_known=is_table,
+                             known_device=cookie_of(request, DEVICE_COOKIE))
         response = JSONResponse(session.public())
-        secure = request.url.scheme == "https"
-        response.set_cookie(SESSION_COOKIE, session.token, httponly=True, samesite="strict",
-                            secure=secure, path="/")
-        response.set_cookie(CSRF_COOKIE, session.csrf, httponly=False, samesite="strict",
-                            secure=secure, path="/")
+        set_session_cookies(request, response, auth, session)
         return response
 
-    @app.get("/api/session", tags=["session"])
+    @app.get("/api/session", tags=["session"], responses=WHOAMI)
     def whoami(request: Request) -> dict[str, Any]:
         """The caller's session (role, table, CSRF token), or `{"role": null}`."""
-        session = auth.session(request.cookies.get(SESSION_COOKIE))
+        session = auth.session(cookie_of(request, SESSION_COOKIE))
         return session.public() if session else {"role": None}
 
-    @app.delete("/api/session", tags=["session"])
+    @app.delete("/api/session", tags=["session"], responses=LOGOUT)
     def logout(request: Request, session: Reader) -> JSONResponse:
+        """Sign out: the session ends here and on every server sharing the database."""
         auth.logout(session.token)
         response = JSONResponse({"role": None})
-        response.delete_cookie(SESSION_COOKIE, path="/")
-        response.delete_cookie(CSRF_COOKIE, path="/")
+        delete_session_cookies(request, response)
         return response
+
+    @app.get("/api/sessions", tags=["session"], responses=SESSIONS)
+    def list_sessions(session: Annotated[Session, Depends(director)]) -> dict[str, Any]:
+        """The directors' and dealers' sessions signed in now, most recently used first
+        (`id` revokes one; `current` is the caller's own)."""
+        now = auth.now()
+        return {"idle_minutes": int(auth.idle_seconds // 60), "sessions": [
+            {"id": s.id, "role": s.role, "table": s.table, "name": s.name,
+             "device": s.device, "client": s.client,
+             "signed_in_at": s.signed_in_at.isoformat(), "last_seen": s.last_seen.isoformat(),
+             "idle_seconds": max(0, int(now - s.last_seen.timestamp())),
+             "current": s.id == session.id}
+            for s in auth.signed_in()]}
+
+    @app.delete("/api/sessions/{session_id}", tags=["session"], responses=DELETE_SESSION)
+    def revoke_session(
+        session_id: Annotated[str, PathParam(pattern=r"^[A-Za-z0-9_-]{1,64}$")],
+        session: Annotated[Session, Depends(director)],
+    ) -> dict[str, Any]:
+        """Sign a tablet out (the director): its token is refused from now on, here and on
+        every server sharing the database, also after a restart."""
+        if not auth.revoke(session_id, session.name):
+            raise StarletteHTTPException(404, f"no signed-in session {session_id}")
+        return {"revoked": session_id}
 
     # --- tables -----------------------------------------------------------------------------
 
-    @app.get("/api/tables", tags=["tables"])
+    @app.get("/api/tables", tags=["tables"], responses=READ)
     def list_tables(session: Reader) -> list[dict[str, Any]]:
         """Every table at a glance."""
         return [summary(stream, notable=False)[0] for stream in table_streams()]
 
-    @app.get("/api/tables/{stream}", tags=["tables"])
+    @app.get("/api/tables/{stream}", tags=["tables"], responses=READ_TABLE)
     def read_table(stream: Stream, session: Reader) -> dict[str, Any]:
         """The table for the caller's role: seats, stacks, pots, board, who is to act and the
         legal actions with amounts, showdown order and proposed awards, the last events."""
         return view(stream, session, fold_of(stream))
 
-    @app.post("/api/tables/{stream}/commands", tags=["tables"])
+    @app.post("/api/tables/{stream}/commands", tags=["tables"], responses=SUBMIT)
     def submit(stream: Stream, body: CommandRequest,
                session: Annotated[Session, Depends(recorder_of)]) -> JSONResponse:
         """Record one command at the table (see the module docstring for the answers)."""
@@ -457,20 +516,27 @@ def create_app(
         assert isinstance(start, StartHand)
         return replace(start, final_table=start.final_table or ctx.final_table)
 
-    @app.get("/api/tables/{stream}/events", tags=["live"])
+    @app.get("/api/tables/{stream}/events", tags=["live"], responses=TABLE_STREAM,
+             response_class=StreamingResponse)
     async def follow_table(stream: Stream, request: Request,
                            session: Reader) -> StreamingResponse:
         """Server-sent events: `state` (the table view for the caller's role) now and after
         every append."""
         await anyio.to_thread.run_sync(fold_of, stream)
+        slot = live.take(request, session)
 
-        async def render() -> dict[str, Any]:
+        async def render() -> dict[str, Any] | str:
+            if session.role == "viewer":  # one view per change, shared by every viewer
+                return await shared.frame(("table", stream, hub.generation),
+                                          lambda: view(stream, session))
             return await anyio.to_thread.run_sync(view, stream, session)
 
         subscription = hub.subscribe(frozenset({stream}))
-        return _sse(event_stream(hub, subscription, render, request.is_disconnected))
+        return _sse(slot.wrap(event_stream(
+            hub, subscription, render, request.is_disconnected, still_valid=valid(session),
+            settle_seconds=VIEWER_SETTLE_SECONDS if session.role == "viewer" else 0.0)))
 
-    @app.post("/api/tables/{stream}/pairing", tags=["floor"])
+    @app.post("/api/tables/{stream}/pairing", tags=["floor"], responses=PAIR)
     def pair(stream: Stream, session: Annotated[Session, Depends(director)]) -> dict[str, Any]:
         """A one-time code that joins one more tablet to this table as its dealer."""
         fold_of(stream)
@@ -482,7 +548,7 @@ def create_app(
 
     # --- floor --------------------------------------------------------------------------------
 
-    @app.post("/api/tournaments", tags=["floor"])
+    @app.post("/api/tournaments", tags=["floor"], responses=NEW_TOURNAMENT)
     def new_tournament(body: NewTournamentRequest,
                        session: Annotated[Session, Depends(director)]) -> JSONResponse:
         """Create a tournament from a structure file's text; answers with the floor view.
@@ -501,7 +567,8 @@ def create_app(
                           else list(violation.legal))
         return JSONResponse(floor(session))
 
-    @app.post("/api/tournaments/{tournament}/commands", tags=["floor"])
+    @app.post("/api/tournaments/{tournament}/commands", tags=["floor"],
+              responses=TOURNAMENT_COMMAND)
     def tournament_command(
         tournament: Annotated[str, PathParam(pattern=STREAM_PATTERN)],
         body: TournamentCommandRequest,
@@ -537,20 +604,41 @@ def create_app(
                           floor=floor(session))
         return JSONResponse(floor(session) | {"retried": retried})
 
-    @app.get("/api/floor", tags=["floor"])
+    @app.get("/api/floor", tags=["floor"], responses=READ)
     def read_floor(session: Reader) -> dict[str, Any]:
         """Every table, rulings and corrections; for the director the dealer PINs and codes."""
         return floor(session)
 
-    @app.get("/api/floor/events", tags=["live"])
+    @app.get("/api/floor/events", tags=["live"], responses=FLOOR_STREAM,
+             response_class=StreamingResponse)
     async def follow_floor(request: Request, session: Reader) -> StreamingResponse:
         """Server-sent events: `state` (the floor view) now and after every append anywhere."""
 
-        async def render() -> dict[str, Any]:
+        slot = live.take(request, session)
+
+        async def render() -> dict[str, Any] | str:
+            if session.role == "viewer":  # one view per change, shared by every viewer
+                second = int(clock().timestamp())  # the view carries the server's clock
+                return await shared.frame(("floor", hub.generation, second),
+                                          lambda: floor(session))
             return await anyio.to_thread.run_sync(floor, session)
 
         subscription = hub.subscribe(None)
-        return _sse(event_stream(hub, subscription, render, request.is_disconnected))
+        return _sse(slot.wrap(event_stream(
+            hub, subscription, render, request.is_disconnected, still_valid=valid(session),
+            settle_seconds=VIEWER_SETTLE_SECONDS if session.role == "viewer" else 0.0)))
+
+    def valid(session: Session) -> Callable[[], Awaitable[bool]]:
+        """Whether an open event stream's session still holds (revoked, signed out, expired:
+        the stream ends, and the page signs in again)."""
+
+        async def holds() -> bool:
+            if session.role == "viewer":
+                return auth.now() < session.expires  # not stored: the clock decides
+            found = await anyio.to_thread.run_sync(auth.session, session.token)
+            return found is not None
+
+        return holds
 
     # --- the signed log ---------------------------------------------------------------------
 

@@ -60,6 +60,7 @@ from schema.errors import (
 )
 from schema.hashing import GENESIS_HASH, chain_hash, recorded_at_text
 from schema.merkle import TreeHead, append_leaves, read_head
+from schema.sessions import SessionStore
 from schema.tables import (
     ACTOR_LENGTH,
     KIND_LENGTH,
@@ -155,6 +156,10 @@ class EventStore:
 
     def close(self) -> None:
         self._engine.dispose()
+
+    def session_store(self) -> SessionStore:
+        """The sign-ins kept in this database (schema/sessions.py)."""
+        return SessionStore(self._engine, self._url)
 
     def __enter__(self) -> EventStore:
         return self

@@ -141,3 +141,48 @@ merkle_leaves_table = _table(MerkleLeafRow)
 merkle_nodes_table = _table(MerkleNodeRow)
 merkle_head_table = _table(MerkleHeadRow)
 checkpoints_table = _table(CheckpointRow)
+
+
+# --- sign-ins (schema/sessions.py): not part of the log, so rows are updated and deleted ------
+
+SESSION_ID_LENGTH = 64
+ROLE_LENGTH = 20
+NAME_LENGTH = 80
+
+
+class SignedInRow(SQLModel, table=True):
+    """A director's or dealer's session that is signed in now, and when it was last used."""
+
+    __tablename__ = "signed_in_sessions"
+
+    id: str = Field(sa_column=Column("id", String(SESSION_ID_LENGTH), primary_key=True))
+    role: str = Field(sa_column=Column("role", String(ROLE_LENGTH), nullable=False))
+    table_stream: str | None = Field(
+        default=None, sa_column=Column("table_stream", String(STREAM_ID_LENGTH), nullable=True))
+    name: str = Field(sa_column=Column("name", String(NAME_LENGTH), nullable=False))
+    device: str = Field(sa_column=Column("device", String(NAME_LENGTH), nullable=False))
+    client: str = Field(sa_column=Column("client", String(NAME_LENGTH), nullable=False))
+    signed_in_at: datetime = Field(
+        sa_column=Column("signed_in_at", DateTime(timezone=True), nullable=False))
+    last_seen: datetime = Field(
+        sa_column=Column("last_seen", DateTime(timezone=True), nullable=False))
+    expires: datetime = Field(
+        sa_column=Column("expires", DateTime(timezone=True), nullable=False))
+
+
+class RevokedRow(SQLModel, table=True):
+    """A session ended before its time: signed out, revoked by the director, or idle."""
+
+    __tablename__ = "revoked_sessions"
+
+    id: str = Field(sa_column=Column("id", String(SESSION_ID_LENGTH), primary_key=True))
+    revoked_at: datetime = Field(
+        sa_column=Column("revoked_at", DateTime(timezone=True), nullable=False))
+    reason: str = Field(sa_column=Column("reason", String(ROLE_LENGTH), nullable=False))
+    by: str = Field(sa_column=Column("by", String(NAME_LENGTH), nullable=False))
+    expires: datetime = Field(
+        sa_column=Column("expires", DateTime(timezone=True), nullable=False))
+
+
+signed_in_table = _table(SignedInRow)
+revoked_table = _table(RevokedRow)

@@ -395,7 +395,7 @@ def test_serve_upgrades_the_database_and_prints_the_pages_and_pins(tmp_path: Pat
         assert f"http://localhost:{port}/floor" in text, text
         assert f"http://localhost:{port}/view" in text
         assert "director PIN: 97531" in text
-        dealer = re.search(r"dealer page:\s+(\S+)\s+PIN (\d{6})", text)
+        dealer = re.search(r"dealer page:\s+(\S+)\s+PIN (\d{10})\b", text)
         assert dealer, text
         stream = dealer.group(1).rsplit("/", 1)[1]
         with httpx.Client(base_url=f"http://127.0.0.1:{port}", timeout=10) as http:

@@ -16,9 +16,10 @@ import pytest
 from click.testing import CliRunner, Result
 from conftest_store import driver_connect, new_events
 
+import migrations
 from schema.store import StoredEvent, open_store, upgrade_database
 
-HEAD = "0002_merkle_log"
+HEAD = migrations.HEAD_REVISION
 EMPTY_ROOT = "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"
 
 

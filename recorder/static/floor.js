@@ -310,7 +310,47 @@
     return answer.body;
   }
 
+  // --- signed-in tablets (the director): who is signed in where, and a sign-out for each ----
+
+  let tablets = null;
+  let tabletsTick = null;
+
+  function ago(seconds) {
+    if (seconds < 60) return "in use now";
+    const minutes = Math.floor(seconds / 60);
+    return `unused for ${minutes} min`;
+  }
+
+  async function loadTablets() {
+    if (!director()) return;
+    const answer = await H.api("GET", "/api/sessions").catch(() => null);
+    if (answer && answer.status === 200) {
+      tablets = answer.body;
+      renderTablets();
+    }
+  }
+
+  function renderTablets() {
+    const box = $("tablets");
+    box.hidden = !director() || !tablets;
+    if (box.hidden) return;
+    let html = `<h2>Signed-in tablets <small>signed out after ${tablets.idle_minutes} minutes unused</small></h2><table class="players sessions"><tbody>`;
+    for (const s of tablets.sessions) {
+      const what = s.role === "dealer" ? `dealer ${H.esc(s.table)}` : H.esc(s.role);
+      const end = s.current ? "<small>this screen</small>" : `<button type="button" class="btn small" data-action="revoke" data-session="${H.esc(s.id)}">Sign out</button>`;
+      html += `<tr data-session="${H.esc(s.id)}" data-device="${H.esc(s.device)}"><td>${what}</td><td>${H.esc(s.name)} <small>${H.esc(s.device)} · ${H.esc(s.client)}</small></td><td><small>${ago(s.idle_seconds)}</small></td><td>${end}</td></tr>`;
+    }
+    html += "</tbody></table>";
+    setHtml(box, html);
+  }
+
   const actions = {
+    async revoke(el) {
+      const answer = await H.api("DELETE", `/api/sessions/${encodeURIComponent(el.dataset.session)}`).catch(() => null);
+      if (!answer) showAlert("refused", "Sign out a tablet: not sent (offline)", null);
+      else if (answer.status !== 200 && answer.status !== 404) showAlert("refused", "Refused: sign out a tablet", answer.body);
+      await loadTablets();
+    },
     dismiss() {
       alertBox = null;
       unsent = null;
@@ -456,6 +496,13 @@
     });
     clearInterval(tick);
     tick = setInterval(tickClocks, 1000);
+    clearInterval(tabletsTick);
+    tablets = null;
+    renderTablets();
+    if (director()) {
+      loadTablets();
+      tabletsTick = setInterval(loadTablets, 15000);
+    }
   }
 
   async function boot() {
@@ -469,6 +516,6 @@
     signIn();
   }
 
-  window.handlogFloor = { refresh, state: () => floor, me: () => me, unsent: () => unsent };
+  window.handlogFloor = { refresh, state: () => floor, me: () => me, unsent: () => unsent, tablets: () => tablets, loadTablets };
   boot();
 })();
