@@ -77,7 +77,7 @@ from recorder.auth import (
 from recorder.cookies import cookie_of, delete_session_cookies, set_session_cookies
 from recorder.floor import HandContext, TournamentDesk
 from recorder.headers import SecurityHeaders
-from recorder.limits import BodyLimit, body_limit
+from recorder.limits import MAX_NAME, BodyLimit, body_limit, name_problem
 from recorder.live import Hub, event_stream
 from recorder.live_share import LiveCounter, LiveLimits, SharedViews
 from recorder.service import Actor, DirectorsCorrection, Recorder, StartHand, utc_now
@@ -384,6 +384,12 @@ def create_app(
     def login(body: LoginRequest, request: Request) -> JSONResponse:
         """Join as director (PIN), dealer (table PIN or pairing code) or viewer."""
         client = request.client.host if request.client else "unknown"
+        for field, value in (("name", body.name), ("device", body.device)):
+            # Who records goes into every event he records, for good: a name, not a payload.
+            problem = name_problem(value) if value else None
+            if problem:
+                return _error(422, "request", f"{field}: {problem}",
+                              [f"1 to {MAX_NAME} printable characters"], field=field)
         if body.role == "dealer" and body.table is not None and not is_open(body.table):
             # Before the PIN is looked at: a dealer session is for an open table of this room.
             raise AuthError(404, f"no open table {body.table!r} in this room: a dealer joins "

@@ -517,7 +517,10 @@ class Recorder:
         for head in self.store.streams():
             if head.kind != "table" or head.stream_id == stream:
                 continue
-            other = self.table(head.stream_id).state
+            cached = self._cache.get(head.stream_id)
+            # One read of the heads; a table is folded again only when it has grown.
+            other = (cached.fold if cached is not None and cached.fold.version == head.version
+                     else self.table(head.stream_id)).state
             if other is None or other.tournament != state.tournament:
                 continue
             seat = other.seat_of(player)

@@ -334,3 +334,15 @@ def test_a_chunked_body_over_the_limit_gets_413_too(
                                            CSRF_HEADER: director.csrf})
     assert response.status_code == 413, response.text
     assert heads(recorder) == before
+
+
+def test_a_sign_in_name_with_control_characters_is_refused(
+        app_auth: tuple[FastAPI, Auth]) -> None:
+    """The name and device of a session are recorded with every event: printable only."""
+    app, auth = app_auth
+    with Client(app, auth) as client:
+        response = client.login("dealer", STREAM, name="Dana\x1b[31m")
+        assert response.status_code == 422 and response.json()["field"] == "name"
+        response = client.login("viewer", device="tab\x00let")
+        assert response.status_code == 422 and response.json()["field"] == "device"
+        assert client.login("dealer", STREAM, name="Dana").status_code == 200
