@@ -649,3 +649,14 @@ def test_import_shows_a_progress_bar_on_standard_error(monkeypatch: pytest.Monke
     assert result.exit_code == 0, result.output
     assert "Importing hand histories" in result.stderr
     assert "Importing" not in result.stdout and "matched" in result.stdout
+
+
+def test_import_takes_a_folded_hand_shown_afterwards_as_information(tmp_path: Path) -> None:
+    """PokerStars lets a player show his folded cards after the hand: no chips move, so the
+    import does not take it as a show for the pot (TDA 16 would call that illegal)."""
+    path = tmp_path / "shown.txt"
+    path.write_text(CASH_HAND.replace("Dan: doesn't show hand",
+                                      "Zo\u00eb: shows [Ah Kd] (high card Ace)"),
+                    encoding="utf-8")
+    code, data, output = _import(str(path))
+    assert code == 0 and data["matched"] == 1, output
