@@ -465,6 +465,10 @@ def test_the_schema_rejects_what_issue_15_found() -> None:
 def test_ohh_bounty_fields_only_in_bounty_events_and_counted_once(event: Event) -> None:
     hands = [o["ohh"] for o in objects(event.export("ohh"))]
     info = hands[0]["tournament_info"]
+    # The same numbers as the PokerStars text: unique across events.
+    stars = event.export("pokerstars")
+    assert f"Tournament #{info['tournament_number']}," in stars
+    assert all(f"PokerStars Hand #{h['game_number']}:" in stars for h in hands)
     if event.profile != "octobermuck":
         assert "bounty_fee_amount" not in info and "Bounty" not in info["flags"]
         assert not any("player_bounty" in p for h in hands for p in h["players"])
