@@ -34,7 +34,15 @@ from engine.names import name_problem, safe_name
 from engine.table import Level
 from recorder.cli import cli
 from recorder.demo import run_demo
-from recorder.service import Actor, OpenTable, PlaceButton, Recorder, SeatPlayer, StartHand
+from recorder.service import (
+    Actor,
+    OpenTable,
+    PlaceButton,
+    Recorder,
+    SeatPlayer,
+    SetAbsence,
+    StartHand,
+)
 from recorder.structure import load_structure
 from recorder.tournament_service import Tournaments
 from replay.export_hands import HandsExport, RecordedHand, load_hands, odd_chip_split
@@ -664,3 +672,40 @@ def test_import_takes_a_folded_hand_shown_afterwards_as_information(tmp_path: Pa
                     encoding="utf-8")
     code, data, output = _import(str(path))
     assert code == 0 and data["matched"] == 1, output
+
+
+def test_a_hand_killed_at_the_deal_for_an_absent_player_reads_back(tmp_path: Path) -> None:
+    """TDA 30: P3 is away when the cards are dealt, so his big blind is dead at once. The PHH
+    export says who was away (`_absent`) and re-verifies; PokerStars text has no such thing
+    (a sitting-out player folds in turn there): the import reports it illegal, with the
+    reason, instead of inventing an action."""
+    url = f"sqlite:///{tmp_path / 'away.db'}"
+    dealer = Actor("dealer-1", "dealer", "tablet-1")
+    stream = "table-away-1"
+    with open_store(url, upgrade=True) as store:
+        recorder = Recorder(store)
+
+        def submit(command: object) -> None:
+            fold = recorder.table(stream)
+            recorder.submit(stream, command, fold.version, uuid.uuid4(), dealer)  # type: ignore[arg-type]
+
+        submit(OpenTable("away", 9, "tda"))
+        for seat in (1, 2, 3, 4):
+            submit(SeatPlayer(seat, f"P{seat}", 1000))
+        submit(PlaceButton(1))
+        submit(SetAbsence(3, True))
+        submit(StartHand(Level(10, 20)))
+        submit(hc.Fold(2))
+        submit(hc.Fold(3))
+        submit(hc.AwardPots())
+    phh = tmp_path / "away.phhs"
+    phh.write_text(_export(url, "phh"), encoding="utf-8")
+    assert "_absent = [2]" in phh.read_text()
+    code, data, output = _import(str(phh))
+    assert code == 0 and data["matched"] == 1, output
+    stars = tmp_path / "away.txt"
+    stars.write_text(_export(url, "pokerstars"), encoding="utf-8")
+    assert "Seat 3: P3 (1000 in chips) is sitting out" in stars.read_text()
+    code, data, _output = _import(str(stars))
+    assert code == 1 and data["results"][0]["status"] == "illegal"
+    assert data["results"][0]["reason"]
