@@ -28,7 +28,7 @@ from engine.hand import (
     _started,
     apply,
 )
-from engine.profiles import get_profile, parameters_json, profile_from_parameters, remember_rules
+from engine.profiles import get_profile, parameters_json, remember_rules
 from engine.structure import AnteKind
 
 
@@ -97,7 +97,7 @@ def open_table(event: TableOpened) -> TableState:
     get_profile(event.profile)
     if event.parameters:
         # The rules the table opened under, for its hands that name them by digest.
-        remember_rules(profile_from_parameters(event.profile, event.parameters))
+        remember_rules(event.profile, event.parameters)
     return TableState(table=event.table, seat_count=event.seat_count, profile=event.profile,
                       tournament=event.tournament)
 
