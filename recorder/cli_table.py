@@ -10,7 +10,7 @@ import click
 from engine.hand import HandState, legal_actions, pots, showdown_order
 from engine.table import TableState
 from recorder.cli_db import db_option, user_errors
-from replay.fold import fold_table
+from replay.fold import OTHER_RULES, fold_table
 from schema.store import open_store
 
 
@@ -62,7 +62,8 @@ def show(stream: str, at_version: int | None, db_url: str | None, as_json: bool)
     for line in view["lines"]:
         click.echo(line)
     for finding in fold.findings:
-        click.echo(f"FINDING v{finding.version}: {finding.message} [{finding.rule}]")
+        label = "RECORDED UNDER OTHER RULES" if finding.kind == OTHER_RULES else "FINDING"
+        click.echo(f"{label} v{finding.version}: {finding.message} [{finding.rule}]")
 
 
 def describe_table(state: TableState) -> dict[str, Any]:
