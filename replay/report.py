@@ -63,6 +63,7 @@ from replay.export_hands import (
 )
 from replay.fold import Finding
 from replay.verify import replay_log
+from schema.checkpoint import StoredCheckpoint, latest_checkpoint
 from schema.codec import format_utc
 from schema.hashing import verify_events
 from schema.store import EventStore, StoredEvent
@@ -136,11 +137,12 @@ def build_report(store: EventStore, tournament: str | None = None,
                  database: str = "") -> AuditReport:
     """Replay the log (or one tournament's streams) and build the report from the replay."""
     log = LogSnapshot.read(store)
-    return build_report_from(log, tournament, database)
+    return build_report_from(log, tournament, database, latest_checkpoint(store))
 
 
 def build_report_from(log: LogSnapshot, tournament: str | None = None,
-                      database: str = "") -> AuditReport:
+                      database: str = "", checkpoint: StoredCheckpoint | None = None,
+                      ) -> AuditReport:
     wanted = tournament_id(tournament) if tournament else None
     # The replay reads the same snapshot the rest of the report is built from.
     replay = replay_log(cast(EventStore, log), wanted)
@@ -177,8 +179,19 @@ def build_report_from(log: LogSnapshot, tournament: str | None = None,
         "tables": [_table(table, replay.findings, log) for table in export.tables],
         "corrections": _corrections(log, in_scope),
         "rulings": _rulings(log, tournaments, export.tables),
+        "checkpoint": _checkpoint(checkpoint),
     }
     return AuditReport(data)
+
+
+def _checkpoint(stored: StoredCheckpoint | None) -> dict[str, Any] | None:
+    """The latest signed checkpoint of the whole log, as the room recorded it."""
+    if stored is None:
+        return None
+    cp = stored.checkpoint
+    return {"number": stored.number, "reason": stored.reason,
+            "created_at": format_utc(stored.created_at), "origin": cp.origin, "size": cp.size,
+            "root": cp.root_hex, "text": cp.text}
 
 
 def _table(table: TableHands, findings: Sequence[Finding], log: LogSnapshot) -> dict[str, Any]:
@@ -575,6 +588,9 @@ def log_csv(data: Mapping[str, Any]) -> str:
 # HTML
 
 _CSS = """
+pre.checkpoint { white-space: pre-wrap; word-break: break-all; border: 1px solid var(--line);
+  padding: 8px; }
+.qr svg { width: 12rem; height: auto; }
 :root { --ink: #1d2330; --muted: #5d6675; --line: #d5d9e0; --bad: #b42318; --good: #067647;
   --bg-bad: #fef3f2; --bg-good: #ecfdf3; --head: #f3f5f8; }
 * { box-sizing: border-box; }
@@ -827,6 +843,26 @@ def _rulings_html(rulings: Sequence[Mapping[str, Any]]) -> str:
         numeric=(1,))
 
 
+def _checkpoint_html(checkpoint: Mapping[str, Any] | None) -> str:
+    """The latest signed checkpoint in full, and as a QR code to photograph at the desk."""
+    parts = ['<h2 id="checkpoint">Signed checkpoint of the log</h2>']
+    if checkpoint is None:
+        parts.append('<p class="muted">No checkpoint was signed yet.</p>')
+        return "\n".join(parts)
+    import segno
+
+    qr = segno.make(checkpoint["text"], error="m").svg_inline(scale=3, title="checkpoint")
+    parts.append(
+        f'<p class="meta">Checkpoint #{_e(checkpoint["number"])} '
+        f'({_e(checkpoint["reason"].replace("_", " "))}, {_e(checkpoint["created_at"])}): the '
+        f'first {_e(checkpoint["size"])} events of the log, root <code>{_e(checkpoint["root"])}'
+        "</code>. Anyone holding it can check that the log only grew since: "
+        "<code>handlog log verify --checkpoint FILE --key PUBLIC_KEY</code>.</p>")
+    parts.append(f'<pre class="checkpoint">{_e(checkpoint["text"])}</pre>')
+    parts.append(f'<div class="qr">{qr}</div>')
+    return "\n".join(parts)
+
+
 def render_html(data: Mapping[str, Any]) -> str:
     """One self-contained page (no scripts, no external resources), readable and printable."""
     scope = data["scope"]
@@ -856,6 +892,7 @@ def render_html(data: Mapping[str, Any]) -> str:
         '<h2 id="verdict">Verdict</h2>', _verdict_html(data),
     ]
     parts.extend(_tournament_html(t) for t in data["tournaments"])
+    parts.append(_checkpoint_html(data.get("checkpoint")))
     parts.append('<h2 id="corrections">Corrections</h2>')
     parts.append('<p class="muted">Nothing is erased: a correction voids or amends earlier '
                  "entries, which stay in the log.</p>")

@@ -625,9 +625,11 @@ def _not_an_extension(found: _Breaks, number: int, checkpoint: Checkpoint, tree:
                       f"the root of the first {size} events is not the signed root; the first "
                       f"event that differs from what was signed is leaf {first}"))
         return
+    why = ("the stored leaves were rewritten too" if source.leaves is not None else
+           "without the leaves recorded at append (an export holds none)")
     found.add("not_an_extension", checkpoint=number, detail=(
-        f"the root of the first {size} events is not the signed root; the stored leaves were "
-        f"rewritten too, so the change lies among events {matched + 1} to {size} of the log"))
+        f"the root of the first {size} events is not the signed root; {why}, the change lies "
+        f"among events {matched + 1} to {size} of the log"))
 
 
 # --- reading a database ------------------------------------------------------------------------
