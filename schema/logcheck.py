@@ -24,7 +24,7 @@ from __future__ import annotations
 import bisect
 import hashlib
 import json
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from json.encoder import encode_basestring  # the C encoder json.dumps uses
 from typing import Any, NamedTuple
@@ -165,10 +165,22 @@ class LogSource:
 
     events: Iterable[RawEvent]
     heads: dict[str, tuple[int, str]] | None = None
-    leaves: Sequence[StoredLeaf] | None = None
+    leaf_hashes: Sequence[tuple[int, str]] | None = None
+    """(position, leaf hash hex) of each stored leaf, by leaf index: all a sound log needs."""
+    load_leaves: Callable[[], list[StoredLeaf]] | None = None
+    """The stored leaves in full, read only when some differ."""
     tree_head: tuple[int, bytes] | None = None
     stored_checkpoints: Sequence[tuple[int, str]] = ()
     errors: list[str] = field(default_factory=list)
+    _leaves: list[StoredLeaf] | None = None
+
+    @property
+    def leaves(self) -> list[StoredLeaf] | None:
+        if self.leaf_hashes is None or self.load_leaves is None:
+            return None
+        if self._leaves is None:
+            self._leaves = self.load_leaves()
+        return self._leaves
 
 
 # --- the check ---------------------------------------------------------------------------------
@@ -208,13 +220,10 @@ def check_log(
     ids: dict[str, int] = {}
     sha256, enc = _sha256, encode_basestring
     append_leaf = tree.append
-    leaves = source.leaves
-    leaf_at: dict[int, StoredLeaf] = (
-        {leaf.position: leaf for leaf in leaves} if leaves is not None else {}
-    )
-    appended_hash: dict[tuple[str, int], str] | None = None
+    leaf_hashes = source.leaf_hashes
+    stored_count = len(leaf_hashes) if leaf_hashes is not None else 0
     mismatched: list[int] = []
-    rewritten: dict[int, bool] = {}
+    tails: dict[int, str] = {}
 
     for row in source.events:
         (position, stream_id, version, event_id, event_type, schema_version, payload_json,
@@ -253,21 +262,12 @@ def check_log(
             number = _hand_number(payload_json)
             if number is not None:
                 stream.hands.append((version, number))
-        if leaves is not None:
-            leaf = leaf_at.get(position)
-            if leaf is None or leaf.event_id != event_id or leaf.leaf_hash != leaf_digest.hex():
+        if leaf_hashes is not None:
+            stored_leaf = leaf_hashes[index] if index < stored_count else None
+            if stored_leaf is None or stored_leaf[0] != position or (
+                    stored_leaf[1] != leaf_digest.hex()):
                 mismatched.append(index)
-                if leaf is not None and leaf.event_id == event_id and (
-                        leaf.stream_id, leaf.version) == (stream_id, version):
-                    # Did this event change, or only the hashes before it? Chained to the hash
-                    # its predecessor had at append, unchanged content gives its own.
-                    if appended_hash is None:
-                        appended_hash = {(x.stream_id, x.version): x.event_hash
-                                         for x in leaves}
-                    before = GENESIS_HASH if version == 1 else appended_hash.get(
-                        (stream_id, version - 1))
-                    rewritten[index] = not tail or before is None or sha256(
-                        f'["{before}"{tail}'.encode()).hexdigest() != leaf.event_hash
+                tails[index] = tail
 
     for stream in streams.values():
         stream.hands.sort()
@@ -287,8 +287,12 @@ def check_log(
                 found.add("stream_missing", stream_id, 1, detail=(
                     f"the stream head says version {head_version} but the log has no event of "
                     "this stream"))
-    if source.leaves is not None:
-        _compare_leaves(found, source.leaves, positions, stream_of, version_of, id_of, ids,
+    if leaf_hashes is not None and (mismatched or stored_count != len(positions)):
+        leaves = source.leaves
+        assert leaves is not None
+        rewritten = _rewritten(leaves, mismatched, tails, positions, stream_of, version_of,
+                               id_of)
+        _compare_leaves(found, leaves, positions, stream_of, version_of, id_of, ids,
                         mismatched, rewritten)
 
     _check_checkpoints(report, found, source, checkpoints, key, tree, ids)
@@ -472,6 +476,28 @@ def _versions(start: int, end: int) -> str:
     return f"version {start}" if start == end else f"versions {start} to {end}"
 
 
+def _rewritten(leaves: Sequence[StoredLeaf], mismatched: list[int], tails: dict[int, str],
+               positions: list[int], stream_of: list[str], version_of: list[int],
+               id_of: list[str]) -> dict[int, bool]:
+    """Of the events whose leaf differs but which are still where they were appended: did
+    their own content change, or only the hashes before them? Chained to the hash its
+    predecessor had at append, unchanged content gives the hash it had at append."""
+    by_position = {leaf.position: leaf for leaf in leaves}
+    appended = {(leaf.stream_id, leaf.version): leaf.event_hash for leaf in leaves}
+    rewritten: dict[int, bool] = {}
+    for index in mismatched:
+        leaf = by_position.get(positions[index])
+        version = version_of[index]
+        if leaf is None or (leaf.event_id, leaf.stream_id, leaf.version) != (
+                id_of[index], stream_of[index], version):
+            continue
+        before = GENESIS_HASH if version == 1 else appended.get((stream_of[index], version - 1))
+        tail = tails[index]
+        rewritten[index] = not tail or before is None or _sha256(
+            f'["{before}"{tail}'.encode()).hexdigest() != leaf.event_hash
+    return rewritten
+
+
 def _compare_leaves(found: _Breaks, leaves: Sequence[StoredLeaf], positions: list[int],
                     stream_of: list[str], version_of: list[int], id_of: list[str],
                     ids: dict[str, int], mismatched: list[int],
@@ -578,10 +604,11 @@ def _check_checkpoints(report: LogCheck, found: _Breaks, source: LogSource,
         if size > tree.size:
             # Fewer events than signed: cut off at the end (truncated), or lost from within
             # (a deleted stream or event), as far as the stored leaves tell.
-            first = next((leaf for leaf in source.leaves or () if leaf.event_id not in present),
+            stored_leaves = source.leaves
+            first = next((leaf for leaf in stored_leaves or () if leaf.event_id not in present),
                          None)
-            if first is None and source.leaves is not None and len(source.leaves) > tree.size:
-                first = source.leaves[tree.size]
+            if first is None and stored_leaves is not None and len(stored_leaves) > tree.size:
+                first = stored_leaves[tree.size]
             cut = first is None or first.leaf_index >= tree.size
             found.add("log_truncated" if cut else "not_an_extension",
                       first.stream_id if first else None, first.version if first else None,
@@ -690,17 +717,19 @@ def check_store(store: EventStore, checkpoints: Sequence[GivenCheckpoint] = (),
         tree_rows = rows("SELECT tree_size, root_hash FROM merkle_head WHERE id = 1")
         stored_checkpoints = [(int(r[0]), str(r[1])) for r in rows(
             "SELECT checkpoint_id, note FROM log_checkpoints ORDER BY checkpoint_id")]
-        leaves = [
-            StoredLeaf(r[0], r[1], r[2], r[3], r[4], r[5], r[6])
-            for r in rows(_LEAVES_SQL[connection.dialect.name])
-        ]
+        leaf_hashes = rows("SELECT position, leaf_hash FROM merkle_leaves ORDER BY leaf_index")
+
+        def load_leaves() -> list[StoredLeaf]:
+            return [StoredLeaf(*r) for r in rows(_LEAVES_SQL[connection.dialect.name])]
+
         cursor = raw.cursor(name="handlog_log_check") if postgresql else raw.cursor()
         try:
             cursor.execute(_EVENTS_SQL[connection.dialect.name])
             source = LogSource(
                 events=_batches(cursor),
                 heads=heads,
-                leaves=leaves,
+                leaf_hashes=leaf_hashes,
+                load_leaves=load_leaves,
                 tree_head=((int(tree_rows[0][0]), bytes.fromhex(tree_rows[0][1]))
                            if tree_rows else None),
                 stored_checkpoints=stored_checkpoints,
