@@ -66,6 +66,7 @@ from replay.verify import replay_log
 from schema.checkpoint import StoredCheckpoint, latest_checkpoint
 from schema.codec import format_utc
 from schema.hashing import verify_events
+from schema.logcheck import Break, check_store
 from schema.store import EventStore, StoredEvent
 
 REPORT_FORMATS = ("html", "json", "csv")
@@ -137,12 +138,16 @@ def build_report(store: EventStore, tournament: str | None = None,
                  database: str = "") -> AuditReport:
     """Replay the log (or one tournament's streams) and build the report from the replay."""
     log = LogSnapshot.read(store)
-    return build_report_from(log, tournament, database, latest_checkpoint(store))
+    # The whole-log check: chains and Merkle leaves recomputed, held to the leaves recorded at
+    # append and the room's stored checkpoints, so a rewrite that recomputed the chains shows.
+    merkle = check_store(store)
+    return build_report_from(log, tournament, database, latest_checkpoint(store),
+                             merkle.breaks)
 
 
 def build_report_from(log: LogSnapshot, tournament: str | None = None,
                       database: str = "", checkpoint: StoredCheckpoint | None = None,
-                      ) -> AuditReport:
+                      log_breaks: Sequence[Break] = ()) -> AuditReport:
     wanted = tournament_id(tournament) if tournament else None
     # The replay reads the same snapshot the rest of the report is built from.
     replay = replay_log(cast(EventStore, log), wanted)
@@ -156,6 +161,8 @@ def build_report_from(log: LogSnapshot, tournament: str | None = None,
     if not wanted:
         in_scope |= set(log.by_stream)
     chain_problems = [str(p) for p in chain if p.stream_id in in_scope]
+    merkle_breaks = [str(b) for b in log_breaks if b.stream_id is None or b.stream_id in in_scope
+                     or b.stream_id not in log.by_stream]
     data: dict[str, Any] = {
         "title": "handlog audit report",
         "scope": {"tournament": wanted, "database": database},
@@ -167,9 +174,10 @@ def build_report_from(log: LogSnapshot, tournament: str | None = None,
                         if h.stream_id in in_scope],
         },
         "verdict": {
-            "clean": replay.clean and not chain_problems,
+            "clean": replay.clean and not chain_problems and not merkle_breaks,
             "findings": findings,
             "chain": {"ok": not chain_problems, "problems": chain_problems},
+            "merkle": {"ok": not merkle_breaks, "breaks": merkle_breaks},
             "in_progress": [{"stream": s, "hand": h} for s, h in replay.in_progress],
             "replayed": {"streams": replay.streams, "events": replay.events,
                          "hands": replay.hands},
@@ -669,17 +677,21 @@ def _verdict_html(data: Mapping[str, Any]) -> str:
     parts = []
     findings = verdict["findings"]
     problems = verdict["chain"]["problems"]
+    merkle = verdict.get("merkle", {"ok": True, "breaks": []})
     replayed = verdict["replayed"]
     if verdict["clean"]:
         parts.append('<div class="verdict clean">CLEAN: every event replays through the '
                      "engine and every hash chain is intact</div>")
     else:
-        count = len(findings) + len(problems)
+        count = len(findings) + len(problems) + len(merkle["breaks"])
         parts.append(f'<div class="verdict findings">{count} FINDING{"S" if count != 1 else ""}'
                      ": the log disagrees with the engine or its hash chains</div>")
     parts.append(f'<p>Replayed {replayed["events"]:,} events in {replayed["streams"]} streams '
                  f'({replayed["hands"]:,} hands). Hash chains: '
                  + ('<span class="good">intact</span>' if verdict["chain"]["ok"]
+                    else '<span class="bad">broken</span>')
+                 + ". Merkle log and checkpoints: "
+                 + ('<span class="good">intact</span>' if merkle["ok"]
                     else '<span class="bad">broken</span>')
                  + ". Tournament cross-checks: "
                  + ("on" if verdict["tournament_checks"] else "not run") + ".</p>")
@@ -688,6 +700,9 @@ def _verdict_html(data: Mapping[str, Any]) -> str:
     if problems:
         parts.append("<h3>Hash chain problems</h3><ul>"
                      + "".join(f"<li>{_e(p)}</li>" for p in problems) + "</ul>")
+    if merkle["breaks"]:
+        parts.append("<h3>Merkle log breaks</h3><ul>"
+                     + "".join(f"<li>{_e(b)}</li>" for b in merkle["breaks"]) + "</ul>")
     if verdict["in_progress"]:
         parts.append("<p>Cut off in progress (not an error): " + ", ".join(
             f"{_e(p['stream'])} hand {_e(p['hand'])}" for p in verdict["in_progress"]) + "</p>")

@@ -322,7 +322,6 @@ class _Breaks:
         self.items: list[Break] = []
         self._seen: set[tuple[str, str | None, int | None, int | None]] = set()
         self._streams = streams
-        self.changed: set[tuple[str, int]] = set()
 
     def add(self, kind: str, stream_id: str | None = None, version: int | None = None,
             event_id: str | None = None, detail: str = "", checkpoint: int | None = None,
@@ -334,8 +333,6 @@ class _Breaks:
         stream = self._streams.get(stream_id) if stream_id is not None else None
         hand = stream.hand(version if hand_version is None else hand_version) if stream else None
         self.items.append(Break(kind, stream_id, version, event_id, hand, detail, checkpoint))
-        if kind == "payload_changed" and stream_id is not None and version is not None:
-            self.changed.add((stream_id, version))
 
 
 def _check_stream(found: _Breaks, stream_id: str, stream: _Stream, version_of: list[int],

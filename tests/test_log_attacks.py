@@ -381,3 +381,23 @@ def test_an_export_is_checked_against_the_checkpoint_offline(room: Room, tmp_pat
                      "--key", str(room.public_key))
     assert result.exit_code == 1
     assert "BREAK not an extension of checkpoint 1: the root of the first" in result.output
+
+
+def test_replay_and_the_audit_report_no_longer_call_a_rehashed_rewrite_clean(
+    room: Room, tmp_path: Path
+) -> None:
+    def deed(insider: Insider) -> None:
+        insider.set_payload(room.tournament, 1,
+                            lambda p: p.replace("[6500,3500]", "[7000,3000]"))
+        insider.rehash(room.tournament)
+
+    attack(room, deed)
+    replayed = handlog("replay", "--db", room.url)
+    assert replayed.exit_code == 1
+    assert f"BREAK payload changed at stream {room.tournament!r}, version 1" in replayed.output
+    out = tmp_path / "audit.html"
+    reported = handlog("report", "--db", room.url, "--out", str(out))
+    assert reported.exit_code == 1
+    page = out.read_text(encoding="utf-8")
+    assert "CLEAN" not in page
+    assert "Merkle log and checkpoints: <span class=\"bad\">broken</span>" in page
