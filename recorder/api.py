@@ -649,11 +649,11 @@ def create_app(
     # --- the signed log ---------------------------------------------------------------------
 
     @app.get("/api/log/key", tags=["log"])
-    def log_key() -> dict[str, Any]:
-        """The room's public key (C2SP verifier key) that checks every checkpoint's signature.
-        404 when this server signs no checkpoints."""
+    def log_key(session: Reader) -> dict[str, Any]:
+        """The room's public key (C2SP verifier key) that checks every checkpoint's signature
+        and the log's name (both null when this server signs no checkpoints)."""
         if signing_key is None:
-            raise AuthError(404, "this server signs no checkpoints (no signing key)")
+            return {"key": None, "origin": None}
         return {"key": signing_key.verifier.text(), "origin": signing_key.name}
 
     @app.get("/api/log/checkpoint", tags=["log"])
