@@ -194,6 +194,7 @@ def create_app(
     app.state.hub = hub
     app.state.recorder = recorder
     app.state.live = live
+    app.state.shared_views = shared
     if allowed_hosts is not None:
         from starlette.middleware.trustedhost import TrustedHostMiddleware
 

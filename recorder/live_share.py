@@ -26,6 +26,7 @@ class SharedViews:
     def __init__(self, keep: int = 64) -> None:
         self._frames: OrderedDict[Hashable, asyncio.Future[str]] = OrderedDict()
         self._keep = keep
+        self.builds = 0
 
     async def frame(self, key: Hashable, build: Callable[[], dict[str, Any]]) -> str:
         future = self._frames.get(key)
@@ -34,6 +35,7 @@ class SharedViews:
             self._frames[key] = future
             while len(self._frames) > self._keep:
                 self._frames.popitem(last=False)
+            self.builds += 1
             try:
                 view = await anyio.to_thread.run_sync(build)
                 future.set_result(sse("state", view, view.get("version")))
