@@ -60,6 +60,7 @@ class _Slot:
     def __init__(self, counts: dict[tuple[str, str], int], key: tuple[str, str]) -> None:
         self._counts = counts
         self._key = key
+        self._released = False
 
     async def wrap(self, body: AsyncIterator[str]) -> AsyncIterator[str]:
         try:
@@ -68,7 +69,15 @@ class _Slot:
         finally:
             self._release()
 
+    def __del__(self) -> None:
+        # A response dropped before its body ever started (the client left at once) runs no
+        # `finally` above: the place is given back when the slot goes.
+        self._release()
+
     def _release(self) -> None:
+        if self._released:
+            return
+        self._released = True
         left = self._counts.get(self._key, 1) - 1
         if left > 0:
             self._counts[self._key] = left

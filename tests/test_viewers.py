@@ -166,3 +166,27 @@ def test_a_revoked_dealers_stream_ends(recorder: Recorder) -> None:
         assert dealer.ended.wait(20), "a revoked tablet kept its live view"
         assert len(dealer.frames) == 1
         dealer.close()
+
+
+def test_a_stream_dropped_before_it_started_gives_its_place_back() -> None:
+    """A client that leaves before the body's first byte runs no `finally`: the place comes
+    back all the same, so a client is never stuck at the cap."""
+    import gc
+    from types import SimpleNamespace
+
+    from recorder.live_share import LiveCounter
+
+    counter = LiveCounter(LiveLimits(viewer_streams_per_client=1))
+    request: Any = SimpleNamespace(client=SimpleNamespace(host="10.0.0.1"))
+    viewer: Any = SimpleNamespace(role="viewer", id="v")
+    slot = counter.take(request, viewer)
+    body = slot.wrap(_never())
+    assert counter.open_streams() == 1
+    del slot, body
+    gc.collect()
+    assert counter.open_streams() == 0
+    counter.take(request, viewer)  # not refused
+
+
+async def _never() -> Any:
+    yield "never read"
