@@ -91,9 +91,6 @@ STREAM_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9._:-]{0,199}$"
 Stream = Annotated[str, PathParam(pattern=STREAM_PATTERN, description="a table's stream id")]
 LevelFor = Callable[[str, TableFold], Level | None]
 _UNSAFE = frozenset({"POST", "PUT", "PATCH", "DELETE"})
-# Viewers hear of a change this much later than the table's own screens: the dealer's answer
-# goes first, and a burst of taps is one render for them all.
-VIEWER_SETTLE_SECONDS = 0.25
 
 
 class CommandRequest(BaseModel):
@@ -456,7 +453,7 @@ def create_app(
         subscription = hub.subscribe(frozenset({stream}))
         return _sse(slot.wrap(event_stream(
             hub, subscription, render, request.is_disconnected, still_valid=valid(session),
-            settle_seconds=VIEWER_SETTLE_SECONDS if session.role == "viewer" else 0.0)))
+            settle_seconds=live.settle_seconds(session))))
 
     @app.post("/api/tables/{stream}/pairing", tags=["floor"], responses=PAIR)
     def pair(stream: Stream, session: Annotated[Session, Depends(director)]) -> dict[str, Any]:
@@ -545,7 +542,7 @@ def create_app(
         subscription = hub.subscribe(None)
         return _sse(slot.wrap(event_stream(
             hub, subscription, render, request.is_disconnected, still_valid=valid(session),
-            settle_seconds=VIEWER_SETTLE_SECONDS if session.role == "viewer" else 0.0)))
+            settle_seconds=live.settle_seconds(session))))
 
     def valid(session: Session) -> Callable[[], Awaitable[bool]]:
         """Whether an open event stream's session still holds (revoked, signed out, expired:

@@ -54,6 +54,10 @@ class LiveLimits:
 
     viewer_streams_per_client: int = 6
     streams_per_session: int = 4
+    viewer_settle_seconds: float = 0.25
+    """Viewers hear of a change this much later than the table's own screens (the dealer's
+    answer goes first, a burst of taps is one render), each viewer up to twice that, spread,
+    so that hundreds of them are not all sent to at the same instant."""
 
 
 class _Slot:
@@ -91,6 +95,14 @@ class LiveCounter:
     def __init__(self, limits: LiveLimits) -> None:
         self.limits = limits
         self._counts: dict[tuple[str, str], int] = {}
+        self._opened = 0
+
+    def settle_seconds(self, session: Session) -> float:
+        """How long this stream waits after a change before it renders (0: a table's own)."""
+        if session.role != "viewer":
+            return 0.0
+        self._opened += 1
+        return self.limits.viewer_settle_seconds * (1 + (self._opened % 10) / 10)
 
     def take(self, request: Request, session: Session) -> _Slot:
         if session.role == "viewer":
