@@ -51,15 +51,18 @@ from engine.table import Level
 from recorder.api_spec import (
     DELETE_SESSION,
     FLOOR_STREAM,
+    LOG_KEY,
     LOGIN,
     LOGOUT,
     NEW_TOURNAMENT,
     PAIR,
     READ,
+    READ_CHECKPOINT,
     READ_TABLE,
     SESSIONS,
     SUBMIT,
     TABLE_STREAM,
+    TAKE_CHECKPOINT,
     TOURNAMENT_COMMAND,
     WHOAMI,
     allow_header,
@@ -374,10 +377,6 @@ def create_app(
 
     # --- session ----------------------------------------------------------------------------
 
-    def is_table(stream: str) -> bool:
-        head = store.head(stream)
-        return head is not None and head.kind == "table"
-
     @app.post("/api/session", tags=["session"], responses=LOGIN)
     def login(body: LoginRequest, request: Request) -> JSONResponse:
         """Join as director (PIN), dealer (table PIN or pairing code) or viewer."""
@@ -388,13 +387,12 @@ def create_app(
             if problem:
                 return _error(422, "request", f"{field}: {problem}",
                               [f"1 to {MAX_NAME} printable characters"], field=field)
-        if body.role == "dealer" and body.table is not None and not is_open(body.table):
-            # Before the PIN is looked at: a dealer session is for an open table of this room.
-            raise AuthError(404, f"no open table {body.table!r} in this room: a dealer joins "
-                            "an open table with its PIN or a pairing code")
+        # A dealer session is for an open table of this room only: any other name is a wrong
+        # guess (401, the same answer as a wrong PIN, so names are not probed), counted in the
+        # one bucket every unknown name shares (then 429).
         session = auth.login(client, body.role, pin=body.pin, code=body.code,
                              table=body.table, name=body.name, device=body.device,
-                             table_known=is_table,
+                             table_known=is_open,
                              known_device=cookie_of(request, DEVICE_COOKIE))
         response = JSONResponse(session.public())
         set_session_cookies(request, response, auth, session)
@@ -646,7 +644,7 @@ def create_app(
 
     # --- the signed log ---------------------------------------------------------------------
 
-    @app.get("/api/log/key", tags=["log"])
+    @app.get("/api/log/key", tags=["log"], responses=LOG_KEY)
     def log_key(session: Reader) -> dict[str, Any]:
         """The room's public key (C2SP verifier key) that checks every checkpoint's signature
         and the log's name (both null when this server signs no checkpoints)."""
@@ -654,12 +652,12 @@ def create_app(
             return {"key": None, "origin": None}
         return {"key": signing_key.verifier.text(), "origin": signing_key.name}
 
-    @app.get("/api/log/checkpoint", tags=["log"])
+    @app.get("/api/log/checkpoint", tags=["log"], responses=READ_CHECKPOINT)
     def read_checkpoint(session: Reader) -> dict[str, Any]:
         """The latest signed checkpoint (null when none was taken yet)."""
         return {"checkpoint": checkpoint_view(latest_checkpoint(store))}
 
-    @app.post("/api/log/checkpoint", tags=["log"])
+    @app.post("/api/log/checkpoint", tags=["log"], responses=TAKE_CHECKPOINT)
     def take_checkpoint(session: Annotated[Session, Depends(director)]) -> dict[str, Any]:
         """Sign the log's size and root now (the director's); answers with the checkpoint."""
         if signing_key is None:

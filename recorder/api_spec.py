@@ -67,6 +67,9 @@ NEW_TOURNAMENT = answers(400, 401, 403, 409, 413, 422)
 TOURNAMENT_COMMAND = answers(400, 401, 403, 404, 409, 413, 422)
 TABLE_STREAM = event_stream_answers(400, 401, 404, 422, 429)
 FLOOR_STREAM = event_stream_answers(401, 429)
+LOG_KEY = answers(404)
+READ_CHECKPOINT = answers(401)
+TAKE_CHECKPOINT = answers(401, 403, 404)
 
 
 def allow_header(app: FastAPI, path: str) -> str:

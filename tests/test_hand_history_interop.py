@@ -329,7 +329,8 @@ def test_a_name_that_reads_as_a_hand_history_line_is_refused_at_registration(
         before = len(store.snapshot()[1])
         with pytest.raises(RuleViolation) as refused:
             tournaments.register("names", name, DIRECTOR)
-        assert refused.value.rule == "registration: name"
+        # The engine's rule, or (a blank name) the recorder's check of every name before it.
+        assert refused.value.rule in ("registration: name", "name")
         assert len(store.snapshot()[1]) == before
 
 
