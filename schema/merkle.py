@@ -308,22 +308,70 @@ LeafSource = tuple[int, str, int, Any, str]
 """(position, stream_id, version, event_id, chain hash) of a newly stored event."""
 
 
-def append_leaves(connection: Connection, events: Iterable[LeafSource]) -> TreeHead:
+class HeadCache:
+    """The tree head this process last wrote (size, root hex, frontier hex), kept by the store.
+    On PostgreSQL an append then writes leaves, nodes and head in one statement that only takes
+    effect if the head in the database is still this one; else it reads the head and retries."""
+
+    def __init__(self) -> None:
+        self.head: tuple[int, str, str] | None = None
+
+
+def append_leaves(connection: Connection, events: Iterable[LeafSource],
+                  cache: HeadCache | None = None) -> TreeHead:
     """Add `events` (just inserted, in position order) as the next leaves, inside the caller's
     transaction, which holds the append lock: writes their leaves, the perfect nodes they
     complete and the new head. Never reads or recomputes the rest of the tree.
 
-    Plain SQL through the driver, two round trips (read the head; on PostgreSQL one statement
-    writes leaves, nodes and head): this runs in every durable append (benchmarks/
-    append_latency.py holds it to 10% of one)."""
+    Plain SQL through the driver's own cursor (no statement compiling), since this runs in
+    every durable append (benchmarks/append_latency.py holds it to 10% of one): on SQLite the
+    head is read then leaves, nodes and head written; on PostgreSQL, with a `cache` still
+    valid, one statement does it all."""
+    events = list(events)
     postgresql = connection.dialect.name == "postgresql"
-    mark = "%s" if postgresql else "?"
-    # The driver's own cursor, in the transaction SQLAlchemy began: no statement compiling.
     cursor = connection.connection.cursor()
-    cursor.execute("SELECT tree_size, frontier FROM merkle_head WHERE id = 1")
-    row: Any = cursor.fetchone()
-    size, text = row
-    size = int(size)
+    try:
+        if postgresql and cache is not None and cache.head is not None:
+            size, root_hex, text = cache.head
+            grown = _grow(size, text, events, postgresql)
+            statement, params = _pg_statement(grown, expected=(size, root_hex))
+            cursor.execute(statement, params)
+            row: Any = cursor.fetchone()
+            if row is not None and row[0] == 1:
+                cache.head = grown.head
+                return TreeHead(grown.head[0], bytes.fromhex(grown.head[1]))
+        cursor.execute("SELECT tree_size, frontier FROM merkle_head WHERE id = 1")
+        row = cursor.fetchone()
+        grown = _grow(int(row[0]), row[1], events, postgresql)
+        if grown.leaves:
+            if postgresql and len(grown.leaves) <= MAX_ROWS_PER_STATEMENT and len(
+                    grown.nodes) <= MAX_ROWS_PER_STATEMENT:
+                statement, params = _pg_statement(grown)
+                cursor.execute(statement, params)
+            else:
+                mark = "%s" if postgresql else "?"
+                for part in _chunks(grown.leaves, MAX_ROWS_PER_STATEMENT):
+                    cursor.execute(_insert_leaves(part, mark), _flat(part))
+                for part in _chunks(grown.nodes, MAX_ROWS_PER_STATEMENT):
+                    cursor.execute(_insert_nodes(part, mark), _flat(part))
+                cursor.execute(f"UPDATE merkle_head SET tree_size = {mark}, root_hash = {mark}, "
+                               f"frontier = {mark} WHERE id = 1", grown.head)
+        if cache is not None:
+            cache.head = grown.head
+        return TreeHead(grown.head[0], bytes.fromhex(grown.head[1]))
+    finally:
+        cursor.close()
+
+
+@dataclass(frozen=True)
+class _Grown:
+    leaves: list[tuple[Any, ...]]
+    nodes: list[tuple[Any, ...]]
+    head: tuple[int, str, str]
+
+
+def _grow(size: int, text: str, events: list[LeafSource], postgresql: bool) -> _Grown:
+    """The rows `events` add to the tree of `size` whose frontier is `text` (hex)."""
     frontier = [bytes.fromhex(text[i:i + 64]) for i in range(0, len(text), 64)]
     leaves: list[tuple[Any, ...]] = []
     nodes: list[tuple[Any, ...]] = []
@@ -340,37 +388,46 @@ def append_leaves(connection: Connection, events: Iterable[LeafSource]) -> TreeH
             counter >>= 1
             nodes.append((level, (size >> level) - 1, node.hex()))
         frontier.append(node)
-    root = frontier_root(frontier)
-    if not leaves:
-        cursor.close()
-        return TreeHead(size, root)
-    new_head = (size, root.hex(), "".join(h.hex() for h in frontier))
-    update_head = (f"UPDATE merkle_head SET tree_size = {mark}, root_hash = {mark}, "
-                   f"frontier = {mark} WHERE id = 1")
-    leaf_row = "(" + ", ".join([mark] * 7) + ")"
-    node_row = "(" + ", ".join([mark] * 3) + ")"
-    writes = [
-        ("INSERT INTO merkle_leaves (leaf_index, position, stream_id, version, event_id, "
-         "event_hash, leaf_hash) VALUES " + ", ".join([leaf_row] * len(part)),
-         tuple(value for row in part for value in row))
-        for part in _chunks(leaves, MAX_ROWS_PER_STATEMENT)
-    ] + [
-        ("INSERT INTO merkle_nodes (level, node_index, hash) VALUES "
-         + ", ".join([node_row] * len(part)),
-         tuple(value for row in part for value in row))
-        for part in _chunks(nodes, MAX_ROWS_PER_STATEMENT)
-    ]
-    if postgresql and len(writes) <= 2:
-        # One round trip: data-modifying CTEs run in the same statement.
-        names = ", ".join(f"w{k} AS ({sql})" for k, (sql, _p) in enumerate(writes))
-        params = tuple(value for _sql, values in writes for value in values)
-        cursor.execute(f"WITH {names} {update_head}", params + new_head)
-    else:
-        for sql, values in writes:
-            cursor.execute(sql, values)
-        cursor.execute(update_head, new_head)
-    cursor.close()
-    return TreeHead(size, root)
+    return _Grown(leaves, nodes, (size, frontier_root(frontier).hex(),
+                                  "".join(h.hex() for h in frontier)))
+
+
+def _insert_leaves(rows: list[tuple[Any, ...]], mark: str) -> str:
+    row = "(" + ", ".join([mark] * 7) + ")"
+    return ("INSERT INTO merkle_leaves (leaf_index, position, stream_id, version, event_id, "
+            "event_hash, leaf_hash) VALUES " + ", ".join([row] * len(rows)))
+
+
+def _insert_nodes(rows: list[tuple[Any, ...]], mark: str) -> str:
+    return ("INSERT INTO merkle_nodes (level, node_index, hash) VALUES "
+            + ", ".join(["(%s, %s, %s)" if mark == "%s" else "(?, ?, ?)"] * len(rows)))
+
+
+def _flat(rows: list[tuple[Any, ...]]) -> tuple[Any, ...]:
+    return tuple(value for row in rows for value in row)
+
+
+def _pg_statement(grown: _Grown, expected: tuple[int, str] | None = None,
+                  ) -> tuple[str, tuple[Any, ...]]:
+    """One PostgreSQL statement (data-modifying CTEs) writing leaves, nodes and head; with
+    `expected` (size, root hex) it writes nothing unless the stored head is that one, and
+    answers 1 when it wrote."""
+    guard = " AND tree_size = %s AND root_hash = %s" if expected else ""
+    parts = [f"h AS (UPDATE merkle_head SET tree_size = %s, root_hash = %s, frontier = %s "
+             f"WHERE id = 1{guard} RETURNING 1)"]
+    params: list[Any] = [*grown.head, *(expected or ())]
+    if grown.leaves:
+        values = ", ".join(["(%s, %s, %s, %s, %s, %s, %s)"] * len(grown.leaves))
+        parts.append("l AS (INSERT INTO merkle_leaves (leaf_index, position, stream_id, "
+                     "version, event_id, event_hash, leaf_hash) SELECT * FROM (VALUES "
+                     f"{values}) AS v WHERE EXISTS (SELECT 1 FROM h))")
+        params += _flat(grown.leaves)
+    if grown.nodes:
+        values = ", ".join(["(%s, %s, %s)"] * len(grown.nodes))
+        parts.append("n AS (INSERT INTO merkle_nodes (level, node_index, hash) SELECT * FROM "
+                     f"(VALUES {values}) AS v WHERE EXISTS (SELECT 1 FROM h))")
+        params += _flat(grown.nodes)
+    return f"WITH {', '.join(parts)} SELECT count(*) FROM h", tuple(params)
 
 
 def _chunks(rows: list[tuple[Any, ...]], size: int) -> Iterator[list[tuple[Any, ...]]]:

@@ -59,7 +59,7 @@ from schema.errors import (
     SchemaMissing,
 )
 from schema.hashing import GENESIS_HASH, chain_hash, recorded_at_text
-from schema.merkle import TreeHead, append_leaves, read_head
+from schema.merkle import HeadCache, TreeHead, append_leaves, read_head
 from schema.sessions import SessionStore
 from schema.tables import (
     ACTOR_LENGTH,
@@ -148,6 +148,7 @@ class EventStore:
         # Off only to measure what the Merkle leaves cost (benchmarks/append_latency.py): a log
         # written without them no longer verifies against its checkpoints.
         self.write_merkle_leaves = True
+        self._tree_head = HeadCache()
 
     @property
     def url(self) -> str:
@@ -284,7 +285,7 @@ class EventStore:
             append_leaves(connection, [
                 (position, stream_id, row["version"], row["event_id"], row["hash"])
                 for position, row in zip(positions, rows, strict=True)
-            ])
+            ], self._tree_head)
         connection.execute(
             sa.update(streams_table)
             .where(streams_table.c.id == stream_id)

@@ -140,3 +140,13 @@ def test_processes_appending_at_once_keep_tree_order_equal_to_commit_order(
         assert process.exitcode == 0
     assert store.tree_head().size == 60
     _stored_tree_matches(store, db_url)
+
+
+def test_two_stores_taking_turns_keep_one_tree(store: EventStore, db_url: str) -> None:
+    """Each store remembers the head it last wrote; when the other one moved the tree on since,
+    the append sees it (the head no longer matches) and extends the tree as it is."""
+    with open_store(db_url) as other:
+        for n in range(6):
+            writer = store if n % 2 == 0 else other
+            writer.append("table-1", 2 * n, new_events(2, start=2 * n + 1))
+        _stored_tree_matches(store, db_url)
