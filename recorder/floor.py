@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
+from engine.breaking import table_to_break
 from engine.errors import RuleViolation
 from engine.seating import needs_balancing
 from engine.table import Level
@@ -156,6 +157,8 @@ class TournamentDesk:
                 raise RuleViolation("balancing", "no move is due (or a hand is in progress at "
                                     "a table that would move)")
             return moves[0].retried
+        if isinstance(c, wire.BreakTableIn):
+            return t.break_table(tournament, actor, c.seed, **ids).retried
         if isinstance(c, wire.RulingIn):
             return t.ruling(tournament, c.rule, c.text, actor, c.stream, c.version,
                             **ids).retried
@@ -277,6 +280,7 @@ def tournament_view(tournament: str, state: TournamentState, stored: list[Stored
         "tables": list(state.tables),
         "table_streams": {t: table_stream(tournament, t) for t in state.tables},
         "needs_balancing": needs_balancing(state) if state.tables else False,
+        "table_break": _table_break(state),
         "eliminations": sorted(out, key=lambda e: e["place"]),
         "moves": moves[::-1],
         "color_ups": color_ups[::-1],
@@ -284,6 +288,16 @@ def tournament_view(tournament: str, state: TournamentState, stored: list[Stored
         "prizes": prizes,
         "currency": s.money.currency,
     }
+
+
+def _table_break(state: TournamentState) -> dict[str, Any] | None:
+    """The break the engine says is due now: one action on the floor."""
+    plan = table_to_break(state)
+    if plan is None:
+        return None
+    return {"table": plan.table, "to_tables": list(plan.to_tables), "label": plan.label,
+            "final_table": plan.final_table, "seating": plan.seating, "redraw": plan.redraw,
+            "rule": plan.rule}
 
 
 def _stakes(state: TournamentState) -> dict[str, Any] | None:

@@ -183,6 +183,16 @@ class Recorded:
     retried: bool = False
 
 
+@dataclass(frozen=True)
+class StreamChange:
+    """One stream's part of a command that changes several streams (a move, a table break, a
+    carry, a final-table draw): the events, decided at `expected_version`."""
+
+    stream: str
+    expected_version: int
+    events: tuple[Any, ...]
+
+
 @dataclass
 class Recorder:
     """Records commands into the store through the engine; keeps folded tables in memory."""
@@ -287,6 +297,60 @@ class Recorder:
                 return retried
             self._check_version(stream, expected_version, current)
             return self._record(stream, expected_version, events, event_id, actor)
+
+    def plan_table(self, stream: str, commands: Sequence[TableCommand]) -> StreamChange:
+        """The events `commands` give at the table, each decided on the table as the ones
+        before it leave it; nothing is recorded (for `record_many`)."""
+        with self._lock:
+            fold = self.table(stream)
+            trial = fold
+            events: list[Any] = []
+            for command in commands:
+                decided = self._decide(stream, trial, command)
+                state = trial.state
+                for event in decided:
+                    state = _apply(state, event)
+                trial = TableFold(stream, trial.version + len(decided), state, trial.findings,
+                                  trial.effective, trial.voided)
+                events.extend(decided)
+            return StreamChange(stream, fold.version, tuple(events))
+
+    def record_many(self, changes: Sequence[StreamChange], event_id: uuid.UUID,
+                    actor: Actor) -> list[Recorded]:
+        """Append every stream's change in one transaction (store.append_many): all of it or
+        none. The first change's first event carries `event_id`; every other event an id
+        derived from it, so a retry with the same id finds the whole command and adds
+        nothing."""
+        changes = [c for c in changes if c.events]
+        if not changes:
+            return []
+        roots = [event_id if k == 0 else uuid.uuid5(event_id, f"stream:{c.stream}")
+                 for k, c in enumerate(changes)]
+        with self._lock:
+            found = self._find_retry(changes[0].stream, 0, event_id)
+            if found is not None:
+                again = [self._find_retry(c.stream, 0, root) for c, root in
+                         zip(changes[1:], roots[1:], strict=True)]
+                return [found] + [r for r in again if r is not None]
+            now = self.clock()
+            parts = []
+            for change, root in zip(changes, roots, strict=True):
+                new = [NewEvent.from_domain(
+                    event, event_id=root if k == 0 else _derived_id(root, k),
+                    actor=actor.name, device=actor.device, recorded_at=now)
+                    for k, event in enumerate(change.events)]
+                kind = "tournament" if change.stream.startswith("tournament-") else "table"
+                parts.append((change.stream, change.expected_version, new, kind))
+            stored = self.store.append_many(parts)
+            for change, events in zip(changes, stored, strict=True):
+                cached = self._cache.get(change.stream)
+                if cached is not None and cached.fold.version == change.expected_version:
+                    self._extend(change.stream, cached, events)
+        for events in stored:
+            for listener in list(self._listeners):
+                listener(events[-1].stream_id, events[-1].version)
+        return [Recorded(events[-1].stream_id, events[-1].version, tuple(events))
+                for events in stored]
 
     def recorded(self, stream: str, event_id: uuid.UUID) -> Recorded | None:
         """What was recorded in `stream` under `event_id` (with the events derived from it), as

@@ -25,11 +25,18 @@ from dataclasses import dataclass, field, replace
 from functools import partial
 from typing import Any
 
+from engine.breaking import (
+    BREAK_RULE,
+    REASON_BROKEN,
+    TableBreak,
+    break_table,
+    due_big_blind,
+    table_to_break,
+)
 from engine.cards import FULL_DECK, card_text
 from engine.errors import RuleViolation
 from engine.profiles import get_profile
 from engine.seating import (
-    close_table,
     draw_button,
     draw_seats,
     free_seats,
@@ -56,6 +63,7 @@ from engine.tournament_events import (
     AntesDecided,
     BreakEnded,
     BreakStarted,
+    ButtonDrawn,
     ChipsColoredUp,
     LevelStarted,
     PenaltyRecorded,
@@ -78,6 +86,7 @@ from recorder.service import (
     RemovePlayer,
     SeatPlayer,
     StartHand,
+    StreamChange,
 )
 from replay.fold import TableFold
 from schema.errors import ConcurrencyConflict, DuplicateEventConflict
@@ -139,10 +148,6 @@ def _eliminated(player: str, fold: TableFold) -> RemovePlayer:
     if seat is None:
         raise RuleViolation("seating", f"{player} is not at {fold.stream}")
     return RemovePlayer(seat.seat, "eliminated")
-
-
-def _closing(table: str, state: TournamentState) -> list[Any]:
-    return [close_table(state, table)]
 
 
 @dataclass
@@ -416,7 +421,7 @@ class Tournaments:
              to_seat: int = 0, reason: str = "balance", rule: str = "", *,
              event_id: uuid.UUID | None = None, expected_version: int | None = None) -> Recorded:
         """A player moves with his exact stack; he waits if he lands between the blinds and
-        the button."""
+        the button. The move, his leaving and his arrival are one transaction."""
         fields: dict[str, Any] = {"player": player, "to_table": to_table, "reason": reason,
                                   "rule": rule}
         if to_seat:
@@ -427,42 +432,118 @@ class Tournaments:
     def _move(self, tournament: str, player: str, to_table: str, actor: Actor, to_seat: int,
               reason: str, rule: str, ids: _Ids, expected: int | None = None,
               intent: _Intent | None = None) -> Recorded:
-        def decide(state: TournamentState) -> list[Any]:
-            entrant = state.entrant(player)
-            if entrant is None or not entrant.seated:
-                raise RuleViolation("moves", f"{player} is not seated")
-            source = self.table(tournament, entrant.table).state
-            assert source is not None
-            seat = source.seat_of(player)
-            if seat is None:
-                raise RuleViolation("moves", f"{player} is not at table {entrant.table}")
-            seat_to = to_seat or free_seats(state, to_table)[0]
-            return [move_player(state, player, to_table, seat_to, seat.stack, reason, rule)]
+        stream = tournament_stream(tournament)
+        found = self._found(stream, ids)
+        if found is not None:
+            if intent is not None:
+                intent.check(found)
+            return found
+        state, version = self._read(tournament)
+        if expected is not None and expected != version:
+            raise ConcurrencyConflict(stream, expected, version)
+        entrant = state.entrant(player)
+        if entrant is None or not entrant.seated:
+            raise RuleViolation("moves", f"{player} is not seated")
+        source = self.table(tournament, entrant.table).state
+        assert source is not None
+        seat = source.seat_of(player)
+        if seat is None:
+            raise RuleViolation("moves", f"{player} is not at table {entrant.table}")
+        seat_to = to_seat or next(iter(free_seats(state, to_table)), 0)
+        moved = move_player(state, player, to_table, seat_to, seat.stack, reason, rule)
+        changes = [
+            StreamChange(stream, version, (moved,)),
+            self.recorder.plan_table(table_stream(tournament, moved.from_table),
+                                     [RemovePlayer(moved.from_seat, "moved")]),
+            self.recorder.plan_table(table_stream(tournament, moved.to_table), [
+                SeatPlayer(moved.to_seat, moved.player, moved.stack, True, "moved")]),
+        ]
+        return self.recorder.record_many(changes, ids.root, actor)[0]
 
-        recorded = self._step(tournament, ids, decide, actor, expected, intent)
-        self._finish_move(tournament, recorded, ids, actor)
-        return recorded
+    def break_plan(self, tournament: str) -> TableBreak | None:
+        """The table the field lets break now (the engine's decision), or None."""
+        return table_to_break(self.state(tournament))
 
-    def _finish_move(self, tournament: str, recorded: Recorded, ids: _Ids,
-                     actor: Actor) -> None:
-        """The move's table sides: out of the old seat, into the new one (waiting)."""
-        event = recorded.events[0].decode()
-        assert isinstance(event, PlayerMoved)
-        rest = self._rest(ids, recorded)
-        self._table_step(tournament, event.from_table, rest.part("leave"),
-                         lambda _fold: RemovePlayer(event.from_seat, "moved"), actor)
-        self._table_step(
-            tournament, event.to_table, rest.part("arrive"),
-            lambda _fold: SeatPlayer(event.to_seat, event.player, event.stack, True, "moved"),
-            actor)
+    def break_table(self, tournament: str, actor: Actor, seed: int | None = None, *,
+                    event_id: uuid.UUID | None = None,
+                    expected_version: int | None = None) -> Recorded:
+        """Break the table the engine names, in one transaction over every stream it touches:
+        the tournament's moves (or the final table's redraw) and button draws, each player
+        leaving the broken table and taking his seat at the receiving one, the broken table's
+        chips waiting for a next pot handed on, the new buttons placed."""
+        ids = _ids(event_id)
+        stream = tournament_stream(tournament)
+        found = self._found(stream, ids)
+        if found is not None:
+            return found
+        state, version = self._read(tournament)
+        if expected_version is not None and expected_version != version:
+            raise ConcurrencyConflict(stream, expected_version, version)
+        plan = table_to_break(state)
+        if plan is None:
+            raise RuleViolation(BREAK_RULE, "every table is still needed: no table breaks now")
+        return self._break(tournament, state, version, plan, seed, ids, actor)
+
+    def _break(self, tournament: str, state: TournamentState, version: int, plan: TableBreak,
+               seed: int | None, ids: _Ids, actor: Actor) -> Recorded:
+        involved = (plan.table,) + plan.to_tables
+        folds = {t: self.table(tournament, t) for t in involved}
+        busy = [t for t, f in folds.items() if f.state is not None and f.state.hand_in_progress]
+        if busy:
+            raise RuleViolation("hand in progress", f"a hand is in progress at table "
+                                f"{busy[0]}: break the table when it is over",
+                                ("finish the hand first",))
+        stacks = {s.player: s.stack for f in folds.values() if f.state is not None
+                  for s in f.state.seats}
+        chosen = secrets.randbelow(2**31) if seed is None else seed
+        rng = random.Random(f"{tournament}-break-{plan.table}-{chosen}")
+        players = [e.player for t in (involved if plan.redraw else (plan.table,))
+                   for e in state.seated_at(t)]
+        rng.shuffle(players)
+        deck = [card_text(c) for c in FULL_DECK]
+        rng.shuffle(deck)
+        events = break_table(state, plan, players, stacks, deck, str(chosen))
+        table_commands: dict[str, list[Any]] = {t: [] for t in involved}
+        for e in state.seated_at(plan.table):
+            table_commands[plan.table].append(RemovePlayer(e.seat, "moved"))
+        last_to = plan.to_tables[0]
+        for event in events:
+            if isinstance(event, SeatsDrawn):
+                for t in plan.to_tables:
+                    table_commands[t].extend(RemovePlayer(e.seat, "moved")
+                                             for e in state.seated_at(t))
+                for a in event.assignments:
+                    table_commands[a.table].append(
+                        SeatPlayer(a.seat, a.player, stacks[a.player], False, "moved"))
+                    last_to = a.table
+            elif isinstance(event, PlayerMoved):
+                table_commands[event.to_table].append(
+                    SeatPlayer(event.to_seat, event.player, event.stack, True, "moved"))
+                last_to = event.to_table
+        broken = folds[plan.table].state
+        carry = broken.carry if broken is not None else 0
+        if carry:
+            # Octobermuck: odd chips waiting for the broken table's next pot go to the next pot
+            # of the table its last player went to ('forfeited to the next pot').
+            table_commands[plan.table].append(
+                CarryToPot(-carry, REASON_BROKEN, "color_up", last_to))
+            table_commands[last_to].append(
+                CarryToPot(carry, REASON_BROKEN, "color_up", plan.table))
+        for event in events:
+            if isinstance(event, ButtonDrawn):
+                table_commands[event.table].append(PlaceButton(event.seat, "draw for the button"))
+        changes = [StreamChange(tournament_stream(tournament), version, events)]
+        changes.extend(self.recorder.plan_table(table_stream(tournament, t), commands)
+                       for t, commands in table_commands.items() if commands)
+        return self.recorder.record_many(changes, ids.root, actor)[0]
 
     def balance(self, tournament: str, actor: Actor, *, event_id: uuid.UUID | None = None,
                 expected_version: int | None = None) -> list[Recorded]:
         """Break a table when the others can take its players; else even the tables out.
 
-        Each move (and the closing of a broken table) is a part of this one command. A retry
-        completes the parts already begun and returns their moves; it decides no new move (the
-        floor view says when the tables still need balancing)."""
+        Each break and each move is one transaction (a part of this command). A retry returns
+        the parts recorded under its id and decides no new one (the floor view says when the
+        tables still need balancing)."""
         ids = _ids(event_id)
         stream = tournament_stream(tournament)
 
@@ -473,11 +554,7 @@ class Tournaments:
             done: list[Recorded] = []
             k = 0
             while (found := self._found(stream, part(k))) is not None:
-                if k == 0:
-                    _Intent(PlayerMoved.TYPE).check(found)
-                if found.events[0].type == PlayerMoved.TYPE:
-                    self._finish_move(tournament, found, part(k), actor)
-                    done.append(found)
+                done.append(found)
                 k += 1
             return done
         return self._balance(tournament, actor, replace(ids, given=False), part,
@@ -495,23 +572,17 @@ class Tournaments:
             if any(self.table(tournament, t).state.hand_in_progress  # type: ignore[union-attr]
                    for t in tables):
                 return done
-            players = sum(len(state.seated_at(t)) for t in tables)
-            seats = state.structure.seats_per_table
-            if len(tables) > 1 and players <= seats * (len(tables) - 1):
-                smallest = min(tables, key=lambda t: (len(state.seated_at(t)), t))
-                target = ""
-                for entrant in state.seated_at(smallest):
-                    state = self.state(tournament)
-                    others = [t for t in tables if t != smallest]
-                    target = min(others, key=lambda t: (len(state.seated_at(t)), t))
-                    done.append(self._move(tournament, entrant.player, target, actor, 0,
-                                           "table broken", "", part(k)))
-                    k += 1
-                self._carry_on(tournament, smallest, target, part(k), actor)
-                self._step(tournament, part(k), partial(_closing, smallest), actor)
+            plan = table_to_break(state)
+            if plan is not None:
+                seed = random.Random(f"{tournament}-{version}").randrange(2**31)
+                done.append(self._break(tournament, state, version, plan, seed, part(k),
+                                        actor))
                 k += 1
                 continue
-            due = {t: self._due_big_blind(tournament, t) for t in tables}
+            due: dict[str, str] = {}
+            for t in tables:
+                tstate = self.table(tournament, t).state
+                due[t] = due_big_blind(tstate) if tstate is not None else ""
             counts = {t: len(state.seated_at(t)) for t in tables}
             fullest = max(counts.values()) if counts else 0
             source = min(t for t in tables if counts[t] == fullest) if tables else ""
@@ -526,36 +597,11 @@ class Tournaments:
                                    suggestion.to_seat, "balance", suggestion.rule, part(k)))
             k += 1
 
-    def _carry_on(self, tournament: str, closing: str, target: str, ids: _Ids,
-                  actor: Actor) -> None:
-        """Odd chips still waiting for the next pot of a table that breaks go to the next pot
-        of the table its last player went to (Octobermuck: 'forfeited to the next pot')."""
-        state = self.table(tournament, closing).state
-        carry = state.carry if state is not None else 0
-        if not carry or not target:
-            return
-        rule = self.state(tournament).structure.profile
-        self._table_step(tournament, closing, ids.part("carry-out"), _given(CarryToPot(
-            -carry, f"to the next pot of table {target}: this table breaks", rule, target)),
-            actor)
-        self._table_step(tournament, target, ids.part("carry-in"), _given(CarryToPot(
-            carry, f"from table {closing}, broken: odd chips of the color-up", rule, closing)),
-            actor)
-
     def _high_cards(self, state: TournamentState, table: str) -> dict[str, str]:
         rng = random.Random(f"{state.tournament}-{table}-{len(state.entrants)}")
         deck = list(FULL_DECK)
         rng.shuffle(deck)
         return {e.player: card_text(deck.pop()) for e in state.seated_at(table)}
-
-    def _due_big_blind(self, tournament: str, table: str) -> str:
-        fold = self.table(tournament, table)
-        tstate = fold.state
-        if tstate is None or not tstate.seats:
-            return ""
-        last = tstate.big_blind_seat or tstate.button
-        order = sorted(tstate.seats, key=lambda s: ((s.seat - last - 1) % tstate.seat_count))
-        return order[0].player
 
     def color_up(self, tournament: str, actor: Actor, *, event_id: uuid.UUID | None = None,
                  expected_version: int | None = None) -> Recorded:

@@ -351,6 +351,13 @@ class BalanceIn(_Command):
     type: Literal["balance"]
 
 
+class BreakTableIn(_Command):
+    """Break the table the engine names (the floor view's `table_break`): one transaction."""
+
+    type: Literal["break_table"]
+    seed: int | None = Field(None, description="recorded with the draw; random when omitted")
+
+
 class RulingIn(_Command):
     type: Literal["ruling"]
     rule: str = Field(min_length=1, max_length=200)
@@ -366,6 +373,6 @@ class SettleIn(_Command):
 
 TournamentCommandIn = Annotated[
     RegisterIn | DrawSeatsIn | StartLevelIn | StartBreakIn | EndBreakIn | ColorUpIn | MoveIn
-    | BalanceIn | RulingIn | SettleIn,
+    | BalanceIn | BreakTableIn | RulingIn | SettleIn,
     Field(discriminator="type"),
 ]

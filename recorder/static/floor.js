@@ -130,7 +130,7 @@
         if (/break/.test(legal)) html += cmd(t, "start_break", "Start the break", "primary");
         if (/color-up/.test(legal)) html += cmd(t, "color_up", "Color-up", "primary");
       }
-      if (!t.on_break && t.level) html += `<button type="button" class="btn small" data-action="t-extra-break" data-t="${H.esc(t.id)}">Extra break…</button>`;
+      if (!t.on_break && t.level) html += `<form class="form inline" data-form="extra-break" data-t="${H.esc(t.id)}"><input name="minutes" type="number" min="1" max="240" value="10" inputmode="numeric" aria-label="Extra break minutes"><button type="submit" class="btn small">Extra break</button></form>`;
       html += "</div>";
     }
     html += "</div>";
@@ -165,7 +165,8 @@
       }
       html += "</section>";
       html += '<section class="box"><h2>Moves</h2>';
-      if (t.needs_balancing) html += cmd(t, "balance", "Balance the tables", "primary wide");
+      if (t.table_break) html += cmd(t, "break_table", t.table_break.label, "primary wide");
+      else if (t.needs_balancing) html += cmd(t, "balance", "Balance the tables", "primary wide");
       if (t.tables.length > 1) {
         html += `<form class="form" data-form="move" data-t="${H.esc(t.id)}"><select name="player">${t.players.map((p) => `<option value="${H.esc(p.player)}">${H.esc(p.name)} (T${H.esc(p.table)} s${p.seat})</option>`).join("")}</select><select name="to_table">${t.tables.map((x) => `<option>${H.esc(x)}</option>`).join("")}</select><button type="submit" class="btn">Move</button></form>`;
       }
@@ -300,10 +301,6 @@
     async "t-cmd"(el) {
       await tournamentCommand(el.dataset.t, { type: el.dataset.type }, el.textContent);
     },
-    async "t-extra-break"(el) {
-      const minutes = parseInt(prompt("Break length in minutes", "10") || "0", 10);
-      if (minutes > 0) await tournamentCommand(el.dataset.t, { type: "start_break", minutes }, "extra break");
-    },
     async signout() {
       await H.logout();
       location.reload();
@@ -325,7 +322,10 @@
     const t = form.dataset.t;
     const kind = form.dataset.form;
     let done = null;
-    if (kind === "register") done = await tournamentCommand(t, { type: "register", name: data.name }, `register ${data.name}`);
+    if (kind === "extra-break") {
+      const minutes = parseInt(data.minutes, 10);
+      if (minutes > 0) done = await tournamentCommand(t, { type: "start_break", minutes }, "extra break");
+    } else if (kind === "register") done = await tournamentCommand(t, { type: "register", name: data.name }, `register ${data.name}`);
     else if (kind === "draw") done = await tournamentCommand(t, { type: "draw_seats", tables: parseInt(data.tables, 10) }, "seat draw");
     else if (kind === "move") done = await tournamentCommand(t, { type: "move", player: data.player, to_table: data.to_table, reason: "floor move" }, "move");
     else if (kind === "ruling") done = await tournamentCommand(t, { type: "ruling", rule: data.rule, text: data.text, stream: data.stream }, "ruling");
