@@ -74,7 +74,7 @@ from engine.tournament_events import (
     SeatsDrawn,
     TournamentCreated,
 )
-from engine.tournament_state import TournamentState, fold_tournament
+from engine.tournament_state import TournamentState, apply_tournament, fold_tournament
 from recorder.service import (
     Actor,
     AdjustStack,
@@ -215,6 +215,29 @@ class Tournaments:
         """The ids of the parts after the first: looked up only when the first was a retry."""
         return replace(ids, given=first.retried)
 
+    def _atomic(self, tournament: str, ids: _Ids, expected: int | None,
+                intent: _Intent | None,
+                decide: Callable[[TournamentState, int], tuple[Sequence[Any],
+                                                               dict[str, list[Any]]]],
+                actor: Actor) -> Recorded:
+        """A command over several streams in one transaction: `decide(state, version)` gives
+        the tournament's events and each table's commands (decided in order on the table as
+        it stands). A retry (its id found) returns what was recorded and adds nothing."""
+        stream = tournament_stream(tournament)
+        found = self._found(stream, ids)
+        if found is not None:
+            if intent is not None:
+                intent.check(found)
+            return found
+        state, version = self._read(tournament)
+        if expected is not None and expected != version:
+            raise ConcurrencyConflict(stream, expected, version)
+        events, commands = decide(state, version)
+        changes = [StreamChange(stream, version, tuple(events))]
+        changes.extend(self.recorder.plan_table(table_stream(tournament, t), c)
+                       for t, c in commands.items() if c)
+        return self.recorder.record_many(changes, ids.root, actor)[0]
+
     # --- writing --------------------------------------------------------------------------
 
     def create(self, tournament: str, structure: Structure, actor: Actor, *,
@@ -234,79 +257,73 @@ class Tournaments:
     def register(self, tournament: str, name: str, actor: Actor, player: str = "", *,
                  event_id: uuid.UUID | None = None,
                  expected_version: int | None = None) -> tuple[str, Recorded]:
-        """An entry; once play has started the late entrant is drawn into a seat at once."""
-        ids = _ids(event_id)
+        """An entry; once play has started the late entrant is drawn into the free seat at
+        the shortest table at once (one transaction)."""
 
-        def decide(state: TournamentState) -> list[Any]:
-            return [register(state, player or f"p{len(state.entrants) + 1}", name)]
+        def decide(state: TournamentState, _v: int) -> tuple[list[Any], dict[str, list[Any]]]:
+            entry = register(state, player or f"p{len(state.entrants) + 1}", name)
+            if not entry.late or not state.tables:
+                return [entry], {}
+            after = apply_tournament(state, entry)
+            counts = {t: len(after.seated_at(t)) for t in after.tables}
+            table = min(after.tables, key=lambda t: counts[t])
+            drawn = draw_seats(after, [table], [entry.player], seed="late entry")
+            (seat,) = drawn.assignments
+            return [entry, drawn], {table: [SeatPlayer(seat.seat, entry.player, entry.stack,
+                                                       True, "late entry")]}
 
         fields = {"name": name} | ({"player": player} if player else {})
-        recorded = self._step(tournament, ids, decide, actor, expected_version,
-                              _Intent(PlayerRegistered.TYPE, fields))
+        recorded = self._atomic(tournament, _ids(event_id), expected_version,
+                                _Intent(PlayerRegistered.TYPE, fields), decide, actor)
         event = recorded.events[0].decode()
         assert isinstance(event, PlayerRegistered)
-        if event.late:
-            self._seat_late(tournament, event.player, self._rest(ids, recorded).part("late"),
-                            actor)
         return event.player, recorded
-
-    def _seat_late(self, tournament: str, player: str, ids: _Ids, actor: Actor) -> None:
-        """A late entrant takes the free seat at the shortest table."""
-
-        def decide(state: TournamentState) -> list[Any]:
-            counts = {t: len(state.seated_at(t)) for t in state.tables}
-            table = min(state.tables, key=lambda t: counts[t])
-            return [draw_seats(state, [table], [player], seed="late entry")]
-
-        drawn = self._step(tournament, ids, decide, actor)
-        event = drawn.events[0].decode()
-        assert isinstance(event, SeatsDrawn)
-        self._seat_at_tables(tournament, event.assignments, self._rest(ids, drawn), actor,
-                             waits=True, reason="late entry")
 
     def draw_seats(self, tournament: str, tables: int, seed: int | None, actor: Actor, *,
                    event_id: uuid.UUID | None = None,
                    expected_version: int | None = None) -> Recorded:
         """The random seat draw over `tables` tables (the seed goes into the event; a random
-        one when None), then each table opened with its players and the draw for the button."""
-        ids = _ids(event_id)
+        one when None), each table opened with its players and the draw for the button: one
+        transaction."""
         names = [str(n) for n in range(1, tables + 1)]
         chosen = secrets.randbelow(2**31) if seed is None else seed
 
-        def decide(state: TournamentState) -> list[Any]:
+        def decide(state: TournamentState, _v: int) -> tuple[list[Any], dict[str, list[Any]]]:
             order = sorted(e.player for e in state.remaining if not e.table)
             random.Random(chosen).shuffle(order)
-            return [draw_seats(state, names, order, seed=str(chosen))]
+            drawn = draw_seats(state, names, order, seed=str(chosen))
+            after = apply_tournament(state, drawn)
+            events: list[Any] = [drawn]
+            commands: dict[str, list[Any]] = {name: [] for name in drawn.tables}
+            structure = state.structure
+            for name in drawn.tables:
+                if self.table(tournament, name).state is None:
+                    commands[name].append(OpenTable(name, structure.seats_per_table,
+                                                    structure.profile, tournament))
+            for a in drawn.assignments:
+                entrant = after.entrant(a.player)
+                assert entrant is not None
+                commands[a.table].append(SeatPlayer(
+                    a.seat, a.player, structure.starting_stack - entrant.chips_deducted))
+            rng = random.Random(chosen + 1)
+            for name in drawn.tables:
+                deck = list(FULL_DECK)
+                rng.shuffle(deck)
+                seated = after.seated_at(name)
+                if len(seated) < 2:
+                    continue
+                button = draw_button(after, name, {e.seat: card_text(deck.pop())
+                                                   for e in seated})
+                after = apply_tournament(after, button)
+                events.append(button)
+                commands[name].append(PlaceButton(button.seat, "draw for the button"))
+            return events, commands
 
         fields: dict[str, Any] = {"tables": names}
         if seed is not None:
             fields["seed"] = str(seed)
-        recorded = self._step(tournament, ids, decide, actor, expected_version,
-                              _Intent(SeatsDrawn.TYPE, fields))
-        event = recorded.events[0].decode()
-        assert isinstance(event, SeatsDrawn)
-        rest = self._rest(ids, recorded)
-        structure = self.state(tournament).structure
-        for name in event.tables:
-            opened = OpenTable(name, structure.seats_per_table, structure.profile, tournament)
-            self._table_step(tournament, name, rest.part(f"open:{name}"),
-                             _given(opened), actor)
-        self._seat_at_tables(tournament, event.assignments, rest, actor)
-        rng = random.Random(int(event.seed) + 1)
-        for name in event.tables:
-            self._draw_button(tournament, name, rng, actor, rest.part(f"button:{name}"))
-        return recorded
-
-    def _seat_at_tables(self, tournament: str, assignments: Sequence[Any], ids: _Ids,
-                        actor: Actor, waits: bool = False, reason: str = "draw") -> None:
-        state = self.state(tournament)
-        for a in assignments:
-            entrant = state.entrant(a.player)
-            assert entrant is not None
-            stack = state.structure.starting_stack - entrant.chips_deducted
-            seated = SeatPlayer(a.seat, a.player, stack, waits, reason)
-            self._table_step(tournament, a.table, ids.part(f"seat:{a.player}"),
-                             _given(seated), actor)
+        return self._atomic(tournament, _ids(event_id), expected_version,
+                            _Intent(SeatsDrawn.TYPE, fields), decide, actor)
 
     def draw_button(self, tournament: str, table: str, rng: random.Random, actor: Actor, *,
                     event_id: uuid.UUID | None = None) -> None:
@@ -634,27 +651,24 @@ class Tournaments:
                 race_cards = {}
             return [color_up(state, stacks, race_cards=race_cards)]
 
-        ids = _ids(event_id)
-        recorded = self._step(tournament, ids, decide, actor, expected_version,
-                              _Intent(ChipsColoredUp.TYPE))
-        event = recorded.events[0].decode()
-        assert isinstance(event, ChipsColoredUp)
-        rest = self._rest(ids, recorded)
-        state = self.state(tournament)
-        for adjustment in event.adjustments:
-            if adjustment.amount == 0:
-                continue
-            entrant = state.entrant(adjustment.player)
-            assert entrant is not None
-            adjusted = AdjustStack(entrant.seat, adjustment.amount,
-                                   f"color-up ({event.method})", event.rule)
-            self._table_step(tournament, entrant.table, rest.part(f"adjust:{entrant.player}"),
-                             _given(adjusted), actor)
-        for carry in event.next_pots:
-            # Octobermuck: "All odd green chips in the pot will be replaced with black chips
-            # and awarded to the winner of the next hand."
-            carried = CarryToPot(carry.amount, "odd chips of the color-up, changed up",
-                                 event.rule)
-            self._table_step(tournament, carry.table, rest.part(f"carry:{carry.table}"),
-                             _given(carried), actor)
-        return recorded
+        def decide_all(state: TournamentState,
+                       _v: int) -> tuple[list[Any], dict[str, list[Any]]]:
+            (event,) = decide(state)
+            assert isinstance(event, ChipsColoredUp)
+            commands: dict[str, list[Any]] = {}
+            for adjustment in event.adjustments:
+                if adjustment.amount == 0:
+                    continue
+                entrant = state.entrant(adjustment.player)
+                assert entrant is not None
+                commands.setdefault(entrant.table, []).append(AdjustStack(
+                    entrant.seat, adjustment.amount, f"color-up ({event.method})", event.rule))
+            for carry in event.next_pots:
+                # Octobermuck: "All odd green chips in the pot will be replaced with black
+                # chips and awarded to the winner of the next hand."
+                commands.setdefault(carry.table, []).append(CarryToPot(
+                    carry.amount, "odd chips of the color-up, changed up", event.rule))
+            return [event], commands
+
+        return self._atomic(tournament, _ids(event_id), expected_version,
+                            _Intent(ChipsColoredUp.TYPE), decide_all, actor)
