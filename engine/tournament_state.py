@@ -10,16 +10,24 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
 
+from engine.cards import parse_card
 from engine.errors import RuleViolation
+from engine.evaluator import evaluate
 from engine.structure import AnteKind, Structure
 from engine.table import Level
 from engine.tournament_events import (
     AntesDecided,
+    BountyAssigned,
+    BountyReferred,
     BreakEnded,
     BreakStarted,
     ButtonDrawn,
     ChipsColoredUp,
+    ClockPaused,
+    ClockResumed,
+    DealRecorded,
     HighHandAwarded,
+    HighHandPosted,
     LevelStarted,
     PenaltyRecorded,
     PlayerEliminated,
@@ -30,6 +38,7 @@ from engine.tournament_events import (
     RulingRecorded,
     SeatsDrawn,
     TableClosed,
+    TimeAdded,
     TournamentCreated,
     TournamentEvent,
     TournamentFinished,
@@ -110,6 +119,12 @@ class TournamentState:
     high_hand: HighHandAwarded | None = None
     rulings: tuple[RulingRecorded, ...] = ()
     penalties: tuple[PenaltyRecorded, ...] = ()
+    bounties_referred: tuple[BountyReferred, ...] = ()
+    """Bounties waiting for the director's decision."""
+    high_hands: tuple[HighHandPosted, ...] = ()
+    """The best hand shown so far (several when equal)."""
+    deal: DealRecorded | None = None
+    clock_paused: bool = False
 
     @property
     def finished(self) -> bool:
@@ -214,7 +229,40 @@ def apply_tournament(state: TournamentState | None,
         return replace(state, rulings=state.rulings + (event,))
     if isinstance(event, PenaltyRecorded):
         return replace(state, penalties=state.penalties + (event,))
+    if isinstance(event, BountyReferred):
+        return replace(state, bounties_referred=state.bounties_referred + (event,))
+    if isinstance(event, BountyAssigned):
+        new = _update(state, event.player, bounty_to=event.to)
+        return replace(new, bounties_referred=tuple(
+            b for b in state.bounties_referred if b.player != event.player))
+    if isinstance(event, HighHandPosted):
+        return replace(state, high_hands=_posted(state.high_hands, event))
+    if isinstance(event, DealRecorded):
+        return replace(state, deal=event)
+    if isinstance(event, ClockPaused):
+        return replace(state, clock_paused=True)
+    if isinstance(event, ClockResumed):
+        return replace(state, clock_paused=False)
+    if isinstance(event, TimeAdded):
+        return state
     raise TypeError(f"not a tournament event: {type(event).__name__}")
+
+
+def high_hand_value(hand: HighHandPosted) -> int:
+    return evaluate([parse_card(c) for c in hand.cards])
+
+
+def _posted(best: tuple[HighHandPosted, ...], hand: HighHandPosted) -> tuple[HighHandPosted, ...]:
+    """The best hands after `hand` is posted: a higher one replaces them, an equal one joins
+    them (suits never break a tie)."""
+    if not best:
+        return (hand,)
+    value, top = high_hand_value(hand), high_hand_value(best[0])
+    if value > top:
+        return (hand,)
+    if value == top:
+        return best + (hand,)
+    return best
 
 
 def _ante_kind(text: str) -> AnteKind:

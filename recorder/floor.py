@@ -16,6 +16,7 @@ from typing import Any
 
 from engine.breaking import table_to_break
 from engine.errors import RuleViolation
+from engine.money import high_hand_proposal, money_block
 from engine.seating import needs_balancing
 from engine.table import Level
 from engine.tournament import late_entry_open, stakes, start_level
@@ -118,7 +119,9 @@ class TournamentDesk:
         state = fold.state
         if state is None or not state.tournament or state.hand_in_progress:
             return []
-        if not retried and not any(s.stack == 0 for s in state.seats):
+        read = self._read(state.tournament)
+        jackpot = read is not None and bool(read.state.structure.money.high_hand_fee)
+        if not retried and not jackpot and not any(s.stack == 0 for s in state.seats):
             return []
         out = self.tournaments.settle_hand(state.tournament, state.table, actor,
                                            event_id=event_id)
@@ -137,7 +140,8 @@ class TournamentDesk:
         c = command
         ids: dict[str, Any] = {"event_id": event_id, "expected_version": expected_version}
         if isinstance(c, wire.RegisterIn):
-            return t.register(tournament, c.name, actor, **ids)[1].retried
+            return t.register(tournament, c.name, actor, high_hand=c.high_hand,
+                              **ids)[1].retried
         if isinstance(c, wire.DrawSeatsIn):
             return t.draw_seats(tournament, c.tables, c.seed, actor, **ids).retried
         if isinstance(c, wire.StartLevelIn):
@@ -159,6 +163,10 @@ class TournamentDesk:
             return moves[0].retried
         if isinstance(c, wire.BreakTableIn):
             return t.break_table(tournament, actor, c.seed, **ids).retried
+        if isinstance(c, wire.AssignBountyIn):
+            return t.assign_bounty(tournament, c.player, c.to, actor, **ids).retried
+        if isinstance(c, wire.AwardHighHandIn):
+            return t.award_high_hand(tournament, actor, c.players, **ids).retried
         if isinstance(c, wire.RulingIn):
             return t.ruling(tournament, c.rule, c.text, actor, c.stream, c.version,
                             **ids).retried
@@ -281,6 +289,14 @@ def tournament_view(tournament: str, state: TournamentState, stored: list[Stored
         "table_streams": {t: table_stream(tournament, t) for t in state.tables},
         "needs_balancing": needs_balancing(state) if state.tables else False,
         "table_break": _table_break(state),
+        "money": money_block(state).as_dict(),
+        "jackpot": bool(s.money.high_hand_fee),
+        "bounties_referred": [
+            {"player": b.player, "name": names.get(b.player, b.player), "code": b.code,
+             "table": b.table, "hand": b.hand_number,
+             "proposal": [{"player": p, "name": names.get(p, p)} for p in b.proposal]}
+            for b in state.bounties_referred],
+        "high_hand": _high_hand(state, names),
         "eliminations": sorted(out, key=lambda e: e["place"]),
         "moves": moves[::-1],
         "color_ups": color_ups[::-1],
@@ -288,6 +304,18 @@ def tournament_view(tournament: str, state: TournamentState, stored: list[Stored
         "prizes": prizes,
         "currency": s.money.currency,
     }
+
+
+def _high_hand(state: TournamentState, names: dict[str, str]) -> dict[str, Any] | None:
+    """The high-hand board: the best hand shown so far and, once confirmed, the award."""
+    if not state.structure.money.high_hand_fee:
+        return None
+    players, cards = high_hand_proposal(state)
+    awarded = state.high_hand
+    return {"players": [{"player": p, "name": names.get(p, p)} for p in players],
+            "cards": cards, "awarded": awarded is not None,
+            "shares": [{"name": names.get(x.player, x.player), "amount": x.amount}
+                       for x in awarded.shares] if awarded else []}
 
 
 def _table_break(state: TournamentState) -> dict[str, Any] | None:

@@ -17,12 +17,13 @@ ConcurrencyConflict (the same errors as a table's commands, recorder/service.py)
 
 from __future__ import annotations
 
+import contextlib
 import random
 import secrets
+import threading
 import uuid
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
-from functools import partial
 from typing import Any
 
 from engine.breaking import (
@@ -35,6 +36,15 @@ from engine.breaking import (
 )
 from engine.cards import FULL_DECK, card_text
 from engine.errors import RuleViolation
+from engine.hand_state import COMPLETE
+from engine.money import (
+    HIGH_HAND_RULE,
+    assign_bounty,
+    bounty_for,
+    high_hand_proposal,
+    high_hands_shown,
+    post_high_hands,
+)
 from engine.profiles import get_profile
 from engine.seating import (
     draw_button,
@@ -46,6 +56,7 @@ from engine.seating import (
 from engine.structure import Structure
 from engine.tournament import (
     Bust,
+    award_high_hand,
     award_prizes,
     color_up,
     create_tournament,
@@ -61,10 +72,13 @@ from engine.tournament import (
 )
 from engine.tournament_events import (
     AntesDecided,
+    BountyAssigned,
+    BountyReferred,
     BreakEnded,
     BreakStarted,
     ButtonDrawn,
     ChipsColoredUp,
+    HighHandAwarded,
     LevelStarted,
     PenaltyRecorded,
     PlayerEliminated,
@@ -150,20 +164,46 @@ def _eliminated(player: str, fold: TableFold) -> RemovePlayer:
     return RemovePlayer(seat.seat, "eliminated")
 
 
+class _Nothing(Exception):
+    """A command that found nothing to record."""
+
+
 @dataclass
 class Tournaments:
     """Tournament commands; every append goes through the Recorder."""
 
     recorder: Recorder
+    _cache: dict[str, tuple[TournamentState, int]] = field(default_factory=dict)
+    _lock: threading.Lock = field(default_factory=threading.Lock)
 
     # --- reading --------------------------------------------------------------------------
 
     def _read(self, tournament: str) -> tuple[TournamentState, int]:
-        """The state and the version it was folded at (decisions append after it)."""
-        stored = self.recorder.events(tournament_stream(tournament))
-        if not stored:
+        """The state and the version it was folded at (decisions append after it). The state
+        is kept and extended with the events appended since (a tournament stream is never
+        corrected in place), so no command re-folds the whole stream."""
+        stream = tournament_stream(tournament)
+        head = self.recorder.store.head(stream)
+        if head is None:
             raise RuleViolation("tournament", f"no tournament {tournament!r}")
-        return fold_tournament(e.decode() for e in stored), stored[-1].version
+        with self._lock:
+            cached = self._cache.get(stream)
+        if cached is not None and cached[1] == head.version:
+            return cached
+        if cached is not None and cached[1] < head.version:
+            state = cached[0]
+            new = self.recorder.store.read(stream, cached[1] + 1)
+            for stored in new:
+                state = apply_tournament(state, stored.decode())
+            result = (state, new[-1].version if new else cached[1])
+        else:
+            stored_all = self.recorder.events(stream)
+            result = (fold_tournament(e.decode() for e in stored_all), stored_all[-1].version)
+        with self._lock:
+            current = self._cache.get(stream)
+            if current is None or current[1] < result[1]:
+                self._cache[stream] = result
+        return result
 
     def state(self, tournament: str) -> TournamentState:
         return self._read(tournament)[0]
@@ -255,13 +295,13 @@ class Tournaments:
         return found
 
     def register(self, tournament: str, name: str, actor: Actor, player: str = "", *,
-                 event_id: uuid.UUID | None = None,
+                 high_hand: bool = False, event_id: uuid.UUID | None = None,
                  expected_version: int | None = None) -> tuple[str, Recorded]:
         """An entry; once play has started the late entrant is drawn into the free seat at
         the shortest table at once (one transaction)."""
 
         def decide(state: TournamentState, _v: int) -> tuple[list[Any], dict[str, list[Any]]]:
-            entry = register(state, player or f"p{len(state.entrants) + 1}", name)
+            entry = register(state, player or f"p{len(state.entrants) + 1}", name, high_hand)
             if not entry.late or not state.tables:
                 return [entry], {}
             after = apply_tournament(state, entry)
@@ -388,6 +428,42 @@ class Tournaments:
                 "player": player, "penalty": penalty, "rule": rule, "text": text,
                 "hands": hands}))
 
+    def assign_bounty(self, tournament: str, player: str, to: str, actor: Actor, *,
+                      event_id: uuid.UUID | None = None,
+                      expected_version: int | None = None) -> Recorded:
+        """The director settles a bounty the rules left open (a split pot); once none is
+        left open at the end, the prizes and bounties are paid (one transaction)."""
+
+        def decide(state: TournamentState, _v: int) -> tuple[list[Any], dict[str, list[Any]]]:
+            assigned = assign_bounty(state, player, to, actor.name)
+            after = apply_tournament(state, assigned)
+            events: list[Any] = [assigned]
+            if after.finished and after.structure.payouts and not after.bounties_referred \
+                    and after.prizes is None:
+                events.append(award_prizes(after))
+            return events, {}
+
+        return self._atomic(tournament, _ids(event_id), expected_version,
+                            _Intent(BountyAssigned.TYPE, {"player": player, "to": to}),
+                            decide, actor)
+
+    def award_high_hand(self, tournament: str, actor: Actor, players: Sequence[str] = (), *,
+                        event_id: uuid.UUID | None = None,
+                        expected_version: int | None = None) -> Recorded:
+        """The director confirms the high-hand jackpot: the engine's proposal (the holders of
+        the best hand shown; equal hands split), or the players he names."""
+
+        def decide(state: TournamentState) -> list[Any]:
+            proposed, hand = high_hand_proposal(state)
+            chosen = tuple(players) or proposed
+            if not chosen:
+                raise RuleViolation(HIGH_HAND_RULE, "no flush or better has been shown by a "
+                                    "jackpot entrant", ("name the players",))
+            return [award_high_hand(state, chosen, hand or "named by the director")]
+
+        return self._step(tournament, _ids(event_id), decide, actor, expected_version,
+                          _Intent(HighHandAwarded.TYPE))
+
     def start_hand(self, tournament: str, table: str, actor: Actor) -> Recorded:
         """The next hand at `table` at the stakes in force."""
         state = self.state(tournament)
@@ -396,43 +472,75 @@ class Tournaments:
 
     def settle_hand(self, tournament: str, table: str, actor: Actor, *,
                     event_id: uuid.UUID | None = None) -> list[PlayerEliminated]:
-        """After a hand: players left with no chips are eliminated, with their places (then
-        the prizes, when one player is left). With an event id, a retry returns the
-        eliminations recorded under it and completes what is missing."""
+        """After a hand, in one transaction: the high hands it showed (a jackpot's flushes or
+        better that beat or equal the best so far), the players left with no chips eliminated
+        with their places and bounties (the engine names the collector, or refers the bounty
+        to the director), their seats emptied; the prizes when one player is left. With an
+        event id, a retry returns the eliminations recorded under it."""
         ids = _ids(event_id)
-        busts = self._busts(tournament, table)
-        if not busts and not ids.given:
-            return []
-        recorded = self._found(tournament_stream(tournament), ids)
-        if recorded is None:
-            if not busts:
-                return []
-            recorded = self._step(tournament, replace(ids, given=False),
-                                  lambda s: eliminate(s, busts), actor)
-        if recorded.retried:
-            _Intent(PlayerEliminated.TYPE).check(recorded)
-        rest = self._rest(ids, recorded)
-        events = [e.decode() for e in recorded.events]
-        out = [e for e in events if isinstance(e, PlayerEliminated)]
-        for e in out:
-            self._table_step(
-                tournament, e.table, rest.part(f"remove:{e.player}"),
-                partial(_eliminated, e.player), actor)
-        final = self.state(tournament)
-        if final.finished and final.structure.payouts:
-            # A league without a payout table (BSE plays for points) has no prizes to award.
-            self._step(tournament, rest.part("prizes"), lambda s: [award_prizes(s)], actor)
-        return out
 
-    def _busts(self, tournament: str, table: str) -> list[Bust]:
-        tstate = self.table(tournament, table).state
-        if tstate is None or tstate.hand_in_progress:
+        def decide(state: TournamentState,
+                   _v: int) -> tuple[list[Any], dict[str, list[Any]]]:
+            tstate = self.table(tournament, table).state
+            if tstate is None or tstate.hand_in_progress:
+                return [], {}
+            events: list[Any] = []
+            hand = tstate.hand
+            if hand is not None and hand.phase == COMPLETE and \
+                    state.structure.money.high_hand_fee:
+                entered = {e.player for e in state.entrants if e.high_hand}
+                posted = {(h.player, h.table, h.hand_number) for h in state.high_hands}
+                shown = [h for h in high_hands_shown(hand, table, entered)
+                         if (h.player, h.table, h.hand_number) not in posted]
+                events.extend(post_high_hands(state, shown))
+            out = [s for s in tstate.seats if s.stack == 0]
+            if not out:
+                return events, {}
+            started = (dict(zip(hand.setup.seats, hand.setup.stacks, strict=True))
+                       if hand else {})
+            number = hand.setup.hand_number if hand else 0
+            bounty = bool(state.structure.money.bounty)
+            calls = {s.player: bounty_for(hand, s.player) for s in out} if bounty else {}
+            busts = [Bust(s.player, started.get(s.seat, 0), table, number,
+                          calls[s.player].to if bounty else "") for s in out]
+            events.extend(eliminate(state, busts))
+            events.extend(BountyReferred(p, table, number, c.proposal, c.code)
+                          for p, c in calls.items() if not c.to)
+            after = state
+            for event in events:
+                after = apply_tournament(after, event)
+            if after.finished and after.structure.payouts and not after.bounties_referred:
+                # A league without a payout table (BSE plays for points) has no prizes; a
+                # field the payout table does not cover gets none either, and the replay
+                # reports the prizes missing.
+                with contextlib.suppress(RuleViolation):
+                    events.append(award_prizes(after))
+            return events, {table: [RemovePlayer(s.seat, "eliminated") for s in out]}
+
+        recorded = self._atomic_or_none(tournament, ids, decide, actor)
+        if recorded is None:
             return []
-        out = [s for s in tstate.seats if s.stack == 0]
-        hand = tstate.hand
-        started = dict(zip(hand.setup.seats, hand.setup.stacks, strict=True)) if hand else {}
-        number = hand.setup.hand_number if hand else 0
-        return [Bust(s.player, started.get(s.seat, 0), table, number) for s in out]
+        return [e for e in (s.decode() for s in recorded.events)
+                if isinstance(e, PlayerEliminated)]
+
+    def _atomic_or_none(self, tournament: str, ids: _Ids,
+                        decide: Callable[[TournamentState, int],
+                                         tuple[Sequence[Any], dict[str, list[Any]]]],
+                        actor: Actor) -> Recorded | None:
+        """`_atomic` for a command that may have nothing to record (None then)."""
+        decided: list[tuple[Sequence[Any], dict[str, list[Any]]]] = []
+
+        def remember(state: TournamentState,
+                     version: int) -> tuple[Sequence[Any], dict[str, list[Any]]]:
+            decided.append(decide(state, version))
+            if not decided[-1][0]:
+                raise _Nothing
+            return decided[-1]
+
+        try:
+            return self._atomic(tournament, ids, None, None, remember, actor)
+        except _Nothing:
+            return None
 
     def move(self, tournament: str, player: str, to_table: str, actor: Actor,
              to_seat: int = 0, reason: str = "balance", rule: str = "", *,

@@ -311,6 +311,7 @@ def to_command(command: CommandIn, level: Level | None = None) -> service.TableC
 class RegisterIn(_Command):
     type: Literal["register"]
     name: str = Field(min_length=1, max_length=80)
+    high_hand: bool = Field(False, description="paid the high-hand jackpot's fee")
 
 
 class DrawSeatsIn(_Command):
@@ -358,6 +359,22 @@ class BreakTableIn(_Command):
     seed: int | None = Field(None, description="recorded with the draw; random when omitted")
 
 
+class AssignBountyIn(_Command):
+    """The director's decision on a bounty the rules left open (the view's
+    `bounties_referred`, with the engine's proposal)."""
+
+    type: Literal["assign_bounty"]
+    player: str
+    to: str
+
+
+class AwardHighHandIn(_Command):
+    """Confirm the high-hand jackpot: the engine's proposal, or the players named."""
+
+    type: Literal["award_high_hand"]
+    players: list[str] = Field(default_factory=list)
+
+
 class RulingIn(_Command):
     type: Literal["ruling"]
     rule: str = Field(min_length=1, max_length=200)
@@ -373,6 +390,6 @@ class SettleIn(_Command):
 
 TournamentCommandIn = Annotated[
     RegisterIn | DrawSeatsIn | StartLevelIn | StartBreakIn | EndBreakIn | ColorUpIn | MoveIn
-    | BalanceIn | BreakTableIn | RulingIn | SettleIn,
+    | BalanceIn | BreakTableIn | AssignBountyIn | AwardHighHandIn | RulingIn | SettleIn,
     Field(discriminator="type"),
 ]
