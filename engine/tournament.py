@@ -464,6 +464,15 @@ def award_prizes(state: TournamentState) -> PrizesAwarded:
     bracket = payout_bracket(state.structure, field)
     amounts = payouts_for(state.structure, field, pool)
     awards = share_prizes({e.player: e.place for e in state.entrants}, amounts)
+    if state.deal is not None:
+        # The deal's amounts replace the prizes of the places it covered; the winner adds
+        # what was kept to play for.
+        dealt = {x.player: x.amount for x in state.deal.shares}
+        places = {e.player: e.place for e in state.entrants}
+        awards = tuple(a for a in awards if a.player not in dealt) + tuple(
+            PrizeAward(places[p], p, amount + (state.deal.kept if p == state.winner else 0))
+            for p, amount in dealt.items())
+        awards = tuple(sorted(awards, key=lambda a: (a.place, a.player)))
     bounties: list[BountyAward] = []
     unclaimed = 0
     if money.bounty:

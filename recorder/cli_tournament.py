@@ -42,6 +42,39 @@ def create(file: Path, tournament_id: str | None, db_url: str | None) -> None:
                f"{len(structure.levels)} levels, {structure.starting_stack} chips each")
 
 
+@tournament.command("penalty")
+@click.argument("tournament_id")
+@click.argument("player")
+@click.option("--kind", type=click.Choice(["warning", "hands", "rounds", "disqualification"]),
+              required=True, help="What the player gets.")
+@click.option("--count", default=0, type=click.IntRange(0, 100),
+              help="How many hands or rounds he misses.")
+@click.option("--rule", default="tda-71", show_default=True, help="The rule it rests on.")
+@click.option("--reason", default="", help="Why (shown on the floor and in the report).")
+@click.option("--by", "director", default="director", show_default=True,
+              help="Who gives the penalty.")
+@db_option
+def penalty(tournament_id: str, player: str, kind: str, count: int, rule: str, reason: str,
+            director: str, db_url: str | None) -> None:
+    """Give PLAYER (his id or registered name) a penalty in TOURNAMENT_ID: missed hands are
+    served at the table (dealt in, blinds and antes posted, hand killed) until done."""
+    with user_errors(), open_store(db_url) as store:
+        t = Tournaments(Recorder(store))
+        try:
+            state = t.state(tournament_id)
+            matches = [e.player for e in state.entrants if player in (e.player, e.name)]
+            if len(matches) != 1:
+                raise click.ClickException(
+                    f"no single entrant {player!r} in {tournament_id}: give his id"
+                    + (f" (one of {', '.join(matches)})" if matches else ""))
+            t.penalty(tournament_id, matches[0], kind, rule, reason,
+                      Actor(director, "director"), count)
+            owed = t.serving(tournament_id).get(matches[0], 0)
+        except RuleViolation as violation:
+            raise click.ClickException(str(violation)) from None
+    click.echo(f"{kind} for {player} ({rule})" + (f": {owed} hand(s) to serve" if owed else ""))
+
+
 @click.command("demo")
 @db_option
 @click.option("--players", default=27, show_default=True, type=click.IntRange(2, 200))

@@ -17,6 +17,7 @@ from typing import Any
 from engine.breaking import table_to_break
 from engine.errors import RuleViolation
 from engine.money import high_hand_proposal, money_block
+from engine.profiles import get_profile
 from engine.seating import needs_balancing
 from engine.table import Level
 from engine.tournament import late_entry_open, stakes, start_level
@@ -45,6 +46,7 @@ class HandContext:
     level: Level | None
     final_table: bool = False
     blocked: RuleViolation | None = None
+    penalized: tuple[str, ...] = ()  # players serving a penalty: dealt in, hand killed
 
 
 @dataclass
@@ -99,7 +101,8 @@ class TournamentDesk:
             return HandContext(level, blocked=RuleViolation(
                 "schedule", f"the break after level {t.level} is on: no hand until the "
                 "director ends it", ("wait for the end of the break",)))
-        return HandContext(level, final_table=len(t.tables) == 1)
+        penalized = tuple(sorted(self.tournaments.serving(state.tournament, t)))
+        return HandContext(level, final_table=len(t.tables) == 1, penalized=penalized)
 
     def names(self, fold: TableFold) -> dict[str, str]:
         """Player id -> name at a tournament's table."""
@@ -167,6 +170,12 @@ class TournamentDesk:
             return t.assign_bounty(tournament, c.player, c.to, actor, **ids).retried
         if isinstance(c, wire.AwardHighHandIn):
             return t.award_high_hand(tournament, actor, c.players, **ids).retried
+        if isinstance(c, wire.DealIn):
+            return t.deal(tournament, c.method, c.consents, actor, c.kept, c.amounts,
+                          **ids).retried
+        if isinstance(c, wire.PenaltyIn):
+            return t.penalty(tournament, c.player, c.penalty, c.rule, c.reason, actor, c.count,
+                             **ids).retried
         if isinstance(c, wire.RulingIn):
             return t.ruling(tournament, c.rule, c.text, actor, c.stream, c.version,
                             **ids).retried
@@ -188,7 +197,8 @@ class TournamentDesk:
         for tournament in self.tournaments.tournaments():
             read = self._read(tournament)
             if read is not None:
-                result.append(tournament_view(tournament, read.state, read.stored, now))
+                result.append(tournament_view(tournament, read.state, read.stored, now,
+                                              self.tournaments.serving(tournament, read.state)))
         return result
 
 
@@ -201,11 +211,12 @@ def _epoch_ms(moment: datetime) -> int:
 
 
 def tournament_view(tournament: str, state: TournamentState, stored: list[StoredEvent],
-                    now: datetime) -> dict[str, Any]:
+                    now: datetime, serving: dict[str, int] | None = None) -> dict[str, Any]:
     """The tournament at a glance: clock, schedule, players, moves, eliminations, color-ups,
     rulings; every list newest first."""
     s = state.structure
     names = {e.player: e.name for e in state.entrants}
+    serving = serving or {}
     clock: dict[str, Any] = {"kind": "none"}
     moves: list[dict[str, Any]] = []
     out: list[dict[str, Any]] = []
@@ -297,6 +308,17 @@ def tournament_view(tournament: str, state: TournamentState, stored: list[Stored
              "proposal": [{"player": p, "name": names.get(p, p)} for p in b.proposal]}
             for b in state.bounties_referred],
         "high_hand": _high_hand(state, names),
+        "penalties": [{"player": p.player, "name": names.get(p.player, p.player),
+                       "penalty": p.penalty, "hands": p.hands, "rule": p.rule,
+                       "reason": p.text, "by": p.by} for p in state.penalties][::-1],
+        "serving": [{"player": p, "name": names.get(p, p), "hands_left": n}
+                    for p, n in sorted(serving.items())],
+        "deals_allowed": get_profile(s.profile).deals_allowed and len(state.tables) == 1
+        and state.deal is None and not state.finished,
+        "deal": None if state.deal is None else {
+            "method": state.deal.method, "kept": state.deal.kept,
+            "shares": [{"name": names.get(x.player, x.player), "stack": x.stack,
+                        "amount": x.amount, "consent": x.consent} for x in state.deal.shares]},
         "eliminations": sorted(out, key=lambda e: e["place"]),
         "moves": moves[::-1],
         "color_ups": color_ups[::-1],

@@ -32,6 +32,7 @@ from engine.events import (
     TableOpened,
 )
 from engine.hand import begin, decide
+from engine.penalties import KILLED_FOR_PENALTY, PENALTY_RULE
 from engine.table import Level, TableState, apply_table, open_table, plan_hand
 from replay.fold import TableFold, fold_table
 from schema.codec import canonical_json, encode_event
@@ -129,6 +130,7 @@ class StartHand:
     level: Level
     hand_number: int = 0  # 0: the next number at this table
     final_table: bool = False
+    penalized: tuple[str, ...] = ()  # players serving a penalty: dealt in, hand killed (TDA 71)
 
 
 @dataclass(frozen=True)
@@ -428,7 +430,8 @@ class Recorder:
                 # The exact re-deal: same hand number, button and limits.
                 number = state.hand.setup.hand_number
             setup = plan_hand(state, command.level, number, command.final_table)
-            return list(begin(setup))
+            started = list(begin(setup))
+            return started + _penalty_kills(state, started, command.penalized)
         if isinstance(command, SeatPlayer):
             _between_hands(state, "seat a player")
             if not 1 <= command.seat <= state.seat_count:
@@ -579,6 +582,32 @@ def _unsaved(stream: str, version: int, event: Any, now: datetime) -> StoredEven
     event_type, schema_version, payload = encode_event(event)
     return StoredEvent(0, stream, version, uuid.uuid4(), event_type, schema_version, payload,
                        canonical_json(payload), now, "", "", "", "")
+
+
+def _penalty_kills(state: TableState, started: list[Any],
+                   penalized: tuple[str, ...]) -> list[Any]:
+    """TDA 71: a player serving a penalty is dealt in, posts, and has his hand killed at once
+    (never the last live hand: that one wins the pot)."""
+    if not penalized:
+        return []
+    trial: TableState | None = state
+    for event in started:
+        trial = _apply(trial, event)
+    kills: list[Any] = []
+    for player in penalized:
+        hand = trial.hand if trial is not None else None
+        if hand is None or hand.is_complete or player not in hand.setup.players:
+            continue
+        position = hand.setup.players.index(player)
+        try:
+            decided = decide(hand, hand_commands.KillHand(position, KILLED_FOR_PENALTY,
+                                                          PENALTY_RULE))
+        except RuleViolation:
+            continue
+        for event in decided:
+            trial = _apply(trial, event)
+        kills.extend(decided)
+    return kills
 
 
 def _derived_id(event_id: uuid.UUID, k: int) -> uuid.UUID:

@@ -22,7 +22,7 @@ import random
 import secrets
 import threading
 import uuid
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -35,7 +35,9 @@ from engine.breaking import (
     table_to_break,
 )
 from engine.cards import FULL_DECK, card_text
+from engine.deals import make_deal
 from engine.errors import RuleViolation
+from engine.events import HandKilled, HandStarted
 from engine.hand_state import COMPLETE
 from engine.money import (
     HIGH_HAND_RULE,
@@ -45,6 +47,7 @@ from engine.money import (
     high_hands_shown,
     post_high_hands,
 )
+from engine.penalties import KILLED_FOR_PENALTY, give_penalty, hands_owed, serving
 from engine.profiles import get_profile
 from engine.seating import (
     draw_button,
@@ -63,12 +66,12 @@ from engine.tournament import (
     decide_antes,
     eliminate,
     end_break,
-    record_penalty,
     record_ruling,
     register,
     stakes,
     start_break,
     start_level,
+    withdraw,
 )
 from engine.tournament_events import (
     AntesDecided,
@@ -78,6 +81,7 @@ from engine.tournament_events import (
     BreakStarted,
     ButtonDrawn,
     ChipsColoredUp,
+    DealRecorded,
     HighHandAwarded,
     LevelStarted,
     PenaltyRecorded,
@@ -420,13 +424,32 @@ class Tournaments:
     def penalty(self, tournament: str, player: str, penalty: str, rule: str, text: str,
                 actor: Actor, hands: int = 0, *, event_id: uuid.UUID | None = None,
                 expected_version: int | None = None) -> Recorded:
-        """A penalty (warning, missed hands...) with the rule it rests on and who gave it."""
-        return self._step(
-            tournament, _ids(event_id),
-            lambda s: [record_penalty(s, player, penalty, rule, text, actor.name, hands)],
-            actor, expected_version, _Intent(PenaltyRecorded.TYPE, {
-                "player": player, "penalty": penalty, "rule": rule, "text": text,
-                "hands": hands}))
+        """A penalty (`penalty`: warning, hands, rounds or disqualification; `hands`: how many
+        hands or rounds) with the rule it rests on and who gave it. Missed hands are served at
+        the table: dealt in, posting, hand killed. A disqualified player's chips leave play
+        with him (one transaction with his seat emptied)."""
+
+        def decide(state: TournamentState, _v: int) -> tuple[list[Any], dict[str, list[Any]]]:
+            given = give_penalty(state, player, penalty, rule, text, actor.name, hands)
+            if penalty != "disqualification":
+                return [given], {}
+            entrant = state.entrant(player)
+            assert entrant is not None
+            tstate = self.table(tournament, entrant.table).state if entrant.table else None
+            seat = tstate.seat_of(player) if tstate is not None else None
+            if tstate is not None and tstate.hand_in_progress:
+                raise RuleViolation("hand in progress", "disqualify him when the hand is over",
+                                    ("finish the hand first",))
+            chips = seat.stack if seat is not None else 0
+            after = apply_tournament(state, given)
+            out = withdraw(after, player, chips)
+            commands = ({entrant.table: [RemovePlayer(seat.seat, "withdrawn")]}
+                        if seat is not None else {})
+            return [given, *out], commands
+
+        return self._atomic(tournament, _ids(event_id), expected_version, _Intent(
+            PenaltyRecorded.TYPE, {"player": player, "penalty": penalty, "rule": rule,
+                                   "text": text}), decide, actor)
 
     def assign_bounty(self, tournament: str, player: str, to: str, actor: Actor, *,
                       event_id: uuid.UUID | None = None,
@@ -464,10 +487,59 @@ class Tournaments:
         return self._step(tournament, _ids(event_id), decide, actor, expected_version,
                           _Intent(HighHandAwarded.TYPE))
 
+    def deal(self, tournament: str, method: str, consents: Mapping[str, str], actor: Actor,
+             kept: int = 0, amounts: Mapping[str, int] | None = None, *,
+             event_id: uuid.UUID | None = None,
+             expected_version: int | None = None) -> Recorded:
+        """A deal among the players left at the final table, their stacks read from it; the
+        engine computes the amounts (ICM, chip chop...) and checks every consent."""
+
+        def decide(state: TournamentState) -> list[Any]:
+            stacks: dict[str, int] = {}
+            for table in state.tables:
+                tstate = self.table(tournament, table).state
+                if tstate is None:
+                    continue
+                if tstate.hand_in_progress:
+                    raise RuleViolation("deal", f"a hand is in progress at table {table}",
+                                        ("finish the hand first",))
+                stacks.update({s.player: s.stack for s in tstate.seats})
+            return [make_deal(state, method, stacks, consents, actor.name, kept, amounts)]
+
+        return self._step(tournament, _ids(event_id), decide, actor, expected_version,
+                          _Intent(DealRecorded.TYPE, {"method": method, "kept": kept}))
+
+    def served(self, tournament: str, state: TournamentState | None = None) -> dict[str, int]:
+        """Hands each player has had killed for a penalty, over every table of the
+        tournament (read only when someone owes penalty hands)."""
+        state = state or self.state(tournament)
+        if not hands_owed(state):
+            return {}
+        counts: dict[str, int] = {}
+        prefix = f"table-{tournament}-"
+        for head in self.recorder.store.streams():
+            if not head.stream_id.startswith(prefix):
+                continue
+            players: tuple[str, ...] = ()
+            for _version, event in self.recorder.table(head.stream_id).effective:
+                if isinstance(event, HandStarted):
+                    players = event.players
+                elif isinstance(event, HandKilled) and event.reason == KILLED_FOR_PENALTY:
+                    who = players[event.player]
+                    counts[who] = counts.get(who, 0) + 1
+        return counts
+
+    def serving(self, tournament: str, state: TournamentState | None = None) -> dict[str, int]:
+        """Players still serving a penalty and the hands each has left."""
+        state = state or self.state(tournament)
+        return serving(state, self.served(tournament, state))
+
     def start_hand(self, tournament: str, table: str, actor: Actor) -> Recorded:
-        """The next hand at `table` at the stakes in force."""
+        """The next hand at `table` at the stakes in force; players serving a penalty are
+        dealt in and their hands killed."""
         state = self.state(tournament)
-        command = StartHand(stakes(state), 0, len(state.tables) == 1)
+        command = StartHand(stakes(state), 0, len(state.tables) == 1,
+                            tuple(sorted(self.serving(tournament, state))))
         return self._table_step(tournament, table, _ids(None), lambda _fold: command, actor)
 
     def settle_hand(self, tournament: str, table: str, actor: Actor, *,

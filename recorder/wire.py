@@ -375,6 +375,29 @@ class AwardHighHandIn(_Command):
     players: list[str] = Field(default_factory=list)
 
 
+class DealIn(_Command):
+    """A deal at the final table: the method, each player's consent (player id -> the name
+    he gives), an amount kept to play for, and for `typed` the amounts (player id -> cents)."""
+
+    type: Literal["deal"]
+    method: Literal["icm", "chip_chop", "chip_chop_last_guaranteed", "typed"]
+    consents: dict[str, str]
+    kept: int = Field(0, ge=0)
+    amounts: dict[str, int] = Field(default_factory=dict)
+
+
+class PenaltyIn(_Command):
+    """A penalty: a warning, missed hands or rounds (`count`), or disqualification; the rule
+    it rests on and the reason."""
+
+    type: Literal["penalty"]
+    player: str
+    penalty: Literal["warning", "hands", "rounds", "disqualification"]
+    count: int = Field(0, ge=0, le=100)
+    rule: str = Field("tda-71", min_length=1, max_length=200)
+    reason: str = Field("", max_length=2000)
+
+
 class RulingIn(_Command):
     type: Literal["ruling"]
     rule: str = Field(min_length=1, max_length=200)
@@ -390,6 +413,7 @@ class SettleIn(_Command):
 
 TournamentCommandIn = Annotated[
     RegisterIn | DrawSeatsIn | StartLevelIn | StartBreakIn | EndBreakIn | ColorUpIn | MoveIn
-    | BalanceIn | BreakTableIn | AssignBountyIn | AwardHighHandIn | RulingIn | SettleIn,
+    | BalanceIn | BreakTableIn | AssignBountyIn | AwardHighHandIn | DealIn | PenaltyIn
+    | RulingIn | SettleIn,
     Field(discriminator="type"),
 ]

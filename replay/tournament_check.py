@@ -63,9 +63,14 @@ def check_tournament(stream: str, stored: list[StoredEvent],
     adjustments = sum(
         e.amount for f in mine.values() for _v, e in f.effective if isinstance(e, StackAdjusted)
     )
+    # Chips brought to the tables, less what left play with a player who withdrew (or was
+    # disqualified): the ledger counts those as withdrawn.
     seated_total = sum(
         e.stack for f in mine.values() for _v, e in f.effective
         if isinstance(e, PlayerSeated) and e.reason != "moved"
+    ) - sum(
+        e.stack for f in mine.values() for _v, e in f.effective
+        if isinstance(e, PlayerLeft) and e.reason == "withdrawn"
     )
     carried = sum(
         e.amount for f in mine.values() for _v, e in f.effective if isinstance(e, PotCarried)
