@@ -125,6 +125,8 @@ class TournamentState:
     """The best hand shown so far (several when equal)."""
     deal: DealRecorded | None = None
     clock_paused: bool = False
+    clock_left: int = 0
+    """Seconds left on the clock when it was paused."""
 
     @property
     def finished(self) -> bool:
@@ -199,9 +201,10 @@ def apply_tournament(state: TournamentState | None,
         stakes = Level(small_blind=event.small_blind, big_blind=event.big_blind,
                        ante=event.ante, ante_kind=_ante_kind(event.ante_kind),
                        number=event.level, chip_unit=event.chip_unit)
-        return replace(state, level=event.level, on_break=False, stakes=stakes)
+        return replace(state, level=event.level, on_break=False, stakes=stakes,
+                       clock_paused=False, clock_left=0)
     if isinstance(event, BreakStarted):
-        return replace(state, on_break=True,
+        return replace(state, on_break=True, clock_paused=False, clock_left=0,
                        breaks_taken=state.breaks_taken + (event.after_level,))
     if isinstance(event, BreakEnded):
         return replace(state, on_break=False)
@@ -240,10 +243,12 @@ def apply_tournament(state: TournamentState | None,
     if isinstance(event, DealRecorded):
         return replace(state, deal=event)
     if isinstance(event, ClockPaused):
-        return replace(state, clock_paused=True)
+        return replace(state, clock_paused=True, clock_left=event.seconds_left)
     if isinstance(event, ClockResumed):
-        return replace(state, clock_paused=False)
+        return replace(state, clock_paused=False, clock_left=0)
     if isinstance(event, TimeAdded):
+        if state.clock_paused:
+            return replace(state, clock_left=max(0, state.clock_left + event.seconds))
         return state
     raise TypeError(f"not a tournament event: {type(event).__name__}")
 

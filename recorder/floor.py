@@ -22,10 +22,7 @@ from engine.seating import needs_balancing
 from engine.table import Level
 from engine.tournament import late_entry_open, stakes, start_level
 from engine.tournament_events import (
-    BreakEnded,
-    BreakStarted,
     ChipsColoredUp,
-    LevelStarted,
     PlayerEliminated,
     PlayerMoved,
     RulingRecorded,
@@ -33,7 +30,12 @@ from engine.tournament_events import (
 from engine.tournament_state import TournamentState, fold_tournament
 from recorder import wire
 from recorder.service import Actor, Recorder
-from recorder.tournament_service import Tournaments, table_stream, tournament_stream
+from recorder.tournament_service import (
+    Tournaments,
+    level_clock,
+    table_stream,
+    tournament_stream,
+)
 from replay.fold import TableFold
 from schema.errors import ConcurrencyConflict
 from schema.store import StoredEvent
@@ -176,6 +178,12 @@ class TournamentDesk:
         if isinstance(c, wire.PenaltyIn):
             return t.penalty(tournament, c.player, c.penalty, c.rule, c.reason, actor, c.count,
                              **ids).retried
+        if isinstance(c, wire.ClockIn):
+            if c.action == "pause":
+                return t.pause_clock(tournament, actor, c.reason, **ids).retried
+            if c.action == "resume":
+                return t.resume_clock(tournament, actor, **ids).retried
+            return t.add_time(tournament, c.seconds, actor, c.reason, **ids).retried
         if isinstance(c, wire.RulingIn):
             return t.ruling(tournament, c.rule, c.text, actor, c.stream, c.version,
                             **ids).retried
@@ -217,24 +225,14 @@ def tournament_view(tournament: str, state: TournamentState, stored: list[Stored
     s = state.structure
     names = {e.player: e.name for e in state.entrants}
     serving = serving or {}
-    clock: dict[str, Any] = {"kind": "none"}
+    clock = level_clock((item.recorded_at, item.decode()) for item in stored)
     moves: list[dict[str, Any]] = []
     out: list[dict[str, Any]] = []
     color_ups: list[dict[str, Any]] = []
     rulings: list[dict[str, Any]] = []
     for item in stored:
         event = item.decode()
-        if isinstance(event, LevelStarted):
-            clock = {"kind": "level", "label": f"Level {event.level}", "minutes": event.minutes,
-                     "started": _epoch_ms(item.recorded_at),
-                     "ends": _epoch_ms(item.recorded_at) + event.minutes * 60_000}
-        elif isinstance(event, BreakStarted):
-            clock = {"kind": "break", "label": f"Break after level {event.after_level}",
-                     "minutes": event.minutes, "started": _epoch_ms(item.recorded_at),
-                     "ends": _epoch_ms(item.recorded_at) + event.minutes * 60_000}
-        elif isinstance(event, BreakEnded):
-            clock = {"kind": "due", "label": f"Break over: start level {event.after_level + 1}"}
-        elif isinstance(event, PlayerMoved):
+        if isinstance(event, PlayerMoved):
             moves.append({"player": event.player, "name": names.get(event.player, event.player),
                           "from_table": event.from_table, "from_seat": event.from_seat,
                           "to_table": event.to_table, "to_seat": event.to_seat,
@@ -300,6 +298,8 @@ def tournament_view(tournament: str, state: TournamentState, stored: list[Stored
         "table_streams": {t: table_stream(tournament, t) for t in state.tables},
         "needs_balancing": needs_balancing(state) if state.tables else False,
         "table_break": _table_break(state),
+        "tables_needed": max(1, -(-len(remaining) // s.seats_per_table)),
+        "upcoming": _upcoming(state),
         "money": money_block(state).as_dict(),
         "jackpot": bool(s.money.high_hand_fee),
         "bounties_referred": [
@@ -326,6 +326,18 @@ def tournament_view(tournament: str, state: TournamentState, stored: list[Stored
         "prizes": prizes,
         "currency": s.money.currency,
     }
+
+
+def _upcoming(state: TournamentState) -> dict[str, Any]:
+    """The next level's stakes and the level the next break comes after."""
+    s = state.structure
+    nxt = next((lv for lv in s.levels if lv.number == state.level + 1), None)
+    level = None if nxt is None else {"number": nxt.number, "small_blind": nxt.small_blind,
+                                       "big_blind": nxt.big_blind, "ante": nxt.ante,
+                                       "minutes": nxt.minutes}
+    after = next((lv.number for lv in s.levels if lv.number >= max(state.level, 1)
+                  and s.break_after(lv.number) and lv.number not in state.breaks_taken), 0)
+    return {"level": level, "break_after": after}
 
 
 def _high_hand(state: TournamentState, names: dict[str, str]) -> dict[str, Any] | None:

@@ -22,8 +22,9 @@ import random
 import secrets
 import threading
 import uuid
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
+from datetime import datetime
 from typing import Any
 
 from engine.breaking import (
@@ -35,6 +36,7 @@ from engine.breaking import (
     table_to_break,
 )
 from engine.cards import FULL_DECK, card_text
+from engine.clock import add_time, pause_clock, resume_clock
 from engine.deals import make_deal
 from engine.errors import RuleViolation
 from engine.events import HandKilled, HandStarted
@@ -81,6 +83,8 @@ from engine.tournament_events import (
     BreakStarted,
     ButtonDrawn,
     ChipsColoredUp,
+    ClockPaused,
+    ClockResumed,
     DealRecorded,
     HighHandAwarded,
     LevelStarted,
@@ -90,6 +94,7 @@ from engine.tournament_events import (
     PlayerRegistered,
     RulingRecorded,
     SeatsDrawn,
+    TimeAdded,
     TournamentCreated,
 )
 from engine.tournament_state import TournamentState, apply_tournament, fold_tournament
@@ -166,6 +171,38 @@ def _eliminated(player: str, fold: TableFold) -> RemovePlayer:
     if seat is None:
         raise RuleViolation("seating", f"{player} is not at {fold.stream}")
     return RemovePlayer(seat.seat, "eliminated")
+
+
+def _epoch_ms(moment: datetime) -> int:
+    return int(moment.timestamp() * 1000)
+
+
+def level_clock(timed: Iterable[tuple[datetime, Any]]) -> dict[str, Any]:
+    """The clock as the tournament's events (with the time each was recorded) leave it:
+    `kind` (none, level, break, due), `label`, `minutes`, `started` and `ends` (epoch ms),
+    `paused` and, paused, `left_ms`."""
+    clock: dict[str, Any] = {"kind": "none"}
+    for at, event in timed:
+        if isinstance(event, LevelStarted | BreakStarted):
+            level = isinstance(event, LevelStarted)
+            label = (f"Level {event.level}" if isinstance(event, LevelStarted)
+                     else f"Break after level {event.after_level}")
+            clock = {"kind": "level" if level else "break", "label": label,
+                     "minutes": event.minutes, "started": _epoch_ms(at),
+                     "ends": _epoch_ms(at) + event.minutes * 60_000, "paused": False}
+        elif isinstance(event, BreakEnded):
+            clock = {"kind": "due", "label": f"Break over: start level {event.after_level + 1}"}
+        elif isinstance(event, ClockPaused) and "ends" in clock:
+            clock = clock | {"paused": True, "left_ms": event.seconds_left * 1000}
+        elif isinstance(event, ClockResumed) and "ends" in clock:
+            clock = clock | {"paused": False, "ends": _epoch_ms(at) + event.seconds_left * 1000}
+            clock.pop("left_ms", None)
+        elif isinstance(event, TimeAdded) and "ends" in clock:
+            if clock.get("paused"):
+                clock = clock | {"left_ms": max(0, clock["left_ms"] + event.seconds * 1000)}
+            else:
+                clock = clock | {"ends": clock["ends"] + event.seconds * 1000}
+    return clock
 
 
 class _Nothing(Exception):
@@ -508,6 +545,36 @@ class Tournaments:
 
         return self._step(tournament, _ids(event_id), decide, actor, expected_version,
                           _Intent(DealRecorded.TYPE, {"method": method, "kept": kept}))
+
+    def _timed(self, tournament: str) -> list[tuple[datetime, Any]]:
+        return [(e.recorded_at, e.decode())
+                for e in self.recorder.events(tournament_stream(tournament))]
+
+    def pause_clock(self, tournament: str, actor: Actor, reason: str = "", *,
+                    event_id: uuid.UUID | None = None,
+                    expected_version: int | None = None) -> Recorded:
+        """Stop the level (or break) clock; the seconds left are read off the clock now."""
+
+        def decide(state: TournamentState) -> list[Any]:
+            clock = level_clock(self._timed(tournament))
+            left = (int(clock["ends"]) - _epoch_ms(self.recorder.clock())) // 1000 \
+                if "ends" in clock else 0
+            return [pause_clock(state, left, reason)]
+
+        return self._step(tournament, _ids(event_id), decide, actor, expected_version,
+                          _Intent(ClockPaused.TYPE))
+
+    def resume_clock(self, tournament: str, actor: Actor, *,
+                     event_id: uuid.UUID | None = None,
+                     expected_version: int | None = None) -> Recorded:
+        return self._step(tournament, _ids(event_id), lambda s: [resume_clock(s)], actor,
+                          expected_version, _Intent(ClockResumed.TYPE))
+
+    def add_time(self, tournament: str, seconds: int, actor: Actor, reason: str = "", *,
+                 event_id: uuid.UUID | None = None,
+                 expected_version: int | None = None) -> Recorded:
+        return self._step(tournament, _ids(event_id), lambda s: [add_time(s, seconds, reason)],
+                          actor, expected_version, _Intent(TimeAdded.TYPE, {"seconds": seconds}))
 
     def served(self, tournament: str, state: TournamentState | None = None) -> dict[str, int]:
         """Hands each player has had killed for a penalty, over every table of the

@@ -316,7 +316,7 @@ class RegisterIn(_Command):
 
 class DrawSeatsIn(_Command):
     type: Literal["draw_seats"]
-    tables: int = Field(ge=1, le=100)
+    tables: int = Field(ge=1, le=10_000)
     seed: int | None = Field(None, description="recorded with the draw; random when omitted")
 
 
@@ -398,6 +398,15 @@ class PenaltyIn(_Command):
     reason: str = Field("", max_length=2000)
 
 
+class ClockIn(_Command):
+    """Pause or resume the level clock, or add (take off) seconds."""
+
+    type: Literal["clock"]
+    action: Literal["pause", "resume", "add_time"]
+    seconds: int = Field(0, ge=-4 * 3600, le=4 * 3600)
+    reason: str = Field("", max_length=200)
+
+
 class RulingIn(_Command):
     type: Literal["ruling"]
     rule: str = Field(min_length=1, max_length=200)
@@ -414,6 +423,6 @@ class SettleIn(_Command):
 TournamentCommandIn = Annotated[
     RegisterIn | DrawSeatsIn | StartLevelIn | StartBreakIn | EndBreakIn | ColorUpIn | MoveIn
     | BalanceIn | BreakTableIn | AssignBountyIn | AwardHighHandIn | DealIn | PenaltyIn
-    | RulingIn | SettleIn,
+    | ClockIn | RulingIn | SettleIn,
     Field(discriminator="type"),
 ]
