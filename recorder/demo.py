@@ -41,6 +41,8 @@ class DemoSummary:
     misdeals: int = 0
     rulings: int = 0
     high_hand: bool = False
+    penalties: int = 0
+    deal: str = ""
     winner: str = ""
     places: list[tuple[int, str]] = field(default_factory=list)
     seconds: float = 0.0
@@ -86,8 +88,15 @@ def run_demo(
     structure: Structure | None = None,
     hands_per_level: int = 0,
     on_progress: Callable[[DemoSummary, int], None] | None = None,
+    deal: str = "",
+    penalty: bool = True,
 ) -> DemoSummary:
-    """Register `players`, draw seats over `tables`, play until a winner (or `hands` hands)."""
+    """Register `players`, draw seats over `tables`, play until a winner (or `hands` hands).
+
+    Along the way: a two-hand penalty (`penalty`), every table break the engine calls for,
+    bounties and the high-hand jackpot where the structure has them, and with `deal` (icm,
+    chip_chop, chip_chop_last_guaranteed) a deal when three players are left at the final
+    table (where the profile allows deals)."""
     started = time.perf_counter()
     structure = structure or load_structure(DEMO_STRUCTURE)
     if players < 2:
@@ -121,6 +130,15 @@ def run_demo(
                 break
             if t.state(name).finished:
                 break
+            if penalty and summary.hands == 3 and not summary.penalties:
+                victim = t.state(name).seated_at(table)[0].player
+                t.penalty(name, victim, "hands", "tda-71", "demo", DIRECTOR, 2)
+                summary.penalties += 1
+            state_now = t.state(name)
+            if deal and state_now.deal is None and len(state_now.remaining) == 3 \
+                    and len(state_now.tables) == 1:
+                t.deal(name, deal, {e.player: e.name for e in state_now.remaining}, DIRECTOR)
+                summary.deal = deal
             _play_hand(demo, table, summary)
             summary.hands += 1
             hands_at_level += 1
