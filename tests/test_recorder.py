@@ -503,8 +503,9 @@ def test_penalty_is_recorded_with_rule_and_who(store: EventStore) -> None:
     recorder = Recorder(store)
     summary = run_demo(recorder, players=4, tables=1, seed=2, hands=1)
     tournaments = Tournaments(recorder)
-    tournaments.penalty(summary.tournament, "p1", "one-round penalty", "TDA 2024 Rule 71",
-                        "profanity", Actor("Tina", "director", "floor"), hands=4)
+    tournaments.penalty(summary.tournament, "p1", "rounds", "tda-71",
+                        "profanity", Actor("Tina", "director", "floor"), hands=1)
     penalties = tournaments.state(summary.tournament).penalties
-    assert [(p.player, p.rule, p.by, p.hands) for p in penalties] == [
-        ("p1", "TDA 2024 Rule 71", "Tina", 4)]
+    # A one-round penalty: one hand for each of the four players at his table.
+    assert [(p.player, p.penalty, p.rule, p.by, p.hands) for p in penalties] == [
+        ("p1", "rounds", "tda-71", "Tina", 4)]
