@@ -151,6 +151,13 @@ def register(state: TournamentState, player: str, name: str,
     _text(player, "the player id")
     if state.entrant(player) is not None:
         raise RuleViolation("registration", f"{player} is already registered")
+    shown = (name or player).strip().casefold()
+    if any(e.name.strip().casefold() == shown for e in state.entrants):
+        # Two entrants the floor cannot tell apart would be paid, moved and penalised by
+        # guesswork: the second needs a name that tells them apart.
+        raise RuleViolation("registration", f"an entrant named {name or player!r} is already "
+                            "registered: give a name that tells them apart",
+                            (f"{name or player} 2", f"{name or player} (town)"))
     if high_hand and not state.structure.money.high_hand_fee:
         raise RuleViolation("structure: money.high_hand_fee",
                             f"{state.structure.name} has no high-hand jackpot")

@@ -329,11 +329,6 @@ class Recorder:
         roots = [event_id if k == 0 else uuid.uuid5(event_id, f"stream:{c.stream}")
                  for k, c in enumerate(changes)]
         with self._lock:
-            found = self._find_retry(changes[0].stream, 0, event_id)
-            if found is not None:
-                again = [self._find_retry(c.stream, 0, root) for c, root in
-                         zip(changes[1:], roots[1:], strict=True)]
-                return [found] + [r for r in again if r is not None]
             now = self.clock()
             parts = []
             for change, root in zip(changes, roots, strict=True):
@@ -343,7 +338,16 @@ class Recorder:
                     for k, event in enumerate(change.events)]
                 kind = "tournament" if change.stream.startswith("tournament-") else "table"
                 parts.append((change.stream, change.expected_version, new, kind))
-            stored = self.store.append_many(parts)
+            try:
+                stored = self.store.append_many(parts)
+            except DuplicateEventConflict:
+                # Sent again after it was recorded (the stream has moved on since): what was
+                # recorded under these ids, if it is all there; else the conflict stands.
+                found = [self._find_retry(c.stream, 0, root)
+                         for c, root in zip(changes, roots, strict=True)]
+                if any(f is None for f in found):
+                    raise
+                return [f for f in found if f is not None]
             for change, events in zip(changes, stored, strict=True):
                 cached = self._cache.get(change.stream)
                 if cached is not None and cached.fold.version == change.expected_version:
