@@ -155,6 +155,8 @@ class TournamentDesk:
             return t.start_break(tournament, actor, c.minutes, **ids).retried
         if isinstance(c, wire.EndBreakIn):
             return t.end_break(tournament, actor, **ids).retried
+        if isinstance(c, wire.DecideAntesIn):
+            return t.decide_antes(tournament, actor, **ids).retried
         if isinstance(c, wire.ColorUpIn):
             return t.color_up(tournament, actor, **ids).retried
         if isinstance(c, wire.MoveIn):

@@ -43,6 +43,7 @@ from engine.events import HandKilled, HandStarted
 from engine.hand_state import COMPLETE
 from engine.money import (
     HIGH_HAND_RULE,
+    NO_POT,
     assign_bounty,
     bounty_for,
     high_hand_proposal,
@@ -645,15 +646,7 @@ class Tournaments:
             events.extend(eliminate(state, busts))
             events.extend(BountyReferred(p, table, number, c.proposal, c.code)
                           for p, c in calls.items() if not c.to)
-            after = state
-            for event in events:
-                after = apply_tournament(after, event)
-            if after.finished and after.structure.payouts and not after.bounties_referred:
-                # A league without a payout table (BSE plays for points) has no prizes; a
-                # field the payout table does not cover gets none either, and the replay
-                # reports the prizes missing.
-                with contextlib.suppress(RuleViolation):
-                    events.append(award_prizes(after))
+            events.extend(self._prizes_if_over(state, events))
             return events, {table: [RemovePlayer(s.seat, "eliminated") for s in out]}
 
         recorded = self._atomic_or_none(tournament, ids, decide, actor)
@@ -661,6 +654,19 @@ class Tournaments:
             return []
         return [e for e in (s.decode() for s in recorded.events)
                 if isinstance(e, PlayerEliminated)]
+
+    @staticmethod
+    def _prizes_if_over(state: TournamentState, events: Sequence[Any]) -> list[Any]:
+        """The prizes, when `events` finish the tournament and no bounty waits. A league
+        without a payout table (BSE plays for points) has no prizes; a field the payout table
+        does not cover gets none either, and the replay reports the prizes missing."""
+        after = state
+        for event in events:
+            after = apply_tournament(after, event)
+        if after.finished and after.structure.payouts and not after.bounties_referred:
+            with contextlib.suppress(RuleViolation):
+                return [award_prizes(after)]
+        return []
 
     def _atomic_or_none(self, tournament: str, ids: _Ids,
                         decide: Callable[[TournamentState, int],
@@ -915,7 +921,25 @@ class Tournaments:
                 # chips and awarded to the winner of the next hand."
                 commands.setdefault(carry.table, []).append(CarryToPot(
                     carry.amount, "odd chips of the color-up, changed up", event.rule))
-            return [event], commands
+            events: list[Any] = [event]
+            # A stack of nothing but odd chips forfeited is out (Octobermuck: 'manage your
+            # stack accordingly'), in the same transaction: outside a hand, so nobody's pot
+            # took his bounty and the director decides it.
+            out = [a for a in event.adjustments if a.stack_before + a.amount == 0]
+            if out:
+                after = apply_tournament(state, event)
+                busts = [Bust(a.player, a.stack_before, a.table, 0) for a in out]
+                events.extend(eliminate(after, busts))
+                if state.structure.money.bounty:
+                    events.extend(BountyReferred(a.player, a.table, 0, (), NO_POT)
+                                  for a in out)
+                for a in out:
+                    entrant = state.entrant(a.player)
+                    assert entrant is not None
+                    commands.setdefault(a.table, []).append(
+                        RemovePlayer(entrant.seat, "eliminated"))
+                events.extend(self._prizes_if_over(state, events))
+            return events, commands
 
         return self._atomic(tournament, _ids(event_id), expected_version,
                             _Intent(ChipsColoredUp.TYPE), decide_all, actor)

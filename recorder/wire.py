@@ -339,6 +339,12 @@ class ColorUpIn(_Command):
     type: Literal["color_up"]
 
 
+class DecideAntesIn(_Command):
+    """The ante checkpoint: the engine counts the players left against the structure's."""
+
+    type: Literal["decide_antes"]
+
+
 class MoveIn(_Command):
     type: Literal["move"]
     player: str
@@ -421,7 +427,8 @@ class SettleIn(_Command):
 
 
 TournamentCommandIn = Annotated[
-    RegisterIn | DrawSeatsIn | StartLevelIn | StartBreakIn | EndBreakIn | ColorUpIn | MoveIn
+    RegisterIn | DrawSeatsIn | StartLevelIn | StartBreakIn | EndBreakIn | ColorUpIn
+    | DecideAntesIn | MoveIn
     | BalanceIn | BreakTableIn | AssignBountyIn | AwardHighHandIn | DealIn | PenaltyIn
     | ClockIn | RulingIn | SettleIn,
     Field(discriminator="type"),

@@ -31,7 +31,13 @@
     el.innerHTML = html;
     for (const input of el.querySelectorAll("input, select")) {
       const key = `${input.form ? input.form.dataset.form + ":" + (input.form.dataset.t || "") : ""}:${input.name}`;
-      if (values.has(key) && input.type !== "hidden") input.value = values.get(key);
+      // A field marked data-follow shows what the server proposes now (the tables the
+      // entries need) unless the director is typing in it.
+      const follows = input.dataset.follow !== undefined && key !== focused;
+      // A select keeps its choice only while that option is still offered (a player who
+      // has since been eliminated is not): else it would send nothing at all.
+      const gone = input.tagName === "SELECT" && ![...input.options].some((o) => o.value === values.get(key));
+      if (values.has(key) && input.type !== "hidden" && !follows && !gone) input.value = values.get(key);
       if (key === focused) input.focus();
     }
   }
@@ -118,7 +124,7 @@
   }
 
   function tournamentBox(t) {
-    let html = `<section class="box tournament" data-tournament="${H.esc(t.id)}">`;
+    let html = `<section class="box tournament" data-tournament="${H.esc(t.id)}" data-version="${t.version}">`;
     html += `<h2>${H.esc(t.name)} <small>${H.esc(t.id)} · ${H.esc(t.profile)} rules · ${t.remaining}/${t.entries} players · average ${H.chips(t.average_stack)} · chips ${H.chips(t.chip_total)} · smallest chip ${H.chips(t.chip_unit)}</small></h2>`;
     html += '<div class="clock-row">';
     html += `<div><div class="clock-label" id="clock-label-${H.esc(t.id)}">${H.esc(t.clock.label || (t.level ? `Level ${t.level}` : "Not started"))}${t.on_break ? "" : ` · ${H.esc(stakesText(t.stakes))}`}</div>`;
@@ -132,6 +138,7 @@
         const legal = (t.next.legal || []).join(" ");
         if (/break/.test(legal)) html += cmd(t, "start_break", "Start the break", "primary");
         if (/color-up/.test(legal)) html += cmd(t, "color_up", "Color-up", "primary");
+        if (/decide antes/.test(legal)) html += cmd(t, "decide_antes", "Decide the antes", "primary");
       }
       if (t.level && (t.clock.kind === "level" || t.clock.kind === "break")) {
         html += t.clock.paused
@@ -171,7 +178,7 @@
       if (t.unseated.length) {
         html += `<div class="panel-note">Not seated: ${t.unseated.map((e) => H.esc(e.name)).join(", ")}</div>`;
         if (!t.tables.length) {
-          html += `<form class="form" data-form="draw" data-t="${H.esc(t.id)}"><input name="tables" type="number" min="1" max="10000" value="${t.tables_needed || 1}" inputmode="numeric"><button type="submit" class="btn primary">Draw seats</button></form>`;
+          html += `<form class="form" data-form="draw" data-t="${H.esc(t.id)}"><input name="tables" type="number" min="1" max="10000" data-follow value="${t.tables_needed || 1}" inputmode="numeric"><button type="submit" class="btn primary">Draw seats</button></form>`;
         }
       }
       html += "</section>";
@@ -188,7 +195,7 @@
       if (t.bounties_referred.length) {
         html += '<section class="box"><h2>Bounties to decide</h2><ol class="list bounties">';
         for (const b of t.bounties_referred) {
-          html += `<li>${H.esc(b.name)} (table ${H.esc(b.table)}, hand #${b.hand}, ${H.esc(b.code)}): ${b.proposal.map((p) => cmd(t, "assign_bounty", `to ${p.name}`, "small", { player: b.player, to: p.player })).join(" ")}</li>`;
+          html += `<li>${H.esc(b.name)} (table ${H.esc(b.table)}, hand #${b.hand}, ${H.esc(b.code)}): ${(b.proposal.length ? b.proposal : t.players).map((p) => cmd(t, "assign_bounty", `to ${p.name}`, "small", { player: b.player, to: p.player })).join(" ")}</li>`;
         }
         html += "</ol></section>";
       }
