@@ -382,21 +382,23 @@ class Tournaments:
                 if self.table(tournament, name).state is None:
                     commands[name].append(OpenTable(name, structure.seats_per_table,
                                                     structure.profile, tournament))
+            deducted = {e.player: e.chips_deducted for e in after.entrants}
+            by_table: dict[str, list[Any]] = {name: [] for name in drawn.tables}
             for a in drawn.assignments:
-                entrant = after.entrant(a.player)
-                assert entrant is not None
                 commands[a.table].append(SeatPlayer(
-                    a.seat, a.player, structure.starting_stack - entrant.chips_deducted))
+                    a.seat, a.player, structure.starting_stack - deducted[a.player]))
+                by_table.setdefault(a.table, []).append(a)
             rng = random.Random(chosen + 1)
             for name in drawn.tables:
                 deck = list(FULL_DECK)
                 rng.shuffle(deck)
-                seated = after.seated_at(name)
+                # Seat order, as the cards are dealt: the players drawn there and any
+                # already seated.
+                seated = sorted({a.seat for a in by_table[name]} | set(state.occupied(name)))
                 if len(seated) < 2:
                     continue
-                button = draw_button(after, name, {e.seat: card_text(deck.pop())
-                                                   for e in seated})
-                after = apply_tournament(after, button)
+                button = draw_button(after, name, {seat: card_text(deck.pop())
+                                                   for seat in seated})
                 events.append(button)
                 commands[name].append(PlaceButton(button.seat, "draw for the button"))
             return events, commands
