@@ -152,7 +152,7 @@ def register(state: TournamentState, player: str, name: str,
     if state.entrant(player) is not None:
         raise RuleViolation("registration", f"{player} is already registered")
     shown = (name or player).strip().casefold()
-    if any(e.name.strip().casefold() == shown for e in state.entrants):
+    if shown in state.entrant_names:
         # Two entrants the floor cannot tell apart would be paid, moved and penalised by
         # guesswork: the second needs a name that tells them apart.
         raise RuleViolation("registration", f"an entrant named {name or player!r} is already "

@@ -125,6 +125,8 @@ class TournamentState:
     """The best hand shown so far (several when equal)."""
     deal: DealRecorded | None = None
     clock_paused: bool = False
+    entrant_names: frozenset[str] = frozenset()
+    """Every entrant's name, case-folded: a duplicate is found without a scan."""
     clock_left: int = 0
     """Seconds left on the clock when it was paused."""
 
@@ -182,7 +184,8 @@ def apply_tournament(state: TournamentState | None,
                           event.high_hand)
         ledger = replace(state.ledger, entries=state.ledger.entries + 1,
                          late_deductions=state.ledger.late_deductions + event.chips_deducted)
-        return replace(state, entrants=state.entrants + (entrant,), ledger=ledger)
+        return replace(state, entrants=state.entrants + (entrant,), ledger=ledger,
+                       entrant_names=state.entrant_names | {event.name.strip().casefold()})
     if isinstance(event, SeatsDrawn):
         seats = {a.player: a for a in event.assignments}
         tables = state.tables + tuple(t for t in event.tables if t not in state.tables)
