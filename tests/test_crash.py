@@ -296,3 +296,18 @@ def test_a_table_break_killed_at_any_moment_is_there_whole_or_not_at_all(
     assert "broken" in outcomes
     with open_store(url) as store:
         assert replay_log(store).findings == []
+
+
+@pytest.mark.slow
+def test_a_move_killed_at_any_moment_on_postgresql_is_there_whole_or_not_at_all(
+        pg_url: str) -> None:
+    """10 SIGKILLs of a PostgreSQL writer moving a player: the tournament and both tables
+    agree on every seat after each."""
+    from replay.verify import replay_log
+    from schema.store import open_store, upgrade_database
+
+    upgrade_database(pg_url)
+    _tournament_ready(pg_url, "m", 10)
+    assert kill_tournament_writer(pg_url, "move", 9, kills=10) > 0
+    with open_store(pg_url) as store:
+        assert replay_log(store).findings == []
