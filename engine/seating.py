@@ -6,6 +6,7 @@ recorded seed), the cards of a button draw or of a high-card draw for who moves.
 
 from __future__ import annotations
 
+import heapq
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 
@@ -73,12 +74,17 @@ def _assign(state: TournamentState, order: Sequence[str], tables: Sequence[str],
         raise RuleViolation("seating", f"{len(order)} players to seat but {free} free seats "
                             f"at {len(tables)} table(s) of {seats}", ("open another table",))
     result: list[SeatAssignment] = []
+    # The shortest table first, ties to the one listed first: a heap keeps that choice cheap
+    # for a thousand tables.
+    heap = [(len(occupied[t]), k, t) for k, t in enumerate(tables) if len(occupied[t]) < seats]
+    heapq.heapify(heap)
     for player in order:
-        table = min((t for t in tables if len(occupied[t]) < seats),
-                    key=lambda t: len(occupied[t]))
-        seat = min(s for s in range(1, seats + 1) if s not in occupied[table])
+        count, k, table = heapq.heappop(heap)
+        seat = next(s for s in range(1, seats + 1) if s not in occupied[table])
         occupied[table].add(seat)
         result.append(SeatAssignment(player, table, seat))
+        if count + 1 < seats:
+            heapq.heappush(heap, (count + 1, k, table))
     return tuple(result)
 
 

@@ -217,8 +217,10 @@ def plan_hand(table: TableState, level: Level, hand_number: int,
             continue
         dealt.append(s)
     if len(dealt) < 2:
-        raise RuleViolation("TDA 10-A", "fewer than two players can be dealt in: the others "
-                            "wait for the button to pass")
+        # TDA 10-A's wait exists so that nobody gets the button or a blind out of turn; it
+        # never leaves a table unable to deal (a player moved into a heads-up table): everyone
+        # with chips is dealt in.
+        dealt = [s for s in _clockwise_from(button, n) if s in active]
     blinds = tuple(
         level.big_blind if s == big_blind else level.small_blind if s == small_blind else 0
         for s in dealt

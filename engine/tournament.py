@@ -148,6 +148,13 @@ def register(state: TournamentState, player: str, name: str,
         raise RuleViolation("registration: name", f"the name {name or player!r} {problem}")
     if state.entrant(player) is not None:
         raise RuleViolation("registration", f"{player} is already registered")
+    shown = (name or player).strip().casefold()
+    if shown in state.entrant_names:
+        # Two entrants the floor cannot tell apart would be paid, moved and penalised by
+        # guesswork: the second needs a name that tells them apart.
+        raise RuleViolation("registration", f"an entrant named {name or player!r} is already "
+                            "registered: give a name that tells them apart",
+                            (f"{name or player} 2", f"{name or player} (town)"))
     if high_hand and not state.structure.money.high_hand_fee:
         raise RuleViolation("structure: money.high_hand_fee",
                             f"{state.structure.name} has no high-hand jackpot")
@@ -458,6 +465,15 @@ def award_prizes(state: TournamentState) -> PrizesAwarded:
     bracket = payout_bracket(state.structure, field)
     amounts = payouts_for(state.structure, field, pool)
     awards = share_prizes({e.player: e.place for e in state.entrants}, amounts)
+    if state.deal is not None:
+        # The deal's amounts replace the prizes of the places it covered; the winner adds
+        # what was kept to play for.
+        dealt = {x.player: x.amount for x in state.deal.shares}
+        places = {e.player: e.place for e in state.entrants}
+        awards = tuple(a for a in awards if a.player not in dealt) + tuple(
+            PrizeAward(places[p], p, amount + (state.deal.kept if p == state.winner else 0))
+            for p, amount in dealt.items())
+        awards = tuple(sorted(awards, key=lambda a: (a.place, a.player)))
     bounties: list[BountyAward] = []
     unclaimed = 0
     if money.bounty:

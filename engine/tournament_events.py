@@ -294,16 +294,113 @@ class TournamentFinished:
     winner: str
 
 
+@dataclass(frozen=True, slots=True)
+class BountyReferred:
+    """A bounty the rules do not settle (`code`: split_pot, no_pot): the director decides;
+    `proposal` lists who could collect it, best first (the covering winners)."""
+
+    TYPE: ClassVar[str] = "bounty_referred"
+    VERSION: ClassVar[int] = 1
+    player: str
+    table: str
+    hand_number: int
+    proposal: tuple[str, ...]
+    code: str
+
+
+@dataclass(frozen=True, slots=True)
+class BountyAssigned:
+    """The director's decision on a referred bounty: `to` collects `player`'s bounty."""
+
+    TYPE: ClassVar[str] = "bounty_assigned"
+    VERSION: ClassVar[int] = 1
+    player: str
+    to: str
+    rule: str
+    by: str
+
+
+@dataclass(frozen=True, slots=True)
+class HighHandPosted:
+    """A flush or better shown by a jackpot entrant that beats or equals the best so far:
+    the five cards that play."""
+
+    TYPE: ClassVar[str] = "high_hand_posted"
+    VERSION: ClassVar[int] = 1
+    player: str
+    table: str
+    hand_number: int
+    cards: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class DealShare:
+    """One player's part of a deal: his stack when it was made, the amount he takes now, and
+    his consent (the name he gave)."""
+
+    player: str
+    stack: int
+    amount: int
+    consent: str
+
+
+@dataclass(frozen=True, slots=True)
+class DealRecorded:
+    """Players left agree to share the unpaid prize money (`method`: icm, chip_chop,
+    chip_chop_last_guaranteed, typed); `kept` stays in play for the winner."""
+
+    TYPE: ClassVar[str] = "deal_recorded"
+    VERSION: ClassVar[int] = 1
+    method: str
+    unpaid: int
+    kept: int
+    shares: tuple[DealShare, ...]
+    rule: str
+    by: str
+
+
+@dataclass(frozen=True, slots=True)
+class ClockPaused:
+    """The level (or break) clock stopped with `seconds_left` to go."""
+
+    TYPE: ClassVar[str] = "clock_paused"
+    VERSION: ClassVar[int] = 1
+    level: int
+    seconds_left: int
+    reason: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class ClockResumed:
+    TYPE: ClassVar[str] = "clock_resumed"
+    VERSION: ClassVar[int] = 1
+    level: int
+    seconds_left: int
+
+
+@dataclass(frozen=True, slots=True)
+class TimeAdded:
+    """Seconds added to (negative: taken from) the running level or break."""
+
+    TYPE: ClassVar[str] = "time_added"
+    VERSION: ClassVar[int] = 1
+    level: int
+    seconds: int
+    reason: str = ""
+
+
 TournamentEvent = (
     TournamentCreated | PlayerRegistered | SeatsDrawn | TableClosed | ButtonDrawn | LevelStarted
     | BreakStarted | BreakEnded | AntesDecided | ChipsColoredUp | PlayerMoved | PlayerEliminated
     | PlayerWithdrew | PrizesAwarded | HighHandAwarded | RulingRecorded | PenaltyRecorded
-    | TournamentFinished
+    | TournamentFinished | BountyReferred | BountyAssigned | HighHandPosted | DealRecorded
+    | ClockPaused | ClockResumed | TimeAdded
 )
 
 TOURNAMENT_EVENT_TYPES: tuple[type, ...] = (
     TournamentCreated, PlayerRegistered, SeatsDrawn, TableClosed, ButtonDrawn, LevelStarted,
     BreakStarted, BreakEnded, AntesDecided, ChipsColoredUp, PlayerMoved, PlayerEliminated,
     PlayerWithdrew, PrizesAwarded, HighHandAwarded, RulingRecorded, PenaltyRecorded,
-    TournamentFinished,
+    TournamentFinished, BountyReferred, BountyAssigned, HighHandPosted, DealRecorded,
+    ClockPaused, ClockResumed, TimeAdded,
 )

@@ -10,16 +10,24 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
 
+from engine.cards import parse_card
 from engine.errors import RuleViolation
+from engine.evaluator import evaluate
 from engine.structure import AnteKind, Structure
 from engine.table import Level
 from engine.tournament_events import (
     AntesDecided,
+    BountyAssigned,
+    BountyReferred,
     BreakEnded,
     BreakStarted,
     ButtonDrawn,
     ChipsColoredUp,
+    ClockPaused,
+    ClockResumed,
+    DealRecorded,
     HighHandAwarded,
+    HighHandPosted,
     LevelStarted,
     PenaltyRecorded,
     PlayerEliminated,
@@ -30,6 +38,7 @@ from engine.tournament_events import (
     RulingRecorded,
     SeatsDrawn,
     TableClosed,
+    TimeAdded,
     TournamentCreated,
     TournamentEvent,
     TournamentFinished,
@@ -110,6 +119,16 @@ class TournamentState:
     high_hand: HighHandAwarded | None = None
     rulings: tuple[RulingRecorded, ...] = ()
     penalties: tuple[PenaltyRecorded, ...] = ()
+    bounties_referred: tuple[BountyReferred, ...] = ()
+    """Bounties waiting for the director's decision."""
+    high_hands: tuple[HighHandPosted, ...] = ()
+    """The best hand shown so far (several when equal)."""
+    deal: DealRecorded | None = None
+    clock_paused: bool = False
+    entrant_names: frozenset[str] = frozenset()
+    """Every entrant's name, case-folded: a duplicate is found without a scan."""
+    clock_left: int = 0
+    """Seconds left on the clock when it was paused."""
 
     @property
     def finished(self) -> bool:
@@ -165,7 +184,8 @@ def apply_tournament(state: TournamentState | None,
                           event.high_hand)
         ledger = replace(state.ledger, entries=state.ledger.entries + 1,
                          late_deductions=state.ledger.late_deductions + event.chips_deducted)
-        return replace(state, entrants=state.entrants + (entrant,), ledger=ledger)
+        return replace(state, entrants=state.entrants + (entrant,), ledger=ledger,
+                       entrant_names=state.entrant_names | {event.name.strip().casefold()})
     if isinstance(event, SeatsDrawn):
         seats = {a.player: a for a in event.assignments}
         tables = state.tables + tuple(t for t in event.tables if t not in state.tables)
@@ -184,9 +204,10 @@ def apply_tournament(state: TournamentState | None,
         stakes = Level(small_blind=event.small_blind, big_blind=event.big_blind,
                        ante=event.ante, ante_kind=_ante_kind(event.ante_kind),
                        number=event.level, chip_unit=event.chip_unit)
-        return replace(state, level=event.level, on_break=False, stakes=stakes)
+        return replace(state, level=event.level, on_break=False, stakes=stakes,
+                       clock_paused=False, clock_left=0)
     if isinstance(event, BreakStarted):
-        return replace(state, on_break=True,
+        return replace(state, on_break=True, clock_paused=False, clock_left=0,
                        breaks_taken=state.breaks_taken + (event.after_level,))
     if isinstance(event, BreakEnded):
         return replace(state, on_break=False)
@@ -214,7 +235,42 @@ def apply_tournament(state: TournamentState | None,
         return replace(state, rulings=state.rulings + (event,))
     if isinstance(event, PenaltyRecorded):
         return replace(state, penalties=state.penalties + (event,))
+    if isinstance(event, BountyReferred):
+        return replace(state, bounties_referred=state.bounties_referred + (event,))
+    if isinstance(event, BountyAssigned):
+        new = _update(state, event.player, bounty_to=event.to)
+        return replace(new, bounties_referred=tuple(
+            b for b in state.bounties_referred if b.player != event.player))
+    if isinstance(event, HighHandPosted):
+        return replace(state, high_hands=_posted(state.high_hands, event))
+    if isinstance(event, DealRecorded):
+        return replace(state, deal=event)
+    if isinstance(event, ClockPaused):
+        return replace(state, clock_paused=True, clock_left=event.seconds_left)
+    if isinstance(event, ClockResumed):
+        return replace(state, clock_paused=False, clock_left=0)
+    if isinstance(event, TimeAdded):
+        if state.clock_paused:
+            return replace(state, clock_left=max(0, state.clock_left + event.seconds))
+        return state
     raise TypeError(f"not a tournament event: {type(event).__name__}")
+
+
+def high_hand_value(hand: HighHandPosted) -> int:
+    return evaluate([parse_card(c) for c in hand.cards])
+
+
+def _posted(best: tuple[HighHandPosted, ...], hand: HighHandPosted) -> tuple[HighHandPosted, ...]:
+    """The best hands after `hand` is posted: a higher one replaces them, an equal one joins
+    them (suits never break a tie)."""
+    if not best:
+        return (hand,)
+    value, top = high_hand_value(hand), high_hand_value(best[0])
+    if value > top:
+        return (hand,)
+    if value == top:
+        return best + (hand,)
+    return best
 
 
 def _ante_kind(text: str) -> AnteKind:

@@ -516,7 +516,8 @@ def create_app(
             raise ctx.blocked
         start = to_command(command, ctx.level)
         assert isinstance(start, StartHand)
-        return replace(start, final_table=start.final_table or ctx.final_table)
+        return replace(start, final_table=start.final_table or ctx.final_table,
+                       penalized=ctx.penalized)
 
     @app.get("/api/tables/{stream}/events", tags=["live"], responses=TABLE_STREAM,
              response_class=StreamingResponse)

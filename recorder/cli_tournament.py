@@ -8,8 +8,9 @@ from pathlib import Path
 import click
 
 from engine.errors import RuleViolation
+from engine.profiles import get_profile
 from recorder.cli_db import db_option, user_errors
-from recorder.demo import DemoSummary, run_demo
+from recorder.demo import DEMO_STRUCTURE, DemoSummary, run_demo
 from recorder.service import Actor, Recorder
 from recorder.structure import StructureError, load_structure
 from recorder.tournament_service import Tournaments
@@ -42,6 +43,39 @@ def create(file: Path, tournament_id: str | None, db_url: str | None) -> None:
                f"{len(structure.levels)} levels, {structure.starting_stack} chips each")
 
 
+@tournament.command("penalty")
+@click.argument("tournament_id")
+@click.argument("player")
+@click.option("--kind", type=click.Choice(["warning", "hands", "rounds", "disqualification"]),
+              required=True, help="What the player gets.")
+@click.option("--count", default=0, type=click.IntRange(0, 100),
+              help="How many hands or rounds he misses.")
+@click.option("--rule", default="tda-71", show_default=True, help="The rule it rests on.")
+@click.option("--reason", default="", help="Why (shown on the floor and in the report).")
+@click.option("--by", "director", default="director", show_default=True,
+              help="Who gives the penalty.")
+@db_option
+def penalty(tournament_id: str, player: str, kind: str, count: int, rule: str, reason: str,
+            director: str, db_url: str | None) -> None:
+    """Give PLAYER (his id or registered name) a penalty in TOURNAMENT_ID: missed hands are
+    served at the table (dealt in, blinds and antes posted, hand killed) until done."""
+    with user_errors(), open_store(db_url) as store:
+        t = Tournaments(Recorder(store))
+        try:
+            state = t.state(tournament_id)
+            matches = [e.player for e in state.entrants if player in (e.player, e.name)]
+            if len(matches) != 1:
+                raise click.ClickException(
+                    f"no single entrant {player!r} in {tournament_id}: give his id"
+                    + (f" (one of {', '.join(matches)})" if matches else ""))
+            t.penalty(tournament_id, matches[0], kind, rule, reason,
+                      Actor(director, "director"), count)
+            owed = t.serving(tournament_id).get(matches[0], 0)
+        except RuleViolation as violation:
+            raise click.ClickException(str(violation)) from None
+    click.echo(f"{kind} for {player} ({rule})" + (f": {owed} hand(s) to serve" if owed else ""))
+
+
 @click.command("demo")
 @db_option
 @click.option("--players", default=27, show_default=True, type=click.IntRange(2, 200))
@@ -56,15 +90,26 @@ def create(file: Path, tournament_id: str | None, db_url: str | None) -> None:
 @click.option("--hands-per-level", default=0, show_default=True, type=click.IntRange(0),
               help="Hands played (over all tables) before the next level (0: 4 per table, "
               "at least 6).")
+@click.option("--deal", type=click.Choice(["icm", "chip-chop", "chip-chop-last-guaranteed"]),
+              default=None, help="Record a deal of that kind when three players are left at "
+              "the final table (where the house rules allow deals, e.g. Octobermuck).")
 def demo(db_url: str | None, players: int, tables: int, seed: int, hands: int,
-         structure_file: Path | None, hands_per_level: int) -> None:
-    """Play a simulated tournament from registration to a winner through the recorder."""
+         structure_file: Path | None, hands_per_level: int, deal: str | None) -> None:
+    """Play a simulated tournament from registration to a winner through the recorder:
+    table breaks down to the final table, a penalty, bounties and the high hand where the
+    structure has them, and optionally a deal."""
     structure = None
     if structure_file is not None:
         try:
             structure = load_structure(structure_file)
         except StructureError as exc:
             raise click.ClickException(str(exc)) from None
+    if deal is not None:
+        profile = get_profile((structure or load_structure(DEMO_STRUCTURE)).profile)
+        if not profile.deals_allowed:
+            raise click.ClickException(
+                f"--deal: the {profile.name} rules allow no deals (deals_allowed is false); "
+                "try --structure examples/octobermuck.toml")
     with user_errors(), open_store(db_url, upgrade=True) as store:
         recorder = Recorder(store)
         with click.progressbar(length=players - 1, label="players out",
@@ -78,14 +123,17 @@ def demo(db_url: str | None, players: int, tables: int, seed: int, hands: int,
 
             try:
                 summary = run_demo(recorder, players, tables, seed, hands, structure,
-                                   hands_per_level, on_progress=progress)
+                                   hands_per_level, on_progress=progress,
+                                   deal=(deal or "").replace("-", "_"))
             except RuleViolation as violation:
                 raise click.ClickException(str(violation)) from None
     rate = summary.hands / summary.seconds if summary.seconds else 0.0
     click.echo(f"tournament {summary.tournament}: {summary.hands} hands, {summary.commands} "
                f"commands in {summary.seconds:.1f} s ({rate:.1f} hands/s recorded)")
     click.echo(f"corrections {summary.corrections}, misdeals {summary.misdeals}, rulings "
-               f"{summary.rulings}")
+               f"{summary.rulings}, penalties {summary.penalties}"
+               + (f", deal {summary.deal}" if summary.deal else "")
+               + (", high hand awarded" if summary.high_hand else ""))
     if summary.winner:
         click.echo(f"winner: {summary.winner}")
         for place, name in summary.places[:10]:

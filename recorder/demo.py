@@ -40,6 +40,9 @@ class DemoSummary:
     corrections: int = 0
     misdeals: int = 0
     rulings: int = 0
+    high_hand: bool = False
+    penalties: int = 0
+    deal: str = ""
     winner: str = ""
     places: list[tuple[int, str]] = field(default_factory=list)
     seconds: float = 0.0
@@ -85,8 +88,15 @@ def run_demo(
     structure: Structure | None = None,
     hands_per_level: int = 0,
     on_progress: Callable[[DemoSummary, int], None] | None = None,
+    deal: str = "",
+    penalty: bool = True,
 ) -> DemoSummary:
-    """Register `players`, draw seats over `tables`, play until a winner (or `hands` hands)."""
+    """Register `players`, draw seats over `tables`, play until a winner (or `hands` hands).
+
+    Along the way: a two-hand penalty (`penalty`), every table break the engine calls for,
+    bounties and the high-hand jackpot where the structure has them, and with `deal` (icm,
+    chip_chop, chip_chop_last_guaranteed) a deal when three players are left at the final
+    table (where the profile allows deals)."""
     started = time.perf_counter()
     structure = structure or load_structure(DEMO_STRUCTURE)
     if players < 2:
@@ -104,8 +114,11 @@ def run_demo(
     t = demo.tournaments
     summary = DemoSummary(name, players, tables)
     t.create(name, structure, DIRECTOR)
+    jackpot = bool(structure.money.high_hand_fee)
     for index in range(players):
-        t.register(name, player_name(index), DIRECTOR)
+        # Octobermuck: the high-hand jackpot is optional; most players pay its fee.
+        t.register(name, player_name(index), DIRECTOR,
+                   high_hand=jackpot and demo.rng.random() < 0.75)
     t.draw_seats(name, tables, seed, DIRECTOR)
     t.start_level(name, DIRECTOR)
     hands_per_level = hands_per_level or max(6, 4 * tables)
@@ -117,10 +130,20 @@ def run_demo(
                 break
             if t.state(name).finished:
                 break
+            if penalty and summary.hands == 3 and not summary.penalties:
+                victim = t.state(name).seated_at(table)[0].player
+                t.penalty(name, victim, "hands", "tda-71", "demo", DIRECTOR, 2)
+                summary.penalties += 1
+            state_now = t.state(name)
+            if deal and state_now.deal is None and len(state_now.remaining) == 3 \
+                    and len(state_now.tables) == 1:
+                t.deal(name, deal, {e.player: e.name for e in state_now.remaining}, DIRECTOR)
+                summary.deal = deal
             _play_hand(demo, table, summary)
             summary.hands += 1
             hands_at_level += 1
             t.settle_hand(name, table, DIRECTOR)
+            _settle_bounties(demo)
             if on_progress is not None:
                 on_progress(summary, len(t.state(name).remaining))
         if t.state(name).finished:
@@ -136,10 +159,29 @@ def run_demo(
                      t.table(name, table).version)
             summary.rulings += 1
     final = t.state(name)
+    if final.finished and jackpot and final.high_hand is None:
+        players_named: tuple[str, ...] = ()
+        if not final.high_hands:
+            # No flush was ever shown: the director names the best-placed entrant.
+            players_named = (min((e for e in final.entrants if e.high_hand),
+                                 key=lambda e: e.place).player,)
+        t.award_high_hand(name, DIRECTOR, players_named)
+        summary.high_hand = True
+    final = t.state(name)
     summary.winner = final.entrant(final.winner).name if final.winner else ""  # type: ignore[union-attr]
     summary.places = sorted((e.place, e.name) for e in final.entrants if e.place)
     summary.seconds = time.perf_counter() - started
     return summary
+
+
+def _settle_bounties(demo: _Demo) -> None:
+    """The director takes the engine's proposal for each bounty the rules left open."""
+    t = demo.tournaments
+    for referred in t.state(demo.tournament).bounties_referred:
+        state = t.state(demo.tournament)
+        to = (referred.proposal[0] if referred.proposal else
+              next(e.player for e in state.remaining))
+        t.assign_bounty(demo.tournament, referred.player, to, DIRECTOR)
 
 
 def _next_level(demo: _Demo) -> None:

@@ -15,15 +15,15 @@ from datetime import datetime
 from typing import Any
 
 from engine import words
+from engine.breaking import table_to_break
 from engine.errors import RuleViolation
+from engine.money import high_hand_proposal, money_block
+from engine.profiles import get_profile
 from engine.seating import needs_balancing
 from engine.table import Level
 from engine.tournament import late_entry_open, stakes, start_level
 from engine.tournament_events import (
-    BreakEnded,
-    BreakStarted,
     ChipsColoredUp,
-    LevelStarted,
     PlayerEliminated,
     PlayerMoved,
     RulingRecorded,
@@ -31,7 +31,12 @@ from engine.tournament_events import (
 from engine.tournament_state import TournamentState, fold_tournament
 from recorder import wire
 from recorder.service import Actor, Recorder
-from recorder.tournament_service import Tournaments, table_stream, tournament_stream
+from recorder.tournament_service import (
+    Tournaments,
+    level_clock,
+    table_stream,
+    tournament_stream,
+)
 from replay.fold import TableFold
 from schema.errors import ConcurrencyConflict
 from schema.store import StoredEvent
@@ -44,6 +49,7 @@ class HandContext:
     level: Level | None
     final_table: bool = False
     blocked: RuleViolation | None = None
+    penalized: tuple[str, ...] = ()  # players serving a penalty: dealt in, hand killed
 
 
 @dataclass
@@ -98,7 +104,8 @@ class TournamentDesk:
             return HandContext(level, blocked=RuleViolation(
                 "schedule", f"the break after level {t.level} is on: no hand until the "
                 "director ends it", ("wait for the end of the break",)))
-        return HandContext(level, final_table=len(t.tables) == 1)
+        penalized = tuple(sorted(self.tournaments.serving(state.tournament, t)))
+        return HandContext(level, final_table=len(t.tables) == 1, penalized=penalized)
 
     def open_tables(self, tournament: str) -> tuple[str, ...] | None:
         """The names of a tournament's tables in play now (None: no such tournament)."""
@@ -123,7 +130,9 @@ class TournamentDesk:
         state = fold.state
         if state is None or not state.tournament or state.hand_in_progress:
             return []
-        if not retried and not any(s.stack == 0 for s in state.seats):
+        read = self._read(state.tournament)
+        jackpot = read is not None and bool(read.state.structure.money.high_hand_fee)
+        if not retried and not jackpot and not any(s.stack == 0 for s in state.seats):
             return []
         out = self.tournaments.settle_hand(state.tournament, state.table, actor,
                                            event_id=event_id)
@@ -142,7 +151,8 @@ class TournamentDesk:
         c = command
         ids: dict[str, Any] = {"event_id": event_id, "expected_version": expected_version}
         if isinstance(c, wire.RegisterIn):
-            return t.register(tournament, c.name, actor, **ids)[1].retried
+            return t.register(tournament, c.name, actor, high_hand=c.high_hand,
+                              **ids)[1].retried
         if isinstance(c, wire.DrawSeatsIn):
             return t.draw_seats(tournament, c.tables, c.seed, actor, **ids).retried
         if isinstance(c, wire.StartLevelIn):
@@ -151,6 +161,8 @@ class TournamentDesk:
             return t.start_break(tournament, actor, c.minutes, **ids).retried
         if isinstance(c, wire.EndBreakIn):
             return t.end_break(tournament, actor, **ids).retried
+        if isinstance(c, wire.DecideAntesIn):
+            return t.decide_antes(tournament, actor, **ids).retried
         if isinstance(c, wire.ColorUpIn):
             return t.color_up(tournament, actor, **ids).retried
         if isinstance(c, wire.MoveIn):
@@ -162,6 +174,24 @@ class TournamentDesk:
                 raise RuleViolation("balancing", "no move is due (or a hand is in progress at "
                                     "a table that would move)")
             return moves[0].retried
+        if isinstance(c, wire.BreakTableIn):
+            return t.break_table(tournament, actor, c.seed, **ids).retried
+        if isinstance(c, wire.AssignBountyIn):
+            return t.assign_bounty(tournament, c.player, c.to, actor, **ids).retried
+        if isinstance(c, wire.AwardHighHandIn):
+            return t.award_high_hand(tournament, actor, c.players, **ids).retried
+        if isinstance(c, wire.DealIn):
+            return t.deal(tournament, c.method, c.consents, actor, c.kept, c.amounts,
+                          **ids).retried
+        if isinstance(c, wire.PenaltyIn):
+            return t.penalty(tournament, c.player, c.penalty, c.rule, c.reason, actor, c.count,
+                             **ids).retried
+        if isinstance(c, wire.ClockIn):
+            if c.action == "pause":
+                return t.pause_clock(tournament, actor, c.reason, **ids).retried
+            if c.action == "resume":
+                return t.resume_clock(tournament, actor, **ids).retried
+            return t.add_time(tournament, c.seconds, actor, c.reason, **ids).retried
         if isinstance(c, wire.RulingIn):
             return t.ruling(tournament, c.rule, c.text, actor, c.stream, c.version,
                             **ids).retried
@@ -187,7 +217,9 @@ class TournamentDesk:
             try:
                 read = self._read(tournament)
                 if read is not None:
-                    result.append(tournament_view(tournament, read.state, read.stored, now))
+                    result.append(tournament_view(
+                        tournament, read.state, read.stored, now,
+                        self.tournaments.serving(tournament, read.state)))
             except (RuleViolation, KeyError, IndexError, ValueError, TypeError) as error:
                 if problems is not None:
                     problems.append({"tournament": tournament, "rule": getattr(
@@ -205,29 +237,20 @@ def _epoch_ms(moment: datetime) -> int:
 
 
 def tournament_view(tournament: str, state: TournamentState, stored: list[StoredEvent],
-                    now: datetime) -> dict[str, Any]:
+                    now: datetime, serving: dict[str, int] | None = None) -> dict[str, Any]:
     """The tournament at a glance: clock, schedule, players, moves, eliminations, color-ups,
     rulings; every list newest first."""
     s = state.structure
     names = {e.player: e.name for e in state.entrants}
-    clock: dict[str, Any] = {"kind": "none"}
+    serving = serving or {}
+    clock = level_clock((item.recorded_at, item.decode()) for item in stored)
     moves: list[dict[str, Any]] = []
     out: list[dict[str, Any]] = []
     color_ups: list[dict[str, Any]] = []
     rulings: list[dict[str, Any]] = []
     for item in stored:
         event = item.decode()
-        if isinstance(event, LevelStarted):
-            clock = {"kind": "level", "label": f"Level {event.level}", "minutes": event.minutes,
-                     "started": _epoch_ms(item.recorded_at),
-                     "ends": _epoch_ms(item.recorded_at) + event.minutes * 60_000}
-        elif isinstance(event, BreakStarted):
-            clock = {"kind": "break", "label": f"Break after level {event.after_level}",
-                     "minutes": event.minutes, "started": _epoch_ms(item.recorded_at),
-                     "ends": _epoch_ms(item.recorded_at) + event.minutes * 60_000}
-        elif isinstance(event, BreakEnded):
-            clock = {"kind": "due", "label": f"Break over: start level {event.after_level + 1}"}
-        elif isinstance(event, PlayerMoved):
+        if isinstance(event, PlayerMoved):
             moves.append({"player": event.player, "name": names.get(event.player, event.player),
                           "from_table": event.from_table, "from_seat": event.from_seat,
                           "to_table": event.to_table, "to_seat": event.to_seat,
@@ -296,6 +319,28 @@ def tournament_view(tournament: str, state: TournamentState, stored: list[Stored
         "tables": list(state.tables),
         "table_streams": {t: table_stream(tournament, t) for t in state.tables},
         "needs_balancing": needs_balancing(state) if state.tables else False,
+        "table_break": _table_break(state),
+        "tables_needed": max(1, -(-len(remaining) // s.seats_per_table)),
+        "upcoming": _upcoming(state),
+        "money": money_block(state).as_dict(),
+        "jackpot": bool(s.money.high_hand_fee),
+        "bounties_referred": [
+            {"player": b.player, "name": names.get(b.player, b.player), "code": b.code,
+             "table": b.table, "hand": b.hand_number,
+             "proposal": [{"player": p, "name": names.get(p, p)} for p in b.proposal]}
+            for b in state.bounties_referred],
+        "high_hand": _high_hand(state, names),
+        "penalties": [{"player": p.player, "name": names.get(p.player, p.player),
+                       "penalty": p.penalty, "hands": p.hands, "rule": p.rule,
+                       "reason": p.text, "by": p.by} for p in state.penalties][::-1],
+        "serving": [{"player": p, "name": names.get(p, p), "hands_left": n}
+                    for p, n in sorted(serving.items())],
+        "deals_allowed": get_profile(s.profile).deals_allowed and len(state.tables) == 1
+        and state.deal is None and not state.finished,
+        "deal": None if state.deal is None else {
+            "method": state.deal.method, "kept": state.deal.kept,
+            "shares": [{"name": names.get(x.player, x.player), "stack": x.stack,
+                        "amount": x.amount, "consent": x.consent} for x in state.deal.shares]},
         "eliminations": sorted(out, key=lambda e: e["place"]),
         "moves": moves[::-1],
         "color_ups": color_ups[::-1],
@@ -303,6 +348,40 @@ def tournament_view(tournament: str, state: TournamentState, stored: list[Stored
         "prizes": prizes,
         "currency": s.money.currency,
     }
+
+
+def _upcoming(state: TournamentState) -> dict[str, Any]:
+    """The next level's stakes and the level the next break comes after."""
+    s = state.structure
+    nxt = next((lv for lv in s.levels if lv.number == state.level + 1), None)
+    level = None if nxt is None else {"number": nxt.number, "small_blind": nxt.small_blind,
+                                       "big_blind": nxt.big_blind, "ante": nxt.ante,
+                                       "minutes": nxt.minutes}
+    after = next((lv.number for lv in s.levels if lv.number >= max(state.level, 1)
+                  and s.break_after(lv.number) and lv.number not in state.breaks_taken), 0)
+    return {"level": level, "break_after": after}
+
+
+def _high_hand(state: TournamentState, names: dict[str, str]) -> dict[str, Any] | None:
+    """The high-hand board: the best hand shown so far and, once confirmed, the award."""
+    if not state.structure.money.high_hand_fee:
+        return None
+    players, cards = high_hand_proposal(state)
+    awarded = state.high_hand
+    return {"players": [{"player": p, "name": names.get(p, p)} for p in players],
+            "cards": cards, "awarded": awarded is not None,
+            "shares": [{"name": names.get(x.player, x.player), "amount": x.amount}
+                       for x in awarded.shares] if awarded else []}
+
+
+def _table_break(state: TournamentState) -> dict[str, Any] | None:
+    """The break the engine says is due now: one action on the floor."""
+    plan = table_to_break(state)
+    if plan is None:
+        return None
+    return {"table": plan.table, "to_tables": list(plan.to_tables), "label": plan.label,
+            "final_table": plan.final_table, "seating": plan.seating, "redraw": plan.redraw,
+            "rule": plan.rule}
 
 
 def _stakes(state: TournamentState) -> dict[str, Any] | None:

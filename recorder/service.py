@@ -34,6 +34,7 @@ from engine.events import (
     TableOpened,
 )
 from engine.hand import begin, decide
+from engine.penalties import KILLED_FOR_PENALTY, PENALTY_RULE
 from engine.table import (
     Level,
     TableState,
@@ -143,6 +144,7 @@ class StartHand:
     level: Level
     hand_number: int = 0  # 0: the next number at this table
     final_table: bool = False
+    penalized: tuple[str, ...] = ()  # players serving a penalty: dealt in, hand killed (TDA 71)
 
 
 @dataclass(frozen=True)
@@ -224,6 +226,16 @@ CHECKPOINT_EVENTS = frozenset({
     "level_started", "break_started", "table_closed", "tournament_finished", "prizes_awarded",
 })
 """A signed checkpoint of the log is taken right after each of these is recorded."""
+
+
+@dataclass(frozen=True)
+class StreamChange:
+    """One stream's part of a command that changes several streams (a move, a table break, a
+    carry, a final-table draw): the events, decided at `expected_version`."""
+
+    stream: str
+    expected_version: int
+    events: tuple[Any, ...]
 
 
 @dataclass
@@ -340,6 +352,64 @@ class Recorder:
             self._check_version(stream, expected_version, current)
             return self._record(stream, expected_version, events, event_id, actor)
 
+    def plan_table(self, stream: str, commands: Sequence[TableCommand]) -> StreamChange:
+        """The events `commands` give at the table, each decided on the table as the ones
+        before it leave it; nothing is recorded (for `record_many`)."""
+        with self._lock:
+            fold = self.table(stream)
+            trial = fold
+            events: list[Any] = []
+            for command in commands:
+                decided = self._decide(stream, trial, command)
+                state = trial.state
+                for event in decided:
+                    state = _apply(state, event)
+                trial = TableFold(stream, trial.version + len(decided), state, trial.findings,
+                                  trial.effective, trial.voided)
+                events.extend(decided)
+            return StreamChange(stream, fold.version, tuple(events))
+
+    def record_many(self, changes: Sequence[StreamChange], event_id: uuid.UUID,
+                    actor: Actor) -> list[Recorded]:
+        """Append every stream's change in one transaction (store.append_many): all of it or
+        none. The first change's first event carries `event_id`; every other event an id
+        derived from it, so a retry with the same id finds the whole command and adds
+        nothing."""
+        changes = [c for c in changes if c.events]
+        if not changes:
+            return []
+        roots = [event_id if k == 0 else uuid.uuid5(event_id, f"stream:{c.stream}")
+                 for k, c in enumerate(changes)]
+        with self._lock:
+            now = self.clock()
+            parts = []
+            for change, root in zip(changes, roots, strict=True):
+                new = [NewEvent.from_domain(
+                    event, event_id=root if k == 0 else _derived_id(root, k),
+                    actor=actor.name, device=actor.device, recorded_at=now)
+                    for k, event in enumerate(change.events)]
+                kind = "tournament" if change.stream.startswith("tournament-") else "table"
+                parts.append((change.stream, change.expected_version, new, kind))
+            try:
+                stored = self.store.append_many(parts)
+            except DuplicateEventConflict:
+                # Sent again after it was recorded (the stream has moved on since): what was
+                # recorded under these ids, if it is all there; else the conflict stands.
+                found = [self._find_retry(c.stream, 0, root)
+                         for c, root in zip(changes, roots, strict=True)]
+                if any(f is None for f in found):
+                    raise
+                return [f for f in found if f is not None]
+            for change, events in zip(changes, stored, strict=True):
+                cached = self._cache.get(change.stream)
+                if cached is not None and cached.fold.version == change.expected_version:
+                    self._extend(change.stream, cached, events)
+        for events in stored:
+            for listener in list(self._listeners):
+                listener(events[-1].stream_id, events[-1].version)
+        return [Recorded(events[-1].stream_id, events[-1].version, tuple(events))
+                for events in stored]
+
     def recorded(self, stream: str, event_id: uuid.UUID) -> Recorded | None:
         """What was recorded in `stream` under `event_id` (with the events derived from it), as
         a retry of it returns it; None when nothing was. For a retry that does not know the
@@ -431,7 +501,8 @@ class Recorder:
                 # The exact re-deal: same hand number, button and limits.
                 number = state.hand.setup.hand_number
             setup = plan_hand(state, command.level, number, command.final_table)
-            return list(begin(setup))
+            started = list(begin(setup))
+            return started + _penalty_kills(state, started, command.penalized)
         if isinstance(command, SeatPlayer):
             check_name(command.player, "player")
             check_chips(command.stack, "stack")
@@ -639,6 +710,32 @@ def _unsaved(stream: str, version: int, event: Any, now: datetime) -> StoredEven
     event_type, schema_version, payload = encode_event(event)
     return StoredEvent(0, stream, version, uuid.uuid4(), event_type, schema_version, payload,
                        canonical_json(payload), now, "", "", "", "")
+
+
+def _penalty_kills(state: TableState, started: list[Any],
+                   penalized: tuple[str, ...]) -> list[Any]:
+    """TDA 71: a player serving a penalty is dealt in, posts, and has his hand killed at once
+    (never the last live hand: that one wins the pot)."""
+    if not penalized:
+        return []
+    trial: TableState | None = state
+    for event in started:
+        trial = _apply(trial, event)
+    kills: list[Any] = []
+    for player in penalized:
+        hand = trial.hand if trial is not None else None
+        if hand is None or hand.is_complete or player not in hand.setup.players:
+            continue
+        position = hand.setup.players.index(player)
+        try:
+            decided = decide(hand, hand_commands.KillHand(position, KILLED_FOR_PENALTY,
+                                                          PENALTY_RULE))
+        except RuleViolation:
+            continue
+        for event in decided:
+            trial = _apply(trial, event)
+        kills.extend(decided)
+    return kills
 
 
 def _derived_id(event_id: uuid.UUID, k: int) -> uuid.UUID:

@@ -17,19 +17,42 @@ ConcurrencyConflict (the same errors as a table's commands, recorder/service.py)
 
 from __future__ import annotations
 
+import contextlib
 import random
 import secrets
+import threading
 import uuid
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from functools import partial
+from datetime import datetime
 from typing import Any
 
+from engine.breaking import (
+    BREAK_RULE,
+    REASON_BROKEN,
+    TableBreak,
+    break_table,
+    due_big_blind,
+    table_to_break,
+)
 from engine.cards import FULL_DECK, card_text
+from engine.clock import add_time, pause_clock, resume_clock
+from engine.deals import make_deal
 from engine.errors import RuleViolation
+from engine.events import HandKilled, HandStarted
+from engine.hand_state import COMPLETE
+from engine.money import (
+    HIGH_HAND_RULE,
+    NO_POT,
+    assign_bounty,
+    bounty_for,
+    high_hand_proposal,
+    high_hands_shown,
+    post_high_hands,
+)
+from engine.penalties import KILLED_FOR_PENALTY, give_penalty, hands_owed, serving
 from engine.profiles import get_profile
 from engine.seating import (
-    close_table,
     draw_button,
     draw_seats,
     free_seats,
@@ -39,24 +62,32 @@ from engine.seating import (
 from engine.structure import Structure
 from engine.tournament import (
     Bust,
+    award_high_hand,
     award_prizes,
     color_up,
     create_tournament,
     decide_antes,
     eliminate,
     end_break,
-    record_penalty,
     record_ruling,
     register,
     stakes,
     start_break,
     start_level,
+    withdraw,
 )
 from engine.tournament_events import (
     AntesDecided,
+    BountyAssigned,
+    BountyReferred,
     BreakEnded,
     BreakStarted,
+    ButtonDrawn,
     ChipsColoredUp,
+    ClockPaused,
+    ClockResumed,
+    DealRecorded,
+    HighHandAwarded,
     LevelStarted,
     PenaltyRecorded,
     PlayerEliminated,
@@ -64,9 +95,10 @@ from engine.tournament_events import (
     PlayerRegistered,
     RulingRecorded,
     SeatsDrawn,
+    TimeAdded,
     TournamentCreated,
 )
-from engine.tournament_state import TournamentState, fold_tournament
+from engine.tournament_state import TournamentState, apply_tournament, fold_tournament
 from engine.words import cite, profile_rule
 from recorder.limits import check_name
 from recorder.service import (
@@ -80,6 +112,7 @@ from recorder.service import (
     RemovePlayer,
     SeatPlayer,
     StartHand,
+    StreamChange,
 )
 from replay.fold import TableFold
 from schema.errors import ConcurrencyConflict, DuplicateEventConflict
@@ -143,8 +176,40 @@ def _eliminated(player: str, fold: TableFold) -> RemovePlayer:
     return RemovePlayer(seat.seat, "eliminated")
 
 
-def _closing(table: str, state: TournamentState) -> list[Any]:
-    return [close_table(state, table)]
+def _epoch_ms(moment: datetime) -> int:
+    return int(moment.timestamp() * 1000)
+
+
+def level_clock(timed: Iterable[tuple[datetime, Any]]) -> dict[str, Any]:
+    """The clock as the tournament's events (with the time each was recorded) leave it:
+    `kind` (none, level, break, due), `label`, `minutes`, `started` and `ends` (epoch ms),
+    `paused` and, paused, `left_ms`."""
+    clock: dict[str, Any] = {"kind": "none"}
+    for at, event in timed:
+        if isinstance(event, LevelStarted | BreakStarted):
+            level = isinstance(event, LevelStarted)
+            label = (f"Level {event.level}" if isinstance(event, LevelStarted)
+                     else f"Break after level {event.after_level}")
+            clock = {"kind": "level" if level else "break", "label": label,
+                     "minutes": event.minutes, "started": _epoch_ms(at),
+                     "ends": _epoch_ms(at) + event.minutes * 60_000, "paused": False}
+        elif isinstance(event, BreakEnded):
+            clock = {"kind": "due", "label": f"Break over: start level {event.after_level + 1}"}
+        elif isinstance(event, ClockPaused) and "ends" in clock:
+            clock = clock | {"paused": True, "left_ms": event.seconds_left * 1000}
+        elif isinstance(event, ClockResumed) and "ends" in clock:
+            clock = clock | {"paused": False, "ends": _epoch_ms(at) + event.seconds_left * 1000}
+            clock.pop("left_ms", None)
+        elif isinstance(event, TimeAdded) and "ends" in clock:
+            if clock.get("paused"):
+                clock = clock | {"left_ms": max(0, clock["left_ms"] + event.seconds * 1000)}
+            else:
+                clock = clock | {"ends": clock["ends"] + event.seconds * 1000}
+    return clock
+
+
+class _Nothing(Exception):
+    """A command that found nothing to record."""
 
 
 @dataclass
@@ -152,15 +217,37 @@ class Tournaments:
     """Tournament commands; every append goes through the Recorder."""
 
     recorder: Recorder
+    _cache: dict[str, tuple[TournamentState, int]] = field(default_factory=dict)
+    _lock: threading.Lock = field(default_factory=threading.Lock)
 
     # --- reading --------------------------------------------------------------------------
 
     def _read(self, tournament: str) -> tuple[TournamentState, int]:
-        """The state and the version it was folded at (decisions append after it)."""
-        stored = self.recorder.events(tournament_stream(tournament))
-        if not stored:
+        """The state and the version it was folded at (decisions append after it). The state
+        is kept and extended with the events appended since (a tournament stream is never
+        corrected in place), so no command re-folds the whole stream."""
+        stream = tournament_stream(tournament)
+        head = self.recorder.store.head(stream)
+        if head is None:
             raise RuleViolation("tournament", f"no tournament {tournament!r}")
-        return fold_tournament(e.decode() for e in stored), stored[-1].version
+        with self._lock:
+            cached = self._cache.get(stream)
+        if cached is not None and cached[1] == head.version:
+            return cached
+        if cached is not None and cached[1] < head.version:
+            state = cached[0]
+            new = self.recorder.store.read(stream, cached[1] + 1)
+            for stored in new:
+                state = apply_tournament(state, stored.decode())
+            result = (state, new[-1].version if new else cached[1])
+        else:
+            stored_all = self.recorder.events(stream)
+            result = (fold_tournament(e.decode() for e in stored_all), stored_all[-1].version)
+        with self._lock:
+            current = self._cache.get(stream)
+            if current is None or current[1] < result[1]:
+                self._cache[stream] = result
+        return result
 
     def state(self, tournament: str) -> TournamentState:
         return self._read(tournament)[0]
@@ -212,6 +299,29 @@ class Tournaments:
         """The ids of the parts after the first: looked up only when the first was a retry."""
         return replace(ids, given=first.retried)
 
+    def _atomic(self, tournament: str, ids: _Ids, expected: int | None,
+                intent: _Intent | None,
+                decide: Callable[[TournamentState, int], tuple[Sequence[Any],
+                                                               dict[str, list[Any]]]],
+                actor: Actor) -> Recorded:
+        """A command over several streams in one transaction: `decide(state, version)` gives
+        the tournament's events and each table's commands (decided in order on the table as
+        it stands). A retry (its id found) returns what was recorded and adds nothing."""
+        stream = tournament_stream(tournament)
+        found = self._found(stream, ids)
+        if found is not None:
+            if intent is not None:
+                intent.check(found)
+            return found
+        state, version = self._read(tournament)
+        if expected is not None and expected != version:
+            raise ConcurrencyConflict(stream, expected, version)
+        events, commands = decide(state, version)
+        changes = [StreamChange(stream, version, tuple(events))]
+        changes.extend(self.recorder.plan_table(table_stream(tournament, t), c)
+                       for t, c in commands.items() if c)
+        return self.recorder.record_many(changes, ids.root, actor)[0]
+
     # --- writing --------------------------------------------------------------------------
 
     def create(self, tournament: str, structure: Structure, actor: Actor, *,
@@ -229,82 +339,78 @@ class Tournaments:
         return found
 
     def register(self, tournament: str, name: str, actor: Actor, player: str = "", *,
-                 event_id: uuid.UUID | None = None,
+                 high_hand: bool = False, event_id: uuid.UUID | None = None,
                  expected_version: int | None = None) -> tuple[str, Recorded]:
-        """An entry; once play has started the late entrant is drawn into a seat at once."""
+        """An entry; once play has started the late entrant is drawn into the free seat at
+        the shortest table at once (one transaction)."""
         check_name(name, "name")
-        ids = _ids(event_id)
 
-        def decide(state: TournamentState) -> list[Any]:
-            return [register(state, player or f"p{len(state.entrants) + 1}", name)]
+        def decide(state: TournamentState, _v: int) -> tuple[list[Any], dict[str, list[Any]]]:
+            entry = register(state, player or f"p{len(state.entrants) + 1}", name, high_hand)
+            if not entry.late or not state.tables:
+                return [entry], {}
+            after = apply_tournament(state, entry)
+            counts = {t: len(after.seated_at(t)) for t in after.tables}
+            table = min(after.tables, key=lambda t: counts[t])
+            drawn = draw_seats(after, [table], [entry.player], seed="late entry")
+            (seat,) = drawn.assignments
+            return [entry, drawn], {table: [SeatPlayer(seat.seat, entry.player, entry.stack,
+                                                       True, "late_entry")]}
 
         fields = {"name": name} | ({"player": player} if player else {})
-        recorded = self._step(tournament, ids, decide, actor, expected_version,
-                              _Intent(PlayerRegistered.TYPE, fields))
+        recorded = self._atomic(tournament, _ids(event_id), expected_version,
+                                _Intent(PlayerRegistered.TYPE, fields), decide, actor)
         event = recorded.events[0].decode()
         assert isinstance(event, PlayerRegistered)
-        if event.late:
-            self._seat_late(tournament, event.player, self._rest(ids, recorded).part("late"),
-                            actor)
         return event.player, recorded
-
-    def _seat_late(self, tournament: str, player: str, ids: _Ids, actor: Actor) -> None:
-        """A late entrant takes the free seat at the shortest table."""
-
-        def decide(state: TournamentState) -> list[Any]:
-            counts = {t: len(state.seated_at(t)) for t in state.tables}
-            table = min(state.tables, key=lambda t: counts[t])
-            return [draw_seats(state, [table], [player], seed="late entry")]
-
-        drawn = self._step(tournament, ids, decide, actor)
-        event = drawn.events[0].decode()
-        assert isinstance(event, SeatsDrawn)
-        self._seat_at_tables(tournament, event.assignments, self._rest(ids, drawn), actor,
-                             waits=True, reason="late_entry")
 
     def draw_seats(self, tournament: str, tables: int, seed: int | None, actor: Actor, *,
                    event_id: uuid.UUID | None = None,
                    expected_version: int | None = None) -> Recorded:
         """The random seat draw over `tables` tables (the seed goes into the event; a random
-        one when None), then each table opened with its players and the draw for the button."""
-        ids = _ids(event_id)
+        one when None), each table opened with its players and the draw for the button: one
+        transaction."""
         names = [str(n) for n in range(1, tables + 1)]
         chosen = secrets.randbelow(2**31) if seed is None else seed
 
-        def decide(state: TournamentState) -> list[Any]:
+        def decide(state: TournamentState, _v: int) -> tuple[list[Any], dict[str, list[Any]]]:
             order = sorted(e.player for e in state.remaining if not e.table)
             random.Random(chosen).shuffle(order)
-            return [draw_seats(state, names, order, seed=str(chosen))]
+            drawn = draw_seats(state, names, order, seed=str(chosen))
+            after = apply_tournament(state, drawn)
+            events: list[Any] = [drawn]
+            commands: dict[str, list[Any]] = {name: [] for name in drawn.tables}
+            structure = state.structure
+            for name in drawn.tables:
+                if self.table(tournament, name).state is None:
+                    commands[name].append(OpenTable(name, structure.seats_per_table,
+                                                    structure.profile, tournament))
+            deducted = {e.player: e.chips_deducted for e in after.entrants}
+            by_table: dict[str, list[Any]] = {name: [] for name in drawn.tables}
+            for a in drawn.assignments:
+                commands[a.table].append(SeatPlayer(
+                    a.seat, a.player, structure.starting_stack - deducted[a.player]))
+                by_table.setdefault(a.table, []).append(a)
+            rng = random.Random(chosen + 1)
+            for name in drawn.tables:
+                deck = list(FULL_DECK)
+                rng.shuffle(deck)
+                # Seat order, as the cards are dealt: the players drawn there and any
+                # already seated.
+                seated = sorted({a.seat for a in by_table[name]} | set(state.occupied(name)))
+                if len(seated) < 2:
+                    continue
+                button = draw_button(after, name, {seat: card_text(deck.pop())
+                                                   for seat in seated})
+                events.append(button)
+                commands[name].append(PlaceButton(button.seat, "draw for the button"))
+            return events, commands
 
         fields: dict[str, Any] = {"tables": names}
         if seed is not None:
             fields["seed"] = str(seed)
-        recorded = self._step(tournament, ids, decide, actor, expected_version,
-                              _Intent(SeatsDrawn.TYPE, fields))
-        event = recorded.events[0].decode()
-        assert isinstance(event, SeatsDrawn)
-        rest = self._rest(ids, recorded)
-        structure = self.state(tournament).structure
-        for name in event.tables:
-            opened = OpenTable(name, structure.seats_per_table, structure.profile, tournament)
-            self._table_step(tournament, name, rest.part(f"open:{name}"),
-                             _given(opened), actor)
-        self._seat_at_tables(tournament, event.assignments, rest, actor)
-        rng = random.Random(int(event.seed) + 1)
-        for name in event.tables:
-            self._draw_button(tournament, name, rng, actor, rest.part(f"button:{name}"))
-        return recorded
-
-    def _seat_at_tables(self, tournament: str, assignments: Sequence[Any], ids: _Ids,
-                        actor: Actor, waits: bool = False, reason: str = "draw") -> None:
-        state = self.state(tournament)
-        for a in assignments:
-            entrant = state.entrant(a.player)
-            assert entrant is not None
-            stack = state.structure.starting_stack - entrant.chips_deducted
-            seated = SeatPlayer(a.seat, a.player, stack, waits, reason)
-            self._table_step(tournament, a.table, ids.part(f"seat:{a.player}"),
-                             _given(seated), actor)
+        return self._atomic(tournament, _ids(event_id), expected_version,
+                            _Intent(SeatsDrawn.TYPE, fields), decide, actor)
 
     def draw_button(self, tournament: str, table: str, rng: random.Random, actor: Actor, *,
                     event_id: uuid.UUID | None = None) -> None:
@@ -361,65 +467,236 @@ class Tournaments:
     def penalty(self, tournament: str, player: str, penalty: str, rule: str, text: str,
                 actor: Actor, hands: int = 0, *, event_id: uuid.UUID | None = None,
                 expected_version: int | None = None) -> Recorded:
-        """A penalty (warning, missed hands...) with the rule it rests on and who gave it."""
-        return self._step(
-            tournament, _ids(event_id),
-            lambda s: [record_penalty(s, player, penalty, rule, text, actor.name, hands)],
-            actor, expected_version, _Intent(PenaltyRecorded.TYPE, {
-                "player": player, "penalty": penalty, "rule": cite(rule), "text": text,
-                "hands": hands}))
+        """A penalty (`penalty`: warning, hands, rounds or disqualification; `hands`: how many
+        hands or rounds) with the rule it rests on and who gave it. Missed hands are served at
+        the table: dealt in, posting, hand killed. A disqualified player's chips leave play
+        with him (one transaction with his seat emptied)."""
+
+        def decide(state: TournamentState, _v: int) -> tuple[list[Any], dict[str, list[Any]]]:
+            given = give_penalty(state, player, penalty, cite(rule), text, actor.name, hands)
+            if penalty != "disqualification":
+                return [given], {}
+            entrant = state.entrant(player)
+            assert entrant is not None
+            tstate = self.table(tournament, entrant.table).state if entrant.table else None
+            seat = tstate.seat_of(player) if tstate is not None else None
+            if tstate is not None and tstate.hand_in_progress:
+                raise RuleViolation("hand in progress", "disqualify him when the hand is over",
+                                    ("finish the hand first",))
+            chips = seat.stack if seat is not None else 0
+            after = apply_tournament(state, given)
+            out = withdraw(after, player, chips)
+            commands = ({entrant.table: [RemovePlayer(seat.seat, "withdrawn")]}
+                        if seat is not None else {})
+            return [given, *out], commands
+
+        return self._atomic(tournament, _ids(event_id), expected_version, _Intent(
+            PenaltyRecorded.TYPE, {"player": player, "penalty": penalty, "rule": cite(rule),
+                                   "text": text}), decide, actor)
+
+    def assign_bounty(self, tournament: str, player: str, to: str, actor: Actor, *,
+                      event_id: uuid.UUID | None = None,
+                      expected_version: int | None = None) -> Recorded:
+        """The director settles a bounty the rules left open (a split pot); once none is
+        left open at the end, the prizes and bounties are paid (one transaction)."""
+
+        def decide(state: TournamentState, _v: int) -> tuple[list[Any], dict[str, list[Any]]]:
+            assigned = assign_bounty(state, player, to, actor.name)
+            after = apply_tournament(state, assigned)
+            events: list[Any] = [assigned]
+            if after.finished and after.structure.payouts and not after.bounties_referred \
+                    and after.prizes is None:
+                events.append(award_prizes(after))
+            return events, {}
+
+        return self._atomic(tournament, _ids(event_id), expected_version,
+                            _Intent(BountyAssigned.TYPE, {"player": player, "to": to}),
+                            decide, actor)
+
+    def award_high_hand(self, tournament: str, actor: Actor, players: Sequence[str] = (), *,
+                        event_id: uuid.UUID | None = None,
+                        expected_version: int | None = None) -> Recorded:
+        """The director confirms the high-hand jackpot: the engine's proposal (the holders of
+        the best hand shown; equal hands split), or the players he names."""
+
+        def decide(state: TournamentState) -> list[Any]:
+            proposed, hand = high_hand_proposal(state)
+            chosen = tuple(players) or proposed
+            if not chosen:
+                raise RuleViolation(HIGH_HAND_RULE, "no flush or better has been shown by a "
+                                    "jackpot entrant", ("name the players",))
+            return [award_high_hand(state, chosen, hand or "named by the director")]
+
+        return self._step(tournament, _ids(event_id), decide, actor, expected_version,
+                          _Intent(HighHandAwarded.TYPE))
+
+    def deal(self, tournament: str, method: str, consents: Mapping[str, str], actor: Actor,
+             kept: int = 0, amounts: Mapping[str, int] | None = None, *,
+             event_id: uuid.UUID | None = None,
+             expected_version: int | None = None) -> Recorded:
+        """A deal among the players left at the final table, their stacks read from it; the
+        engine computes the amounts (ICM, chip chop...) and checks every consent."""
+
+        def decide(state: TournamentState) -> list[Any]:
+            stacks: dict[str, int] = {}
+            for table in state.tables:
+                tstate = self.table(tournament, table).state
+                if tstate is None:
+                    continue
+                if tstate.hand_in_progress:
+                    raise RuleViolation("deal", f"a hand is in progress at table {table}",
+                                        ("finish the hand first",))
+                stacks.update({s.player: s.stack for s in tstate.seats})
+            return [make_deal(state, method, stacks, consents, actor.name, kept, amounts)]
+
+        return self._step(tournament, _ids(event_id), decide, actor, expected_version,
+                          _Intent(DealRecorded.TYPE, {"method": method, "kept": kept}))
+
+    def _timed(self, tournament: str) -> list[tuple[datetime, Any]]:
+        return [(e.recorded_at, e.decode())
+                for e in self.recorder.events(tournament_stream(tournament))]
+
+    def pause_clock(self, tournament: str, actor: Actor, reason: str = "", *,
+                    event_id: uuid.UUID | None = None,
+                    expected_version: int | None = None) -> Recorded:
+        """Stop the level (or break) clock; the seconds left are read off the clock now."""
+
+        def decide(state: TournamentState) -> list[Any]:
+            clock = level_clock(self._timed(tournament))
+            left = (int(clock["ends"]) - _epoch_ms(self.recorder.clock())) // 1000 \
+                if "ends" in clock else 0
+            return [pause_clock(state, left, reason)]
+
+        return self._step(tournament, _ids(event_id), decide, actor, expected_version,
+                          _Intent(ClockPaused.TYPE))
+
+    def resume_clock(self, tournament: str, actor: Actor, *,
+                     event_id: uuid.UUID | None = None,
+                     expected_version: int | None = None) -> Recorded:
+        return self._step(tournament, _ids(event_id), lambda s: [resume_clock(s)], actor,
+                          expected_version, _Intent(ClockResumed.TYPE))
+
+    def add_time(self, tournament: str, seconds: int, actor: Actor, reason: str = "", *,
+                 event_id: uuid.UUID | None = None,
+                 expected_version: int | None = None) -> Recorded:
+        return self._step(tournament, _ids(event_id), lambda s: [add_time(s, seconds, reason)],
+                          actor, expected_version, _Intent(TimeAdded.TYPE, {"seconds": seconds}))
+
+    def served(self, tournament: str, state: TournamentState | None = None) -> dict[str, int]:
+        """Hands each player has had killed for a penalty, over every table of the
+        tournament (read only when someone owes penalty hands)."""
+        state = state or self.state(tournament)
+        if not hands_owed(state):
+            return {}
+        counts: dict[str, int] = {}
+        prefix = f"table-{tournament}-"
+        for head in self.recorder.store.streams():
+            if not head.stream_id.startswith(prefix):
+                continue
+            players: tuple[str, ...] = ()
+            for _version, event in self.recorder.table(head.stream_id).effective:
+                if isinstance(event, HandStarted):
+                    players = event.players
+                elif isinstance(event, HandKilled) and event.reason == KILLED_FOR_PENALTY:
+                    who = players[event.player]
+                    counts[who] = counts.get(who, 0) + 1
+        return counts
+
+    def serving(self, tournament: str, state: TournamentState | None = None) -> dict[str, int]:
+        """Players still serving a penalty and the hands each has left."""
+        state = state or self.state(tournament)
+        return serving(state, self.served(tournament, state))
 
     def start_hand(self, tournament: str, table: str, actor: Actor) -> Recorded:
-        """The next hand at `table` at the stakes in force."""
+        """The next hand at `table` at the stakes in force; players serving a penalty are
+        dealt in and their hands killed."""
         state = self.state(tournament)
-        command = StartHand(stakes(state), 0, len(state.tables) == 1)
+        command = StartHand(stakes(state), 0, len(state.tables) == 1,
+                            tuple(sorted(self.serving(tournament, state))))
         return self._table_step(tournament, table, _ids(None), lambda _fold: command, actor)
 
     def settle_hand(self, tournament: str, table: str, actor: Actor, *,
                     event_id: uuid.UUID | None = None) -> list[PlayerEliminated]:
-        """After a hand: players left with no chips are eliminated, with their places (then
-        the prizes, when one player is left). With an event id, a retry returns the
-        eliminations recorded under it and completes what is missing."""
+        """After a hand, in one transaction: the high hands it showed (a jackpot's flushes or
+        better that beat or equal the best so far), the players left with no chips eliminated
+        with their places and bounties (the engine names the collector, or refers the bounty
+        to the director), their seats emptied; the prizes when one player is left. With an
+        event id, a retry returns the eliminations recorded under it."""
         ids = _ids(event_id)
-        busts = self._busts(tournament, table)
-        if not busts and not ids.given:
-            return []
-        recorded = self._found(tournament_stream(tournament), ids)
-        if recorded is None:
-            if not busts:
-                return []
-            recorded = self._step(tournament, replace(ids, given=False),
-                                  lambda s: eliminate(s, busts), actor)
-        if recorded.retried:
-            _Intent(PlayerEliminated.TYPE).check(recorded)
-        rest = self._rest(ids, recorded)
-        events = [e.decode() for e in recorded.events]
-        out = [e for e in events if isinstance(e, PlayerEliminated)]
-        for e in out:
-            self._table_step(
-                tournament, e.table, rest.part(f"remove:{e.player}"),
-                partial(_eliminated, e.player), actor)
-        final = self.state(tournament)
-        if final.finished and final.structure.payouts:
-            # A league without a payout table (BSE plays for points) has no prizes to award.
-            self._step(tournament, rest.part("prizes"), lambda s: [award_prizes(s)], actor)
-        return out
 
-    def _busts(self, tournament: str, table: str) -> list[Bust]:
-        tstate = self.table(tournament, table).state
-        if tstate is None or tstate.hand_in_progress:
+        def decide(state: TournamentState,
+                   _v: int) -> tuple[list[Any], dict[str, list[Any]]]:
+            tstate = self.table(tournament, table).state
+            if tstate is None or tstate.hand_in_progress:
+                return [], {}
+            events: list[Any] = []
+            hand = tstate.hand
+            if hand is not None and hand.phase == COMPLETE and \
+                    state.structure.money.high_hand_fee:
+                entered = {e.player for e in state.entrants if e.high_hand}
+                posted = {(h.player, h.table, h.hand_number) for h in state.high_hands}
+                shown = [h for h in high_hands_shown(hand, table, entered)
+                         if (h.player, h.table, h.hand_number) not in posted]
+                events.extend(post_high_hands(state, shown))
+            out = [s for s in tstate.seats if s.stack == 0]
+            if not out:
+                return events, {}
+            started = (dict(zip(hand.setup.seats, hand.setup.stacks, strict=True))
+                       if hand else {})
+            number = hand.setup.hand_number if hand else 0
+            bounty = bool(state.structure.money.bounty)
+            calls = {s.player: bounty_for(hand, s.player) for s in out} if bounty else {}
+            busts = [Bust(s.player, started.get(s.seat, 0), table, number,
+                          calls[s.player].to if bounty else "") for s in out]
+            events.extend(eliminate(state, busts))
+            events.extend(BountyReferred(p, table, number, c.proposal, c.code)
+                          for p, c in calls.items() if not c.to)
+            events.extend(self._prizes_if_over(state, events))
+            return events, {table: [RemovePlayer(s.seat, "eliminated") for s in out]}
+
+        recorded = self._atomic_or_none(tournament, ids, decide, actor)
+        if recorded is None:
             return []
-        out = [s for s in tstate.seats if s.stack == 0]
-        hand = tstate.hand
-        started = dict(zip(hand.setup.seats, hand.setup.stacks, strict=True)) if hand else {}
-        number = hand.setup.hand_number if hand else 0
-        return [Bust(s.player, started.get(s.seat, 0), table, number) for s in out]
+        return [e for e in (s.decode() for s in recorded.events)
+                if isinstance(e, PlayerEliminated)]
+
+    @staticmethod
+    def _prizes_if_over(state: TournamentState, events: Sequence[Any]) -> list[Any]:
+        """The prizes, when `events` finish the tournament and no bounty waits. A league
+        without a payout table (BSE plays for points) has no prizes; a field the payout table
+        does not cover gets none either, and the replay reports the prizes missing."""
+        after = state
+        for event in events:
+            after = apply_tournament(after, event)
+        if after.finished and after.structure.payouts and not after.bounties_referred:
+            with contextlib.suppress(RuleViolation):
+                return [award_prizes(after)]
+        return []
+
+    def _atomic_or_none(self, tournament: str, ids: _Ids,
+                        decide: Callable[[TournamentState, int],
+                                         tuple[Sequence[Any], dict[str, list[Any]]]],
+                        actor: Actor) -> Recorded | None:
+        """`_atomic` for a command that may have nothing to record (None then)."""
+        decided: list[tuple[Sequence[Any], dict[str, list[Any]]]] = []
+
+        def remember(state: TournamentState,
+                     version: int) -> tuple[Sequence[Any], dict[str, list[Any]]]:
+            decided.append(decide(state, version))
+            if not decided[-1][0]:
+                raise _Nothing
+            return decided[-1]
+
+        try:
+            return self._atomic(tournament, ids, None, None, remember, actor)
+        except _Nothing:
+            return None
 
     def move(self, tournament: str, player: str, to_table: str, actor: Actor,
              to_seat: int = 0, reason: str = "balance", rule: str = "", *,
              event_id: uuid.UUID | None = None, expected_version: int | None = None) -> Recorded:
         """A player moves with his exact stack; he waits if he lands between the blinds and
-        the button."""
+        the button. The move, his leaving and his arrival are one transaction."""
         fields: dict[str, Any] = {"player": player, "to_table": to_table, "reason": reason,
                                   "rule": cite(rule)}
         if to_seat:
@@ -430,42 +707,119 @@ class Tournaments:
     def _move(self, tournament: str, player: str, to_table: str, actor: Actor, to_seat: int,
               reason: str, rule: str, ids: _Ids, expected: int | None = None,
               intent: _Intent | None = None) -> Recorded:
-        def decide(state: TournamentState) -> list[Any]:
-            entrant = state.entrant(player)
-            if entrant is None or not entrant.seated:
-                raise RuleViolation("moves", f"{player} is not seated")
-            source = self.table(tournament, entrant.table).state
-            assert source is not None
-            seat = source.seat_of(player)
-            if seat is None:
-                raise RuleViolation("moves", f"{player} is not at table {entrant.table}")
-            seat_to = to_seat or free_seats(state, to_table)[0]
-            return [move_player(state, player, to_table, seat_to, seat.stack, reason, rule)]
+        stream = tournament_stream(tournament)
+        found = self._found(stream, ids)
+        if found is not None:
+            if intent is not None:
+                intent.check(found)
+            return found
+        state, version = self._read(tournament)
+        if expected is not None and expected != version:
+            raise ConcurrencyConflict(stream, expected, version)
+        entrant = state.entrant(player)
+        if entrant is None or not entrant.seated:
+            raise RuleViolation("moves", f"{player} is not seated")
+        source = self.table(tournament, entrant.table).state
+        assert source is not None
+        seat = source.seat_of(player)
+        if seat is None:
+            raise RuleViolation("moves", f"{player} is not at table {entrant.table}")
+        seat_to = to_seat or next(iter(free_seats(state, to_table)), 0)
+        moved = move_player(state, player, to_table, seat_to, seat.stack, reason, rule)
+        changes = [
+            StreamChange(stream, version, (moved,)),
+            self.recorder.plan_table(table_stream(tournament, moved.from_table),
+                                     [RemovePlayer(moved.from_seat, "moved")]),
+            self.recorder.plan_table(table_stream(tournament, moved.to_table), [
+                SeatPlayer(moved.to_seat, moved.player, moved.stack, True, "moved")]),
+        ]
+        return self.recorder.record_many(changes, ids.root, actor)[0]
 
-        recorded = self._step(tournament, ids, decide, actor, expected, intent)
-        self._finish_move(tournament, recorded, ids, actor)
-        return recorded
+    def break_plan(self, tournament: str) -> TableBreak | None:
+        """The table the field lets break now (the engine's decision), or None."""
+        return table_to_break(self.state(tournament))
 
-    def _finish_move(self, tournament: str, recorded: Recorded, ids: _Ids,
-                     actor: Actor) -> None:
-        """The move's table sides: out of the old seat, into the new one (waiting)."""
-        event = recorded.events[0].decode()
-        assert isinstance(event, PlayerMoved)
-        rest = self._rest(ids, recorded)
-        self._table_step(tournament, event.from_table, rest.part("leave"),
-                         lambda _fold: RemovePlayer(event.from_seat, "moved"), actor)
-        self._table_step(
-            tournament, event.to_table, rest.part("arrive"),
-            lambda _fold: SeatPlayer(event.to_seat, event.player, event.stack, True, "moved"),
-            actor)
+    def break_table(self, tournament: str, actor: Actor, seed: int | None = None, *,
+                    event_id: uuid.UUID | None = None,
+                    expected_version: int | None = None) -> Recorded:
+        """Break the table the engine names, in one transaction over every stream it touches:
+        the tournament's moves (or the final table's redraw) and button draws, each player
+        leaving the broken table and taking his seat at the receiving one, the broken table's
+        chips waiting for a next pot handed on, the new buttons placed."""
+        ids = _ids(event_id)
+        stream = tournament_stream(tournament)
+        found = self._found(stream, ids)
+        if found is not None:
+            return found
+        state, version = self._read(tournament)
+        if expected_version is not None and expected_version != version:
+            raise ConcurrencyConflict(stream, expected_version, version)
+        plan = table_to_break(state)
+        if plan is None:
+            raise RuleViolation(BREAK_RULE, "every table is still needed: no table breaks now")
+        return self._break(tournament, state, version, plan, seed, ids, actor)
+
+    def _break(self, tournament: str, state: TournamentState, version: int, plan: TableBreak,
+               seed: int | None, ids: _Ids, actor: Actor) -> Recorded:
+        involved = (plan.table,) + plan.to_tables
+        folds = {t: self.table(tournament, t) for t in involved}
+        busy = [t for t, f in folds.items() if f.state is not None and f.state.hand_in_progress]
+        if busy:
+            raise RuleViolation("hand in progress", f"a hand is in progress at table "
+                                f"{busy[0]}: break the table when it is over",
+                                ("finish the hand first",))
+        stacks = {s.player: s.stack for f in folds.values() if f.state is not None
+                  for s in f.state.seats}
+        chosen = secrets.randbelow(2**31) if seed is None else seed
+        rng = random.Random(f"{tournament}-break-{plan.table}-{chosen}")
+        players = [e.player for t in (involved if plan.redraw else (plan.table,))
+                   for e in state.seated_at(t)]
+        rng.shuffle(players)
+        deck = [card_text(c) for c in FULL_DECK]
+        rng.shuffle(deck)
+        events = break_table(state, plan, players, stacks, deck, str(chosen))
+        table_commands: dict[str, list[Any]] = {t: [] for t in involved}
+        for e in state.seated_at(plan.table):
+            table_commands[plan.table].append(RemovePlayer(e.seat, "moved"))
+        last_to = plan.to_tables[0]
+        for event in events:
+            if isinstance(event, SeatsDrawn):
+                for t in plan.to_tables:
+                    table_commands[t].extend(RemovePlayer(e.seat, "moved")
+                                             for e in state.seated_at(t))
+                for a in event.assignments:
+                    table_commands[a.table].append(
+                        SeatPlayer(a.seat, a.player, stacks[a.player], False, "moved"))
+                    last_to = a.table
+            elif isinstance(event, PlayerMoved):
+                table_commands[event.to_table].append(
+                    SeatPlayer(event.to_seat, event.player, event.stack, True, "moved"))
+                last_to = event.to_table
+        broken = folds[plan.table].state
+        carry = broken.carry if broken is not None else 0
+        carry_rule = profile_rule(state.structure.profile, "color_up")
+        if carry:
+            # Octobermuck: odd chips waiting for the broken table's next pot go to the next pot
+            # of the table its last player went to ('forfeited to the next pot').
+            table_commands[plan.table].append(
+                CarryToPot(-carry, REASON_BROKEN, carry_rule, last_to))
+            table_commands[last_to].append(
+                CarryToPot(carry, REASON_BROKEN, carry_rule, plan.table))
+        for event in events:
+            if isinstance(event, ButtonDrawn):
+                table_commands[event.table].append(PlaceButton(event.seat, "button_draw"))
+        changes = [StreamChange(tournament_stream(tournament), version, events)]
+        changes.extend(self.recorder.plan_table(table_stream(tournament, t), commands)
+                       for t, commands in table_commands.items() if commands)
+        return self.recorder.record_many(changes, ids.root, actor)[0]
 
     def balance(self, tournament: str, actor: Actor, *, event_id: uuid.UUID | None = None,
                 expected_version: int | None = None) -> list[Recorded]:
         """Break a table when the others can take its players; else even the tables out.
 
-        Each move (and the closing of a broken table) is a part of this one command. A retry
-        completes the parts already begun and returns their moves; it decides no new move (the
-        floor view says when the tables still need balancing)."""
+        Each break and each move is one transaction (a part of this command). A retry returns
+        the parts recorded under its id and decides no new one (the floor view says when the
+        tables still need balancing)."""
         ids = _ids(event_id)
         stream = tournament_stream(tournament)
 
@@ -476,11 +830,7 @@ class Tournaments:
             done: list[Recorded] = []
             k = 0
             while (found := self._found(stream, part(k))) is not None:
-                if k == 0:
-                    _Intent(PlayerMoved.TYPE).check(found)
-                if found.events[0].type == PlayerMoved.TYPE:
-                    self._finish_move(tournament, found, part(k), actor)
-                    done.append(found)
+                done.append(found)
                 k += 1
             return done
         return self._balance(tournament, actor, replace(ids, given=False), part,
@@ -498,23 +848,17 @@ class Tournaments:
             if any(self.table(tournament, t).state.hand_in_progress  # type: ignore[union-attr]
                    for t in tables):
                 return done
-            players = sum(len(state.seated_at(t)) for t in tables)
-            seats = state.structure.seats_per_table
-            if len(tables) > 1 and players <= seats * (len(tables) - 1):
-                smallest = min(tables, key=lambda t: (len(state.seated_at(t)), t))
-                target = ""
-                for entrant in state.seated_at(smallest):
-                    state = self.state(tournament)
-                    others = [t for t in tables if t != smallest]
-                    target = min(others, key=lambda t: (len(state.seated_at(t)), t))
-                    done.append(self._move(tournament, entrant.player, target, actor, 0,
-                                           "table broken", "", part(k)))
-                    k += 1
-                self._carry_on(tournament, smallest, target, part(k), actor)
-                self._step(tournament, part(k), partial(_closing, smallest), actor)
+            plan = table_to_break(state)
+            if plan is not None:
+                seed = random.Random(f"{tournament}-{version}").randrange(2**31)
+                done.append(self._break(tournament, state, version, plan, seed, part(k),
+                                        actor))
                 k += 1
                 continue
-            due = {t: self._due_big_blind(tournament, t) for t in tables}
+            due: dict[str, str] = {}
+            for t in tables:
+                tstate = self.table(tournament, t).state
+                due[t] = due_big_blind(tstate) if tstate is not None else ""
             counts = {t: len(state.seated_at(t)) for t in tables}
             fullest = max(counts.values()) if counts else 0
             source = min(t for t in tables if counts[t] == fullest) if tables else ""
@@ -529,34 +873,11 @@ class Tournaments:
                                    suggestion.to_seat, "balance", suggestion.rule, part(k)))
             k += 1
 
-    def _carry_on(self, tournament: str, closing: str, target: str, ids: _Ids,
-                  actor: Actor) -> None:
-        """Odd chips still waiting for the next pot of a table that breaks go to the next pot
-        of the table its last player went to (Octobermuck: 'forfeited to the next pot')."""
-        state = self.table(tournament, closing).state
-        carry = state.carry if state is not None else 0
-        if not carry or not target:
-            return
-        rule = profile_rule(self.state(tournament).structure.profile, "color_up")
-        self._table_step(tournament, closing, ids.part("carry-out"), _given(CarryToPot(
-            -carry, "handed_on", rule, target)), actor)
-        self._table_step(tournament, target, ids.part("carry-in"), _given(CarryToPot(
-            carry, "handed_on", rule, closing)), actor)
-
     def _high_cards(self, state: TournamentState, table: str) -> dict[str, str]:
         rng = random.Random(f"{state.tournament}-{table}-{len(state.entrants)}")
         deck = list(FULL_DECK)
         rng.shuffle(deck)
         return {e.player: card_text(deck.pop()) for e in state.seated_at(table)}
-
-    def _due_big_blind(self, tournament: str, table: str) -> str:
-        fold = self.table(tournament, table)
-        tstate = fold.state
-        if tstate is None or not tstate.seats:
-            return ""
-        last = tstate.big_blind_seat or tstate.button
-        order = sorted(tstate.seats, key=lambda s: ((s.seat - last - 1) % tstate.seat_count))
-        return order[0].player
 
     def color_up(self, tournament: str, actor: Actor, *, event_id: uuid.UUID | None = None,
                  expected_version: int | None = None) -> Recorded:
@@ -589,25 +910,42 @@ class Tournaments:
                 race_cards = {}
             return [color_up(state, stacks, race_cards=race_cards)]
 
-        ids = _ids(event_id)
-        recorded = self._step(tournament, ids, decide, actor, expected_version,
-                              _Intent(ChipsColoredUp.TYPE))
-        event = recorded.events[0].decode()
-        assert isinstance(event, ChipsColoredUp)
-        rest = self._rest(ids, recorded)
-        state = self.state(tournament)
-        for adjustment in event.adjustments:
-            if adjustment.amount == 0:
-                continue
-            entrant = state.entrant(adjustment.player)
-            assert entrant is not None
-            adjusted = AdjustStack(entrant.seat, adjustment.amount, "color_up", event.rule)
-            self._table_step(tournament, entrant.table, rest.part(f"adjust:{entrant.player}"),
-                             _given(adjusted), actor)
-        for carry in event.next_pots:
-            # Octobermuck: "All odd green chips in the pot will be replaced with black chips
-            # and awarded to the winner of the next hand."
-            carried = CarryToPot(carry.amount, "color_up_carry", event.rule)
-            self._table_step(tournament, carry.table, rest.part(f"carry:{carry.table}"),
-                             _given(carried), actor)
-        return recorded
+        def decide_all(state: TournamentState,
+                       _v: int) -> tuple[list[Any], dict[str, list[Any]]]:
+            (event,) = decide(state)
+            assert isinstance(event, ChipsColoredUp)
+            commands: dict[str, list[Any]] = {}
+            for adjustment in event.adjustments:
+                if adjustment.amount == 0:
+                    continue
+                entrant = state.entrant(adjustment.player)
+                assert entrant is not None
+                commands.setdefault(entrant.table, []).append(AdjustStack(
+                    entrant.seat, adjustment.amount, "color_up", event.rule))
+            for carry in event.next_pots:
+                # Octobermuck: "All odd green chips in the pot will be replaced with black
+                # chips and awarded to the winner of the next hand."
+                commands.setdefault(carry.table, []).append(CarryToPot(
+                    carry.amount, "color_up_carry", event.rule))
+            events: list[Any] = [event]
+            # A stack of nothing but odd chips forfeited is out (Octobermuck: 'manage your
+            # stack accordingly'), in the same transaction: outside a hand, so nobody's pot
+            # took his bounty and the director decides it.
+            out = [a for a in event.adjustments if a.stack_before + a.amount == 0]
+            if out:
+                after = apply_tournament(state, event)
+                busts = [Bust(a.player, a.stack_before, a.table, 0) for a in out]
+                events.extend(eliminate(after, busts))
+                if state.structure.money.bounty:
+                    events.extend(BountyReferred(a.player, a.table, 0, (), NO_POT)
+                                  for a in out)
+                for a in out:
+                    entrant = state.entrant(a.player)
+                    assert entrant is not None
+                    commands.setdefault(a.table, []).append(
+                        RemovePlayer(entrant.seat, "eliminated"))
+                events.extend(self._prizes_if_over(state, events))
+            return events, commands
+
+        return self._atomic(tournament, _ids(event_id), expected_version,
+                            _Intent(ChipsColoredUp.TYPE), decide_all, actor)

@@ -325,11 +325,12 @@ def to_command(command: CommandIn, level: Level | None = None) -> service.TableC
 class RegisterIn(_Command):
     type: Literal["register"]
     name: Name
+    high_hand: bool = Field(False, description="paid the high-hand jackpot's fee")
 
 
 class DrawSeatsIn(_Command):
     type: Literal["draw_seats"]
-    tables: int = Field(ge=1, le=100)
+    tables: int = Field(ge=1, le=10_000)
     seed: int | None = Field(None, ge=0, le=2**63 - 1,
                              description="recorded with the draw; random when omitted")
 
@@ -353,6 +354,12 @@ class ColorUpIn(_Command):
     type: Literal["color_up"]
 
 
+class DecideAntesIn(_Command):
+    """The ante checkpoint: the engine counts the players left against the structure's."""
+
+    type: Literal["decide_antes"]
+
+
 class MoveIn(_Command):
     type: Literal["move"]
     player: Name
@@ -364,6 +371,61 @@ class MoveIn(_Command):
 
 class BalanceIn(_Command):
     type: Literal["balance"]
+
+
+class BreakTableIn(_Command):
+    """Break the table the engine names (the floor view's `table_break`): one transaction."""
+
+    type: Literal["break_table"]
+    seed: int | None = Field(None, description="recorded with the draw; random when omitted")
+
+
+class AssignBountyIn(_Command):
+    """The director's decision on a bounty the rules left open (the view's
+    `bounties_referred`, with the engine's proposal)."""
+
+    type: Literal["assign_bounty"]
+    player: str
+    to: str
+
+
+class AwardHighHandIn(_Command):
+    """Confirm the high-hand jackpot: the engine's proposal, or the players named."""
+
+    type: Literal["award_high_hand"]
+    players: list[str] = Field(default_factory=list)
+
+
+class DealIn(_Command):
+    """A deal at the final table: the method, each player's consent (player id -> the name
+    he gives), an amount kept to play for, and for `typed` the amounts (player id -> cents)."""
+
+    type: Literal["deal"]
+    method: Literal["icm", "chip_chop", "chip_chop_last_guaranteed", "typed"]
+    consents: dict[str, str]
+    kept: int = Field(0, ge=0)
+    amounts: dict[str, int] = Field(default_factory=dict)
+
+
+class PenaltyIn(_Command):
+    """A penalty: a warning, missed hands or rounds (`count`), or disqualification; the rule
+    it rests on and the reason."""
+
+    type: Literal["penalty"]
+    player: str
+    penalty: Literal["warning", "hands", "rounds", "disqualification"]
+    count: int = Field(0, ge=0, le=100)
+    rule: str = Field("tda-71", min_length=1, max_length=200)
+    reason: str = Field("", max_length=2000)
+
+
+class ClockIn(_Command):
+    """Pause or resume the level clock, or add (take off) seconds."""
+
+    type: Literal["clock"]
+    action: Literal["pause", "resume", "add_time"]
+    seconds: int = Field(0, ge=-4 * 3600, le=4 * 3600)
+    reason: str = Field("", max_length=200)
 
 
 class RulingIn(_Command):
@@ -380,7 +442,9 @@ class SettleIn(_Command):
 
 
 TournamentCommandIn = Annotated[
-    RegisterIn | DrawSeatsIn | StartLevelIn | StartBreakIn | EndBreakIn | ColorUpIn | MoveIn
-    | BalanceIn | RulingIn | SettleIn,
+    RegisterIn | DrawSeatsIn | StartLevelIn | StartBreakIn | EndBreakIn | ColorUpIn
+    | DecideAntesIn | MoveIn
+    | BalanceIn | BreakTableIn | AssignBountyIn | AwardHighHandIn | DealIn | PenaltyIn
+    | ClockIn | RulingIn | SettleIn,
     Field(discriminator="type"),
 ]

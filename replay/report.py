@@ -46,8 +46,10 @@ from engine.events import (
     PotAwarded,
     StackAdjusted,
 )
+from engine.money import money_block
 from engine.tournament_events import (
     ChipsColoredUp,
+    DealRecorded,
     HighHandAwarded,
     LevelStarted,
     PenaltyRecorded,
@@ -317,6 +319,17 @@ def _public_notes(hand: RecordedHand) -> list[str]:
     return notes
 
 
+def _deal(deal: DealRecorded | None, names: Mapping[str, str]) -> dict[str, Any] | None:
+    """The deal the players left made: method, stacks used, amounts and every consent."""
+    if deal is None:
+        return None
+    return {"method": deal.method, "unpaid": deal.unpaid, "kept": deal.kept, "rule": deal.rule,
+            "by": deal.by,
+            "shares": [{"player": x.player, "name": names.get(x.player, x.player),
+                        "stack": x.stack, "amount": x.amount, "consent": x.consent}
+                       for x in deal.shares]}
+
+
 def _tournament(record: TournamentRecord, tables: Sequence[TableHands],
                 log: LogSnapshot) -> dict[str, Any]:
     state = record.state
@@ -400,6 +413,8 @@ def _tournament(record: TournamentRecord, tables: Sequence[TableHands],
                      if state.winner else None)
     out["prizes"] = prizes
     out["high_hand"] = high_hand
+    out["money"] = {"currency": money.currency} | money_block(state).as_dict()
+    out["deal"] = _deal(state.deal, names)
     out["finished"] = state.finished
     out["level"] = state.level
     return out
@@ -819,6 +834,23 @@ def _tournament_html(t: Mapping[str, Any]) -> str:
         parts.append(f"<p>High hand {_e(h['hand'])}: pool {_e(_money(h['pool'], currency))}, "
                      + ", ".join(f"{_e(s['name'])} {_e(_money(s['amount'], currency))}"
                                  for s in h["shares"]) + "</p>")
+    deal = t.get("deal")
+    if deal:
+        parts.append(f"<h3>Deal ({_e(deal['method'])})</h3><p>Unpaid prize money "
+                     f"{_e(_money(deal['unpaid'], currency))}; kept to play for "
+                     f"{_e(_money(deal['kept'], currency))}; recorded by {_e(deal['by'])}.</p>")
+        parts.append(_table_html(("player", "stack", "amount", "consent"),
+                                 ([_e(x["name"]), f"{x['stack']:,}",
+                                   _e(_money(x["amount"], currency)), _e(x["consent"])]
+                                  for x in deal["shares"]), numeric=(1, 2)))
+    money_block = t.get("money")
+    if money_block:
+        rows = [(key.replace("_", " "), money_block[key]) for key in (
+            "buy_ins", "fees", "bounty_pool", "high_hand_pool", "prizes_paid", "bounties_paid",
+            "high_hand_paid", "unaccounted")]
+        parts.append("<h3>Money</h3>")
+        parts.append(_table_html(("", "amount"), ([_e(k), _e(_money(v, currency))]
+                                                   for k, v in rows), numeric=(1,)))
     parts.append("<h3>Entrants</h3>")
     parts.append(_table_html(
         ("player", "id", "late", "deducted", "place", "seat now"),

@@ -5,11 +5,18 @@ from __future__ import annotations
 
 from engine.errors import RuleViolation
 from engine.events import PlayerLeft, PlayerSeated, PotCarried, StackAdjusted
+from engine.money import money_findings
 from engine.table import TableState
 from engine.tournament_events import ChipsColoredUp, PlayerEliminated
 from engine.tournament_state import expected_chip_total, fold_tournament
 from replay.fold import Finding, TableFold
 from schema.store import StoredEvent
+
+MONEY_MESSAGES = {
+    "prizes_missing": "the tournament is over but no prizes are recorded",
+    "bounty_undecided": "the tournament is over with bounties still waiting for the director",
+    "unaccounted": "money taken in (buy-ins, jackpot fees) is not all paid out or kept as fees",
+}
 
 
 def check_tournament(stream: str, stored: list[StoredEvent],
@@ -51,13 +58,20 @@ def check_tournament(stream: str, stored: list[StoredEvent],
     if places and (places[-1] > len(state.entrants) or places[0] < 1):
         findings.append(Finding(stream, 0, "player_eliminated", "places",
                                 f"places {places} do not fit {len(state.entrants)} entrants"))
+    for rule, code, want, got in money_findings(state):
+        findings.append(Finding(stream, 0, "tournament", rule, MONEY_MESSAGES[code], want, got))
     expected = expected_chip_total(events)
     adjustments = sum(
         e.amount for f in mine.values() for _v, e in f.effective if isinstance(e, StackAdjusted)
     )
+    # Chips brought to the tables, less what left play with a player who withdrew (or was
+    # disqualified): the ledger counts those as withdrawn.
     seated_total = sum(
         e.stack for f in mine.values() for _v, e in f.effective
         if isinstance(e, PlayerSeated) and e.reason != "moved"
+    ) - sum(
+        e.stack for f in mine.values() for _v, e in f.effective
+        if isinstance(e, PlayerLeft) and e.reason == "withdrawn"
     )
     carried = sum(
         e.amount for f in mine.values() for _v, e in f.effective if isinstance(e, PotCarried)

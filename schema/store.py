@@ -20,6 +20,8 @@ The contract (tests/test_store_contract.py runs it on both databases):
 6. An acknowledged append survives `kill -9` (SQLite: WAL with synchronous=FULL).
 7. Every stored event is also the next leaf of one Merkle tree over all streams, written in the
    same transaction under the same lock (schema/merkle.py), so leaf order is commit order.
+8. `append_many([(stream, expected_version, events, kind), ...])` is several streams' appends
+   in one transaction: all land or none; a conflict in one part refuses every part.
 
 What is stored is already encoded (type, schema version, JSON payload); the domain classes are
 turned into `NewEvent`s and back with schema/codec.py.
@@ -213,6 +215,62 @@ class EventStore:
                         ) from None
                     raise
         raise AssertionError("unreachable")
+
+    def append_many(
+        self,
+        appends: Sequence[tuple[str, int, Sequence[NewEvent], str]],
+    ) -> list[list[StoredEvent]]:
+        """Several streams' appends, `(stream, expected_version, events, kind)` each, in one
+        transaction: all of them land or none (a move, a table break, a carry, a final-table
+        draw). Each stream appears once. Every part follows `append`'s contract; a conflict or a
+        duplicate in any part refuses the whole. Returns each part's events as stored, in the
+        order given. Stream rows are locked in stream-id order before anything is written, so
+        two such transactions never wait for each other in a circle."""
+        streams = [stream for stream, _v, _e, _k in appends]
+        if len(set(streams)) != len(streams):
+            raise ValueError("append_many: a stream appears twice; give its events in one part")
+        parts: list[tuple[str, int, list[_Prepared], str]] = []
+        seen: set[uuid.UUID] = set()
+        for stream_id, expected_version, events, kind in appends:
+            _check_stream(stream_id, expected_version, kind)
+            prepared = [_prepare(event) for event in events]
+            for item in prepared:
+                if item.event.event_id in seen:
+                    raise DuplicateEventConflict(item.event.event_id,
+                                                 "it appears twice in one append")
+                seen.add(item.event.event_id)
+            parts.append((stream_id, expected_version, prepared, kind))
+        if not any(prepared for _s, _v, prepared, _k in parts):
+            return [[] for _ in parts]
+        with translate_errors(self._url, "write to"):
+            try:
+                with self._engine.connect() as connection:
+                    connection = connection.execution_options(**WRITE_OPTIONS)
+                    with connection.begin():
+                        for stream_id, expected_version, _p, kind in sorted(parts, key=_stream_of):
+                            if expected_version == 0:
+                                self._create_stream_row(connection, stream_id, kind)
+                        connection.execute(
+                            sa.select(streams_table.c.id)
+                            .where(streams_table.c.id.in_(sorted(streams)))
+                            .order_by(streams_table.c.id)
+                            .with_for_update()
+                        ).all()
+                        return [
+                            self._append(connection, stream_id, expected_version, prepared,
+                                         kind) if prepared else []
+                            for stream_id, expected_version, prepared, kind in parts
+                        ]
+            except IntegrityError as exc:
+                if _violated_constraint(exc) not in ("uq_events_stream_version", "streams_pkey",
+                                                     "uq_events_event_id"):
+                    raise
+                for stream_id, expected_version, _p, _k in parts:
+                    head = self.head(stream_id)
+                    actual = head.version if head else 0
+                    if actual != expected_version:
+                        raise ConcurrencyConflict(stream_id, expected_version, actual) from None
+                raise
 
     def _append(
         self,
@@ -452,6 +510,10 @@ def database_revision(url: str | None = None) -> tuple[str | None, str]:
             return migrations.current_revision(connection), head
     finally:
         engine.dispose()
+
+
+def _stream_of(part: tuple[str, int, list[_Prepared], str]) -> str:
+    return part[0]
 
 
 def _check_stream(stream_id: str, expected_version: int, kind: str) -> None:

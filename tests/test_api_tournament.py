@@ -129,3 +129,44 @@ def test_the_director_creates_a_tournament_from_a_structure_file(tmp_path: Path)
             no_spaces.text
     assert Tournaments(recorder).tournaments() == ["october-2026"]
     recorder.store.close()
+
+
+def test_issue_12_fourteen_entrants_on_two_tables_play_down_to_a_winner_from_the_floor(
+        tmp_path: Path) -> None:
+    """Issue 12: the TDA demo with 14 entrants on two 9-seat tables could not be finished (no
+    control broke a table; a heads-up table was stuck). Now the floor view names the break the
+    engine says is due ("Break table 2: ...") and one command does it; every table with two
+    players deals; the tournament reaches its winner and replays clean."""
+    recorder = make_recorder(tmp_path)
+    Tournaments(recorder).create("club", load_structure(DEMO_STRUCTURE),
+                                 Actor("director", "director", "cli"))
+    app, auth = make_app(recorder, level_for=lambda _s, _f: None)
+    rng = random.Random(12)
+    labels: list[str] = []
+    with Client(app, auth) as client:
+        assert client.login("director").status_code == 200
+        for k in range(14):
+            floor(client, "club", {"type": "register", "name": f"Player {k + 1}"})
+        floor(client, "club", {"type": "draw_seats", "tables": 2, "seed": 12})
+        floor(client, "club", {"type": "start_level"})
+        for _ in range(400):
+            state = client.http.get("/api/floor").json()["tournaments"][0]
+            if state["finished"]:
+                break
+            if state["table_break"]:
+                labels.append(state["table_break"]["label"])
+                after = floor(client, "club", {"type": "break_table", "seed": len(labels)})
+                assert after["tournaments"][0]["table_break"] is None
+                continue
+            if state["needs_balancing"]:
+                floor(client, "club", {"type": "balance"})
+                continue
+            for table in state["tables"]:
+                if len([p for p in state["players"] if p["table"] == table]) >= 2:
+                    play_hand(client, state["table_streams"][table], rng)
+        state = client.http.get("/api/floor").json()["tournaments"][0]
+    assert state["finished"], state
+    assert labels == ["Break table 2: final table 1, seats redrawn"]
+    report = replay_log(recorder.store)
+    assert report.findings == []
+    recorder.store.close()

@@ -153,3 +153,161 @@ def test_postgresql_keeps_every_acknowledged_event_across_kill_9(pg_url: str) ->
     acknowledged = kill_writer_repeatedly(pg_url, 99, kills=10)
     assert acknowledged > 0
     check_log(pg_url, acknowledged)
+
+
+# --- a move and a table break: whole or not at all ---------------------------------------------
+
+TABLE_BREAKS = 24
+
+
+def _tournament_ready(url: str, name: str, players: int) -> None:
+    """`players` on two tables of 9 with level 1 running (done before any kill)."""
+    from recorder.demo import DEMO_STRUCTURE
+    from recorder.service import Actor, Recorder
+    from recorder.structure import load_structure
+    from recorder.tournament_service import Tournaments
+    from schema.store import open_store
+
+    director = Actor("director", "director", "crash-test")
+    with open_store(url) as store:
+        t = Tournaments(Recorder(store))
+        t.create(name, load_structure(DEMO_STRUCTURE), director)
+        for k in range(players):
+            t.register(name, f"P{k}", director)
+        t.draw_seats(name, 2, 3, director)
+        t.start_level(name, director)
+
+
+def tournament_writer(url: str, job: str, seed: int, acks: Connection) -> None:
+    """Moves (job "move": one player back and forth) or table breaks (job "break": one
+    prepared tournament after another), acknowledging each after it returns."""
+    from recorder.service import Actor, Recorder
+    from recorder.tournament_service import Tournaments
+    from schema.store import open_store
+
+    director = Actor("director", "director", f"seed-{seed}")
+    store = open_store(url)
+    t = Tournaments(Recorder(store))
+    acks.send(("ready", 0))
+    if job == "move":
+        while True:
+            state = t.state("m")
+            player = next(e for e in state.remaining if e.player == "p1")
+            t.move("m", player.player, "2" if player.table == "1" else "1", director)
+            acks.send(("ack", 1))
+    for k in range(TABLE_BREAKS):
+        name = f"b{k}"
+        if t.break_plan(name) is not None:
+            t.break_table(name, director, seed)
+            acks.send(("ack", k))
+    acks.send(("done", 0))
+    while True:
+        time.sleep(1)
+
+
+def check_tournament_whole(url: str, name: str) -> str:
+    """The tournament's seats are the tables' seats and the log replays clean: 'broken' or
+    'untouched', never half."""
+    from engine.tournament_state import fold_tournament
+    from recorder.service import Recorder
+    from recorder.tournament_service import Tournaments, tournament_stream
+    from replay.fold import fold_table
+    from schema.store import open_store
+
+    with open_store(url) as store:
+        state = fold_tournament(e.decode() for e in store.read(tournament_stream(name)))
+        recorder = Recorder(store)
+        t = Tournaments(recorder)
+        for table in ("1", "2"):
+            stream = f"table-{name}-{table}"
+            tstate = fold_table(stream, store.read(stream), verify=True).state
+            assert tstate is not None
+            at_table = sorted((s.player, s.seat, s.stack) for s in tstate.seats)
+            in_tournament = sorted((e.player, e.seat, 5000) for e in state.seated_at(table))
+            assert at_table == in_tournament, (name, table, at_table, in_tournament)
+        assert t.break_plan(name) is None or len(state.tables) == 2
+        return "broken" if len(state.tables) == 1 else "untouched"
+
+
+def kill_tournament_writer(url: str, job: str, seed: int, kills: int) -> int:
+    context = multiprocessing.get_context("forkserver")
+    context.set_forkserver_preload(["schema.store", "recorder.tournament_service",
+                                    "replay.verify"])
+    rng = random.Random(seed)
+    acknowledged = 0
+    for round_number in range(kills):
+        receiver, sender = context.Pipe(duplex=False)
+        process = context.Process(target=tournament_writer,
+                                  args=(url, job, seed * 1000 + round_number, sender))
+        process.start()
+        sender.close()
+        try:
+            assert receiver.poll(60), "the writer did not start"
+            assert receiver.recv()[0] == "ready"
+            time.sleep(rng.uniform(0.0, 0.25))
+        finally:
+            process.kill()
+            process.join(30)
+        while True:
+            try:
+                kind, _value = receiver.recv()
+            except (EOFError, OSError):
+                break
+            acknowledged += kind == "ack"
+        receiver.close()
+        if job == "move":
+            check_tournament_whole(url, "m")
+        else:
+            for k in range(TABLE_BREAKS):
+                check_tournament_whole(url, f"b{k}")
+    return acknowledged
+
+
+@pytest.mark.slow
+def test_a_move_killed_at_any_moment_is_there_whole_or_not_at_all(tmp_path: Path) -> None:
+    """20 SIGKILLs of a writer moving a player between two tables: after each, the tournament
+    and both tables agree on every seat and stack (the move is one transaction)."""
+    from replay.verify import replay_log
+    from schema.store import open_store, upgrade_database
+
+    url = f"sqlite:///{tmp_path / 'moves.db'}"
+    upgrade_database(url)
+    _tournament_ready(url, "m", 10)
+    assert kill_tournament_writer(url, "move", 5, kills=20) > 0
+    with open_store(url) as store:
+        assert replay_log(store).findings == []
+
+
+@pytest.mark.slow
+def test_a_table_break_killed_at_any_moment_is_there_whole_or_not_at_all(
+        tmp_path: Path) -> None:
+    """Writers breaking one prepared tournament after another are SIGKILLed 12 times: every
+    tournament is either broken whole (final table redrawn, both tables and the tournament
+    agreeing) or untouched; the log replays clean."""
+    from replay.verify import replay_log
+    from schema.store import open_store, upgrade_database
+
+    url = f"sqlite:///{tmp_path / 'breaks.db'}"
+    upgrade_database(url)
+    for k in range(TABLE_BREAKS):
+        _tournament_ready(url, f"b{k}", 8)
+    kill_tournament_writer(url, "break", 8, kills=12)
+    outcomes = {check_tournament_whole(url, f"b{k}") for k in range(TABLE_BREAKS)}
+    assert "broken" in outcomes
+    with open_store(url) as store:
+        assert replay_log(store).findings == []
+
+
+@pytest.mark.slow
+def test_a_move_killed_at_any_moment_on_postgresql_is_there_whole_or_not_at_all(
+        pg_url: str) -> None:
+    """10 SIGKILLs of a PostgreSQL writer moving a player: the tournament and both tables
+    agree on every seat after each."""
+    from replay.verify import replay_log
+    from schema.store import open_store, upgrade_database
+
+    upgrade_database(pg_url)
+    _tournament_ready(pg_url, "m", 10)
+    assert kill_tournament_writer(pg_url, "move", 9, kills=10) > 0
+    with open_store(pg_url) as store:
+        assert replay_log(store).findings == []

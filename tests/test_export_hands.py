@@ -140,7 +140,7 @@ def build_log(folder: Path) -> LogUnderTest:
     url = f"sqlite:///{folder / 'audit.db'}"
     with open_store(url, upgrade=True) as store:
         recorder = Recorder(store)
-        summary = run_demo(recorder, players=9, tables=1, seed=3)
+        summary = run_demo(recorder, players=9, tables=1, seed=3, penalty=False)
         Tournaments(recorder).penalty(summary.tournament, "p2", "warning", "TDA 2024 Rule 71",
                                       "slow-rolled at showdown", DIRECTOR)
         play_irregular_table(recorder)

@@ -7,6 +7,7 @@ import tempfile
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from click.testing import CliRunner
@@ -23,6 +24,7 @@ from recorder.cli import cli
 from recorder.demo import run_demo
 from recorder.service import (
     Actor,
+    CarryToPot,
     OpenTable,
     PlaceButton,
     Recorder,
@@ -184,9 +186,10 @@ def _fold_round(recorder: Recorder, tournaments: Tournaments, tournament: str,
 
 
 def _octobermuck_carry_at_table_1(store: EventStore) -> tuple[Recorder, Tournaments]:
-    """Eight players on two tables; one hand at table 1, then levels up to the first buy-down:
-    table 1 carries 25 into its next pot (the small blind's 4,995 holds 20 in odd chips and
-    the big blind's 5,005 holds 5: one green chip)."""
+    """Eight players on two tables; one hand at the table that will break (the engine says
+    table 2: equal tables break in the reverse of the order they opened), then levels up to the
+    first buy-down: that table carries 25 into its next pot (the small blind's 4,995 holds 20
+    in odd chips and the big blind's 5,005 holds 5: one green chip)."""
     recorder = Recorder(store)
     t = Tournaments(recorder)
     t.create("o", load_structure(EXAMPLES / "octobermuck.toml"), DIRECTOR_ACTOR)
@@ -194,7 +197,9 @@ def _octobermuck_carry_at_table_1(store: EventStore) -> tuple[Recorder, Tourname
         t.register("o", f"P{index}", DIRECTOR_ACTOR)
     t.draw_seats("o", 2, 11, DIRECTOR_ACTOR)
     t.start_level("o", DIRECTOR_ACTOR)
-    _fold_round(recorder, t, "o", "1")  # the small blind's 5 is an odd chip at the color-up
+    plan = t.break_plan("o")
+    assert plan is not None and (plan.table, plan.to_tables, plan.redraw) == ("2", ("1",), True)
+    _fold_round(recorder, t, "o", "2")  # the small blind's 5 is an odd chip at the color-up
     for _ in range(20):
         if t.state("o").color_ups_done:
             break
@@ -210,7 +215,7 @@ def _octobermuck_carry_at_table_1(store: EventStore) -> tuple[Recorder, Tourname
                 t.start_break("o", DIRECTOR_ACTOR)
             else:
                 t.color_up("o", DIRECTOR_ACTOR)
-    assert t.table("o", "1").state.carry == 25  # type: ignore[union-attr]
+    assert t.table("o", "2").state.carry == 25  # type: ignore[union-attr]
     return recorder, t
 
 
@@ -220,16 +225,16 @@ def test_octobermuck_carry_of_a_broken_table_goes_to_the_table_its_players_went_
     deals again (both happen at breaks): the chips go to the next pot of the table its last
     player went to, and the replay, chip total included, is clean."""
     recorder, t = _octobermuck_carry_at_table_1(store)
-    t.balance("o", DIRECTOR_ACTOR)  # 8 players fit one table: table 1 breaks
-    assert t.table("o", "1").state.carry == 0  # type: ignore[union-attr]
-    assert t.table("o", "2").state.carry == 25  # type: ignore[union-attr]
-    shown = CliRunner().invoke(cli, ["table", "show", "table-o-2", "--db", store.url])
+    t.balance("o", DIRECTOR_ACTOR)  # 8 players fit one table: table 2 breaks
+    assert t.table("o", "2").state.carry == 0  # type: ignore[union-attr]
+    assert t.table("o", "1").state.carry == 25  # type: ignore[union-attr]
+    shown = CliRunner().invoke(cli, ["table", "show", "table-o-1", "--db", store.url])
     assert "carried into the next pot: 25" in shown.output  # what the floor sees
-    _fold_round(recorder, t, "o", "2")
-    started = [e.decode() for e in store.read(table_stream("o", "2"))
+    _fold_round(recorder, t, "o", "1")
+    started = [e.decode() for e in store.read(table_stream("o", "1"))
                if e.type == "hand_started"]
     assert [e.dead_money for e in started] == [25]  # type: ignore[attr-defined]
-    assert t.table("o", "2").state.carry == 0  # type: ignore[union-attr]
+    assert t.table("o", "1").state.carry == 0  # type: ignore[union-attr]
     assert replay_log(store).findings == []
 
 
@@ -237,11 +242,16 @@ def test_replay_reports_odd_chips_stranded_at_a_broken_table(
         store: EventStore, monkeypatch: pytest.MonkeyPatch) -> None:
     """Had the broken table's carry not been handed on, `handlog replay` would say so."""
     _recorder, t = _octobermuck_carry_at_table_1(store)
-    monkeypatch.setattr(Tournaments, "_carry_on", lambda *_args: None)
+    planned = Recorder.plan_table
+
+    def without_hand_on(self: Recorder, stream: str, commands: list[Any]) -> Any:
+        return planned(self, stream, [c for c in commands if not isinstance(c, CarryToPot)])
+
+    monkeypatch.setattr(Recorder, "plan_table", without_hand_on)
     t.balance("o", DIRECTOR_ACTOR)
     findings = replay_log(store).findings
     assert [(f.stream, f.rule, f.recorded) for f in findings] == [
-        ("table-o-1", "dead money", "25")]
+        ("table-o-2", "dead money", "25")]
     assert "broken with chips still waiting for its next pot" in findings[0].message
 
 
@@ -498,8 +508,9 @@ def test_penalty_is_recorded_with_rule_and_who(store: EventStore) -> None:
     recorder = Recorder(store)
     summary = run_demo(recorder, players=4, tables=1, seed=2, hands=1)
     tournaments = Tournaments(recorder)
-    tournaments.penalty(summary.tournament, "p1", "one-round penalty", "TDA 2024 Rule 71",
-                        "profanity", Actor("Tina", "director", "floor"), hands=4)
+    tournaments.penalty(summary.tournament, "p1", "rounds", "tda-71",
+                        "profanity", Actor("Tina", "director", "floor"), hands=1)
     penalties = tournaments.state(summary.tournament).penalties
-    assert [(p.player, p.rule, p.by, p.hands) for p in penalties] == [
-        ("p1", "tda-71", "Tina", 4)]  # the citation as typed, stored as its identifier
+    # A one-round penalty: one hand for each of the four players at his table.
+    assert [(p.player, p.penalty, p.rule, p.by, p.hands) for p in penalties] == [
+        ("p1", "rounds", "tda-71", "Tina", 4)]

@@ -462,3 +462,64 @@ def test_store_behind_or_ahead_of_the_code_says_what_to_do(
 def test_open_store_can_upgrade_first(db_url: str) -> None:
     with open_store(db_url, upgrade=True) as opened:
         assert opened.streams() == []
+
+
+# --- 7. several streams in one transaction ----------------------------------------------------
+
+
+def test_append_many_lands_every_stream_in_one_transaction(store: EventStore) -> None:
+    """A move touches three streams: each gets its events, versions continue per stream."""
+    store.append("table-a", 0, new_events(2))
+    parts = store.append_many([
+        ("tournament-t", 0, new_events(1), "tournament"),
+        ("table-a", 2, new_events(1, start=3), "table"),
+        ("table-b", 0, new_events(2), "table"),
+    ])
+    assert [[e.version for e in part] for part in parts] == [[1], [3], [1, 2]]
+    assert store.read("table-a")[-1] == parts[1][0]
+    assert {h.stream_id: h.kind for h in store.streams()}["tournament-t"] == "tournament"
+    positions = [e.position for part in parts for e in part]
+    assert len(set(positions)) == 4
+
+
+def test_append_many_conflict_in_one_stream_writes_none(store: EventStore) -> None:
+    """A stale version in any part refuses the whole: the other streams get nothing."""
+    store.append("table-a", 0, new_events(2))
+    with pytest.raises(ConcurrencyConflict) as caught:
+        store.append_many([
+            ("tournament-t", 0, new_events(1), "tournament"),
+            ("table-b", 0, new_events(1), "table"),
+            ("table-a", 1, new_events(1), "table"),
+        ])
+    assert (caught.value.stream_id, caught.value.expected, caught.value.actual) == (
+        "table-a", 1, 2)
+    assert store.head("tournament-t") is None and store.head("table-b") is None
+    assert len(store.read("table-a")) == 2
+
+
+def test_append_many_duplicate_in_one_stream_writes_none(store: EventStore) -> None:
+    """An id stored with another payload refuses every part of the transaction."""
+    (first,) = store.append("table-a", 0, new_events(1))
+    reused = new_event({"n": 99}, event_id=first.event_id)
+    with pytest.raises(DuplicateEventConflict):
+        store.append_many([
+            ("table-b", 0, new_events(1), "table"),
+            ("table-a", 0, [reused], "table"),
+        ])
+    assert store.head("table-b") is None
+
+
+def test_append_many_retried_returns_what_was_stored(store: EventStore) -> None:
+    """The same parts sent again (same ids) succeed and add nothing."""
+    parts = [("table-a", 0, new_events(2), "table"), ("table-b", 0, new_events(1), "table")]
+    first = store.append_many(parts)
+    again = store.append_many(parts)
+    assert again == first
+    assert len(store.read_all()) == 3
+
+
+def test_append_many_refuses_a_stream_twice(store: EventStore) -> None:
+    with pytest.raises(ValueError, match="appears twice"):
+        store.append_many([("table-a", 0, new_events(1), "table"),
+                           ("table-a", 1, new_events(1), "table")])
+    assert store.head("table-a") is None

@@ -155,6 +155,28 @@ def test_tda_10a_new_player_between_small_blind_and_button_waits() -> None:
     assert 3 not in setup.seats and 7 in setup.seats
 
 
+@pytest.mark.parametrize("profile", ["tda", "bse", "octobermuck", "chairperson", "league"])
+@pytest.mark.parametrize("seat", range(2, 10))
+def test_tda_10a_wait_never_leaves_a_heads_up_table_unable_to_deal(profile: str,
+                                                                   seat: int) -> None:
+    """Issue 12: the last player moved into a table left with one player, wherever he sits,
+    is dealt in: the wait for the button is for fairness among several, never a stuck table."""
+    state, _ = fold_around(table(profile, {1: 1000, 2: 1000, 3: 1000}, 1))
+    state = bust(bust(state, 2), 3)
+    state = apply_table(state, PlayerSeated(seat, "Moved", 1000, waits=True))
+    setup = plan(state, 2)
+    assert sorted(setup.seats) == [1, seat]
+    assert {setup.small_blind_seat, setup.big_blind_seat} == {1, seat}
+
+
+def test_tda_10a_a_waiting_player_still_waits_when_two_others_can_play() -> None:
+    """The fix deals in a waiting player only when the table could not deal without him."""
+    state, _ = fold_around(table("tda", {1: 1000, 2: 1000, 4: 1000}, 1))
+    state = apply_table(state, PlayerSeated(3, "Late", 1000, waits=True))
+    setup = plan(state, 2)
+    assert 3 not in setup.seats and len(setup.seats) == 3
+
+
 def test_chairperson_moved_player_in_the_big_blind_waits() -> None:
     """Chairperson: a moved player whose seat would take a blind is not dealt in until the
     button passes him; the big blind goes to the next player."""

@@ -31,7 +31,13 @@
     el.innerHTML = html;
     for (const input of el.querySelectorAll("input, select")) {
       const key = `${input.form ? input.form.dataset.form + ":" + (input.form.dataset.t || "") : ""}:${input.name}`;
-      if (values.has(key) && input.type !== "hidden") input.value = values.get(key);
+      // A field marked data-follow shows what the server proposes now (the tables the
+      // entries need) unless the director is typing in it.
+      const follows = input.dataset.follow !== undefined && key !== focused;
+      // A select keeps its choice only while that option is still offered (a player who
+      // has since been eliminated is not): else it would send nothing at all.
+      const gone = input.tagName === "SELECT" && ![...input.options].some((o) => o.value === values.get(key));
+      if (values.has(key) && input.type !== "hidden" && !follows && !gone) input.value = values.get(key);
       if (key === focused) input.focus();
     }
   }
@@ -65,7 +71,9 @@
     const hand = t.hand;
     const level = t.level ? ` · L${t.level.number} ${H.chips(t.level.small_blind)}/${H.chips(t.level.big_blind)}` : "";
     let html = `<article class="table-card${hand ? " in-hand" : ""}" data-stream="${H.esc(t.stream)}">`;
-    html += `<h3>Table ${H.esc(t.table)} <small>${H.esc(t.profile)}${level} · ${t.hands_played} hands</small></h3>`;
+    const owner = t.tournament ? (floor.tournaments || []).find((x) => x.id === t.tournament) : null;
+    const ownerText = owner ? `${H.esc(owner.name)} (${H.esc(owner.id)}) · ` : (t.tournament ? `${H.esc(t.tournament)} · ` : "");
+    html += `<h3>Table ${H.esc(t.table)} <small>${ownerText}${H.esc(t.profile)}${level} · ${t.hands_played} hands</small></h3>`;
     html += `<div class="hand-line">${hand ? `Hand #${hand.number} · ${H.esc(hand.phase === "betting" ? hand.street : hand.phase)} · pot ${H.chips(hand.pot_total)}${hand.to_act ? ` · ${H.esc(hand.to_act)} to act` : ""}` : "between hands"}${t.carry ? ` · <span class="carry">${H.chips(t.carry)} carried into the next pot</span>` : ""}</div>`;
     html += '<table class="players"><tbody>';
     for (const p of t.players) {
@@ -110,6 +118,7 @@
 
   function clockText(t) {
     const c = t.clock;
+    if ((c.kind === "level" || c.kind === "break") && c.paused) return `${mmss(c.left_ms)} paused`;
     if (c.kind === "level" || c.kind === "break") {
       const left = c.ends - (Date.now() + offset);
       return left > 0 ? mmss(left) : "time";
@@ -127,8 +136,8 @@
   }
 
   function tournamentBox(t) {
-    let html = `<section class="box tournament" data-tournament="${H.esc(t.id)}">`;
-    html += `<h2>${H.esc(t.name)} <small>${H.esc(t.profile)} rules · ${t.remaining}/${t.entries} players · average ${H.chips(t.average_stack)} · chips ${H.chips(t.chip_total)} · smallest chip ${H.chips(t.chip_unit)}</small></h2>`;
+    let html = `<section class="box tournament" data-tournament="${H.esc(t.id)}" data-version="${t.version}">`;
+    html += `<h2>${H.esc(t.name)} <small>${H.esc(t.id)} · ${H.esc(t.profile)} rules · ${t.remaining}/${t.entries} players · average ${H.chips(t.average_stack)} · chips ${H.chips(t.chip_total)} · smallest chip ${H.chips(t.chip_unit)}</small></h2>`;
     html += '<div class="clock-row">';
     html += `<div><div class="clock-label" id="clock-label-${H.esc(t.id)}">${H.esc(t.clock.label || (t.level ? `Level ${t.level}` : "Not started"))}${t.on_break ? "" : ` · ${H.esc(stakesText(t.stakes))}`}</div>`;
     html += `<div class="clock-big" data-clock="${H.esc(t.id)}">${clockText(t)}</div></div>`;
@@ -141,11 +150,19 @@
         const legal = (t.next.legal || []).join(" ");
         if (/break/.test(legal)) html += cmd(t, "start_break", "Start the break", "primary");
         if (/color-up/.test(legal)) html += cmd(t, "color_up", "Color-up", "primary");
+        if (/decide antes/.test(legal)) html += cmd(t, "decide_antes", "Decide the antes", "primary");
       }
-      if (!t.on_break && t.level) html += `<button type="button" class="btn small" data-action="t-extra-break" data-t="${H.esc(t.id)}">Extra break…</button>`;
+      if (t.level && (t.clock.kind === "level" || t.clock.kind === "break")) {
+        html += t.clock.paused
+          ? cmd(t, "clock", "Resume the clock", "small", { action: "resume" })
+          : cmd(t, "clock", "Pause the clock", "small", { action: "pause" });
+        html += cmd(t, "clock", "+1 min", "small", { action: "add_time", seconds: 60 });
+      }
+      if (!t.on_break && t.level) html += `<form class="form inline" data-form="extra-break" data-t="${H.esc(t.id)}"><input name="minutes" type="number" min="1" max="240" value="10" inputmode="numeric" aria-label="Extra break minutes"><button type="submit" class="btn small">Extra break</button></form>`;
       html += "</div>";
     }
     html += "</div>";
+    if (t.upcoming) html += `<div class="panel-note upcoming">${t.upcoming.level ? `Next level ${t.upcoming.level.number}: ${H.chips(t.upcoming.level.small_blind)}/${H.chips(t.upcoming.level.big_blind)}${t.upcoming.level.ante ? ` ante ${H.chips(t.upcoming.level.ante)}` : ""}` : "Last level"}${t.upcoming.break_after ? ` · next break after level ${t.upcoming.break_after}` : ""}</div>`;
     if (!t.next.ok && !t.finished && t.level) html += `<div class="panel-note">Next: ${H.esc(t.next.message)} <span class="rule">${H.esc(t.next.rule)}</span></div>`;
     html += '<ol class="schedule">';
     for (const lv of t.schedule) {
@@ -156,7 +173,8 @@
   }
 
   function cmd(t, type, label, cls, extra) {
-    const data = Object.entries(extra || {}).map(([k, v]) => ` data-${k}="${H.esc(v)}"`).join("");
+    // Extra fields of the command ride as data-arg-NAME attributes.
+    const data = Object.entries(extra || {}).map(([k, v]) => ` data-arg-${k}="${H.esc(v)}"`).join("");
     return `<button type="button" class="btn ${cls || ""}" data-action="t-cmd" data-t="${H.esc(t.id)}" data-type="${type}"${data}>${H.esc(label)}</button>`;
   }
 
@@ -165,36 +183,61 @@
     if (director() && !t.finished) {
       html += '<section class="box"><h2>Registration and seats</h2>';
       if (t.registration_open) {
-        html += `<form class="form" data-form="register" data-t="${H.esc(t.id)}"><input name="name" placeholder="Player name" autocomplete="off" required><button type="submit" class="btn primary">Register</button></form>`;
+        html += `<form class="form" data-form="register" data-t="${H.esc(t.id)}"><input name="name" placeholder="Player name" autocomplete="off" required>${t.jackpot ? '<label class="check"><input type="checkbox" name="high_hand"> high-hand fee paid</label>' : ""}<button type="submit" class="btn primary">Register</button></form>`;
       } else {
         html += '<div class="panel-note">Registration is closed.</div>';
       }
       if (t.unseated.length) {
         html += `<div class="panel-note">Not seated: ${t.unseated.map((e) => H.esc(e.name)).join(", ")}</div>`;
         if (!t.tables.length) {
-          html += `<form class="form" data-form="draw" data-t="${H.esc(t.id)}"><input name="tables" type="number" min="1" max="100" value="${Math.max(1, Math.ceil(t.unseated.length / 9))}" inputmode="numeric"><button type="submit" class="btn primary">Draw seats</button></form>`;
+          html += `<form class="form" data-form="draw" data-t="${H.esc(t.id)}"><input name="tables" type="number" min="1" max="10000" data-follow value="${t.tables_needed || 1}" inputmode="numeric"><button type="submit" class="btn primary">Draw seats</button></form>`;
         }
       }
       html += "</section>";
       html += '<section class="box"><h2>Moves</h2>';
-      if (t.needs_balancing) html += cmd(t, "balance", "Balance the tables", "primary wide");
+      if (t.table_break) html += cmd(t, "break_table", t.table_break.label, "primary wide");
+      else if (t.needs_balancing) html += cmd(t, "balance", "Balance the tables", "primary wide");
       if (t.tables.length > 1) {
         html += `<form class="form" data-form="move" data-t="${H.esc(t.id)}"><select name="player">${t.players.map((p) => `<option value="${H.esc(p.player)}">${H.esc(p.name)} (T${H.esc(p.table)} s${p.seat})</option>`).join("")}</select><select name="to_table">${t.tables.map((x) => `<option>${H.esc(x)}</option>`).join("")}</select><button type="submit" class="btn">Move</button></form>`;
       }
       html += `<ol class="list moves">${t.moves.map((m) => `<li>${H.esc(m.name)}: table ${H.esc(m.from_table)} seat ${m.from_seat} → table ${H.esc(m.to_table)} seat ${m.to_seat} with ${H.chips(m.stack)} <small>${H.esc(m.reason)}</small>${m.rule ? ` <span class="rule">${H.esc(m.rule)}</span>` : ""}</li>`).join("") || "<li>none</li>"}</ol>`;
       html += "</section>";
+      html += `<section class="box"><h2>Penalties</h2><form class="form" data-form="penalty" data-t="${H.esc(t.id)}"><select name="player">${t.players.map((p) => `<option value="${H.esc(p.player)}">${H.esc(p.name)}</option>`).join("")}</select><select name="penalty"><option value="warning">warning</option><option value="hands">hands</option><option value="rounds">rounds</option><option value="disqualification">disqualification</option></select><input name="count" type="number" min="0" max="100" value="1" inputmode="numeric" aria-label="hands or rounds"><input name="rule" value="tda-71" aria-label="rule"><input name="reason" placeholder="Reason"><button type="submit" class="btn">Give penalty</button></form>`;
+      html += penaltyList(t) + "</section>";
+      if (t.bounties_referred.length) {
+        html += '<section class="box"><h2>Bounties to decide</h2><ol class="list bounties">';
+        for (const b of t.bounties_referred) {
+          html += `<li>${H.esc(b.name)} (table ${H.esc(b.table)}, hand #${b.hand}, ${H.esc(b.code)}): ${(b.proposal.length ? b.proposal : t.players).map((p) => cmd(t, "assign_bounty", `to ${p.name}`, "small", { player: b.player, to: p.player })).join(" ")}</li>`;
+        }
+        html += "</ol></section>";
+      }
+      if (t.high_hand && !t.high_hand.awarded && t.high_hand.players.length && t.finished) {
+        html += `<section class="box"><h2>High hand</h2>${cmd(t, "award_high_hand", `Award the jackpot: ${t.high_hand.players.map((p) => p.name).join(", ")}`, "primary wide")}</section>`;
+      }
+      if (t.deals_allowed) {
+        html += `<section class="box"><h2>Deal</h2><form class="form" data-form="deal" data-t="${H.esc(t.id)}"><select name="method"><option value="icm">ICM</option><option value="chip_chop">chip chop</option><option value="chip_chop_last_guaranteed">chip chop, last place guaranteed</option></select><input name="kept" type="number" min="0" value="0" inputmode="numeric" aria-label="kept to play for (cents)">${t.players.map((p) => `<label class="check"><input type="checkbox" name="consent:${H.esc(p.player)}" value="${H.esc(p.name)}"> ${H.esc(p.name)} agrees</label>`).join("")}<button type="submit" class="btn primary">Record the deal</button></form></section>`;
+      }
       html += '<section class="box"><h2>Ruling</h2>';
       html += `<form class="form" data-form="ruling" data-t="${H.esc(t.id)}"><input name="rule" placeholder="Rule (e.g. TDA 45)" required><input name="text" placeholder="Decision" required><select name="stream"><option value="">(tournament)</option>${t.tables.map((x) => `<option value="${H.esc(t.table_streams[x])}">table ${H.esc(x)}</option>`).join("")}</select><button type="submit" class="btn">Record ruling</button></form>`;
       html += "</section>";
     } else if (t.moves.length) {
       html += `<section class="box"><h2>Moves</h2><ol class="list moves">${t.moves.map((m) => `<li>${H.esc(m.name)}: ${H.esc(m.from_table)} → ${H.esc(m.to_table)} seat ${m.to_seat}</li>`).join("")}</ol></section>`;
     }
+    if (!director()) html += `<section class="box"><h2>Penalties</h2>${penaltyList(t)}</section>`;
+    if (t.high_hand) html += `<section class="box"><h2>High hand</h2><div class="high-hand">${t.high_hand.cards ? `${H.esc(t.high_hand.cards)} · ${t.high_hand.players.map((p) => H.esc(p.name)).join(", ")}` : "none posted yet"}${t.high_hand.awarded ? ` · paid ${t.high_hand.shares.map((x) => `${H.esc(x.name)} ${H.esc(t.currency)} ${(x.amount / 100).toFixed(2)}`).join(", ")}` : ""}</div></section>`;
+    if (t.deal) html += `<section class="box"><h2>Deal (${H.esc(t.deal.method)})</h2><ol class="list deal">${t.deal.shares.map((x) => `<li>${H.esc(x.name)}: ${H.esc(t.currency)} ${(x.amount / 100).toFixed(2)} <small>stack ${H.chips(x.stack)}, agreed as ${H.esc(x.consent)}</small></li>`).join("")}</ol></section>`;
+    html += `<section class="box"><h2>Money</h2><div class="money">${["buy_ins", "fees", "bounty_pool", "high_hand_pool", "prizes_paid", "bounties_paid", "high_hand_paid", "unaccounted"].map((k) => `<span data-money="${k}">${k.replace(/_/g, " ")} ${H.esc(t.currency)} ${(t.money[k] / 100).toFixed(2)}</span>`).join(" · ")}</div></section>`;
     html += `<section class="box"><h2>Eliminations and places</h2><ol class="list eliminations">${t.eliminations.map((e) => `<li data-place="${e.place}"><b>${e.place}.</b> ${H.esc(e.name)} <small>table ${H.esc(e.table)}, hand #${e.hand}</small></li>`).join("") || "<li>nobody out yet</li>"}</ol>`;
     if (t.prizes.length) html += `<h2>Prizes</h2><ol class="list">${t.prizes.map((p) => `<li>${p.place}. ${H.esc(p.name)} ${H.esc(t.currency)} ${(p.amount / 100).toFixed(2)}</li>`).join("")}</ol>`;
     html += "</section>";
     html += `<section class="box"><h2>Color-ups</h2><ol class="list colorups">${t.color_ups.map((c) => `<li>after level ${c.after_level}: ${H.esc(c.colours.join(", "))} out, smallest chip ${H.chips(c.old_unit)} → ${H.chips(c.new_unit)} (${H.esc(c.method)}) <span class="rule">${H.esc(c.rule)}</span>${c.changes.length ? `<br><small>${c.changes.map((x) => `${H.esc(x.name)} ${x.amount > 0 ? "+" : ""}${H.chips(x.amount)}`).join(", ")}</small>` : ""}</li>`).join("") || "<li>none yet</li>"}</ol></section>`;
     html += `<section class="box"><h2>Rulings</h2><ol class="list rulings">${t.rulings.map((r) => `<li><span class="rule">${H.esc(r.rule)}</span> ${H.esc(r.text)} <small>${H.esc(r.by)}${r.stream ? ` · ${H.esc(r.stream)}` : ""}</small></li>`).join("") || "<li>none yet</li>"}</ol></section>`;
     return html;
+  }
+
+  function penaltyList(t) {
+    const left = Object.fromEntries(t.serving.map((x) => [x.player, x.hands_left]));
+    return `<ol class="list penalties">${t.penalties.map((p) => `<li data-player="${H.esc(p.player)}">${H.esc(p.name)}: ${H.esc(p.penalty)}${p.hands ? ` ${p.hands} hand(s)` : ""}${left[p.player] ? ` <b class="serving">serving, ${left[p.player]} left</b>` : ""} <span class="rule">${H.esc(p.rule)}</span> <small>${H.esc(p.reason)}</small></li>`).join("") || "<li>none</li>"}</ol>`;
   }
 
   function renderTournament() {
@@ -371,11 +414,13 @@
       }
     },
     async "t-cmd"(el) {
-      await tournamentCommand(el.dataset.t, { type: el.dataset.type }, el.textContent);
-    },
-    async "t-extra-break"(el) {
-      const minutes = parseInt(prompt("Break length in minutes", "10") || "0", 10);
-      if (minutes > 0) await tournamentCommand(el.dataset.t, { type: "start_break", minutes }, "extra break");
+      const command = { type: el.dataset.type };
+      for (const [key, value] of Object.entries(el.dataset)) {
+        if (!key.startsWith("arg")) continue;
+        const name = key.slice(3).toLowerCase();
+        command[name] = name === "seconds" ? parseInt(value, 10) : value;
+      }
+      await tournamentCommand(el.dataset.t, command, el.textContent);
     },
     async signout() {
       await H.logout();
@@ -398,7 +443,16 @@
     const t = form.dataset.t;
     const kind = form.dataset.form;
     let done = null;
-    if (kind === "register") done = await tournamentCommand(t, { type: "register", name: data.name }, `register ${data.name}`);
+    if (kind === "extra-break") {
+      const minutes = parseInt(data.minutes, 10);
+      if (minutes > 0) done = await tournamentCommand(t, { type: "start_break", minutes }, "extra break");
+    } else if (kind === "register") done = await tournamentCommand(t, { type: "register", name: data.name, high_hand: data.high_hand === "on" }, `register ${data.name}`);
+    else if (kind === "penalty") done = await tournamentCommand(t, { type: "penalty", player: data.player, penalty: data.penalty, count: parseInt(data.count || "0", 10), rule: data.rule || "tda-71", reason: data.reason || "" }, "penalty");
+    else if (kind === "deal") {
+      const consents = {};
+      for (const [key, value] of Object.entries(data)) if (key.startsWith("consent:")) consents[key.slice(8)] = value;
+      done = await tournamentCommand(t, { type: "deal", method: data.method, kept: parseInt(data.kept || "0", 10), consents }, "deal");
+    }
     else if (kind === "draw") done = await tournamentCommand(t, { type: "draw_seats", tables: parseInt(data.tables, 10) }, "seat draw");
     else if (kind === "move") done = await tournamentCommand(t, { type: "move", player: data.player, to_table: data.to_table, reason: "floor move" }, "move");
     else if (kind === "ruling") done = await tournamentCommand(t, { type: "ruling", rule: data.rule, text: data.text, stream: data.stream }, "ruling");

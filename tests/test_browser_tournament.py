@@ -1,0 +1,236 @@
+"""A whole tournament run from the floor page alone, in a real browser, while the hands are
+recorded through the API: created from its structure file, 23 entrants and one late entry,
+the draw, levels, a break, a color-up, balancing, tables broken down to the final table, a
+penalty served, a deal at the final three, to the last payout; `handlog replay` exits 0 and the
+report's money has nothing unaccounted (issue 12, "Done when")."""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+from typing import Any
+
+import pytest
+from click.testing import CliRunner
+from test_api_tournament import play_hand
+from test_browser import browser, new_page, shows  # noqa: F401 - the browser fixture
+from web_support import DIRECTOR_PIN, Client, make_app, make_recorder
+
+from recorder.cli import cli
+from recorder.cli_serve import serve_in_thread
+
+pytestmark = pytest.mark.browser
+
+EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
+T = "oct"
+
+
+def settle(floor: Any) -> None:
+    """Wait until the floor's commands are answered; fail with the refusal if one came."""
+    floor.wait_for_function("() => window.__floorPending === 0")
+    if floor.locator("#alert").is_visible():
+        raise AssertionError(f"the floor refused: {floor.inner_text('#alert')!r}")
+
+
+def current(floor: Any, api: Client) -> None:
+    """Wait until the floor shows the tournament as it is now (the hands recorded through the
+    API move it on): a director clicks on what he sees."""
+    shows(floor, f".tournament[data-tournament='{T}'][data-version='{view(api)['version']}']")
+
+
+def click(floor: Any, kind: str, api: Client | None = None) -> None:
+    if api is not None:
+        current(floor, api)
+    selector = f"button[data-action='t-cmd'][data-t='{T}'][data-type='{kind}']"
+    shows(floor, selector)
+    floor.locator(selector).first.click()
+    settle(floor)
+
+
+def view(api: Client) -> dict[str, Any]:
+    tournaments = api.http.get("/api/floor").json()["tournaments"]
+    found: dict[str, Any] = next(t for t in tournaments if t["id"] == T)
+    return found
+
+
+def advance(floor: Any, api: Client) -> None:
+    """The next level, after whatever the schedule wants first, each a click."""
+    for _ in range(6):
+        v = view(api)
+        if v["finished"]:
+            return
+        if v["on_break"]:
+            click(floor, "end_break", api)
+            continue
+        if v["next"]["ok"]:
+            click(floor, "start_level", api)
+            return
+        legal = " ".join(v["next"].get("legal", []))
+        if "decide antes" in legal:
+            click(floor, "decide_antes", api)
+        elif "color-up" in legal:
+            click(floor, "color_up", api)
+        elif "break" in legal:
+            click(floor, "start_break", api)
+        else:
+            return
+
+
+def play_gently(client: Client, stream: str, rng: random.Random) -> None:
+    """One hand of folds, checks and calls (no raise), tapped in through the API."""
+    table = client.ok(stream, {"type": "start_hand"})["table"]
+    deck = [f"{r}{s}" for r in "23456789TJQKA" for s in "cdhs"]
+    rng.shuffle(deck)
+    shown: set[int] = set()
+    for _ in range(200):
+        if not table["hand_in_progress"]:
+            return
+        hand = table["hand"]
+        legal = hand.get("legal")
+        if hand["phase"] == "betting" and legal:
+            fold = legal.get("call") and rng.random() < 0.7
+            command = {"type": "fold" if fold else "check_call", "player": legal["player"]}
+        elif hand["phase"] == "board":
+            count = 3 if not hand["board"] else 1
+            command = {"type": "deal_board", "cards": "".join(deck.pop() for _ in range(count))}
+        else:
+            unshown = [p for p in hand["showdown"]["order"] if p not in shown]
+            if hand["showdown"]["proposed"] is None and unshown:
+                shown.add(unshown[0])
+                command = {"type": "show_cards", "player": unshown[0],
+                           "cards": deck.pop() + deck.pop()}
+            else:
+                command = {"type": "award_pots"}
+        table = client.ok(stream, command)["table"]
+    raise AssertionError("the hand did not end")
+
+
+def register(floor: Any, name: str) -> None:
+    form = f"[data-form='register'][data-t='{T}']"
+    shows(floor, form)
+    floor.fill(f"{form} input[name='name']", name)
+    floor.click(f"{form} button")
+    settle(floor)
+
+
+def test_a_whole_octobermuck_tournament_from_the_floor_page(browser: Any,  # noqa: F811
+                                                             tmp_path: Path) -> None:
+    recorder = make_recorder(tmp_path)
+    app, auth = make_app(recorder, level_for=lambda _s, _f: None)
+    rng = random.Random(12)
+    done: dict[str, int] = {"breaks": 0, "balances": 0, "levels": 0}
+    with serve_in_thread(app) as base, Client(app, auth) as api:
+        assert api.login("director").status_code == 200
+        floor = new_page(browser)
+        floor.goto(f"{base}/floor")
+        floor.fill("#director-pin", DIRECTOR_PIN)
+        floor.click("#signin-form button[type=submit]")
+        floor.wait_for_selector("#new-tournament:not([hidden])")
+        floor.fill("#new-tournament-form input[name='id']", T)
+        floor.set_input_files("#new-tournament-form input[name='structure']",
+                              str(EXAMPLES / "octobermuck.toml"))
+        floor.click("#new-tournament-form button")
+        shows(floor, f".tournament[data-tournament='{T}']")
+        for k in range(23):
+            register(floor, f"Player {k + 1:02d}")
+        draw = f"[data-form='draw'][data-t='{T}']"
+        shows(floor, draw)
+        assert floor.input_value(f"{draw} input[name='tables']") == "3"  # 23 entries, 10 seats
+        floor.click(f"{draw} button")
+        settle(floor)
+        click(floor, "start_level")
+        register(floor, "Late Lou")  # a late entry: seated at once
+        assert not view(api)["unseated"]
+        # The floor moves a player by hand (8, 8, 8 becomes 7, 9, 8): the tables are out of
+        # balance and the floor offers to balance them.
+        mover = next(p for p in view(api)["players"] if p["table"] == "1")
+        current(floor, api)
+        move = f"[data-form='move'][data-t='{T}']"
+        floor.select_option(f"{move} select[name='player']", mover["player"])
+        floor.select_option(f"{move} select[name='to_table']", "2")
+        floor.click(f"{move} button")
+        settle(floor)
+        assert view(api)["needs_balancing"]
+        hands = rounds = 0
+        penalty_given = False
+        for _ in range(600):
+            v = view(api)
+            if v["prizes"]:
+                break
+            if v["bounties_referred"]:
+                click(floor, "assign_bounty", api)
+                continue
+            if v["finished"]:
+                break
+            if v["table_break"]:
+                click(floor, "break_table", api)
+                done["breaks"] += 1
+                continue
+            if v["needs_balancing"]:
+                click(floor, "balance", api)
+                done["balances"] += 1
+                continue
+            if v["on_break"]:
+                advance(floor, api)
+                continue
+            if v["deals_allowed"] and v["remaining"] == 3:
+                form = f"[data-form='deal'][data-t='{T}']"
+                current(floor, api)
+                shows(floor, form)
+                floor.select_option(f"{form} select[name='method']", "icm")
+                for box in floor.locator(f"{form} input[type=checkbox]").all():
+                    box.check()
+                floor.click(f"{form} button")
+                settle(floor)
+                assert view(api)["deal"]["method"] == "icm"
+                continue
+            if hands >= 4 and not penalty_given:
+                form = f"[data-form='penalty'][data-t='{T}']"
+                current(floor, api)
+                shows(floor, form)
+                floor.select_option(f"{form} select[name='penalty']", "hands")
+                floor.fill(f"{form} input[name='count']", "1")
+                floor.fill(f"{form} input[name='reason']", "soft play")
+                floor.click(f"{form} button")
+                settle(floor)
+                shows(floor, ".penalties .serving")
+                penalty_given = True
+            for table in v["tables"]:
+                if len([p for p in v["players"] if p["table"] == table]) >= 2:
+                    # Down to six, the play calms down so that the field passes through
+                    # three (the deal) rather than losing several players in one hand.
+                    if 3 < v["remaining"] <= 6 or (v["remaining"] == 3 and not v["deal"]):
+                        play_gently(api, v["table_streams"][table], rng)
+                    else:
+                        play_hand(api, v["table_streams"][table], rng)
+                    hands += 1
+            rounds += 1
+            if rounds % 2 == 0:  # a level every two rounds of hands
+                advance(floor, api)
+                done["levels"] += 1
+        v = view(api)
+        shows(floor, ".money [data-money='unaccounted']")
+        assert "unaccounted USD 0.00" in floor.inner_text(".money [data-money='unaccounted']")
+        assert floor.errors == []
+    assert v["finished"] and v["prizes"], v
+    assert v["deal"] is not None and len(v["deal"]["shares"]) == 3
+    assert v["money"]["unaccounted"] == 0
+    assert done["breaks"] == 2  # three tables, then two, then the final table
+    assert done["balances"] >= 1, done
+    types = [e.type for e in recorder.store.read(f"tournament-{T}")]
+    for fact in ("break_started", "chips_colored_up", "penalty_recorded", "deal_recorded",
+                 "prizes_awarded"):
+        assert fact in types, fact
+    killed = [e for e in recorder.store.read_all() if e.type == "hand_killed"
+              and e.payload["reason"] == "penalty"]
+    assert len(killed) == 1
+    runner = CliRunner()
+    replayed = runner.invoke(cli, ["replay", "--db", recorder.store.url])
+    assert replayed.exit_code == 0, replayed.output
+    out = tmp_path / "report.json"
+    assert runner.invoke(cli, ["report", "--db", recorder.store.url, "--format", "json",
+                               "--out", str(out)]).exit_code == 0
+    (tournament,) = json.loads(out.read_text())["tournaments"]
+    assert tournament["money"]["unaccounted"] == 0
+    recorder.store.close()
