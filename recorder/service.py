@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import threading
 import uuid
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
@@ -352,15 +352,31 @@ class Recorder:
             self._check_version(stream, expected_version, current)
             return self._record(stream, expected_version, events, event_id, actor)
 
-    def plan_table(self, stream: str, commands: Sequence[TableCommand]) -> StreamChange:
+    def plan_tables(self, commands: Mapping[str, Sequence[TableCommand]]) -> list[StreamChange]:
+        """`plan_table` for several tables of one change (a move, a table break, a draw): a
+        player whom the same change takes out of one table may be seated at another."""
+        leaving: set[str] = set()
+        for stream, table_commands in commands.items():
+            state = self.table(stream).state
+            for command in table_commands:
+                if isinstance(command, RemovePlayer) and state is not None:
+                    seat = state.occupant(command.seat)
+                    if seat is not None:
+                        leaving.add(seat.player)
+        return [self.plan_table(stream, c, frozenset(leaving))
+                for stream, c in commands.items() if c]
+
+    def plan_table(self, stream: str, commands: Sequence[TableCommand],
+                   leaving: frozenset[str] = frozenset()) -> StreamChange:
         """The events `commands` give at the table, each decided on the table as the ones
-        before it leave it; nothing is recorded (for `record_many`)."""
+        before it leave it; nothing is recorded (for `record_many`). `leaving`: players the
+        same change takes out of their other tables."""
         with self._lock:
             fold = self.table(stream)
             trial = fold
             events: list[Any] = []
             for command in commands:
-                decided = self._decide(stream, trial, command)
+                decided = self._decide(stream, trial, command, leaving=leaving)
                 state = trial.state
                 for event in decided:
                     state = _apply(state, event)
@@ -476,7 +492,7 @@ class Recorder:
         return self.store.read(stream)
 
     def _decide(self, stream: str, fold: TableFold, command: TableCommand,
-                actor: Actor | None = None) -> list[Any]:
+                actor: Actor | None = None, leaving: frozenset[str] = frozenset()) -> list[Any]:
         state = fold.state
         _check_words(command)
         if isinstance(command, OpenTable):
@@ -516,7 +532,8 @@ class Recorder:
                                     tuple(f"seat {s}" for s in free))
             if state.seat_of(command.player) is not None:
                 raise RuleViolation("seating", f"{command.player} is already seated here")
-            self._check_not_seated_elsewhere(stream, state, command.player)
+            if command.player not in leaving:
+                self._check_not_seated_elsewhere(stream, state, command.player)
             return [PlayerSeated(command.seat, command.player, command.stack, command.waits,
                                  command.reason)]
         if isinstance(command, RemovePlayer):

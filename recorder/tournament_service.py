@@ -318,8 +318,8 @@ class Tournaments:
             raise ConcurrencyConflict(stream, expected, version)
         events, commands = decide(state, version)
         changes = [StreamChange(stream, version, tuple(events))]
-        changes.extend(self.recorder.plan_table(table_stream(tournament, t), c)
-                       for t, c in commands.items() if c)
+        changes.extend(self.recorder.plan_tables(
+            {table_stream(tournament, t): c for t, c in commands.items() if c}))
         return self.recorder.record_many(changes, ids.root, actor)[0]
 
     # --- writing --------------------------------------------------------------------------
@@ -728,10 +728,11 @@ class Tournaments:
         moved = move_player(state, player, to_table, seat_to, seat.stack, reason, rule)
         changes = [
             StreamChange(stream, version, (moved,)),
-            self.recorder.plan_table(table_stream(tournament, moved.from_table),
-                                     [RemovePlayer(moved.from_seat, "moved")]),
-            self.recorder.plan_table(table_stream(tournament, moved.to_table), [
-                SeatPlayer(moved.to_seat, moved.player, moved.stack, True, "moved")]),
+            *self.recorder.plan_tables({
+                table_stream(tournament, moved.from_table): [
+                    RemovePlayer(moved.from_seat, "moved")],
+                table_stream(tournament, moved.to_table): [
+                    SeatPlayer(moved.to_seat, moved.player, moved.stack, True, "moved")]}),
         ]
         return self.recorder.record_many(changes, ids.root, actor)[0]
 
@@ -809,8 +810,8 @@ class Tournaments:
             if isinstance(event, ButtonDrawn):
                 table_commands[event.table].append(PlaceButton(event.seat, "button_draw"))
         changes = [StreamChange(tournament_stream(tournament), version, events)]
-        changes.extend(self.recorder.plan_table(table_stream(tournament, t), commands)
-                       for t, commands in table_commands.items() if commands)
+        changes.extend(self.recorder.plan_tables(
+            {table_stream(tournament, t): c for t, c in table_commands.items() if c}))
         return self.recorder.record_many(changes, ids.root, actor)[0]
 
     def balance(self, tournament: str, actor: Actor, *, event_id: uuid.UUID | None = None,

@@ -81,7 +81,8 @@ def test_tda_71_a_player_on_penalty_is_dealt_in_posts_and_his_hand_is_killed_unt
         assert victim.player in started_.players  # dealt in
         position = started_.players.index(victim.player)
         kills = [e for e in events if isinstance(e, HandKilled)]
-        assert [(k.player, k.reason, k.rule) for k in kills] == [(position, "penalty", "tda-71")]
+        assert [(k.player, k.reason, k.rules) for k in kills] == [
+            (position, "penalty", ("tda-71",))]
         posted_by_him += sum(e.amount for e in events
                              if isinstance(e, ChipsPosted) and e.player == position)
         assert t.serving(tournament) == ({victim.player: 1} if served == 1 else {})

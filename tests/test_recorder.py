@@ -244,8 +244,10 @@ def test_replay_reports_odd_chips_stranded_at_a_broken_table(
     _recorder, t = _octobermuck_carry_at_table_1(store)
     planned = Recorder.plan_table
 
-    def without_hand_on(self: Recorder, stream: str, commands: list[Any]) -> Any:
-        return planned(self, stream, [c for c in commands if not isinstance(c, CarryToPot)])
+    def without_hand_on(self: Recorder, stream: str, commands: list[Any],
+                        leaving: frozenset[str] = frozenset()) -> Any:
+        return planned(self, stream, [c for c in commands if not isinstance(c, CarryToPot)],
+                       leaving)
 
     monkeypatch.setattr(Recorder, "plan_table", without_hand_on)
     t.balance("o", DIRECTOR_ACTOR)
