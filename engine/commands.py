@@ -100,9 +100,11 @@ class KillHand:
 
 @dataclass(frozen=True, slots=True)
 class ExpireClock:
-    """The clock ran out on the player to act: dead facing a bet, else checked."""
+    """The clock ran out on the player to act: dead facing a bet, else checked. `seconds`:
+    how long he has had since the clock was called (-1: the floor says the time is up)."""
 
     player: int
+    seconds: int = -1
 
 
 @dataclass(frozen=True, slots=True)

@@ -62,7 +62,7 @@ from engine.hand_state import (
     LegalActions,
     _texts,
 )
-from engine.profiles import Profile
+from engine.profiles import TDA_RULES, Profile, render_rule
 
 _FOLD_EVENTS: Final[tuple[tuple[PlayerFolded], ...]] = tuple(
     (PlayerFolded(i),) for i in range(_PREBUILT))
@@ -133,20 +133,24 @@ def _raise_open(state: HandState, i: int) -> bool:
     profile = state.profile
     increase = state.current_bet - level
     if profile.reopen_measure == "own_bet_total":
-        # Octobermuck: a short all-in reopens for a player who already acted only at `percent`
-        # more than his own total; a full raise reopens as under the TDA.
+        if i != state.full_bettor:
+            # Octobermuck speaks only of "the original bettor": anyone else who already acted
+            # is reopened as the TDA says (47: a full bet or raise).
+            return increase >= state.last_full_raise
+        # The original bettor: a short all-in reopens for him only at `percent` more than his
+        # own total; a full raise reopens as under the TDA.
         return increase >= state.last_full_raise or \
             state.current_bet * 100 >= level * (100 + profile.reopen_percent)
     return increase * 100 >= state.last_full_raise * profile.reopen_percent
 
 
-def _reopen_rule(profile: Profile) -> str:
-    if profile.reopen_measure == "own_bet_total":
-        return (f"{profile.name}: a short all-in reopens for a player who already acted only "
-                f"at {profile.reopen_percent}% more than his own bet (TDA 47 varied)")
-    if profile.reopen_percent == 100:
-        return "TDA 47"
-    return f"{profile.name}: short all-in reopens at {profile.reopen_percent}% (TDA 47 varied)"
+def _reopen_rule(state: HandState, i: int) -> str:
+    """The rule that closed the betting to player `i`: the profile's own, or TDA 47 where its
+    document is silent (Octobermuck speaks only of the original bettor)."""
+    profile = state.profile
+    if profile.reopen_measure == "own_bet_total" and i != state.full_bettor:
+        return TDA_RULES["reopen"]
+    return profile.rule("reopen")
 
 
 def _not_your_turn(state: HandState, player: int) -> RuleViolation:
@@ -308,25 +312,28 @@ def _refused_bet(state: HandState, player: int, to: int) -> RuleViolation:
         elif la.call_all_in or state.stacks[player] <= la.call_amount:
             rule, why = "all-in", "the player has no chips beyond a call"
         elif not _raise_open(state, player):
-            rule = _reopen_rule(state.profile)
+            rule = _reopen_rule(state, player)
             why = ("a short all-in did not reopen the betting for a player who already acted: "
-                   "call or fold")
+                   f"call or fold ({render_rule(rule, state.profile)})")
         else:
-            rule, why = "TDA 43", ("no player left who could call more than the current bet: "
+            rule, why = "tda-43", ("no player left who could call more than the current bet: "
                                    "every other player is all-in or covered")
         return RuleViolation(rule, why, la.describe())
     if to > la.max_to:
         return RuleViolation("table stakes", f"{la.raise_kind} to {to} is more than the "
                              f"player has: all-in is {la.max_to}", la.describe())
     if to < la.min_to and to != la.max_to:
+        profile = state.profile
         if la.raise_kind == "bet":
-            rule, why = "TDA 43", f"the minimum bet is {la.min_to} (the big blind)"
+            rule = profile.rule("min_bet")
+            why = f"the minimum bet is {la.min_to} (the big blind)"
         else:
-            rule = "TDA 43"
+            rule = profile.rule("min_raise")
             why = (f"a raise must be to at least {la.min_to} (the last full raise was "
                    f"{state.last_full_raise}); less is allowed only all-in")
+        why += f" ({render_rule(rule, profile)})"
         return RuleViolation(rule, f"{la.raise_kind} to {to} is too small: {why}", la.describe())
-    return RuleViolation("TDA 43", f"{to} does not raise the bet of {state.current_bet}",
+    return RuleViolation("tda-43", f"{to} does not raise the bet of {state.current_bet}",
                          la.describe())
 
 
@@ -406,6 +413,8 @@ def _decide_board(state: HandState, command: DealBoard) -> tuple[HandEvent, ...]
     if len(command.cards) != due:
         raise RuleViolation("board", f"the next street takes {due} card(s), got "
                             f"{len(command.cards)}", (f"deal {due}",))
+    if state.held_out:
+        _refuse_held_out(state, command.cards)
     texts = _check_duplicates(state, command.cards)
     dealt = _BOARDS_DEALT.get(texts)
     if dealt is None:
@@ -413,6 +422,16 @@ def _decide_board(state: HandState, command: DealBoard) -> tuple[HandEvent, ...]
         if len(_BOARDS_DEALT) > _MEMO_LIMIT:
             _BOARDS_DEALT.clear()
     return dealt
+
+
+def _refuse_held_out(state: HandState, cards: tuple[Card, ...]) -> None:
+    held = [c for c in cards if isinstance(c, int) and 0 <= c < 64 and state.held_out >> c & 1]
+    if held:
+        raise RuleViolation(
+            state.profile.rule("premature_board"),
+            f"{card_text(held[0])} was turned before the betting was complete and is out of "
+            "play for this round: burn and turn the next card in its place (it is shuffled "
+            "back for the river)", ("deal the next card as the turn",))
 
 
 def _decide_show(state: HandState, command: ShowCards) -> tuple[HandEvent, ...]:
@@ -478,7 +497,14 @@ def _decide_award(state: HandState, command: AwardPots) -> tuple[HandEvent, ...]
 
 def _substantial_action(state: HandState) -> bool:
     if state.profile.misdeal_limit == "two_players_acted":
-        return state.players_acted.bit_count() >= 2
+        # Chairperson: "Action is considered to occur when two players after the blinds have
+        # acted on their hands": what the blinds do does not count.
+        blinds = state.setup.blinds
+        after_blinds = state.players_acted
+        for i in range(len(blinds)):
+            if blinds[i]:
+                after_blinds &= ~(1 << i)
+        return after_blinds.bit_count() >= 2
     # TDA 36: two actions in turn with at least one putting chips in, or three actions.
     return state.actions_in_turn >= 3 or (
         state.actions_in_turn >= 2 and state.chip_actions_in_turn >= 1
@@ -486,9 +512,7 @@ def _substantial_action(state: HandState) -> bool:
 
 
 def _misdeal_rule(profile: Profile) -> str:
-    if profile.misdeal_limit == "two_players_acted":
-        return "chairperson misdeal rule 2"
-    return "TDA 35, 36"
+    return profile.rule("misdeal")
 
 
 def _decide_misdeal(state: HandState, command: DeclareMisdeal) -> tuple[HandEvent, ...]:
@@ -605,6 +629,14 @@ def _decide_kill(state: HandState, command: KillHand) -> tuple[HandEvent, ...]:
 def _decide_clock(state: HandState, command: ExpireClock) -> tuple[HandEvent, ...]:
     if state.phase != BETTING or state.to_act != command.player:
         raise _not_your_turn(state, command.player)
+    profile = state.profile
+    allowed = profile.clock_seconds + profile.clock_countdown_seconds
+    if 0 <= command.seconds < allowed:
+        raise RuleViolation(
+            profile.rule("clock"), f"the clock has not run out: {command.seconds} of "
+            f"{profile.clock_seconds} seconds and a {profile.clock_countdown_seconds}-second "
+            f"countdown ({render_rule(profile.rule('clock'), profile)})",
+            (f"wait {allowed - command.seconds} more seconds",))
     if state.current_bet > state.bets[command.player]:
         return (HandKilled(command.player, "clock expired facing a bet", "TDA 29"),)
     if not state.profile.clock_expired_unbet_hand_checked:
@@ -627,11 +659,8 @@ def _decide_returned(state: HandState, command: MarkReturned) -> tuple[HandEvent
 
 
 def _decide_void(state: HandState, command: VoidHand) -> tuple[HandEvent, ...]:
-    if state.profile.name == "chairperson":
-        rule = "chairperson: different back or duplicate card voids all action"
-    else:
-        rule = "TDA 35-E: a fouled deck stops play and all bets are returned"
-    return (HandVoided(command.reason, rule),)
+    # A fouled deck (TDA 35-E) or, under the chairperson, a different back or duplicate card.
+    return (HandVoided(command.reason, state.profile.rule("void")),)
 
 
 _DECIDERS: Final[dict[type, Callable[[HandState, Any], tuple[HandEvent, ...]]]] = {

@@ -148,6 +148,8 @@ class HandState(NamedTuple):
     awards: tuple[PotAwarded, ...]
     deal_exposures: int = 0  # cards the dealer exposed in the deal and replaced (TDA 35-A-7)
     known: int = 0  # every card seen in this hand (hole, board, shown): bit 1 << card
+    full_bettor: int = -1  # who made the last full bet or raise this street (-1: nobody)
+    held_out: int = 0  # board cards out of play for this round (chairperson's early turn): bits
 
     # --- queries -------------------------------------------------------------------------
     @property
@@ -211,6 +213,8 @@ _AWARDED: Final = 27
 _AWARDS: Final = 28
 _DEAL_EXPOSURES: Final = 29
 _KNOWN: Final = 30
+_FULL_BETTOR: Final = 31
+_HELD_OUT: Final = 32
 assert all(_FIELD_INDEX[name[1:].lower()] == index for name, index in (
     ("_SETUP", _SETUP),
     ("_PROFILE", _PROFILE),
@@ -243,6 +247,8 @@ assert all(_FIELD_INDEX[name[1:].lower()] == index for name, index in (
     ("_AWARDS", _AWARDS),
     ("_DEAL_EXPOSURES", _DEAL_EXPOSURES),
     ("_KNOWN", _KNOWN),
+    ("_FULL_BETTOR", _FULL_BETTOR),
+    ("_HELD_OUT", _HELD_OUT),
 ))
 _build: Final = tuple.__new__  # _build(HandState, values): a state from its values in field order
 

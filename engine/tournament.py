@@ -15,8 +15,6 @@ from engine.colorup import SeatedStack, color_up_adjustments, race_chips
 from engine.errors import RuleViolation
 from engine.profiles import Profile, get_profile
 from engine.seating import (
-    BALANCE_BY_HIGH_CARD,
-    BALANCE_DIFFERENCE,
     BalanceMove,
     close_table,
     draw_button,
@@ -30,6 +28,7 @@ from engine.seating import (
 )
 from engine.structure import (
     BlindLevel,
+    LateEntry,
     Structure,
     payout_bracket,
     payouts_for,
@@ -68,24 +67,16 @@ from engine.tournament_state import (
 )
 
 __all__ = [
-    "BALANCE_BY_HIGH_CARD", "BALANCE_DIFFERENCE", "TOURNAMENT_EVENT_TYPES", "BalanceMove",
+    "TOURNAMENT_EVENT_TYPES", "BalanceMove",
     "Bust", "ChipLedger", "Entrant", "TournamentEvent", "TournamentState", "apply_tournament",
-    "award_high_hand", "award_prizes", "chip_ledger", "close_table", "color_up",
+    "award_high_hand", "award_prizes", "button_redraw_due", "check_deal_allowed",
+    "late_entry_window", "remove_absent_player", "chip_ledger", "close_table", "color_up",
     "create_tournament", "decide_antes", "draw_button", "draw_seats", "eliminate", "end_break",
     "expected_chip_total", "fold_tournament", "free_seats", "late_entry_deduction",
     "late_entry_open", "move_player", "needs_balancing", "race_chips", "record_penalty",
     "record_ruling", "redraw_seats", "register", "share_prizes", "stakes", "start_break",
     "start_level", "suggest_balance", "table_counts", "withdraw",
 ]
-
-PHOTO_FINISH = {
-    "bse": "BSE Photo Finishes: 'the player with the most chips in the hand will get the higher "
-           "finishing position. If Members have equal amounts of chips, they tie for the higher "
-           "position.'",
-}
-PHOTO_FINISH_DEFAULT = ("TDA: players out in the same hand finish by their chips at the start "
-                        "of the hand; equal chips share the place")
-
 
 def _profile(state: TournamentState) -> Profile:
     return get_profile(state.structure.profile)
@@ -121,12 +112,24 @@ def late_entry_open(state: TournamentState) -> bool:
         return False
     if state.level == 0:
         return True
-    late = state.structure.late_entry
+    late = late_entry_window(state)
     if state.level != late.last_level:
         return state.level < late.last_level
     if state.on_break:
         return late.through_break
     return state.level not in state.breaks_taken  # the break after it is over
+
+
+def late_entry_window(state: TournamentState) -> LateEntry:
+    """When late entry closes: as the profile's late_entry_closes says (BSE: the end of the
+    first break; Octobermuck: after the third round), or as the structure sets it."""
+    closes = _profile(state).late_entry_closes
+    if closes == "end_of_level_3":
+        return LateEntry(3, False)
+    if closes == "end_of_first_break":
+        first = min((b.after_level for b in state.structure.breaks), default=0)
+        return LateEntry(first, bool(first))
+    return state.structure.late_entry
 
 
 def late_entry_deduction(state: TournamentState) -> int:
@@ -149,7 +152,11 @@ def register(state: TournamentState, player: str, name: str,
     table takes; TDA: nothing)."""
     _check_running(state)
     _text(player, "the player id")
-    if state.entrant(player) is not None:
+    known = state.entrant(player)
+    if known is not None and not known.alive:
+        raise RuleViolation(_profile(state).rule("re_entry"), f"{player} is out: no re-entry "
+                            "(a player out of chips is out of the tournament)")
+    if known is not None:
         raise RuleViolation("registration", f"{player} is already registered")
     if high_hand and not state.structure.money.high_hand_fee:
         raise RuleViolation("structure: money.high_hand_fee",
@@ -158,7 +165,7 @@ def register(state: TournamentState, player: str, name: str,
     start = state.structure.starting_stack
     if state.level == 0:
         return PlayerRegistered(player, name or player, False, 0, start, 0, high_hand)
-    late = state.structure.late_entry
+    late = late_entry_window(state)
     if not late_entry_open(state):
         closes = (f"the end of level {late.last_level}" if late.last_level else "the start")
         if late.through_break and late.last_level:
@@ -171,8 +178,10 @@ def register(state: TournamentState, player: str, name: str,
                             f"the late-entry deduction {deduction} would take the whole stack")
     if profile.late_entry_penalty_big_blinds:
         rule = profile.citations.get("late_entry_penalty_big_blinds", "")
-    elif profile.late_entry_posts_while_absent:
-        rule = profile.citations.get("late_entry_posts_while_absent", "")
+    elif not profile.absent_hand_killed_at_deal:
+        # Octobermuck: the late player is seated, dealt in and loses the blinds as they come
+        # round (his hand killed at his turn, not at the deal).
+        rule = profile.citations.get("absent_hand_killed_at_deal", "")
     else:
         rule = profile.citations.get("late_entry_penalty_big_blinds", "")
     return PlayerRegistered(player, name or player, True, deduction, start - deduction,
@@ -385,19 +394,65 @@ def eliminate(state: TournamentState,
         raise RuleViolation("elimination", "at least one player must be left",
                             tuple(sorted(alive)))
     rule = ""
+    profile = _profile(state)
     if len(busts) > 1:
-        rule = PHOTO_FINISH.get(state.structure.profile, PHOTO_FINISH_DEFAULT)
+        rule = profile.rule("photo_finish")
     first_place = remaining - len(busts) + 1
+    share = profile.bubble_busts_share and _bursts_the_bubble(state, first_place, len(busts))
+    if share:
+        rule = profile.rule("bubble")
     ranked = sorted(busts, key=lambda b: (-b.chips_at_start, b.player))
     events: list[PlayerEliminated | TournamentFinished] = []
     for b in ranked:
-        place = first_place + sum(1 for o in busts if o.chips_at_start > b.chips_at_start)
+        # TDA RP-8-A: busting into the money on one hand, they share the places paid whatever
+        # their stacks; else more chips at the start of the hand places higher.
+        place = first_place if share else \
+            first_place + sum(1 for o in busts if o.chips_at_start > b.chips_at_start)
         events.append(PlayerEliminated(b.player, place, b.table, b.hand_number,
                                        b.chips_at_start, b.bounty_to, rule))
     if remaining - len(busts) == 1:
         (winner,) = alive - set(players)
         events.append(TournamentFinished(winner))
     return tuple(events)
+
+
+def _bursts_the_bubble(state: TournamentState, first_place: int, busted: int) -> bool:
+    """Players out on one hand take places first_place.. on both sides of the money line."""
+    if not state.structure.payouts:
+        return False
+    try:
+        paid = len(payout_bracket(state.structure, state.ledger.entries).basis_points)
+    except RuleViolation:
+        return False
+    return first_place <= paid < first_place + busted - 1
+
+
+def button_redraw_due(state: TournamentState, tables_after: int) -> bool:
+    """Whether the button is drawn anew when play goes on at `tables_after` tables (BSE: at the
+    final two tables and the final table; Octobermuck: the final table)."""
+    stage = {1: "final_table", 2: "final_two_tables"}.get(tables_after, "")
+    return bool(stage) and len(state.tables) > tables_after and \
+        stage in _profile(state).button_redraw_at
+
+
+def check_deal_allowed(state: TournamentState) -> None:
+    """A deal among the players left is allowed only where the house rules allow one
+    (Octobermuck: 'Players at the final table may make deals'); TDA: the posted payouts."""
+    if not _profile(state).deals_allowed:
+        raise RuleViolation(_profile(state).rule("deal"), "no deals under these house rules: "
+                            "the posted payouts apply", ("award the posted prizes",))
+
+
+def remove_absent_player(state: TournamentState, player: str, chips: int,
+                         played_this_level: bool,
+                         ) -> tuple[PlayerWithdrew | TournamentFinished, ...]:
+    """A player who played no hand for a whole blind level: under the league's rule his chips
+    are turned in and he is out; elsewhere he is blinded off, and this is refused."""
+    profile = _profile(state)
+    if played_this_level or not profile.absent_eliminated_after_full_level:
+        raise RuleViolation(profile.rule("absent_level"), f"{player} stays in: an absent player "
+                            "is blinded off, not removed", ("let the blinds take his chips",))
+    return withdraw(state, player, chips, rule=profile.rule("absent_level"))
 
 
 def _check_bounty(state: TournamentState, bust: Bust, survivors: set[str]) -> None:
@@ -411,8 +466,8 @@ def _check_bounty(state: TournamentState, bust: Bust, survivors: set[str]) -> No
                             tuple(sorted(survivors)))
 
 
-def withdraw(state: TournamentState, player: str,
-             chips: int) -> tuple[PlayerWithdrew | TournamentFinished, ...]:
+def withdraw(state: TournamentState, player: str, chips: int, rule: str = "",
+             ) -> tuple[PlayerWithdrew | TournamentFinished, ...]:
     """A player leaving: his chips leave play (BSE: 'Chips from any Member wishing to withdraw
     mid-tournament must be removed from play'); he takes the next place."""
     _check_running(state)
@@ -424,8 +479,8 @@ def withdraw(state: TournamentState, player: str,
     remaining = len(state.remaining)
     if remaining <= 1:
         raise RuleViolation("withdrawal", f"{player} is the last player")
-    rule = ("BSE Missing Player: chips of a player who withdraws are removed from play; League: "
-            "chips are never split amongst the players")
+    rule = rule or ("BSE Missing Player: chips of a player who withdraws are removed from "
+                    "play; League: chips are never split amongst the players")
     events: list[PlayerWithdrew | TournamentFinished] = [
         PlayerWithdrew(player, remaining, chips, rule)]
     if remaining == 2:

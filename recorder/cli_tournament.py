@@ -8,6 +8,7 @@ from pathlib import Path
 import click
 
 from engine.errors import RuleViolation
+from engine.profiles import get_profile
 from recorder.cli_db import db_option, user_errors
 from recorder.demo import DemoSummary, run_demo
 from recorder.service import Actor, Recorder
@@ -38,7 +39,8 @@ def create(file: Path, tournament_id: str | None, db_url: str | None) -> None:
             Tournaments(Recorder(store)).create(name, structure, Actor("director", "director"))
         except RuleViolation as violation:
             raise click.ClickException(str(violation)) from None
-    click.echo(f"created tournament {name!r}: {structure.name}, profile {structure.profile}, "
+    profile = get_profile(structure.profile)
+    click.echo(f"created tournament {name!r}: {structure.name}, profile {profile.name}, "
                f"{len(structure.levels)} levels, {structure.starting_stack} chips each")
 
 

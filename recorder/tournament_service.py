@@ -534,7 +534,7 @@ class Tournaments:
         carry = state.carry if state is not None else 0
         if not carry or not target:
             return
-        rule = self.state(tournament).structure.profile
+        rule = get_profile(self.state(tournament).structure.profile).rule("carry")
         self._table_step(tournament, closing, ids.part("carry-out"), _given(CarryToPot(
             -carry, f"to the next pot of table {target}: this table breaks", rule, target)),
             actor)

@@ -93,7 +93,7 @@ def test_tda_36_posted_blinds_are_not_action_so_a_misdeal_may_be_declared() -> N
     """TDA 36: posted blinds do not count towards substantial action."""
     state = new_hand(STACKS)
     (event,) = decide(state, DeclareMisdeal("first card to the wrong seat"))
-    assert event == MisdealDeclared("first card to the wrong seat", "TDA 35, 36")
+    assert event == MisdealDeclared("first card to the wrong seat", "tda-35")
 
 
 def test_tda_36_two_folds_are_not_substantial_action() -> None:
@@ -113,7 +113,7 @@ def test_tda_36_fold_then_call_is_substantial_action_and_the_hand_plays_on() -> 
     """TDA 35-D and 36-A: two actions in turn, one putting chips in: no misdeal any more."""
     state = play(new_hand(STACKS), Fold(2), CheckCall(3))
     violation = refused(state, DeclareMisdeal("wrong number of cards"))
-    assert violation.rule == "TDA 35, 36"
+    assert violation.rule == "tda-35"
     assert "substantial action" in violation.message
     assert violation.legal == ("position 0: call 50", "position 0: raise to 200 up to 1000",
                                "position 0: fold")
@@ -122,7 +122,7 @@ def test_tda_36_fold_then_call_is_substantial_action_and_the_hand_plays_on() -> 
 def test_tda_36_three_actions_are_substantial_action() -> None:
     """TDA 36-B: any three actions in turn (three folds) are substantial action."""
     state = play(new_hand((1000,) * 6), Fold(2), Fold(3), Fold(4))
-    assert refused(state, DeclareMisdeal("wrong number of cards")).rule == "TDA 35, 36"
+    assert refused(state, DeclareMisdeal("wrong number of cards")).rule == "tda-35"
 
 
 def test_chairperson_misdeal_only_before_two_players_have_acted() -> None:
@@ -132,13 +132,13 @@ def test_chairperson_misdeal_only_before_two_players_have_acted() -> None:
                       MisdealDeclared)
     state = play(new_hand(STACKS, profile="chairperson"), Fold(2), Fold(3))
     assert refused(state, DeclareMisdeal("button out of position")).rule == (
-        "chairperson misdeal rule 2")
+        "chairperson-misdeals")
 
 
 def test_no_misdeal_once_the_flop_is_dealt() -> None:
     """TDA 35-D: after the flop a misdeal cannot be declared (the hand is played out)."""
     state = deal(call_around(new_hand((1000, 1000, 1000))), "2c7d9h")
-    assert refused(state, DeclareMisdeal("wrong number of cards")).rule == "TDA 35, 36"
+    assert refused(state, DeclareMisdeal("wrong number of cards")).rule == "tda-35"
 
 
 @pytest.mark.parametrize("big_blind_ante", [0, 100])
@@ -426,8 +426,7 @@ def test_tda_35e_duplicate_card_is_refused_and_voids_the_hand() -> None:
     assert violation.rule == "duplicate card"
     assert violation.legal == ("void the hand", "re-enter")
     (event,) = decide(state, VoidHand("two aces of spades"))
-    assert event == HandVoided("two aces of spades",
-                               "TDA 35-E: a fouled deck stops play and all bets are returned")
+    assert event == HandVoided("two aces of spades", "tda-35e")
     state = play(state, VoidHand("two aces of spades"))
     assert (state.phase, state.stacks, state.pot_total) == (VOID, STACKS, 0)
     assert refused(state, AwardPots()).rule == "hand complete"
