@@ -121,7 +121,15 @@ def _raise_bounds(state: HandState, i: int) -> tuple[str, int, int] | None:
     max_to = bets[i] + stack
     if current == 0:
         return "bet", min(state.setup.min_bet, max_to), max_to
-    return "raise", min(current + state.last_full_raise, max_to), max_to
+    min_to = current + state.last_full_raise
+    unit = state.setup.chip_unit
+    if unit > 1:
+        # Only what the chips in play can make is offered: the chips pushed are a multiple of
+        # the smallest chip (every chip in play is a multiple of it), all-in aside.
+        short = (min_to - bets[i]) % unit
+        if short:
+            min_to += unit - short
+    return "raise", min(min_to, max_to), max_to
 
 
 def _raise_open(state: HandState, i: int) -> bool:
@@ -250,6 +258,9 @@ def _decide_bet_raise(state: HandState,
     if bounds is not None:
         kind, min_to, max_to = bounds
         if min_to <= to <= max_to and to > current:
+            unit = state.setup.chip_unit
+            if unit > 1 and to != max_to and (to - state.bets[player]) % unit:
+                raise _unmakeable(state, player, to, unit)
             if kind == "bet":
                 return _bet_made(player, to, to == max_to)
             return _raise_made(player, to, to == max_to, to - current >= state.last_full_raise)
@@ -300,6 +311,20 @@ def _raise_made(player: int, to: int, all_in: bool, full: bool) -> tuple[RaiseMa
     return raised
 
 
+def _unmakeable(state: HandState, player: int, to: int, unit: int) -> RuleViolation:
+    """A bet or raise the chips in play cannot make (not all-in)."""
+    la = legal_actions(state)
+    assert la is not None
+    below = to - (to - state.bets[player]) % unit
+    options = [o for o in (below, below + unit) if la.min_to <= o <= la.max_to]
+    rule = state.profile.rule("chips_in_play")
+    return RuleViolation(
+        rule, f"{la.raise_kind} to {to} cannot be made with the chips in play: the smallest "
+        f"chip is {unit}, so the chips pushed must be a multiple of it unless all-in "
+        f"({render_rule(rule, state.profile)})",
+        tuple(f"{la.raise_kind} to {o}" for o in options) + la.describe())
+
+
 def _refused_bet(state: HandState, player: int, to: int) -> RuleViolation:
     """Why a bet or raise to `to` is refused, with the legal options."""
     la = legal_actions(state)
@@ -330,7 +355,10 @@ def _refused_bet(state: HandState, player: int, to: int) -> RuleViolation:
         else:
             rule = profile.rule("min_raise")
             why = (f"a raise must be to at least {la.min_to} (the last full raise was "
-                   f"{state.last_full_raise}); less is allowed only all-in")
+                   f"{state.last_full_raise}"
+                   + (", and the chips in play make no less"
+                      if la.min_to != state.current_bet + state.last_full_raise else "")
+                   + "); less is allowed only all-in")
         why += f" ({render_rule(rule, profile)})"
         return RuleViolation(rule, f"{la.raise_kind} to {to} is too small: {why}", la.describe())
     return RuleViolation("tda-43", f"{to} does not raise the bet of {state.current_bet}",

@@ -279,6 +279,7 @@ TDA_RULES: dict[str, str] = {
     "deal": "tda-deals",
     "absent_level": "tda-71",
     "carry": "tda-24",
+    "chips_in_play": "tda-25",
 }
 RULE_CONCEPTS: tuple[str, ...] = tuple(TDA_RULES)
 
@@ -289,8 +290,9 @@ RULE_WORDS: dict[str, str] = {
     "bse-seating": "BSE Seating", "bse-photo-finishes": "BSE Photo Finishes",
     "practice-photo-finish": "usual practice (TDA 2024 has no rule): more chips at the start "
     "of the hand places higher, equal stacks share",
-    "tda-rp-8": "TDA RP-8-A", "tda-24": "TDA 24", "octobermuck-buy-downs": "Octobermuck Chip "
-    "Buy-downs (odd chips forfeited to the next pot)", "tda-8": "TDA 8", "tda-71": "TDA 71-A",
+    "tda-rp-8": "TDA RP-8-A", "tda-24": "TDA 24", "tda-25": "TDA 25",
+    "octobermuck-buy-downs": "Octobermuck Chip Buy-downs (odd chips forfeited to the next pot)",
+    "tda-8": "TDA 8", "tda-71": "TDA 71-A",
     "tda-deals": "TDA 2024 (no rule on deals: the posted payouts apply)",
     "octobermuck-re-buys": "Octobermuck Re-Buys", "octobermuck-deals": "Octobermuck deals",
     "league-out-of-chips": "League (out of chips, out of the tournament)",

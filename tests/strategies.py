@@ -218,6 +218,9 @@ def irregular_commands(state: HandState, deck: Sequence[Card]) -> list[Command]:
         options += [KillHand(i, "fouled hand", "TDA 65") for i in live]
     if state.phase == BETTING and state.to_act is not None:
         options.append(ExpireClock(state.to_act))
+        # With the time counted: refused before the clock's seconds and countdown are over.
+        options.append(ExpireClock(state.to_act, 29))
+        options.append(ExpireClock(state.to_act, 30))
         options.append(ExposeBoardEarly(tuple(deck[-3:] if not state.board else deck[-1:])))
     options += [MarkReturned(i) if state.absent[i] else MarkAbsent(i) for i in live]
     if not state.betting_closed:

@@ -153,9 +153,15 @@ def test_legal_actions_accept_exactly_what_decide_accepts(hand: PlayedHand,
         player = la.player
         assert state.to_act == player
         extra = data.draw(st.integers(0, la.max_to + 10 * state.setup.chip_unit))
+        unit = state.setup.chip_unit
         for to in amounts_around(state) | {extra}:
-            legal = bool(la.raise_kind) and (la.min_to <= to <= la.max_to or to == la.max_to)
+            # Amounts the chips in play cannot make are refused, all-in aside.
+            makeable = (to - state.bets[player]) % unit == 0
+            legal = bool(la.raise_kind) and (
+                (la.min_to <= to <= la.max_to and makeable) or to == la.max_to)
             assert accepts(state, BetRaise(player, to)) == legal, (to, la)
+        if la.raise_kind and la.min_to != la.max_to:
+            assert (la.min_to - state.bets[player]) % unit == 0  # only makeable amounts
         assert accepts(state, CheckCall(player)) == (la.can_check or la.call_amount > 0)
         assert accepts(state, Fold(player)) == la.can_fold
         for other in range(state.player_count):
