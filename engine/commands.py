@@ -32,6 +32,26 @@ class BetRaise:
     to: int
 
 
+SAID: tuple[str, ...] = ("nothing", "call", "raise", "raise_to", "all_in")
+"""What a player may have said with his chips: nothing, "call", "raise", "raise N", "all-in"."""
+
+
+@dataclass(frozen=True, slots=True)
+class PushChips:
+    """What the dealer saw, for the engine to rule under the profile: the chips the player put
+    out (`chips`: each chip's value, in the order pushed), in how many motions (`motions`: the
+    number of chips of each motion; empty: one motion), what he said (one of SAID; `said_to`
+    the N of "raise N", his total for the street) and, where the house has one, whether the
+    bounty chip went in."""
+
+    player: int
+    chips: tuple[int, ...] = ()
+    motions: tuple[int, ...] = ()
+    said: str = "nothing"
+    said_to: int = 0
+    bounty_chip: bool = False
+
+
 @dataclass(frozen=True, slots=True)
 class DealHole:
     """Hole cards dealt to a player; None when the dealer does not know them (the usual case)."""
@@ -125,12 +145,12 @@ class VoidHand:
 
 
 Command = (
-    Fold | CheckCall | BetRaise | DealHole | DealBoard | ShowCards | MuckCards | AwardPots
-    | DeclareMisdeal | ExposeCard | ExposeBoardEarly | KillHand | ExpireClock | MarkAbsent
-    | MarkReturned | VoidHand
+    Fold | CheckCall | BetRaise | PushChips | DealHole | DealBoard | ShowCards | MuckCards
+    | AwardPots | DeclareMisdeal | ExposeCard | ExposeBoardEarly | KillHand | ExpireClock
+    | MarkAbsent | MarkReturned | VoidHand
 )
 
-for _command_type in (Fold, CheckCall, BetRaise, DealHole, DealBoard, ShowCards, MuckCards,
-                      AwardPots, DeclareMisdeal, ExposeCard, ExposeBoardEarly, KillHand,
+for _command_type in (Fold, CheckCall, BetRaise, PushChips, DealHole, DealBoard, ShowCards,
+                      MuckCards, AwardPots, DeclareMisdeal, ExposeCard, ExposeBoardEarly, KillHand,
                       ExpireClock, MarkAbsent, MarkReturned, VoidHand):
     fast_init(_command_type)

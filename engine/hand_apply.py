@@ -17,6 +17,7 @@ from engine.events import (
     CardsMucked,
     CardsShown,
     ChipsPosted,
+    ChipsPushed,
     HandEvent,
     HandKilled,
     HandStarted,
@@ -481,4 +482,5 @@ _APPLIERS: Final[dict[type, Callable[[HandState, Any], HandState]]] = {
     MisdealDeclared: _apply_misdeal, CardExposed: _apply_exposed,
     BoardExposedEarly: _apply_board_early, HandKilled: _apply_fold,
     PlayerMarkedAbsent: _apply_absent, PlayerReturned: _apply_absent, HandVoided: _apply_void,
+    ChipsPushed: _apply_noop,  # the facts and the ruling; the action event follows
 }

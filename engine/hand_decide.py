@@ -24,6 +24,7 @@ from engine.commands import (
     MarkAbsent,
     MarkReturned,
     MuckCards,
+    PushChips,
     ShowCards,
     VoidHand,
 )
@@ -35,6 +36,7 @@ from engine.events import (
     CardExposed,
     CardsMucked,
     CardsShown,
+    ChipsPushed,
     HandEvent,
     HandKilled,
     HandVoided,
@@ -48,6 +50,7 @@ from engine.events import (
     RaiseMade,
 )
 from engine.hand_pots import propose_awards
+from engine.hand_push import check_push, rule_push
 from engine.hand_state import (
     _OVER,
     _PREBUILT,
@@ -363,6 +366,29 @@ def _refused_bet(state: HandState, player: int, to: int) -> RuleViolation:
         return RuleViolation(rule, f"{la.raise_kind} to {to} is too small: {why}", la.describe())
     return RuleViolation("tda-43", f"{to} does not raise the bet of {state.current_bet}",
                          la.describe())
+
+
+def _decide_push(state: HandState, command: PushChips) -> tuple[HandEvent, ...]:
+    """The physical facts, ruled under the profile (engine/hand_push.py): the facts and the
+    ruling (`chips_pushed`), then the action they are ruled as."""
+    player = command.player
+    if state.to_act != player or state.phase != BETTING:
+        raise _out_of_turn(state, player)
+    la = legal_actions(state)
+    assert la is not None
+    if state.absent[player]:
+        raise RuleViolation("TDA 30", "the player is absent: his hand is killed when the "
+                            "action reaches him", la.describe())
+    check_push(state, command, state.setup.chip_unit)
+    ruling = rule_push(state, command, la)
+    if ruling.ruled in ("check", "call"):
+        action: tuple[HandEvent, ...] = _decide_check_call(state, CheckCall(player))
+    else:
+        action = _decide_bet_raise(state, BetRaise(player, ruling.to))
+    pushed = ChipsPushed(player, command.chips, command.motions, command.said, command.said_to,
+                         command.bounty_chip, ruling.ruled, ruling.to, ruling.reason,
+                         ruling.rule)
+    return (pushed, *action)
 
 
 def _known_cards(state: HandState) -> set[Card]:
@@ -693,6 +719,7 @@ def _decide_void(state: HandState, command: VoidHand) -> tuple[HandEvent, ...]:
 
 _DECIDERS: Final[dict[type, Callable[[HandState, Any], tuple[HandEvent, ...]]]] = {
     Fold: _decide_fold, CheckCall: _decide_check_call, BetRaise: _decide_bet_raise,
+    PushChips: _decide_push,
     DealHole: _decide_deal_hole, DealBoard: _decide_board, ShowCards: _decide_show,
     MuckCards: _decide_muck, AwardPots: _decide_award, DeclareMisdeal: _decide_misdeal,
     ExposeCard: _decide_expose, ExposeBoardEarly: _decide_board_early, KillHand: _decide_kill,

@@ -32,6 +32,9 @@ AnteFormat = Literal["big_blind_ante", "per_player"]
 HeadsUpTransition = Literal["next_big_blind_keeps_it", "button_moves_on"]
 WaitingPosition = Literal["between_small_blind_and_button", "small_blind", "big_blind", "button"]
 BalanceMover = Literal["next_big_blind", "high_card_draw"]
+SingleChip = Literal["call_or_bet_its_value", "call"]
+SeveralChips = Literal["tda_45", "raise_for_total"]
+StringBet = Literal["first_motion", "call_or_min_raise"]
 LateEntryCloses = Literal["structure", "end_of_first_break", "end_of_level_3"]
 Scope = Literal["hand", "table", "tournament"]
 
@@ -74,6 +77,21 @@ class Profile:
     dead_hand_forfeits_chips_in_action: bool = _param(
         False, "hand", "A hand ruled dead (killed) loses every chip it put in, an uncalled bet "
         "too; else its uncalled excess goes back to it like any uncalled bet.")
+    # --- What the dealer sees (chips pushed, words said: engine/hand_push.py) ------------------
+    single_chip_unannounced: SingleChip = _param(
+        "call_or_bet_its_value", "hand", "One chip put out without a word: facing a bet a call "
+        "(an oversized chip gets change); not facing one a bet of the chip's full value, or "
+        "(call) a call, that is a check, whatever its value.")
+    several_chips_unannounced: SeveralChips = _param(
+        "tda_45", "hand", "Several chips put out in one motion without a word, facing a bet: a "
+        "call if every chip is needed to call, else a raise (held to a full raise) once they "
+        "reach 50% of the last raise over the call (tda_45); or a raise for the total.")
+    string_bet: StringBet = _param(
+        "first_motion", "hand", "Chips put out in several motions without a word: only the "
+        "first motion counts (then ruled as one motion), or the whole amount is a call when "
+        "under or near the bet and a minimum raise when well over it.")
+    bounty_chip_all_in: bool = _param(
+        False, "hand", "The bounty chip put in the pot (alone or with chips) is an all-in.")
     # --- Showdown and awards ----------------------------------------------------------------
     odd_chip_all_in_first: bool = _param(
         False, "hand", "A split pot of a single chip of the smallest denomination goes to the "
@@ -200,6 +218,12 @@ GOVERNS: dict[str, str] = {
     "raise offered and accepted",
     "dead_hand_forfeits_chips_in_action": "engine/hand_apply.py _close_street: whether a dead "
     "hand's uncalled bet goes back to it",
+    "single_chip_unannounced": "engine/hand_push.py: what one chip put out silently is ruled",
+    "several_chips_unannounced": "engine/hand_push.py: what several chips put out silently "
+    "in one motion are ruled",
+    "string_bet": "engine/hand_push.py: what chips put out in several motions are ruled",
+    "bounty_chip_all_in": "engine/hand_push.py: the bounty chip pushed is an all-in (else "
+    "refused)",
     "odd_chip_all_in_first": "engine/hand_pots.py: who gets the odd chip of a one-chip split",
     "misdeal_limit": "engine/hand_decide.py _substantial_action: whether a misdeal may still "
     "be declared",
@@ -280,6 +304,11 @@ TDA_RULES: dict[str, str] = {
     "absent_level": "tda-71",
     "carry": "tda-24",
     "chips_in_play": "tda-25",
+    "declared": "tda-40",
+    "one_chip": "tda-44",
+    "several_chips": "tda-45",
+    "string_bet": "tda-42",
+    "bounty_chip": "tda-40",
 }
 RULE_CONCEPTS: tuple[str, ...] = tuple(TDA_RULES)
 
@@ -291,6 +320,12 @@ RULE_WORDS: dict[str, str] = {
     "practice-photo-finish": "usual practice (TDA 2024 has no rule): more chips at the start "
     "of the hand places higher, equal stacks share",
     "tda-rp-8": "TDA RP-8-A", "tda-24": "TDA 24", "tda-25": "TDA 25",
+    "tda-40": "TDA 40", "tda-42": "TDA 42", "tda-44": "TDA 44", "tda-45": "TDA 45",
+    "bse-betting": "BSE Betting", "octobermuck-one-chip": "Octobermuck one-chip rule",
+    "octobermuck-announce": "Octobermuck General Rules (announce your actions)",
+    "octobermuck-bounties": "Octobermuck Bounties",
+    "league-single-chip-bets": "League Calling (and Single Chip Bets)",
+    "league-string-betting": "League String Betting",
     "octobermuck-buy-downs": "Octobermuck Chip Buy-downs (odd chips forfeited to the next pot)",
     "tda-8": "TDA 8", "tda-71": "TDA 71-A",
     "tda-deals": "TDA 2024 (no rule on deals: the posted payouts apply)",
@@ -339,6 +374,19 @@ TDA_CITATIONS: dict[str, str] = {
     "full big blind",
     "big_blind_ante_order": "TDA 2024 RP-11: 'If a single-payer ante is used, the big blind "
     "ante format (BBA) with big-blind-first calculation is recommended.'",
+    "single_chip_unannounced": "TDA 2024 Rule 44: 'Placing a single oversized chip in the "
+    "pot is a call if the player is facing a bet, unless a raise is first declared'; "
+    "unopened, 'a single oversized chip put in pre-flop is a call; post-flop ... is a bet of "
+    "the full value of the chip'",
+    "several_chips_unannounced": "TDA 2024 Rule 45: facing a bet, multiple chips put in "
+    "without declaring a raise are a call if every chip is needed to call (removing one chip "
+    "leaves less than the call); otherwise the 50% standard of Rule 43 decides a call or a "
+    "raise, and a raise is held to a full raise",
+    "string_bet": "TDA 2024 Rule 42: a raise is made in one motion (or declared); chips put "
+    "out in more than one motion without a declaration are a string bet: the first motion "
+    "stands",
+    "bounty_chip_all_in": "TDA 2024 has no bounty chip: an all-in is declared or made of "
+    "chips",
     "dead_hand_forfeits_chips_in_action": "TDA 2024 states no forfeit of a dead hand's "
     "uncalled bet: like any uncalled bet, the excess goes back to the player who bet it",
     "preflop_min_raise_multiple": "TDA 2024 Rule 43-A: a raise must be at least the largest "
@@ -459,6 +507,15 @@ BSE = _derive(TDA, "bse", "BSE league", "shared/seeds/bse-tournament-rules.txt",
                                    "(mucked) when: ... or if a Member exposes one or both of "
                                    "their cards to players in the hand, with action still "
                                    "pending after them.'"),
+    "single_chip_unannounced": ("call", "BSE Betting: 'If intentions are not stated, then any "
+                                "single chip put out will be considered a call and any change "
+                                "necessary will be provided by the dealer when all action is "
+                                "complete.'"),
+    "several_chips_unannounced": ("raise_for_total", "BSE Betting: 'If multiple chips are put "
+                                  "out, this will be considered a raise for the total amount "
+                                  "put out.'"),
+    "string_bet": ("first_motion", "BSE Betting: 'No string bets. ... place all chips "
+                   "required to satisfy their intentions in one motion.'"),
     "dead_hand_forfeits_chips_in_action": (True, "BSE Mucked Cards: 'Once a player's hole "
                                            "cards are considered dead and mucked, all the "
                                            "player's chips in action on that hand are "
@@ -517,6 +574,7 @@ BSE = _derive(TDA, "bse", "BSE league", "shared/seeds/bse-tournament-rules.txt",
     "min_raise": "bse-pre-flop-action", "reopen": "bse-all-in", "straddle": "bse-blinds",
     "dead_hand": "bse-mucked-cards", "premature_board": "bse-misdealt-exposed-cards",
     "min_players": "bse-seating", "photo_finish": "bse-photo-finishes",
+    "one_chip": "bse-betting", "several_chips": "bse-betting", "string_bet": "bse-betting",
 })
 
 OCTOBERMUCK = _derive(TDA, "octobermuck", "Octobermuck charity tournament",
@@ -539,6 +597,20 @@ OCTOBERMUCK = _derive(TDA, "octobermuck", "Octobermuck charity tournament",
     "preflop_min_raise_multiple": (2, "Octobermuck General Rules: 'Minimum bet is equal to "
                                    "that round's BB.' and 'Raises can be no less then the "
                                    "previous bet (unless all-in)'"),
+    "single_chip_unannounced": ("call_or_bet_its_value", "Octobermuck General Rules: 'If you "
+                                "put a $500 chip in the pot to call a $100 bet and do not "
+                                "announce any other intention, it is a call and you'll get "
+                                "change. If you open the action by placing a $500 chip into "
+                                "the pot and do not announce otherwise, the full amount of the "
+                                "chip is in play, regardless of the minimum bet of that "
+                                "round.'"),
+    "string_bet": ("first_motion", "Octobermuck General Rules: 'No string raises. If you don't "
+                   "announce your amount, you can not raise anymore than the amount of chips "
+                   "you take with you into the pot.'"),
+    "bounty_chip_all_in": (True, "Octobermuck Bounties: 'The Bounty chip will also be used to "
+                           "signify an All-In bet. If the player has too many chips too easily "
+                           "put in the pot, simply placing the Bounty chip in the pot is "
+                           "considered an All-In bet.'"),
     "exposed_deal_card": ("replace_as_burn", "Octobermuck General Rules: 'If a card is exposed "
                           "during the deal, the card is taken out of play and the player is "
                           "dealt the top card after everyone has been dealt. The exposed card "
@@ -581,6 +653,8 @@ OCTOBERMUCK = _derive(TDA, "octobermuck", "Octobermuck charity tournament",
     "min_bet": "octobermuck-minimum-bet", "min_raise": "octobermuck-raises",
     "reopen": "octobermuck-short-all-in", "re_entry": "octobermuck-re-buys",
     "deal": "octobermuck-deals", "carry": "octobermuck-buy-downs",
+    "one_chip": "octobermuck-one-chip", "string_bet": "octobermuck-announce",
+    "declared": "octobermuck-announce", "bounty_chip": "octobermuck-bounties",
 })
 
 CHAIRPERSON = _derive(TDA, "chairperson", "Event chairperson's dealer procedures",
@@ -652,6 +726,18 @@ LEAGUE = _derive(TDA, "league", "Self-dealt league", "shared/seeds/league-self-d
                               "result of a split pot. A split pot containing a single chip of "
                               "the lowest denomination in play will be awarded to the all-in "
                               "player regardless of seat position.'"),
+    "single_chip_unannounced": ("call_or_bet_its_value", "League Calling (and Single Chip "
+                                "Bets): 'Before the flop, if a player bets a single chip "
+                                "greater than the big blind without announcing a raise, then "
+                                "this is only a call.' and 'After the flop, if a player bets a "
+                                "single chip that is more than the minimum bet without "
+                                "announcing their intent, then the bet is the value of that "
+                                "chip.'"),
+    "string_bet": ("call_or_min_raise", "League String Betting: 'The first motion of the "
+                   "Chips into the betting area within reason will be considered the bet. If "
+                   "it is an amount under or near the current bet amount, it will be judged a "
+                   "call. If the amount is over the current bet by a reasonable amount, the "
+                   "bet will be considered a minimum raise.'"),
     "exposed_deal_card": ("misdeal", "League Misdeals: 'Any card flipped over during the "
                           "initial deal is an automatic misdeal.'"),
     "exposed_both_call_or_fold": (True, "League Exposed Card(s): 'If a player accidentally "
@@ -690,6 +776,7 @@ LEAGUE = _derive(TDA, "league", "Self-dealt league", "shared/seeds/league-self-d
     "min_raise": "league-raising", "reopen": "league-raising",
     "premature_board": "league-accidental-reveals", "clock": "league-timely-bets",
     "re_entry": "league-out-of-chips", "absent_level": "league-leaving-the-table",
+    "one_chip": "league-single-chip-bets", "string_bet": "league-string-betting",
 })
 
 PROFILES: dict[str, Profile] = {p.name: p for p in (TDA, BSE, OCTOBERMUCK, CHAIRPERSON, LEAGUE)}

@@ -27,6 +27,7 @@ from engine.commands import (
     MarkAbsent,
     MarkReturned,
     MuckCards,
+    PushChips,
     ShowCards,
     VoidHand,
 )
@@ -39,6 +40,7 @@ from engine.events import (
     CardExposed,
     CardsMucked,
     CardsShown,
+    ChipsPushed,
     EventAmended,
     EventVoided,
     HandKilled,
@@ -126,6 +128,10 @@ def command_for(event: Any) -> Command | None:
         return CheckCall(event.player)
     if kind in (BetMade, RaiseMade):
         return BetRaise(event.player, event.to)
+    if kind is ChipsPushed:
+        # Replaying the facts must give the recorded ruling (and then the same action).
+        return PushChips(event.player, event.chips, event.motions, event.said, event.said_to,
+                         event.bounty_chip)
     if kind is HoleCardsDealt:
         cards = tuple(parse_card(c) for c in event.cards) or None
         return DealHole(event.player, cards)

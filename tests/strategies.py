@@ -30,6 +30,7 @@ from engine.commands import (
     MarkAbsent,
     MarkReturned,
     MuckCards,
+    PushChips,
     ShowCards,
     VoidHand,
 )
@@ -205,6 +206,32 @@ def betting_commands(draw: st.DrawFn, state: HandState, unit: int,
         return BetRaise(player, la.max_to)
     steps = (la.max_to - la.min_to) // unit
     return BetRaise(player, la.min_to + unit * draw(st.integers(0, steps)))
+
+
+@st.composite
+def pushes(draw: st.DrawFn, state: HandState) -> PushChips:
+    """What a dealer may see the player to act do: chips of the denominations in play (1, 4
+    and 20 times the smallest chip) put out in one motion or several, something said or not,
+    the bounty chip now and then; never more chips than he has."""
+    la = legal_actions(state)
+    assert la is not None
+    unit = state.setup.chip_unit
+    stack = state.stacks[la.player]
+    chips: list[int] = []
+    for value in draw(st.lists(st.sampled_from((unit, 4 * unit, 20 * unit)), max_size=12)):
+        if sum(chips) + value <= stack:
+            chips.append(value)
+    motions: tuple[int, ...] = ()
+    if len(chips) > 1 and draw(st.booleans()):
+        cut = draw(st.integers(1, len(chips) - 1))
+        motions = (cut, len(chips) - cut)
+    said = draw(st.sampled_from(("nothing", "nothing", "nothing", "call", "raise", "raise_to",
+                                 "all_in")))
+    said_to = 0
+    if said == "raise_to":
+        said_to = draw(st.integers(1, max(1, la.max_to // unit))) * unit
+    return PushChips(la.player, tuple(chips), motions, said, said_to,
+                     bounty_chip=draw(st.integers(0, 9)) == 0)
 
 
 def irregular_commands(state: HandState, deck: Sequence[Card]) -> list[Command]:

@@ -33,6 +33,7 @@ from engine.commands import (
     ExposeCard,
     Fold,
     KillHand,
+    PushChips,
     ShowCards,
 )
 from engine.errors import RuleViolation
@@ -214,6 +215,33 @@ def turn_card_turned_early(profile: str) -> Any:
     events = decide(state, ExposeBoardEarly(early))
     state = play(state, ExposeBoardEarly(early), CheckCall(1), CheckCall(2))
     return events, outcome(lambda: decide(state, DealBoard(early)))
+
+
+def facing_1100(profile: str) -> HandState:
+    """Blinds 250-500, smallest chip 100: position 2 raises 600 to 1,100; 3 is to act."""
+    state = start_hand(HandSetup((20_000,) * 4, (250, 500, 0, 0), (0,) * 4, 500, 100, profile))
+    return execute(state, BetRaise(2, 1100))
+
+
+def pushed(state: HandState, command: PushChips) -> Any:
+    return outcome(lambda: decide(state, command))
+
+
+def one_chip_unopened(profile: str) -> Any:
+    state = flop(hand(profile, (5000,) * 3, chip_unit=25))
+    return pushed(state, PushChips(0, (500,)))
+
+
+def three_500s_facing_1100(profile: str) -> Any:
+    return pushed(facing_1100(profile), PushChips(3, (500, 500, 500)))
+
+
+def two_motions_facing_1100(profile: str) -> Any:
+    return pushed(facing_1100(profile), PushChips(3, (100,) * 21, motions=(11, 10)))
+
+
+def bounty_chip_alone(profile: str) -> Any:
+    return pushed(facing_1100(profile), PushChips(3, bounty_chip=True))
 
 
 def absent_at_the_deal(profile: str) -> Any:
@@ -433,6 +461,12 @@ FLIPS: dict[str, Flip] = {
                                  short_big_blind_with_big_blind_ante),
     "preflop_min_raise_multiple": Flip(_other((2, 3)), preflop_min_raise),
     "dead_hand_forfeits_chips_in_action": Flip(_toggle, killed_raiser_stack),
+    "single_chip_unannounced": Flip(_other(("call_or_bet_its_value", "call")),
+                                    one_chip_unopened),
+    "several_chips_unannounced": Flip(_other(("tda_45", "raise_for_total")),
+                                      three_500s_facing_1100),
+    "string_bet": Flip(_other(("first_motion", "call_or_min_raise")), two_motions_facing_1100),
+    "bounty_chip_all_in": Flip(_toggle, bounty_chip_alone),
     "odd_chip_all_in_first": Flip(_toggle, odd_chip_winner),
     "misdeal_limit": Flip(_other(("substantial_action", "two_players_acted")),
                           misdeal_after_two_folds),
