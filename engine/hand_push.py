@@ -89,8 +89,10 @@ def rule_push(state: HandState, command: PushChips, la: LegalActions) -> PushRul
         return _raise(la, command.said_to, "declared", profile.rule("declared"), state)
     chips = command.chips
     if said == "raise":
-        return _raise(la, state.bets[i] + sum(chips), "declared_raise", profile.rule("declared"),
-                      state)
+        # "Raise" said: the chips put out are the amount, at least a minimum raise (a raise
+        # said over the chips of a call is held to the minimum).
+        to = max(state.bets[i] + sum(chips), state.current_bet + 1)
+        return _raise(la, to, "declared_raise", profile.rule("declared"), state)
     if len(command.motions) > 1:
         rule = profile.rule("string_bet")
         if profile.string_bet == "call_or_min_raise" and la.call_amount:

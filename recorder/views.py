@@ -257,7 +257,8 @@ def event_text(event: Any, version: int, names: _Names, public: bool) -> str:
     if isinstance(event, HandVoided):
         return f"hand void: {event.reason}"
     if isinstance(event, TableOpened):
-        return f"table {event.table} opened ({event.seat_count} seats, {event.profile} rules)"
+        rules = get_profile(event.profile).name
+        return f"table {event.table} opened ({event.seat_count} seats, {rules} rules)"
     if isinstance(event, PlayerSeated):
         return (f"{names.name(event.player)} seated in seat {event.seat} with {event.stack} "
                 f"({event.reason})")

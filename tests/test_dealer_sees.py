@@ -192,3 +192,13 @@ def test_impossible_facts_are_refused_naming_what_is_wrong() -> None:
             (PushChips(0, (500,)), "turn")):
         with pytest.raises(RuleViolation, match=words):
             decide(state, push)
+
+
+@pytest.mark.parametrize("profile", ALL)
+def test_raise_said_over_the_chips_of_a_call_is_held_to_a_minimum_raise(profile: str) -> None:
+    """Octobermuck: 'You may say "raise", put the amount of the call in the pot and then
+    determine your raise amount'; with no amount added, "raise" with the call's chips is held
+    to the minimum raise (to 1,700 facing 1,100), citing the profile's minimum-raise rule."""
+    facts, action = ruled(facing_1100(profile), PushChips(3, (100,) * 11, said="raise"))
+    assert (facts.ruled, facts.to, facts.reason) == ("raise", 1700, "held_to_minimum")
+    assert action == (RaiseMade(3, 1700, False, True),)
