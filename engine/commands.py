@@ -52,6 +52,19 @@ class PushChips:
     bounty_chip: bool = False
 
 
+OUT_OF_TURN_ACTIONS: tuple[str, ...] = ("fold", "check", "call", "bet", "raise")
+
+
+@dataclass(frozen=True, slots=True)
+class ActOutOfTurn:
+    """A player acted before his turn (`action`, with `to` for a bet or raise): recorded as
+    pending; when the action reaches him it binds, or is given back, as the profile says."""
+
+    player: int
+    action: str
+    to: int = 0
+
+
 @dataclass(frozen=True, slots=True)
 class DealHole:
     """Hole cards dealt to a player; None when the dealer does not know them (the usual case)."""
@@ -145,12 +158,13 @@ class VoidHand:
 
 
 Command = (
-    Fold | CheckCall | BetRaise | PushChips | DealHole | DealBoard | ShowCards | MuckCards
-    | AwardPots | DeclareMisdeal | ExposeCard | ExposeBoardEarly | KillHand | ExpireClock
-    | MarkAbsent | MarkReturned | VoidHand
+    Fold | CheckCall | BetRaise | PushChips | ActOutOfTurn | DealHole | DealBoard | ShowCards
+    | MuckCards | AwardPots | DeclareMisdeal | ExposeCard | ExposeBoardEarly | KillHand
+    | ExpireClock | MarkAbsent | MarkReturned | VoidHand
 )
 
-for _command_type in (Fold, CheckCall, BetRaise, PushChips, DealHole, DealBoard, ShowCards,
-                      MuckCards, AwardPots, DeclareMisdeal, ExposeCard, ExposeBoardEarly, KillHand,
-                      ExpireClock, MarkAbsent, MarkReturned, VoidHand):
+for _command_type in (Fold, CheckCall, BetRaise, PushChips, ActOutOfTurn, DealHole, DealBoard,
+                      ShowCards, MuckCards, AwardPots, DeclareMisdeal, ExposeCard,
+                      ExposeBoardEarly, KillHand, ExpireClock, MarkAbsent, MarkReturned,
+                      VoidHand):
     fast_init(_command_type)

@@ -71,6 +71,20 @@ class ChipsPushed:
 
 
 @dataclass(frozen=True, slots=True)
+class ActedOutOfTurn:
+    """A player acted before his turn: `action` ("fold", "check", "call", "bet", "raise", with
+    `to`) at bet `level`; pending until the action reaches him (`rule`: what then decides)."""
+
+    TYPE: ClassVar[str] = "acted_out_of_turn"
+    VERSION: ClassVar[int] = 1
+    player: int
+    action: str
+    to: int
+    level: int
+    rule: str
+
+
+@dataclass(frozen=True, slots=True)
 class HoleCardsDealt:
     """Two cards dealt to a player; `cards` is empty when they are not known to the recorder."""
 
@@ -243,14 +257,14 @@ HandEvent = (
     HandStarted | ChipsPosted | HoleCardsDealt | PlayerFolded | PlayerChecked | PlayerCalled
     | BetMade | RaiseMade | BoardDealt | CardsShown | CardsMucked | PotAwarded | MisdealDeclared
     | CardExposed | BoardExposedEarly | HandKilled | PlayerMarkedAbsent | PlayerReturned
-    | HandVoided | ChipsPushed
+    | HandVoided | ChipsPushed | ActedOutOfTurn
 )
 
 HAND_EVENT_TYPES: tuple[type, ...] = (
     HandStarted, ChipsPosted, HoleCardsDealt, PlayerFolded, PlayerChecked, PlayerCalled,
     BetMade, RaiseMade, BoardDealt, CardsShown, CardsMucked, PotAwarded, MisdealDeclared,
     CardExposed, BoardExposedEarly, HandKilled, PlayerMarkedAbsent, PlayerReturned, HandVoided,
-    ChipsPushed,
+    ChipsPushed, ActedOutOfTurn,
 )
 
 

@@ -10,6 +10,7 @@ from typing import Any, Final
 
 from engine.cards import Card
 from engine.events import (
+    ActedOutOfTurn,
     BetMade,
     BoardDealt,
     BoardExposedEarly,
@@ -55,6 +56,7 @@ from engine.hand_state import (
     _KNOWN,
     _LAST_FULL_RAISE,
     _NOT_ACTED,
+    _OUT_OF_TURN,
     _PHASE,
     _PLAYERS_ACTED,
     _POSTS_DUE,
@@ -244,6 +246,8 @@ def _close_street(v: list[Any]) -> None:
     v[_LAST_FULL_RAISE] = v[_SETUP].min_bet
     v[_ACTED_LEVEL] = _NOT_ACTED[n] if n < _PREBUILT else (NOT_ACTED,) * n
     v[_FULL_BETTOR] = -1
+    if v[_OUT_OF_TURN]:
+        v[_OUT_OF_TURN] = ()  # an action out of turn speaks for its betting round only
     v[_AGGRESSOR] = None
     v[_FINAL_AGGRESSOR] = final_aggressor
     v[_BETTING_CLOSED] = betting_closed
@@ -453,6 +457,11 @@ def _apply_absent(state: HandState, event: PlayerMarkedAbsent | PlayerReturned) 
     return _evolve(state, absent=tuple(absent))
 
 
+def _apply_out_of_turn(state: HandState, event: ActedOutOfTurn) -> HandState:
+    entry = (event.player, event.action, event.to, event.level)
+    return _evolve(state, out_of_turn=state.out_of_turn + (entry,))
+
+
 def _apply_board_early(state: HandState, event: BoardExposedEarly) -> HandState:
     if state.profile.premature_board_card == "turn_out_for_the_round" and state.street == 1:
         # Chairperson: "the card is taken out of play for that round": it cannot be the turn.
@@ -483,4 +492,5 @@ _APPLIERS: Final[dict[type, Callable[[HandState, Any], HandState]]] = {
     BoardExposedEarly: _apply_board_early, HandKilled: _apply_fold,
     PlayerMarkedAbsent: _apply_absent, PlayerReturned: _apply_absent, HandVoided: _apply_void,
     ChipsPushed: _apply_noop,  # the facts and the ruling; the action event follows
+    ActedOutOfTurn: _apply_out_of_turn,
 }

@@ -9,6 +9,8 @@ from typing import Any, Final
 
 from engine.cards import FULL_DECK, Card, card_text
 from engine.commands import (
+    OUT_OF_TURN_ACTIONS,
+    ActOutOfTurn,
     AwardPots,
     BetRaise,
     CheckCall,
@@ -30,6 +32,7 @@ from engine.commands import (
 )
 from engine.errors import RuleViolation
 from engine.events import (
+    ActedOutOfTurn,
     BetMade,
     BoardDealt,
     BoardExposedEarly,
@@ -94,11 +97,27 @@ def legal_actions(state: HandState) -> LegalActions | None:
         return LegalActions(i, not can_check, can_check, 0, False, "", 0, 0)
     bounds = _raise_bounds(state, i)
     raise_kind, min_to, max_to = bounds if bounds is not None else ("", 0, 0)
+    if state.out_of_turn:
+        binding = _binding_out_of_turn(state, i)
+        if binding is not None:
+            return _bound(i, binding, owed, call, stack, raise_kind)
     return LegalActions(
         player=i, can_fold=True, can_check=owed <= 0, call_amount=call,
         call_all_in=call > 0 and call == stack, raise_kind=raise_kind, min_to=min_to,
         max_to=max_to,
     )
+
+
+def _bound(i: int, binding: tuple[str, int], owed: int, call: int, stack: int,
+           raise_kind: str) -> LegalActions:
+    """What is left to a player bound by his action out of turn (TDA 53): that action."""
+    action, to = binding
+    if action == "fold":
+        return LegalActions(i, True, False, 0, False, "", 0, 0, True)
+    if action in ("check", "call"):
+        return LegalActions(i, False, owed <= 0, call, call > 0 and call == stack, "", 0, 0,
+                            True)
+    return LegalActions(i, False, False, 0, False, raise_kind, to, to, True)
 
 
 def _raise_bounds(state: HandState, i: int) -> tuple[str, int, int] | None:
@@ -226,6 +245,8 @@ def _decide_fold(state: HandState, command: Fold) -> tuple[PlayerFolded, ...]:
     player = command.player
     if state.to_act != player or state.phase != BETTING:
         raise _out_of_turn(state, player)
+    if state.out_of_turn:
+        _check_out_of_turn(state, player, "fold", 0)
     if state.absent[player] and state.profile.absent_big_blind_checks and \
             state.current_bet <= state.bets[player]:
         raise RuleViolation("absent player", "an absent big blind is checked through "
@@ -239,6 +260,8 @@ def _decide_check_call(state: HandState,
     if state.to_act != player or state.phase != BETTING:
         raise _out_of_turn(state, player)
     owed = state.current_bet - state.bets[player]
+    if state.out_of_turn:
+        _check_out_of_turn(state, player, "call" if owed > 0 else "check", 0)
     if state.absent[player] and not (owed <= 0 and state.profile.absent_big_blind_checks):
         raise RuleViolation("TDA 30", "the player is absent: his hand is killed when the "
                             "action reaches him", ("fold",))
@@ -258,6 +281,8 @@ def _decide_bet_raise(state: HandState,
     bounds = _raise_bounds(state, player)
     to = command.to
     current = state.current_bet
+    if state.out_of_turn:
+        _check_out_of_turn(state, player, "bet" if current == 0 else "raise", to)
     if bounds is not None:
         kind, min_to, max_to = bounds
         if min_to <= to <= max_to and to > current:
@@ -366,6 +391,63 @@ def _refused_bet(state: HandState, player: int, to: int) -> RuleViolation:
         return RuleViolation(rule, f"{la.raise_kind} to {to} is too small: {why}", la.describe())
     return RuleViolation("tda-43", f"{to} does not raise the bet of {state.current_bet}",
                          la.describe())
+
+
+def _binding_out_of_turn(state: HandState, player: int) -> tuple[str, int] | None:
+    """The action `player` took out of turn this round and that now binds him (TDA 53: the
+    action to him did not change), or None."""
+    if state.profile.out_of_turn != "binding_unless_action_changes" or state.absent[player]:
+        # League: 'they can pull their chips back'; an absent player's hand is killed.
+        return None
+    for position, action, to, level in state.out_of_turn:
+        if position == player and level == state.current_bet:
+            return action, to
+    return None
+
+
+def _check_out_of_turn(state: HandState, player: int, action: str, to: int) -> None:
+    binding = _binding_out_of_turn(state, player)
+    if binding is None:
+        return
+    bound, bound_to = binding
+    same = bound == action or {bound, action} <= {"check", "call"} or (
+        {bound, action} <= {"bet", "raise"} and bound_to == to)
+    if not same:
+        words = bound + (f" to {bound_to}" if bound in ("bet", "raise") else "")
+        raise RuleViolation(
+            state.profile.rule("out_of_turn"), f"position {player} acted out of turn ({words}) "
+            "and the action to him has not changed: it is binding "
+            f"({render_rule(state.profile.rule('out_of_turn'), state.profile)})", (words,))
+
+
+def _decide_out_of_turn(state: HandState, command: ActOutOfTurn) -> tuple[HandEvent, ...]:
+    """An action before the player's turn, recorded as pending (TDA 53)."""
+    player = command.player
+    _check_player(state, player)
+    if state.phase != BETTING or state.to_act is None:
+        raise RuleViolation("tda-53", f"no betting now: the hand is at {state.phase}")
+    if player == state.to_act:
+        raise RuleViolation("tda-53", f"it is position {player}'s turn: record the action")
+    if state.folded[player] or state.stacks[player] <= 0:
+        raise RuleViolation("tda-53", f"position {player} has no action to take")
+    if command.action not in OUT_OF_TURN_ACTIONS:
+        raise RuleViolation("tda-53", f"{command.action!r} is not an action; allowed: "
+                            f"{', '.join(OUT_OF_TURN_ACTIONS)}")
+    if (command.action in ("bet", "raise")) != (command.to > 0):
+        raise RuleViolation("tda-53", "a bet or raise out of turn names its total (to), and "
+                            "only those do")
+    if command.to:
+        # It must be an amount that would be legal were it his turn (it binds as it stands).
+        bounds = _raise_bounds(state, player)
+        kind = "bet" if state.current_bet == 0 else "raise"
+        if bounds is None or command.action != kind or not (
+                bounds[1] <= command.to <= bounds[2] or command.to == bounds[2]):
+            options = (f"{bounds[0]} to {bounds[1]} up to {bounds[2]}",) if bounds else ()
+            raise RuleViolation("tda-53", f"{command.action} to {command.to} out of turn would "
+                                "not be legal at his turn", options + ("check or call",
+                                                                         "fold"))
+    return (ActedOutOfTurn(player, command.action, command.to, state.current_bet,
+                           state.profile.rule("out_of_turn")),)
 
 
 def _decide_push(state: HandState, command: PushChips) -> tuple[HandEvent, ...]:
@@ -719,7 +801,7 @@ def _decide_void(state: HandState, command: VoidHand) -> tuple[HandEvent, ...]:
 
 _DECIDERS: Final[dict[type, Callable[[HandState, Any], tuple[HandEvent, ...]]]] = {
     Fold: _decide_fold, CheckCall: _decide_check_call, BetRaise: _decide_bet_raise,
-    PushChips: _decide_push,
+    PushChips: _decide_push, ActOutOfTurn: _decide_out_of_turn,
     DealHole: _decide_deal_hole, DealBoard: _decide_board, ShowCards: _decide_show,
     MuckCards: _decide_muck, AwardPots: _decide_award, DeclareMisdeal: _decide_misdeal,
     ExposeCard: _decide_expose, ExposeBoardEarly: _decide_board_early, KillHand: _decide_kill,

@@ -35,6 +35,7 @@ BalanceMover = Literal["next_big_blind", "high_card_draw"]
 SingleChip = Literal["call_or_bet_its_value", "call"]
 SeveralChips = Literal["tda_45", "raise_for_total"]
 StringBet = Literal["first_motion", "call_or_min_raise"]
+OutOfTurn = Literal["binding_unless_action_changes", "may_be_pulled_back"]
 LateEntryCloses = Literal["structure", "end_of_first_break", "end_of_level_3"]
 Scope = Literal["hand", "table", "tournament"]
 
@@ -90,6 +91,10 @@ class Profile:
         "first_motion", "hand", "Chips put out in several motions without a word: only the "
         "first motion counts (then ruled as one motion), or the whole amount is a call when "
         "under or near the bet and a minimum raise when well over it.")
+    out_of_turn: OutOfTurn = _param(
+        "binding_unless_action_changes", "hand", "An action out of turn is recorded as pending; "
+        "when the action reaches the player it binds unless the action changed before him "
+        "(a bet or raise since), or (may_be_pulled_back) he may always act anew.")
     bounty_chip_all_in: bool = _param(
         False, "hand", "The bounty chip put in the pot (alone or with chips) is an all-in.")
     # --- Showdown and awards ----------------------------------------------------------------
@@ -222,6 +227,8 @@ GOVERNS: dict[str, str] = {
     "several_chips_unannounced": "engine/hand_push.py: what several chips put out silently "
     "in one motion are ruled",
     "string_bet": "engine/hand_push.py: what chips put out in several motions are ruled",
+    "out_of_turn": "engine/hand_decide.py _binding_out_of_turn: a pending out-of-turn action "
+    "binds when the action reaches him, or he acts anew",
     "bounty_chip_all_in": "engine/hand_push.py: the bounty chip pushed is an all-in (else "
     "refused)",
     "odd_chip_all_in_first": "engine/hand_pots.py: who gets the odd chip of a one-chip split",
@@ -309,6 +316,7 @@ TDA_RULES: dict[str, str] = {
     "several_chips": "tda-45",
     "string_bet": "tda-42",
     "bounty_chip": "tda-40",
+    "out_of_turn": "tda-53",
 }
 RULE_CONCEPTS: tuple[str, ...] = tuple(TDA_RULES)
 
@@ -321,6 +329,7 @@ RULE_WORDS: dict[str, str] = {
     "of the hand places higher, equal stacks share",
     "tda-rp-8": "TDA RP-8-A", "tda-24": "TDA 24", "tda-25": "TDA 25",
     "tda-40": "TDA 40", "tda-42": "TDA 42", "tda-44": "TDA 44", "tda-45": "TDA 45",
+    "tda-53": "TDA 53", "league-out-of-turn": "League Calling (a bet out of turn)",
     "bse-betting": "BSE Betting", "octobermuck-one-chip": "Octobermuck one-chip rule",
     "octobermuck-announce": "Octobermuck General Rules (announce your actions)",
     "octobermuck-bounties": "Octobermuck Bounties",
@@ -385,6 +394,9 @@ TDA_CITATIONS: dict[str, str] = {
     "string_bet": "TDA 2024 Rule 42: a raise is made in one motion (or declared); chips put "
     "out in more than one motion without a declaration are a string bet: the first motion "
     "stands",
+    "out_of_turn": "TDA 2024 Rule 53: action out of turn is binding if the action to the "
+    "out-of-turn player does not change; if it changes, he may change his action (his chips "
+    "come back)",
     "bounty_chip_all_in": "TDA 2024 has no bounty chip: an all-in is declared or made of "
     "chips",
     "dead_hand_forfeits_chips_in_action": "TDA 2024 states no forfeit of a dead hand's "
@@ -733,6 +745,8 @@ LEAGUE = _derive(TDA, "league", "Self-dealt league", "shared/seeds/league-self-d
                                 "single chip that is more than the minimum bet without "
                                 "announcing their intent, then the bet is the value of that "
                                 "chip.'"),
+    "out_of_turn": ("may_be_pulled_back", "League Calling: 'If a player bets out of turn, they "
+                    "can pull their chips back, provided it was an honest mistake.'"),
     "string_bet": ("call_or_min_raise", "League String Betting: 'The first motion of the "
                    "Chips into the betting area within reason will be considered the bet. If "
                    "it is an amount under or near the current bet amount, it will be judged a "
@@ -777,6 +791,7 @@ LEAGUE = _derive(TDA, "league", "Self-dealt league", "shared/seeds/league-self-d
     "premature_board": "league-accidental-reveals", "clock": "league-timely-bets",
     "re_entry": "league-out-of-chips", "absent_level": "league-leaving-the-table",
     "one_chip": "league-single-chip-bets", "string_bet": "league-string-betting",
+    "out_of_turn": "league-out-of-turn",
 })
 
 PROFILES: dict[str, Profile] = {p.name: p for p in (TDA, BSE, OCTOBERMUCK, CHAIRPERSON, LEAGUE)}

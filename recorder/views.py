@@ -17,6 +17,7 @@ from typing import Any
 from engine.cards import card_text
 from engine.errors import RuleViolation
 from engine.events import (
+    ActedOutOfTurn,
     BetMade,
     BoardDealt,
     BoardExposedEarly,
@@ -210,6 +211,10 @@ def event_text(event: Any, version: int, names: _Names, public: bool) -> str:
         if public or not event.cards:
             return f"{who(event.player)} dealt in"
         return f"{who(event.player)} dealt {_join(event.cards)}"
+    if isinstance(event, ActedOutOfTurn):
+        words = event.action + (f" to {event.to}" if event.action in ("bet", "raise") else "")
+        return (f"{who(event.player)} acted out of turn: {words} (pending until the action "
+                f"reaches him; {render_rule(event.rule)})")
     if isinstance(event, ChipsPushed):
         return f"{who(event.player)} puts out {pushed_chips_text(event)}: {push_text(event)}"
     if isinstance(event, PlayerFolded):

@@ -40,6 +40,13 @@ class BetRaiseIn(_Command):
     to: int = Field(description="the player's total for this street")
 
 
+class ActOutOfTurnIn(_Command):
+    type: Literal["act_out_of_turn"]
+    player: int
+    action: Literal["fold", "check", "call", "bet", "raise"]
+    to: int = Field(0, description="the total of a bet or raise out of turn")
+
+
 class PushChipsIn(_Command):
     type: Literal["push_chips"]
     player: int
@@ -210,20 +217,21 @@ class AmendAmountIn(_Command):
 
 
 CommandIn = Annotated[
-    FoldIn | CheckCallIn | BetRaiseIn | PushChipsIn | DealHoleIn | DealBoardIn | ShowCardsIn
-    | MuckCardsIn | AwardPotsIn | DeclareMisdealIn | ExposeCardIn | ExposeBoardEarlyIn | KillHandIn
-    | ExpireClockIn | MarkAbsentIn | MarkReturnedIn | VoidHandIn | OpenTableIn | SeatPlayerIn
-    | RemovePlayerIn | PlaceButtonIn | AdjustStackIn | SetAbsenceIn | StartHandIn | UndoIn
-    | VoidEventsIn | AmendAmountIn,
+    FoldIn | CheckCallIn | BetRaiseIn | PushChipsIn | ActOutOfTurnIn | DealHoleIn | DealBoardIn
+    | ShowCardsIn | MuckCardsIn | AwardPotsIn | DeclareMisdealIn | ExposeCardIn
+    | ExposeBoardEarlyIn | KillHandIn | ExpireClockIn | MarkAbsentIn | MarkReturnedIn
+    | VoidHandIn | OpenTableIn | SeatPlayerIn | RemovePlayerIn | PlaceButtonIn | AdjustStackIn
+    | SetAbsenceIn | StartHandIn | UndoIn | VoidEventsIn | AmendAmountIn,
     Field(discriminator="type"),
 ]
 
 # Who may send what. A dealer records the play of the hand at his own table; everything that
 # changes seats, stacks or earlier entries, or rules on a hand, is the director's.
 DEALER_COMMANDS = frozenset({
-    "fold", "check_call", "bet_raise", "push_chips", "deal_hole", "deal_board", "show_cards",
-    "muck_cards", "award_pots", "declare_misdeal", "expose_card", "expose_board_early",
-    "expire_clock", "mark_absent", "mark_returned", "set_absence", "start_hand", "undo",
+    "fold", "check_call", "bet_raise", "push_chips", "act_out_of_turn", "deal_hole", "deal_board",
+    "show_cards", "muck_cards", "award_pots", "declare_misdeal", "expose_card",
+    "expose_board_early", "expire_clock", "mark_absent", "mark_returned", "set_absence",
+    "start_hand", "undo",
 })
 DIRECTOR_COMMANDS = DEALER_COMMANDS | {
     "kill_hand", "void_hand", "open_table", "seat_player", "remove_player", "place_button",
@@ -286,6 +294,8 @@ def to_command(command: CommandIn, level: Level | None = None) -> service.TableC
         return hand.KillHand(c.player, c.reason, c.rule)
     if isinstance(c, ExpireClockIn):
         return hand.ExpireClock(c.player, c.seconds)
+    if isinstance(c, ActOutOfTurnIn):
+        return hand.ActOutOfTurn(c.player, c.action, c.to)
     if isinstance(c, PushChipsIn):
         chips = tuple(chip for motion in c.motions for chip in motion)
         motions = tuple(len(m) for m in c.motions) if len(c.motions) > 1 else ()

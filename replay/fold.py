@@ -13,6 +13,7 @@ from typing import Any
 
 from engine.cards import parse_card
 from engine.commands import (
+    ActOutOfTurn,
     AwardPots,
     BetRaise,
     CheckCall,
@@ -33,6 +34,7 @@ from engine.commands import (
 )
 from engine.errors import RuleViolation
 from engine.events import (
+    ActedOutOfTurn,
     BetMade,
     BoardDealt,
     BoardExposedEarly,
@@ -128,6 +130,8 @@ def command_for(event: Any) -> Command | None:
         return CheckCall(event.player)
     if kind in (BetMade, RaiseMade):
         return BetRaise(event.player, event.to)
+    if kind is ActedOutOfTurn:
+        return ActOutOfTurn(event.player, event.action, event.to)
     if kind is ChipsPushed:
         # Replaying the facts must give the recorded ruling (and then the same action).
         return PushChips(event.player, event.chips, event.motions, event.said, event.said_to,

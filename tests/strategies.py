@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 
 from engine.cards import Card, parse_cards
 from engine.commands import (
+    ActOutOfTurn,
     AwardPots,
     BetRaise,
     CheckCall,
@@ -249,6 +250,8 @@ def irregular_commands(state: HandState, deck: Sequence[Card]) -> list[Command]:
         options.append(ExpireClock(state.to_act, 29))
         options.append(ExpireClock(state.to_act, 30))
         options.append(ExposeBoardEarly(tuple(deck[-3:] if not state.board else deck[-1:])))
+        # An action out of turn by a live player who is not to act: pending, then binding.
+        options += [ActOutOfTurn(i, "call") for i in live if i != state.to_act][:1]
     options += [MarkReturned(i) if state.absent[i] else MarkAbsent(i) for i in live]
     if not state.betting_closed:
         options += [ExposeCard(i, hole_cards(deck, i)[0], in_deal=False) for i in live]

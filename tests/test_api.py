@@ -249,6 +249,8 @@ COMMAND_EXAMPLES: list[tuple[dict[str, Any], object]] = [
      hand_commands.KillHand(1, "foul", "TDA 66")),
     ({"type": "expire_clock", "player": 1}, hand_commands.ExpireClock(1)),
     ({"type": "expire_clock", "player": 1, "seconds": 31}, hand_commands.ExpireClock(1, 31)),
+    ({"type": "act_out_of_turn", "player": 2, "action": "raise", "to": 400},
+     hand_commands.ActOutOfTurn(2, "raise", 400)),
     ({"type": "push_chips", "player": 1, "motions": [[500, 500], [100]], "said": "nothing"},
      hand_commands.PushChips(1, (500, 500, 100), (2, 1))),
     ({"type": "push_chips", "player": 1, "motions": [[500]], "said": "raise_to",

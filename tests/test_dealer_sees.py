@@ -11,9 +11,17 @@ from __future__ import annotations
 import pytest
 
 from engine.cards import parse_cards
-from engine.commands import BetRaise, CheckCall, DealBoard, PushChips
+from engine.commands import ActOutOfTurn, BetRaise, CheckCall, DealBoard, Fold, PushChips
 from engine.errors import RuleViolation
-from engine.events import BetMade, ChipsPushed, PlayerCalled, PlayerChecked, RaiseMade
+from engine.events import (
+    ActedOutOfTurn,
+    BetMade,
+    ChipsPushed,
+    PlayerCalled,
+    PlayerChecked,
+    PlayerFolded,
+    RaiseMade,
+)
 from engine.hand import BETTING, HandSetup, HandState, decide, execute, start_hand
 from engine.profiles import PROFILES
 from replay.fold import command_for
@@ -202,3 +210,52 @@ def test_raise_said_over_the_chips_of_a_call_is_held_to_a_minimum_raise(profile:
     facts, action = ruled(facing_1100(profile), PushChips(3, (100,) * 11, said="raise"))
     assert (facts.ruled, facts.to, facts.reason) == ("raise", 1700, "held_to_minimum")
     assert action == (RaiseMade(3, 1700, False, True),)
+
+
+# --- action out of turn ---------------------------------------------------------------------
+
+
+def three_handed(profile: str) -> HandState:
+    return start_hand(HandSetup((5000,) * 4, (50, 100, 0, 0), (0,) * 4, 100, 25, profile))
+
+
+@pytest.mark.parametrize("profile", ALL)
+def test_tda_53_action_out_of_turn_is_binding_if_the_action_to_him_does_not_change(
+        profile: str) -> None:
+    """TDA 53: position 3 raises to 400 before position 2 has acted; it is recorded as pending.
+    Position 2 calls: the action to 3 has not changed, so his raise binds (a call is refused).
+    League Calling: 'If a player bets out of turn, they can pull their chips back, provided it
+    was an honest mistake': he acts anew."""
+    state = three_handed(profile)
+    pending = decide(state, ActOutOfTurn(3, "raise", 400))
+    assert pending == (ActedOutOfTurn(3, "raise", 400, 100, PROFILES[profile].rule(
+        "out_of_turn")),)
+    state = execute(execute(state, ActOutOfTurn(3, "raise", 400)), CheckCall(2))
+    assert decide(state, BetRaise(3, 400)) == (RaiseMade(3, 400, False, True),)
+    if profile == "league":
+        assert decide(state, CheckCall(3)) == (PlayerCalled(3, 100, False),)
+        return
+    with pytest.raises(RuleViolation, match="binding") as refused:
+        decide(state, CheckCall(3))
+    assert (refused.value.rule, refused.value.legal) == ("tda-53", ("raise to 400",))
+
+
+@pytest.mark.parametrize("profile", ALL)
+def test_tda_53_if_the_action_changes_the_out_of_turn_player_may_change_his_action(
+        profile: str) -> None:
+    """TDA 53: position 3 calls out of turn; position 2 then raises to 300: the action to 3
+    changed, so he may fold, call or raise anew."""
+    state = execute(three_handed(profile), ActOutOfTurn(3, "call"))
+    state = execute(state, BetRaise(2, 300))
+    assert decide(state, Fold(3)) == (PlayerFolded(3),)
+    assert decide(state, BetRaise(3, 900)) == (RaiseMade(3, 900, False, True),)
+
+
+def test_an_action_out_of_turn_speaks_for_its_betting_round_only() -> None:
+    """A pending action out of turn ends with the round: after the flop he acts freely."""
+    state = execute(three_handed("tda"), ActOutOfTurn(0, "call"))
+    for command in (CheckCall(2), CheckCall(3), CheckCall(0), CheckCall(1)):
+        state = execute(state, command)
+    state = execute(state, DealBoard(parse_cards("2c7d9h")))
+    assert state.out_of_turn == ()
+    assert decide(state, BetRaise(0, 200)) == (BetMade(0, 200, False),)

@@ -22,6 +22,7 @@ import pytest
 
 from engine.cards import parse_cards
 from engine.commands import (
+    ActOutOfTurn,
     AwardPots,
     BetRaise,
     CheckCall,
@@ -238,6 +239,13 @@ def three_500s_facing_1100(profile: str) -> Any:
 
 def two_motions_facing_1100(profile: str) -> Any:
     return pushed(facing_1100(profile), PushChips(3, (100,) * 21, motions=(11, 10)))
+
+
+def call_after_raising_out_of_turn(profile: str) -> Any:
+    """Position 3 raised to 400 out of turn; 2 calls, nothing changed: may 3 now just call?"""
+    state = hand(profile, (5000,) * 4)
+    state = play(state, ActOutOfTurn(3, "raise", 400), CheckCall(2))
+    return outcome(lambda: decide(state, CheckCall(3)))
 
 
 def bounty_chip_alone(profile: str) -> Any:
@@ -467,6 +475,8 @@ FLIPS: dict[str, Flip] = {
                                       three_500s_facing_1100),
     "string_bet": Flip(_other(("first_motion", "call_or_min_raise")), two_motions_facing_1100),
     "bounty_chip_all_in": Flip(_toggle, bounty_chip_alone),
+    "out_of_turn": Flip(_other(("binding_unless_action_changes", "may_be_pulled_back")),
+                        call_after_raising_out_of_turn),
     "odd_chip_all_in_first": Flip(_toggle, odd_chip_winner),
     "misdeal_limit": Flip(_other(("substantial_action", "two_players_acted")),
                           misdeal_after_two_folds),
