@@ -126,6 +126,7 @@
             kind: "refused",
             title: `Refused: ${item.label}`,
             rule: body.rule || `HTTP ${answer.status}`,
+            rule_words: body.rule_words || "",
             text: body.message || "",
             legal: body.legal || [],
             extra: dropped > 1 ? `${dropped - 1} later entr${dropped > 2 ? "ies" : "y"} dropped too` : "",
