@@ -85,3 +85,21 @@ def test_chips_pushed_over_http_are_ruled_recorded_with_the_facts_and_replay_cle
     assert any("Cy puts out 60 x 25, nothing said: ruled a raise to 1950" in t and "(TDA 45)" in t
                for t in texts), texts
     assert replay_log(recorder.store).findings == []
+
+
+def test_undo_of_chips_pushed_voids_the_facts_and_the_action_together(tmp_path: Path) -> None:
+    """One tap undoes a chip-tray entry: the chips pushed and the action they were ruled as are
+    voided together, and the log replays clean with the entry made again."""
+    recorder = make_recorder(tmp_path)
+    open_table(recorder, STREAM, PLAYERS, button=3)
+    app, auth = make_app(recorder)
+    with Client(app, auth) as client:
+        assert client.login("director").status_code == 200
+        client.ok(STREAM, {"type": "start_hand", "level": LEVEL})
+        client.ok(STREAM, {"type": "push_chips", "player": 2, "motions": [[100, 25]]})
+        view = client.ok(STREAM, {"type": "undo"})["table"]
+        assert view["hand"]["legal"]["name"] == "Bob"
+        client.ok(STREAM, {"type": "check_call", "player": 2})
+    voided = [e.decode() for e in recorder.store.read(STREAM) if e.type == "event_voided"]
+    assert len(voided) == 1 and len(voided[0].versions) == 2
+    assert replay_log(recorder.store).findings == []
