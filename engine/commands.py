@@ -32,6 +32,39 @@ class BetRaise:
     to: int
 
 
+SAID: tuple[str, ...] = ("nothing", "call", "raise", "raise_to", "all_in")
+"""What a player may have said with his chips: nothing, "call", "raise", "raise N", "all-in"."""
+
+
+@dataclass(frozen=True, slots=True)
+class PushChips:
+    """What the dealer saw, for the engine to rule under the profile: the chips the player put
+    out (`chips`: each chip's value, in the order pushed), in how many motions (`motions`: the
+    number of chips of each motion; empty: one motion), what he said (one of SAID; `said_to`
+    the N of "raise N", his total for the street) and, where the house has one, whether the
+    bounty chip went in."""
+
+    player: int
+    chips: tuple[int, ...] = ()
+    motions: tuple[int, ...] = ()
+    said: str = "nothing"
+    said_to: int = 0
+    bounty_chip: bool = False
+
+
+OUT_OF_TURN_ACTIONS: tuple[str, ...] = ("fold", "check", "call", "bet", "raise")
+
+
+@dataclass(frozen=True, slots=True)
+class ActOutOfTurn:
+    """A player acted before his turn (`action`, with `to` for a bet or raise): recorded as
+    pending; when the action reaches him it binds, or is given back, as the profile says."""
+
+    player: int
+    action: str
+    to: int = 0
+
+
 @dataclass(frozen=True, slots=True)
 class DealHole:
     """Hole cards dealt to a player; None when the dealer does not know them (the usual case)."""
@@ -100,9 +133,11 @@ class KillHand:
 
 @dataclass(frozen=True, slots=True)
 class ExpireClock:
-    """The clock ran out on the player to act: dead facing a bet, else checked."""
+    """The clock ran out on the player to act: dead facing a bet, else checked. `seconds`:
+    how long he has had since the clock was called (-1: the floor says the time is up)."""
 
     player: int
+    seconds: int = -1
 
 
 @dataclass(frozen=True, slots=True)
@@ -123,12 +158,13 @@ class VoidHand:
 
 
 Command = (
-    Fold | CheckCall | BetRaise | DealHole | DealBoard | ShowCards | MuckCards | AwardPots
-    | DeclareMisdeal | ExposeCard | ExposeBoardEarly | KillHand | ExpireClock | MarkAbsent
-    | MarkReturned | VoidHand
+    Fold | CheckCall | BetRaise | PushChips | ActOutOfTurn | DealHole | DealBoard | ShowCards
+    | MuckCards | AwardPots | DeclareMisdeal | ExposeCard | ExposeBoardEarly | KillHand
+    | ExpireClock | MarkAbsent | MarkReturned | VoidHand
 )
 
-for _command_type in (Fold, CheckCall, BetRaise, DealHole, DealBoard, ShowCards, MuckCards,
-                      AwardPots, DeclareMisdeal, ExposeCard, ExposeBoardEarly, KillHand,
-                      ExpireClock, MarkAbsent, MarkReturned, VoidHand):
+for _command_type in (Fold, CheckCall, BetRaise, PushChips, ActOutOfTurn, DealHole, DealBoard,
+                      ShowCards, MuckCards, AwardPots, DeclareMisdeal, ExposeCard,
+                      ExposeBoardEarly, KillHand, ExpireClock, MarkAbsent, MarkReturned,
+                      VoidHand):
     fast_init(_command_type)

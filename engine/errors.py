@@ -16,4 +16,8 @@ class RuleViolation(Exception):
         super().__init__(text)
 
     def as_dict(self) -> dict[str, object]:
-        return {"rule": self.rule, "message": self.message, "legal": list(self.legal)}
+        """The rule's identifier, its words (for people), the message and the options."""
+        from engine.profiles import render_rule  # profiles never import errors: no cycle
+
+        return {"rule": self.rule, "rule_words": render_rule(self.rule),
+                "message": self.message, "legal": list(self.legal)}

@@ -55,6 +55,41 @@ class ChipsPosted:
 
 
 @dataclass(frozen=True, slots=True)
+class ChipsPushed:
+    """What the dealer saw (the chips put out, in how many motions, what was said, the bounty
+    chip) and how the engine ruled it under the profile: `ruled` ("check", "call", "bet" or
+    "raise") to `to` (the street total; 0 for a check or call), for `reason` (a code, see
+    engine.hand_push.REASONS) citing `rule`. The action event it is ruled as follows it."""
+
+    TYPE: ClassVar[str] = "chips_pushed"
+    VERSION: ClassVar[int] = 1
+    player: int
+    chips: tuple[int, ...]
+    motions: tuple[int, ...]
+    said: str
+    said_to: int
+    bounty_chip: bool
+    ruled: str
+    to: int
+    reason: str
+    rule: str
+
+
+@dataclass(frozen=True, slots=True)
+class ActedOutOfTurn:
+    """A player acted before his turn: `action` ("fold", "check", "call", "bet", "raise", with
+    `to`) at bet `level`; pending until the action reaches him (`rule`: what then decides)."""
+
+    TYPE: ClassVar[str] = "acted_out_of_turn"
+    VERSION: ClassVar[int] = 1
+    player: int
+    action: str
+    to: int
+    level: int
+    rule: str
+
+
+@dataclass(frozen=True, slots=True)
 class HoleCardsDealt:
     """Two cards dealt to a player; `cards` is empty when they are not known to the recorder."""
 
@@ -243,13 +278,14 @@ HandEvent = (
     HandStarted | ChipsPosted | HoleCardsDealt | PlayerFolded | PlayerChecked | PlayerCalled
     | BetMade | RaiseMade | BoardDealt | CardsShown | CardsMucked | PotAwarded | MisdealDeclared
     | CardExposed | BoardExposedEarly | HandKilled | PlayerMarkedAbsent | PlayerReturned
-    | HandVoided
+    | HandVoided | ChipsPushed | ActedOutOfTurn
 )
 
 HAND_EVENT_TYPES: tuple[type, ...] = (
     HandStarted, ChipsPosted, HoleCardsDealt, PlayerFolded, PlayerChecked, PlayerCalled,
     BetMade, RaiseMade, BoardDealt, CardsShown, CardsMucked, PotAwarded, MisdealDeclared,
     CardExposed, BoardExposedEarly, HandKilled, PlayerMarkedAbsent, PlayerReturned, HandVoided,
+    ChipsPushed, ActedOutOfTurn,
 )
 
 

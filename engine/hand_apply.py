@@ -10,6 +10,7 @@ from typing import Any, Final
 
 from engine.cards import Card
 from engine.events import (
+    ActedOutOfTurn,
     BetMade,
     BoardDealt,
     BoardExposedEarly,
@@ -17,6 +18,7 @@ from engine.events import (
     CardsMucked,
     CardsShown,
     ChipsPosted,
+    ChipsPushed,
     HandEvent,
     HandKilled,
     HandStarted,
@@ -48,10 +50,13 @@ from engine.hand_state import (
     _DEAD,
     _FINAL_AGGRESSOR,
     _FOLDED,
+    _FULL_BETTOR,
+    _HELD_OUT,
     _HOLE,
     _KNOWN,
     _LAST_FULL_RAISE,
     _NOT_ACTED,
+    _OUT_OF_TURN,
     _PHASE,
     _PLAYERS_ACTED,
     _POSTS_DUE,
@@ -140,7 +145,9 @@ def _open_preflop(v: list[Any]) -> None:
         first = (bb_position + 1) % n
     v[_PHASE] = BETTING
     v[_CURRENT_BET] = level
-    v[_LAST_FULL_RAISE] = setup.min_bet
+    # The smallest pre-flop raise is to preflop_min_raise_multiple big blinds (TDA 43: twice).
+    v[_LAST_FULL_RAISE] = setup.min_bet * (v[_PROFILE].preflop_min_raise_multiple - 1) or \
+        setup.min_bet
     _advance(v, first - 1)
 
 
@@ -199,9 +206,12 @@ def _close_street(v: list[Any]) -> None:
     high, second = ordered[-1], ordered[-2]
     if high > second:
         top = bets.index(high)
-        if not (folded[top] and top in _killed_at_deal(v[_SETUP], v[_PROFILE])):
+        # Only a hand ruled dead can have folded with the highest bet in front of it.
+        if not (folded[top] and (v[_PROFILE].dead_hand_forfeits_chips_in_action
+                                 or top in _killed_at_deal(v[_SETUP], v[_PROFILE]))):
             # An uncalled bet goes back to its bettor, but not the blind of a hand killed at
-            # the deal: TDA 30, "Their posted blinds and antes forfeit to the pot".
+            # the deal: TDA 30, "Their posted blinds and antes forfeit to the pot"; nor, under
+            # BSE, any bet of a dead hand ("all the player's chips in action ... are lost").
             excess = high - second
             s = list(stacks)
             c = list(committed)
@@ -235,6 +245,9 @@ def _close_street(v: list[Any]) -> None:
     v[_CURRENT_BET] = 0
     v[_LAST_FULL_RAISE] = v[_SETUP].min_bet
     v[_ACTED_LEVEL] = _NOT_ACTED[n] if n < _PREBUILT else (NOT_ACTED,) * n
+    v[_FULL_BETTOR] = -1
+    if v[_OUT_OF_TURN]:
+        v[_OUT_OF_TURN] = ()  # an action out of turn speaks for its betting round only
     v[_AGGRESSOR] = None
     v[_FINAL_AGGRESSOR] = final_aggressor
     v[_BETTING_CLOSED] = betting_closed
@@ -322,6 +335,7 @@ def _apply_bet(state: HandState, event: BetMade | RaiseMade) -> HandState:
     increase = to - state.current_bet
     if increase >= state.last_full_raise:
         v[_LAST_FULL_RAISE] = increase
+        v[_FULL_BETTOR] = i
     v[_CURRENT_BET] = to
     v[_AGGRESSOR] = i
     if state.street == 0:
@@ -360,6 +374,11 @@ def _apply_board(state: HandState, event: BoardDealt) -> HandState:
     v = list(state)
     board = v[_BOARD] = state.board + cards
     v[_KNOWN] = state.known | bits
+    if state.held_out:
+        # Chairperson: a turn card turned early was out of play for that round only; once the
+        # turn is dealt it is shuffled back for the river.
+        v[_KNOWN] = (state.known & ~state.held_out) | bits
+        v[_HELD_OUT] = 0
     if state.betting_closed:
         v[_PHASE] = SHOWDOWN if len(board) == 5 else BOARD
     else:
@@ -439,6 +458,19 @@ def _apply_absent(state: HandState, event: PlayerMarkedAbsent | PlayerReturned) 
     return _evolve(state, absent=tuple(absent))
 
 
+def _apply_out_of_turn(state: HandState, event: ActedOutOfTurn) -> HandState:
+    entry = (event.player, event.action, event.to, event.level)
+    return _evolve(state, out_of_turn=state.out_of_turn + (entry,))
+
+
+def _apply_board_early(state: HandState, event: BoardExposedEarly) -> HandState:
+    if state.profile.premature_board_card == "turn_out_for_the_round" and state.street == 1:
+        # Chairperson: "the card is taken out of play for that round": it cannot be the turn.
+        _, bits = _cards_and_bits(event.cards)
+        return _evolve(state, held_out=state.held_out | bits, known=state.known | bits)
+    return state
+
+
 def _apply_noop(state: HandState, event: HandEvent) -> HandState:
     return state
 
@@ -458,6 +490,8 @@ _APPLIERS: Final[dict[type, Callable[[HandState, Any], HandState]]] = {
     BetMade: _apply_bet, RaiseMade: _apply_bet, BoardDealt: _apply_board,
     CardsShown: _apply_shown, CardsMucked: _apply_mucked, PotAwarded: _apply_award,
     MisdealDeclared: _apply_misdeal, CardExposed: _apply_exposed,
-    BoardExposedEarly: _apply_noop, HandKilled: _apply_fold, PlayerMarkedAbsent: _apply_absent,
-    PlayerReturned: _apply_absent, HandVoided: _apply_void,
+    BoardExposedEarly: _apply_board_early, HandKilled: _apply_fold,
+    PlayerMarkedAbsent: _apply_absent, PlayerReturned: _apply_absent, HandVoided: _apply_void,
+    ChipsPushed: _apply_noop,  # the facts and the ruling; the action event follows
+    ActedOutOfTurn: _apply_out_of_turn,
 }

@@ -9,6 +9,8 @@ from typing import Any, Final
 
 from engine.cards import FULL_DECK, Card, card_text
 from engine.commands import (
+    OUT_OF_TURN_ACTIONS,
+    ActOutOfTurn,
     AwardPots,
     BetRaise,
     CheckCall,
@@ -24,17 +26,20 @@ from engine.commands import (
     MarkAbsent,
     MarkReturned,
     MuckCards,
+    PushChips,
     ShowCards,
     VoidHand,
 )
 from engine.errors import RuleViolation
 from engine.events import (
+    ActedOutOfTurn,
     BetMade,
     BoardDealt,
     BoardExposedEarly,
     CardExposed,
     CardsMucked,
     CardsShown,
+    ChipsPushed,
     HandEvent,
     HandKilled,
     HandVoided,
@@ -48,6 +53,7 @@ from engine.events import (
     RaiseMade,
 )
 from engine.hand_pots import propose_awards
+from engine.hand_push import check_push, rule_push
 from engine.hand_state import (
     _OVER,
     _PREBUILT,
@@ -62,7 +68,7 @@ from engine.hand_state import (
     LegalActions,
     _texts,
 )
-from engine.profiles import Profile
+from engine.profiles import TDA_RULES, Profile, render_rule
 from engine.words import rule_ids
 
 _TDA_35: Final = ("tda-35",)
@@ -94,11 +100,27 @@ def legal_actions(state: HandState) -> LegalActions | None:
         return LegalActions(i, not can_check, can_check, 0, False, "", 0, 0)
     bounds = _raise_bounds(state, i)
     raise_kind, min_to, max_to = bounds if bounds is not None else ("", 0, 0)
+    if state.out_of_turn:
+        binding = _binding_out_of_turn(state, i)
+        if binding is not None:
+            return _bound(i, binding, owed, call, stack, raise_kind)
     return LegalActions(
         player=i, can_fold=True, can_check=owed <= 0, call_amount=call,
         call_all_in=call > 0 and call == stack, raise_kind=raise_kind, min_to=min_to,
         max_to=max_to,
     )
+
+
+def _bound(i: int, binding: tuple[str, int], owed: int, call: int, stack: int,
+           raise_kind: str) -> LegalActions:
+    """What is left to a player bound by his action out of turn (TDA 53): that action."""
+    action, to = binding
+    if action == "fold":
+        return LegalActions(i, True, False, 0, False, "", 0, 0, True)
+    if action in ("check", "call"):
+        return LegalActions(i, False, owed <= 0, call, call > 0 and call == stack, "", 0, 0,
+                            True)
+    return LegalActions(i, False, False, 0, False, raise_kind, to, to, True)
 
 
 def _raise_bounds(state: HandState, i: int) -> tuple[str, int, int] | None:
@@ -124,7 +146,15 @@ def _raise_bounds(state: HandState, i: int) -> tuple[str, int, int] | None:
     max_to = bets[i] + stack
     if current == 0:
         return "bet", min(state.setup.min_bet, max_to), max_to
-    return "raise", min(current + state.last_full_raise, max_to), max_to
+    min_to = current + state.last_full_raise
+    unit = state.setup.chip_unit
+    if unit > 1:
+        # Only what the chips in play can make is offered: the chips pushed are a multiple of
+        # the smallest chip (every chip in play is a multiple of it), all-in aside.
+        short = (min_to - bets[i]) % unit
+        if short:
+            min_to += unit - short
+    return "raise", min(min_to, max_to), max_to
 
 
 def _raise_open(state: HandState, i: int) -> bool:
@@ -136,20 +166,24 @@ def _raise_open(state: HandState, i: int) -> bool:
     profile = state.profile
     increase = state.current_bet - level
     if profile.reopen_measure == "own_bet_total":
-        # Octobermuck: a short all-in reopens for a player who already acted only at `percent`
-        # more than his own total; a full raise reopens as under the TDA.
+        if i != state.full_bettor:
+            # Octobermuck speaks only of "the original bettor": anyone else who already acted
+            # is reopened as the TDA says (47: a full bet or raise).
+            return increase >= state.last_full_raise
+        # The original bettor: a short all-in reopens for him only at `percent` more than his
+        # own total; a full raise reopens as under the TDA.
         return increase >= state.last_full_raise or \
             state.current_bet * 100 >= level * (100 + profile.reopen_percent)
     return increase * 100 >= state.last_full_raise * profile.reopen_percent
 
 
-def _reopen_rule(profile: Profile) -> str:
-    if profile.reopen_measure == "own_bet_total":
-        return (f"{profile.name}: a short all-in reopens for a player who already acted only "
-                f"at {profile.reopen_percent}% more than his own bet (TDA 47 varied)")
-    if profile.reopen_percent == 100:
-        return "TDA 47"
-    return f"{profile.name}: short all-in reopens at {profile.reopen_percent}% (TDA 47 varied)"
+def _reopen_rule(state: HandState, i: int) -> str:
+    """The rule that closed the betting to player `i`: the profile's own, or TDA 47 where its
+    document is silent (Octobermuck speaks only of the original bettor)."""
+    profile = state.profile
+    if profile.reopen_measure == "own_bet_total" and i != state.full_bettor:
+        return TDA_RULES["reopen"]
+    return profile.rule("reopen")
 
 
 def _not_your_turn(state: HandState, player: int) -> RuleViolation:
@@ -214,6 +248,8 @@ def _decide_fold(state: HandState, command: Fold) -> tuple[PlayerFolded, ...]:
     player = command.player
     if state.to_act != player or state.phase != BETTING:
         raise _out_of_turn(state, player)
+    if state.out_of_turn:
+        _check_out_of_turn(state, player, "fold", 0)
     if state.absent[player] and state.profile.absent_big_blind_checks and \
             state.current_bet <= state.bets[player]:
         raise RuleViolation("absent player", "an absent big blind is checked through "
@@ -227,6 +263,8 @@ def _decide_check_call(state: HandState,
     if state.to_act != player or state.phase != BETTING:
         raise _out_of_turn(state, player)
     owed = state.current_bet - state.bets[player]
+    if state.out_of_turn:
+        _check_out_of_turn(state, player, "call" if owed > 0 else "check", 0)
     if state.absent[player] and not (owed <= 0 and state.profile.absent_big_blind_checks):
         raise RuleViolation("TDA 30", "the player is absent: his hand is killed when the "
                             "action reaches him", ("fold",))
@@ -246,9 +284,14 @@ def _decide_bet_raise(state: HandState,
     bounds = _raise_bounds(state, player)
     to = command.to
     current = state.current_bet
+    if state.out_of_turn:
+        _check_out_of_turn(state, player, "bet" if current == 0 else "raise", to)
     if bounds is not None:
         kind, min_to, max_to = bounds
         if min_to <= to <= max_to and to > current:
+            unit = state.setup.chip_unit
+            if unit > 1 and to != max_to and (to - state.bets[player]) % unit:
+                raise _unmakeable(state, player, to, unit)
             if kind == "bet":
                 return _bet_made(player, to, to == max_to)
             return _raise_made(player, to, to == max_to, to - current >= state.last_full_raise)
@@ -299,6 +342,20 @@ def _raise_made(player: int, to: int, all_in: bool, full: bool) -> tuple[RaiseMa
     return raised
 
 
+def _unmakeable(state: HandState, player: int, to: int, unit: int) -> RuleViolation:
+    """A bet or raise the chips in play cannot make (not all-in)."""
+    la = legal_actions(state)
+    assert la is not None
+    below = to - (to - state.bets[player]) % unit
+    options = [o for o in (below, below + unit) if la.min_to <= o <= la.max_to]
+    rule = state.profile.rule("chips_in_play")
+    return RuleViolation(
+        rule, f"{la.raise_kind} to {to} cannot be made with the chips in play: the smallest "
+        f"chip is {unit}, so the chips pushed must be a multiple of it unless all-in "
+        f"({render_rule(rule, state.profile)})",
+        tuple(f"{la.raise_kind} to {o}" for o in options) + la.describe())
+
+
 def _refused_bet(state: HandState, player: int, to: int) -> RuleViolation:
     """Why a bet or raise to `to` is refused, with the legal options."""
     la = legal_actions(state)
@@ -311,26 +368,112 @@ def _refused_bet(state: HandState, player: int, to: int) -> RuleViolation:
         elif la.call_all_in or state.stacks[player] <= la.call_amount:
             rule, why = "all-in", "the player has no chips beyond a call"
         elif not _raise_open(state, player):
-            rule = _reopen_rule(state.profile)
+            rule = _reopen_rule(state, player)
             why = ("a short all-in did not reopen the betting for a player who already acted: "
-                   "call or fold")
+                   f"call or fold ({render_rule(rule, state.profile)})")
         else:
-            rule, why = "TDA 43", ("no player left who could call more than the current bet: "
+            rule, why = "tda-43", ("no player left who could call more than the current bet: "
                                    "every other player is all-in or covered")
         return RuleViolation(rule, why, la.describe())
     if to > la.max_to:
         return RuleViolation("table stakes", f"{la.raise_kind} to {to} is more than the "
                              f"player has: all-in is {la.max_to}", la.describe())
     if to < la.min_to and to != la.max_to:
+        profile = state.profile
         if la.raise_kind == "bet":
-            rule, why = "TDA 43", f"the minimum bet is {la.min_to} (the big blind)"
+            rule = profile.rule("min_bet")
+            why = f"the minimum bet is {la.min_to} (the big blind)"
         else:
-            rule = "TDA 43"
+            rule = profile.rule("min_raise")
             why = (f"a raise must be to at least {la.min_to} (the last full raise was "
-                   f"{state.last_full_raise}); less is allowed only all-in")
+                   f"{state.last_full_raise}"
+                   + (", and the chips in play make no less"
+                      if la.min_to != state.current_bet + state.last_full_raise else "")
+                   + "); less is allowed only all-in")
+        why += f" ({render_rule(rule, profile)})"
         return RuleViolation(rule, f"{la.raise_kind} to {to} is too small: {why}", la.describe())
-    return RuleViolation("TDA 43", f"{to} does not raise the bet of {state.current_bet}",
+    return RuleViolation("tda-43", f"{to} does not raise the bet of {state.current_bet}",
                          la.describe())
+
+
+def _binding_out_of_turn(state: HandState, player: int) -> tuple[str, int] | None:
+    """The action `player` took out of turn this round and that now binds him (TDA 53: the
+    action to him did not change), or None."""
+    if state.profile.out_of_turn != "binding_unless_action_changes" or state.absent[player]:
+        # League: 'they can pull their chips back'; an absent player's hand is killed.
+        return None
+    for position, action, to, level in state.out_of_turn:
+        if position == player and level == state.current_bet:
+            return action, to
+    return None
+
+
+def _check_out_of_turn(state: HandState, player: int, action: str, to: int) -> None:
+    binding = _binding_out_of_turn(state, player)
+    if binding is None:
+        return
+    bound, bound_to = binding
+    same = bound == action or {bound, action} <= {"check", "call"} or (
+        {bound, action} <= {"bet", "raise"} and bound_to == to)
+    if not same:
+        words = bound + (f" to {bound_to}" if bound in ("bet", "raise") else "")
+        raise RuleViolation(
+            state.profile.rule("out_of_turn"), f"position {player} acted out of turn ({words}) "
+            "and the action to him has not changed: it is binding "
+            f"({render_rule(state.profile.rule('out_of_turn'), state.profile)})", (words,))
+
+
+def _decide_out_of_turn(state: HandState, command: ActOutOfTurn) -> tuple[HandEvent, ...]:
+    """An action before the player's turn, recorded as pending (TDA 53)."""
+    player = command.player
+    _check_player(state, player)
+    if state.phase != BETTING or state.to_act is None:
+        raise RuleViolation("tda-53", f"no betting now: the hand is at {state.phase}")
+    if player == state.to_act:
+        raise RuleViolation("tda-53", f"it is position {player}'s turn: record the action")
+    if state.folded[player] or state.stacks[player] <= 0:
+        raise RuleViolation("tda-53", f"position {player} has no action to take")
+    if command.action not in OUT_OF_TURN_ACTIONS:
+        raise RuleViolation("tda-53", f"{command.action!r} is not an action; allowed: "
+                            f"{', '.join(OUT_OF_TURN_ACTIONS)}")
+    if (command.action in ("bet", "raise")) != (command.to > 0):
+        raise RuleViolation("tda-53", "a bet or raise out of turn names its total (to), and "
+                            "only those do")
+    if command.to:
+        # It must be an amount that would be legal were it his turn (it binds as it stands).
+        bounds = _raise_bounds(state, player)
+        kind = "bet" if state.current_bet == 0 else "raise"
+        if bounds is None or command.action != kind or not (
+                bounds[1] <= command.to <= bounds[2] or command.to == bounds[2]):
+            options = (f"{bounds[0]} to {bounds[1]} up to {bounds[2]}",) if bounds else ()
+            raise RuleViolation("tda-53", f"{command.action} to {command.to} out of turn would "
+                                "not be legal at his turn", options + ("check or call",
+                                                                         "fold"))
+    return (ActedOutOfTurn(player, command.action, command.to, state.current_bet,
+                           state.profile.rule("out_of_turn")),)
+
+
+def _decide_push(state: HandState, command: PushChips) -> tuple[HandEvent, ...]:
+    """The physical facts, ruled under the profile (engine/hand_push.py): the facts and the
+    ruling (`chips_pushed`), then the action they are ruled as."""
+    player = command.player
+    if state.to_act != player or state.phase != BETTING:
+        raise _out_of_turn(state, player)
+    la = legal_actions(state)
+    assert la is not None
+    if state.absent[player]:
+        raise RuleViolation("TDA 30", "the player is absent: his hand is killed when the "
+                            "action reaches him", la.describe())
+    check_push(state, command, state.setup.chip_unit)
+    ruling = rule_push(state, command, la)
+    if ruling.ruled in ("check", "call"):
+        action: tuple[HandEvent, ...] = _decide_check_call(state, CheckCall(player))
+    else:
+        action = _decide_bet_raise(state, BetRaise(player, ruling.to))
+    pushed = ChipsPushed(player, command.chips, command.motions, command.said, command.said_to,
+                         command.bounty_chip, ruling.ruled, ruling.to, ruling.reason,
+                         ruling.rule)
+    return (pushed, *action)
 
 
 def _known_cards(state: HandState) -> set[Card]:
@@ -409,6 +552,8 @@ def _decide_board(state: HandState, command: DealBoard) -> tuple[HandEvent, ...]
     if len(command.cards) != due:
         raise RuleViolation("board", f"the next street takes {due} card(s), got "
                             f"{len(command.cards)}", (f"deal {due}",))
+    if state.held_out:
+        _refuse_held_out(state, command.cards)
     texts = _check_duplicates(state, command.cards)
     dealt = _BOARDS_DEALT.get(texts)
     if dealt is None:
@@ -416,6 +561,16 @@ def _decide_board(state: HandState, command: DealBoard) -> tuple[HandEvent, ...]
         if len(_BOARDS_DEALT) > _MEMO_LIMIT:
             _BOARDS_DEALT.clear()
     return dealt
+
+
+def _refuse_held_out(state: HandState, cards: tuple[Card, ...]) -> None:
+    held = [c for c in cards if isinstance(c, int) and 0 <= c < 64 and state.held_out >> c & 1]
+    if held:
+        raise RuleViolation(
+            state.profile.rule("premature_board"),
+            f"{card_text(held[0])} was turned before the betting was complete and is out of "
+            "play for this round: burn and turn the next card in its place (it is shuffled "
+            "back for the river)", ("deal the next card as the turn",))
 
 
 def _decide_show(state: HandState, command: ShowCards) -> tuple[HandEvent, ...]:
@@ -481,7 +636,14 @@ def _decide_award(state: HandState, command: AwardPots) -> tuple[HandEvent, ...]
 
 def _substantial_action(state: HandState) -> bool:
     if state.profile.misdeal_limit == "two_players_acted":
-        return state.players_acted.bit_count() >= 2
+        # Chairperson: "Action is considered to occur when two players after the blinds have
+        # acted on their hands": what the blinds do does not count.
+        blinds = state.setup.blinds
+        after_blinds = state.players_acted
+        for i in range(len(blinds)):
+            if blinds[i]:
+                after_blinds &= ~(1 << i)
+        return after_blinds.bit_count() >= 2
     # TDA 36: two actions in turn with at least one putting chips in, or three actions.
     return state.actions_in_turn >= 3 or (
         state.actions_in_turn >= 2 and state.chip_actions_in_turn >= 1
@@ -489,15 +651,13 @@ def _substantial_action(state: HandState) -> bool:
 
 
 def _misdeal_rule(profile: Profile) -> str:
-    if profile.misdeal_limit == "two_players_acted":
-        return "chairperson misdeal rule 2"
-    return "TDA 35, 36"
+    return profile.rule("misdeal")
 
 
 def _misdeal_rules(profile: Profile) -> tuple[str, ...]:
-    if profile.misdeal_limit == "two_players_acted":
-        return ("chairperson-misdeal-2",)
-    return ("tda-35", "tda-36")
+    """What a misdeal event cites: the profile's own misdeal rule, else TDA 35 and 36."""
+    own = profile.rule_ids.get("misdeal")
+    return (own,) if own else ("tda-35", "tda-36")
 
 
 def _decide_misdeal(state: HandState, command: DeclareMisdeal) -> tuple[HandEvent, ...]:
@@ -596,6 +756,14 @@ def _decide_kill(state: HandState, command: KillHand) -> tuple[HandEvent, ...]:
 def _decide_clock(state: HandState, command: ExpireClock) -> tuple[HandEvent, ...]:
     if state.phase != BETTING or state.to_act != command.player:
         raise _not_your_turn(state, command.player)
+    profile = state.profile
+    allowed = profile.clock_seconds + profile.clock_countdown_seconds
+    if 0 <= command.seconds < allowed:
+        raise RuleViolation(
+            profile.rule("clock"), f"the clock has not run out: {command.seconds} of "
+            f"{profile.clock_seconds} seconds and a {profile.clock_countdown_seconds}-second "
+            f"countdown ({render_rule(profile.rule('clock'), profile)})",
+            (f"wait {allowed - command.seconds} more seconds",))
     if state.current_bet > state.bets[command.player]:
         return (HandKilled(command.player, "clock_expired_facing_bet", ("tda-29",)),)
     if not state.profile.clock_expired_unbet_hand_checked:
@@ -618,15 +786,13 @@ def _decide_returned(state: HandState, command: MarkReturned) -> tuple[HandEvent
 
 
 def _decide_void(state: HandState, command: VoidHand) -> tuple[HandEvent, ...]:
-    if state.profile.name == "chairperson":
-        rules = ("chairperson-fouled-deck",)
-    else:
-        rules = ("tda-35-e",)
-    return (HandVoided(command.reason, rules),)
+    # A fouled deck (TDA 35-E) or, under the chairperson, a different back or duplicate card.
+    return (HandVoided(command.reason, (state.profile.rule("void"),)),)
 
 
 _DECIDERS: Final[dict[type, Callable[[HandState, Any], tuple[HandEvent, ...]]]] = {
     Fold: _decide_fold, CheckCall: _decide_check_call, BetRaise: _decide_bet_raise,
+    PushChips: _decide_push, ActOutOfTurn: _decide_out_of_turn,
     DealHole: _decide_deal_hole, DealBoard: _decide_board, ShowCards: _decide_show,
     MuckCards: _decide_muck, AwardPots: _decide_award, DeclareMisdeal: _decide_misdeal,
     ExposeCard: _decide_expose, ExposeBoardEarly: _decide_board_early, KillHand: _decide_kill,

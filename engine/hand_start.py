@@ -24,7 +24,13 @@ from engine.hand_state import (
     HandState,
     _build,
 )
-from engine.profiles import PROFILES, Profile, profile_digest, rules_for
+from engine.profiles import (
+    PROFILES,
+    Profile,
+    profile_digest,
+    render_rule,
+    rules_for,
+)
 
 # --- start ---------------------------------------------------------------------------------
 
@@ -83,13 +89,15 @@ def _validate_setup(setup: HandSetup) -> Profile:
 
 
 def _refuse_straddle(setup: HandSetup, profile: Profile) -> NoReturn:
-    """More than two blinds is a straddle. No profile allows one (`straddle_allowed` is false
-    in all five: BSE 'Straddle blinds are not allowed.'; TDA 2024 has no straddle rule)."""
+    """More than two blinds is a straddle. The engine plays none, so no profile offers one
+    (BSE 'Straddle blinds are not allowed.'; TDA 2024 has no straddle rule: the forced bets
+    are the posted structure's blinds and antes)."""
     posted = ", ".join(f"position {i} {b}" for i, b in enumerate(setup.blinds) if b)
+    rule = profile.rule("straddle")
     raise RuleViolation(
-        "straddle",
+        rule,
         f"a hand set up with more than two blinds ({posted}) carries a straddle; the "
-        f"{profile.name} rules allow none: {profile.citations['straddle_allowed']}",
+        f"{profile.name} rules allow none ({render_rule(rule, profile)})",
         ("a small blind and a big blind", "a big blind alone (dead small blind)"))
 
 
@@ -224,5 +232,5 @@ def _new_values(setup: HandSetup, profile: Profile) -> list[Any]:
         None, 0, setup.min_bet, not_acted,  # to_act .. acted_level
         None, None, False, forced_posts(setup, profile),  # aggressor .. posts_due
         0, 0, 0, falses, zeros, absent,  # actions_in_turn .. absent
-        zeros, 0, (), 0, 0,  # returned .. known
+        zeros, 0, (), 0, 0, -1, 0, (),  # returned .. out_of_turn
     ]

@@ -95,6 +95,7 @@ class LegalActions:
     raise_kind: str  # "bet", "raise" or "" when neither is allowed
     min_to: int  # smallest legal bet/raise total (equals max_to for an all-in short of a full one)
     max_to: int  # all-in total
+    binding: bool = False  # the one action left is what he did out of turn (TDA 53)
 
     def describe(self) -> tuple[str, ...]:
         options = []
@@ -102,7 +103,9 @@ class LegalActions:
             options.append("check")
         if self.call_amount:
             options.append(f"call {self.call_amount}" + (" (all-in)" if self.call_all_in else ""))
-        if self.raise_kind:
+        if self.raise_kind and self.binding:
+            options.append(f"{self.raise_kind} to {self.max_to}")
+        elif self.raise_kind:
             if self.min_to < self.max_to:
                 options.append(f"{self.raise_kind} to {self.min_to} up to {self.max_to}")
             else:
@@ -151,6 +154,10 @@ class HandState(NamedTuple):
     awards: tuple[PotAwarded, ...]
     deal_exposures: int = 0  # cards the dealer exposed in the deal and replaced (TDA 35-A-7)
     known: int = 0  # every card seen in this hand (hole, board, shown): bit 1 << card
+    full_bettor: int = -1  # who made the last full bet or raise this street (-1: nobody)
+    held_out: int = 0  # board cards out of play for this round (chairperson's early turn): bits
+    # Actions out of turn this round: (position, action, to, the bet when he acted) (TDA 53).
+    out_of_turn: tuple[tuple[int, str, int, int], ...] = ()
 
     # --- queries -------------------------------------------------------------------------
     @property
@@ -214,6 +221,9 @@ _AWARDED: Final = 27
 _AWARDS: Final = 28
 _DEAL_EXPOSURES: Final = 29
 _KNOWN: Final = 30
+_FULL_BETTOR: Final = 31
+_HELD_OUT: Final = 32
+_OUT_OF_TURN: Final = 33
 assert all(_FIELD_INDEX[name[1:].lower()] == index for name, index in (
     ("_SETUP", _SETUP),
     ("_PROFILE", _PROFILE),
@@ -246,6 +256,9 @@ assert all(_FIELD_INDEX[name[1:].lower()] == index for name, index in (
     ("_AWARDS", _AWARDS),
     ("_DEAL_EXPOSURES", _DEAL_EXPOSURES),
     ("_KNOWN", _KNOWN),
+    ("_FULL_BETTOR", _FULL_BETTOR),
+    ("_HELD_OUT", _HELD_OUT),
+    ("_OUT_OF_TURN", _OUT_OF_TURN),
 ))
 _build: Final = tuple.__new__  # _build(HandState, values): a state from its values in field order
 

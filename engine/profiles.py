@@ -15,8 +15,9 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Mapping
 from dataclasses import dataclass, field, fields, replace
-from typing import Any, Literal, TypeVar
+from typing import Any, Literal, TypeVar, get_args, get_origin, get_type_hints
 
 ButtonRule = Literal["dead_button", "moving_button"]
 BigBlindAnteOrder = Literal["big_blind_first", "ante_first"]
@@ -29,10 +30,13 @@ PrematureBoard = Literal[
     "reshuffle_then_top_card",
 ]
 AnteFormat = Literal["big_blind_ante", "per_player"]
-PhotoFinish = Literal["start_stack_order", "start_stack_order_ties_higher"]
-HeadsUpTransition = Literal["no_big_blind_twice", "next_big_blind_keeps_it", "button_moves_on"]
+HeadsUpTransition = Literal["next_big_blind_keeps_it", "button_moves_on"]
 WaitingPosition = Literal["between_small_blind_and_button", "small_blind", "big_blind", "button"]
 BalanceMover = Literal["next_big_blind", "high_card_draw"]
+SingleChip = Literal["call_or_bet_its_value", "call"]
+SeveralChips = Literal["tda_45", "raise_for_total"]
+StringBet = Literal["first_motion", "call_or_min_raise"]
+OutOfTurn = Literal["binding_unless_action_changes", "may_be_pulled_back"]
 LateEntryCloses = Literal["structure", "end_of_first_break", "end_of_level_3"]
 Scope = Literal["hand", "table", "tournament"]
 
@@ -72,9 +76,28 @@ class Profile:
         "big-blind ante.")
     preflop_min_raise_multiple: int = _param(
         2, "hand", "The smallest pre-flop raise is to this multiple of the big blind.")
-    straddle_allowed: bool = _param(
-        False, "hand", "A voluntary straddle may be posted. False in every profile: a hand "
-        "set up with more than two blinds is refused (rule 'straddle').")
+    dead_hand_forfeits_chips_in_action: bool = _param(
+        False, "hand", "A hand ruled dead (killed) loses every chip it put in, an uncalled bet "
+        "too; else its uncalled excess goes back to it like any uncalled bet.")
+    # --- What the dealer sees (chips pushed, words said: engine/hand_push.py) ------------------
+    single_chip_unannounced: SingleChip = _param(
+        "call_or_bet_its_value", "hand", "One chip put out without a word: facing a bet a call "
+        "(an oversized chip gets change); not facing one a bet of the chip's full value, or "
+        "(call) a call, that is a check, whatever its value.")
+    several_chips_unannounced: SeveralChips = _param(
+        "tda_45", "hand", "Several chips put out in one motion without a word, facing a bet: a "
+        "call if every chip is needed to call, else a raise (held to a full raise) once they "
+        "reach 50% of the last raise over the call (tda_45); or a raise for the total.")
+    string_bet: StringBet = _param(
+        "first_motion", "hand", "Chips put out in several motions without a word: only the "
+        "first motion counts (then ruled as one motion), or the whole amount is a call when "
+        "under or near the bet and a minimum raise when well over it.")
+    out_of_turn: OutOfTurn = _param(
+        "binding_unless_action_changes", "hand", "An action out of turn is recorded as pending; "
+        "when the action reaches the player it binds unless the action changed before him "
+        "(a bet or raise since), or (may_be_pulled_back) he may always act anew.")
+    bounty_chip_all_in: bool = _param(
+        False, "hand", "The bounty chip put in the pot (alone or with chips) is an all-in.")
     # --- Showdown and awards ----------------------------------------------------------------
     odd_chip_all_in_first: bool = _param(
         False, "hand", "A split pot of a single chip of the smallest denomination goes to the "
@@ -112,8 +135,10 @@ class Profile:
     button_rule: ButtonRule = _param(
         "dead_button", "table", "How the button and blinds move when a player is eliminated.")
     heads_up_transition: HeadsUpTransition = _param(
-        "no_big_blind_twice", "table", "Who takes the big blind when play becomes heads-up "
-        "(heads-up the button always posts the small blind and acts first pre-flop).")
+        "next_big_blind_keeps_it", "table", "Who takes the big blind when play becomes "
+        "heads-up: the player due it (so nobody has it twice running), or whoever the button "
+        "moving on makes it (heads-up the button always posts the small blind and acts first "
+        "pre-flop).")
     min_players_per_table: int = _param(
         2, "table", "Fewer players than this at a table cannot play hands.")
     new_player_waits_between_blind_and_button: bool = _param(
@@ -123,32 +148,8 @@ class Profile:
         ("between_small_blind_and_button",), "table", "The positions in which a new or moved "
         "player is not dealt in until the button has passed him.")
     # --- Tournament (the recorder) ----------------------------------------------------------
-    starting_stack: int = _param(
-        0, "tournament", "Chips each entrant starts with (0: set by the tournament).")
-    chip_denominations: tuple[int, ...] = _param(
-        (), "tournament", "The chip values in play at the start, smallest first (empty: set by "
-        "the tournament).")
-    level_minutes: int = _param(
-        0, "tournament", "Length of a blind level in minutes (0: set by the tournament).")
-    blind_structure: tuple[BlindLevel, ...] = _param(
-        (), "tournament", "(small blind, big blind, ante) of each level in order (empty: set "
-        "by the tournament).")
-    breaks: tuple[tuple[int, int], ...] = _param(
-        (), "tournament", "(after level, minutes) of each scheduled break.")
-    ante_format: AnteFormat = _param(
-        "big_blind_ante", "tournament", "Who pays the ante: the big blind for the whole table, "
-        "or every player.")
-    ante_checkpoint_level: int = _param(
-        0, "tournament", "Antes of the structure start after this level only if enough players "
-        "remain (ante_checkpoint_min_players); 0: antes simply follow the structure.")
-    ante_checkpoint_min_players: int = _param(
-        0, "tournament", "Players who must still be in at the ante checkpoint for the antes to "
-        "start.")
     color_up: ColorUp = _param(
         "race", "tournament", "What happens to odd chips of a denomination removed from play.")
-    color_up_schedule: tuple[tuple[int, int], ...] = _param(
-        (), "tournament", "(after level, denomination) of each scheduled color-up (empty: set "
-        "by the tournament).")
     seats_drawn_at_random: bool = _param(
         True, "tournament", "Seats are drawn at random (else the director assigns them).")
     seat_draw_suit_order: tuple[str, ...] = _param(
@@ -157,37 +158,35 @@ class Profile:
     button_redraw_at: tuple[str, ...] = _param(
         (), "tournament", "Stages, besides the start, at which the button is drawn anew.")
     balance_when_short_by: int = _param(
-        3, "tournament", "A table this many players short of the fullest table is balanced "
-        "(play halts there until it is).")
+        2, "tournament", "A table this many players short of the fullest table is balanced: "
+        "the floor is told and a move is suggested.")
     balance_mover: BalanceMover = _param(
         "next_big_blind", "tournament", "Who moves when a table is balanced.")
     late_entry_penalty_big_blinds: int = _param(
         0, "tournament", "Chips deducted from a late entrant, in big blinds of the current level.")
-    late_entry_posts_while_absent: bool = _param(
-        False, "tournament", "A registered player not yet seated is dealt in and loses the "
-        "blinds as they come round.")
     late_entry_closes: LateEntryCloses = _param(
         "structure", "tournament", "When late entry ends (a late player not there by then is "
         "out).")
-    re_entry_allowed: bool = _param(
-        True, "tournament", "A player out of chips may buy in again where the event offers it.")
     absent_eliminated_after_full_level: bool = _param(
         False, "tournament", "A player who plays no hand for a whole blind level has his chips "
         "removed and is eliminated (else he is blinded off).")
-    photo_finish: PhotoFinish = _param(
-        "start_stack_order", "tournament", "Players eliminated on the same hand are placed by "
-        "the chips they started it with, more chips higher; equal stacks split the prizes of "
-        "their places (ties_higher: both take the higher place).")
     bubble_busts_share: bool = _param(
         True, "tournament", "Hand-for-hand at the money: all players busting on the same hand "
         "share the place(s) paid, whatever their stacks.")
-    payout_table: tuple[PayoutRow, ...] = _param(
-        (), "tournament", "Places paid and their percentages by number of entrants (empty: set "
-        "by the tournament).")
     deals_allowed: bool = _param(
         False, "tournament", "Players at the final table may agree a deal instead of the "
         "posted payouts.")
     citations: dict[str, str] = field(default_factory=dict, compare=False)
+    short: str = ""
+    """The document's short name in renderings ("BSE"); empty for the TDA baseline."""
+    rule_ids: dict[str, str] = field(default_factory=dict, compare=False)
+    """The profile's own rule identifier for a decision the engine cites (see RULE_CONCEPTS);
+    a decision it has none for cites the TDA rule."""
+
+    def rule(self, concept: str) -> str:
+        """The rule identifier a decision of `concept` cites under this profile."""
+        own = self.rule_ids.get(concept)
+        return own if own is not None else TDA_RULES[concept]
 
     def parameters(self) -> list[tuple[str, object, str, str]]:
         """(name, value, what it means, where it comes from) for every rule parameter."""
@@ -198,7 +197,7 @@ class Profile:
         ]
 
 
-_NOT_PARAMETERS = ("name", "title", "source", "citations")
+_NOT_PARAMETERS = ("name", "title", "source", "citations", "short", "rule_ids")
 
 
 def parameter_names() -> tuple[str, ...]:
@@ -212,10 +211,160 @@ def parameter_docs() -> dict[str, str]:
             if f.name not in _NOT_PARAMETERS}
 
 
+GOVERNS: dict[str, str] = {
+    "reopen_percent": "engine/hand_decide.py _raise_open: whether a player who already acted "
+    "may raise after short all-ins (legal actions and refusals)",
+    "reopen_measure": "engine/hand_decide.py _raise_open: what the reopening percent is "
+    "measured against, for the original bettor",
+    "full_big_blind_level": "engine/hand_apply.py _open_preflop: the bet callers match when the "
+    "big blind is all-in for less",
+    "big_blind_ante_order": "engine/hand_start.py forced_posts: what a short big blind posts "
+    "first",
+    "preflop_min_raise_multiple": "engine/hand_apply.py _open_preflop: the smallest pre-flop "
+    "raise offered and accepted",
+    "dead_hand_forfeits_chips_in_action": "engine/hand_apply.py _close_street: whether a dead "
+    "hand's uncalled bet goes back to it",
+    "single_chip_unannounced": "engine/hand_push.py: what one chip put out silently is ruled",
+    "several_chips_unannounced": "engine/hand_push.py: what several chips put out silently "
+    "in one motion are ruled",
+    "string_bet": "engine/hand_push.py: what chips put out in several motions are ruled",
+    "out_of_turn": "engine/hand_decide.py _binding_out_of_turn: a pending out-of-turn action "
+    "binds when the action reaches him, or he acts anew",
+    "bounty_chip_all_in": "engine/hand_push.py: the bounty chip pushed is an all-in (else "
+    "refused)",
+    "odd_chip_all_in_first": "engine/hand_pots.py: who gets the odd chip of a one-chip split",
+    "misdeal_limit": "engine/hand_decide.py _substantial_action: whether a misdeal may still "
+    "be declared",
+    "exposed_deal_card": "engine/hand_decide.py _decide_expose: a card exposed in the deal is "
+    "replaced or makes a misdeal",
+    "exposed_both_call_or_fold": "engine/hand_decide.py _decide_expose: a player who showed "
+    "both cards may only call or fold",
+    "player_exposure_kills_hand": "engine/hand_decide.py _decide_expose: a card shown with "
+    "action pending kills the hand",
+    "premature_board_card": "engine/hand_decide.py _decide_board_early and hand_apply.py: the "
+    "procedure recorded, and whether the early card may be the next street",
+    "absent_hand_killed_at_deal": "engine/hand_start.py: an absent player's hand is killed at "
+    "the deal or at his turn",
+    "absent_big_blind_checks": "engine/hand_decide.py legal_actions: an absent big blind is "
+    "checked through",
+    "clock_seconds": "engine/hand_decide.py _decide_clock: when the clock may be ruled expired",
+    "clock_countdown_seconds": "engine/hand_decide.py _decide_clock: when the clock may be "
+    "ruled expired",
+    "clock_expired_unbet_hand_checked": "engine/hand_decide.py _decide_clock: checked or dead "
+    "when not facing a bet",
+    "button_rule": "engine/table.py plan_hand: where the button goes after an elimination",
+    "heads_up_transition": "engine/table.py plan_hand: who has the big blind going heads-up",
+    "min_players_per_table": "engine/table.py plan_hand: a hand refused at a short table",
+    "new_player_waits_between_blind_and_button": "engine/table.py plan_hand: a new player "
+    "waits for the button",
+    "new_player_waiting_positions": "engine/table.py plan_hand: the seats where a new player "
+    "waits",
+    "color_up": "engine/tournament.py color_up: race, round up or forfeit odd chips",
+    "seats_drawn_at_random": "engine/seating.py draw_seats: a random draw or the director's "
+    "assignment (recorded in seats_drawn)",
+    "seat_draw_suit_order": "engine/seating.py draw_button and the high-card move draw: which "
+    "suit wins a tie on rank",
+    "button_redraw_at": "engine/tournament.py button_redraw_due: a new button draw when tables "
+    "combine",
+    "balance_when_short_by": "engine/seating.py needs_balancing: when a move is due",
+    "balance_mover": "engine/seating.py suggest_balance: who moves",
+    "late_entry_penalty_big_blinds": "engine/tournament.py register: the chips a late entrant "
+    "loses",
+    "late_entry_closes": "engine/tournament.py late_entry_window: when registration closes",
+    "absent_eliminated_after_full_level": "engine/tournament.py remove_absent_player: a "
+    "player absent a whole level is removed, or blinded off",
+    "bubble_busts_share": "engine/tournament.py eliminate: players busting into the money on "
+    "one hand share the places",
+    "deals_allowed": "engine/tournament.py check_deal_allowed: a deal is allowed or refused",
+}
+"""Where the engine reads each parameter and what decision it changes."""
+
+FLIP_TEST = "tests/test_profile_flips.py::test_flipping_a_parameter_changes_a_decision"
+"""The test case that proves a parameter changes a decision: FLIP_TEST[parameter]."""
+
+
 def parameter_scopes() -> dict[str, str]:
     """Who applies each parameter: "hand", "table" or "tournament"."""
     return {f.name: str(f.metadata["scope"]) for f in fields(Profile)
             if f.name not in _NOT_PARAMETERS}
+
+
+# --- Rule identifiers ----------------------------------------------------------------------
+# What a decision cites: a stable identifier (never a sentence), rendered into words when read.
+# Each concept is a kind of decision the engine cites a rule for; TDA_RULES gives the baseline
+# rule, a profile's `rule_ids` its own document's rule where the document speaks.
+
+TDA_RULES: dict[str, str] = {
+    "min_bet": "tda-43",
+    "min_raise": "tda-43",
+    "reopen": "tda-47",
+    "misdeal": "tda-35",
+    "void": "tda-35-e",
+    "straddle": "tda-23",
+    "dead_hand": "tda-68",
+    "premature_board": "tda-rp-5",
+    "clock": "tda-29",
+    "min_players": "tda-11",
+    "photo_finish": "practice-photo-finish",
+    "bubble": "tda-rp-8",
+    "re_entry": "tda-8",
+    "deal": "tda-deals",
+    "absent_level": "tda-71",
+    "carry": "tda-24",
+    "chips_in_play": "tda-25",
+    "declared": "tda-40",
+    "one_chip": "tda-44",
+    "several_chips": "tda-45",
+    "string_bet": "tda-42",
+    "bounty_chip": "tda-40",
+    "out_of_turn": "tda-53",
+}
+RULE_CONCEPTS: tuple[str, ...] = tuple(TDA_RULES)
+
+RULE_WORDS: dict[str, str] = {
+    "tda-23": "TDA 23", "tda-35": "TDA 35", "tda-35-e": "TDA 35-E", "tda-43": "TDA 43",
+    "tda-47": "TDA 47",
+    "tda-68": "TDA 68", "tda-rp-5": "TDA RP-5", "tda-29": "TDA 29", "tda-11": "TDA 11",
+    "bse-seating": "BSE Seating", "bse-photo-finishes": "BSE Photo Finishes",
+    "practice-photo-finish": "usual practice (TDA 2024 has no rule): more chips at the start "
+    "of the hand places higher, equal stacks share",
+    "tda-rp-8": "TDA RP-8-A", "tda-24": "TDA 24", "tda-25": "TDA 25",
+    "tda-40": "TDA 40", "tda-42": "TDA 42", "tda-44": "TDA 44", "tda-45": "TDA 45",
+    "tda-53": "TDA 53", "league-out-of-turn": "League Calling (a bet out of turn)",
+    "bse-betting": "BSE Betting", "octobermuck-one-chip": "Octobermuck one-chip rule",
+    "octobermuck-announce": "Octobermuck General Rules (announce your actions)",
+    "octobermuck-bounties": "Octobermuck Bounties",
+    "league-single-chip-bets": "League Calling (and Single Chip Bets)",
+    "league-string-betting": "League String Betting",
+    "octobermuck-buy-downs": "Octobermuck Chip Buy-downs (odd chips forfeited to the next pot)",
+    "tda-8": "TDA 8", "tda-71": "TDA 71-A",
+    "tda-deals": "TDA 2024 (no rule on deals: the posted payouts apply)",
+    "octobermuck-re-buys": "Octobermuck Re-Buys", "octobermuck-deals": "Octobermuck deals",
+    "league-out-of-chips": "League (out of chips, out of the tournament)",
+    "league-leaving-the-table": "League Leaving the Table",
+    "league-timely-bets": "League Timely Bets",
+    "bse-all-in": "BSE All-In", "bse-blinds": "BSE Blinds",
+    "bse-pre-flop-action": "BSE Pre-Flop Action", "bse-mucked-cards": "BSE Mucked Cards",
+    "bse-misdealt-exposed-cards": "BSE Misdealt / Exposed Cards",
+    "octobermuck-short-all-in": "Octobermuck General Rules (short all-in)",
+    "octobermuck-minimum-bet": "Octobermuck General Rules (minimum bet)",
+    "octobermuck-raises": "Octobermuck General Rules (raises)",
+    "chairperson-misdeals": "Chairperson misdeals 1-2",
+    "chairperson-foul-deck": "Chairperson: a different back or a duplicate card voids the hand",
+    "chairperson-premature-board": "Chairperson premature board cards",
+    "league-raising": "League Raising", "league-misdeals": "League Misdeals",
+    "league-accidental-reveals": "League Accidental Reveals",
+}
+
+
+def render_rule(rule_id: str, profile: Profile | None = None) -> str:
+    """The words for a rule identifier; a TDA rule cited under a house profile says that the
+    house document is silent there ("TDA 47 (Octobermuck is silent here)")."""
+    words = RULE_WORDS.get(rule_id, rule_id)
+    if profile is not None and profile.short and rule_id.startswith("tda-") and \
+            rule_id not in profile.rule_ids.values():
+        return f"{words} ({profile.short} is silent here)"
+    return words
 
 
 # --- TDA 2024 (the baseline) ---------------------------------------------------------------
@@ -235,11 +384,27 @@ TDA_CITATIONS: dict[str, str] = {
     "full big blind",
     "big_blind_ante_order": "TDA 2024 RP-11: 'If a single-payer ante is used, the big blind "
     "ante format (BBA) with big-blind-first calculation is recommended.'",
+    "single_chip_unannounced": "TDA 2024 Rule 44: 'Placing a single oversized chip in the "
+    "pot is a call if the player is facing a bet, unless a raise is first declared'; "
+    "unopened, 'a single oversized chip put in pre-flop is a call; post-flop ... is a bet of "
+    "the full value of the chip'",
+    "several_chips_unannounced": "TDA 2024 Rule 45: facing a bet, multiple chips put in "
+    "without declaring a raise are a call if every chip is needed to call (removing one chip "
+    "leaves less than the call); otherwise the 50% standard of Rule 43 decides a call or a "
+    "raise, and a raise is held to a full raise",
+    "string_bet": "TDA 2024 Rule 42: a raise is made in one motion (or declared); chips put "
+    "out in more than one motion without a declaration are a string bet: the first motion "
+    "stands",
+    "out_of_turn": "TDA 2024 Rule 53: action out of turn is binding if the action to the "
+    "out-of-turn player does not change; if it changes, he may change his action (his chips "
+    "come back)",
+    "bounty_chip_all_in": "TDA 2024 has no bounty chip: an all-in is declared or made of "
+    "chips",
+    "dead_hand_forfeits_chips_in_action": "TDA 2024 states no forfeit of a dead hand's "
+    "uncalled bet: like any uncalled bet, the excess goes back to the player who bet it",
     "preflop_min_raise_multiple": "TDA 2024 Rule 43-A: a raise must be at least the largest "
     "prior full bet or raise of the round, and Rule 51-B: the posted big blind is the "
     "pre-flop opener; so the smallest pre-flop raise is to twice the big blind",
-    "straddle_allowed": "TDA 2024 has no straddle rule: the forced bets are the blinds and "
-    "antes of the posted structure (Rule 23 levels); no straddles",
     "odd_chip_all_in_first": "TDA 2024 Rule 20-A: odd chips are first broken into the smallest "
     "denomination in play; in board games the odd chip goes to the first seat left of the "
     "button (no all-in exception)",
@@ -277,28 +442,10 @@ TDA_CITATIONS: dict[str, str] = {
     "between the SB and button'",
     "new_player_waiting_positions": "TDA 2024 Rule 10-A: dealt in 'except between the SB and "
     "button'",
-    "starting_stack": "TDA 2024 leaves the starting stack to the event (Rule 8-A: late "
-    "entrants are sold full stacks)",
-    "chip_denominations": "TDA 2024 Rule 25-B: TDs control the number and denominations of "
-    "chips in play",
-    "level_minutes": "TDA 2024 Rule 23: a new level starts on announcement or the clock's "
-    "signal; level lengths are the event's structure",
-    "blind_structure": "TDA 2024 Rule 23: 'The new level applies to the next hand'; the "
-    "structure itself is the event's",
-    "breaks": "TDA 2024 leaves breaks to the event's structure (RP-7: hold the dealer push 90 "
-    "seconds before a scheduled break)",
-    "ante_format": "TDA 2024 RP-11: the big blind ante format (BBA) is recommended when a "
-    "single-payer ante is used",
-    "ante_checkpoint_level": "TDA 2024 RP-11: 'Antes should not be reduced ... as play "
-    "progresses'; antes follow the posted structure, with no conditional start",
-    "ante_checkpoint_min_players": "TDA 2024: no conditional antes (RP-11; structure as "
-    "posted)",
     "color_up": "TDA 2024 Rule 24-A: at scheduled color-ups chips are raced off starting in "
     "seat 1, at most one chip to a player, and nobody is raced out (he gets one chip of the "
     "lowest denomination still in play); 24-C: leftovers worth less than that chip are "
     "removed without compensation",
-    "color_up_schedule": "TDA 2024 Rule 24: scheduled color-ups are the event's; Rule 25-B: "
-    "discretionary color-ups are announced",
     "seats_drawn_at_random": "TDA 2024 Rule 7: 'Tournament and satellite seats will be "
     "randomly assigned.'",
     "seat_draw_suit_order": "TDA 2024 Illustration Addendum, Rule 10: the first seat card "
@@ -306,27 +453,20 @@ TDA_CITATIONS: dict[str, str] = {
     "not stated (spades, hearts, diamonds, clubs is the usual order)",
     "button_redraw_at": "TDA 2024 has no rule on drawing for the button after the start; "
     "players from broken tables join the running button order (Rule 10)",
-    "balance_when_short_by": "TDA 2024 Rule 11-D: 'Play will halt on tables 3 or more players "
-    "short (by elimination) than the table with the most players once the blinds are "
-    "impacted'; tighter balancing later at TD's discretion",
+    "balance_when_short_by": "TDA 2024 Rule 11: tables are balanced as players are eliminated, "
+    "a move being due once a table is 2 short of the fullest (one move then evens them); "
+    "11-D: 'Play will halt on tables 3 or more players short ... once the blinds are "
+    "impacted'",
     "balance_mover": "TDA 2024 Rule 11-A: in flop games 'the player to be big blind next "
     "moves to the worst position'",
     "late_entry_penalty_big_blinds": "TDA 2024 Rule 8-A: 'Alternates, players registering "
     "late, and re-entries will be sold full stacks.'",
-    "late_entry_posts_while_absent": "TDA 2024 Rule 8-A: late registrants draw a seat when "
-    "they register and are dealt in from then; nothing is posted for them before",
     "late_entry_closes": "TDA 2024 Rule 8-A: late registration is as the event sets it",
-    "re_entry_allowed": "TDA 2024 Rules 8-A/8-B and 27 provide for re-entries and re-buys "
-    "where the event offers them",
     "absent_eliminated_after_full_level": "TDA 2024 Rule 71-A: 'Players away from the table "
     "or on penalty may be anted or blinded out of a tournament.'",
-    "photo_finish": "TDA 2024 has no general rule (RP-8-A covers only the money bubble); the "
-    "usual practice: the player who started the hand with more chips finishes higher, equal "
-    "stacks share",
     "bubble_busts_share": "TDA 2024 RP-8-A: hand-for-hand, 'If enough players bust on the "
     "current hand to break into the money, the busting players will be eligible for a share "
     "of the place(s) paid on the current hand.'",
-    "payout_table": "TDA 2024 leaves payouts to the event",
     "deals_allowed": "TDA 2024 has no rule on deals: the posted payouts apply",
 }
 
@@ -339,19 +479,24 @@ TDA = Profile(
 
 
 def _derive(base: Profile, name: str, title: str, source: str, short: str,
-            changes: dict[str, tuple[Any, str]]) -> Profile:
-    """A profile from `base`: `changes` gives (value, citation) for what the document says;
-    every other parameter keeps the baseline value, cited as such."""
+            changes: dict[str, tuple[Any, str]], rules: dict[str, str] | None = None) -> Profile:
+    """A profile from `base`: `changes` gives (value, citation) for what the document says,
+    `rules` the document's own rule identifiers (see RULE_CONCEPTS); every other parameter
+    keeps the baseline value, cited as such."""
     unknown = set(changes) - set(parameter_names())
     if unknown:
         raise ValueError(f"{name}: unknown parameter(s) {sorted(unknown)}")
+    unknown = set(rules or {}) - set(RULE_CONCEPTS)
+    if unknown:
+        raise ValueError(f"{name}: unknown rule concept(s) {sorted(unknown)}")
     citations = {key: f"{short} does not say; TDA baseline: {cite}"
                  for key, cite in base.citations.items()}
     values: dict[str, Any] = {}
     for key, (value, cite) in changes.items():
         values[key] = value
         citations[key] = cite
-    return replace(base, name=name, title=title, source=source, citations=citations, **values)
+    return replace(base, name=name, title=title, source=source, citations=citations,
+                   short=short, rule_ids=dict(rules or {}), **values)
 
 
 BSE = _derive(TDA, "bse", "BSE league", "shared/seeds/bse-tournament-rules.txt", "BSE", {
@@ -363,7 +508,6 @@ BSE = _derive(TDA, "bse", "BSE league", "shared/seeds/bse-tournament-rules.txt",
     "preflop_min_raise_multiple": (2, "BSE Pre-Flop Action: 'Any pre-flop RAISE must at least "
                                    "double the big blind. A Re-RAISE must be equal to or "
                                    "greater than the previous raise (not bet).'"),
-    "straddle_allowed": (False, "BSE Blinds: 'Straddle blinds are not allowed.'"),
     "odd_chip_all_in_first": (False, "BSE Side / Split Pots: 'In case of an uneven split pot, "
                               "the extra chip goes to the winning player seated closest to the "
                               "left of the dealer.'"),
@@ -376,6 +520,19 @@ BSE = _derive(TDA, "bse", "BSE league", "shared/seeds/bse-tournament-rules.txt",
                                    "(mucked) when: ... or if a Member exposes one or both of "
                                    "their cards to players in the hand, with action still "
                                    "pending after them.'"),
+    "single_chip_unannounced": ("call", "BSE Betting: 'If intentions are not stated, then any "
+                                "single chip put out will be considered a call and any change "
+                                "necessary will be provided by the dealer when all action is "
+                                "complete.'"),
+    "several_chips_unannounced": ("raise_for_total", "BSE Betting: 'If multiple chips are put "
+                                  "out, this will be considered a raise for the total amount "
+                                  "put out.'"),
+    "string_bet": ("first_motion", "BSE Betting: 'No string bets. ... place all chips "
+                   "required to satisfy their intentions in one motion.'"),
+    "dead_hand_forfeits_chips_in_action": (True, "BSE Mucked Cards: 'Once a player's hole "
+                                           "cards are considered dead and mucked, all the "
+                                           "player's chips in action on that hand are "
+                                           "lost.'"),
     "premature_board_card": ("reshuffle_with_burn", "BSE Misdealt / Exposed Cards: 'If the "
                              "flop, turn, or river cards are exposed too early, the card(s) "
                              "and the respective burn card must be reshuffled along with the "
@@ -404,9 +561,6 @@ BSE = _derive(TDA, "bse", "BSE league", "shared/seeds/bse-tournament-rules.txt",
     "new_player_waiting_positions": (("small_blind", "button"), "BSE Seating: 'If a member "
                                      "sits down in the Small Blind or the dealer position they "
                                      "must wait until the deal passes.'"),
-    "starting_stack": (4000, "BSE Playing Chips: 'League members arriving prior to tournament "
-                       "start time receive 4,000 in chips and play until one player wins all "
-                       "the chips.'"),
     "color_up": ("round_up", "BSE Coloring Up: 'All remaining odd chips at color up will be "
                  "rounded up to the next chip denomination when coloring up.'"),
     "seats_drawn_at_random": (False, "BSE Seating: 'EDs will assign seats to all members "
@@ -426,13 +580,14 @@ BSE = _derive(TDA, "bse", "BSE league", "shared/seeds/bse-tournament-rules.txt",
                                       "chips according to blinds after break.'"),
     "late_entry_closes": ("end_of_first_break", "BSE Playing Chips: 'Members are allowed in up "
                           "until the end of the break.'"),
-    "photo_finish": ("start_stack_order_ties_higher", "BSE Photo Finishes: 'When two (or more) "
-                     "Members get out on the same hand, the player with the most chips in the "
-                     "hand will get the higher finishing position. If Members have equal "
-                     "amounts of chips, they tie for the higher position.'"),
     "bubble_busts_share": (False, "BSE Photo Finishes: the most chips in the hand places "
                            "higher whenever two or more get out on the same hand (no "
                            "bubble exception)"),
+}, rules={
+    "min_raise": "bse-pre-flop-action", "reopen": "bse-all-in", "straddle": "bse-blinds",
+    "dead_hand": "bse-mucked-cards", "premature_board": "bse-misdealt-exposed-cards",
+    "min_players": "bse-seating", "photo_finish": "bse-photo-finishes",
+    "one_chip": "bse-betting", "several_chips": "bse-betting", "string_bet": "bse-betting",
 })
 
 OCTOBERMUCK = _derive(TDA, "octobermuck", "Octobermuck charity tournament",
@@ -455,6 +610,20 @@ OCTOBERMUCK = _derive(TDA, "octobermuck", "Octobermuck charity tournament",
     "preflop_min_raise_multiple": (2, "Octobermuck General Rules: 'Minimum bet is equal to "
                                    "that round's BB.' and 'Raises can be no less then the "
                                    "previous bet (unless all-in)'"),
+    "single_chip_unannounced": ("call_or_bet_its_value", "Octobermuck General Rules: 'If you "
+                                "put a $500 chip in the pot to call a $100 bet and do not "
+                                "announce any other intention, it is a call and you'll get "
+                                "change. If you open the action by placing a $500 chip into "
+                                "the pot and do not announce otherwise, the full amount of the "
+                                "chip is in play, regardless of the minimum bet of that "
+                                "round.'"),
+    "string_bet": ("first_motion", "Octobermuck General Rules: 'No string raises. If you don't "
+                   "announce your amount, you can not raise anymore than the amount of chips "
+                   "you take with you into the pot.'"),
+    "bounty_chip_all_in": (True, "Octobermuck Bounties: 'The Bounty chip will also be used to "
+                           "signify an All-In bet. If the player has too many chips too easily "
+                           "put in the pot, simply placing the Bounty chip in the pot is "
+                           "considered an All-In bet.'"),
     "exposed_deal_card": ("replace_as_burn", "Octobermuck General Rules: 'If a card is exposed "
                           "during the deal, the card is taken out of play and the player is "
                           "dealt the top card after everyone has been dealt. The exposed card "
@@ -474,40 +643,9 @@ OCTOBERMUCK = _derive(TDA, "octobermuck", "Octobermuck charity tournament",
                             "becomes heads up, the button moves. Button posts the small blind "
                             "(SB) and the other player is the big blind (BB), regardless of "
                             "who had what blind position on the previous hand.'"),
-    "starting_stack": (5000, "Octobermuck: 'Starting Stack: 5000T$'"),
-    "chip_denominations": ((5, 25, 100, 500), "Octobermuck: 'Red(10 @ 5T$ ea = 50T$', 'Green "
-                           "(10 @25T$ ea = 250T$)', 'Black (7 @100T$ ea = 700T$)', 'White "
-                           "([email protected]$ ea = 4000T$)'; the white count and value were "
-                           "mangled by an e-mail obfuscator in the received text: 500 is the "
-                           "value that fits (8 x 500 = 4000, and the 500 small blind of level 7 "
-                           "once the blacks are bought down)"),
-    "level_minutes": (20, "Octobermuck: 'Blind Structure and Schedule (20 minute rounds)'"),
-    "blind_structure": (((5, 10, 0), (10, 25, 0), (25, 50, 0), (50, 100, 0), (100, 200, 0),
-                         (200, 500, 0), (500, 1000, 100), (1000, 2000, 200),
-                         (2000, 4000, 400)),
-                        "Octobermuck Blind Structure: '5/10', '10/25', '25/50', '50/100', "
-                        "'100/200', '200/500', '500/1000 + 100 Ante (if used)', '1000/2000 + "
-                        "200 ante (if used)', '2000/4000 + 400 ante (if used)'"),
-    "breaks": (((3, 10), (6, 40)), "Octobermuck Blind Structure: 'Break-10 minutes' after "
-               "25/50 and 'Break-40 Minutes for Food - Determine if antes will be "
-               "implemented.' after 200/500; then 'Breaks as needed'"),
-    "ante_format": ("per_player", "Octobermuck Blind Structure: '500/1000 + 100 Ante (if "
-                    "used)': an ante a tenth of the big blind, the traditional ante every "
-                    "player pays (the document does not say who pays it)"),
-    "ante_checkpoint_level": (6, "Octobermuck: '*To ensure that the tourney doesn't go longer "
-                              "than expected, we'll use the end of round 6 as a checkpoint. If "
-                              "there are still 16 or more players active after the sixth "
-                              "round, antes will be instituted for the rest of the tourney and "
-                              "the black chips will stay in play.'"),
-    "ante_checkpoint_min_players": (16, "Octobermuck: 'If there are still 16 or more players "
-                                    "active after the sixth round, antes will be instituted "
-                                    "for the rest of the tourney'"),
     "color_up": ("forfeit_to_next_pot", "Octobermuck Chip Buy-downs: 'At end of buy down "
                  "rounds, players will receive higher denomination chips for smaller chips in "
                  "even amounts. Any odd chips are forfeited to the next pot.'"),
-    "color_up_schedule": (((2, 5), (4, 25), (6, 100)), "Octobermuck Blind Structure: 'Buy "
-                          "Down Red Chips' after 10/25, 'Buy Down Green Chips' after 50/100, "
-                          "'Buy Down Black Chips if no antes.*' after 200/500"),
     "seats_drawn_at_random": (True, "Octobermuck Seating: 'Seats will be assigned randomly.'"),
     "button_redraw_at": (("final_table",), "Octobermuck Seating: 'When combining for the final "
                          "table, all players except the dealer (if he is still playing) will "
@@ -519,21 +657,17 @@ OCTOBERMUCK = _derive(TDA, "octobermuck", "Octobermuck charity tournament",
     "balance_mover": ("high_card_draw", "Octobermuck Seating: 'the players at the table with "
                       "extra people will draw for high card. ... The chosen player will move "
                       "to the empty seat. ... Dealers are exempt from relocation.'"),
-    "late_entry_posts_while_absent": (True, "Octobermuck Getting Started: 'If you are late "
-                                      "we'll assign you a seat and you will lose blinds as "
-                                      "your turn comes around.'"),
     "late_entry_closes": ("end_of_level_3", "Octobermuck Getting Started: 'You'll be picked up "
                           "after the third round (unless you have made specific arrangements "
                           "regarding late arrival).'"),
-    "re_entry_allowed": (False, "Octobermuck: 'Re-Buys: None (When you are out of chips, you "
-                         "are out of the tourney.)'"),
-    "payout_table": (((24, 27, (30, 23, 15, 13, 10, 9)),
-                      (28, 32, (28, 21, 14, 11, 10, 9, 8))),
-                     "Octobermuck Payout Structure (Tentative): '24-27: 6 places - 30%, 23%, "
-                     "15%, 13%, 10%, 9%' and '28-32: 7 places - 28 %, 21%, 14%, 11%, 10%, 9%, "
-                     "8%' (as printed the 28-32 row adds up to 101%)"),
     "deals_allowed": (True, "Octobermuck: 'Players at the final table may make deals (agreeing "
                       "to a result without finishing the tourney) if they like.'"),
+}, rules={
+    "min_bet": "octobermuck-minimum-bet", "min_raise": "octobermuck-raises",
+    "reopen": "octobermuck-short-all-in", "re_entry": "octobermuck-re-buys",
+    "deal": "octobermuck-deals", "carry": "octobermuck-buy-downs",
+    "one_chip": "octobermuck-one-chip", "string_bet": "octobermuck-announce",
+    "declared": "octobermuck-announce", "bounty_chip": "octobermuck-bounties",
 })
 
 CHAIRPERSON = _derive(TDA, "chairperson", "Event chairperson's dealer procedures",
@@ -585,6 +719,9 @@ CHAIRPERSON = _derive(TDA, "chairperson", "Event chairperson's dealer procedures
     "color_up": ("race", "Chairperson: 'The Dealer shall remove lower denomination chips from "
                  "play at the beginning of every intermission Color Up. The Color Up procedure "
                  "is defined in a separate document.' (not given: the TDA race applies)"),
+}, rules={
+    "misdeal": "chairperson-misdeal-2", "void": "chairperson-fouled-deck",
+    "premature_board": "chairperson-premature-board",
 })
 
 LEAGUE = _derive(TDA, "league", "Self-dealt league", "shared/seeds/league-self-dealt-rules.txt",
@@ -602,6 +739,20 @@ LEAGUE = _derive(TDA, "league", "Self-dealt league", "shared/seeds/league-self-d
                               "result of a split pot. A split pot containing a single chip of "
                               "the lowest denomination in play will be awarded to the all-in "
                               "player regardless of seat position.'"),
+    "single_chip_unannounced": ("call_or_bet_its_value", "League Calling (and Single Chip "
+                                "Bets): 'Before the flop, if a player bets a single chip "
+                                "greater than the big blind without announcing a raise, then "
+                                "this is only a call.' and 'After the flop, if a player bets a "
+                                "single chip that is more than the minimum bet without "
+                                "announcing their intent, then the bet is the value of that "
+                                "chip.'"),
+    "out_of_turn": ("may_be_pulled_back", "League Calling: 'If a player bets out of turn, they "
+                    "can pull their chips back, provided it was an honest mistake.'"),
+    "string_bet": ("call_or_min_raise", "League String Betting: 'The first motion of the "
+                   "Chips into the betting area within reason will be considered the bet. If "
+                   "it is an amount under or near the current bet amount, it will be judged a "
+                   "call. If the amount is over the current bet by a reasonable amount, the "
+                   "bet will be considered a minimum raise.'"),
     "exposed_deal_card": ("misdeal", "League Misdeals: 'Any card flipped over during the "
                           "initial deal is an automatic misdeal.'"),
     "exposed_both_call_or_fold": (True, "League Exposed Card(s): 'If a player accidentally "
@@ -632,24 +783,134 @@ LEAGUE = _derive(TDA, "league", "Self-dealt league", "shared/seeds/league-self-d
     "clock_expired_unbet_hand_checked": (False, "League Timely Bets: 'If the Player has not "
                                          "acted by the end of the (5) second countdown, the "
                                          "hand is dead.'"),
-    "re_entry_allowed": (False, "League: 'Once a player is out of chips, they are out of the "
-                         "tournament.'"),
     "absent_eliminated_after_full_level": (True, "League Leaving the Table, Long Term: 'If a "
                                            "player does not play a hand for an entire blind "
                                            "level, their chips will be turned in to the TD, "
                                            "eliminating them from the tournament.'"),
+}, rules={
+    "min_raise": "league-raising", "reopen": "league-raising",
+    "premature_board": "league-accidental-reveals", "clock": "league-timely-bets",
+    "re_entry": "league-out-of-chips", "absent_level": "league-leaving-the-table",
+    "one_chip": "league-single-chip-bets", "string_bet": "league-string-betting",
+    "out_of_turn": "league-out-of-turn",
 })
 
 PROFILES: dict[str, Profile] = {p.name: p for p in (TDA, BSE, OCTOBERMUCK, CHAIRPERSON, LEAGUE)}
 
 
 def get_profile(name: str) -> Profile:
-    """The profile called `name`; the error lists the known ones."""
+    """The profile called `name`, or the room profile a `room_profile_ref` describes; the
+    error lists the known ones (or says which override is wrong)."""
+    profile = PROFILES.get(name) or _ROOMS.get(name)
+    if profile is not None:
+        return profile
+    if name.startswith("{"):
+        return _room_profile(name)
+    known = ", ".join(PROFILES)
+    raise KeyError(f"unknown house-rule profile {name!r}; known profiles: {known}")
+
+
+# --- A room's own profile -------------------------------------------------------------------
+# A structure file may carry its room's profile: a named base plus overrides. It travels (in
+# the structure, the table and every hand) as one canonical JSON text, so a hand replays on its
+# own and the overrides cannot drift from what decided it.
+
+_ROOMS: dict[str, Profile] = {}
+
+
+def room_profile_ref(name: str, base: str, overrides: Mapping[str, object]) -> str:
+    """The canonical text naming a room profile: `base` with `overrides`, called `name`."""
+    values = {key: list(value) if isinstance(value, tuple) else value
+              for key, value in sorted(overrides.items())}
+    return json.dumps({"base": base, "name": name, "set": values}, sort_keys=True,
+                      separators=(",", ":"), ensure_ascii=False)
+
+
+def profile_problems(base: str, overrides: Mapping[str, object]) -> list[tuple[str, str]]:
+    """(field, what is wrong) for each bad part of a room profile: the base must be a known
+    profile, each override a parameter with a value of its type."""
+    problems: list[tuple[str, str]] = []
+    if base not in PROFILES:
+        problems.append(("base", f"unknown profile {base!r}; allowed: {', '.join(PROFILES)}"))
+    hints = _parameter_types()
+    for key, value in overrides.items():
+        if key not in hints:
+            problems.append((f"set.{key}", f"unknown parameter {key!r}; allowed: "
+                             f"{', '.join(parameter_names())}"))
+            continue
+        wrong = _type_problem(hints[key], value)
+        if wrong:
+            problems.append((f"set.{key}", wrong))
+    return problems
+
+
+def profile_ref_problems(ref: str) -> list[tuple[str, str]]:
+    """What is wrong with a structure's `profile` (a profile name or a room profile text)."""
+    if ref in PROFILES or ref in _ROOMS:
+        return []
+    if not ref.startswith("{"):
+        return [("", f"unknown profile {ref!r}; allowed: {', '.join(PROFILES)}")]
     try:
-        return PROFILES[name]
-    except KeyError:
-        known = ", ".join(PROFILES)
-        raise KeyError(f"unknown house-rule profile {name!r}; known profiles: {known}") from None
+        data = json.loads(ref)
+    except ValueError:
+        return [("", "a room profile must be a JSON object with base, name and set")]
+    if not isinstance(data, dict) or set(data) != {"base", "name", "set"} or \
+            not isinstance(data["set"], dict) or not isinstance(data["base"], str) or \
+            not isinstance(data["name"], str) or not data["name"].strip():
+        return [("", "a room profile needs a name, a base profile and a table of overrides")]
+    return profile_problems(data["base"], data["set"])
+
+
+def _room_profile(ref: str) -> Profile:
+    problems = profile_ref_problems(ref)
+    if problems:
+        raise KeyError("room profile: " + "; ".join(
+            f"{path}: {message}" if path else message for path, message in problems))
+    data = json.loads(ref)
+    base = PROFILES[data["base"]]
+    hints = _parameter_types()
+    values: dict[str, Any] = {key: tuple(value) if get_origin(hints[key]) is tuple else value
+                              for key, value in data["set"].items()}
+    citations = dict(base.citations)
+    for key in values:
+        citations[key] = f"room profile {data['name']}: set by the structure file " \
+                         f"(over {base.name}: {base.citations[key]})"
+    profile = replace(base, name=data["name"], title=f"{data['name']} (on {base.name})",
+                      citations=citations, **values)
+    _ROOMS[ref] = profile
+    return profile
+
+
+def _parameter_types() -> dict[str, Any]:
+    hints = get_type_hints(Profile)
+    return {name: hints[name] for name in parameter_names()}
+
+
+def _type_problem(hint: Any, value: object) -> str:
+    """Why `value` is not of the parameter type `hint` ("" when it is)."""
+    origin = get_origin(hint)
+    if hint is bool:
+        return "" if type(value) is bool else f"must be true or false, got {value!r}"
+    if hint is int:
+        if type(value) is not int or value < 0:
+            return f"must be a whole number, 0 or more, got {value!r}"
+        return ""
+    if origin is Literal:
+        allowed = get_args(hint)
+        return "" if value in allowed else \
+            f"{value!r} is not allowed; allowed: {', '.join(map(str, allowed))}"
+    if origin is tuple:
+        item = get_args(hint)[0]
+        if not isinstance(value, list | tuple):
+            return f"must be a list, got {value!r}"
+        for element in value:
+            wrong = _type_problem(item, element) if item is not str else (
+                "" if isinstance(element, str) else f"must be a list of texts, got {value!r}")
+            if wrong:
+                return wrong
+        return ""
+    return ""
+
 
 
 # --- the rules that decided a hand: parameters, digest, rebuilt profiles ----------------------

@@ -10,8 +10,9 @@ import heapq
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 
-from engine.cards import parse_card
+from engine.cards import SUITS, Card, card_rank, card_suit, parse_card
 from engine.errors import RuleViolation
+from engine.profiles import Profile, get_profile
 from engine.tournament_events import (
     ButtonDrawn,
     PlayerMoved,
@@ -23,18 +24,21 @@ from engine.tournament_events import (
 from engine.tournament_state import Entrant, TournamentState
 from engine.words import cite
 
-BALANCE_DIFFERENCE = 2
-"""Tables are balanced once one has this many players more than another (Octobermuck: 'one
-table has 2 or more fewer players than another')."""
-
-BALANCE_BY_HIGH_CARD = frozenset({"octobermuck"})
-"""Profiles where the player to move is drawn by high card at the fuller table (Octobermuck:
-'the players at the table with extra people will draw for high card'); elsewhere the player due
-the big blind next moves (TDA balancing). Meant to become a profile parameter."""
-
 SEATING_RULE = "random seating (TDA; BSE Seating; Chairperson seat cards; Octobermuck Seating)"
-BUTTON_RULE = ("high card draws the button; suits rank spades, hearts, diamonds, clubs "
-               "(BSE Drawing for Dealer)")
+BUTTON_RULE = ("high card draws the button; suits rank as the profile's seat_draw_suit_order "
+               "says (BSE Drawing for Dealer: spades, hearts, diamonds, clubs)")
+
+
+def _profile(state: TournamentState) -> Profile:
+    return get_profile(state.structure.profile)
+
+
+def draw_order(profile: Profile, card: Card) -> tuple[int, int]:
+    """How high a drawn card is: by rank, then by the profile's suit order (a higher suit
+    earlier in seat_draw_suit_order)."""
+    order = profile.seat_draw_suit_order
+    suit = SUITS[card_suit(card)]
+    return card_rank(card), len(order) - order.index(suit) if suit in order else 0
 
 
 def _check_running(state: TournamentState) -> None:
@@ -114,7 +118,10 @@ def draw_seats(state: TournamentState, tables: Sequence[str], order: Sequence[st
     occupied = {t: set(state.occupied(t)) for t in tables}
     _place_fixed(state, fixed, unseated, tables, occupied)
     assignments = tuple(fixed) + _assign(state, order, tables, occupied)
-    return SeatsDrawn(seed=seed, tables=tuple(tables), assignments=assignments)
+    # Where the house assigns seats (BSE: 'EDs will assign seats'), the order given is the
+    # director's and the event says so; else it is a random draw.
+    reason = "initial draw" if _profile(state).seats_drawn_at_random else "assigned"
+    return SeatsDrawn(seed=seed, tables=tuple(tables), assignments=assignments, reason=reason)
 
 
 def redraw_seats(state: TournamentState, tables: Sequence[str], order: Sequence[str],
@@ -153,7 +160,8 @@ def draw_button(state: TournamentState, table: str, cards: Mapping[int, str]) ->
             raise RuleViolation(BUTTON_RULE, f"seat {seat}: {exc}") from None
     if len(set(parsed.values())) != len(parsed):
         raise RuleViolation(BUTTON_RULE, "the same card was drawn twice")
-    winner = max(parsed, key=lambda s: parsed[s])
+    profile = _profile(state)
+    winner = max(parsed, key=lambda s: draw_order(profile, parsed[s]))
     return ButtonDrawn(
         table=table,
         cards=tuple(SeatCard(s, seated[s], cards[s]) for s in sorted(cards)),
@@ -219,8 +227,10 @@ def table_counts(state: TournamentState) -> dict[str, int]:
 
 
 def needs_balancing(state: TournamentState) -> bool:
+    """One table is the profile's balance_when_short_by players short of another."""
     counts = table_counts(state)
-    return len(counts) > 1 and max(counts.values()) - min(counts.values()) >= BALANCE_DIFFERENCE
+    return len(counts) > 1 and max(counts.values()) - min(counts.values()) >= \
+        _profile(state).balance_when_short_by
 
 
 def suggest_balance(
@@ -256,8 +266,9 @@ def suggest_balance(
     candidates = [e for e in state.seated_at(source) if e.player not in exempt]
     if not candidates:
         raise RuleViolation("balancing", f"every player at {source} is exempt from moving")
-    if state.structure.profile in BALANCE_BY_HIGH_CARD:
-        player, reason, rule = _high_card(source, candidates, high_cards or {})
+    profile = _profile(state)
+    if profile.balance_mover == "high_card_draw":
+        player, reason, rule = _high_card(profile, source, candidates, high_cards or {})
     else:
         due = (due_big_blind or {}).get(source, "")
         if due not in {e.player for e in candidates}:
@@ -271,10 +282,9 @@ def suggest_balance(
     return BalanceMove(player, source, entrant.seat, target, free[0], free, reason, rule)
 
 
-def _high_card(source: str, candidates: Sequence[Entrant],
+def _high_card(profile: Profile, source: str, candidates: Sequence[Entrant],
                cards: Mapping[str, str]) -> tuple[str, str, str]:
-    rule = ("Octobermuck Seating: 'the players at the table with extra people will draw for "
-            "high card'")
+    rule = profile.citations.get("balance_mover", "balance_mover")
     players = [e.player for e in candidates]
     missing = [p for p in players if p not in cards]
     if missing:
@@ -286,5 +296,5 @@ def _high_card(source: str, candidates: Sequence[Entrant],
         raise RuleViolation(rule, str(exc)) from None
     if len(set(drawn.values())) != len(drawn):
         raise RuleViolation(rule, "the same card was drawn twice")
-    winner = max(players, key=lambda p: drawn[p])
-    return winner, "high_card", "octobermuck-seating"
+    winner = max(players, key=lambda p: draw_order(profile, drawn[p]))
+    return winner, "high_card", rule

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from typing import Literal, get_args
 
 from engine.errors import RuleViolation
-from engine.profiles import PROFILES
+from engine.profiles import profile_ref_problems
 
 AnteKind = Literal["none", "uniform", "big_blind"]
 
@@ -179,8 +179,8 @@ def structure_problems(structure: Structure) -> tuple[Problem, ...]:
 def _problems(s: Structure) -> Iterator[Problem]:
     if not s.name.strip():
         yield Problem("name", "must not be empty")
-    if s.profile not in PROFILES:
-        yield Problem("profile", f"unknown profile {s.profile!r}; allowed: {', '.join(PROFILES)}")
+    for path, message in profile_ref_problems(s.profile):
+        yield Problem(f"profile.{path}" if path else "profile", message)
     if s.starting_stack <= 0:
         yield Problem("starting_stack", "must be a positive number of chips")
     if not 2 <= s.seats_per_table <= MAX_SEATS_PER_TABLE:

@@ -154,7 +154,7 @@ def plan_hand(table: TableState, level: Level, hand_number: int,
     minimum = 2 if final_table else max(2, profile.min_players_per_table)
     if len(active) < minimum:
         raise RuleViolation(
-            f"{profile.name}: min_players_per_table",
+            profile.rule("min_players"),
             f"{len(active)} player(s) at table {table.table}: a hand needs at least {minimum}",
             ("move players to this table", "break the table"),
         )
@@ -192,7 +192,10 @@ def plan_hand(table: TableState, level: Level, hand_number: int,
             small_blind = next(s for s in active if s != big_blind)
             button = small_blind
         else:
-            small_blind = table.big_blind_seat if table.big_blind_seat in active else 0
+            # The small blind is the last big blind's seat, dead (and recorded on the empty
+            # seat) when that player is out; the button follows the small blind's seat, so a
+            # dead small blind makes a dead button on that empty seat the next hand.
+            small_blind = table.big_blind_seat
             button = table.small_blind_seat or table.button
             if profile.button_rule == "moving_button" and button not in active:
                 # Chairperson: the button does not move onto an empty seat; it stays with the

@@ -16,8 +16,6 @@ from engine.errors import RuleViolation
 from engine.names import name_problem
 from engine.profiles import Profile, get_profile
 from engine.seating import (
-    BALANCE_BY_HIGH_CARD,
-    BALANCE_DIFFERENCE,
     BalanceMove,
     close_table,
     draw_button,
@@ -31,6 +29,7 @@ from engine.seating import (
 )
 from engine.structure import (
     BlindLevel,
+    LateEntry,
     Structure,
     payout_bracket,
     payouts_for,
@@ -70,9 +69,10 @@ from engine.tournament_state import (
 from engine.words import cite, profile_rule
 
 __all__ = [
-    "BALANCE_BY_HIGH_CARD", "BALANCE_DIFFERENCE", "TOURNAMENT_EVENT_TYPES", "BalanceMove",
+    "TOURNAMENT_EVENT_TYPES", "BalanceMove",
     "Bust", "ChipLedger", "Entrant", "TournamentEvent", "TournamentState", "apply_tournament",
-    "award_high_hand", "award_prizes", "chip_ledger", "close_table", "color_up",
+    "award_high_hand", "award_prizes", "button_redraw_due", "check_deal_allowed",
+    "late_entry_window", "remove_absent_player", "chip_ledger", "close_table", "color_up",
     "create_tournament", "decide_antes", "draw_button", "draw_seats", "eliminate", "end_break",
     "expected_chip_total", "fold_tournament", "free_seats", "late_entry_deduction",
     "late_entry_open", "move_player", "needs_balancing", "race_chips", "record_penalty",
@@ -115,12 +115,24 @@ def late_entry_open(state: TournamentState) -> bool:
         return False
     if state.level == 0:
         return True
-    late = state.structure.late_entry
+    late = late_entry_window(state)
     if state.level != late.last_level:
         return state.level < late.last_level
     if state.on_break:
         return late.through_break
     return state.level not in state.breaks_taken  # the break after it is over
+
+
+def late_entry_window(state: TournamentState) -> LateEntry:
+    """When late entry closes: as the profile's late_entry_closes says (BSE: the end of the
+    first break; Octobermuck: after the third round), or as the structure sets it."""
+    closes = _profile(state).late_entry_closes
+    if closes == "end_of_level_3":
+        return LateEntry(3, False)
+    if closes == "end_of_first_break":
+        first = min((b.after_level for b in state.structure.breaks), default=0)
+        return LateEntry(first, bool(first))
+    return state.structure.late_entry
 
 
 def late_entry_deduction(state: TournamentState) -> int:
@@ -146,7 +158,11 @@ def register(state: TournamentState, player: str, name: str,
     problem = name_problem(name or player)
     if problem is not None:
         raise RuleViolation("registration: name", f"the name {name or player!r} {problem}")
-    if state.entrant(player) is not None:
+    known = state.entrant(player)
+    if known is not None and not known.alive:
+        raise RuleViolation(_profile(state).rule("re_entry"), f"{player} is out: no re-entry "
+                            "(a player out of chips is out of the tournament)")
+    if known is not None:
         raise RuleViolation("registration", f"{player} is already registered")
     shown = (name or player).strip().casefold()
     if shown in state.entrant_names:
@@ -162,7 +178,7 @@ def register(state: TournamentState, player: str, name: str,
     start = state.structure.starting_stack
     if state.level == 0:
         return PlayerRegistered(player, name or player, False, 0, start, 0, high_hand)
-    late = state.structure.late_entry
+    late = late_entry_window(state)
     if not late_entry_open(state):
         closes = (f"the end of level {late.last_level}" if late.last_level else "the start")
         if late.through_break and late.last_level:
@@ -173,8 +189,12 @@ def register(state: TournamentState, player: str, name: str,
     if deduction >= start:
         raise RuleViolation(profile.citations.get("late_entry_penalty_big_blinds", "late entry"),
                             f"the late-entry deduction {deduction} would take the whole stack")
-    if profile.late_entry_posts_while_absent and not profile.late_entry_penalty_big_blinds:
-        rule = profile_rule(profile.name, "late_entry_posts_while_absent")
+    if profile.late_entry_penalty_big_blinds:
+        rule = profile_rule(profile.name, "late_entry_penalty_big_blinds")
+    elif not profile.absent_hand_killed_at_deal:
+        # Octobermuck: the late player is seated, dealt in and loses the blinds as they come
+        # round (his hand killed at his turn, not at the deal).
+        rule = profile_rule(profile.name, "absent_hand_killed_at_deal")
     else:
         rule = profile_rule(profile.name, "late_entry_penalty_big_blinds")
     return PlayerRegistered(player, name or player, True, deduction, start - deduction,
@@ -387,19 +407,65 @@ def eliminate(state: TournamentState,
         raise RuleViolation("elimination", "at least one player must be left",
                             tuple(sorted(alive)))
     rule = ""
+    profile = _profile(state)
     if len(busts) > 1:
-        rule = profile_rule(state.structure.profile, "photo_finish")
+        rule = profile.rule("photo_finish")
     first_place = remaining - len(busts) + 1
+    share = profile.bubble_busts_share and _bursts_the_bubble(state, first_place, len(busts))
+    if share:
+        rule = profile.rule("bubble")
     ranked = sorted(busts, key=lambda b: (-b.chips_at_start, b.player))
     events: list[PlayerEliminated | TournamentFinished] = []
     for b in ranked:
-        place = first_place + sum(1 for o in busts if o.chips_at_start > b.chips_at_start)
+        # TDA RP-8-A: busting into the money on one hand, they share the places paid whatever
+        # their stacks; else more chips at the start of the hand places higher.
+        place = first_place if share else \
+            first_place + sum(1 for o in busts if o.chips_at_start > b.chips_at_start)
         events.append(PlayerEliminated(b.player, place, b.table, b.hand_number,
                                        b.chips_at_start, b.bounty_to, rule))
     if remaining - len(busts) == 1:
         (winner,) = alive - set(players)
         events.append(TournamentFinished(winner))
     return tuple(events)
+
+
+def _bursts_the_bubble(state: TournamentState, first_place: int, busted: int) -> bool:
+    """Players out on one hand take places first_place.. on both sides of the money line."""
+    if not state.structure.payouts:
+        return False
+    try:
+        paid = len(payout_bracket(state.structure, state.ledger.entries).basis_points)
+    except RuleViolation:
+        return False
+    return first_place <= paid < first_place + busted - 1
+
+
+def button_redraw_due(state: TournamentState, tables_after: int) -> bool:
+    """Whether the button is drawn anew when play goes on at `tables_after` tables (BSE: at the
+    final two tables and the final table; Octobermuck: the final table)."""
+    stage = {1: "final_table", 2: "final_two_tables"}.get(tables_after, "")
+    return bool(stage) and len(state.tables) > tables_after and \
+        stage in _profile(state).button_redraw_at
+
+
+def check_deal_allowed(state: TournamentState) -> None:
+    """A deal among the players left is allowed only where the house rules allow one
+    (Octobermuck: 'Players at the final table may make deals'); TDA: the posted payouts."""
+    if not _profile(state).deals_allowed:
+        raise RuleViolation(_profile(state).rule("deal"), "no deals under these house rules: "
+                            "the posted payouts apply", ("award the posted prizes",))
+
+
+def remove_absent_player(state: TournamentState, player: str, chips: int,
+                         played_this_level: bool,
+                         ) -> tuple[PlayerWithdrew | TournamentFinished, ...]:
+    """A player who played no hand for a whole blind level: under the league's rule his chips
+    are turned in and he is out; elsewhere he is blinded off, and this is refused."""
+    profile = _profile(state)
+    if played_this_level or not profile.absent_eliminated_after_full_level:
+        raise RuleViolation(profile.rule("absent_level"), f"{player} stays in: an absent player "
+                            "is blinded off, not removed", ("let the blinds take his chips",))
+    return withdraw(state, player, chips, rule=profile.rule("absent_level"))
 
 
 def _check_bounty(state: TournamentState, bust: Bust, survivors: set[str]) -> None:
@@ -413,8 +479,8 @@ def _check_bounty(state: TournamentState, bust: Bust, survivors: set[str]) -> No
                             tuple(sorted(survivors)))
 
 
-def withdraw(state: TournamentState, player: str,
-             chips: int) -> tuple[PlayerWithdrew | TournamentFinished, ...]:
+def withdraw(state: TournamentState, player: str, chips: int, rule: str = "",
+             ) -> tuple[PlayerWithdrew | TournamentFinished, ...]:
     """A player leaving: his chips leave play (BSE: 'Chips from any Member wishing to withdraw
     mid-tournament must be removed from play'); he takes the next place."""
     _check_running(state)
@@ -426,7 +492,7 @@ def withdraw(state: TournamentState, player: str,
     remaining = len(state.remaining)
     if remaining <= 1:
         raise RuleViolation("withdrawal", f"{player} is the last player")
-    rule = "bse-missing-player"
+    rule = rule or "bse-missing-player"
     events: list[PlayerWithdrew | TournamentFinished] = [
         PlayerWithdrew(player, remaining, chips, rule)]
     if remaining == 2:

@@ -114,6 +114,10 @@ def rule_title(rule: str) -> str:
     title = RULES.get(rule)
     if title is not None:
         return title
+    from engine.profiles import RULE_WORDS  # the house documents' own rules, by identifier
+
+    if rule in RULE_WORDS:
+        return RULE_WORDS[rule]
     profile, _, parameter = rule.partition(":")
     if profile == "payouts" and parameter:
         return RULE_PATTERNS["payouts"].format(players=parameter)

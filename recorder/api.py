@@ -47,6 +47,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from engine.errors import RuleViolation
 from engine.events import HandStarted
+from engine.profiles import render_rule
 from engine.table import Level
 from recorder.api_spec import (
     DELETE_SESSION,
@@ -179,8 +180,9 @@ def _field_of(loc: Any) -> str:
 
 def _error(status: int, rule: str, message: str, legal: list[str] | None = None,
            **extra: Any) -> JSONResponse:
-    return JSONResponse({"rule": rule, "message": message, "legal": legal or []} | extra,
-                        status_code=status)
+    # The rule is an identifier (tda-43); its words travel with it for the screens.
+    return JSONResponse({"rule": rule, "rule_words": render_rule(rule), "message": message,
+                         "legal": legal or []} | extra, status_code=status)
 
 
 def create_app(

@@ -7,7 +7,8 @@ import textwrap
 
 import click
 
-from engine.profiles import PROFILES, Profile, parameter_scopes
+from engine.profiles import FLIP_TEST, GOVERNS, PROFILES, Profile, get_profile, parameter_scopes
+from recorder.structure import StructureError, load_structure
 
 
 @click.group("rules")
@@ -28,12 +29,19 @@ def list_profiles() -> None:
 @click.argument("name")
 @click.option("--json", "as_json", is_flag=True, help="Print the profile as one JSON object.")
 def show(name: str, as_json: bool) -> None:
-    """Every parameter of profile NAME: its value, what it means and the rule it rests on."""
+    """Every parameter of profile NAME (or of the room profile a structure file NAME carries):
+    its value, what it means, what it governs, the rule it rests on and the test proving it."""
     profile = PROFILES.get(name)
+    if profile is None and name.endswith(".toml"):
+        try:
+            profile = get_profile(load_structure(name).profile)
+        except StructureError as error:
+            raise click.ClickException(str(error)) from None
     if profile is None:
         known = ", ".join(PROFILES)
         raise click.BadParameter(
-            f"unknown house-rule profile {name!r}; known profiles: {known}",
+            f"unknown house-rule profile {name!r}; known profiles: {known} (or a structure "
+            "file, NAME.toml)",
             param_hint="NAME",
         )
     if as_json:
@@ -45,7 +53,8 @@ def show(name: str, as_json: bool) -> None:
     for param, value, meaning, citation in profile.parameters():
         click.echo("")
         click.echo(f"{param} = {format_value(value)}    [{scopes[param]}]")
-        for label, text in (("meaning", meaning), ("citation", citation)):
+        for label, text in (("meaning", meaning), ("governs", GOVERNS[param]),
+                            ("citation", citation), ("proved by", f"{FLIP_TEST}[{param}]")):
             click.echo(textwrap.fill(text, width=96, initial_indent=f"  {label}: ",
                                      subsequent_indent="    ", break_on_hyphens=False,
                                      break_long_words=False))
@@ -60,7 +69,8 @@ def profile_as_dict(profile: Profile) -> dict[str, object]:
         "source": profile.source,
         "parameters": [
             {"name": param, "value": value, "scope": scopes[param], "meaning": meaning,
-             "citation": citation}
+             "governs": GOVERNS[param], "citation": citation,
+             "proved_by": f"{FLIP_TEST}[{param}]"}
             for param, value, meaning, citation in profile.parameters()
         ],
     }

@@ -8,6 +8,7 @@ from typing import Any
 import click
 
 from engine.hand import HandState, legal_actions, pots, showdown_order
+from engine.profiles import get_profile
 from engine.table import TableState
 from recorder.cli_db import db_option, user_errors
 from replay.fold import OTHER_RULES, fold_table
@@ -68,7 +69,8 @@ def show(stream: str, at_version: int | None, db_url: str | None, as_json: bool)
 
 def describe_table(state: TableState) -> dict[str, Any]:
     """A person's view of the table: one line per seat, then the hand."""
-    lines: list[str] = [f"table {state.table} ({state.profile} rules), button seat "
+    rules = get_profile(state.profile).name
+    lines: list[str] = [f"table {state.table} ({rules} rules), button seat "
                         f"{state.button}, {state.hands_played} hands played"]
     hand = state.hand if state.hand_in_progress else None
     in_hand: dict[int, int] = {}

@@ -39,7 +39,8 @@ def create(file: Path, tournament_id: str | None, db_url: str | None) -> None:
             Tournaments(Recorder(store)).create(name, structure, Actor("director", "director"))
         except RuleViolation as violation:
             raise click.ClickException(str(violation)) from None
-    click.echo(f"created tournament {name!r}: {structure.name}, profile {structure.profile}, "
+    profile = get_profile(structure.profile)
+    click.echo(f"created tournament {name!r}: {structure.name}, profile {profile.name}, "
                f"{len(structure.levels)} levels, {structure.starting_stack} chips each")
 
 

@@ -240,6 +240,9 @@ def _play_hand(demo: _Demo, table: str, summary: DemoSummary) -> None:
                     to = la.min_to
                 elif pick < 0.9:
                     to = rng.randint(la.min_to, la.max_to)
+                    if to != la.max_to:
+                        # Only amounts the chips in play can make (all-in aside).
+                        to -= (to - hand.bets[la.player]) % hand.setup.chip_unit
                 else:
                     to = la.max_to
                 command = hc.BetRaise(la.player, to)

@@ -18,6 +18,7 @@ from engine.events import (
     BetMade,
     ButtonPlaced,
     ChipsPosted,
+    ChipsPushed,
     EventAmended,
     EventVoided,
     HandKilled,
@@ -620,7 +621,9 @@ class Recorder:
         if state is None or state.hand is None:
             raise RuleViolation("undo", "nothing to undo: no hand at this table")
         versions: list[int] = []
-        for version, event in reversed(fold.effective):
+        effective = fold.effective
+        for index in range(len(effective) - 1, -1, -1):
+            version, event = effective[index]
             if isinstance(event, PotAwarded) and event.pot > 0:
                 versions.append(version)
                 continue
@@ -638,6 +641,9 @@ class Recorder:
                 raise RuleViolation("undo", "nothing to undo in the current hand; a director "
                                     "corrects earlier events", ("void events (director)",))
             versions.append(version)
+            if index > 0 and isinstance(effective[index - 1][1], ChipsPushed):
+                # The chips pushed and the action they were ruled as are one entry.
+                versions.append(effective[index - 1][0])
             break
         if not versions:
             raise RuleViolation("undo", "nothing to undo")

@@ -19,6 +19,7 @@ from decimal import Decimal, InvalidOperation
 from pathlib import Path
 from typing import Any, TypeVar
 
+from engine.profiles import profile_problems, room_profile_ref
 from engine.structure import (
     ANTE_KINDS,
     AnteCheckpoint,
@@ -232,7 +233,7 @@ def parse_structure(data: dict[str, Any], file: str = "<structure>") -> Structur
     money_reader = top.table("money", _MONEY)
     structure = Structure(
         name=top.text("name", required=True),
-        profile=top.text("profile", required=True),
+        profile=_profile(top),
         starting_stack=top.integer("starting_stack", required=True),
         seats_per_table=top.integer("seats_per_table", required=True),
         denominations=tuple(
@@ -277,6 +278,32 @@ def parse_structure(data: dict[str, Any], file: str = "<structure>") -> Structur
     if problems:
         raise StructureError(file, problems)
     return structure
+
+
+_PROFILE = ("name", "base", "set")
+
+
+def _profile(top: _Reader) -> str:
+    """`profile = "tda"`, or a room's own profile: a table with its name, the profile it is
+    based on and the parameters it sets (`[profile.set]`), each checked by name and type."""
+    value = top.data.get("profile")
+    if not isinstance(value, dict):
+        return top.text("profile", required=True)
+    room = top.table("profile", _PROFILE)
+    assert room is not None
+    name = room.text("name", required=True)
+    base = room.text("base", required=True)
+    overrides = room.data.get("set", {})
+    if not isinstance(overrides, dict):
+        room.problem("set", f"must be a table ([profile.set]) of parameters, got "
+                     f"{_show(overrides)}")
+        return ""
+    values = {key: int(v) if isinstance(v, Decimal) and v == int(v) else v
+              for key, v in overrides.items()}
+    for path, message in profile_problems(base, values):
+        if path != "base" or base:
+            room.problem(path, message)
+    return room_profile_ref(name, base, values)
 
 
 def _money(r: _Reader) -> Money:

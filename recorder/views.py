@@ -21,6 +21,7 @@ from engine import words
 from engine.cards import card_text
 from engine.errors import RuleViolation
 from engine.events import (
+    ActedOutOfTurn,
     BetMade,
     BoardDealt,
     BoardExposedEarly,
@@ -29,6 +30,7 @@ from engine.events import (
     CardsMucked,
     CardsShown,
     ChipsPosted,
+    ChipsPushed,
     EventAmended,
     EventVoided,
     HandKilled,
@@ -61,7 +63,7 @@ from engine.hand import (
     propose_awards,
     showdown_order,
 )
-from engine.profiles import get_profile
+from engine.profiles import get_profile, render_rule
 from engine.table import Level, TableState, plan_hand
 from replay.fold import TableFold
 from schema.store import EventStore, StoredEvent
@@ -167,6 +169,50 @@ def _join(cards: tuple[str, ...]) -> str:
     return " ".join(cards)
 
 
+PUSH_REASONS: dict[str, str] = {
+    "declared": "as declared",
+    "declared_raise": "\"raise\" said: the chips put out are the amount",
+    "held_to_minimum": "short of the minimum: held to it",
+    "raise_not_open": "the betting is not open to him",
+    "one_chip": "one chip, nothing said",
+    "every_chip_needed": "several chips, every one needed to call, nothing said",
+    "fifty_percent": "several chips reaching 50% of the last raise, nothing said: a full raise",
+    "under_fifty_percent": "several chips short of 50% of the last raise, nothing said",
+    "raise_for_total": "several chips, nothing said: a raise for the total",
+    "several_chips_bet": "several chips, nothing said: a bet of the total",
+    "string_bet": "chips in several motions, nothing said",
+    "bounty_chip": "the bounty chip put in",
+}
+"""Words for engine.hand_push.REASONS (the events keep the codes)."""
+
+_SAID_WORDS = {"nothing": "nothing said", "call": "said call", "raise": "said raise",
+               "raise_to": "said raise", "all_in": "said all-in"}
+
+
+def push_text(event: ChipsPushed) -> str:
+    """'ruled a call: one chip, nothing said (TDA 44)': the ruling, why, and the rule."""
+    verb = {"check": "a check", "call": "a call", "bet": f"a bet of {event.to}",
+            "raise": f"a raise to {event.to}"}.get(event.ruled, event.ruled)
+    why = PUSH_REASONS.get(event.reason, event.reason)
+    return f"ruled {verb}: {why} ({render_rule(event.rule)})"
+
+
+def pushed_chips_text(event: ChipsPushed) -> str:
+    """What was put out: '3 x 500 in 2 motions, said raise 1500, bounty chip'."""
+    counts: dict[int, int] = {}
+    for chip in event.chips:
+        counts[chip] = counts.get(chip, 0) + 1
+    parts = [", ".join(f"{n} x {value}" for value, n in sorted(counts.items(), reverse=True))
+             or "no chips"]
+    if len(event.motions) > 1:
+        parts.append(f"in {len(event.motions)} motions")
+    said = _SAID_WORDS.get(event.said, event.said)
+    parts.append(f"{said} {event.said_to}" if event.said == "raise_to" else said)
+    if event.bounty_chip:
+        parts.append("the bounty chip")
+    return ", ".join(parts)
+
+
 def event_text(event: Any, version: int, names: _Names, public: bool) -> str:
     """One line a person reads: "Bob raises to 600". `public` hides unshown hole cards."""
 
@@ -183,6 +229,12 @@ def event_text(event: Any, version: int, names: _Names, public: bool) -> str:
         if public or not event.cards:
             return f"{who(event.player)} dealt in"
         return f"{who(event.player)} dealt {_join(event.cards)}"
+    if isinstance(event, ActedOutOfTurn):
+        said = event.action + (f" to {event.to}" if event.action in ("bet", "raise") else "")
+        return (f"{who(event.player)} acted out of turn: {said} (pending until the action "
+                f"reaches him; {render_rule(event.rule)})")
+    if isinstance(event, ChipsPushed):
+        return f"{who(event.player)} puts out {pushed_chips_text(event)}: {push_text(event)}"
     if isinstance(event, PlayerFolded):
         return f"{who(event.player)} folds"
     if isinstance(event, PlayerChecked):
@@ -229,7 +281,8 @@ def event_text(event: Any, version: int, names: _Names, public: bool) -> str:
     if isinstance(event, HandVoided):
         return f"hand void: {event.reason}"
     if isinstance(event, TableOpened):
-        return f"table {event.table} opened ({event.seat_count} seats, {event.profile} rules)"
+        rules = get_profile(event.profile).name
+        return f"table {event.table} opened ({event.seat_count} seats, {rules} rules)"
     if isinstance(event, PlayerSeated):
         return (f"{names.name(event.player)} seated in seat {event.seat} with {event.stack} "
                 f"({words.reason(event.reason)})")

@@ -54,6 +54,24 @@ class BetRaiseIn(_Command):
     to: Chips = Field(description="the player's total for this street")
 
 
+class ActOutOfTurnIn(_Command):
+    type: Literal["act_out_of_turn"]
+    player: int
+    action: Literal["fold", "check", "call", "bet", "raise"]
+    to: int = Field(0, description="the total of a bet or raise out of turn")
+
+
+class PushChipsIn(_Command):
+    type: Literal["push_chips"]
+    player: int
+    motions: list[list[int]] = Field(
+        default_factory=list, description="the chips put out, motion by motion: each chip's "
+        "value, e.g. [[500, 500], [100]] for two 500s and then a 100")
+    said: Literal["nothing", "call", "raise", "raise_to", "all_in"] = "nothing"
+    said_to: int = Field(0, description="the N of 'raise N' (said raise_to): his street total")
+    bounty_chip: bool = False
+
+
 class DealHoleIn(_Command):
     type: Literal["deal_hole"]
     player: Position
@@ -110,6 +128,8 @@ class KillHandIn(_Command):
 class ExpireClockIn(_Command):
     type: Literal["expire_clock"]
     player: Position
+    seconds: int = Field(-1, description="seconds since the clock was called (-1: the floor "
+                         "says the time is up)")
 
 
 class MarkAbsentIn(_Command):
@@ -211,20 +231,21 @@ class AmendAmountIn(_Command):
 
 
 CommandIn = Annotated[
-    FoldIn | CheckCallIn | BetRaiseIn | DealHoleIn | DealBoardIn | ShowCardsIn | MuckCardsIn
-    | AwardPotsIn | DeclareMisdealIn | ExposeCardIn | ExposeBoardEarlyIn | KillHandIn
-    | ExpireClockIn | MarkAbsentIn | MarkReturnedIn | VoidHandIn | OpenTableIn | SeatPlayerIn
-    | RemovePlayerIn | PlaceButtonIn | AdjustStackIn | SetAbsenceIn | StartHandIn | UndoIn
-    | VoidEventsIn | AmendAmountIn,
+    FoldIn | CheckCallIn | BetRaiseIn | PushChipsIn | ActOutOfTurnIn | DealHoleIn | DealBoardIn
+    | ShowCardsIn | MuckCardsIn | AwardPotsIn | DeclareMisdealIn | ExposeCardIn
+    | ExposeBoardEarlyIn | KillHandIn | ExpireClockIn | MarkAbsentIn | MarkReturnedIn
+    | VoidHandIn | OpenTableIn | SeatPlayerIn | RemovePlayerIn | PlaceButtonIn | AdjustStackIn
+    | SetAbsenceIn | StartHandIn | UndoIn | VoidEventsIn | AmendAmountIn,
     Field(discriminator="type"),
 ]
 
 # Who may send what. A dealer records the play of the hand at his own table; everything that
 # changes seats, stacks or earlier entries, or rules on a hand, is the director's.
 DEALER_COMMANDS = frozenset({
-    "fold", "check_call", "bet_raise", "deal_hole", "deal_board", "show_cards", "muck_cards",
-    "award_pots", "declare_misdeal", "expose_card", "expose_board_early", "expire_clock",
-    "mark_absent", "mark_returned", "set_absence", "start_hand", "undo",
+    "fold", "check_call", "bet_raise", "push_chips", "act_out_of_turn", "deal_hole", "deal_board",
+    "show_cards", "muck_cards", "award_pots", "declare_misdeal", "expose_card",
+    "expose_board_early", "expire_clock", "mark_absent", "mark_returned", "set_absence",
+    "start_hand", "undo",
 })
 DIRECTOR_COMMANDS = DEALER_COMMANDS | {
     "kill_hand", "void_hand", "open_table", "seat_player", "remove_player", "place_button",
@@ -286,7 +307,13 @@ def to_command(command: CommandIn, level: Level | None = None) -> service.TableC
     if isinstance(c, KillHandIn):
         return hand.KillHand(c.player, c.reason, c.rule)
     if isinstance(c, ExpireClockIn):
-        return hand.ExpireClock(c.player)
+        return hand.ExpireClock(c.player, c.seconds)
+    if isinstance(c, ActOutOfTurnIn):
+        return hand.ActOutOfTurn(c.player, c.action, c.to)
+    if isinstance(c, PushChipsIn):
+        chips = tuple(chip for motion in c.motions for chip in motion)
+        motions = tuple(len(m) for m in c.motions) if len(c.motions) > 1 else ()
+        return hand.PushChips(c.player, chips, motions, c.said, c.said_to, c.bounty_chip)
     if isinstance(c, MarkAbsentIn):
         return hand.MarkAbsent(c.player)
     if isinstance(c, MarkReturnedIn):

@@ -13,6 +13,7 @@ from typing import Any
 
 from engine.cards import parse_card
 from engine.commands import (
+    ActOutOfTurn,
     AwardPots,
     BetRaise,
     CheckCall,
@@ -28,11 +29,13 @@ from engine.commands import (
     MarkAbsent,
     MarkReturned,
     MuckCards,
+    PushChips,
     ShowCards,
     VoidHand,
 )
 from engine.errors import RuleViolation
 from engine.events import (
+    ActedOutOfTurn,
     BetMade,
     BoardDealt,
     BoardExposedEarly,
@@ -40,6 +43,7 @@ from engine.events import (
     CardExposed,
     CardsMucked,
     CardsShown,
+    ChipsPushed,
     EventAmended,
     EventVoided,
     HandKilled,
@@ -142,6 +146,12 @@ def command_for(event: Any) -> Command | None:
         return CheckCall(event.player)
     if kind in (BetMade, RaiseMade):
         return BetRaise(event.player, event.to)
+    if kind is ActedOutOfTurn:
+        return ActOutOfTurn(event.player, event.action, event.to)
+    if kind is ChipsPushed:
+        # Replaying the facts must give the recorded ruling (and then the same action).
+        return PushChips(event.player, event.chips, event.motions, event.said, event.said_to,
+                         event.bounty_chip)
     if kind is HoleCardsDealt:
         cards = tuple(parse_card(c) for c in event.cards) or None
         return DealHole(event.player, cards)

@@ -302,7 +302,9 @@ def _build_hand(data: Mapping[str, object], source: str, hand: int | str | None)
         recorded_finishing_stacks=None if recorded is None else tuple(recorded),
         has_winnings=data.get("winnings") is not None,
         rules=rules,
-        chip_unit=int(chip_unit_value * scale),
+        # Without `_chip_unit` the smallest chip is the file's smallest unit of account (a
+        # cent once cash amounts are scaled), not a whole dollar the blinds could not be in.
+        chip_unit=int(chip_unit_value * scale) if "_chip_unit" in data else 1,
         scale=scale,
         dead_hands=dead_hands,
         dead_money=int(dead_money_value * scale),

@@ -873,7 +873,7 @@ def _hand_html(h: Mapping[str, Any]) -> str:
     parts.append(f'<p class="meta">{_e(h["stream"])} v{_e(h["first_version"])}–'
                  f'v{_e(h["last_version"])}, {_e(h["recorded_at"])}; button seat '
                  f'{_e(h["button_seat"])}, small blind seat {_e(h["small_blind_seat"] or "—")}, '
-                 f'big blind seat {_e(h["big_blind_seat"])}; odd chips in units of '
+                 f'big blind seat {_e(h["big_blind_seat"])}; smallest chip '
                  f'{_e(h["chip_unit"])} ({_e(h["profile"])})'
                  + (f'; board <span class="cards">{_e(" ".join(h["board"]))}</span>'
                     if h["board"] else "") + "</p>")
@@ -885,15 +885,21 @@ def _hand_html(h: Mapping[str, Any]) -> str:
           + (" <span class=muted>folded</span>" if p["folded"] else "")]
          for p in sorted(h["players"], key=lambda p: p["seat"])), numeric=(0, 3, 4, 5, 6)))
     if h["pots"]:
-        parts.append(_table_html(
-            ("pot", "amount", "eligible", "winners (share)", "odd chips to", "hand", "version"),
-            ([_e("main" if p["pot"] == 0 else f"side {p['pot']}"), f"{p['amount']:,}",
-              _e(", ".join(f"{x['name']} (seat {x['seat']})" for x in p["eligible"])),
-              _e(", ".join(f"{w['name']} {w['share']:,}" for w in p["winners"])),
-              _e(", ".join(o["name"] for o in p["odd_chips"])),
-              _e(p["hand_name"]) + (f' <span class="bad">ruling: {_e(p["ruling"])}</span>'
-                                    if p["ruling"] else ""),
-              _e(p["version"])] for p in h["pots"]), numeric=(1, 6)))
+        # Odd chips exist only where a pot is split: the column is shown only then.
+        split = any(len(p["winners"]) > 1 for p in h["pots"])
+        headers = ("pot", "amount", "eligible", "winners (share)") + (
+            ("odd chips to",) if split else ()) + ("hand", "version")
+        parts.append(_table_html(headers, (
+            [_e("main" if p["pot"] == 0 else f"side {p['pot']}"), f"{p['amount']:,}",
+             _e(", ".join(f"{x['name']} (seat {x['seat']})" for x in p["eligible"])),
+             _e(", ".join(f"{w['name']} {w['share']:,}" for w in p["winners"]))]
+            + ([_e(", ".join(o["name"] for o in p["odd_chips"]))] if split else [])
+            + [_e(p["hand_name"]) + (f' <span class="bad">ruling: {_e(p["ruling"])}</span>'
+                                     if p["ruling"] else ""), _e(p["version"])]
+            for p in h["pots"]), numeric=(1, len(headers) - 1)))
+        if split:
+            parts.append(f'<p class="meta">odd chips of a split pot in units of '
+                         f'{_e(h["chip_unit"])}</p>')
     if h["balanced"] is not None:
         put_in = f'{h["put_in_total"]:,} put in'
         if h["dead_money"]:

@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 
 from engine.cards import Card, parse_cards
 from engine.commands import (
+    ActOutOfTurn,
     AwardPots,
     BetRaise,
     CheckCall,
@@ -30,6 +31,7 @@ from engine.commands import (
     MarkAbsent,
     MarkReturned,
     MuckCards,
+    PushChips,
     ShowCards,
     VoidHand,
 )
@@ -207,6 +209,32 @@ def betting_commands(draw: st.DrawFn, state: HandState, unit: int,
     return BetRaise(player, la.min_to + unit * draw(st.integers(0, steps)))
 
 
+@st.composite
+def pushes(draw: st.DrawFn, state: HandState) -> PushChips:
+    """What a dealer may see the player to act do: chips of the denominations in play (1, 4
+    and 20 times the smallest chip) put out in one motion or several, something said or not,
+    the bounty chip now and then; never more chips than he has."""
+    la = legal_actions(state)
+    assert la is not None
+    unit = state.setup.chip_unit
+    stack = state.stacks[la.player]
+    chips: list[int] = []
+    for value in draw(st.lists(st.sampled_from((unit, 4 * unit, 20 * unit)), max_size=12)):
+        if sum(chips) + value <= stack:
+            chips.append(value)
+    motions: tuple[int, ...] = ()
+    if len(chips) > 1 and draw(st.booleans()):
+        cut = draw(st.integers(1, len(chips) - 1))
+        motions = (cut, len(chips) - cut)
+    said = draw(st.sampled_from(("nothing", "nothing", "nothing", "call", "raise", "raise_to",
+                                 "all_in")))
+    said_to = 0
+    if said == "raise_to":
+        said_to = draw(st.integers(1, max(1, la.max_to // unit))) * unit
+    return PushChips(la.player, tuple(chips), motions, said, said_to,
+                     bounty_chip=draw(st.integers(0, 9)) == 0)
+
+
 def irregular_commands(state: HandState, deck: Sequence[Card]) -> list[Command]:
     """Irregular commands the engine accepts in this state: a hand killed, the clock expiring,
     a player marked absent or back, a card exposed by a player or in the deal, a premature
@@ -218,7 +246,12 @@ def irregular_commands(state: HandState, deck: Sequence[Card]) -> list[Command]:
         options += [KillHand(i, "fouled hand", "TDA 65") for i in live]
     if state.phase == BETTING and state.to_act is not None:
         options.append(ExpireClock(state.to_act))
+        # With the time counted: refused before the clock's seconds and countdown are over.
+        options.append(ExpireClock(state.to_act, 29))
+        options.append(ExpireClock(state.to_act, 30))
         options.append(ExposeBoardEarly(tuple(deck[-3:] if not state.board else deck[-1:])))
+        # An action out of turn by a live player who is not to act: pending, then binding.
+        options += [ActOutOfTurn(i, "call") for i in live if i != state.to_act][:1]
     options += [MarkReturned(i) if state.absent[i] else MarkAbsent(i) for i in live]
     if not state.betting_closed:
         options += [ExposeCard(i, hole_cards(deck, i)[0], in_deal=False) for i in live]

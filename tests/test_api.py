@@ -118,7 +118,7 @@ def test_an_illegal_amount_comes_back_as_json_with_the_rule_and_the_legal_option
     response = dealer.send(STREAM, {"type": "bet_raise", "player": 2, "to": 150})
     assert response.status_code == 422
     body = response.json()
-    assert body["rule"] == "TDA 43"
+    assert (body["rule"], body["rule_words"]) == ("tda-43", "TDA 43")
     assert "at least 200" in body["message"]
     assert body["legal"] == ["call 100", "raise to 200 up to 1000", "fold"]
     assert body["table"]["version"] == before == recorder.table(STREAM).version
@@ -253,6 +253,14 @@ COMMAND_EXAMPLES: list[tuple[dict[str, Any], object]] = [
     ({"type": "kill_hand", "player": 1, "reason": "foul", "rule": "TDA 66"},
      hand_commands.KillHand(1, "foul", "TDA 66")),
     ({"type": "expire_clock", "player": 1}, hand_commands.ExpireClock(1)),
+    ({"type": "expire_clock", "player": 1, "seconds": 31}, hand_commands.ExpireClock(1, 31)),
+    ({"type": "act_out_of_turn", "player": 2, "action": "raise", "to": 400},
+     hand_commands.ActOutOfTurn(2, "raise", 400)),
+    ({"type": "push_chips", "player": 1, "motions": [[500, 500], [100]], "said": "nothing"},
+     hand_commands.PushChips(1, (500, 500, 100), (2, 1))),
+    ({"type": "push_chips", "player": 1, "motions": [[500]], "said": "raise_to",
+      "said_to": 1500, "bounty_chip": True},
+     hand_commands.PushChips(1, (500,), (), "raise_to", 1500, True)),
     ({"type": "mark_absent", "player": 1}, hand_commands.MarkAbsent(1)),
     ({"type": "mark_returned", "player": 1}, hand_commands.MarkReturned(1)),
     ({"type": "void_hand", "reason": "foreign card"}, hand_commands.VoidHand("foreign card")),

@@ -56,3 +56,50 @@ def test_http_hand_with_side_pot_odd_chip_split_and_undo_replays_clean(tmp_path:
     recorder.store.close()
     result = CliRunner().invoke(cli, ["replay", "--db", url])
     assert result.exit_code == 0 and result.output.strip().endswith("clean"), result.output
+
+
+def test_chips_pushed_over_http_are_ruled_recorded_with_the_facts_and_replay_clean(
+        tmp_path: Path) -> None:
+    """TDA 45 over the API: facing a raise to 1,000 (blinds 25-50, smallest chip 25), Cy puts
+    out 1,500 in 25s without a word: a raise, held to a full raise to 1,950; the log keeps the
+    facts and the ruling (`chips_pushed`, citing tda-45), the tablet says so, and replaying the
+    facts gives the same ruling."""
+    recorder = make_recorder(tmp_path)
+    open_table(recorder, STREAM, PLAYERS, button=3)
+    app, auth = make_app(recorder)
+    with Client(app, auth) as client:
+        assert client.login("director").status_code == 200
+        client.ok(STREAM, {"type": "start_hand", "level": LEVEL})
+        client.ok(STREAM, {"type": "bet_raise", "player": 2, "to": 1000})
+        view = client.ok(STREAM, {"type": "push_chips", "player": 3,
+                                  "motions": [[25] * 60], "said": "nothing"})["table"]
+        assert view["hand"]["legal"]["name"] == "Dee"
+        texts = [e["text"] for e in view["events"]]
+        refused = client.send(STREAM, {"type": "push_chips", "player": 0, "motions": [[30]]})
+        assert refused.status_code == 422 and "chip in play" in refused.json()["message"]
+    stored = list(recorder.store.read(STREAM))
+    pushed = [e.decode() for e in stored if e.type == "chips_pushed"]
+    assert [(p.ruled, p.to, p.reason, p.rule) for p in pushed] == [
+        ("raise", 1950, "fifty_percent", "tda-45")]
+    assert stored[-1].type == "raise_made" and stored[-1].decode().to == 1950
+    assert any("Cy puts out 60 x 25, nothing said: ruled a raise to 1950" in t and "(TDA 45)" in t
+               for t in texts), texts
+    assert replay_log(recorder.store).findings == []
+
+
+def test_undo_of_chips_pushed_voids_the_facts_and_the_action_together(tmp_path: Path) -> None:
+    """One tap undoes a chip-tray entry: the chips pushed and the action they were ruled as are
+    voided together, and the log replays clean with the entry made again."""
+    recorder = make_recorder(tmp_path)
+    open_table(recorder, STREAM, PLAYERS, button=3)
+    app, auth = make_app(recorder)
+    with Client(app, auth) as client:
+        assert client.login("director").status_code == 200
+        client.ok(STREAM, {"type": "start_hand", "level": LEVEL})
+        client.ok(STREAM, {"type": "push_chips", "player": 2, "motions": [[100, 25]]})
+        view = client.ok(STREAM, {"type": "undo"})["table"]
+        assert view["hand"]["legal"]["name"] == "Bob"
+        client.ok(STREAM, {"type": "check_call", "player": 2})
+    voided = [e.decode() for e in recorder.store.read(STREAM) if e.type == "event_voided"]
+    assert len(voided) == 1 and len(voided[0].versions) == 2
+    assert replay_log(recorder.store).findings == []

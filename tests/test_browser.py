@@ -29,6 +29,7 @@ from web_support import (
 
 from engine.cards import parse_cards
 from engine.commands import DealHole, KillHand
+from engine.profiles import room_profile_ref
 from recorder.auth import Auth
 from recorder.cli_serve import serve_in_thread
 from recorder.floor import setup_demo
@@ -730,3 +731,53 @@ def test_a_floor_command_whose_answer_is_lost_is_sent_again_and_recorded_once(
     assert [(e.event_id, e.version) for e in rulings] == [
         (uuid.UUID(sent.group(1)), int(sent.group(2)) + 1)]
     recorder.store.close()
+
+
+def test_the_chip_tray_records_one_chip_several_chip_and_string_bet_entries_per_profile(
+        browser: Any, site: Site) -> None:
+    """The dealer taps what he sees pushed, chip by chip, motion by motion; the engine rules it
+    under the table's house rules and the tablet says so. Facing the 100 big blind, a 100 and a
+    20 chip silently: TDA 45, a call (short of 50% of a raise over it); BSE 'a raise for the
+    total', held to a raise to 200. A string bet (two motions): the first motion counts. After
+    the flop one 100 chip with no bet to face: TDA 44, a bet of 100; BSE 'any single chip ...
+    a call', a check."""
+    # BSE's rules, three-handed (a room profile on bse: its tables play down to two players).
+    bse = room_profile_ref("bse three-handed", "bse", {"min_players_per_table": 2})
+    open_table(site.recorder, "table-2", profile=bse)
+    expected = {
+        STREAM: ["ruled a call: several chips short of 50%", "ruled a call: chips in several",
+                 "ruled a bet of 100: one chip"],
+        "table-2": ["ruled a raise to 200: several chips, nothing said: a raise for the total",
+                    "ruled a call: chips in several", "ruled a check: one chip"],
+    }
+    for stream, lines in expected.items():
+        page = dealer(browser, site, stream=stream)
+        tap(page, "[data-action='start']")
+        assert to_act(page) == "Ann"
+        page.click("[data-action='chip'][data-value='100']")
+        page.click("[data-action='chip'][data-value='20']")
+        assert page.inner_text("#tray") == "1 x 100 + 1 x 20"
+        tap(page, "[data-action='push']")
+        assert to_act(page) == "Bob"
+        for chip in ("20", "20"):
+            page.click(f"[data-action='chip'][data-value='{chip}']")
+        page.click("[data-action='motion']")
+        page.click("[data-action='chip'][data-value='100']")
+        assert page.inner_text("#tray") == "2 x 20 | 1 x 100"
+        tap(page, "[data-action='push']")
+        assert to_act(page) == "Cy"
+        tap(page, "[data-action='check']" if page.locator("[data-action='check']").count()
+            else "[data-action='call']")
+        page.wait_for_selector(".sheet .picker")
+        pick_cards(page, "AhKhQd", "deal")
+        assert to_act(page) == "Bob"
+        page.click("[data-action='chip'][data-value='100']")
+        tap(page, "[data-action='push']")
+        log = page.inner_text("#events")
+        for line in lines:
+            assert line in log, (stream, line, log)
+        shot(page, f"dealer-chip-tray-{stream}")
+        assert page.errors == []
+    pushed = [e.decode() for e in site.recorder.store.read("table-2") if e.type == "chips_pushed"]
+    assert [(p.ruled, p.rule) for p in pushed] == [
+        ("raise", "bse-betting"), ("call", "bse-betting"), ("check", "bse-betting")]

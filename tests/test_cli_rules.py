@@ -3,12 +3,17 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from test_docs_rules import defined_tests
+from test_profile_flips import FLIPS
 
-from engine.profiles import PROFILES, parameter_names
+from engine.profiles import FLIP_TEST, GOVERNS, PROFILES, parameter_names
 from recorder.cli import cli
+
+EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 
 
 def run(*args: str) -> tuple[int, str, str]:
@@ -53,8 +58,8 @@ def test_show_prints_the_value_of_a_parameter() -> None:
     _, out, _ = run("show", "octobermuck")
     assert "\nreopen_percent = 50 " in out
     assert "\ncolor_up = forfeit_to_next_pot " in out
-    assert "\nre_entry_allowed = false " in out
-    assert "\nchip_denominations = [5, 25, 100, 500] " in out
+    assert "\ndeals_allowed = true " in out
+    assert '\nbutton_redraw_at = ["final_table"] ' in out
 
 
 def test_show_json_is_the_whole_profile() -> None:
@@ -85,3 +90,31 @@ def test_show_unknown_profile_with_json_is_still_a_usage_error() -> None:
     """--json does not turn an unknown NAME into output."""
     code, out, err = run("show", "casino", "--json")
     assert code == 2 and out == "" and "known profiles" in err
+
+
+def test_show_says_what_each_parameter_governs_and_names_the_test_that_proves_it() -> None:
+    """Each parameter: where the engine reads it, and the flip test case proving it decides."""
+    _, out, _ = run("show", "tda")
+    flat = " ".join(out.split())
+    for param in parameter_names():
+        assert " ".join(GOVERNS[param].split()) in flat
+        assert f"proved by: {FLIP_TEST}[{param}]" in flat
+    path, name = FLIP_TEST.split("::")
+    assert name in defined_tests(path)
+    assert set(FLIPS) == set(parameter_names()) == set(GOVERNS)
+
+
+def test_show_a_structure_files_room_profile(tmp_path: Path) -> None:
+    """`rules show FILE.toml` prints the room profile the structure carries, overrides and all."""
+    text = (EXAMPLES / "tda-demo.toml").read_text(encoding="utf-8")
+    text = text.replace('profile = "tda"', "", 1) + (
+        '\n[profile]\nname = "harbour"\nbase = "league"\n\n[profile.set]\n'
+        "preflop_min_raise_multiple = 3\n")
+    file = tmp_path / "room.toml"
+    file.write_text(text, encoding="utf-8")
+    code, out, _ = run("show", str(file))
+    assert code == 0
+    assert out.startswith("harbour: harbour (on league)")
+    assert "\npreflop_min_raise_multiple = 3 " in out
+    assert "\nabsent_big_blind_checks = true " in out  # the league base
+    assert "room profile harbour: set by the structure file" in " ".join(out.split())

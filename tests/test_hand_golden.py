@@ -204,7 +204,7 @@ def test_tda_43_example_1_reraise_at_least_the_last_raise_not_the_total() -> Non
     la = legal(state)
     assert (la.player, la.call_amount, la.min_to, la.max_to) == (3, 3600, 5600, 19800)
     violation = refused(state, BetRaise(3, 5599))
-    assert violation.rule == "TDA 43"
+    assert violation.rule == "tda-43"
     assert "raise to 5600 up to 19800" in violation.legal
     assert decide(state, BetRaise(3, 5600)) == (RaiseMade(3, 5600, all_in=False, full=True),)
 
@@ -217,7 +217,7 @@ def test_tda_43_example_2_short_all_in_raise_leaves_the_big_blind_as_the_minimum
     state = play(state, BetRaise(2, 150))
     la = legal(state)
     assert (la.player, la.call_amount, la.min_to) == (3, 150, 250)
-    assert refused(state, BetRaise(3, 249)).rule == "TDA 43"
+    assert refused(state, BetRaise(3, 249)).rule == "tda-43"
 
 
 def test_tda_43_example_3_min_raise_is_the_raise_increment_on_the_turn() -> None:
@@ -251,7 +251,7 @@ def test_tda_43_minimum_bet_is_the_big_blind() -> None:
     la = legal(state)
     assert (la.raise_kind, la.min_to) == ("bet", 100)
     violation = refused(state, BetRaise(0, 99))
-    assert violation.rule == "TDA 43"
+    assert violation.rule == "tda-43"
     assert "the minimum bet is 100" in violation.message
     assert decide(state, BetRaise(0, 100)) == (BetMade(0, 100, all_in=False),)
 
@@ -261,7 +261,7 @@ def test_tda_43_preflop_minimum_raise_is_double_the_big_blind() -> None:
     state = new_hand((10000,) * 4)
     la = legal(state)
     assert (la.player, la.call_amount, la.raise_kind, la.min_to) == (2, 100, "raise", 200)
-    assert refused(state, BetRaise(2, 199)).rule == "TDA 43"
+    assert refused(state, BetRaise(2, 199)).rule == "tda-43"
 
 
 def test_all_in_bet_for_less_than_the_big_blind_is_legal_and_called_for_its_amount() -> None:
@@ -288,7 +288,7 @@ def test_tda_45_example_2_silent_1500_is_held_to_a_full_raise_to_1700() -> None:
     la = legal(state)
     assert (la.player, la.call_amount, la.min_to) == (3, 1100, 1700)
     violation = refused(state, BetRaise(3, 1500))
-    assert violation.rule == "TDA 43"
+    assert violation.rule == "tda-43"
     assert violation.legal == ("call 1100", "raise to 1700 up to 20000", "fold")
     assert decide(state, BetRaise(3, 1700)) == (RaiseMade(3, 1700, all_in=False, full=True),)
 
@@ -304,7 +304,7 @@ def test_tda_45_example_4a_1400_opener_min_raise_is_to_2800() -> None:
     state = to_flop(new_hand((20000,) * 3))
     state = play(state, BetRaise(0, 1400))
     assert legal(state).min_to == 2800
-    assert refused(state, BetRaise(1, 2500)).rule == "TDA 43"
+    assert refused(state, BetRaise(1, 2500)).rule == "tda-43"
 
 
 def test_tda_45_example_4b_last_chips_are_an_all_in_and_do_not_reopen() -> None:
@@ -316,7 +316,7 @@ def test_tda_45_example_4b_last_chips_are_an_all_in_and_do_not_reopen() -> None:
     state = play(state, BetRaise(1, 2000), CheckCall(2))
     la = legal(state)
     assert (la.player, la.call_amount, la.raise_kind) == (0, 600, "")
-    assert refused(state, BetRaise(0, 3400)).rule == "TDA 47"
+    assert refused(state, BetRaise(0, 3400)).rule == "tda-47"
 
 
 # --- TDA 47: re-opening the bet -----------------------------------------------------------
@@ -329,7 +329,7 @@ def test_tda_47_short_all_in_does_not_reopen_for_original_bettor() -> None:
     la = legal(state)
     assert (la.player, la.call_amount, la.raise_kind, la.can_fold) == (0, 50, "", True)
     violation = refused(state, BetRaise(0, 300))
-    assert violation.rule == "TDA 47"
+    assert violation.rule == "tda-47"
     assert violation.legal == ("call 50", "fold")
 
 
@@ -352,7 +352,7 @@ def test_tda_47_example_1a_a_75_increment_does_not_reopen_for_c() -> None:
     state = play(addendum_47_example_1(), CheckCall(0))
     la = legal(state)
     assert (la.player, la.call_amount, la.raise_kind) == (2, 75, "")
-    assert refused(state, BetRaise(2, 400)).rule == "TDA 47"
+    assert refused(state, BetRaise(2, 400)).rule == "tda-47"
 
 
 def test_tda_47_example_1b_a_full_raise_reopens_for_c() -> None:
@@ -385,7 +385,7 @@ def test_tda_47_example_3a_big_blind_may_raise_but_the_caller_may_not() -> None:
     state = play(state, CheckCall(1))
     la = legal(state)
     assert (la.player, la.call_amount, la.raise_kind) == (2, 3500, "")
-    assert refused(state, BetRaise(2, 15500)).rule == "TDA 47"
+    assert refused(state, BetRaise(2, 15500)).rule == "tda-47"
 
 
 def test_tda_47_example_3b_big_blind_full_raise_reopens_for_the_caller() -> None:
@@ -566,7 +566,7 @@ def test_no_raise_when_nobody_could_call_more() -> None:
     state = play(state, BetRaise(0, 200))
     la = legal(state)
     assert (la.player, la.call_amount, la.raise_kind) == (1, 200, "")
-    assert refused(state, BetRaise(1, 1000)).rule == "TDA 43"
+    assert refused(state, BetRaise(1, 1000)).rule == "tda-43"
     state = play(state, CheckCall(1))
     assert legal(state).raise_kind == ""
 

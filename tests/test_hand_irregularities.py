@@ -114,7 +114,7 @@ def test_tda_36_fold_then_call_is_substantial_action_and_the_hand_plays_on() -> 
     """TDA 35-D and 36-A: two actions in turn, one putting chips in: no misdeal any more."""
     state = play(new_hand(STACKS), Fold(2), CheckCall(3))
     violation = refused(state, DeclareMisdeal("wrong number of cards"))
-    assert violation.rule == "TDA 35, 36"
+    assert violation.rule == "tda-35"
     assert "substantial action" in violation.message
     assert violation.legal == ("position 0: call 50", "position 0: raise to 200 up to 1000",
                                "position 0: fold")
@@ -123,7 +123,7 @@ def test_tda_36_fold_then_call_is_substantial_action_and_the_hand_plays_on() -> 
 def test_tda_36_three_actions_are_substantial_action() -> None:
     """TDA 36-B: any three actions in turn (three folds) are substantial action."""
     state = play(new_hand((1000,) * 6), Fold(2), Fold(3), Fold(4))
-    assert refused(state, DeclareMisdeal("wrong number of cards")).rule == "TDA 35, 36"
+    assert refused(state, DeclareMisdeal("wrong number of cards")).rule == "tda-35"
 
 
 def test_chairperson_misdeal_only_before_two_players_have_acted() -> None:
@@ -133,13 +133,13 @@ def test_chairperson_misdeal_only_before_two_players_have_acted() -> None:
                       MisdealDeclared)
     state = play(new_hand(STACKS, profile="chairperson"), Fold(2), Fold(3))
     assert refused(state, DeclareMisdeal("button out of position")).rule == (
-        "chairperson misdeal rule 2")
+        "chairperson-misdeals")
 
 
 def test_no_misdeal_once_the_flop_is_dealt() -> None:
     """TDA 35-D: after the flop a misdeal cannot be declared (the hand is played out)."""
     state = deal(call_around(new_hand((1000, 1000, 1000))), "2c7d9h")
-    assert refused(state, DeclareMisdeal("wrong number of cards")).rule == "TDA 35, 36"
+    assert refused(state, DeclareMisdeal("wrong number of cards")).rule == "tda-35"
 
 
 @pytest.mark.parametrize("big_blind_ante", [0, 100])

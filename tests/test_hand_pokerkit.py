@@ -83,7 +83,8 @@ def check_same_options(state: HandState, pk: State) -> None:
         # raising for players who acted before it; TDA 47 does not (the increase they face
         # is still short of a full raise).
         top = state.bets[la.player] + state.stacks[la.player]
-        assert refusal_rule(state, BetRaise(la.player, top)) == "TDA 47"
+        assert refusal_rule(state, BetRaise(la.player, top)) in ("tda-47", state.profile.rule(
+            "reopen"))
         return
     if la.raise_kind and not pk.can_complete_bet_or_raise_to():
         # Short all-ins that add up to a full raise reopen the betting for a player who acted

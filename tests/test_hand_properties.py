@@ -8,11 +8,11 @@ from __future__ import annotations
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from strategies import PlayedHand, hand_setups, played_hands
+from strategies import PlayedHand, hand_setups, played_hands, pushes
 
 from engine.commands import BetRaise, CheckCall, Fold
 from engine.errors import RuleViolation
-from engine.events import PotAwarded
+from engine.events import ChipsPushed, PotAwarded
 from engine.hand import (
     BETTING,
     MISDEALT,
@@ -24,6 +24,7 @@ from engine.hand import (
     pots,
     replay_events,
 )
+from replay.fold import command_for
 
 # A played hand is a big example by nature (set-up, deck, every action): Hypothesis's size
 # health checks are about strategies that could be smaller, not about this one.
@@ -153,9 +154,15 @@ def test_legal_actions_accept_exactly_what_decide_accepts(hand: PlayedHand,
         player = la.player
         assert state.to_act == player
         extra = data.draw(st.integers(0, la.max_to + 10 * state.setup.chip_unit))
+        unit = state.setup.chip_unit
         for to in amounts_around(state) | {extra}:
-            legal = bool(la.raise_kind) and (la.min_to <= to <= la.max_to or to == la.max_to)
+            # Amounts the chips in play cannot make are refused, all-in aside.
+            makeable = (to - state.bets[player]) % unit == 0
+            legal = bool(la.raise_kind) and (
+                (la.min_to <= to <= la.max_to and makeable) or to == la.max_to)
             assert accepts(state, BetRaise(player, to)) == legal, (to, la)
+        if la.raise_kind and la.min_to != la.max_to:
+            assert (la.min_to - state.bets[player]) % unit == 0  # only makeable amounts
         assert accepts(state, CheckCall(player)) == (la.can_check or la.call_amount > 0)
         assert accepts(state, Fold(player)) == la.can_fold
         for other in range(state.player_count):
@@ -183,3 +190,40 @@ def test_legal_bounds_are_consistent(hand: PlayedHand) -> None:
             assert la.max_to > state.current_bet
             step = state.setup.min_bet if la.raise_kind == "bet" else state.last_full_raise
             assert la.min_to == min(state.current_bet + step, la.max_to)
+
+
+@SETTINGS
+@given(played_hands(hand_setups(short_stacks=False), muck=False), st.data())
+def test_a_ruling_from_physical_facts_is_a_legal_action_and_replays_alike(
+        hand: PlayedHand, data: st.DataObject) -> None:
+    """Chips pushed and words said are ruled as one of the legal actions (a check, a call, or
+    a bet or raise the legal bounds allow), recorded with the facts; the action is exactly what
+    the declared command would record; replaying the recorded facts gives the same ruling; and
+    chips are conserved."""
+    for state in hand.states:
+        if state.phase != BETTING:
+            continue
+        la = legal_actions(state)
+        assert la is not None
+        push = data.draw(pushes(state))
+        try:
+            events = decide(state, push)
+        except RuleViolation:
+            continue
+        facts, *action = events
+        assert isinstance(facts, ChipsPushed)
+        assert (facts.chips, facts.motions, facts.said, facts.bounty_chip) == (
+            push.chips, push.motions, push.said, push.bounty_chip)
+        if facts.ruled in ("check", "call"):
+            assert (facts.ruled == "check") == (la.call_amount == 0)
+            declared: BetRaise | CheckCall = CheckCall(la.player)
+        else:
+            assert facts.ruled == la.raise_kind
+            assert la.min_to <= facts.to <= la.max_to or facts.to == la.max_to
+            declared = BetRaise(la.player, facts.to)
+        assert tuple(action) == decide(state, declared)
+        assert decide(state, command_for(facts)) == events  # the facts replay to the ruling
+        after = state
+        for event in events:
+            after = apply(after, event)
+        assert after.chips_in_play() == state.chips_in_play()

@@ -139,7 +139,7 @@ def test_tda_43_under_raise_is_illegal_with_index_and_rule() -> None:
     assert result.violation is not None
     assert result.violation.action_index == 4
     assert result.violation.action == "p1 cbr 400"
-    assert result.violation.rule == "TDA 43"
+    assert result.violation.rule == "tda-43"
     assert "at least 500" in result.violation.message
     assert result.finishing_stacks is None
     assert result.recorded_finishing_stacks == (10200, 9900, 9700)
@@ -229,8 +229,8 @@ def test_a_straddle_is_refused_at_the_set_up_under_every_profile() -> None:
     result = result_of("flawed/straddle.phh")
     assert result.violation is not None
     assert (result.violation.action_index, result.violation.action) == (None, None)
-    assert result.violation.rule == "straddle"
-    assert "p3 200" in result.violation.message
+    assert result.violation.rule == "tda-23"  # the TDA's posted blinds; BSE: "bse-blinds"
+    assert "straddle" in result.violation.message and "p3 200" in result.violation.message
     assert "allowed: a small blind and a big blind" in result.violation.message
 
 

@@ -21,9 +21,11 @@ from engine.profiles import (
     parameter_names,
     parameter_scopes,
 )
+from recorder.structure import load_structure
 
 # The seed documents live beside the repository (shared/seeds/), not in it.
 OUTSIDE = Path(__file__).resolve().parents[2]
+EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
 
 
 @pytest.mark.parametrize("profile", PROFILES.values(), ids=list(PROFILES))
@@ -38,9 +40,9 @@ def test_every_parameter_of_every_profile_has_a_citation(profile: Profile) -> No
 
 
 def test_parameters_are_every_field_but_the_identity() -> None:
-    """parameters() lists every dataclass field except name, title, source and citations."""
+    """parameters() lists every dataclass field except the identity, citations and rule ids."""
     expected = [f.name for f in fields(Profile)
-                if f.name not in ("name", "title", "source", "citations")]
+                if f.name not in ("name", "title", "source", "citations", "short", "rule_ids")]
     assert list(parameter_names()) == expected
     assert [p[0] for p in TDA.parameters()] == expected
     assert set(parameter_docs()) == set(expected)
@@ -102,34 +104,41 @@ def test_profiles_differ_where_the_documents_do() -> None:
     assert BSE.late_entry_penalty_big_blinds == 5
     assert BSE.seat_draw_suit_order == ("s", "h", "d", "c")
     assert BSE.exposed_deal_card == "replace_as_burn"
-    assert BSE.photo_finish == "start_stack_order_ties_higher"
+    assert BSE.dead_hand_forfeits_chips_in_action and BSE.bubble_busts_share is False
     assert CHAIRPERSON.button_rule == "moving_button"
     assert CHAIRPERSON.misdeal_limit == "two_players_acted"
     assert LEAGUE.odd_chip_all_in_first and LEAGUE.exposed_both_call_or_fold
     assert LEAGUE.absent_big_blind_checks
     assert LEAGUE.exposed_deal_card == "misdeal"
-    assert OCTOBERMUCK.ante_checkpoint_level == 6
-    assert OCTOBERMUCK.ante_checkpoint_min_players == 16
     assert OCTOBERMUCK.color_up == "forfeit_to_next_pot"
-    assert OCTOBERMUCK.starting_stack == 5000 and BSE.starting_stack == 4000
+    assert OCTOBERMUCK.balance_mover == "high_card_draw"
 
+
+# The event's own numbers (chips, levels, breaks, antes, color-ups, payouts) are the structure
+# file's, not house rules: examples/octobermuck.toml carries the document's, with its quotes.
 
 def test_octobermuck_chips_and_structure_add_up() -> None:
-    """The starting chips (10 red, 10 green, 7 black, the rest white) make 5,000."""
-    red, green, black, white = OCTOBERMUCK.chip_denominations
-    assert 10 * red + 10 * green + 7 * black + 8 * white == OCTOBERMUCK.starting_stack
-    assert len(OCTOBERMUCK.blind_structure) == 9
-    assert all(sb < bb for sb, bb, _ in OCTOBERMUCK.blind_structure)
-    removed = [d for _, d in OCTOBERMUCK.color_up_schedule]
-    assert removed == [red, green, black]
+    """The starting chips (10 red, 10 green, 7 black, the rest white) make 5,000; nine
+    levels; red, green and black bought down in turn; antes decided after round 6."""
+    structure = load_structure(EXAMPLES / "octobermuck.toml")
+    red, green, black, white = structure.denominations
+    assert (red.value, green.value, black.value, white.value) == (5, 25, 100, 500)
+    assert sum(d.value * d.count for d in structure.denominations) == 5000
+    assert structure.starting_stack == 5000 and len(structure.levels) == 9
+    assert [step.remove for step in structure.color_ups] == [
+        (red.colour,), (green.colour,), (black.colour,)]
+    assert structure.ante_checkpoint is not None
+    assert (structure.ante_checkpoint.after_level,
+            structure.ante_checkpoint.players_at_least) == (6, 16)
 
 
 def test_octobermuck_payout_rows_as_printed() -> None:
     """The payout rows are kept as printed: 6 places for 24-27, 7 (adding to 101%) for 28-32."""
-    rows = {(lo, hi): pct for lo, hi, pct in OCTOBERMUCK.payout_table}
-    assert sum(rows[(24, 27)]) == 100
-    assert len(rows[(28, 32)]) == 7 and sum(rows[(28, 32)]) == 101
-    assert "101%" in OCTOBERMUCK.citations["payout_table"]
+    structure = load_structure(EXAMPLES / "octobermuck.toml")
+    rows = {(b.min_players, b.max_players): b for b in structure.payouts}
+    assert sum(rows[(24, 27)].basis_points) == 10_000
+    assert len(rows[(28, 32)].basis_points) == 7
+    assert sum(rows[(28, 32)].basis_points) == 10_100 and rows[(28, 32)].scale_to_pool
 
 
 def test_profiles_are_frozen_and_hashable() -> None:

@@ -417,7 +417,7 @@ def test_illegal_action_names_the_rule_and_records_nothing(recorder: Recorder,
     version = recorder.table(STREAM).version
     with pytest.raises(RuleViolation) as violation:
         recorder.submit(STREAM, hc.BetRaise(2, 30), version, uuid.uuid4(), DEALER)
-    assert violation.value.rule == "TDA 43"
+    assert violation.value.rule == "tda-43"
     assert any("raise to 40" in option for option in violation.value.legal)
     assert len(store.read(STREAM)) == version
 

@@ -283,3 +283,20 @@ def test_forged_award_is_a_finding_in_every_format(forged: tuple[str, int],
     [row] = [e for e in entries if e["kind"] == "finding"]
     assert (row["stream"], row["version"], row["event"], row["rule"]) == (
         FORGED, str(version), "pot_awarded", "TDA 20, 21")
+
+
+def test_odd_chip_lines_appear_only_on_hands_with_a_split_pot(report: AuditReport) -> None:
+    """Odd chips exist only where a pot is split: the 'odd chips to' column and the odd-chip
+    unit line are printed for those hands and no other."""
+    html = report.to_html()
+    blocks = re.split(r'<div class="hand', html)[1:]
+    hands = [h for t in report.data["tables"] for h in t["hands"]] \
+        if "tables" in report.data else report.data["hands"]
+    assert len(blocks) == len(hands) > 0
+    split_hands = 0
+    for block, hand in zip(blocks, hands, strict=True):
+        split = any(len(p["winners"]) > 1 for p in hand["pots"])
+        split_hands += split
+        assert ("odd chips to" in block) is split
+        assert ("odd chips of a split pot" in block) is split
+    assert 0 < split_hands < len(hands)

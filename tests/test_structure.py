@@ -7,7 +7,10 @@ from pathlib import Path
 
 import pytest
 
+from engine.commands import BetRaise
 from engine.errors import RuleViolation
+from engine.hand import HandSetup, decide, legal_actions, start_hand
+from engine.profiles import PROFILES, get_profile
 from engine.structure import (
     AnteCheckpoint,
     ColorUpStep,
@@ -255,3 +258,51 @@ def test_the_engine_refuses_a_structure_with_problems(tmp_path: Path) -> None:
     with pytest.raises(RuleViolation, match="starting_stack") as info:
         create_tournament("t", replace(s, starting_stack=1010))
     assert "starting_stack: 1010 is not a multiple of the smallest chip (25)" in info.value.legal
+
+
+ROOM = MINIMAL.replace('profile = "tda"\n', "") + """
+[profile]
+name = "harbour"
+base = "tda"
+
+[profile.set]
+preflop_min_raise_multiple = 3
+new_player_waiting_positions = ["button"]
+"""
+
+
+def test_a_structure_may_carry_its_rooms_own_profile_and_it_governs(tmp_path: Path) -> None:
+    """`[profile]` with a name, a base and `[profile.set]` overrides: the room's profile
+    travels in the structure (one canonical text) to every hand, which it decides."""
+    s = load_structure(write(tmp_path, ROOM))
+    profile = get_profile(s.profile)
+    assert (profile.name, profile.preflop_min_raise_multiple) == ("harbour", 3)
+    assert profile.new_player_waiting_positions == ("button",)
+    assert profile.reopen_percent == PROFILES["tda"].reopen_percent  # the rest is the base's
+    create_tournament("t", s)
+    hand = start_hand(HandSetup((5000,) * 4, (50, 100, 0, 0), (0,) * 4, 100, 25, s.profile))
+    la = legal_actions(hand)
+    assert la is not None and la.min_to == 300  # TDA would offer a raise to 200
+    with pytest.raises(RuleViolation, match="at least 300"):
+        decide(hand, BetRaise(2, 200))
+
+
+def test_a_room_profile_is_checked_field_by_field(tmp_path: Path) -> None:
+    """An unknown parameter, a wrong type or a value not allowed is an error naming the field
+    and what is allowed; an unknown base lists the known profiles."""
+    bad = ROOM.replace('base = "tda"', 'base = "casino"').replace(
+        "preflop_min_raise_multiple = 3",
+        'preflop_min_raise_multiple = "three"\ncolour_up = "race"\nbutton_rule = "sideways"\n'
+        "deals_allowed = 1")
+    text = errors(tmp_path, bad)
+    assert "profile.base: unknown profile 'casino'; allowed: tda, bse" in text
+    assert "profile.set.preflop_min_raise_multiple: must be a whole number" in text
+    assert "profile.set.colour_up: unknown parameter 'colour_up'; allowed: reopen_percent" in text
+    assert "profile.set.button_rule: 'sideways' is not allowed; allowed: dead_button, " \
+           "moving_button" in text
+    assert "profile.set.deals_allowed: must be true or false, got 1" in text
+    assert "unknown key" not in text
+    bad = ROOM.replace('name = "harbour"\n', "").replace("[profile.set]", "[profile.sett]")
+    text = errors(tmp_path, bad)
+    assert "profile.name: is required" in text
+    assert "profile.sett: unknown key 'sett'; allowed: name, base, set" in text

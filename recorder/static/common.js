@@ -119,7 +119,7 @@ const Handlog = (() => {
     box.className = `alert ${alert.kind}`;
     box.innerHTML =
       `<div class="alert-title">${esc(alert.title)}</div>` +
-      (alert.rule ? `<div class="alert-rule" data-rule="${esc(alert.rule)}">${esc(alert.rule)}</div>` : "") +
+      (alert.rule ? `<div class="alert-rule" data-rule="${esc(alert.rule)}">${esc(alert.rule_words || alert.rule)}</div>` : "") +
       `<div class="alert-text">${esc(alert.text)}</div>` +
       (alert.legal && alert.legal.length ? `<div class="alert-legal">Allowed: ${esc(alert.legal.join("; "))}</div>` : "") +
       (alert.extra ? `<div class="alert-legal">${esc(alert.extra)}</div>` : "") +

@@ -31,7 +31,8 @@
   window.__latencies = [];
 
   function freshUi() {
-    return { sheet: null, player: null, picked: [], typed: "", inDeal: true, key: null };
+    return { sheet: null, player: null, picked: [], typed: "", inDeal: true, key: null,
+      tray: [[]], said: "nothing" };
   }
 
   function $(id) {
@@ -125,6 +126,7 @@
             kind: "refused",
             title: `Refused: ${item.label}`,
             rule: body.rule || `HTTP ${answer.status}`,
+            rule_words: body.rule_words || "",
             text: body.message || "",
             legal: body.legal || [],
             extra: dropped > 1 ? `${dropped - 1} later entr${dropped > 2 ? "ies" : "y"} dropped too` : "",
@@ -457,6 +459,27 @@
       html += button("raise", `${verb} ${H.chips(amount)}`, "raise primary wide", { to: amount });
       html += "</div>";
     }
+    html += chipTray(hand);
+    return html;
+  }
+
+  // The chip tray: what the dealer saw pushed, one tap per chip, motion by motion, and whether
+  // the player said raise; the engine rules it under the house rules (push_chips).
+  function chipTray(hand) {
+    const unit = hand.chip_unit || 1;
+    const values = [1, 4, 20, 100].map((k) => k * unit);
+    const motions = ui.tray.filter((m) => m.length);
+    const text = motions.map((m) => {
+      const counts = {};
+      for (const v of m) counts[v] = (counts[v] || 0) + 1;
+      return Object.keys(counts).map(Number).sort((a, b) => b - a).map((v) => `${counts[v]} x ${H.chips(v)}`).join(" + ");
+    }).join(" | ");
+    let html = '<div class="chip-tray"><div class="panel-title">Chips pushed</div><div class="row wrap chips">';
+    html += values.map((v) => button("chip", H.chips(v), "chip", { value: v })).join("");
+    html += button("motion", "Next motion", "small", {}) + button("tray-clear", "Clear", "small", {});
+    html += `</div><div class="tray-content" id="tray">${H.esc(text || "no chips yet")}</div><div class="row">`;
+    html += button("said", ui.said === "raise" ? "Said raise" : "Said nothing", "said", {});
+    html += button("push", "Rule it", "push primary", {}) + "</div></div>";
     return html;
   }
 
@@ -792,6 +815,30 @@
     size(el) {
       ui.typed = el.dataset.to;
       render();
+    },
+    chip(el) {
+      ui.tray[ui.tray.length - 1].push(Number(el.dataset.value));
+      render();
+    },
+    motion() {
+      if (ui.tray[ui.tray.length - 1].length) ui.tray.push([]);
+      render();
+    },
+    "tray-clear"() {
+      ui.tray = [[]];
+      ui.said = "nothing";
+      render();
+    },
+    said() {
+      ui.said = ui.said === "raise" ? "nothing" : "raise";
+      render();
+    },
+    push() {
+      const l = legal();
+      const motions = ui.tray.filter((m) => m.length);
+      const chips = motions.reduce((n, m) => n + m.reduce((a, b) => a + b, 0), 0);
+      record({ type: "push_chips", player: l.player, motions, said: ui.said },
+        `${l.name}: pushed ${H.chips(chips)}${motions.length > 1 ? ` in ${motions.length} motions` : ""}${ui.said === "raise" ? ", said raise" : ""}`);
     },
     key(el) {
       const key = el.dataset.key;
