@@ -140,7 +140,7 @@ def create_app(
     auth = auth or Auth()
     store = recorder.store
     desk = TournamentDesk(recorder)
-    hub = Hub(store, poll_seconds)
+    hub = Hub(store, poll_seconds, observe=recorder.observe)
     log = EventLog(store)
 
     @asynccontextmanager

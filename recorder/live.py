@@ -37,8 +37,12 @@ class Subscription:
 class Hub:
     """Fans "stream at version N" notices out to the open event streams."""
 
-    def __init__(self, store: EventStore, poll_seconds: float = 1.0) -> None:
+    def __init__(self, store: EventStore, poll_seconds: float = 1.0,
+                 observe: Callable[[str, int], None] | None = None) -> None:
+        """`observe(stream, version)` hears of appends made elsewhere (another process) before
+        the screens are told, so that the recorder's cache catches up first."""
         self._store = store
+        self._observe = observe
         self._poll_seconds = poll_seconds
         self._loop: asyncio.AbstractEventLoop | None = None
         self._subscriptions: set[Subscription] = set()
@@ -92,7 +96,15 @@ class Hub:
             except Exception:  # noqa: BLE001 - a database hiccup must not end the poller
                 continue
             for head in heads:
-                self._publish(head.stream_id, head.version)
+                self.external(head.stream_id, head.version)
+
+    def external(self, stream: str, version: int) -> None:
+        """An append seen in the database (by any process): the cache, then the screens."""
+        if version <= self._versions.get(stream, 0):
+            return
+        if self._observe is not None:
+            self._observe(stream, version)
+        self._publish(stream, version)
 
     def subscribe(self, streams: frozenset[str] | None) -> Subscription:
         subscription = Subscription(streams)

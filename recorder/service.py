@@ -5,6 +5,7 @@ The CLI, the HTTP API, the tablet pages and the simulation all record through `R
 
 from __future__ import annotations
 
+import bisect
 import threading
 import uuid
 from collections.abc import Callable, Sequence
@@ -32,8 +33,9 @@ from engine.events import (
     TableOpened,
 )
 from engine.hand import begin, decide
-from engine.table import Level, TableState, apply_table, open_table, plan_hand
-from replay.fold import TableFold, fold_table
+from engine.table import Level, TableState, plan_hand
+from replay.fold import TableFold
+from replay.incremental import LiveTable
 from schema.codec import canonical_json, encode_event
 from schema.errors import ConcurrencyConflict, DuplicateEventConflict
 from schema.store import EventStore, NewEvent, StoredEvent
@@ -165,12 +167,21 @@ TableCommand = (
 
 # Events that follow from the one before them in the same command (undone together).
 _DERIVED = (ChipsPosted,)
+# Ids looked up at once for a retry: a command's first event and the ones derived from it.
+_DERIVED_LOOKUP = 32
+_CORRECTIONS = (Undo, VoidEvents, AmendEvent, AmendAmount)
 
 
 @dataclass
-class _Cached:
-    stored: list[StoredEvent]
-    fold: TableFold
+class _Stream:
+    """What the recorder keeps of one stream: its lock (commands at one table are taken one at
+    a time; other tables never wait for it), its head as last seen, and for a table its live
+    fold."""
+
+    lock: threading.RLock = field(default_factory=threading.RLock)
+    version: int = -1  # -1: not read yet
+    live: LiveTable | None = None
+    stale: bool = False  # another process appended: read the new events before the next use
 
 
 @dataclass(frozen=True)
@@ -185,48 +196,90 @@ class Recorded:
 
 @dataclass
 class Recorder:
-    """Records commands into the store through the engine; keeps folded tables in memory."""
+    """Records commands into the store through the engine; keeps folded tables in memory.
+
+    Each stream has its own lock and its own cached head and fold: a command at one table
+    never waits for another table, and it costs one append (no head query, no re-read).
+    Appends by other processes reach the cache through `observe` (the live hub calls it on a
+    PostgreSQL notification or a poll of the heads), and an append that finds the stream moved
+    on catches up and answers the conflict as before.
+    """
 
     store: EventStore
     clock: Callable[[], datetime] = utc_now
-    _cache: dict[str, _Cached] = field(default_factory=dict)
-    _lock: threading.RLock = field(default_factory=threading.RLock)
+    _streams: dict[str, _Stream] = field(default_factory=dict)
+    _streams_lock: threading.Lock = field(default_factory=threading.Lock)
     _listeners: list[Callable[[str, int], None]] = field(default_factory=list)
+    _appended: list[Callable[[Sequence[StoredEvent]], None]] = field(default_factory=list)
+
+    def _entry(self, stream: str) -> _Stream:
+        entry = self._streams.get(stream)
+        if entry is None:
+            with self._streams_lock:
+                entry = self._streams.setdefault(stream, _Stream())
+        return entry
 
     # --- reading ------------------------------------------------------------------------
 
     def table(self, stream: str) -> TableFold:
-        """The table's folded state, brought up to the store's head."""
-        with self._lock:
-            cached = self._cache.get(stream)
-            if cached is None:
-                stored = self.store.read(stream)
-                cached = _Cached(stored, fold_table(stream, stored, verify=False))
-                self._cache[stream] = cached
-                return cached.fold
-            head = self.store.head(stream)
-            if head is not None and head.version > cached.fold.version:
-                self._extend(stream, cached, self.store.read(stream, cached.fold.version + 1))
-            return cached.fold
+        """The table's folded state, as far as this process knows the stream (appends by
+        another process arrive through `observe`)."""
+        entry = self._entry(stream)
+        live = entry.live
+        if live is not None and not entry.stale:
+            return live.fold()
+        with entry.lock:
+            return self._live(stream, entry).fold()
 
-    def _extend(self, stream: str, cached: _Cached, new: Sequence[StoredEvent]) -> None:
-        cached.stored.extend(new)
-        if any(e.type in ("event_voided", "event_amended") for e in new):
-            cached.fold = fold_table(stream, cached.stored, verify=False)
-            return
-        state = cached.fold.state
-        effective = list(cached.fold.effective)
-        for stored in new:
-            event = stored.decode()
-            effective.append((stored.version, event))
-            state = _apply(state, event)
-        cached.fold = TableFold(stream, cached.stored[-1].version, state, cached.fold.findings,
-                                tuple(effective), cached.fold.voided)
+    def _live(self, stream: str, entry: _Stream) -> LiveTable:
+        """The stream's live fold, read from the store on first use or when stale (the
+        caller holds the stream's lock)."""
+        live = entry.live
+        if live is None:
+            live = LiveTable.load(stream, self.store.read(stream))
+            entry.live = live
+            entry.version = max(entry.version, live.version)
+            entry.stale = False
+        elif entry.stale or entry.version > live.version:
+            entry.stale = False
+            new = self.store.read(stream, live.version + 1)
+            live.extend(new)
+            entry.version = max(entry.version, live.version)
+        return live
+
+    def observe(self, stream: str, version: int) -> None:
+        """Another process recorded `stream` up to `version`: the next read catches up."""
+        entry = self._streams.get(stream)
+        if entry is not None and version > entry.version:
+            entry.stale = True
+
+    def head_version(self, stream: str) -> int:
+        """The stream's version as this process knows it (read once from the store)."""
+        entry = self._entry(stream)
+        if entry.version < 0 or entry.stale:
+            with entry.lock:
+                self._refresh_head(stream, entry)
+        return entry.version
+
+    def _refresh_head(self, stream: str, entry: _Stream) -> int:
+        head = self.store.head(stream)
+        entry.version = max(entry.version, head.version if head else 0)
+        if entry.live is not None and entry.version > entry.live.version:
+            entry.stale = True
+        elif entry.live is None:
+            entry.stale = False
+        return entry.version
 
     def subscribe(self, listener: Callable[[str, int], None]) -> Callable[[], None]:
         """Call `listener(stream, version)` after every append; returns the unsubscribe."""
         self._listeners.append(listener)
         return lambda: self._listeners.remove(listener)
+
+    def on_appended(self, listener: Callable[[Sequence[StoredEvent]], None]) -> Callable[[], None]:
+        """Call `listener(stored events)` after every append by this recorder (read models
+        are kept from them without reading the store again)."""
+        self._appended.append(listener)
+        return lambda: self._appended.remove(listener)
 
     # --- writing ------------------------------------------------------------------------
 
@@ -244,22 +297,33 @@ class Recorder:
         adds nothing. A stale version raises ConcurrencyConflict; an illegal command raises
         RuleViolation; nothing is written in either case.
         """
-        with self._lock:
-            fold = self.table(stream)
-            self._check_version(stream, expected_version, fold.version)
-            retried = self._retry_of(stream, expected_version, fold.version, event_id)
+        entry = self._entry(stream)
+        with entry.lock:
+            live = self._live(stream, entry)
+            if expected_version > live.version:
+                # A tablet served by another process may have seen more than this one has.
+                self._refresh_head(stream, entry)
+                live = self._live(stream, entry)
+            self._check_version(stream, expected_version, live.version)
+            retried = self._retry_of(stream, expected_version, live.version, event_id)
             if retried is not None:
-                self._check_same_command(stream, expected_version, command, retried)
+                self._check_same_command(stream, live, expected_version, command, retried)
                 return retried
-            events = self._decide(stream, fold, command)
-            return self._record(stream, expected_version, events, event_id, actor)
+            events = self._decide(stream, live, command)
+            return self._record(stream, entry, expected_version, events, event_id, actor)
 
-    def _check_same_command(self, stream: str, expected_version: int, command: TableCommand,
-                            retried: Recorded) -> None:
+    def _check_same_command(self, stream: str, live: LiveTable, expected_version: int,
+                            command: TableCommand, retried: Recorded) -> None:
         """A retry is the same command only if, decided where it was first sent, it gives the
         events recorded under its id; otherwise its id was reused for another entry."""
         first = retried.events[0]
-        before = fold_table(stream, self.store.read(stream)[:expected_version], verify=False)
+        if live.corrected_since(expected_version) or isinstance(command, _CORRECTIONS):
+            # The table as it stood then is not the live one's past (or a correction needs
+            # that past's whole log): fold the stream up to there, as it was.
+            before = LiveTable.load(stream, self.store.read(stream, 1, expected_version))
+        else:
+            before = LiveTable.at(stream, expected_version,
+                                  live.state_before(expected_version + 1))
         try:
             events = self._decide(stream, before, command)
         except RuleViolation as refused:
@@ -279,21 +343,22 @@ class Recorder:
     def record(self, stream: str, expected_version: int, events: Sequence[Any],
                event_id: uuid.UUID, actor: Actor) -> Recorded:
         """Append events already decided by the engine (the tournament's decisions)."""
-        with self._lock:
-            head = self.store.head(stream)
-            current = head.version if head else 0
+        entry = self._entry(stream)
+        with entry.lock:
+            current = self.head_version(stream)
+            if expected_version > current:
+                current = self._refresh_head(stream, entry)
             retried = self._retry_of(stream, expected_version, current, event_id)
             if retried is not None:
                 return retried
             self._check_version(stream, expected_version, current)
-            return self._record(stream, expected_version, events, event_id, actor)
+            return self._record(stream, entry, expected_version, events, event_id, actor)
 
     def recorded(self, stream: str, event_id: uuid.UUID) -> Recorded | None:
         """What was recorded in `stream` under `event_id` (with the events derived from it), as
         a retry of it returns it; None when nothing was. For a retry that does not know the
         version it was first sent at (the tournament's commands and their parts)."""
-        with self._lock:
-            return self._find_retry(stream, 0, event_id)
+        return self._find_retry(stream, 0, event_id)
 
     def _check_version(self, stream: str, expected_version: int, current: int) -> None:
         if expected_version > current:
@@ -308,28 +373,45 @@ class Recorder:
             raise ConcurrencyConflict(stream, expected_version, current)
         return previous
 
-    def _record(self, stream: str, expected_version: int, events: Sequence[Any],
-                event_id: uuid.UUID, actor: Actor) -> Recorded:
-        stored = self._append(stream, expected_version, events, event_id, actor)
+    def _record(self, stream: str, entry: _Stream, expected_version: int,
+                events: Sequence[Any], event_id: uuid.UUID, actor: Actor) -> Recorded:
+        try:
+            stored = self._append(stream, entry, expected_version, events, event_id, actor)
+        except ConcurrencyConflict:
+            # Another process recorded first: catch up, so that the answer (and the next
+            # command) sees the table as it is.
+            self._refresh_head(stream, entry)
+            raise
+        for read_model in list(self._appended):
+            read_model(stored)
         for listener in list(self._listeners):
             listener(stream, stored[-1].version)
         return Recorded(stream, stored[-1].version, tuple(stored))
 
     def _find_retry(self, stream: str, expected_version: int,
                     event_id: uuid.UUID) -> Recorded | None:
-        later = self.store.read(stream, expected_version + 1)
-        first = next((i for i, e in enumerate(later) if e.event_id == event_id), None)
-        if first is None:
-            return None
-        mine = [later[first]]
-        for k, e in enumerate(later[first + 1:], start=1):
-            if e.event_id != _derived_id(event_id, k):
+        """The events recorded under `event_id` and derived from it, found through the unique
+        index on event ids (one query for a command of up to 32 events; nothing is folded)."""
+        mine: list[StoredEvent] = []
+        while True:
+            start = len(mine)
+            ids = [event_id if k == 0 else _derived_id(event_id, k)
+                   for k in range(start, start + _DERIVED_LOOKUP)]
+            found = {e.event_id: e for e in self.store.find(ids)}
+            for wanted in ids:
+                event = found.get(wanted)
+                if event is None or event.stream_id != stream or (
+                        mine and event.version != mine[-1].version + 1):
+                    break
+                mine.append(event)
+            if len(mine) < start + _DERIVED_LOOKUP:
                 break
-            mine.append(e)
+        if not mine or mine[0].version <= expected_version:
+            return None
         return Recorded(stream, mine[-1].version, tuple(mine), retried=True)
 
-    def _append(self, stream: str, expected_version: int, events: Sequence[Any],
-                event_id: uuid.UUID, actor: Actor) -> list[StoredEvent]:
+    def _append(self, stream: str, entry: _Stream, expected_version: int,
+                events: Sequence[Any], event_id: uuid.UUID, actor: Actor) -> list[StoredEvent]:
         now = self.clock()
         new = [
             NewEvent.from_domain(
@@ -340,17 +422,20 @@ class Recorder:
         ]
         kind = "tournament" if stream.startswith("tournament-") else "table"
         stored = self.store.append(stream, expected_version, new, kind=kind)
-        cached = self._cache.get(stream)
-        if cached is not None and cached.fold.version == expected_version:
-            self._extend(stream, cached, stored)
+        live = entry.live
+        if live is not None and live.version == expected_version:
+            live.extend(stored)
+        entry.version = max(entry.version, stored[-1].version)
+        if live is not None and live.version < entry.version:
+            entry.stale = True
         return stored
 
     def events(self, stream: str) -> list[StoredEvent]:
         """Every stored event of a stream (tournament streams are read whole)."""
         return self.store.read(stream)
 
-    def _decide(self, stream: str, fold: TableFold, command: TableCommand) -> list[Any]:
-        state = fold.state
+    def _decide(self, stream: str, live: LiveTable, command: TableCommand) -> list[Any]:
+        state = live.state
         if isinstance(command, OpenTable):
             if state is not None:
                 raise RuleViolation("table", f"table stream {stream} is already open")
@@ -412,16 +497,16 @@ class Recorder:
                                   else PlayerReturned(position))
             return events
         if isinstance(command, Undo):
-            return [EventVoided(self._undo_versions(fold), command.reason, "correction")]
+            return [EventVoided(self._undo_versions(live.fold()), command.reason, "correction")]
         if isinstance(command, VoidEvents):
-            self._check_void(stream, command.versions)
+            self._check_void(stream, live, command.versions)
             return [EventVoided(command.versions, command.reason, command.rule)]
         if isinstance(command, AmendAmount):
-            command = AmendEvent(command.version, _bet_as_amended(fold, command),
+            command = AmendEvent(command.version, _bet_as_amended(live, command),
                                  command.reason, command.rule)
         if isinstance(command, AmendEvent):
             amended = self._amendment(command)
-            self._check_correction(stream, [amended])
+            self._check_correction(stream, live, [amended])
             return [amended]
         hand = state.hand
         if hand is None:
@@ -460,29 +545,21 @@ class Recorder:
         return EventAmended(command.version, event_type, canonical_json(payload),
                             command.reason, command.rule, version)
 
-    def _check_void(self, stream: str, versions: tuple[int, ...]) -> None:
+    def _check_void(self, stream: str, live: LiveTable, versions: tuple[int, ...]) -> None:
         """Re-derive the table without those events; every later event must still be legal."""
-        self._check_correction(stream, [EventVoided(versions, "trial")])
+        self._check_correction(stream, live, [EventVoided(versions, "trial")])
 
-    def _check_correction(self, stream: str, corrections: list[Any]) -> None:
-        """Re-derive the table with the correction; every later event must still be legal."""
-        cached = self._cache[stream]
-        known = {e.version for e in cached.stored}
+    def _check_correction(self, stream: str, live: LiveTable, corrections: list[Any]) -> None:
+        """Re-derive the table with the correction (from the snapshot at the start of the hand
+        it touches); every later event must still be legal."""
         targets: list[int] = []
         for correction in corrections:
             targets.extend(correction.versions if isinstance(correction, EventVoided)
                            else [correction.version])
-        missing = [v for v in targets if v not in known]
+        missing = [v for v in targets if not 1 <= v <= live.version]
         if missing:
             raise RuleViolation("correction", f"version {missing[0]} is not in {stream}")
-        now = self.clock()
-        trial = list(cached.stored) + [
-            _unsaved(stream, cached.stored[-1].version + k + 1, correction, now)
-            for k, correction in enumerate(corrections)
-        ]
-        result = fold_table(stream, trial, verify=True)
-        before = {(f.version, f.message) for f in fold_table(stream, cached.stored).findings}
-        new = [f for f in result.findings if (f.version, f.message) not in before]
+        new = live.trial_findings(corrections)
         if new:
             first = new[0]
             raise RuleViolation(
@@ -492,29 +569,21 @@ class Recorder:
             )
 
 
-def _bet_as_amended(fold: TableFold, command: AmendAmount) -> Any:
+def _bet_as_amended(live: LiveTable, command: AmendAmount) -> Any:
     """The bet or raise at `command.version` re-decided by the engine with the corrected
     amount, on the table as it stood just before it."""
-    original = next((e for v, e in fold.effective if v == command.version), None)
+    effective = live.fold().effective
+    at = bisect.bisect_left(effective, command.version, key=lambda item: item[0])
+    original = effective[at][1] if at < len(effective) and effective[at][0] == command.version \
+        else None
     if not isinstance(original, BetMade | RaiseMade):
         raise RuleViolation("correction", f"version {command.version} is not a bet or a raise "
                             "that counts: only their amounts are amended",
                             ("void the entry instead",))
-    before: TableState | None = None
-    for version, event in fold.effective:
-        if version >= command.version:
-            break
-        before = open_table(event) if before is None else apply_table(before, event)
+    before = live.state_before(command.version)
     assert before is not None and before.hand is not None
     decided = decide(before.hand, hand_commands.BetRaise(original.player, command.to))
     return decided[0]
-
-
-def _unsaved(stream: str, version: int, event: Any, now: datetime) -> StoredEvent:
-    """A correction as it would be stored, to fold it before it is appended."""
-    event_type, schema_version, payload = encode_event(event)
-    return StoredEvent(0, stream, version, uuid.uuid4(), event_type, schema_version, payload,
-                       canonical_json(payload), now, "", "", "", "")
 
 
 def _derived_id(event_id: uuid.UUID, k: int) -> uuid.UUID:
@@ -532,12 +601,3 @@ def _occupant(state: TableState, seat_number: int) -> Any:
     if seat is None:
         raise RuleViolation("seating", f"seat {seat_number} is empty")
     return seat
-
-
-def _apply(state: TableState | None, event: Any) -> TableState | None:
-    if isinstance(event, TableOpened):
-        return open_table(event)
-    if state is None:
-        return None
-    return apply_table(state, event)
-

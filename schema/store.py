@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import json
 import uuid
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
@@ -304,14 +304,42 @@ class EventStore:
 
     # --- reading ------------------------------------------------------------------------------
 
-    def read(self, stream_id: str, from_version: int = 1) -> list[StoredEvent]:
-        """The events of one stream from `from_version` on, in version order."""
+    def read(self, stream_id: str, from_version: int = 1,
+             to_version: int | None = None) -> list[StoredEvent]:
+        """The events of one stream from `from_version` on (to `to_version`), in version
+        order."""
         query = (
             sa.select(events_table)
             .where(events_table.c.stream_id == stream_id, events_table.c.version >= from_version)
             .order_by(events_table.c.version)
         )
+        if to_version is not None:
+            query = query.where(events_table.c.version <= to_version)
         return self._select_events(query)
+
+    def find(self, event_ids: Sequence[uuid.UUID]) -> list[StoredEvent]:
+        """The stored events with these ids (through the unique index: one query), in
+        position order; ids not stored are left out."""
+        if not event_ids:
+            return []
+        query = (
+            sa.select(events_table)
+            .where(events_table.c.event_id.in_(list(event_ids)))
+            .order_by(events_table.c.position)
+        )
+        return self._select_events(query)
+
+    def iter_all(self, from_position: int = 0, batch: int = 2000) -> Iterator[StoredEvent]:
+        """Every event with position >= `from_position`, in commit order, read in batches of
+        `batch` (keyset pagination on the position index): memory stays one batch whatever
+        the log's size."""
+        position = from_position
+        while True:
+            events = self.read_all(position, limit=batch)
+            yield from events
+            if len(events) < batch:
+                return
+            position = events[-1].position + 1
 
     def read_all(self, from_position: int = 0, limit: int | None = None) -> list[StoredEvent]:
         """Every event with position >= `from_position`, in commit order (at most `limit`)."""
