@@ -29,6 +29,11 @@ from schema.errors import DatabaseError, SchemaAhead, SchemaBehind, SchemaMissin
 ENV_VAR = "HANDLOG_DATABASE_URL"
 DEFAULT_URL = "sqlite:///handlog.db"
 BUSY_TIMEOUT_SECONDS = 10.0
+POOL_ENV_VAR = "HANDLOG_POOL_SIZE"
+# The server answers requests from a pool of 40 worker threads (anyio's default): one
+# connection each, so that no request waits for a connection and none is opened and closed
+# per request (a pool smaller than the threads churns new connections under load).
+DEFAULT_POOL_SIZE = 40
 
 WRITE_OPTIONS: dict[str, Any] = {"handlog_begin": "IMMEDIATE"}
 """Execution options for a connection that will write: SQLite opens it with BEGIN IMMEDIATE."""
@@ -88,10 +93,27 @@ def create_engine(url: str) -> Engine:
         connect_args: dict[str, Any] = {"application_name": "handlog"}
         if "connect_timeout" not in parsed.query:
             connect_args["connect_timeout"] = 10
-        return sa.create_engine(parsed, connect_args=connect_args, pool_pre_ping=True)
+        # No ping per checkout (a round trip per query): a connection the server dropped is
+        # retried once by the store instead.
+        return sa.create_engine(parsed, connect_args=connect_args, pool_pre_ping=False,
+                                pool_size=pool_size(), max_overflow=10, pool_recycle=3600)
     raise DatabaseError(
         f"{display_url(url)}: handlog stores its log in SQLite or PostgreSQL, not {backend}"
     )
+
+
+def pool_size() -> int:
+    """Connections kept open to PostgreSQL: $HANDLOG_POOL_SIZE, else one per worker thread."""
+    raw = os.environ.get(POOL_ENV_VAR, "").strip()
+    if not raw:
+        return DEFAULT_POOL_SIZE
+    try:
+        size = int(raw)
+    except ValueError:
+        size = 0
+    if size < 1:
+        raise DatabaseError(f"{POOL_ENV_VAR}={raw!r}: give a whole number of connections >= 1")
+    return size
 
 
 def _sqlite_connect(dbapi_connection: Any, _record: Any) -> None:

@@ -35,7 +35,7 @@ from typing import Any
 import sqlalchemy as sa
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.engine import Connection, Engine, Row
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy.exc import DBAPIError, IntegrityError
 
 import migrations
 from schema.codec import canonical_json, decode_event, encode_event
@@ -179,7 +179,7 @@ class EventStore:
             seen.add(item.event.event_id)
 
         with translate_errors(self._url, "write to"):
-            for attempt in (1, 2):
+            for attempt in (1, 2, 3):
                 try:
                     with self._engine.connect() as connection:
                         connection = connection.execution_options(**WRITE_OPTIONS)
@@ -187,7 +187,13 @@ class EventStore:
                             return self._append(
                                 connection, stream_id, expected_version, prepared, kind
                             )
-                except IntegrityError as exc:
+                except DBAPIError as exc:
+                    if not isinstance(exc, IntegrityError):
+                        # A pooled connection the database dropped: once more on a new one
+                        # (safe: a commit that did land is found again by its event ids).
+                        if exc.connection_invalidated and attempt == 1:
+                            continue
+                        raise
                     constraint = _violated_constraint(exc)
                     if constraint == "uq_events_event_id" and attempt == 1:
                         # Raced with a writer storing the same id: the retry check will see it.
@@ -354,19 +360,13 @@ class EventStore:
 
     def head(self, stream_id: str) -> StreamHead | None:
         """The stream's last version and hash, or None when it has no events."""
-        with translate_errors(self._url, "read"), self._engine.connect() as connection:
-            row = connection.execute(
-                sa.select(streams_table).where(streams_table.c.id == stream_id)
-            ).one_or_none()
-        return _head(row) if row is not None else None
+        rows = self._rows(sa.select(streams_table).where(streams_table.c.id == stream_id))
+        return _head(rows[0]) if rows else None
 
     def streams(self) -> list[StreamHead]:
         """Every stream's head, by stream id."""
-        with translate_errors(self._url, "read"), self._engine.connect() as connection:
-            rows = connection.execute(
-                sa.select(streams_table).order_by(streams_table.c.id)
-            ).all()
-        return [_head(row) for row in rows]
+        return [_head(row) for row in
+                self._rows(sa.select(streams_table).order_by(streams_table.c.id))]
 
     def snapshot(self) -> tuple[list[StreamHead], list[StoredEvent]]:
         """Every stream head and every event, read in one consistent snapshot (for verifying:
@@ -384,9 +384,19 @@ class EventStore:
         return [_head(row) for row in heads], [_stored(row, strict=False) for row in rows]
 
     def _select_events(self, query: sa.Select[Any]) -> list[StoredEvent]:
-        with translate_errors(self._url, "read"), self._engine.connect() as connection:
-            rows = connection.execute(query).all()
-        return [_stored(row) for row in rows]
+        return [_stored(row) for row in self._rows(query)]
+
+    def _rows(self, query: sa.Select[Any]) -> Sequence[Row[Any]]:
+        with translate_errors(self._url, "read"):
+            try:
+                with self._engine.connect() as connection:
+                    return connection.execute(query).all()
+            except DBAPIError as exc:
+                if not exc.connection_invalidated:
+                    raise
+            # A pooled connection the database dropped (restart, idle timeout): once more.
+            with self._engine.connect() as connection:
+                return connection.execute(query).all()
 
 
 def open_store(url: str | None = None, *, upgrade: bool = False) -> EventStore:
