@@ -6,11 +6,11 @@ most significant group first: the pair before its kickers, the trips before the 
 house, only the top card of a straight. Suits never enter a value.
 
 Speed comes from tables built once, on the first evaluation (about 0.2 s: a process that never
-values a hand, such as `handlog --help`, never pays it). Every card maps to one integer that is the sum of
-a rank key (5 ** rank, so the sum of up to seven keys identifies the multiset of ranks, no
-rank being held more than four times) and a 4-bit counter per suit. The counters start at 3,
-so a suit held five or more times sets bit 3 of its field: one mask test finds the (rare)
-flushes, and everything else is a single dict lookup by the rank key.
+values a hand, such as `handlog --help`, never pays it). Every card maps to one integer that is
+the sum of a rank key (5 ** rank, so the sum of up to seven keys identifies the multiset of
+ranks, no rank being held more than four times) and a 4-bit counter per suit. The counters
+start at 3, so a suit held five or more times sets bit 3 of its field: one mask test finds the
+(rare) flushes, and everything else is a single dict lookup by the rank key.
 """
 
 from __future__ import annotations

@@ -7,6 +7,7 @@ with the director PIN and each table's dealer PIN, then serves until interrupted
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 import secrets
 import socket
@@ -91,8 +92,12 @@ def server_secret(path: Path) -> bytes:
               "any): the PIN limit then counts per tablet, not per proxy.")
 @click.option("--no-demo", is_flag=True, help="Do not create a demo tournament in an empty "
               "database.")
+@click.option("--workers", default=1, show_default=True, type=click.IntRange(1, 64),
+              help="Server processes sharing the port (on PostgreSQL: each table's commands "
+              "are ordered by the database, live updates cross processes by LISTEN/NOTIFY).")
 def serve(db_url: str | None, host: str, port: int, director_pin: str | None,
-          secret_file: Path | None, forwarded_allow_ips: str, no_demo: bool) -> None:
+          secret_file: Path | None, forwarded_allow_ips: str, no_demo: bool,
+          workers: int) -> None:
     """Serve the tablet, floor and viewer pages and the JSON API (Ctrl+C stops)."""
     from recorder.api import create_app
     from recorder.floor import setup_demo
@@ -116,7 +121,6 @@ def serve(db_url: str | None, host: str, port: int, director_pin: str | None,
             secret = server_secret(path)
         kept = str(path)
     auth = Auth(director_pin=pin, secret=secret)
-    app = create_app(recorder, auth=auth)
     shown_host = "localhost" if host in ("127.0.0.1", "0.0.0.0", "::") else host
     base = f"http://{shown_host}:{port}"
     click.echo(f"handlog serving {display_url(url)}")
@@ -134,6 +138,31 @@ def serve(db_url: str | None, host: str, port: int, director_pin: str | None,
     if host == "0.0.0.0":
         click.echo("(tablets use this machine's address on the room's network instead of "
                    "localhost)")
-    uvicorn.run(app, host=host, port=port, log_level="warning", timeout_graceful_shutdown=2,
-                proxy_headers=True, forwarded_allow_ips=forwarded_allow_ips)
+    options: dict[str, Any] = {
+        "host": host, "port": port, "log_level": "warning", "timeout_graceful_shutdown": 2,
+        "proxy_headers": True, "forwarded_allow_ips": forwarded_allow_ips,
+    }
+    if workers > 1:
+        # Each worker process builds its own app (store, recorder, caches) from these; the
+        # same secret gives every one of them the same PINs and sessions.
+        store.close()
+        os.environ[_WORKER_ENV] = json.dumps({"url": url, "pin": auth.director_pin,
+                                              "secret": secret.decode()})
+        click.echo(f"{workers} server processes")
+        uvicorn.run("recorder.cli_serve:worker_app", factory=True, workers=workers, **options)
+        return
+    uvicorn.run(create_app(recorder, auth=auth), **options)
     store.close()
+
+
+_WORKER_ENV = "HANDLOG_SERVE_WORKER"
+
+
+def worker_app() -> Any:
+    """The app of one `handlog serve --workers N` process (uvicorn calls it in each)."""
+    from recorder.api import create_app
+
+    config = json.loads(os.environ[_WORKER_ENV])
+    store = open_store(config["url"])
+    auth = Auth(director_pin=config["pin"], secret=config["secret"].encode())
+    return create_app(Recorder(store), auth=auth)

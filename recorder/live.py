@@ -1,8 +1,9 @@
 """Server-sent events: every screen following a table (or the floor) hears of each append.
 
-The recorder calls `Hub.notify` right after an append (from whatever thread recorded); a poller
-also watches the store's stream heads, so appends made by another process (the CLI, a second
-server) reach the screens too. Each connection gets a queue of "stream X is at version N"
+The recorder calls `Hub.notify` right after an append (from whatever thread recorded). Appends
+made by another process (the CLI, a second server) reach the screens too: on PostgreSQL through
+LISTEN/NOTIFY (schema/notify.py: every append notifies at commit), on SQLite through a poller
+that watches the store's stream heads. Each connection gets a queue of "stream X is at version N"
 notices and sends its own role's view of the new state; notices are coalesced, so a slow
 screen skips to the latest state instead of falling behind.
 """
@@ -17,6 +18,7 @@ from typing import Any
 
 import anyio
 
+from schema.notify import AppendListener
 from schema.store import EventStore
 
 KEEPALIVE_SECONDS = 15.0
@@ -48,17 +50,36 @@ class Hub:
         self._subscriptions: set[Subscription] = set()
         self._versions: dict[str, int] = {}
         self._poller: asyncio.Task[None] | None = None
+        self._listener: AppendListener | None = None
         self.closed = False
 
     async def start(self) -> None:
         self._loop = asyncio.get_running_loop()
         self._versions = {h.stream_id: h.version for h in
                           await anyio.to_thread.run_sync(self._store.streams)}
-        if self._poll_seconds > 0:
+        if self._store.is_postgresql:
+            loop = self._loop
+
+            def heard(stream: str, version: int) -> None:
+                if not loop.is_closed():
+                    loop.call_soon_threadsafe(self.external, stream, version)
+
+            def gap() -> None:
+                if not loop.is_closed():
+                    loop.call_soon_threadsafe(self._poll_once_soon)
+
+            self._listener = AppendListener(self._store.raw_url, heard, gap)
+            await anyio.to_thread.run_sync(self._listener.start)
+        elif self._poll_seconds > 0:
             self._poller = asyncio.create_task(self._poll())
+
+    def _poll_once_soon(self) -> None:
+        asyncio.ensure_future(self._poll_once())
 
     async def stop(self) -> None:
         self.close()
+        if self._listener is not None:
+            self._listener.stop()
         if self._poller is not None:
             self._poller.cancel()
 
@@ -91,12 +112,15 @@ class Hub:
     async def _poll(self) -> None:
         while not self.closed:
             await asyncio.sleep(self._poll_seconds)
-            try:
-                heads = await anyio.to_thread.run_sync(self._store.streams)
-            except Exception:  # noqa: BLE001 - a database hiccup must not end the poller
-                continue
-            for head in heads:
-                self.external(head.stream_id, head.version)
+            await self._poll_once()
+
+    async def _poll_once(self) -> None:
+        try:
+            heads = await anyio.to_thread.run_sync(self._store.streams)
+        except Exception:  # noqa: BLE001 - a database hiccup must not end the poller
+            return
+        for head in heads:
+            self.external(head.stream_id, head.version)
 
     def external(self, stream: str, version: int) -> None:
         """An append seen in the database (by any process): the cache, then the screens."""

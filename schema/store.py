@@ -64,6 +64,9 @@ from schema.tables import (
     streams_table,
 )
 
+# The channel is the schema's, so stores in other schemas of one database hear nothing.
+_NOTIFY = sa.text("SELECT pg_notify('handlog:' || current_schema(), :payload)")
+
 
 @dataclass(frozen=True)
 class NewEvent:
@@ -144,6 +147,15 @@ class EventStore:
     def url(self) -> str:
         """The database URL, password hidden."""
         return display_url(self._url)
+
+    @property
+    def raw_url(self) -> str:
+        """The database URL as given (with its password: for a second connection only)."""
+        return self._url
+
+    @property
+    def is_postgresql(self) -> bool:
+        return self._postgresql
 
     def close(self) -> None:
         self._engine.dispose()
@@ -278,6 +290,9 @@ class EventStore:
             .where(streams_table.c.id == stream_id)
             .values(head_version=rows[-1]["version"], head_hash=rows[-1]["hash"])
         )
+        if self._postgresql:
+            # Delivered at commit, to every process listening on this database (schema/notify.py).
+            connection.execute(_NOTIFY, {"payload": f"{rows[-1]['version']} {stream_id}"})
         return [
             StoredEvent(
                 position=position,
