@@ -246,19 +246,35 @@ def create_app(
     def table_streams() -> list[str]:
         return [h.stream_id for h in store.streams() if h.kind == "table"]
 
+    # The floor's read model: each table's summary and notable rows, built once per version
+    # of the table and of its tournament (the floor answer does not re-derive idle tables).
+    floor_rows: dict[str, tuple[tuple[int, int], dict[str, Any], list[dict[str, Any]]]] = {}
+
+    def floor_table(stream: str) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+        fold = recorder.table(stream)
+        key = (fold.version, desk.version(fold))
+        cached = floor_rows.get(stream)
+        if cached is None or cached[0] != key:
+            names = desk.names(fold)
+            cached = (key, table_summary(fold, context(stream, fold).level, names),
+                      notable_rows(fold, log.notable(stream, fold.version), names))
+            floor_rows[stream] = cached
+        return cached[1], cached[2]
+
     def floor(session: Session) -> dict[str, Any]:
         tables = []
         corrections: list[dict[str, Any]] = []
-        for stream in table_streams():
-            fold = recorder.table(stream)
-            names = desk.names(fold)
-            tables.append(table_summary(fold, context(stream, fold).level, names))
-            corrections.extend(notable_rows(fold, log.notable(stream, fold.version), names))
+        heads = store.streams()
+        for head in heads:
+            if head.kind == "table":
+                summary, notable = floor_table(head.stream_id)
+                tables.append(summary)
+                corrections.extend(notable)
         corrections.sort(key=lambda row: row["at"], reverse=True)
         result: dict[str, Any] = {
             "role": session.role, "tables": tables, "corrections": corrections[:100],
             "tournaments": desk.views(clock()),
-            "version": sum(h.version for h in store.streams()),
+            "version": sum(h.version for h in heads),
         }
         if session.role == "director":
             result["dealer_pins"] = {t["stream"]: auth.table_pin(t["stream"]) for t in tables}

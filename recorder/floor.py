@@ -58,17 +58,19 @@ class TournamentDesk:
         self.recorder = recorder
         self.tournaments = Tournaments(recorder)
         self._cache: dict[str, _Read] = {}
+        self._views: dict[str, tuple[int, dict[str, Any]]] = {}
         self._lock = threading.Lock()
 
     def _read(self, tournament: str) -> _Read | None:
-        """The tournament's state, folded again only when its stream has grown."""
+        """The tournament's state, folded again only when its stream has grown (its version
+        is the recorder's, kept in memory: no query per table view)."""
         stream = tournament_stream(tournament)
-        head = self.recorder.store.head(stream)
-        if head is None:
+        version = self.recorder.head_version(stream)
+        if version == 0:
             return None
         with self._lock:
             cached = self._cache.get(tournament)
-            if cached is not None and cached.stored and cached.stored[-1].version == head.version:
+            if cached is not None and cached.stored and cached.stored[-1].version == version:
                 return cached
             stored = self.recorder.events(stream)
             read = _Read(fold_tournament(e.decode() for e in stored), stored)
@@ -172,12 +174,28 @@ class TournamentDesk:
 
     # --- the floor view ---------------------------------------------------------------------
 
+    def version(self, fold: TableFold) -> int:
+        """The version of the tournament a table belongs to (0: none): what its floor
+        summary depends on besides the table itself."""
+        state = fold.state
+        if state is None or not state.tournament:
+            return 0
+        return self.recorder.head_version(tournament_stream(state.tournament))
+
     def views(self, now: datetime) -> list[dict[str, Any]]:
+        """Every tournament at a glance; each view is built once per version of its stream
+        (only the clock's `now` is fresh)."""
         result = []
         for tournament in self.tournaments.tournaments():
             read = self._read(tournament)
-            if read is not None:
-                result.append(tournament_view(tournament, read.state, read.stored, now))
+            if read is None:
+                continue
+            version = read.stored[-1].version if read.stored else 0
+            cached = self._views.get(tournament)
+            if cached is None or cached[0] != version:
+                cached = (version, tournament_view(tournament, read.state, read.stored, now))
+                self._views[tournament] = cached
+            result.append(cached[1] | {"now": _epoch_ms(now)})
         return result
 
 

@@ -270,6 +270,26 @@ class Recorder:
             entry.stale = False
         return entry.version
 
+    def learn(self, stored: Sequence[StoredEvent]) -> None:
+        """Events this process appended without `submit` or `record` (one transaction over
+        several streams): the cached heads and tables take them in, as if recorded here."""
+        for stream in dict.fromkeys(e.stream_id for e in stored):
+            mine = [e for e in stored if e.stream_id == stream]
+            entry = self._entry(stream)
+            with entry.lock:
+                live = entry.live
+                if live is not None and live.version == mine[0].version - 1:
+                    live.extend(mine)
+                entry.version = max(entry.version, mine[-1].version)
+                if live is not None and live.version < entry.version:
+                    entry.stale = True
+        for read_model in list(self._appended):
+            read_model(stored)
+        for stream in dict.fromkeys(e.stream_id for e in stored):
+            version = max(e.version for e in stored if e.stream_id == stream)
+            for listener in list(self._listeners):
+                listener(stream, version)
+
     def subscribe(self, listener: Callable[[str, int], None]) -> Callable[[], None]:
         """Call `listener(stream, version)` after every append; returns the unsubscribe."""
         self._listeners.append(listener)
