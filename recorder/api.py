@@ -147,9 +147,11 @@ def create_app(
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
         await hub.start()
         unsubscribe = recorder.subscribe(hub.notify)
+        forget = recorder.on_appended(log.add)
         try:
             yield
         finally:
+            forget()
             unsubscribe()
             await hub.stop()
 
@@ -230,6 +232,8 @@ def create_app(
     # --- views ----------------------------------------------------------------------------
 
     def fold_of(stream: str) -> TableFold:
+        if recorder.is_open_table(stream):
+            return recorder.table(stream)
         head = store.head(stream)
         if head is None or head.kind != "table":
             raise StarletteHTTPException(404, f"no table {stream}")
@@ -337,9 +341,12 @@ def create_app(
         command = body.command
         if needs_director(command) and session.role != "director":
             raise AuthError(403, f"{command.type.replace('_', ' ')} is the director's")
-        head = store.head(stream)
-        if (head is not None and head.kind != "table") or stream.startswith("tournament-"):
+        if stream.startswith("tournament-"):
             raise StarletteHTTPException(404, f"{stream} is not a table")
+        if not recorder.is_open_table(stream):
+            head = store.head(stream)
+            if head is not None and head.kind != "table":
+                raise StarletteHTTPException(404, f"{stream} is not a table")
         fold = recorder.table(stream)
         actor = Actor(session.name, session.role, session.device)
         try:

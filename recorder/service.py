@@ -231,6 +231,11 @@ class Recorder:
         with entry.lock:
             return self._live(stream, entry).fold()
 
+    def is_open_table(self, stream: str) -> bool:
+        """Whether this process already holds `stream` as an open table (no query)."""
+        entry = self._streams.get(stream)
+        return entry is not None and entry.live is not None and entry.live.state is not None
+
     def _live(self, stream: str, entry: _Stream) -> LiveTable:
         """The stream's live fold, read from the store on first use or when stale (the
         caller holds the stream's lock)."""

@@ -11,6 +11,7 @@ from __future__ import annotations
 import bisect
 import threading
 from collections import deque
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -94,13 +95,24 @@ class EventLog:
             log = self._streams.setdefault(stream, _StreamLog())
             if version > log.version:
                 for stored in self._store.read(stream, log.version + 1):
-                    log.recent.append(stored)
-                    if stored.type in NOTABLE_TYPES or (
-                        stored.type == PotAwarded.TYPE and stored.payload.get("ruling")
-                    ):
-                        log.notable.append(stored)
-                    log.version = stored.version
+                    self._take(log, stored)
             return log
+
+    def add(self, stored: Sequence[StoredEvent]) -> None:
+        """Events just appended by this process: taken in without reading them back."""
+        with self._lock:
+            for event in stored:
+                log = self._streams.get(event.stream_id)
+                if log is not None and event.version == log.version + 1:
+                    self._take(log, event)
+
+    def _take(self, log: _StreamLog, stored: StoredEvent) -> None:
+        log.recent.append(stored)
+        if stored.type in NOTABLE_TYPES or (
+            stored.type == PotAwarded.TYPE and stored.payload.get("ruling")
+        ):
+            log.notable.append(stored)
+        log.version = stored.version
 
     def recent(self, stream: str, version: int) -> list[StoredEvent]:
         return list(self._caught_up(stream, version).recent)
