@@ -142,6 +142,8 @@ class EventStore:
         self._engine = engine
         self._url = url
         self._postgresql = engine.dialect.name == "postgresql"
+        # stream -> (version, hash) of the last event this store appended there (committed).
+        self._heads: dict[str, tuple[int, str]] = {}
 
     @property
     def url(self) -> str:
@@ -192,13 +194,24 @@ class EventStore:
 
         with translate_errors(self._url, "write to"):
             for attempt in (1, 2, 3):
+                known = self._heads.get(stream_id) if attempt == 1 else None
                 try:
                     with self._engine.connect() as connection:
                         connection = connection.execution_options(**WRITE_OPTIONS)
                         with connection.begin():
-                            return self._append(
-                                connection, stream_id, expected_version, prepared, kind
-                            )
+                            if known is not None and known[0] == expected_version:
+                                stored = self._append_on_head(
+                                    connection, stream_id, expected_version, prepared, known[1]
+                                )
+                            else:
+                                stored = self._append(
+                                    connection, stream_id, expected_version, prepared, kind
+                                )
+                    # Only once committed: a head kept here is never one the log lacks.
+                    self._remember(stream_id, stored[-1])
+                    return stored
+                except _HeadMoved:
+                    continue
                 except DBAPIError as exc:
                     if not isinstance(exc, IntegrityError):
                         # A pooled connection the database dropped: once more on a new one
@@ -207,7 +220,7 @@ class EventStore:
                             continue
                         raise
                     constraint = _violated_constraint(exc)
-                    if constraint == "uq_events_event_id" and attempt == 1:
+                    if constraint == "uq_events_event_id" and attempt < 3:
                         # Raced with a writer storing the same id: the retry check will see it.
                         continue
                     if constraint in ("uq_events_stream_version", "streams_pkey"):
@@ -233,9 +246,6 @@ class EventStore:
             .where(streams_table.c.id == stream_id)
             .with_for_update()
         ).one_or_none()
-        if self._postgresql:
-            # Serialise appends so that positions (a sequence) are handed out in commit order.
-            connection.exec_driver_sql("LOCK TABLE events IN EXCLUSIVE MODE")
 
         ids = [item.event.event_id for item in prepared]
         existing = connection.execute(
@@ -248,51 +258,58 @@ class EventStore:
         if actual != expected_version:
             raise ConcurrencyConflict(stream_id, expected_version, actual)
         prev_hash = head.head_hash if head is not None else GENESIS_HASH
+        rows = _chained_rows(stream_id, expected_version, prepared, prev_hash)
+        connection.execute(
+            sa.update(streams_table)
+            .where(streams_table.c.id == stream_id)
+            .values(head_version=rows[-1]["version"], head_hash=rows[-1]["hash"])
+        )
+        return self._insert(connection, stream_id, rows, prepared)
 
-        rows: list[dict[str, Any]] = []
-        for offset, item in enumerate(prepared, start=1):
-            version = expected_version + offset
-            event = item.event
-            digest = chain_hash(
-                prev_hash,
-                stream_id,
-                version,
-                event_id=event.event_id,
-                event_type=event.type,
-                schema_version=event.schema_version,
-                payload_json=item.payload_json,
-                recorded_at=item.recorded_at,
-                actor=event.actor,
-                device=event.device,
-            )
-            rows.append({
-                "stream_id": stream_id,
-                "version": version,
-                "event_id": event.event_id,
-                "type": event.type,
-                "schema_version": event.schema_version,
-                "payload": item.payload_json,
-                "recorded_at": item.recorded_at,
-                "actor": event.actor,
-                "device": event.device,
-                "prev_hash": prev_hash,
-                "hash": digest,
-            })
-            prev_hash = digest
+    def _append_on_head(
+        self,
+        connection: Connection,
+        stream_id: str,
+        expected_version: int,
+        prepared: list[_Prepared],
+        prev_hash: str,
+    ) -> list[StoredEvent]:
+        """The append when this store wrote the stream's head itself: no read of the head and
+        no look for the ids first. The head row moves only if it is still where this store
+        left it (else _HeadMoved: the full path reads it); a stored id fails the insert on
+        the unique index (then the full path finds the retry)."""
+        rows = _chained_rows(stream_id, expected_version, prepared, prev_hash)
+        moved = connection.execute(
+            sa.update(streams_table)
+            .where(streams_table.c.id == stream_id,
+                   streams_table.c.head_version == expected_version,
+                   streams_table.c.head_hash == prev_hash)
+            .values(head_version=rows[-1]["version"], head_hash=rows[-1]["hash"])
+        )
+        if moved.rowcount != 1:
+            raise _HeadMoved
+        return self._insert(connection, stream_id, rows, prepared)
+
+    def _remember(self, stream_id: str, last: StoredEvent) -> None:
+        known = self._heads.get(stream_id)
+        if known is None or known[0] < last.version:
+            self._heads[stream_id] = (last.version, last.hash)
+
+    def _insert(self, connection: Connection, stream_id: str, rows: list[dict[str, Any]],
+                prepared: list[_Prepared]) -> list[StoredEvent]:
+        if self._postgresql:
+            # Delivered at commit, to every process listening on this database (schema/notify.py).
+            connection.execute(_NOTIFY, {"payload": f"{rows[-1]['version']} {stream_id}"})
+            # Serialise appends so that positions (a sequence) are handed out in commit order.
+            # Taken last, so that it is held only for the insert and the commit: the stream's
+            # own row lock (above) is what orders one table's appends.
+            connection.exec_driver_sql("LOCK TABLE events IN EXCLUSIVE MODE")
         positions = connection.execute(
             sa.insert(events_table).returning(
                 events_table.c.position, sort_by_parameter_order=True
             ),
             rows,
         ).scalars().all()
-        connection.execute(
-            sa.update(streams_table)
-            .where(streams_table.c.id == stream_id)
-            .values(head_version=rows[-1]["version"], head_hash=rows[-1]["hash"])
-        )
-        if self._postgresql:
-            # Delivered at commit, to every process listening on this database (schema/notify.py).
-            connection.execute(_NOTIFY, {"payload": f"{rows[-1]['version']} {stream_id}"})
         return [
             StoredEvent(
                 position=position,
@@ -412,6 +429,46 @@ class EventStore:
             # A pooled connection the database dropped (restart, idle timeout): once more.
             with self._engine.connect() as connection:
                 return connection.execute(query).all()
+
+
+def _chained_rows(stream_id: str, expected_version: int, prepared: list[_Prepared],
+                  prev_hash: str) -> list[dict[str, Any]]:
+    """The rows to insert, each hash chained to the one before."""
+    rows: list[dict[str, Any]] = []
+    for offset, item in enumerate(prepared, start=1):
+        version = expected_version + offset
+        event = item.event
+        digest = chain_hash(
+            prev_hash,
+            stream_id,
+            version,
+            event_id=event.event_id,
+            event_type=event.type,
+            schema_version=event.schema_version,
+            payload_json=item.payload_json,
+            recorded_at=item.recorded_at,
+            actor=event.actor,
+            device=event.device,
+        )
+        rows.append({
+            "stream_id": stream_id,
+            "version": version,
+            "event_id": event.event_id,
+            "type": event.type,
+            "schema_version": event.schema_version,
+            "payload": item.payload_json,
+            "recorded_at": item.recorded_at,
+            "actor": event.actor,
+            "device": event.device,
+            "prev_hash": prev_hash,
+            "hash": digest,
+        })
+        prev_hash = digest
+    return rows
+
+
+class _HeadMoved(Exception):
+    """The stream's head is not where this store last wrote it (another writer appended)."""
 
 
 def open_store(url: str | None = None, *, upgrade: bool = False) -> EventStore:

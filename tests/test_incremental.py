@@ -256,3 +256,28 @@ def test_a_connection_postgresql_dropped_is_replaced_without_an_error(pg_url: st
             else:
                 store.append("table-1", 1, [new_event({"n": 2})])
         assert [e.version for e in store.read("table-1")] == [1, 2]
+
+
+def test_a_head_kept_in_memory_never_breaks_the_chain(db_url: str) -> None:
+    """A store appends on the head it wrote last without reading it; when another store (a
+    second process) moved the head meanwhile, the append is a conflict or lands after that
+    head, and the chains verify."""
+    from conftest_store import new_event
+
+    from schema.errors import ConcurrencyConflict
+    from schema.hashing import verify_events
+    from schema.store import open_store, upgrade_database
+
+    upgrade_database(db_url)
+    with open_store(db_url) as mine, open_store(db_url) as other:
+        mine.append("table-1", 0, [new_event({"n": 1})])
+        mine.append("table-1", 1, [new_event({"n": 2})])  # on the head it keeps
+        other.append("table-1", 2, [new_event({"n": 3})])
+        with pytest.raises(ConcurrencyConflict) as stale:
+            mine.append("table-1", 2, [new_event({"n": 3})])
+        assert (stale.value.expected, stale.value.actual) == (2, 3)
+        mine.append("table-1", 3, [new_event({"n": 4})])
+        retry = new_event({"n": 5})
+        assert mine.append("table-1", 4, [retry]) == mine.append("table-1", 4, [retry])
+        assert [e.version for e in other.read("table-1")] == [1, 2, 3, 4, 5]
+        assert verify_events(other.read_all(), other.streams()) == []
