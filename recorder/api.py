@@ -269,6 +269,7 @@ def create_app(
         tables = []
         corrections: list[dict[str, Any]] = []
         heads = store.streams()
+        recorder.preload([h.stream_id for h in heads if h.kind == "table"])
         for head in heads:
             if head.kind == "table":
                 summary, notable = floor_table(head.stream_id)

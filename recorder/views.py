@@ -99,10 +99,13 @@ class EventLog:
             return log
 
     def add(self, stored: Sequence[StoredEvent]) -> None:
-        """Events just appended by this process: taken in without reading them back."""
+        """Events just appended (or read whole) by this process: taken in without reading
+        them back."""
         with self._lock:
             for event in stored:
                 log = self._streams.get(event.stream_id)
+                if log is None and event.version == 1:
+                    log = self._streams.setdefault(event.stream_id, _StreamLog())
                 if log is not None and event.version == log.version + 1:
                     self._take(log, event)
 

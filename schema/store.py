@@ -355,6 +355,20 @@ class EventStore:
             query = query.where(events_table.c.version <= to_version)
         return self._select_events(query)
 
+    def read_streams(self, stream_ids: Sequence[str]) -> dict[str, list[StoredEvent]]:
+        """The events of several streams in one query, by stream, in version order."""
+        result: dict[str, list[StoredEvent]] = {stream: [] for stream in stream_ids}
+        if not stream_ids:
+            return result
+        query = (
+            sa.select(events_table)
+            .where(events_table.c.stream_id.in_(list(stream_ids)))
+            .order_by(events_table.c.stream_id, events_table.c.version)
+        )
+        for event in self._select_events(query):
+            result[event.stream_id].append(event)
+        return result
+
     def find(self, event_ids: Sequence[uuid.UUID]) -> list[StoredEvent]:
         """The stored events with these ids (through the unique index: one query), in
         position order; ids not stored are left out."""

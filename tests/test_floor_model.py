@@ -42,3 +42,27 @@ def test_the_floor_rebuilds_only_the_tables_that_changed(tmp_path: Any,
         changed = next(t for t in after["tables"] if t["stream"] == streams[0])
         assert changed["version"] == answer["version"]
         assert after["version"] > first["version"]
+
+
+def test_the_first_floor_read_loads_the_tables_in_one_query(
+        tmp_path: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """After a restart the floor reads its tables' streams together, not one query each."""
+    from recorder.service import Recorder
+
+    setup_demo(make_recorder(tmp_path))
+    fresh = make_recorder(tmp_path)  # a server started again on the same file
+    assert isinstance(fresh, Recorder)
+    reads: list[str] = []
+    many: list[int] = []
+    store = fresh.store
+    read, read_streams = store.read, store.read_streams
+    monkeypatch.setattr(store, "read", lambda stream, *a: reads.append(stream) or read(stream, *a))
+    monkeypatch.setattr(store, "read_streams",
+                        lambda streams: many.append(len(streams)) or read_streams(streams))
+    app, auth = make_app(fresh)
+    with Client(app, auth) as client:
+        client.login("director")
+        floor = client.http.get("/api/floor").json()
+    tables = [t["stream"] for t in floor["tables"]]
+    assert len(tables) > 1 and many == [len(tables)]
+    assert not set(reads) & set(tables)
