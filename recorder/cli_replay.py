@@ -28,7 +28,7 @@ def replay(db_url: str | None, tournament: str | None, as_json: bool) -> None:
 
     with user_errors():
         with open_store(db_url) as store:
-            report = replay_log(store, tournament)
+            report = replay_log(store, tournament, keep_events=False)
     if as_json:
         click.echo(json.dumps(report.as_dict(), indent=2))
     else:

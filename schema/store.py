@@ -429,6 +429,31 @@ class EventStore:
                 ).all()
         return [_head(row) for row in heads], [_stored(row, strict=False) for row in rows]
 
+    def each_stream(self, batch: int = 2000) -> Iterator[tuple[StreamHead, list[StoredEvent]]]:
+        """Every stream with its events, one stream at a time, all read in one consistent
+        snapshot through one cursor (server-side on PostgreSQL, `batch` rows a fetch): memory
+        holds one stream, not the log. Like `snapshot`, a payload that is not valid JSON reads
+        as {} (for verifying)."""
+        with translate_errors(self._url, "read"), self._engine.connect() as connection:
+            if self._postgresql:
+                connection = connection.execution_options(isolation_level="REPEATABLE READ")
+            with connection.begin():
+                heads = {row.id: _head(row) for row in connection.execute(
+                    sa.select(streams_table).order_by(streams_table.c.id))}
+                rows = connection.execution_options(stream_results=True, yield_per=batch).execute(
+                    sa.select(events_table).order_by(events_table.c.stream_id,
+                                                     events_table.c.version))
+                current: str | None = None
+                events: list[StoredEvent] = []
+                for row in rows:
+                    if row.stream_id != current:
+                        if current is not None and events:
+                            yield heads[current], events
+                        current, events = row.stream_id, []
+                    events.append(_stored(row, strict=False))
+                if current is not None and events:
+                    yield heads[current], events
+
     def _select_events(self, query: sa.Select[Any]) -> list[StoredEvent]:
         return [_stored(row) for row in self._rows(query)]
 
