@@ -41,7 +41,7 @@ def make_app(url: str) -> FastAPI:
         event = NewEvent(body.event_id, "player_checked", 1, body.payload, "bench", "tablet",
                          datetime.now(UTC))
         try:
-            stored = store.append(stream, body.expected_version, [event])
+            stored = store.append(stream, body.expected_version, [event], kind="bare")
         except ConcurrencyConflict as conflict:
             return JSONResponse({"actual": conflict.actual}, status_code=409)
         return JSONResponse({"version": stored[-1].version})
