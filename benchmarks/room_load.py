@@ -72,6 +72,7 @@ class Phase:
     seconds: float
     latencies: list[float] = field(default_factory=list)
     errors: int = 0
+    statuses: dict[int, int] = field(default_factory=dict)
     floor: list[float] = field(default_factory=list)
     floor_first: float = 0.0
 
@@ -81,7 +82,7 @@ class Phase:
             "actions_per_s": round(len(self.latencies) / self.seconds, 1),
             "p50_ms": round(percentile(self.latencies, 0.5) * 1000, 1),
             "p99_ms": round(percentile(self.latencies, 0.99) * 1000, 1),
-            "errors": self.errors,
+            "errors": self.errors, **({"statuses": self.statuses} if self.statuses else {}),
             **({"floor_first_ms": round(self.floor_first * 1000, 1),
                 "floor_p50_ms": round(percentile(self.floor, 0.5) * 1000, 1),
                 "floor_max_ms": round(max(self.floor) * 1000, 1),
@@ -220,6 +221,7 @@ async def handlog_tablet(client: httpx.AsyncClient, stream: str, phase: Phase,
             phase.latencies.append(took)
         elif answer.status_code != 200:
             phase.errors += 1
+            phase.statuses[answer.status_code] = phase.statuses.get(answer.status_code, 0) + 1
         view = body.get("table") or (await client.get(f"/api/tables/{stream}")).json()
         if think:
             await asyncio.sleep(think * (0.5 + rng.random()))
@@ -242,6 +244,7 @@ async def bare_tablet(client: httpx.AsyncClient, stream: str, phase: Phase,
                 phase.latencies.append(took)
         else:
             phase.errors += 1
+            phase.statuses[answer.status_code] = phase.statuses.get(answer.status_code, 0) + 1
             version = body.get("actual", version)
         if think:
             await asyncio.sleep(think)

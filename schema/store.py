@@ -26,6 +26,7 @@ turned into `NewEvent`s and back with schema/codec.py.
 from __future__ import annotations
 
 import json
+import threading
 import uuid
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
@@ -47,6 +48,7 @@ from schema.database import (
     resolve_url,
     sqlite_file,
     translate_errors,
+    writer_slots,
 )
 from schema.errors import (
     ChainBroken,
@@ -144,6 +146,7 @@ class EventStore:
         self._postgresql = engine.dialect.name == "postgresql"
         # stream -> (version, hash) of the last event this store appended there (committed).
         self._heads: dict[str, tuple[int, str]] = {}
+        self._writers = threading.BoundedSemaphore(writer_slots(self._postgresql))
 
     @property
     def url(self) -> str:
@@ -192,7 +195,7 @@ class EventStore:
                 raise DuplicateEventConflict(item.event.event_id, "it appears twice in one append")
             seen.add(item.event.event_id)
 
-        with translate_errors(self._url, "write to"):
+        with translate_errors(self._url, "write to"), self._writers:
             for attempt in (1, 2, 3):
                 known = self._heads.get(stream_id) if attempt == 1 else None
                 try:
