@@ -115,6 +115,7 @@ class LiveTable:
         self._snapshots: list[_Snapshot] = []
         self._hands = 0
         self.folds = 0  # folds from a snapshot or from the start (for tests and benchmarks)
+        self._published: TableFold | None = None
 
     @classmethod
     def load(cls, stream: str, stored: Sequence[StoredEvent]) -> LiveTable:
@@ -145,9 +146,20 @@ class LiveTable:
     # --- reading ------------------------------------------------------------------------
 
     def fold(self) -> TableFold:
-        return TableFold(self.stream, self.version, self.state, self.findings,
-                         EffectiveView(self._effective, len(self._effective)),
-                         self._voided_frozen)
+        """The table as of the last change, whole: made once per change, and handed out
+        as one object, so that a reader in another thread never sees a version with the
+        state of the one before (it reads without the recorder's lock)."""
+        published = self._published
+        if published is None:
+            published = self._publish()
+        return published
+
+    def _publish(self) -> TableFold:
+        published = TableFold(self.stream, self.version, self.state, self.findings,
+                              EffectiveView(self._effective, len(self._effective)),
+                              self._voided_frozen)
+        self._published = published
+        return published
 
     def state_before(self, version: int) -> TableState | None:
         """The table just before `version`, as the effective events stand now (from the last
@@ -189,6 +201,12 @@ class LiveTable:
 
     def extend(self, new: Sequence[StoredEvent]) -> None:
         """The events appended after `self.version`, in order."""
+        try:
+            self._extend(new)
+        finally:
+            self._publish()
+
+    def _extend(self, new: Sequence[StoredEvent]) -> None:
         for stored in new:
             if stored.version <= self.version:
                 continue
