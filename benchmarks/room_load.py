@@ -297,7 +297,10 @@ async def run_phase(phase: Phase, bases: list[str], streams: list[str], bare: bo
     started.set()
     await asyncio.sleep(phase.seconds)
     stop.set()
-    await asyncio.wait(tasks, timeout=60)
+    _done, pending = await asyncio.wait(tasks, timeout=60)
+    for task in pending:  # a tap still unanswered: not counted
+        task.cancel()
+    await asyncio.gather(*pending, return_exceptions=True)
     for client in [*clients, *signed]:
         await client.aclose()
     return phase

@@ -11,6 +11,7 @@ screen skips to the latest state instead of falling behind.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass, field
@@ -61,11 +62,11 @@ class Hub:
             loop = self._loop
 
             def heard(stream: str, version: int) -> None:
-                if not loop.is_closed():
+                with contextlib.suppress(RuntimeError):  # the loop closed meanwhile
                     loop.call_soon_threadsafe(self.external, stream, version)
 
             def gap() -> None:
-                if not loop.is_closed():
+                with contextlib.suppress(RuntimeError):
                     loop.call_soon_threadsafe(self._poll_once_soon)
 
             self._listener = AppendListener(self._store.raw_url, heard, gap)
@@ -86,6 +87,8 @@ class Hub:
     def close(self) -> None:
         """End every open event stream (so that a server can stop without waiting on them)."""
         self.closed = True
+        if self._listener is not None:
+            self._listener.stop()
         loop = self._loop
         if loop is None or loop.is_closed():
             return
