@@ -470,7 +470,7 @@ class Recorder:
         stored = self.store.append(stream, expected_version, new, kind=kind)
         live = entry.live
         if live is not None and live.version == expected_version:
-            live.extend(stored)
+            live.extend(stored, events if len(events) == len(stored) else None)
         entry.version = max(entry.version, stored[-1].version)
         if live is not None and live.version < entry.version:
             entry.stale = True

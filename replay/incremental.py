@@ -199,18 +199,20 @@ class LiveTable:
 
     # --- extending ----------------------------------------------------------------------
 
-    def extend(self, new: Sequence[StoredEvent]) -> None:
-        """The events appended after `self.version`, in order."""
+    def extend(self, new: Sequence[StoredEvent], decoded: Sequence[Any] | None = None) -> None:
+        """The events appended after `self.version`, in order. `decoded`: the same events as
+        domain objects, when the caller has them (the recorder, which just encoded them:
+        the codec gives back equal objects, tests/test_codec.py)."""
         try:
-            self._extend(new)
+            self._extend(new, decoded)
         finally:
             self._publish()
 
-    def _extend(self, new: Sequence[StoredEvent]) -> None:
-        for stored in new:
+    def _extend(self, new: Sequence[StoredEvent], decoded: Sequence[Any] | None) -> None:
+        for index, stored in enumerate(new):
             if stored.version <= self.version:
                 continue
-            event = stored.decode()
+            event = decoded[index] if decoded is not None else stored.decode()
             self.version = stored.version
             if isinstance(event, (EventVoided, EventAmended)):
                 self._correct(stored.version, event)
