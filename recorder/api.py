@@ -479,17 +479,23 @@ def create_app(
                           floor=floor(session))
         return JSONResponse(floor(session) | {"retried": retried})
 
+    # The floor is read on threads of its own: under load it does not queue behind the
+    # tablets' commands for one of the worker threads they share.
+    floor_threads = anyio.CapacityLimiter(4)
+
     @app.get("/api/floor", tags=["floor"])
-    def read_floor(session: Reader) -> dict[str, Any]:
+    async def read_floor(session: Reader) -> dict[str, Any]:
         """Every table, rulings and corrections; for the director the dealer PINs and codes."""
-        return floor(session)
+        answer: dict[str, Any] = await anyio.to_thread.run_sync(floor, session,
+                                                                limiter=floor_threads)
+        return answer
 
     @app.get("/api/floor/events", tags=["live"])
     async def follow_floor(request: Request, session: Reader) -> StreamingResponse:
         """Server-sent events: `state` (the floor view) now and after every append anywhere."""
 
         async def render() -> dict[str, Any]:
-            return await anyio.to_thread.run_sync(floor, session)
+            return await anyio.to_thread.run_sync(floor, session, limiter=floor_threads)
 
         subscription = hub.subscribe(None)
         return _sse(event_stream(hub, subscription, render, request.is_disconnected))
