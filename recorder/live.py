@@ -69,7 +69,9 @@ class Hub:
                 with contextlib.suppress(RuntimeError):
                     loop.call_soon_threadsafe(self._poll_once_soon)
 
-            self._listener = AppendListener(self._store.raw_url, heard, gap)
+            # This process's own appends reach the screens through `notify` already.
+            self._listener = AppendListener(self._store.raw_url, heard, gap,
+                                            ignore=self._store.token)
             await anyio.to_thread.run_sync(self._listener.start)
         elif self._poll_seconds > 0:
             self._poller = asyncio.create_task(self._poll())

@@ -1,8 +1,9 @@
 """Appends heard across processes: PostgreSQL LISTEN/NOTIFY.
 
-Every append on PostgreSQL sends `NOTIFY "handlog:<schema>", '<version> <stream>'` inside its
-transaction (schema/store.py), so the notice goes out at commit, once the events are durable,
-from whichever process (server, CLI) wrote them. `AppendListener` holds one extra connection
+Every append on PostgreSQL sends `NOTIFY "handlog:<schema>", '<version> <store> <stream>'`
+inside its transaction (schema/store.py), so the notice goes out at commit, once the events are
+durable, from whichever process (server, CLI) wrote them; `<store>` is the writing store's
+token, so that a process can leave out its own appends. `AppendListener` holds one extra connection
 (psycopg 3, autocommit) that LISTENs on that channel in a thread of its own and hands each
 notice to a callback. Notices may be lost while the listener reconnects; it then calls
 `on_gap()` so that the caller reads the heads once instead.
@@ -29,8 +30,10 @@ class AppendListener:
     """Calls `on_append(stream, version)` for every append committed to the database."""
 
     def __init__(self, url: str, on_append: Callable[[str, int], None],
-                 on_gap: Callable[[], None] | None = None) -> None:
+                 on_gap: Callable[[], None] | None = None, ignore: str = "") -> None:
+        """`ignore`: a store token whose appends are not reported (this process's own)."""
         self._url = libpq_url(url)
+        self._ignore = ignore
         self._on_append = on_append
         self._on_gap = on_gap
         self._stop = threading.Event()
@@ -68,6 +71,7 @@ class AppendListener:
                 self._stop.wait(RECONNECT_SECONDS)
 
     def _deliver(self, payload: str) -> None:
-        version, _, stream = payload.partition(" ")
-        if stream and version.isdigit():
+        version, _, rest = payload.partition(" ")
+        token, _, stream = rest.partition(" ")
+        if stream and version.isdigit() and token != self._ignore:
             self._on_append(stream, int(version))

@@ -147,6 +147,9 @@ class EventStore:
         # stream -> (version, hash) of the last event this store appended there (committed).
         self._heads: dict[str, tuple[int, str]] = {}
         self._writers = threading.BoundedSemaphore(writer_slots(self._postgresql))
+        # Names this store's appends in their notifications, so that its own listener can
+        # leave them out (the process told its screens already).
+        self.token = uuid.uuid4().hex[:12]
 
     @property
     def url(self) -> str:
@@ -302,7 +305,8 @@ class EventStore:
                 prepared: list[_Prepared]) -> list[StoredEvent]:
         if self._postgresql:
             # Delivered at commit, to every process listening on this database (schema/notify.py).
-            connection.execute(_NOTIFY, {"payload": f"{rows[-1]['version']} {stream_id}"})
+            connection.execute(_NOTIFY, {
+                "payload": f"{rows[-1]['version']} {self.token} {stream_id}"})
             # Serialise appends so that positions (a sequence) are handed out in commit order.
             # Taken last, so that it is held only for the insert and the commit: the stream's
             # own row lock (above) is what orders one table's appends.
