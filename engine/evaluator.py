@@ -5,11 +5,12 @@ bits 20 and up and, below that, one 4-bit rank index (0 = deuce .. 12 = ace) per
 most significant group first: the pair before its kickers, the trips before the pair of a full
 house, only the top card of a straight. Suits never enter a value.
 
-Speed comes from tables built once at import. Every card maps to one integer that is the sum of
-a rank key (5 ** rank, so the sum of up to seven keys identifies the multiset of ranks, no
-rank being held more than four times) and a 4-bit counter per suit. The counters start at 3,
-so a suit held five or more times sets bit 3 of its field: one mask test finds the (rare)
-flushes, and everything else is a single dict lookup by the rank key.
+Speed comes from tables built once, on the first evaluation (about 0.2 s: a process that never
+values a hand, such as `handlog --help`, never pays it). Every card maps to one integer that is
+the sum of a rank key (5 ** rank, so the sum of up to seven keys identifies the multiset of
+ranks, no rank being held more than four times) and a 4-bit counter per suit. The counters
+start at 3, so a suit held five or more times sets bit 3 of its field: one mask test finds the
+(rare) flushes, and everything else is a single dict lookup by the rank key.
 """
 
 from __future__ import annotations
@@ -141,9 +142,24 @@ def _rank_table() -> dict[int, int]:
     return table
 
 
-_FLUSH_VALUE: list[int] = _flush_table()
-_RANK_VALUE: dict[int, int] = _rank_table()
-_ALL_VALUES: frozenset[int] = frozenset(_RANK_VALUE.values()) | frozenset(_FLUSH_VALUE) - {0}
+# Filled in place by _build_tables (module-level containers, never rebound: mypyc compiles
+# this module). _BUILT[0] turns True only once all three are complete, so a thread that sees
+# it True never reads a half-built table; two threads building at once write the same values.
+_FLUSH_VALUE: list[int] = []
+_RANK_VALUE: dict[int, int] = {}
+_ALL_VALUES: set[int] = set()
+_BUILT: list[bool] = [False]
+
+
+def _build_tables() -> None:
+    flush = _flush_table()
+    ranks = _rank_table()
+    _FLUSH_VALUE[:] = flush
+    _RANK_VALUE.update(ranks)
+    _ALL_VALUES.update(ranks.values())
+    _ALL_VALUES.update(flush)
+    _ALL_VALUES.discard(0)
+    _BUILT[0] = True
 
 
 def _flush_value(total: int, cards: Sequence[Card]) -> int:
@@ -169,6 +185,8 @@ def evaluate7(c1: Card, c2: Card, c3: Card, c4: Card, c5: Card, c6: Card, c7: Ca
         + _CARD_KEY[c6]
         + _CARD_KEY[c7]
     )
+    if not _BUILT[0]:
+        _build_tables()
     if total & _FLUSH_MASK:
         return _flush_value(total, (c1, c2, c3, c4, c5, c6, c7))
     return _RANK_VALUE[total & _RANK_MASK]
@@ -190,12 +208,16 @@ def evaluate(cards: Sequence[Card]) -> int:
     total = _SUIT_BIAS
     for card in cards:
         total += _CARD_KEY[card]
+    if not _BUILT[0]:
+        _build_tables()
     if total & _FLUSH_MASK:
         return _flush_value(total, cards)
     return _RANK_VALUE[total & _RANK_MASK]
 
 
 def _category(value: int) -> int:
+    if not _BUILT[0]:
+        _build_tables()
     if value not in _ALL_VALUES:
         raise ValueError(f"not a hand value: {value!r}")
     return value >> _CATEGORY_SHIFT

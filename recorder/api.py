@@ -206,16 +206,18 @@ def create_app(
     live = LiveCounter(live_limits or LiveLimits())
     shared = SharedViews()
     desk = TournamentDesk(recorder)
-    hub = Hub(store, poll_seconds)
+    hub = Hub(store, poll_seconds, observe=recorder.observe)
     log = EventLog(store)
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
         await hub.start()
         unsubscribe = recorder.subscribe(hub.notify)
+        forget = recorder.on_appended(log.add)
         try:
             yield
         finally:
+            forget()
             unsubscribe()
             await hub.stop()
 
@@ -306,6 +308,8 @@ def create_app(
     # --- views ----------------------------------------------------------------------------
 
     def fold_of(stream: str) -> TableFold:
+        if recorder.is_open_table(stream):
+            return recorder.table(stream)
         head = store.head(stream)
         if head is None or head.kind != "table":
             raise StarletteHTTPException(404, f"no table {stream}")
@@ -341,16 +345,24 @@ def create_app(
     def table_streams() -> list[str]:
         return [h.stream_id for h in store.streams() if h.kind == "table"]
 
+    # The floor's read model: each table's card and notable rows, built once per version of
+    # the table and of its tournament (the floor answer does not re-derive idle tables).
+    floor_rows: dict[str, tuple[tuple[int, int], dict[str, Any], list[dict[str, Any]]]] = {}
+
     def summary(stream: str, notable: bool = True
                 ) -> tuple[dict[str, Any], list[dict[str, Any]]]:
         """One table's card and its rulings and corrections; a table that cannot be read says
         why on its card and leaves the others alone (one table's problem stays its own)."""
         try:
             fold = recorder.table(stream)
-            names = desk.names(fold)
-            return (table_summary(fold, context(stream, fold).level, names),
-                    notable_rows(fold, log.notable(stream, fold.version), names)
-                    if notable else [])
+            key = (fold.version, desk.version(fold))
+            cached = floor_rows.get(stream)
+            if cached is None or cached[0] != key:
+                names = desk.names(fold)
+                cached = (key, table_summary(fold, context(stream, fold).level, names),
+                          notable_rows(fold, log.notable(stream, fold.version), names))
+                floor_rows[stream] = cached
+            return cached[1], (cached[2] if notable else [])
         except Exception as error:  # noqa: BLE001 - any entry an older release let in
             head = store.head(stream)
             return broken_summary(stream, head.version if head else 0, error), []
@@ -358,16 +370,19 @@ def create_app(
     def floor(session: Session) -> dict[str, Any]:
         tables = []
         corrections: list[dict[str, Any]] = []
-        for stream in table_streams():
-            card, notable = summary(stream)
-            tables.append(card)
-            corrections.extend(notable)
+        heads = store.streams()
+        recorder.preload([h.stream_id for h in heads if h.kind == "table"])
+        for head in heads:
+            if head.kind == "table":
+                card, notable = summary(head.stream_id)
+                tables.append(card)
+                corrections.extend(notable)
         corrections.sort(key=lambda row: row["at"], reverse=True)
         problems: list[dict[str, Any]] = []
         result: dict[str, Any] = {
             "role": session.role, "tables": tables, "corrections": corrections[:100],
             "tournaments": desk.views(clock(), problems), "problems": problems,
-            "version": sum(h.version for h in store.streams()),
+            "version": sum(h.version for h in heads),
         }
         result["checkpoint"] = checkpoint_view(latest_checkpoint(store))
         if session.role == "director":
@@ -458,9 +473,12 @@ def create_app(
         command = body.command
         if needs_director(command) and session.role != "director":
             raise AuthError(403, f"{command.type.replace('_', ' ')} is the director's")
-        head = store.head(stream)
-        if (head is not None and head.kind != "table") or stream.startswith("tournament-"):
+        if stream.startswith("tournament-"):
             raise StarletteHTTPException(404, f"{stream} is not a table")
+        if not recorder.is_open_table(stream):
+            head = store.head(stream)
+            if head is not None and head.kind != "table":
+                raise StarletteHTTPException(404, f"{stream} is not a table")
         fold = recorder.table(stream)
         actor = Actor(session.name, session.role, session.device)
         try:
@@ -609,10 +627,16 @@ def create_app(
                           floor=floor(session))
         return JSONResponse(floor(session) | {"retried": retried})
 
+    # The floor is read on threads of its own: under load it does not queue behind the
+    # tablets' commands for one of the worker threads they share.
+    floor_threads = anyio.CapacityLimiter(4)
+
     @app.get("/api/floor", tags=["floor"], responses=READ)
-    def read_floor(session: Reader) -> dict[str, Any]:
+    async def read_floor(session: Reader) -> dict[str, Any]:
         """Every table, rulings and corrections; for the director the dealer PINs and codes."""
-        return floor(session)
+        answer: dict[str, Any] = await anyio.to_thread.run_sync(floor, session,
+                                                                limiter=floor_threads)
+        return answer
 
     @app.get("/api/floor/events", tags=["live"], responses=FLOOR_STREAM,
              response_class=StreamingResponse)
@@ -626,7 +650,7 @@ def create_app(
                 second = int(clock().timestamp())  # the view carries the server's clock
                 return await shared.frame(("floor", hub.generation, second),
                                           lambda: floor(session))
-            return await anyio.to_thread.run_sync(floor, session)
+            return await anyio.to_thread.run_sync(floor, session, limiter=floor_threads)
 
         subscription = hub.subscribe(None)
         return _sse(slot.wrap(event_stream(

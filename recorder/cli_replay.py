@@ -32,7 +32,7 @@ def replay(db_url: str | None, tournament: str | None, as_json: bool) -> None:
 
     with user_errors():
         with open_store(db_url) as store:
-            report = replay_log(store, tournament)
+            report = replay_log(store, tournament, keep_events=False)
             breaks = check_store(store).breaks
     clean = report.clean and not breaks
     if as_json:

@@ -10,6 +10,7 @@ of `--forwarded-allow-ips` (default: none).
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 import secrets
 import socket
@@ -160,10 +161,14 @@ def server_secret(path: Path) -> bytes:
 @click.option("--origin", default=None, metavar="NAME",
               help="The log's name in its checkpoints, given to a new signing key (default: "
               "$HANDLOG_ORIGIN, else handlog/<host name>); an existing key keeps its own.")
+@click.option("--workers", default=1, show_default=True, type=click.IntRange(1, 64),
+              help="Server processes sharing the port (on PostgreSQL: each table's commands "
+              "are ordered by the database, live updates cross processes by LISTEN/NOTIFY).")
 def serve(db_url: str | None, host: str, port: int, director_pin: str | None,
           secret_file: Path | None, forwarded_allow_ips: str, allowed_hosts: str | None,
           certfile: Path | None, keyfile: Path | None, idle_minutes: int,
-          no_demo: bool, signing_key_file: Path | None, origin: str | None) -> None:
+          no_demo: bool, signing_key_file: Path | None, origin: str | None,
+          workers: int) -> None:
     """Serve the tablet, floor and viewer pages and the JSON API (Ctrl+C stops)."""
     from recorder.api import create_app
     from recorder.floor import setup_demo
@@ -223,6 +228,22 @@ def serve(db_url: str | None, host: str, port: int, director_pin: str | None,
     click.echo(f"answering Host: {_shown(hosts)} (--allowed-hosts)")
     if forwarded_allow_ips:
         click.echo(f"believing X-Forwarded-For from {forwarded_allow_ips}")
+    if workers > 1:
+        # Each worker process builds its own app (store, recorder, caches, the same signing
+        # key) from these; the same secret gives every one the same PINs and sessions.
+        store.close()
+        os.environ[_WORKER_ENV] = json.dumps({
+            "url": url, "pin": auth.director_pin, "secret": secret.decode(),
+            "idle_seconds": idle_minutes * 60, "hosts": hosts, "key": str(key_path),
+            "origin": origin})
+        click.echo(f"{workers} server processes")
+        proxies = [ip.strip() for ip in forwarded_allow_ips.split(",") if ip.strip()]
+        uvicorn.run("recorder.cli_serve:worker_app", factory=True, workers=workers, host=host,
+                    port=port, log_level="warning", timeout_graceful_shutdown=2,
+                    proxy_headers=bool(proxies), forwarded_allow_ips=proxies or [],
+                    ssl_certfile=str(certfile) if certfile else None,
+                    ssl_keyfile=str(keyfile) if keyfile else None)
+        return
     uvicorn.Server(server_config(app, host, port, forwarded_allow_ips=forwarded_allow_ips,
                                  certfile=certfile, keyfile=keyfile)).run()
     store.close()
@@ -230,3 +251,20 @@ def serve(db_url: str | None, host: str, port: int, director_pin: str | None,
 
 def _shown(hosts: Sequence[str]) -> str:
     return ", ".join(hosts[:8]) + (f" and {len(hosts) - 8} more" if len(hosts) > 8 else "")
+
+
+_WORKER_ENV = "HANDLOG_SERVE_WORKER"
+
+
+def worker_app() -> Any:
+    """The app of one `handlog serve --workers N` process (uvicorn calls it in each)."""
+    from recorder.api import create_app
+
+    config = json.loads(os.environ[_WORKER_ENV])
+    store = open_store(config["url"])
+    recorder = Recorder(store)
+    key = signing_key(Path(config["key"]), config["origin"])
+    sign_checkpoints(recorder, store, key)
+    auth = Auth(director_pin=config["pin"], secret=config["secret"].encode(),
+                idle_seconds=config["idle_seconds"])
+    return create_app(recorder, auth=auth, signing_key=key, allowed_hosts=config["hosts"])

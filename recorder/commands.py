@@ -1,20 +1,47 @@
-"""The list of command groups the CLI root attaches."""
+"""The command groups the CLI root loads lazily: name -> ("module:attribute", short help).
+
+The short help is what `handlog --help` lists without importing the group's module; it is
+the first sentence of the command's own docstring (tests/test_cli_root.py keeps them equal).
+"""
 
 from __future__ import annotations
 
+import importlib
+
 import click
+
+LAZY_COMMANDS: dict[str, tuple[str, str]] = {
+    "db": ("recorder.cli_db:db",
+           "Create, migrate and inspect the database that holds the log."),
+    "demo": ("recorder.cli_tournament:demo",
+             "Play a simulated tournament from registration to a winner through the recorder."),
+    "import": ("recorder.cli_import:import_",
+               "Read NLHE hand histories and replay each hand strictly through the engine."),
+    "export": ("recorder.cli_export:export",
+               "Export the recorded hands as standard hand histories."),
+    "log": ("recorder.cli_log:log",
+            "Verify and export the raw event log (append-only, hash-chained)."),
+    "phh": ("recorder.cli_phh:phh", "Read and check PHH (Poker Hand History) files."),
+    "replay": ("recorder.cli_replay:replay",
+               "Replay every stream through the engine and check every event."),
+    "report": ("recorder.cli_export:report",
+               "The auditor's report, built by replaying the log through the engine."),
+    "rules": ("recorder.cli_rules:rules",
+              "List the house-rule profiles and show what each one sets, and why."),
+    "serve": ("recorder.cli_serve:serve",
+              "Serve the tablet, floor and viewer pages and the JSON API (Ctrl+C stops)."),
+    "table": ("recorder.cli_table:table",
+              "Look at a table, now or at any earlier moment (for disputes)."),
+    "tournament": ("recorder.cli_tournament:tournament", "Create and run tournaments."),
+}
 
 
 def all_groups() -> list[click.Command]:
-    from recorder.cli_db import db
-    from recorder.cli_export import export, report
-    from recorder.cli_import import import_
-    from recorder.cli_log import log
-    from recorder.cli_phh import phh
-    from recorder.cli_replay import replay
-    from recorder.cli_rules import rules
-    from recorder.cli_serve import serve
-    from recorder.cli_table import table
-    from recorder.cli_tournament import demo, tournament
-
-    return [rules, db, log, phh, tournament, demo, replay, serve, table, report, export, import_]
+    """Every command group, imported (for tools that want them all)."""
+    commands = []
+    for target, _help in LAZY_COMMANDS.values():
+        module_name, attribute = target.split(":")
+        command = getattr(importlib.import_module(module_name), attribute)
+        assert isinstance(command, click.Command), target
+        commands.append(command)
+    return commands

@@ -65,17 +65,19 @@ class TournamentDesk:
         self.recorder = recorder
         self.tournaments = Tournaments(recorder)
         self._cache: dict[str, _Read] = {}
+        self._views: dict[str, tuple[Any, dict[str, Any]]] = {}
         self._lock = threading.Lock()
 
     def _read(self, tournament: str) -> _Read | None:
-        """The tournament's state, folded again only when its stream has grown."""
+        """The tournament's state, folded again only when its stream has grown (its version
+        is the recorder's, kept in memory: no query per table view)."""
         stream = tournament_stream(tournament)
-        head = self.recorder.store.head(stream)
-        if head is None:
+        version = self.recorder.head_version(stream)
+        if version == 0:
             return None
         with self._lock:
             cached = self._cache.get(tournament)
-            if cached is not None and cached.stored and cached.stored[-1].version == head.version:
+            if cached is not None and cached.stored and cached.stored[-1].version == version:
                 return cached
             stored = self.recorder.events(stream)
             read = _Read(fold_tournament(e.decode() for e in stored), stored)
@@ -208,18 +210,35 @@ class TournamentDesk:
 
     # --- the floor view ---------------------------------------------------------------------
 
+    def version(self, fold: TableFold) -> int:
+        """The version of the tournament a table belongs to (0: none): what its floor
+        summary depends on besides the table itself."""
+        state = fold.state
+        if state is None or not state.tournament:
+            return 0
+        return self.recorder.head_version(tournament_stream(state.tournament))
+
     def views(self, now: datetime,
               problems: list[dict[str, Any]] | None = None) -> list[dict[str, Any]]:
-        """Every tournament's view; one whose log cannot be folded is left out (and named in
-        `problems`, when given) so that the floor still shows the others."""
+        """Every tournament at a glance; each view is built once per version of its stream
+        and of who is serving a penalty (only the clock's `now` is fresh). One whose log
+        cannot be folded is left out (and named in `problems`, when given) so that the floor
+        still shows the others."""
         result = []
         for tournament in self.tournaments.tournaments():
             try:
                 read = self._read(tournament)
-                if read is not None:
-                    result.append(tournament_view(
-                        tournament, read.state, read.stored, now,
-                        self.tournaments.serving(tournament, read.state)))
+                if read is None:
+                    continue
+                serving = self.tournaments.serving(tournament, read.state)
+                key = (read.stored[-1].version if read.stored else 0,
+                       tuple(sorted(serving.items())))
+                cached = self._views.get(tournament)
+                if cached is None or cached[0] != key:
+                    cached = (key, tournament_view(tournament, read.state, read.stored, now,
+                                                   serving))
+                    self._views[tournament] = cached
+                result.append(cached[1] | {"now": _epoch_ms(now)})
             except (RuleViolation, KeyError, IndexError, ValueError, TypeError) as error:
                 if problems is not None:
                     problems.append({"tournament": tournament, "rule": getattr(

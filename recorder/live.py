@@ -1,8 +1,9 @@
 """Server-sent events: every screen following a table (or the floor) hears of each append.
 
-The recorder calls `Hub.notify` right after an append (from whatever thread recorded); a poller
-also watches the store's stream heads, so appends made by another process (the CLI, a second
-server) reach the screens too. Each connection gets a queue of "stream X is at version N"
+The recorder calls `Hub.notify` right after an append (from whatever thread recorded). Appends
+made by another process (the CLI, a second server) reach the screens too: on PostgreSQL through
+LISTEN/NOTIFY (schema/notify.py: every append notifies at commit), on SQLite through a poller
+that watches the store's stream heads. Each connection gets a queue of "stream X is at version N"
 notices and sends its own role's view of the new state; notices are coalesced, so a slow
 screen skips to the latest state instead of falling behind.
 """
@@ -10,6 +11,7 @@ screen skips to the latest state instead of falling behind.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass, field
@@ -17,6 +19,7 @@ from typing import Any
 
 import anyio
 
+from schema.notify import AppendListener
 from schema.store import EventStore
 
 KEEPALIVE_SECONDS = 15.0
@@ -38,13 +41,18 @@ class Subscription:
 class Hub:
     """Fans "stream at version N" notices out to the open event streams."""
 
-    def __init__(self, store: EventStore, poll_seconds: float = 1.0) -> None:
+    def __init__(self, store: EventStore, poll_seconds: float = 1.0,
+                 observe: Callable[[str, int], None] | None = None) -> None:
+        """`observe(stream, version)` hears of appends made elsewhere (another process) before
+        the screens are told, so that the recorder's cache catches up first."""
         self._store = store
+        self._observe = observe
         self._poll_seconds = poll_seconds
         self._loop: asyncio.AbstractEventLoop | None = None
         self._subscriptions: set[Subscription] = set()
         self._versions: dict[str, int] = {}
         self._poller: asyncio.Task[None] | None = None
+        self._listener: AppendListener | None = None
         self.closed = False
         self.generation = 0
         """Counts the appends heard of: a view built at one generation is current until the
@@ -54,17 +62,39 @@ class Hub:
         self._loop = asyncio.get_running_loop()
         self._versions = {h.stream_id: h.version for h in
                           await anyio.to_thread.run_sync(self._store.streams)}
-        if self._poll_seconds > 0:
+        if self._store.is_postgresql:
+            loop = self._loop
+
+            def heard(stream: str, version: int) -> None:
+                with contextlib.suppress(RuntimeError):  # the loop closed meanwhile
+                    loop.call_soon_threadsafe(self.external, stream, version)
+
+            def gap() -> None:
+                with contextlib.suppress(RuntimeError):
+                    loop.call_soon_threadsafe(self._poll_once_soon)
+
+            # This process's own appends reach the screens through `notify` already.
+            self._listener = AppendListener(self._store.raw_url, heard, gap,
+                                            ignore=self._store.token)
+            await anyio.to_thread.run_sync(self._listener.start)
+        elif self._poll_seconds > 0:
             self._poller = asyncio.create_task(self._poll())
+
+    def _poll_once_soon(self) -> None:
+        asyncio.ensure_future(self._poll_once())
 
     async def stop(self) -> None:
         self.close()
+        if self._listener is not None:
+            self._listener.stop()
         if self._poller is not None:
             self._poller.cancel()
 
     def close(self) -> None:
         """End every open event stream (so that a server can stop without waiting on them)."""
         self.closed = True
+        if self._listener is not None:
+            self._listener.stop()
         loop = self._loop
         if loop is None or loop.is_closed():
             return
@@ -92,12 +122,23 @@ class Hub:
     async def _poll(self) -> None:
         while not self.closed:
             await asyncio.sleep(self._poll_seconds)
-            try:
-                heads = await anyio.to_thread.run_sync(self._store.streams)
-            except Exception:  # noqa: BLE001 - a database hiccup must not end the poller
-                continue
-            for head in heads:
-                self._publish(head.stream_id, head.version)
+            await self._poll_once()
+
+    async def _poll_once(self) -> None:
+        try:
+            heads = await anyio.to_thread.run_sync(self._store.streams)
+        except Exception:  # noqa: BLE001 - a database hiccup must not end the poller
+            return
+        for head in heads:
+            self.external(head.stream_id, head.version)
+
+    def external(self, stream: str, version: int) -> None:
+        """An append seen in the database (by any process): the cache, then the screens."""
+        if version <= self._versions.get(stream, 0):
+            return
+        if self._observe is not None:
+            self._observe(stream, version)
+        self._publish(stream, version)
 
     def subscribe(self, streams: frozenset[str] | None) -> Subscription:
         subscription = Subscription(streams)

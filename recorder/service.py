@@ -5,6 +5,7 @@ The CLI, the HTTP API, the tablet pages and the simulation all record through `R
 
 from __future__ import annotations
 
+import bisect
 import threading
 import uuid
 from collections.abc import Callable, Mapping, Sequence
@@ -48,7 +49,8 @@ from engine.table import (
 )
 from engine.words import cite
 from recorder.limits import check_chips, check_name, check_reason
-from replay.fold import TableFold, fold_table
+from replay.fold import TableFold
+from replay.incremental import LiveTable
 from schema.codec import canonical_json, encode_event
 from schema.errors import ConcurrencyConflict, DuplicateEventConflict
 from schema.store import EventStore, NewEvent, StoredEvent
@@ -205,12 +207,21 @@ TableCommand = (
 
 # Events that follow from the one before them in the same command (undone together).
 _DERIVED = (ChipsPosted,)
+# Ids looked up at once for a retry: a command's first event and the ones derived from it.
+_DERIVED_LOOKUP = 32
+_CORRECTIONS = (Undo, VoidEvents, AmendEvent, AmendAmount)
 
 
 @dataclass
-class _Cached:
-    stored: list[StoredEvent]
-    fold: TableFold
+class _Stream:
+    """What the recorder keeps of one stream: its lock (commands at one table are taken one at
+    a time; other tables never wait for it), its head as last seen, and for a table its live
+    fold."""
+
+    lock: threading.RLock = field(default_factory=threading.RLock)
+    version: int = -1  # -1: not read yet
+    live: LiveTable | None = None
+    stale: bool = False  # another process appended: read the new events before the next use
 
 
 @dataclass(frozen=True)
@@ -241,57 +252,138 @@ class StreamChange:
 
 @dataclass
 class Recorder:
-    """Records commands into the store through the engine; keeps folded tables in memory."""
+    """Records commands into the store through the engine; keeps folded tables in memory.
+
+    Each stream has its own lock and its own cached head and fold: a command at one table
+    never waits for another table, and it costs one append (no head query, no re-read).
+    Appends by other processes reach the cache through `observe` (the live hub calls it on a
+    PostgreSQL notification or a poll of the heads), and an append that finds the stream moved
+    on catches up and answers the conflict as before.
+    """
 
     store: EventStore
     clock: Callable[[], datetime] = utc_now
-    _cache: dict[str, _Cached] = field(default_factory=dict)
-    _lock: threading.RLock = field(default_factory=threading.RLock)
+    _streams: dict[str, _Stream] = field(default_factory=dict)
+    _streams_lock: threading.Lock = field(default_factory=threading.Lock)
     _listeners: list[Callable[[str, int], None]] = field(default_factory=list)
     checkpoint: Callable[[str], object] | None = None
     """Signs a checkpoint of the log, given why (recorder/signing.py sets it for a server)."""
+    _appended: list[Callable[[Sequence[StoredEvent]], None]] = field(default_factory=list)
+
+    def _entry(self, stream: str) -> _Stream:
+        entry = self._streams.get(stream)
+        if entry is None:
+            with self._streams_lock:
+                entry = self._streams.setdefault(stream, _Stream())
+        return entry
 
     # --- reading ------------------------------------------------------------------------
 
     def table(self, stream: str) -> TableFold:
-        """The table's folded state, brought up to the store's head."""
-        with self._lock:
-            cached = self._cache.get(stream)
-            if cached is None:
-                stored = self.store.read(stream)
-                cached = _Cached(stored, fold_table(stream, stored, verify=False))
-                self._cache[stream] = cached
-                return cached.fold
-            head = self.store.head(stream)
-            if head is not None and head.version > cached.fold.version:
-                self._extend(stream, cached, self.store.read(stream, cached.fold.version + 1))
-            return cached.fold
+        """The table's folded state, as far as this process knows the stream (appends by
+        another process arrive through `observe`)."""
+        entry = self._entry(stream)
+        live = entry.live
+        if live is not None and not entry.stale:
+            return live.fold()
+        with entry.lock:
+            return self._live(stream, entry).fold()
 
-    def _extend(self, stream: str, cached: _Cached, new: Sequence[StoredEvent]) -> None:
-        cached.stored.extend(new)
-        if any(e.type in ("event_voided", "event_amended") for e in new):
-            cached.fold = fold_table(stream, cached.stored, verify=False)
-            return
-        state = cached.fold.state
-        effective = list(cached.fold.effective)
-        try:
-            for stored in new:
-                event = stored.decode()
-                effective.append((stored.version, event))
-                state = _apply(state, event)
-        except (RuleViolation, KeyError, IndexError, ValueError):
-            # An entry this release cannot apply (say, a profile an older release allowed):
-            # the full fold keeps the rest of the table and names that entry as a finding,
-            # and the table stays readable (and correctable) instead of failing every read.
-            cached.fold = fold_table(stream, cached.stored, verify=False)
-            return
-        cached.fold = TableFold(stream, cached.stored[-1].version, state, cached.fold.findings,
-                                tuple(effective), cached.fold.voided)
+    def preload(self, streams: Sequence[str], batch: int = 200) -> None:
+        """Fold the tables not held yet, reading `batch` streams per query (the floor's
+        first read after a start: one query per 200 tables, not one per table)."""
+        missing = [s for s in streams if (e := self._streams.get(s)) is None or e.live is None]
+        for start in range(0, len(missing), batch):
+            chunk = missing[start:start + batch]
+            for stream, stored in self.store.read_streams(chunk).items():
+                entry = self._entry(stream)
+                with entry.lock:
+                    if entry.live is None:
+                        entry.live = LiveTable.load(stream, stored)
+                        entry.version = max(entry.version, entry.live.version)
+                        self._feed(stored)
+
+    def _feed(self, stored: Sequence[StoredEvent]) -> None:
+        for read_model in list(self._appended):
+            read_model(stored)
+
+    def is_open_table(self, stream: str) -> bool:
+        """Whether this process already holds `stream` as an open table (no query)."""
+        entry = self._streams.get(stream)
+        return entry is not None and entry.live is not None and entry.live.state is not None
+
+    def _live(self, stream: str, entry: _Stream) -> LiveTable:
+        """The stream's live fold, read from the store on first use or when stale (the
+        caller holds the stream's lock)."""
+        live = entry.live
+        if live is None:
+            stored = self.store.read(stream)
+            live = LiveTable.load(stream, stored)
+            self._feed(stored)
+            entry.live = live
+            entry.version = max(entry.version, live.version)
+            entry.stale = False
+        elif entry.stale or entry.version > live.version:
+            entry.stale = False
+            new = self.store.read(stream, live.version + 1)
+            live.extend(new)
+            self._feed(new)
+            entry.version = max(entry.version, live.version)
+        return live
+
+    def observe(self, stream: str, version: int) -> None:
+        """Another process recorded `stream` up to `version`: the next read catches up."""
+        entry = self._streams.get(stream)
+        if entry is not None and version > entry.version:
+            entry.stale = True
+
+    def head_version(self, stream: str) -> int:
+        """The stream's version as this process knows it (read once from the store)."""
+        entry = self._entry(stream)
+        if entry.version < 0 or entry.stale:
+            with entry.lock:
+                self._refresh_head(stream, entry)
+        return entry.version
+
+    def _refresh_head(self, stream: str, entry: _Stream) -> int:
+        head = self.store.head(stream)
+        entry.version = max(entry.version, head.version if head else 0)
+        if entry.live is not None and entry.version > entry.live.version:
+            entry.stale = True
+        elif entry.live is None:
+            entry.stale = False
+        return entry.version
+
+    def learn(self, stored: Sequence[StoredEvent]) -> None:
+        """Events this process appended without `submit` or `record` (one transaction over
+        several streams): the cached heads and tables take them in, as if recorded here."""
+        for stream in dict.fromkeys(e.stream_id for e in stored):
+            mine = [e for e in stored if e.stream_id == stream]
+            entry = self._entry(stream)
+            with entry.lock:
+                live = entry.live
+                if live is not None and live.version == mine[0].version - 1:
+                    live.extend(mine)
+                entry.version = max(entry.version, mine[-1].version)
+                if live is not None and live.version < entry.version:
+                    entry.stale = True
+        for read_model in list(self._appended):
+            read_model(stored)
+        for stream in dict.fromkeys(e.stream_id for e in stored):
+            version = max(e.version for e in stored if e.stream_id == stream)
+            for listener in list(self._listeners):
+                listener(stream, version)
 
     def subscribe(self, listener: Callable[[str, int], None]) -> Callable[[], None]:
         """Call `listener(stream, version)` after every append; returns the unsubscribe."""
         self._listeners.append(listener)
         return lambda: self._listeners.remove(listener)
+
+    def on_appended(self, listener: Callable[[Sequence[StoredEvent]], None]) -> Callable[[], None]:
+        """Call `listener(stored events)` after every append by this recorder (read models
+        are kept from them without reading the store again)."""
+        self._appended.append(listener)
+        return lambda: self._appended.remove(listener)
 
     # --- writing ------------------------------------------------------------------------
 
@@ -309,22 +401,35 @@ class Recorder:
         adds nothing. A stale version raises ConcurrencyConflict; an illegal command raises
         RuleViolation; nothing is written in either case.
         """
-        with self._lock:
-            fold = self.table(stream)
-            self._check_version(stream, expected_version, fold.version)
-            retried = self._retry_of(stream, expected_version, fold.version, event_id)
+        entry = self._entry(stream)
+        with entry.lock:
+            live = self._live(stream, entry)
+            if expected_version > live.version:
+                # A tablet served by another process may have seen more than this one has.
+                self._refresh_head(stream, entry)
+                live = self._live(stream, entry)
+            self._check_version(stream, expected_version, live.version)
+            retried = self._retry_of(stream, expected_version, live.version, event_id)
             if retried is not None:
-                self._check_same_command(stream, expected_version, command, retried, actor)
+                self._check_same_command(stream, live, expected_version, command, retried,
+                                         actor)
                 return retried
-            events = self._decide(stream, fold, command, actor)
-            return self._record(stream, expected_version, events, event_id, actor)
+            events = self._decide(stream, live, command, actor)
+            return self._record(stream, entry, expected_version, events, event_id, actor)
 
-    def _check_same_command(self, stream: str, expected_version: int, command: TableCommand,
-                            retried: Recorded, actor: Actor | None = None) -> None:
+    def _check_same_command(self, stream: str, live: LiveTable, expected_version: int,
+                            command: TableCommand, retried: Recorded,
+                            actor: Actor | None = None) -> None:
         """A retry is the same command only if, decided where it was first sent, it gives the
         events recorded under its id; otherwise its id was reused for another entry."""
         first = retried.events[0]
-        before = fold_table(stream, self.store.read(stream)[:expected_version], verify=False)
+        if live.corrected_since(expected_version) or isinstance(command, _CORRECTIONS):
+            # The table as it stood then is not the live one's past (or a correction needs
+            # that past's whole log): fold the stream up to there, as it was.
+            before = LiveTable.load(stream, self.store.read(stream, 1, expected_version))
+        else:
+            before = LiveTable.at(stream, expected_version,
+                                  live.state_before(expected_version + 1))
         try:
             events = self._decide(stream, before, command, actor)
         except RuleViolation as refused:
@@ -344,14 +449,16 @@ class Recorder:
     def record(self, stream: str, expected_version: int, events: Sequence[Any],
                event_id: uuid.UUID, actor: Actor) -> Recorded:
         """Append events already decided by the engine (the tournament's decisions)."""
-        with self._lock:
-            head = self.store.head(stream)
-            current = head.version if head else 0
+        entry = self._entry(stream)
+        with entry.lock:
+            current = self.head_version(stream)
+            if expected_version > current:
+                current = self._refresh_head(stream, entry)
             retried = self._retry_of(stream, expected_version, current, event_id)
             if retried is not None:
                 return retried
             self._check_version(stream, expected_version, current)
-            return self._record(stream, expected_version, events, event_id, actor)
+            return self._record(stream, entry, expected_version, events, event_id, actor)
 
     def plan_tables(self, commands: Mapping[str, Sequence[TableCommand]]) -> list[StreamChange]:
         """`plan_table` for several tables of one change (a move, a table break, a draw): a
@@ -372,32 +479,35 @@ class Recorder:
         """The events `commands` give at the table, each decided on the table as the ones
         before it leave it; nothing is recorded (for `record_many`). `leaving`: players the
         same change takes out of their other tables."""
-        with self._lock:
-            fold = self.table(stream)
-            trial = fold
+        entry = self._entry(stream)
+        with entry.lock:
+            live = self._live(stream, entry)
+            trial = live
             events: list[Any] = []
             for command in commands:
                 decided = self._decide(stream, trial, command, leaving=leaving)
                 state = trial.state
                 for event in decided:
                     state = _apply(state, event)
-                trial = TableFold(stream, trial.version + len(decided), state, trial.findings,
-                                  trial.effective, trial.voided)
+                trial = LiveTable.at(stream, trial.version + len(decided), state)
                 events.extend(decided)
-            return StreamChange(stream, fold.version, tuple(events))
+            return StreamChange(stream, live.version, tuple(events))
 
     def record_many(self, changes: Sequence[StreamChange], event_id: uuid.UUID,
                     actor: Actor) -> list[Recorded]:
         """Append every stream's change in one transaction (store.append_many): all of it or
         none. The first change's first event carries `event_id`; every other event an id
         derived from it, so a retry with the same id finds the whole command and adds
-        nothing."""
+        nothing. The streams' locks are taken in id order (no two such commands deadlock)."""
         changes = [c for c in changes if c.events]
         if not changes:
             return []
         roots = [event_id if k == 0 else uuid.uuid5(event_id, f"stream:{c.stream}")
                  for k, c in enumerate(changes)]
-        with self._lock:
+        entries = [self._entry(stream) for stream in sorted({c.stream for c in changes})]
+        for entry in entries:
+            entry.lock.acquire()
+        try:
             now = self.clock()
             parts = []
             for change, root in zip(changes, roots, strict=True):
@@ -417,13 +527,21 @@ class Recorder:
                 if any(f is None for f in found):
                     raise
                 return [f for f in found if f is not None]
-            for change, events in zip(changes, stored, strict=True):
-                cached = self._cache.get(change.stream)
-                if cached is not None and cached.fold.version == change.expected_version:
-                    self._extend(change.stream, cached, events)
-        for events in stored:
-            for listener in list(self._listeners):
-                listener(events[-1].stream_id, events[-1].version)
+            except ConcurrencyConflict:
+                for change in changes:
+                    self._refresh_head(change.stream, self._entry(change.stream))
+                raise
+            # The locks are re-entrant: the caches take the events in before anyone else
+            # decides at these streams.
+            self.learn([e for events in stored for e in events])
+        finally:
+            for entry in reversed(entries):
+                entry.lock.release()
+        if self.checkpoint is not None:
+            reason = next((e.type for events in stored for e in events
+                           if e.type in CHECKPOINT_EVENTS), None)
+            if reason is not None:
+                self.checkpoint(reason)
         return [Recorded(events[-1].stream_id, events[-1].version, tuple(events))
                 for events in stored]
 
@@ -431,8 +549,7 @@ class Recorder:
         """What was recorded in `stream` under `event_id` (with the events derived from it), as
         a retry of it returns it; None when nothing was. For a retry that does not know the
         version it was first sent at (the tournament's commands and their parts)."""
-        with self._lock:
-            return self._find_retry(stream, 0, event_id)
+        return self._find_retry(stream, 0, event_id)
 
     def _check_version(self, stream: str, expected_version: int, current: int) -> None:
         if expected_version > current:
@@ -447,9 +564,17 @@ class Recorder:
             raise ConcurrencyConflict(stream, expected_version, current)
         return previous
 
-    def _record(self, stream: str, expected_version: int, events: Sequence[Any],
-                event_id: uuid.UUID, actor: Actor) -> Recorded:
-        stored = self._append(stream, expected_version, events, event_id, actor)
+    def _record(self, stream: str, entry: _Stream, expected_version: int,
+                events: Sequence[Any], event_id: uuid.UUID, actor: Actor) -> Recorded:
+        try:
+            stored = self._append(stream, entry, expected_version, events, event_id, actor)
+        except ConcurrencyConflict:
+            # Another process recorded first: catch up, so that the answer (and the next
+            # command) sees the table as it is.
+            self._refresh_head(stream, entry)
+            raise
+        for read_model in list(self._appended):
+            read_model(stored)
         if self.checkpoint is not None:
             reason = next((e.type for e in stored if e.type in CHECKPOINT_EVENTS), None)
             if reason is not None:
@@ -460,19 +585,28 @@ class Recorder:
 
     def _find_retry(self, stream: str, expected_version: int,
                     event_id: uuid.UUID) -> Recorded | None:
-        later = self.store.read(stream, expected_version + 1)
-        first = next((i for i, e in enumerate(later) if e.event_id == event_id), None)
-        if first is None:
-            return None
-        mine = [later[first]]
-        for k, e in enumerate(later[first + 1:], start=1):
-            if e.event_id != _derived_id(event_id, k):
+        """The events recorded under `event_id` and derived from it, found through the unique
+        index on event ids (one query for a command of up to 32 events; nothing is folded)."""
+        mine: list[StoredEvent] = []
+        while True:
+            start = len(mine)
+            ids = [event_id if k == 0 else _derived_id(event_id, k)
+                   for k in range(start, start + _DERIVED_LOOKUP)]
+            found = {e.event_id: e for e in self.store.find(ids)}
+            for wanted in ids:
+                event = found.get(wanted)
+                if event is None or event.stream_id != stream or (
+                        mine and event.version != mine[-1].version + 1):
+                    break
+                mine.append(event)
+            if len(mine) < start + _DERIVED_LOOKUP:
                 break
-            mine.append(e)
+        if not mine or mine[0].version <= expected_version:
+            return None
         return Recorded(stream, mine[-1].version, tuple(mine), retried=True)
 
-    def _append(self, stream: str, expected_version: int, events: Sequence[Any],
-                event_id: uuid.UUID, actor: Actor) -> list[StoredEvent]:
+    def _append(self, stream: str, entry: _Stream, expected_version: int,
+                events: Sequence[Any], event_id: uuid.UUID, actor: Actor) -> list[StoredEvent]:
         now = self.clock()
         new = [
             NewEvent.from_domain(
@@ -483,18 +617,21 @@ class Recorder:
         ]
         kind = "tournament" if stream.startswith("tournament-") else "table"
         stored = self.store.append(stream, expected_version, new, kind=kind)
-        cached = self._cache.get(stream)
-        if cached is not None and cached.fold.version == expected_version:
-            self._extend(stream, cached, stored)
+        live = entry.live
+        if live is not None and live.version == expected_version:
+            live.extend(stored, events if len(events) == len(stored) else None)
+        entry.version = max(entry.version, stored[-1].version)
+        if live is not None and live.version < entry.version:
+            entry.stale = True
         return stored
 
     def events(self, stream: str) -> list[StoredEvent]:
         """Every stored event of a stream (tournament streams are read whole)."""
         return self.store.read(stream)
 
-    def _decide(self, stream: str, fold: TableFold, command: TableCommand,
+    def _decide(self, stream: str, live: LiveTable, command: TableCommand,
                 actor: Actor | None = None, leaving: frozenset[str] = frozenset()) -> list[Any]:
-        state = fold.state
+        state = live.state
         _check_words(command)
         if isinstance(command, OpenTable):
             check_name(command.table, "table")
@@ -504,11 +641,11 @@ class Recorder:
                                            command.tournament))
             return [table_opened(command.table, command.seat_count, command.profile,
                                  command.tournament)]
-        if isinstance(command, VoidEvents) and state is None and fold.version:
+        if isinstance(command, VoidEvents) and state is None and live.version:
             # A table whose opening cannot be applied (recorded by an older release): the
             # director can still void it.
             check_reason(command.reason, "reason", required=True)
-            self._check_void(stream, command.versions)
+            self._check_void(stream, live, command.versions)
             return [EventVoided(command.versions, command.reason, cite(command.rule))]
         if state is None:
             raise RuleViolation("table", f"no table {stream}: open it first", ("open the table",))
@@ -574,19 +711,20 @@ class Recorder:
             return events
         if isinstance(command, Undo):
             by_director = actor is not None and actor.role == "director"
+            fold = live.fold()
             versions = self._undo_versions(fold, by_director)
-            self._check_undo(fold, versions, command, by_director)
+            self._check_undo(live, versions, command, by_director)
             return [EventVoided(versions, command.reason, "correction")]
         if isinstance(command, VoidEvents):
             check_reason(command.reason, "reason", required=True)
-            self._check_void(stream, command.versions)
+            self._check_void(stream, live, command.versions)
             return [EventVoided(command.versions, command.reason, cite(command.rule))]
         if isinstance(command, AmendAmount):
-            command = AmendEvent(command.version, _bet_as_amended(fold, command),
+            command = AmendEvent(command.version, _bet_as_amended(live, command),
                                  command.reason, command.rule)
         if isinstance(command, AmendEvent):
             amended = self._amendment(command)
-            self._check_correction(stream, [amended])
+            self._check_correction(stream, live, [amended])
             return [amended]
         hand = state.hand
         if hand is None:
@@ -602,10 +740,7 @@ class Recorder:
         for head in self.store.streams():
             if head.kind != "table" or head.stream_id == stream:
                 continue
-            cached = self._cache.get(head.stream_id)
-            # One read of the heads; a table is folded again only when it has grown.
-            other = (cached.fold if cached is not None and cached.fold.version == head.version
-                     else self.table(head.stream_id)).state
+            other = self.table(head.stream_id).state  # held in memory after its first read
             if other is None or other.tournament != state.tournament:
                 continue
             seat = other.seat_of(player)
@@ -649,13 +784,12 @@ class Recorder:
             raise RuleViolation("undo", "nothing to undo")
         return tuple(sorted(versions))
 
-    def _check_undo(self, fold: TableFold, versions: tuple[int, ...], command: Undo,
+    def _check_undo(self, live: LiveTable, versions: tuple[int, ...], command: Undo,
                     by_director: bool) -> None:
         """A director's event ends the dealer's undo: reversing it is a director's correction,
         recorded with his reason."""
-        amended = {e.decode().version for e in self._cache[fold.stream].stored
-                   if e.type == EventAmended.TYPE}
-        events = dict(fold.effective)
+        amended = live.amended_versions()
+        events = dict(live.fold().effective)
         for version in versions:
             what = "an amended entry" if version in amended else directors_event(
                 events.get(version))
@@ -678,29 +812,21 @@ class Recorder:
         return EventAmended(command.version, event_type, canonical_json(payload),
                             command.reason, cite(command.rule), version)
 
-    def _check_void(self, stream: str, versions: tuple[int, ...]) -> None:
+    def _check_void(self, stream: str, live: LiveTable, versions: tuple[int, ...]) -> None:
         """Re-derive the table without those events; every later event must still be legal."""
-        self._check_correction(stream, [EventVoided(versions, "trial")])
+        self._check_correction(stream, live, [EventVoided(versions, "trial")])
 
-    def _check_correction(self, stream: str, corrections: list[Any]) -> None:
-        """Re-derive the table with the correction; every later event must still be legal."""
-        cached = self._cache[stream]
-        known = {e.version for e in cached.stored}
+    def _check_correction(self, stream: str, live: LiveTable, corrections: list[Any]) -> None:
+        """Re-derive the table with the correction (from the snapshot at the start of the hand
+        it touches); every later event must still be legal."""
         targets: list[int] = []
         for correction in corrections:
             targets.extend(correction.versions if isinstance(correction, EventVoided)
                            else [correction.version])
-        missing = [v for v in targets if v not in known]
+        missing = [v for v in targets if not 1 <= v <= live.version]
         if missing:
             raise RuleViolation("correction", f"version {missing[0]} is not in {stream}")
-        now = self.clock()
-        trial = list(cached.stored) + [
-            _unsaved(stream, cached.stored[-1].version + k + 1, correction, now)
-            for k, correction in enumerate(corrections)
-        ]
-        result = fold_table(stream, trial, verify=True)
-        before = {(f.version, f.message) for f in fold_table(stream, cached.stored).findings}
-        new = [f for f in result.findings if (f.version, f.message) not in before]
+        new = live.trial_findings(corrections)
         if new:
             first = new[0]
             raise RuleViolation(
@@ -710,29 +836,21 @@ class Recorder:
             )
 
 
-def _bet_as_amended(fold: TableFold, command: AmendAmount) -> Any:
+def _bet_as_amended(live: LiveTable, command: AmendAmount) -> Any:
     """The bet or raise at `command.version` re-decided by the engine with the corrected
     amount, on the table as it stood just before it."""
-    original = next((e for v, e in fold.effective if v == command.version), None)
+    effective = live.fold().effective
+    at = bisect.bisect_left(effective, command.version, key=lambda item: item[0])
+    original = effective[at][1] if at < len(effective) and effective[at][0] == command.version \
+        else None
     if not isinstance(original, BetMade | RaiseMade):
         raise RuleViolation("correction", f"version {command.version} is not a bet or a raise "
                             "that counts: only their amounts are amended",
                             ("void the entry instead",))
-    before: TableState | None = None
-    for version, event in fold.effective:
-        if version >= command.version:
-            break
-        before = open_table(event) if before is None else apply_table(before, event)
+    before = live.state_before(command.version)
     assert before is not None and before.hand is not None
     decided = decide(before.hand, hand_commands.BetRaise(original.player, command.to))
     return decided[0]
-
-
-def _unsaved(stream: str, version: int, event: Any, now: datetime) -> StoredEvent:
-    """A correction as it would be stored, to fold it before it is appended."""
-    event_type, schema_version, payload = encode_event(event)
-    return StoredEvent(0, stream, version, uuid.uuid4(), event_type, schema_version, payload,
-                       canonical_json(payload), now, "", "", "", "")
 
 
 def _penalty_kills(state: TableState, started: list[Any],
@@ -793,4 +911,3 @@ def _apply(state: TableState | None, event: Any) -> TableState | None:
     if state is None:
         return None
     return apply_table(state, event)
-

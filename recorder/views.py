@@ -14,6 +14,7 @@ from __future__ import annotations
 import bisect
 import threading
 from collections import deque
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -114,13 +115,27 @@ class EventLog:
             log = self._streams.setdefault(stream, _StreamLog())
             if version > log.version:
                 for stored in self._store.read(stream, log.version + 1):
-                    log.recent.append(stored)
-                    if stored.type in NOTABLE_TYPES or (
-                        stored.type == PotAwarded.TYPE and stored.payload.get("ruling")
-                    ):
-                        log.notable.append(stored)
-                    log.version = stored.version
+                    self._take(log, stored)
             return log
+
+    def add(self, stored: Sequence[StoredEvent]) -> None:
+        """Events just appended (or read whole) by this process: taken in without reading
+        them back."""
+        with self._lock:
+            for event in stored:
+                log = self._streams.get(event.stream_id)
+                if log is None and event.version == 1:
+                    log = self._streams.setdefault(event.stream_id, _StreamLog())
+                if log is not None and event.version == log.version + 1:
+                    self._take(log, event)
+
+    def _take(self, log: _StreamLog, stored: StoredEvent) -> None:
+        log.recent.append(stored)
+        if stored.type in NOTABLE_TYPES or (
+            stored.type == PotAwarded.TYPE and stored.payload.get("ruling")
+        ):
+            log.notable.append(stored)
+        log.version = stored.version
 
     def recent(self, stream: str, version: int) -> list[StoredEvent]:
         return list(self._caught_up(stream, version).recent)

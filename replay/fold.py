@@ -7,7 +7,7 @@ are the same code and compare with `==`.
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -109,7 +109,9 @@ class TableFold:
     version: int  # the last stored version folded
     state: TableState | None
     findings: tuple[Finding, ...]
-    effective: tuple[tuple[int, Any], ...]  # (version, event) that count after corrections
+    # (version, event) that count after corrections: a tuple, or the recorder's live view of
+    # its cached list (a Sequence that compares equal to the same tuple).
+    effective: Sequence[tuple[int, Any]]
     voided: frozenset[int]
 
 
@@ -216,7 +218,7 @@ class _Checker:
             self.kind,
         ))
 
-    def check(self, state: TableState | None, effective: list[tuple[int, Any]],
+    def check(self, state: TableState | None, effective: Sequence[tuple[int, Any]],
               index: int) -> None:
         version, event = effective[index]
         if self.queue:
@@ -315,7 +317,7 @@ class _Checker:
                                  getattr(recorded, name))
         self.queue = list(begin(setup_from_event(event))[1:])
 
-    def _check_awards(self, state: TableState, effective: list[tuple[int, Any]],
+    def _check_awards(self, state: TableState, effective: Sequence[tuple[int, Any]],
                       index: int) -> None:
         version, first = effective[index]
         assert state.hand is not None
@@ -341,9 +343,37 @@ class _Checker:
 def fold_table(stream: str, stored: Sequence[StoredEvent], verify: bool = True) -> TableFold:
     """The table's state after its stream, with every finding when `verify`."""
     effective, voided = effective_events(stored)
+    last_version = stored[-1].version if stored else 0
+    state, findings = fold_effective(stream, effective, None, last_version, verify)
+    return TableFold(
+        stream=stream,
+        version=last_version,
+        state=state,
+        findings=findings,
+        effective=tuple(effective),
+        voided=frozenset(voided),
+    )
+
+
+HandStartSeen = Callable[[int, TableState | None], None]
+
+
+def fold_effective(
+    stream: str,
+    effective: Sequence[tuple[int, Any]],
+    state: TableState | None,
+    last_version: int,
+    verify: bool = True,
+    on_hand_start: HandStartSeen | None = None,
+) -> tuple[TableState | None, tuple[Finding, ...]]:
+    """Fold effective events onto `state` (None: from the table's opening), with the findings
+    when `verify`. `on_hand_start(index, state)` hears the state just before each hand_started
+    (the recorder keeps those as snapshots, so a correction folds from the last one before it
+    instead of from the table's first event: a fold from there checks the same way)."""
     checker = _Checker(stream)
-    state: TableState | None = None
     for index, (version, event) in enumerate(effective):
+        if on_hand_start is not None and isinstance(event, HandStarted):
+            on_hand_start(index, state)
         if verify:
             checker.check(state, effective, index)
         try:
@@ -356,15 +386,8 @@ def fold_table(stream: str, stored: Sequence[StoredEvent], verify: bool = True) 
     if verify and state is not None and checker.queue:
         pending = checker.queue[0]
         if not (state.hand_in_progress and isinstance(pending, PotAwarded)):
-            checker.findings.append(Finding(stream, stored[-1].version if stored else 0,
+            checker.findings.append(Finding(stream, last_version,
                                             getattr(pending, "TYPE", ""), "log",
                                             "the log ends before the events the engine expects",
                                             _show(pending)))
-    return TableFold(
-        stream=stream,
-        version=stored[-1].version if stored else 0,
-        state=state,
-        findings=tuple(checker.findings),
-        effective=tuple(effective),
-        voided=frozenset(voided),
-    )
+    return state, tuple(checker.findings)

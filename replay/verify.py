@@ -9,13 +9,14 @@ tournament and the other way round.
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass, field
+from collections.abc import Iterable
+from dataclasses import dataclass, field, replace
 from typing import Any
 
-from engine.events import HandStarted, PlayerLeft, PlayerSeated, StackAdjusted
+from engine.events import HandStarted, PlayerLeft, PlayerSeated, PotCarried, StackAdjusted
 from replay.fold import OTHER_RULES, Finding, TableFold, fold_table
 from replay.tournament_check import check_tournament
-from schema.store import EventStore, StoredEvent
+from schema.store import EventStore, StoredEvent, StreamHead
 
 
 @dataclass
@@ -56,44 +57,66 @@ class ReplayReport:
         }
 
 
-def replay_log(store: EventStore, tournament: str | None = None) -> ReplayReport:
-    """Fold and check every stream (or those of one tournament)."""
+def replay_log(store: EventStore, tournament: str | None = None,
+               keep_events: bool = True) -> ReplayReport:
+    """Fold and check every stream (or those of one tournament).
+
+    A store is read one stream at a time (EventStore.each_stream), so memory holds one stream
+    and each table's final state, not the log. `keep_events=False` keeps of each table's
+    events only those the checks across streams read (`handlog replay`); the audit report
+    keeps them all (it exports the hands from the same folds)."""
     started = time.perf_counter()
     report = ReplayReport()
-    heads, events = store.snapshot()
-    by_stream: dict[str, list[StoredEvent]] = {}
-    for event in events:
-        by_stream.setdefault(event.stream_id, []).append(event)
-    kinds = {h.stream_id: h.kind for h in heads}
-    for stream, stored in sorted(by_stream.items()):
-        if kinds.get(stream) != "table":
+    each_stream = getattr(store, "each_stream", None)
+    if each_stream is not None:
+        streams: Iterable[tuple[StreamHead, list[StoredEvent]]] = each_stream()
+    else:  # a snapshot read already (replay/report.py's LogSnapshot)
+        heads, events = store.snapshot()
+        by_stream: dict[str, list[StoredEvent]] = {}
+        for event in events:
+            by_stream.setdefault(event.stream_id, []).append(event)
+        kinds = {h.stream_id: h for h in heads}
+        streams = [(kinds[s], stored) for s, stored in sorted(by_stream.items()) if s in kinds]
+    tournaments: list[tuple[str, list[StoredEvent]]] = []
+    moves: dict[str, dict[int, int]] = {}
+    counted = 0
+    for head, stored in streams:
+        stream = head.stream_id
+        if head.kind == "tournament":
+            # Every tournament stream counts in the totals; only the one asked for is checked.
+            report.events += len(stored)
+            counted += 1
+            if not tournament or stream in (tournament, f"tournament-{tournament}"):
+                tournaments.append((stream, stored))
+            continue
+        if head.kind != "table":
             continue
         fold = fold_table(stream, stored, verify=True)
         if tournament and fold.state is not None and fold.state.tournament != tournament:
             continue
-        report.tables[stream] = fold
         report.findings.extend(fold.findings)
         report.hands += sum(1 for _v, e in fold.effective if isinstance(e, HandStarted))
+        report.events += len(stored)
         if fold.state is not None and fold.state.hand_in_progress:
             assert fold.state.hand is not None
             report.in_progress.append((stream, fold.state.hand.setup.hand_number))
-    positions = {
-        stream: {e.version: e.position for e in stored} for stream, stored in by_stream.items()
-    }
-    report.findings.extend(_check_moves(report.tables, positions))
-    for stream, stored in sorted(by_stream.items()):
-        if kinds.get(stream) != "tournament":
-            continue
-        if tournament and stream != tournament and stream != f"tournament-{tournament}":
-            continue
+        moved = {v for v, e in fold.effective
+                 if isinstance(e, PlayerLeft | PlayerSeated) and e.reason == "moved"}
+        moves[stream] = {e.version: e.position for e in stored if e.version in moved}
+        if not keep_events:
+            fold = replace(fold, effective=tuple(
+                (v, e) for v, e in fold.effective if isinstance(e, _ACROSS_STREAMS)))
+        report.tables[stream] = fold
+    report.findings.extend(_check_moves(report.tables, moves))
+    for stream, stored in tournaments:
         report.findings.extend(check_tournament(stream, stored, report.tables))
-    report.streams = len(report.tables) + sum(
-        1 for s in by_stream if kinds.get(s) == "tournament"
-    )
-    report.events = sum(len(v) for k, v in by_stream.items()
-                        if k in report.tables or kinds.get(k) == "tournament")
+    report.streams = len(report.tables) + counted
     report.seconds = time.perf_counter() - started
     return report
+
+
+# What the checks across streams read of a table's events (moves, eliminations, chips).
+_ACROSS_STREAMS = (PlayerLeft, PlayerSeated, StackAdjusted, PotCarried)
 
 
 def _check_moves(tables: dict[str, TableFold],
@@ -103,7 +126,7 @@ def _check_moves(tables: dict[str, TableFold],
     arrived: dict[str, list[tuple[int, str, int, int]]] = {}
     for stream, fold in tables.items():
         for version, event in fold.effective:
-            position = positions[stream][version]
+            position = positions[stream].get(version, 0)
             if isinstance(event, PlayerLeft) and event.reason == "moved":
                 left.setdefault(event.player, []).append(
                     (position, stream, version, event.stack))

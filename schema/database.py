@@ -38,6 +38,12 @@ from schema.errors import (
 ENV_VAR = "HANDLOG_DATABASE_URL"
 DEFAULT_URL = "sqlite:///handlog.db"
 BUSY_TIMEOUT_SECONDS = 10.0
+POOL_ENV_VAR = "HANDLOG_POOL_SIZE"
+# Kept open, so that no request opens and closes one: appends run two at a time per process
+# (writer_slots) and the tables are read from memory, so ten cover a server's worker threads
+# (overflow beyond them is opened and closed, up to 20 more) without taking a PostgreSQL
+# server's connections from the other processes (100 by default, for all of them).
+DEFAULT_POOL_SIZE = 10
 
 WRITE_OPTIONS: dict[str, Any] = {"handlog_begin": "IMMEDIATE"}
 """Execution options for a connection that will write: SQLite opens it with BEGIN IMMEDIATE."""
@@ -97,10 +103,48 @@ def create_engine(url: str) -> Engine:
         connect_args: dict[str, Any] = {"application_name": "handlog"}
         if "connect_timeout" not in parsed.query:
             connect_args["connect_timeout"] = 10
-        return sa.create_engine(parsed, connect_args=connect_args, pool_pre_ping=True)
+        # No ping per checkout (a round trip per query): a connection the server dropped is
+        # retried once by the store instead.
+        return sa.create_engine(parsed, connect_args=connect_args, pool_pre_ping=False,
+                                pool_size=pool_size(), max_overflow=20, pool_recycle=3600)
     raise DatabaseError(
         f"{display_url(url)}: handlog stores its log in SQLite or PostgreSQL, not {backend}"
     )
+
+
+WRITERS_ENV_VAR = "HANDLOG_WRITERS"
+
+
+def writer_slots(postgresql: bool) -> int:
+    """Appends one process runs at once: $HANDLOG_WRITERS, else 2 on PostgreSQL and 1 on
+    SQLite. The database orders appends one at a time anyway (PostgreSQL's lock on the events
+    table, SQLite's write lock); a thread more waiting there only holds a connection and makes
+    the one holding the lock wait for the interpreter (Python runs one thread at a time), and
+    SQLite's busy waiting sleeps. The others wait in the process instead, holding nothing."""
+    raw = os.environ.get(WRITERS_ENV_VAR, "").strip()
+    if not raw:
+        return 2 if postgresql else 1
+    try:
+        slots = int(raw)
+    except ValueError:
+        slots = 0
+    if slots < 1:
+        raise DatabaseError(f"{WRITERS_ENV_VAR}={raw!r}: give a whole number >= 1")
+    return slots
+
+
+def pool_size() -> int:
+    """Connections kept open to PostgreSQL: $HANDLOG_POOL_SIZE, else 10."""
+    raw = os.environ.get(POOL_ENV_VAR, "").strip()
+    if not raw:
+        return DEFAULT_POOL_SIZE
+    try:
+        size = int(raw)
+    except ValueError:
+        size = 0
+    if size < 1:
+        raise DatabaseError(f"{POOL_ENV_VAR}={raw!r}: give a whole number of connections >= 1")
+    return size
 
 
 def _sqlite_connect(dbapi_connection: Any, _record: Any) -> None:

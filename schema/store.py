@@ -30,6 +30,7 @@ turned into `NewEvent`s and back with schema/codec.py.
 from __future__ import annotations
 
 import json
+import threading
 import uuid
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
@@ -40,7 +41,7 @@ from typing import Any
 import sqlalchemy as sa
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.engine import Connection, Engine, Row
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy.exc import DBAPIError, IntegrityError
 
 import migrations
 from schema.codec import canonical_json, decode_event, encode_event
@@ -53,6 +54,7 @@ from schema.database import (
     resolve_url,
     sqlite_file,
     translate_errors,
+    writer_slots,
 )
 from schema.errors import (
     ChainBroken,
@@ -71,6 +73,9 @@ from schema.tables import (
     events_table,
     streams_table,
 )
+
+# The channel is the schema's, so stores in other schemas of one database hear nothing.
+_NOTIFY = sa.text("SELECT pg_notify('handlog:' || current_schema(), :payload)")
 
 
 @dataclass(frozen=True)
@@ -151,11 +156,26 @@ class EventStore:
         # written without them no longer verifies against its checkpoints.
         self.write_merkle_leaves = True
         self._tree_head = HeadCache()
+        # stream -> (version, hash) of the last event this store appended there (committed).
+        self._heads: dict[str, tuple[int, str]] = {}
+        self._writers = threading.BoundedSemaphore(writer_slots(self._postgresql))
+        # Names this store's appends in their notifications, so that its own listener can
+        # leave them out (the process told its screens already).
+        self.token = uuid.uuid4().hex[:12]
 
     @property
     def url(self) -> str:
         """The database URL, password hidden."""
         return display_url(self._url)
+
+    @property
+    def raw_url(self) -> str:
+        """The database URL as given (with its password: for a second connection only)."""
+        return self._url
+
+    @property
+    def is_postgresql(self) -> bool:
+        return self._postgresql
 
     def close(self) -> None:
         self._engine.dispose()
@@ -194,18 +214,35 @@ class EventStore:
                 raise DuplicateEventConflict(item.event.event_id, "it appears twice in one append")
             seen.add(item.event.event_id)
 
-        with translate_errors(self._url, "write to"):
-            for attempt in (1, 2):
+        with translate_errors(self._url, "write to"), self._writers:
+            for attempt in (1, 2, 3):
+                known = self._heads.get(stream_id) if attempt == 1 else None
                 try:
                     with self._engine.connect() as connection:
                         connection = connection.execution_options(**WRITE_OPTIONS)
                         with connection.begin():
-                            return self._append(
-                                connection, stream_id, expected_version, prepared, kind
-                            )
-                except IntegrityError as exc:
+                            if known is not None and known[0] == expected_version:
+                                stored = self._append_on_head(
+                                    connection, stream_id, expected_version, prepared, known[1]
+                                )
+                            else:
+                                stored = self._append(
+                                    connection, stream_id, expected_version, prepared, kind
+                                )
+                    # Only once committed: a head kept here is never one the log lacks.
+                    self._remember(stream_id, stored[-1])
+                    return stored
+                except _HeadMoved:
+                    continue
+                except DBAPIError as exc:
+                    if not isinstance(exc, IntegrityError):
+                        # A pooled connection the database dropped: once more on a new one
+                        # (safe: a commit that did land is found again by its event ids).
+                        if exc.connection_invalidated and attempt == 1:
+                            continue
+                        raise
                     constraint = _violated_constraint(exc)
-                    if constraint == "uq_events_event_id" and attempt == 1:
+                    if constraint == "uq_events_event_id" and attempt < 3:
                         # Raced with a writer storing the same id: the retry check will see it.
                         continue
                     if constraint in ("uq_events_stream_version", "streams_pkey"):
@@ -242,7 +279,7 @@ class EventStore:
             parts.append((stream_id, expected_version, prepared, kind))
         if not any(prepared for _s, _v, prepared, _k in parts):
             return [[] for _ in parts]
-        with translate_errors(self._url, "write to"):
+        with translate_errors(self._url, "write to"), self._writers:
             try:
                 with self._engine.connect() as connection:
                     connection = connection.execution_options(**WRITE_OPTIONS)
@@ -256,11 +293,16 @@ class EventStore:
                             .order_by(streams_table.c.id)
                             .with_for_update()
                         ).all()
-                        return [
+                        written: list[list[StoredEvent]] = [
                             self._append(connection, stream_id, expected_version, prepared,
                                          kind) if prepared else []
                             for stream_id, expected_version, prepared, kind in parts
                         ]
+                # Only once committed: a head kept here is never one the log lacks.
+                for (stream_id, _v, _p, _k), done in zip(parts, written, strict=True):
+                    if done:
+                        self._remember(stream_id, done[-1])
+                return written
             except IntegrityError as exc:
                 if _violated_constraint(exc) not in ("uq_events_stream_version", "streams_pkey",
                                                      "uq_events_event_id"):
@@ -287,9 +329,6 @@ class EventStore:
             .where(streams_table.c.id == stream_id)
             .with_for_update()
         ).one_or_none()
-        if self._postgresql:
-            # Serialise appends so that positions (a sequence) are handed out in commit order.
-            connection.exec_driver_sql("LOCK TABLE events IN EXCLUSIVE MODE")
 
         ids = [item.event.event_id for item in prepared]
         existing = connection.execute(
@@ -302,37 +341,53 @@ class EventStore:
         if actual != expected_version:
             raise ConcurrencyConflict(stream_id, expected_version, actual)
         prev_hash = head.head_hash if head is not None else GENESIS_HASH
+        rows = _chained_rows(stream_id, expected_version, prepared, prev_hash)
+        connection.execute(
+            sa.update(streams_table)
+            .where(streams_table.c.id == stream_id)
+            .values(head_version=rows[-1]["version"], head_hash=rows[-1]["hash"])
+        )
+        return self._insert(connection, stream_id, rows, prepared)
 
-        rows: list[dict[str, Any]] = []
-        for offset, item in enumerate(prepared, start=1):
-            version = expected_version + offset
-            event = item.event
-            digest = chain_hash(
-                prev_hash,
-                stream_id,
-                version,
-                event_id=event.event_id,
-                event_type=event.type,
-                schema_version=event.schema_version,
-                payload_json=item.payload_json,
-                recorded_at=item.recorded_at,
-                actor=event.actor,
-                device=event.device,
-            )
-            rows.append({
-                "stream_id": stream_id,
-                "version": version,
-                "event_id": event.event_id,
-                "type": event.type,
-                "schema_version": event.schema_version,
-                "payload": item.payload_json,
-                "recorded_at": item.recorded_at,
-                "actor": event.actor,
-                "device": event.device,
-                "prev_hash": prev_hash,
-                "hash": digest,
-            })
-            prev_hash = digest
+    def _append_on_head(
+        self,
+        connection: Connection,
+        stream_id: str,
+        expected_version: int,
+        prepared: list[_Prepared],
+        prev_hash: str,
+    ) -> list[StoredEvent]:
+        """The append when this store wrote the stream's head itself: no read of the head and
+        no look for the ids first. The head row moves only if it is still where this store
+        left it (else _HeadMoved: the full path reads it); a stored id fails the insert on
+        the unique index (then the full path finds the retry)."""
+        rows = _chained_rows(stream_id, expected_version, prepared, prev_hash)
+        moved = connection.execute(
+            sa.update(streams_table)
+            .where(streams_table.c.id == stream_id,
+                   streams_table.c.head_version == expected_version,
+                   streams_table.c.head_hash == prev_hash)
+            .values(head_version=rows[-1]["version"], head_hash=rows[-1]["hash"])
+        )
+        if moved.rowcount != 1:
+            raise _HeadMoved
+        return self._insert(connection, stream_id, rows, prepared)
+
+    def _remember(self, stream_id: str, last: StoredEvent) -> None:
+        known = self._heads.get(stream_id)
+        if known is None or known[0] < last.version:
+            self._heads[stream_id] = (last.version, last.hash)
+
+    def _insert(self, connection: Connection, stream_id: str, rows: list[dict[str, Any]],
+                prepared: list[_Prepared]) -> list[StoredEvent]:
+        if self._postgresql:
+            # Delivered at commit, to every process listening on this database (schema/notify.py).
+            connection.execute(_NOTIFY, {
+                "payload": f"{rows[-1]['version']} {self.token} {stream_id}"})
+            # Serialise appends so that positions (a sequence) are handed out in commit order.
+            # Taken last, so that it is held only for the insert and the commit: the stream's
+            # own row lock (above) is what orders one table's appends.
+            connection.exec_driver_sql("LOCK TABLE events IN EXCLUSIVE MODE")
         positions = connection.execute(
             sa.insert(events_table).returning(
                 events_table.c.position, sort_by_parameter_order=True
@@ -340,15 +395,12 @@ class EventStore:
             rows,
         ).scalars().all()
         if self.write_merkle_leaves:
+            # The next leaves of the one log over every stream, under the same lock as the
+            # insert (leaf order = commit order, schema/merkle.py).
             append_leaves(connection, [
                 (position, stream_id, row["version"], row["event_id"], row["hash"])
                 for position, row in zip(positions, rows, strict=True)
             ], self._tree_head)
-        connection.execute(
-            sa.update(streams_table)
-            .where(streams_table.c.id == stream_id)
-            .values(head_version=rows[-1]["version"], head_hash=rows[-1]["hash"])
-        )
         return [
             StoredEvent(
                 position=position,
@@ -381,14 +433,56 @@ class EventStore:
 
     # --- reading ------------------------------------------------------------------------------
 
-    def read(self, stream_id: str, from_version: int = 1) -> list[StoredEvent]:
-        """The events of one stream from `from_version` on, in version order."""
+    def read(self, stream_id: str, from_version: int = 1,
+             to_version: int | None = None) -> list[StoredEvent]:
+        """The events of one stream from `from_version` on (to `to_version`), in version
+        order."""
         query = (
             sa.select(events_table)
             .where(events_table.c.stream_id == stream_id, events_table.c.version >= from_version)
             .order_by(events_table.c.version)
         )
+        if to_version is not None:
+            query = query.where(events_table.c.version <= to_version)
         return self._select_events(query)
+
+    def read_streams(self, stream_ids: Sequence[str]) -> dict[str, list[StoredEvent]]:
+        """The events of several streams in one query, by stream, in version order."""
+        result: dict[str, list[StoredEvent]] = {stream: [] for stream in stream_ids}
+        if not stream_ids:
+            return result
+        query = (
+            sa.select(events_table)
+            .where(events_table.c.stream_id.in_(list(stream_ids)))
+            .order_by(events_table.c.stream_id, events_table.c.version)
+        )
+        for event in self._select_events(query):
+            result[event.stream_id].append(event)
+        return result
+
+    def find(self, event_ids: Sequence[uuid.UUID]) -> list[StoredEvent]:
+        """The stored events with these ids (through the unique index: one query), in
+        position order; ids not stored are left out."""
+        if not event_ids:
+            return []
+        query = (
+            sa.select(events_table)
+            .where(events_table.c.event_id.in_(list(event_ids)))
+            .order_by(events_table.c.position)
+        )
+        return self._select_events(query)
+
+    def iter_all(self, from_position: int = 0, batch: int = 2000) -> Iterator[StoredEvent]:
+        """Every event with position >= `from_position`, in commit order, read in batches of
+        `batch` (keyset pagination on the position index): memory stays one batch whatever
+        the log's size."""
+        position = from_position
+        while True:
+            events = self.read_all(position, limit=batch)
+            yield from events
+            if len(events) < batch:
+                return
+            position = events[-1].position + 1
 
     def read_all(self, from_position: int = 0, limit: int | None = None) -> list[StoredEvent]:
         """Every event with position >= `from_position`, in commit order (at most `limit`)."""
@@ -403,19 +497,13 @@ class EventStore:
 
     def head(self, stream_id: str) -> StreamHead | None:
         """The stream's last version and hash, or None when it has no events."""
-        with translate_errors(self._url, "read"), self._engine.connect() as connection:
-            row = connection.execute(
-                sa.select(streams_table).where(streams_table.c.id == stream_id)
-            ).one_or_none()
-        return _head(row) if row is not None else None
+        rows = self._rows(sa.select(streams_table).where(streams_table.c.id == stream_id))
+        return _head(rows[0]) if rows else None
 
     def streams(self) -> list[StreamHead]:
         """Every stream's head, by stream id."""
-        with translate_errors(self._url, "read"), self._engine.connect() as connection:
-            rows = connection.execute(
-                sa.select(streams_table).order_by(streams_table.c.id)
-            ).all()
-        return [_head(row) for row in rows]
+        return [_head(row) for row in
+                self._rows(sa.select(streams_table).order_by(streams_table.c.id))]
 
     def snapshot(self) -> tuple[list[StreamHead], list[StoredEvent]]:
         """Every stream head and every event, read in one consistent snapshot (for verifying:
@@ -450,10 +538,85 @@ class EventStore:
                 with connection.begin():
                     yield connection
 
-    def _select_events(self, query: sa.Select[Any]) -> list[StoredEvent]:
+    def each_stream(self, batch: int = 2000) -> Iterator[tuple[StreamHead, list[StoredEvent]]]:
+        """Every stream with its events, one stream at a time, all read in one consistent
+        snapshot through one cursor (server-side on PostgreSQL, `batch` rows a fetch): memory
+        holds one stream, not the log. Like `snapshot`, a payload that is not valid JSON reads
+        as {} (for verifying)."""
         with translate_errors(self._url, "read"), self._engine.connect() as connection:
-            rows = connection.execute(query).all()
-        return [_stored(row) for row in rows]
+            if self._postgresql:
+                connection = connection.execution_options(isolation_level="REPEATABLE READ")
+            with connection.begin():
+                heads = {row.id: _head(row) for row in connection.execute(
+                    sa.select(streams_table).order_by(streams_table.c.id))}
+                rows = connection.execution_options(stream_results=True, yield_per=batch).execute(
+                    sa.select(events_table).order_by(events_table.c.stream_id,
+                                                     events_table.c.version))
+                current: str | None = None
+                events: list[StoredEvent] = []
+                for row in rows:
+                    if row.stream_id != current:
+                        if current is not None and events:
+                            yield heads[current], events
+                        current, events = row.stream_id, []
+                    events.append(_stored(row, strict=False))
+                if current is not None and events:
+                    yield heads[current], events
+
+    def _select_events(self, query: sa.Select[Any]) -> list[StoredEvent]:
+        return [_stored(row) for row in self._rows(query)]
+
+    def _rows(self, query: sa.Select[Any]) -> Sequence[Row[Any]]:
+        with translate_errors(self._url, "read"):
+            try:
+                with self._engine.connect() as connection:
+                    return connection.execute(query).all()
+            except DBAPIError as exc:
+                if not exc.connection_invalidated:
+                    raise
+            # A pooled connection the database dropped (restart, idle timeout): once more.
+            with self._engine.connect() as connection:
+                return connection.execute(query).all()
+
+
+def _chained_rows(stream_id: str, expected_version: int, prepared: list[_Prepared],
+                  prev_hash: str) -> list[dict[str, Any]]:
+    """The rows to insert, each hash chained to the one before."""
+    rows: list[dict[str, Any]] = []
+    for offset, item in enumerate(prepared, start=1):
+        version = expected_version + offset
+        event = item.event
+        digest = chain_hash(
+            prev_hash,
+            stream_id,
+            version,
+            event_id=event.event_id,
+            event_type=event.type,
+            schema_version=event.schema_version,
+            payload_json=item.payload_json,
+            recorded_at=item.recorded_at,
+            actor=event.actor,
+            device=event.device,
+        )
+        rows.append({
+            "stream_id": stream_id,
+            "version": version,
+            "event_id": event.event_id,
+            "type": event.type,
+            "schema_version": event.schema_version,
+            "payload": item.payload_json,
+            "recorded_at": item.recorded_at,
+            "actor": event.actor,
+            "device": event.device,
+            "prev_hash": prev_hash,
+            "hash": digest,
+        })
+        prev_hash = digest
+    return rows
+
+
+class _HeadMoved(Exception):
+    """The stream's head is not where this store last wrote it (another writer appended)."""
 
 
 def open_store(url: str | None = None, *, upgrade: bool = False) -> EventStore:

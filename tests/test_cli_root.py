@@ -60,3 +60,39 @@ def test_readme_opens_with_exactly_two_commands_and_ci_runs_the_second() -> None
     assert commands[0].endswith("handlog serve")
     assert "pytest" in commands[1] and "mypy" in commands[1] and "ruff" in commands[1]
     assert commands[1] in (ROOT / ".ci" / "run").read_text().splitlines()
+
+
+def test_lazy_help_is_each_command_s_own_short_help() -> None:
+    """The help `handlog --help` lists without importing a group is that group's own."""
+    from recorder.commands import LAZY_COMMANDS, all_groups
+
+    for (name, (_target, text)), command in zip(LAZY_COMMANDS.items(), all_groups(),
+                                                strict=True):
+        assert command.name == name
+        assert command.get_short_help_str(limit=1000) == text, name
+
+
+def test_help_and_version_import_no_database_or_server_code() -> None:
+    """`handlog --help` and `--version` load no subcommand: no SQLAlchemy, uvicorn, engine."""
+    probe = ("import sys\nfrom recorder.cli import cli\n"
+             "for args in (['--help'], ['--version']):\n"
+             "    try:\n        cli(args, prog_name='handlog')\n"
+             "    except SystemExit:\n        pass\n"
+             "heavy = sorted(m for m in sys.modules if m.split('.')[0] in "
+             "('sqlalchemy', 'sqlmodel', 'uvicorn', 'fastapi', 'engine', 'schema', 'replay'))\n"
+             "print('HEAVY', heavy)\n")
+    result = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
+                            check=False, cwd=ROOT)
+    assert result.returncode == 0, result.stderr
+    assert "HEAVY []" in result.stdout, result.stdout
+
+
+def test_version_answers_at_once_as_a_process() -> None:
+    """A smoke bound only (the figure is benchmarks/cli_startup.py's): well under a second."""
+    import time
+
+    started = time.perf_counter()
+    result = subprocess.run([sys.executable, "-m", "recorder.cli", "--version"],
+                            capture_output=True, text=True, check=False)
+    assert result.returncode == 0
+    assert time.perf_counter() - started < 1.5

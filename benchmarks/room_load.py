@@ -1,0 +1,382 @@
+"""A room under load: N simulated tablets recording over HTTP into `handlog serve` on
+PostgreSQL, against a bare append-only FastAPI server on the same store in the same run.
+
+    .venv/bin/python benchmarks/room_load.py [--db postgresql://postgres@127.0.0.1:5432/test]
+        [--seconds 20] [--tablets 10,200,1000]
+
+Sets up a fresh schema of the database with 1,000 six-handed tables, starts the servers as
+processes (`handlog serve --no-demo`, one and then two processes on one database, and
+benchmarks/bare_append_server.py), and runs short phases:
+
+- closed loop (each tablet sends its next entry as soon as the last one is answered), N
+  tablets at N tables: actions/s, p50 and p99 per tap; the bare server under the same load;
+  handlog with two server processes (tablets split between them);
+- while 200 tablets record as fast as they can, and while 1,000 tap every 5 s: the floor
+  (`GET /api/floor`, all 1,000 tables) read every 0.5 s, its latency (and the first read's,
+  when the server has not read every table yet);
+- 1,000 tablets each tapping every 5 s (a World Series day 1: about 200 actions/s offered):
+  p50 and p99 per tap;
+- the servers' resident memory at the end.
+
+Each tablet plays whole hands as a dealer enters them: start the hand, then whoever is to act
+checks when they can and folds otherwise, then the pot push (7 taps per hand at six players).
+Every tap carries a fresh event id and the version the tablet saw, and waits for the answer
+(the new table view); a bare tap is one durable append. Prints a table and a JSON line.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import random
+import subprocess
+import sys
+import time
+import uuid
+from collections.abc import Iterator
+from contextlib import ExitStack, contextmanager
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+import httpx  # noqa: E402
+import psycopg  # noqa: E402
+from sqlalchemy.engine import make_url  # noqa: E402
+
+from engine.events import ButtonPlaced, PlayerSeated, TableOpened  # noqa: E402
+from recorder.auth import Auth  # noqa: E402
+from recorder.cli_serve import free_port  # noqa: E402
+from schema.database import resolve_url  # noqa: E402
+from schema.store import NewEvent, open_store, upgrade_database  # noqa: E402
+
+SECRET = "bench-room-load-secret-0123456789abcdef"
+TABLES = 1000
+LEVEL = {"small_blind": 50, "big_blind": 100}
+
+
+def percentile(samples: list[float], fraction: float) -> float:
+    if not samples:
+        return float("nan")
+    ordered = sorted(samples)
+    return ordered[min(len(ordered) - 1, round(fraction * (len(ordered) - 1)))]
+
+
+@dataclass
+class Phase:
+    name: str
+    tablets: int
+    seconds: float
+    latencies: list[float] = field(default_factory=list)
+    errors: int = 0
+    statuses: dict[int, int] = field(default_factory=dict)
+    floor: list[float] = field(default_factory=list)
+    floor_first: float = 0.0
+    ready: int = 0  # tablets that have read their table (the server has it in memory)
+
+    def row(self) -> dict[str, Any]:
+        return {
+            "phase": self.name, "tablets": self.tablets,
+            "actions_per_s": round(len(self.latencies) / self.seconds, 1),
+            "p50_ms": round(percentile(self.latencies, 0.5) * 1000, 1),
+            "p99_ms": round(percentile(self.latencies, 0.99) * 1000, 1),
+            "errors": self.errors, **({"statuses": self.statuses} if self.statuses else {}),
+            **({"floor_first_ms": round(self.floor_first * 1000, 1),
+                "floor_p50_ms": round(percentile(self.floor, 0.5) * 1000, 1),
+                "floor_max_ms": round(max(self.floor) * 1000, 1),
+                "floor_reads": len(self.floor)} if self.floor else {}),
+        }
+
+
+# --- the database -------------------------------------------------------------------------
+
+
+def fresh_schema(server_url: str) -> tuple[str, str]:
+    """A new schema in the database; returns (its name, a URL whose connections use it)."""
+    name = f"room_{uuid.uuid4().hex[:12]}"
+    libpq = make_url(server_url).set(drivername="postgresql").render_as_string(
+        hide_password=False)
+    with psycopg.connect(libpq, autocommit=True) as connection:
+        connection.execute(f"CREATE SCHEMA {name}")
+    url = make_url(server_url).update_query_dict({"options": f"-csearch_path={name}"})
+    return name, url.render_as_string(hide_password=False)
+
+
+def drop_schema(server_url: str, name: str) -> None:
+    libpq = make_url(server_url).set(drivername="postgresql").render_as_string(
+        hide_password=False)
+    with psycopg.connect(libpq, autocommit=True) as connection:
+        connection.execute(f"DROP SCHEMA {name} CASCADE")
+
+
+def seat_tables(url: str, count: int) -> list[str]:
+    """`count` open six-handed tables, each written in one append."""
+    now = datetime.now(UTC)
+    streams = []
+    with open_store(url) as store:
+        for index in range(1, count + 1):
+            stream = f"table-r{index}"
+            events: list[Any] = [TableOpened(f"r{index}", 9, "tda")]
+            events += [PlayerSeated(seat, f"p{index}-{seat}", 20_000) for seat in range(1, 7)]
+            events.append(ButtonPlaced(1, "draw for the button"))
+            store.append(stream, 0, [
+                NewEvent.from_domain(e, event_id=uuid.uuid4(), actor="bench", device="setup",
+                                     recorded_at=now) for e in events])
+            streams.append(stream)
+    return streams
+
+
+# --- the servers --------------------------------------------------------------------------
+
+
+@contextmanager
+def process(args: list[str], port: int, ready_path: str) -> Iterator[tuple[str, int]]:
+    env = dict(os.environ, HANDLOG_SECRET=SECRET, PYTHONUNBUFFERED="1")
+    proc = subprocess.Popen(args, cwd=ROOT, env=env, stdout=subprocess.DEVNULL,
+                            stderr=subprocess.PIPE, text=True)
+    base = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 120
+        with httpx.Client(base_url=base, timeout=5) as http:
+            while True:
+                if proc.poll() is not None:
+                    raise RuntimeError(f"{args} ended: {proc.stderr.read() if proc.stderr else ''}")
+                try:
+                    if http.get(ready_path).status_code < 500:
+                        break
+                except httpx.TransportError:
+                    pass
+                if time.monotonic() > deadline:
+                    raise RuntimeError(f"{args} did not answer")
+                time.sleep(0.1)
+        yield base, proc.pid
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+
+
+def handlog_server(url: str) -> Any:
+    port = free_port()
+    return process([sys.executable, "-m", "recorder.cli", "serve", "--db", url, "--port",
+                    str(port), "--no-demo"], port, "/api/session")
+
+
+def bare_server(url: str) -> Any:
+    port = free_port()
+    return process([sys.executable, str(ROOT / "benchmarks" / "bare_append_server.py"),
+                    "--db", url, "--port", str(port)], port, "/docs")
+
+
+def rss_mb(pid: int) -> float:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) / 1024
+    return float("nan")
+
+
+# --- the tablets --------------------------------------------------------------------------
+
+
+def next_command(view: dict[str, Any]) -> dict[str, Any]:
+    hand = view.get("hand")
+    if hand is None or hand["complete"]:
+        return {"type": "start_hand", "level": LEVEL}
+    legal = hand.get("legal")
+    if legal:
+        kind = "check_call" if legal["check"] else "fold"
+        return {"type": kind, "player": legal["player"]}
+    return {"type": "award_pots"}
+
+
+async def director(base: str, limits: httpx.Limits) -> httpx.AsyncClient:
+    client = httpx.AsyncClient(base_url=base, timeout=60, limits=limits)
+    login = await client.post("/api/session", json={
+        "role": "director", "pin": Auth(secret=SECRET.encode()).director_pin})
+    login.raise_for_status()
+    client.headers["X-CSRF-Token"] = login.json()["csrf"]
+    return client
+
+
+async def handlog_tablet(client: httpx.AsyncClient, stream: str, phase: Phase,
+                         started: asyncio.Event, stop: asyncio.Event, think: float) -> None:
+    view = (await client.get(f"/api/tables/{stream}")).json()
+    phase.ready += 1
+    await started.wait()
+    rng = random.Random(stream)
+    if think:
+        await asyncio.sleep(rng.random() * think)
+    while not stop.is_set():
+        command = next_command(view)
+        sent = time.perf_counter()
+        answer = await client.post(f"/api/tables/{stream}/commands", json={
+            "event_id": str(uuid.uuid4()), "expected_version": view["version"],
+            "command": command})
+        took = time.perf_counter() - sent
+        body = answer.json()
+        if answer.status_code == 200 and not stop.is_set():
+            phase.latencies.append(took)
+        elif answer.status_code != 200:
+            phase.errors += 1
+            phase.statuses[answer.status_code] = phase.statuses.get(answer.status_code, 0) + 1
+        view = body.get("table") or (await client.get(f"/api/tables/{stream}")).json()
+        if think:
+            await asyncio.sleep(think * (0.5 + rng.random()))
+
+
+async def bare_tablet(client: httpx.AsyncClient, stream: str, phase: Phase,
+                      started: asyncio.Event, stop: asyncio.Event, think: float) -> None:
+    version = 0
+    phase.ready += 1
+    await started.wait()
+    while not stop.is_set():
+        sent = time.perf_counter()
+        answer = await client.post(f"/append/{stream}", json={
+            "event_id": str(uuid.uuid4()), "expected_version": version,
+            "payload": {"position": version % 6}})
+        took = time.perf_counter() - sent
+        body = answer.json()
+        if answer.status_code == 200:
+            version = body["version"]
+            if not stop.is_set():
+                phase.latencies.append(took)
+        else:
+            phase.errors += 1
+            phase.statuses[answer.status_code] = phase.statuses.get(answer.status_code, 0) + 1
+            version = body.get("actual", version)
+        if think:
+            await asyncio.sleep(think)
+
+
+async def floor_reader(client: httpx.AsyncClient, phase: Phase, stop: asyncio.Event) -> None:
+    while not stop.is_set():
+        sent = time.perf_counter()
+        answer = await client.get("/api/floor")
+        answer.raise_for_status()
+        phase.floor.append(time.perf_counter() - sent)
+        await asyncio.sleep(0.5)
+
+
+async def run_phase(phase: Phase, bases: list[str], streams: list[str], bare: bool,
+                    think: float = 0.0, floor: bool = False) -> Phase:
+    # One client (one connection) per tablet, as in the room: httpx's shared pool gets slow
+    # with hundreds of connections, and the load generator must not be what is measured.
+    limits = httpx.Limits(max_connections=2, max_keepalive_connections=2)
+    signed: list[httpx.AsyncClient] = []
+    if not bare:
+        signed = [await director(b, limits) for b in bases]
+    clients = []
+    for i in range(phase.tablets):
+        base = bases[i % len(bases)]
+        client = httpx.AsyncClient(base_url=base, timeout=60, limits=limits)
+        if signed:
+            client.cookies = signed[i % len(bases)].cookies
+            client.headers.update(signed[i % len(bases)].headers)
+        clients.append(client)
+    started, stop = asyncio.Event(), asyncio.Event()
+    tablet = bare_tablet if bare else handlog_tablet
+    tasks = [asyncio.create_task(tablet(clients[i], streams[i], phase, started, stop, think))
+             for i in range(phase.tablets)]
+    deadline = time.monotonic() + 120
+    while phase.ready < phase.tablets and time.monotonic() < deadline:
+        await asyncio.sleep(0.1)  # every tablet has its table on screen before the clock runs
+    await asyncio.sleep(1.0)
+    if floor:
+        # The first floor read of a server that has not read every table yet (after a start).
+        sent = time.perf_counter()
+        (await signed[0].get("/api/floor")).raise_for_status()
+        phase.floor_first = time.perf_counter() - sent
+        tasks.append(asyncio.create_task(floor_reader(signed[0], phase, stop)))
+    started.set()
+    await asyncio.sleep(phase.seconds)
+    stop.set()
+    _done, pending = await asyncio.wait(tasks, timeout=60)
+    for task in pending:  # a tap still unanswered: not counted
+        task.cancel()
+    await asyncio.gather(*pending, return_exceptions=True)
+    for client in [*clients, *signed]:
+        await client.aclose()
+    return phase
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--db", default=os.environ.get("HANDLOG_TEST_POSTGRES_URL")
+                        or "postgresql://postgres@127.0.0.1:5432/test")
+    parser.add_argument("--seconds", type=float, default=20.0)
+    parser.add_argument("--tablets", default="10,200,1000")
+    args = parser.parse_args()
+    counts = [int(n) for n in args.tablets.split(",")]
+    server_url = resolve_url(args.db)
+    schema, url = fresh_schema(server_url)
+    results: list[dict[str, Any]] = []
+    memory: dict[str, float] = {}
+    try:
+        upgrade_database(url)
+        print(f"schema {schema}: seating {TABLES} tables...", flush=True)
+        streams = seat_tables(url, max(TABLES, *counts))
+        closed = [n for n in counts if n <= 200]
+        with ExitStack() as stack:
+            bare_base, _bare_pid = stack.enter_context(bare_server(url))
+            one_base, one_pid = stack.enter_context(handlog_server(url))
+            for n in closed:
+                for label, bases, bare in (("handlog", [one_base], False),
+                                           ("bare append", [bare_base], True)):
+                    phase = asyncio.run(run_phase(Phase(label, n, args.seconds), bases,
+                                                  streams if not bare else
+                                                  [f"bare-{i}" for i in range(n)], bare,
+                                                  floor=not bare and n == max(closed)))
+                    results.append(phase.row())
+                    print(json.dumps(results[-1]), flush=True)
+            two_base, two_pid = stack.enter_context(handlog_server(url))
+            n = max(closed)
+            phase = asyncio.run(run_phase(Phase("handlog, 2 processes", n, args.seconds),
+                                          [one_base, two_base], streams[n:2 * n], False))
+            results.append(phase.row())
+            print(json.dumps(results[-1]), flush=True)
+            for n in (c for c in counts if c > 200):
+                phase = asyncio.run(run_phase(Phase("handlog, a tap every 5 s", n,
+                                                    args.seconds), [one_base, two_base],
+                                              streams[:n], False, think=5.0, floor=True))
+                results.append(phase.row())
+                print(json.dumps(results[-1]), flush=True)
+                phase = asyncio.run(run_phase(Phase("bare append, a tap every 5 s", n,
+                                                    args.seconds), [bare_base],
+                                              [f"bare5-{i}" for i in range(n)], True,
+                                              think=5.0))
+                results.append(phase.row())
+                print(json.dumps(results[-1]), flush=True)
+            memory = {"handlog_1_rss_mb": round(rss_mb(one_pid), 1),
+                      "handlog_2_rss_mb": round(rss_mb(two_pid), 1)}
+            with open_store(url) as store:
+                memory["events_in_log"] = sum(h.version for h in store.streams())
+    finally:
+        drop_schema(server_url, schema)
+    print()
+    print(f"{'phase':32} {'tablets':>7} {'actions/s':>9} {'p50 ms':>8} {'p99 ms':>8} "
+          f"{'errors':>6}")
+    for row in results:
+        print(f"{row['phase']:32} {row['tablets']:>7} {row['actions_per_s']:>9} "
+              f"{row['p50_ms']:>8} {row['p99_ms']:>8} {row['errors']:>6}"
+              + (f"   floor p50 {row['floor_p50_ms']} ms, max {row['floor_max_ms']} ms "
+                 f"(first read {row['floor_first_ms']} ms)" if "floor_p50_ms" in row else ""))
+    ratios = {}
+    for n in closed:
+        mine = next(r for r in results if r["phase"] == "handlog" and r["tablets"] == n)
+        peer = next(r for r in results if r["phase"] == "bare append" and r["tablets"] == n)
+        ratios[f"throughput_ratio_{n}"] = round(mine["actions_per_s"] / peer["actions_per_s"], 2)
+    print("handlog / bare append throughput:", ratios)
+    print("memory:", memory)
+    print(json.dumps({"results": results, "ratios": ratios, "memory": memory,
+                      "median_note": "p50 is the median tap"}))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,282 @@
+"""A table's fold kept live: extended event by event, corrected from snapshots.
+
+The recorder holds one `LiveTable` per table stream it serves. An append extends it by the new
+events (no re-read, no re-fold); a correction (void, amend, undo) folds again only from the
+snapshot of the table at the start of the hand it touches, so its cost is one hand's events
+whatever the table's history. Snapshots are a cache of `fold_effective`'s own states, never
+evidence: tests/test_incremental.py checks them against the full fold of the stream.
+"""
+
+from __future__ import annotations
+
+import bisect
+import itertools
+import json
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from typing import Any, overload
+
+from engine.errors import RuleViolation
+from engine.events import EventAmended, EventVoided, HandStarted, TableOpened
+from engine.table import TableState, apply_table, open_table
+from replay.fold import Finding, TableFold, effective_events, fold_effective
+from schema.codec import decode_event
+from schema.store import StoredEvent
+
+RECENT_SNAPSHOTS = 16  # hand starts kept for the last hands (where corrections land)
+SPARSE_EVERY = 32  # and one hand start in this many further back
+
+
+class EffectiveView(Sequence[tuple[int, Any]]):
+    """The first `length` items of a list that only grows at its end: a fold's effective
+    events, shared with the live table instead of copied on every append."""
+
+    __slots__ = ("_items", "_length")
+
+    def __init__(self, items: list[tuple[int, Any]], length: int) -> None:
+        self._items = items
+        self._length = length
+
+    def __len__(self) -> int:
+        return self._length
+
+    @overload
+    def __getitem__(self, index: int) -> tuple[int, Any]: ...
+    @overload
+    def __getitem__(self, index: slice) -> Sequence[tuple[int, Any]]: ...
+
+    def __getitem__(self, index: int | slice) -> Any:
+        if isinstance(index, slice):
+            return tuple(self._items[i] for i in range(*index.indices(self._length)))
+        if index < 0:
+            index += self._length
+        if not 0 <= index < self._length:
+            raise IndexError("effective event index out of range")
+        return self._items[index]
+
+    def __iter__(self) -> Iterator[tuple[int, Any]]:
+        return itertools.islice(self._items, self._length)
+
+    def __reversed__(self) -> Iterator[tuple[int, Any]]:
+        items = self._items
+        return (items[i] for i in range(self._length - 1, -1, -1))
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Sequence) or isinstance(other, str):
+            return NotImplemented
+        return len(other) == self._length and all(a == b for a, b in zip(self, other, strict=True))
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return f"EffectiveView({self._length} events)"
+
+
+@dataclass(frozen=True)
+class _Snapshot:
+    index: int  # where the hand_started is in the effective list
+    version: int  # its stream version
+    state: TableState | None  # the table just before it
+
+
+def _apply(state: TableState | None, event: Any) -> TableState | None:
+    if isinstance(event, TableOpened):
+        return open_table(event)
+    if state is None:
+        return None
+    return apply_table(state, event)
+
+
+def _targets(correction: Any) -> list[int]:
+    if isinstance(correction, EventVoided):
+        return list(correction.versions)
+    return [correction.version]
+
+
+def _replacement(event: EventAmended) -> Any:
+    return decode_event(event.replacement_type, event.replacement_version,
+                        json.loads(event.replacement_payload))
+
+
+class LiveTable:
+    """One table stream's fold, kept up to date in memory (not thread-safe: the recorder
+    holds the stream's lock around every change)."""
+
+    def __init__(self, stream: str) -> None:
+        self.stream = stream
+        self.version = 0
+        self.state: TableState | None = None
+        self.findings: tuple[Finding, ...] = ()
+        self._effective: list[tuple[int, Any]] = []
+        self._voided: set[int] = set()
+        self._voided_frozen: frozenset[int] = frozenset()
+        self._amended: dict[int, Any] = {}
+        self._corrections: list[int] = []  # versions of the void and amend events
+        self._snapshots: list[_Snapshot] = []
+        self._hands = 0
+        self.folds = 0  # folds from a snapshot or from the start (for tests and benchmarks)
+        self._published: TableFold | None = None
+
+    @classmethod
+    def load(cls, stream: str, stored: Sequence[StoredEvent]) -> LiveTable:
+        """Fold the whole stream once (a server's first read of a table)."""
+        live = cls(stream)
+        effective, voided = effective_events(stored)
+        for event in stored:
+            if event.type == EventAmended.TYPE:
+                amended = event.decode()
+                live._amended[amended.version] = _replacement(amended)
+                live._corrections.append(event.version)
+            elif event.type == EventVoided.TYPE:
+                live._corrections.append(event.version)
+        live._voided = voided
+        live._voided_frozen = frozenset(voided)
+        live.version = stored[-1].version if stored else 0
+        live._refold_from(None, effective)
+        return live
+
+    @classmethod
+    def at(cls, stream: str, version: int, state: TableState | None) -> LiveTable:
+        """A table known only by its state at `version` (to decide one command there)."""
+        live = cls(stream)
+        live.version = version
+        live.state = state
+        return live
+
+    # --- reading ------------------------------------------------------------------------
+
+    def fold(self) -> TableFold:
+        """The table as of the last change, whole: made once per change, and handed out
+        as one object, so that a reader in another thread never sees a version with the
+        state of the one before (it reads without the recorder's lock)."""
+        published = self._published
+        if published is None:
+            published = self._publish()
+        return published
+
+    def _publish(self) -> TableFold:
+        published = TableFold(self.stream, self.version, self.state, self.findings,
+                              EffectiveView(self._effective, len(self._effective)),
+                              self._voided_frozen)
+        self._published = published
+        return published
+
+    def state_before(self, version: int) -> TableState | None:
+        """The table just before `version`, as the effective events stand now (from the last
+        snapshot before it: no fold of the table's history)."""
+        snapshot = self._snapshot_at_or_before(version)
+        index, state = (snapshot.index, snapshot.state) if snapshot else (0, None)
+        for v, event in itertools.islice(self._effective, index, None):
+            if v >= version:
+                break
+            state = _apply(state, event)
+        return state
+
+    def amended_versions(self) -> frozenset[int]:
+        """The versions an amendment replaced (a director's corrections)."""
+        return frozenset(self._amended)
+
+    def corrected_since(self, version: int) -> bool:
+        """Whether a void or amend was recorded after `version`."""
+        return bool(self._corrections) and self._corrections[-1] > version
+
+    def trial_findings(self, corrections: Sequence[Any]) -> list[Finding]:
+        """What the corrections would make wrong: the findings of the fold with them that the
+        fold without them does not have, both from the last snapshot before what they touch."""
+        start = min(t for c in corrections for t in _targets(c))
+        snapshot = self._snapshot_at_or_before(start)
+        index, state = (snapshot.index, snapshot.state) if snapshot else (0, None)
+        tail_now = self._effective[index:]
+        voided: set[int] = set()
+        amended: dict[int, Any] = {}
+        for correction in corrections:
+            if isinstance(correction, EventVoided):
+                voided.update(correction.versions)
+            else:
+                amended[correction.version] = _replacement(correction)
+        tail_trial = [(v, amended.get(v, e)) for v, e in tail_now if v not in voided]
+        self.folds += 2
+        _, before = fold_effective(self.stream, tail_now, state, self.version, verify=True)
+        _, after = fold_effective(self.stream, tail_trial, state, self.version + 1, verify=True)
+        known = {(f.version, f.message) for f in before}
+        return [f for f in after if (f.version, f.message) not in known]
+
+    # --- extending ----------------------------------------------------------------------
+
+    def extend(self, new: Sequence[StoredEvent], decoded: Sequence[Any] | None = None) -> None:
+        """The events appended after `self.version`, in order. `decoded`: the same events as
+        domain objects, when the caller has them (the recorder, which just encoded them:
+        the codec gives back equal objects, tests/test_codec.py)."""
+        try:
+            self._extend(new, decoded)
+        finally:
+            self._publish()
+
+    def _extend(self, new: Sequence[StoredEvent], decoded: Sequence[Any] | None) -> None:
+        for index, stored in enumerate(new):
+            if stored.version <= self.version:
+                continue
+            event = decoded[index] if decoded is not None else stored.decode()
+            self.version = stored.version
+            if isinstance(event, (EventVoided, EventAmended)):
+                self._correct(stored.version, event)
+                continue
+            if stored.version in self._voided:
+                continue
+            event = self._amended.get(stored.version, event)
+            if isinstance(event, HandStarted):
+                self._add_snapshot(_Snapshot(len(self._effective), stored.version, self.state))
+            self._effective.append((stored.version, event))
+            try:
+                self.state = _apply(self.state, event)
+            except (RuleViolation, KeyError, IndexError, ValueError) as error:
+                self.findings += (Finding(self.stream, stored.version, event.TYPE, "log",
+                                          f"cannot apply: {error}"),)
+
+    def _correct(self, version: int, correction: Any) -> None:
+        self._corrections.append(version)
+        if isinstance(correction, EventVoided):
+            self._voided.update(correction.versions)
+            self._voided_frozen = frozenset(self._voided)
+        else:
+            self._amended[correction.version] = _replacement(correction)
+        start = min(_targets(correction), default=version)
+        snapshot = self._snapshot_at_or_before(start)
+        index = snapshot.index if snapshot else 0
+        tail = [(v, self._amended.get(v, e)) for v, e in self._effective[index:]
+                if v not in self._voided]
+        # A new list: folds handed out before keep seeing the events as they were.
+        head = self._effective[:index]
+        self._effective = head
+        self._snapshots = [s for s in self._snapshots if s.index < index]
+        self._hands = len(self._snapshots)
+        self._refold_from(snapshot, tail)
+
+    def _refold_from(self, snapshot: _Snapshot | None, tail: list[tuple[int, Any]]) -> None:
+        base = len(self._effective)
+        state = snapshot.state if snapshot is not None else None
+
+        def seen(index: int, before: TableState | None) -> None:
+            self._add_snapshot(_Snapshot(base + index, tail[index][0], before))
+
+        self.folds += 1
+        self.state, findings = fold_effective(self.stream, tail, state, self.version,
+                                              verify=False, on_hand_start=seen)
+        kept = tuple(f for f in self.findings if f.version < (tail[0][0] if tail else 0))
+        self.findings = kept + findings if snapshot is not None else findings
+        self._effective.extend(tail)
+
+    def _add_snapshot(self, snapshot: _Snapshot) -> None:
+        self._hands += 1
+        self._snapshots.append(snapshot)
+        # Thin out the older ones: the recent hands keep one each, further back one in
+        # SPARSE_EVERY, so memory stays small and a correction far back still folds little.
+        if len(self._snapshots) > RECENT_SNAPSHOTS:
+            old = len(self._snapshots) - RECENT_SNAPSHOTS - 1
+            if (self._hands - RECENT_SNAPSHOTS - 1) % SPARSE_EVERY:
+                del self._snapshots[old]
+
+    def _snapshot_at_or_before(self, version: int) -> _Snapshot | None:
+        versions = [s.version for s in self._snapshots]
+        at = bisect.bisect_right(versions, version) - 1
+        return self._snapshots[at] if at >= 0 else None
