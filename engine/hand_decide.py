@@ -148,7 +148,7 @@ def _raise_bounds(state: HandState, i: int) -> tuple[str, int, int] | None:
         return "bet", min(state.setup.min_bet, max_to), max_to
     min_to = current + state.last_full_raise
     unit = state.setup.chip_unit
-    if unit > 1:
+    if unit > 1 and state.setup.chips_checked:
         # Only what the chips in play can make is offered: the chips pushed are a multiple of
         # the smallest chip (every chip in play is a multiple of it), all-in aside.
         short = (min_to - bets[i]) % unit
@@ -290,7 +290,8 @@ def _decide_bet_raise(state: HandState,
         kind, min_to, max_to = bounds
         if min_to <= to <= max_to and to > current:
             unit = state.setup.chip_unit
-            if unit > 1 and to != max_to and (to - state.bets[player]) % unit:
+            if unit > 1 and to != max_to and (to - state.bets[player]) % unit \
+                    and state.setup.chips_checked:
                 raise _unmakeable(state, player, to, unit)
             if kind == "bet":
                 return _bet_made(player, to, to == max_to)

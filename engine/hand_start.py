@@ -149,7 +149,7 @@ def setup_from_event(event: HandStarted) -> HandSetup:
         seats=event.seats, hand_number=event.hand_number, button_seat=event.button_seat,
         level=event.level, small_blind_seat=event.small_blind_seat,
         big_blind_seat=event.big_blind_seat, absent=event.absent, dead_money=event.dead_money,
-        rules_digest=_other_rules(event),
+        rules_digest=_other_rules(event), chips_checked=bool(event.handlog_version),
     )
 
 

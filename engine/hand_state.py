@@ -67,6 +67,10 @@ class HandSetup:
     # The digest of other rules than today's profile of that name, when the hand was recorded
     # under them (engine.profiles.rules_for); empty: today's.
     rules_digest: str = ""
+    # Amounts must be made of the chips in play (TDA 25). A hand recorded before handlog
+    # recorded its release with each hand (an older log) was not held to it, and is re-decided
+    # as it was played: the rule is not applied after the fact.
+    chips_checked: bool = True
 
     def __post_init__(self) -> None:
         # Without names or seats, the ones hand_started records (p1.., 1..): a hand started

@@ -296,6 +296,7 @@ def parameter_scopes() -> dict[str, str]:
 
 TDA_RULES: dict[str, str] = {
     "min_bet": "tda-43",
+    "balance": "tda-11-a",
     "min_raise": "tda-43",
     "reopen": "tda-47",
     "misdeal": "tda-35",
@@ -349,8 +350,8 @@ RULE_WORDS: dict[str, str] = {
     "octobermuck-short-all-in": "Octobermuck General Rules (short all-in)",
     "octobermuck-minimum-bet": "Octobermuck General Rules (minimum bet)",
     "octobermuck-raises": "Octobermuck General Rules (raises)",
-    "chairperson-misdeals": "Chairperson misdeals 1-2",
-    "chairperson-foul-deck": "Chairperson: a different back or a duplicate card voids the hand",
+    "chairperson-misdeal-2": "Chairperson misdeals 1-2",
+    "chairperson-fouled-deck": "Chairperson: a different back or a duplicate card voids the hand",
     "chairperson-premature-board": "Chairperson premature board cards",
     "league-raising": "League Raising", "league-misdeals": "League Misdeals",
     "league-accidental-reveals": "League Accidental Reveals",
@@ -668,6 +669,7 @@ OCTOBERMUCK = _derive(TDA, "octobermuck", "Octobermuck charity tournament",
     "deal": "octobermuck-deals", "carry": "octobermuck-buy-downs",
     "one_chip": "octobermuck-one-chip", "string_bet": "octobermuck-announce",
     "declared": "octobermuck-announce", "bounty_chip": "octobermuck-bounties",
+    "balance": "octobermuck-seating",
 })
 
 CHAIRPERSON = _derive(TDA, "chairperson", "Event chairperson's dealer procedures",

@@ -284,7 +284,7 @@ def suggest_balance(
 
 def _high_card(profile: Profile, source: str, candidates: Sequence[Entrant],
                cards: Mapping[str, str]) -> tuple[str, str, str]:
-    rule = profile.citations.get("balance_mover", "balance_mover")
+    rule = profile.rule("balance")
     players = [e.player for e in candidates]
     missing = [p for p in players if p not in cards]
     if missing:

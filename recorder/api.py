@@ -355,6 +355,12 @@ def create_app(
         why on its card and leaves the others alone (one table's problem stays its own)."""
         try:
             fold = recorder.table(stream)
+            if fold.state is None and fold.findings:
+                # Its opening cannot be applied (recorded by an older release): the card says
+                # why, the director can void it.
+                return broken_summary(stream, fold.version,
+                                      RuleViolation(fold.findings[0].rule,
+                                                    fold.findings[0].message)), []
             key = (fold.version, desk.version(fold))
             cached = floor_rows.get(stream)
             if cached is None or cached[0] != key:

@@ -538,8 +538,7 @@ class Recorder:
             for entry in reversed(entries):
                 entry.lock.release()
         if self.checkpoint is not None:
-            reason = next((e.type for events in stored for e in events
-                           if e.type in CHECKPOINT_EVENTS), None)
+            reason = _checkpoint_reason([e for events in stored for e in events])
             if reason is not None:
                 self.checkpoint(reason)
         return [Recorded(events[-1].stream_id, events[-1].version, tuple(events))
@@ -576,7 +575,7 @@ class Recorder:
         for read_model in list(self._appended):
             read_model(stored)
         if self.checkpoint is not None:
-            reason = next((e.type for e in stored if e.type in CHECKPOINT_EVENTS), None)
+            reason = _checkpoint_reason(stored)
             if reason is not None:
                 self.checkpoint(reason)
         for listener in list(self._listeners):
@@ -911,3 +910,14 @@ def _apply(state: TableState | None, event: Any) -> TableState | None:
     if state is None:
         return None
     return apply_table(state, event)
+
+
+def _checkpoint_reason(stored: Sequence[StoredEvent]) -> str | None:
+    """Why a checkpoint is signed after these events: the weightiest of them (the finish over
+    the prizes recorded with it, a table closing over a level starting)."""
+    kinds = {e.type for e in stored}
+    return next((kind for kind in CHECKPOINT_PRIORITY if kind in kinds), None)
+
+
+CHECKPOINT_PRIORITY = ("tournament_finished", "table_closed", "break_started", "level_started",
+                       "prizes_awarded")

@@ -296,7 +296,10 @@ def event_text(event: Any, version: int, names: _Names, public: bool) -> str:
     if isinstance(event, HandVoided):
         return f"hand void: {event.reason}"
     if isinstance(event, TableOpened):
-        rules = get_profile(event.profile).name
+        try:
+            rules = get_profile(event.profile).name  # a room's own profile: its name
+        except KeyError:
+            rules = event.profile  # one this release does not know (the table says why)
         return f"table {event.table} opened ({event.seat_count} seats, {rules} rules)"
     if isinstance(event, PlayerSeated):
         return (f"{names.name(event.player)} seated in seat {event.seat} with {event.stack} "

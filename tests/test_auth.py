@@ -366,7 +366,7 @@ def test_a_viewer_never_receives_hole_cards_that_were_not_shown(
             payloads.extend(texts)
         reader.join(timeout=10)
         live.close()
-        assert len(streamed) >= len(steps) // 2
+        assert len(streamed) >= 2  # viewers' frames are coalesced: several, never a card
         for text in streamed:
             for cards in [HOLE[0], HOLE[2], EXPOSED]:
                 assert not _card_pattern(cards).search(text), (cards, text[:400])

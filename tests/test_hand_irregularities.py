@@ -133,7 +133,7 @@ def test_chairperson_misdeal_only_before_two_players_have_acted() -> None:
                       MisdealDeclared)
     state = play(new_hand(STACKS, profile="chairperson"), Fold(2), Fold(3))
     assert refused(state, DeclareMisdeal("button out of position")).rule == (
-        "chairperson-misdeals")
+        "chairperson-misdeal-2")
 
 
 def test_no_misdeal_once_the_flop_is_dealt() -> None:

@@ -140,7 +140,7 @@ def test_chairperson_action_occurs_when_two_players_after_the_blinds_have_acted(
 def test_chairperson_two_players_after_the_blinds_acting_stops_a_misdeal() -> None:
     """Chairperson: once two players after the blinds have acted (two folds), no misdeal."""
     state = play(new_hand("chairperson", (1000,) * 5), Fold(2), Fold(3))
-    assert refusal(state, DeclareMisdeal("wrong count")).rule == "chairperson-misdeals"
+    assert refusal(state, DeclareMisdeal("wrong count")).rule == "chairperson-misdeal-2"
 
 
 # --- Chairperson premature turn --------------------------------------------------------------

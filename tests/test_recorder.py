@@ -262,7 +262,7 @@ def test_bse_league_rounds_up_odd_chips_and_finishes_without_a_payout_table(
     """BSE: 'All remaining odd chips at color up will be rounded up to the next chip
     denomination'; a league plays for points, so a winner is recorded and no prizes."""
     runner = CliRunner()
-    heads, tournament = _demo_to_a_winner(runner, db_url, "bse", 10, 2, 4, 3)
+    heads, tournament = _demo_to_a_winner(runner, db_url, "bse", 10, 2, 4, 2)
     with open_store(db_url) as store:
         types = [e.type for e in store.read(tournament)]
         assert "chips_colored_up" in types and "tournament_finished" in types

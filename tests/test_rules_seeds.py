@@ -489,7 +489,7 @@ def test_chairperson_misdeal_only_before_two_players_acted() -> None:
     assert isinstance(decide(state, DeclareMisdeal("button out of position"))[0],
                       MisdealDeclared)
     state = play(state, Fold(3))
-    with pytest.raises(RuleViolation, match="chairperson-misdeals"):
+    with pytest.raises(RuleViolation, match="chairperson-misdeal-2"):
         decide(state, DeclareMisdeal("button out of position"))
 
 

@@ -166,7 +166,7 @@ def test_octobermuck_late_arrival_keeps_his_stack_and_loses_blinds_at_the_table(
     run_to_level(log, 3)
     event = register(log.state, "late", "L")
     assert (event.late, event.chips_deducted, event.stack) == (True, 0, 5000)
-    assert event.rule == "octobermuck:late_entry_posts_while_absent"
+    assert event.rule == "octobermuck:absent_hand_killed_at_deal"
     assert "lose blinds" in rule_words(event.rule)
     log.add(start_break(log.state))  # the 10-minute break after round 3
     with pytest.raises(RuleViolation, match="late entry closed"):
