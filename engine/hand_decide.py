@@ -642,3 +642,10 @@ _DECIDERS: Final[dict[type, Callable[[HandState, Any], tuple[HandEvent, ...]]]] 
     ExpireClock: _decide_clock, MarkAbsent: _decide_absent, MarkReturned: _decide_returned,
     VoidHand: _decide_void,
 }
+
+
+def reopening(state: HandState, player: int) -> tuple[bool, str]:
+    """Whether the betting is reopened for `player` now, and the rule that decides it (TDA 47
+    and the profile's reopen_percent / reopen_measure): what a floor person is asked after a
+    short all-in. The same test the engine validates raises with."""
+    return _raise_open(state, player), _reopen_rule(state.profile)

@@ -37,6 +37,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from engine.errors import RuleViolation
 from engine.events import HandStarted
 from engine.table import Level
+from recorder.api_hands import hands_router
 from recorder.auth import (
     CSRF_COOKIE,
     CSRF_HEADER,
@@ -504,6 +505,7 @@ def create_app(
     def join_page() -> FileResponse:
         return page("join.html")
 
+    app.include_router(hands_router(store, session_of))
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     return app
 

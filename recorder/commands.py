@@ -8,6 +8,7 @@ import click
 def all_groups() -> list[click.Command]:
     from recorder.cli_db import db
     from recorder.cli_export import export, report
+    from recorder.cli_hands import hand, hands
     from recorder.cli_log import log
     from recorder.cli_phh import phh
     from recorder.cli_replay import replay
@@ -16,4 +17,5 @@ def all_groups() -> list[click.Command]:
     from recorder.cli_table import table
     from recorder.cli_tournament import demo, tournament
 
-    return [rules, db, log, phh, tournament, demo, replay, serve, table, report, export]
+    return [rules, db, log, phh, tournament, demo, replay, serve, table, report, export, hands,
+            hand]

@@ -1,0 +1,178 @@
+// The hand replayer (/replayer?table=STREAM&hand=N&at=VERSION): step through one hand action
+// by action. Everything shown comes from GET /api/tables/{stream}/hands/{n}; a viewer gets
+// only the cards shown at the table (the server decides that, not this page).
+"use strict";
+
+(() => {
+  const H = Handlog;
+  const $ = (id) => document.getElementById(id);
+  const params = new URLSearchParams(location.search);
+  const state = { table: params.get("table") || "", hand: Number(params.get("hand") || 0),
+                  at: Number(params.get("at") || 0), view: null, step: 0 };
+
+  function alert(text) {
+    H.showAlert($("alert"), text ? { kind: "error", title: "Cannot show that", text } : null);
+  }
+
+  async function get(path) {
+    const r = await H.api("GET", path);
+    if (r.status === 401) {
+      await H.login({ role: "viewer" });
+      return (await H.api("GET", path)).body;
+    }
+    if (r.status !== 200) {
+      alert((r.body && r.body.message) || `answer ${r.status}`);
+      return null;
+    }
+    return r.body;
+  }
+
+  function setUrl() {
+    const q = new URLSearchParams({ table: state.table, hand: String(state.hand) });
+    const step = state.view && state.view.steps[state.step];
+    if (step) q.set("at", String(step.version));
+    history.replaceState(null, "", `/replayer?${q}`);
+  }
+
+  async function loadTables() {
+    const tables = (await get("/api/tables")) || [];
+    $("table").innerHTML = tables.map((t) =>
+      `<option value="${H.esc(t.stream)}">${H.esc(t.name || t.table || t.stream)}</option>`).join("");
+    if (!state.table && tables.length) state.table = tables[0].stream;
+    $("table").value = state.table;
+  }
+
+  async function loadHands() {
+    if (!state.table) return;
+    const list = await get(`/api/tables/${encodeURIComponent(state.table)}/hands`);
+    const hands = (list && list.hands) || [];
+    $("hand").innerHTML = hands.map((h) =>
+      `<option value="${h.hand}">#${h.hand} · level ${h.level} · ${H.esc(h.outcome)}${h.all_in.length ? " · all-in" : ""}</option>`).join("");
+    if (!hands.some((h) => h.hand === state.hand) && hands.length) state.hand = hands[hands.length - 1].hand;
+    $("hand").value = String(state.hand);
+  }
+
+  async function loadHand() {
+    if (!state.table || !state.hand) return;
+    const view = await get(`/api/tables/${encodeURIComponent(state.table)}/hands/${state.hand}`);
+    if (!view) return;
+    alert(null);
+    state.view = view;
+    let step = view.steps.length - 1;
+    if (state.at) {
+      step = 0;
+      view.steps.forEach((s, i) => { if (s.version <= state.at) step = i; });
+      state.at = 0;
+    }
+    $("slider").max = String(view.steps.length - 1);
+    const marks = [];
+    let street = "";
+    view.steps.forEach((s, i) => {
+      if (s.street !== street) { street = s.street; marks.push({ i, street }); }
+    });
+    $("streets").innerHTML = marks.map((m) => `<option value="${m.i}" label="${H.esc(m.street)}"></option>`).join("");
+    const width = Math.max(1, view.steps.length - 1);
+    $("streetmarks").innerHTML = marks.map((m) =>
+      `<span class="streetmark" data-street="${H.esc(m.street)}" data-at="${m.i}">${H.esc(m.street)}</span>`).join("");
+    // Positions set through the CSSOM: the page's CSP refuses inline style attributes.
+    $("streetmarks").querySelectorAll(".streetmark").forEach((el) => {
+      el.style.left = `${(100 * Number(el.dataset.at)) / width}%`;
+    });
+    $("info").textContent = `${view.table} · hand #${view.hand} · level ${view.level} · ${view.profile} rules` +
+      (view.public ? " · cards shown at the table only" : "");
+    renderCorrections(view);
+    go(step);
+  }
+
+  function renderCorrections(view) {
+    $("corrections").innerHTML = view.corrections.length ? view.corrections.map((c) =>
+      `<li data-version="${c.version}"><b>${H.esc(c.kind.replace(/_/g, " "))}</b> #${c.version}` +
+      ` (touches ${c.versions.map((v) => "#" + v).join(", ")}) by ${H.esc(c.actor)} on ${H.esc(c.device)},` +
+      ` ${H.esc(c.at.slice(0, 19).replace("T", " "))} UTC: ${H.esc(c.reason || "-")}` +
+      (c.rule ? ` <span class="rule">${H.esc(c.rule)}</span>` : "") + "</li>").join("")
+      : "<li class=\"muted\">none</li>";
+  }
+
+  function go(index) {
+    const view = state.view;
+    if (!view) return;
+    state.step = Math.max(0, Math.min(view.steps.length - 1, index));
+    const step = view.steps[state.step];
+    $("slider").value = String(state.step);
+    $("position").textContent = `step ${state.step + 1} of ${view.steps.length} · ${step.street}`;
+    $("action").textContent = `#${step.version} ${step.text}`;
+    const rulings = step.rulings.filter((r) => r.text);
+    $("ruling").hidden = !rulings.length;
+    $("ruling").textContent = rulings.map((r) => r.text).join(" · ");
+    $("board").innerHTML = step.board.length ? step.board.map((c) => H.cardHtml(c)).join("") : '<span class="muted">no board yet</span>';
+    const button = view.button_seat;
+    $("seats").innerHTML = step.seats.map((s) => {
+      const marks = [];
+      if (s.seat === button) marks.push("D");
+      if (s.seat === view.small_blind_seat) marks.push("SB");
+      if (s.seat === view.big_blind_seat) marks.push("BB");
+      const cards = step.cards[s.position];
+      const status = s.folded ? "folded" : (s.all_in ? "all-in" : (step.to_act === s.position ? "to act" : ""));
+      return `<tr data-seat="${s.seat}" class="${s.folded ? "folded" : ""}"><td>${s.seat} ${marks.map((m) => `<span class="badge">${m}</span>`).join("")}</td>` +
+        `<td>${H.esc(s.name)}</td><td class="cards">${cards ? cards.map((c) => H.cardHtml(c)).join("") : ""}</td>` +
+        `<td>${H.chips(s.stack)}</td><td>${H.chips(s.in_front)}</td><td>${H.chips(s.in_pot)}</td><td>${status}</td></tr>`;
+    }).join("");
+    $("pots").innerHTML = step.pots.map((p) =>
+      `<li class="pot"><b>${H.esc(p.name)}</b> <span class="amount">${H.chips(p.amount)}</span> · eligible: ${H.esc(p.eligible.join(", "))}</li>`).join("") +
+      `<li class="pot-total">Total <span id="pot-total">${H.chips(step.pot_total)}</span></li>`;
+    document.querySelectorAll("#corrections li").forEach((li) => {
+      li.classList.toggle("here", Number(li.dataset.version) === step.version);
+    });
+    setUrl();
+  }
+
+  async function find() {
+    const q = new URLSearchParams();
+    if ($("player").value.trim()) q.set("player", $("player").value.trim());
+    if ($("allin").checked) q.set("all_in", "true");
+    const answer = await get(`/api/hands?${q}`);
+    const hands = (answer && answer.hands) || [];
+    $("found").hidden = false;
+    $("found").innerHTML = hands.length ? hands.map((h) =>
+      `<li><a href="/replayer?table=${encodeURIComponent(h.stream)}&hand=${h.hand}" data-stream="${H.esc(h.stream)}" data-hand="${h.hand}">` +
+      `${H.esc(h.table)} #${h.hand} · level ${h.level}${h.all_in.length ? " · all-in: " + H.esc(h.all_in.join(", ")) : ""}</a></li>`).join("")
+      : '<li class="muted">no hand found</li>';
+  }
+
+  function wire() {
+    $("first").addEventListener("click", () => go(0));
+    $("prev").addEventListener("click", () => go(state.step - 1));
+    $("next").addEventListener("click", () => go(state.step + 1));
+    $("last").addEventListener("click", () => go(Infinity));
+    $("slider").addEventListener("input", () => go(Number($("slider").value)));
+    $("table").addEventListener("change", async () => {
+      state.table = $("table").value; state.hand = 0;
+      await loadHands(); await loadHand();
+    });
+    $("hand").addEventListener("change", async () => { state.hand = Number($("hand").value); await loadHand(); });
+    $("find").addEventListener("click", find);
+    $("found").addEventListener("click", async (e) => {
+      const a = e.target.closest("a[data-stream]");
+      if (!a) return;
+      e.preventDefault();
+      state.table = a.dataset.stream; state.hand = Number(a.dataset.hand);
+      $("table").value = state.table;
+      await loadHands(); await loadHand();
+    });
+    document.addEventListener("keydown", (e) => {
+      if (e.target && (e.target.tagName === "INPUT" && e.target.type !== "range")) return;
+      if (e.key === "ArrowRight") { go(state.step + 1); e.preventDefault(); }
+      if (e.key === "ArrowLeft") { go(state.step - 1); e.preventDefault(); }
+      if (e.key === "Home") go(0);
+      if (e.key === "End") go(Infinity);
+    });
+  }
+
+  async function start() {
+    wire();
+    await loadTables();
+    await loadHands();
+    await loadHand();
+  }
+  start();
+})();
