@@ -14,8 +14,8 @@ def all_groups() -> list[click.Command]:
     from recorder.cli_replay import replay
     from recorder.cli_rules import rules
     from recorder.cli_serve import serve
-    from recorder.cli_table import table
+    from recorder.cli_table import floor, table
     from recorder.cli_tournament import demo, tournament
 
     return [rules, db, log, phh, tournament, demo, replay, serve, table, report, export, hands,
-            hand]
+            hand, floor]
