@@ -98,7 +98,8 @@ def table_at(store: EventStore, stream: str, at_version: int | None = None,
     last = stored[-1]
     view["last_event"] = {"version": last.version, "type": last.type, "actor": last.actor,
                           "device": last.device, "recorded_at": last.recorded_at.isoformat()}
-    cut = len(stored) < (store.head(stream).version if store.head(stream) else 0)
+    head = store.head(stream)
+    cut = head is not None and fold.version < head.version
     # A moment in the middle of a hand is not a log that ends early.
     view["findings"] = [f.as_dict() for f in fold.findings
                         if not (cut and f.rule == "log" and "ends before" in f.message)]
