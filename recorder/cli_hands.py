@@ -126,3 +126,43 @@ def show(reference: str, table: str | None, public: bool, as_json: bool,
         return
     for line in hand_lines(view):
         click.echo(line)
+
+
+@click.command("whatif")
+@click.argument("stream")
+@click.option("--at", "at_version", type=click.IntRange(1), required=True,
+              help="The entry the other ruling is about (its version; see `handlog hand "
+              "show`).")
+@click.option("--award", "award", multiple=True, metavar="NAMES",
+              help="The pots go to these players instead: one --award per pot, in pot order "
+              "(main pot first), names separated by commas for a split.")
+@click.option("--amount", type=click.IntRange(1), default=None,
+              help="The bet or raise at --at was to this amount.")
+@click.option("--drop", is_flag=True, help="The entry at --at (a kill, a misdeal, an action) "
+              "did not happen.")
+@click.option("--json", "as_json", is_flag=True)
+@db_option
+def whatif(stream: str, at_version: int, award: tuple[str, ...], amount: int | None,
+           drop: bool, as_json: bool, db_url: str | None) -> None:
+    """What would have followed another ruling at STREAM: stacks, eliminations, places and
+    prizes beside what was recorded. Nothing is written to the log."""
+    from engine.errors import RuleViolation
+    from recorder.whatif_views import make_change, whatif_lines, whatif_view
+
+    with user_errors(), open_store(db_url) as store:
+        if store.head(stream) is None:
+            raise click.ClickException(f"no table stream {stream!r}: see `handlog table list`")
+        try:
+            change, names = make_change(
+                store, stream, at_version, award=[a.split(",") for a in award] or None,
+                amount=amount, drop=drop)
+            view = whatif_view(store, stream, change, names)
+        except RuleViolation as violation:
+            allowed = f" (allowed: {'; '.join(violation.legal)})" if violation.legal else ""
+            raise click.ClickException(f"{violation.message}{allowed} [{violation.rule}]") \
+                from None
+    if as_json:
+        click.echo(json.dumps(view, indent=1))
+        return
+    for line in whatif_lines(view):
+        click.echo(line)

@@ -8,7 +8,7 @@ import click
 def all_groups() -> list[click.Command]:
     from recorder.cli_db import db
     from recorder.cli_export import export, report
-    from recorder.cli_hands import hand, hands
+    from recorder.cli_hands import hand, hands, whatif
     from recorder.cli_log import log
     from recorder.cli_phh import phh
     from recorder.cli_replay import replay
@@ -18,4 +18,4 @@ def all_groups() -> list[click.Command]:
     from recorder.cli_tournament import demo, tournament
 
     return [rules, db, log, phh, tournament, demo, replay, serve, table, report, export, hands,
-            hand, floor]
+            hand, floor, whatif]
