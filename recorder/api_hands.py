@@ -14,11 +14,12 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Depends, Query
 from fastapi import Path as PathParam
 from fastapi.responses import FileResponse
-from pydantic import BaseModel
+from pydantic import BaseModel, Field
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from recorder.auth import Session
+from recorder.auth import AuthError, Session
 from recorder.hand_views import hand_view, registered_names
+from recorder.whatif_views import make_change, whatif_view
 from replay.hands import HandFilter, HandRecord, table_hands
 from schema.store import EventStore
 
@@ -46,6 +47,30 @@ class HandSummary(BaseModel):
 class HandList(BaseModel):
     hands: list[HandSummary]
     count: int
+
+
+class WhatIfRequest(BaseModel):
+    """Another ruling at the entry recorded at `at`: one of `award` (the winners' names per
+    pot, main pot first), `amount` (the bet or raise was to this) or `drop` (it did not
+    happen)."""
+
+    at: int = Field(ge=1)
+    award: list[list[str]] | None = None
+    amount: int | None = Field(default=None, ge=1, le=10**12)
+    drop: bool = False
+
+
+class WhatIfAnswer(BaseModel):
+    stream: str
+    change: dict[str, Any]
+    complete: bool
+    stopped_at: int | None
+    stop_rule: str
+    stop_message: str
+    players: list[dict[str, Any]]
+    hands: list[dict[str, Any]]
+    places: list[dict[str, Any]]
+    written: bool
 
 
 class HandDetail(HandSummary):
@@ -128,6 +153,23 @@ def hands_router(store: EventStore, reader: Callable[..., Session]) -> APIRouter
         display = names()
         found = [hand_view(h, display, public=True, with_steps=False) for h in hands_of(stream)]
         return {"hands": found, "count": len(found)}
+
+    @router.post("/api/tables/{stream}/whatif", response_model=WhatIfAnswer,
+                 responses={401: {"description": "not signed in"},
+                            403: {"description": "not the director"},
+                            404: {"description": "no such table"},
+                            422: {"description": "the ruling does not fit (rule named)"}})
+    def try_ruling(stream: Annotated[str, PathParam(pattern=STREAM_PATTERN)],
+                   body: WhatIfRequest, session: Reader) -> dict[str, Any]:
+        """What would have followed another ruling: stacks, eliminations, places and prizes
+        beside what was recorded. Nothing is written to the log. Director only."""
+        if session.role != "director":
+            raise AuthError(403, "only the tournament director may try another ruling")
+        if store.head(stream) is None:
+            raise StarletteHTTPException(404, f"no table {stream}")
+        change, display = make_change(store, stream, body.at, award=body.award,
+                                      amount=body.amount, drop=body.drop)
+        return whatif_view(store, stream, change, display)
 
     @router.get("/replayer", include_in_schema=False)
     def replayer_page() -> FileResponse:

@@ -85,3 +85,32 @@ def test_the_director_sees_the_recorded_cards_and_the_url_keeps_the_moment(
     assert page.locator("tr[data-seat='7'] [data-card='Qs']").count() == 1  # Dee's, recorded
     assert page.locator("tr[data-seat='1'] [data-card='As']").count() == 1  # Ann's, shown
     assert page.errors == []
+
+
+def test_the_director_tries_another_award_and_sees_the_stacks_beside_the_record(
+        browser: Any, base: str) -> None:  # noqa: F811
+    """At the award: the main pot to Bob instead. Ann is out, Bob has 5,600; nothing written."""
+    page = new_page(browser)
+    assert page.request.post(f"{base}/api/session",
+                             data={"role": "director", "pin": DIRECTOR_PIN}).ok
+    page.goto(f"{base}/replayer?table={STREAM}&hand=1")
+    page.wait_for_selector("#whatif-form select")
+    page.select_option("select[data-pot='0']", "Bob")
+    page.click("#whatif-form [data-kind='award']")
+    page.wait_for_selector("#whatif-verdict")
+    assert "followed to the end" in page.inner_text("#whatif-verdict")
+    assert page.inner_text("tr[data-player='Bob'] .whatif-stack") == "5,600"
+    assert page.inner_text("tr[data-player='Ann'] .whatif-stack") == "0"
+    shot(page, "replayer-whatif")
+    assert page.errors == []
+
+
+def test_a_viewer_has_no_whatif(browser: Any, base: str) -> None:  # noqa: F811
+    page = new_page(browser)
+    page.goto(f"{base}/replayer?table={STREAM}&hand=1")
+    page.wait_for_selector("#pot-total")
+    assert page.locator("#whatif").is_hidden()
+    csrf = page.evaluate("Handlog.cookie('handlog_csrf')")
+    answer = page.request.post(f"{base}/api/tables/{STREAM}/whatif",
+                               data={"at": 5, "drop": True}, headers={"X-CSRF-Token": csrf})
+    assert answer.status == 403

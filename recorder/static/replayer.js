@@ -8,7 +8,7 @@
   const $ = (id) => document.getElementById(id);
   const params = new URLSearchParams(location.search);
   const state = { table: params.get("table") || "", hand: Number(params.get("hand") || 0),
-                  at: Number(params.get("at") || 0), view: null, step: 0 };
+                  at: Number(params.get("at") || 0), view: null, step: 0, director: false };
 
   function alert(text) {
     H.showAlert($("alert"), text ? { kind: "error", title: "Cannot show that", text } : null);
@@ -123,7 +123,62 @@
     document.querySelectorAll("#corrections li").forEach((li) => {
       li.classList.toggle("here", Number(li.dataset.version) === step.version);
     });
+    renderWhatIf(step);
     setUrl();
+  }
+
+  // The director's what-if at this step: another award of the pots, another amount, or the
+  // entry dropped. The server re-decides everything after it; the page only shows the answer.
+  function renderWhatIf(step) {
+    const box = $("whatif");
+    box.hidden = !state.director;
+    if (!state.director) return;
+    const view = state.view;
+    const parts = [];
+    if (step.type === "pot_awarded") {
+      const awards = view.steps.filter((s) => s.type === "pot_awarded");
+      const first = awards[0];
+      const pots = view.steps[Math.max(0, first.index - 1)].pots;
+      parts.push(`<input type="hidden" name="at" value="${first.version}">`);
+      pots.forEach((pot, k) => {
+        parts.push(`<label>${H.esc(pot.name)} ${H.chips(pot.amount)} to <select name="pot" data-pot="${k}" aria-label="${H.esc(pot.name)} to">` +
+          pot.eligible.map((name) => `<option value="${H.esc(name)}">${H.esc(name)}</option>`).join("") + "</select></label>");
+      });
+      parts.push('<button type="submit" class="btn small" data-kind="award">Award otherwise</button>');
+    } else if (step.type === "bet_made" || step.type === "raise_made") {
+      parts.push(`<input type="hidden" name="at" value="${step.version}">`);
+      parts.push('<label>to <input type="number" name="amount" min="1" aria-label="Another amount"></label>');
+      parts.push('<button type="submit" class="btn small" data-kind="amount">Another amount</button>');
+    } else {
+      parts.push(`<input type="hidden" name="at" value="${step.version}">`);
+    }
+    if (step.index > 0) parts.push('<button type="submit" class="btn small" data-kind="drop">As if this entry had not happened</button>');
+    $("whatif-form").innerHTML = parts.join(" ");
+  }
+
+  async function tryWhatIf(kind) {
+    const form = $("whatif-form");
+    const body = { at: Number(form.querySelector("[name=at]").value) };
+    if (kind === "award") body.award = Array.from(form.querySelectorAll("select[name=pot]")).map((s) => [s.value]);
+    if (kind === "amount") body.amount = Number(form.querySelector("[name=amount]").value);
+    if (kind === "drop") body.drop = true;
+    const r = await H.api("POST", `/api/tables/${encodeURIComponent(state.table)}/whatif`, body);
+    if (r.status !== 200) {
+      $("whatif-result").innerHTML = `<p class="error">${H.esc((r.body && r.body.message) || r.status)}</p>`;
+      return;
+    }
+    const w = r.body;
+    const rows = w.players.map((p) => `<tr data-player="${H.esc(p.player)}"><td>${H.esc(p.player)}</td><td>${H.chips(p.recorded_stack)}</td>` +
+      `<td class="whatif-stack">${H.chips(p.whatif_stack)}</td><td>${p.recorded_out_in_hand || "-"}</td><td>${p.whatif_out_in_hand || "-"}</td></tr>`).join("");
+    const money = (c) => (c / 100).toLocaleString("en-US", { minimumFractionDigits: 2 });
+    const places = w.places.map((p) => `<tr data-player="${H.esc(p.player)}"><td>${H.esc(p.player)}</td>` +
+      `<td>${p.recorded_place || "-"} (${money(p.recorded_prize)})</td>` +
+      `<td class="whatif-place">${p.whatif_place ? `${p.whatif_place} (${money(p.whatif_prize)})` : `open, ${H.chips(p.whatif_stack || 0)} chips`}</td></tr>`).join("");
+    $("whatif-result").innerHTML =
+      `<p id="whatif-verdict">${w.complete ? "Every later entry still fits: followed to the end of the table." :
+        `Followed up to #${w.stopped_at}: ${H.esc(w.stop_message)} (${H.esc(w.stop_rule)}). From there the players would have played differently.`}</p>` +
+      `<table class="seats-table"><thead><tr><th>Player</th><th>Recorded</th><th>What if</th><th>Out (recorded)</th><th>Out (what if)</th></tr></thead><tbody>${rows}</tbody></table>` +
+      (places ? `<table class="seats-table" id="whatif-places"><thead><tr><th>Player</th><th>Place (recorded)</th><th>Place (what if)</th></tr></thead><tbody>${places}</tbody></table>` : "");
   }
 
   async function find() {
@@ -151,6 +206,10 @@
     });
     $("hand").addEventListener("change", async () => { state.hand = Number($("hand").value); await loadHand(); });
     $("find").addEventListener("click", find);
+    $("whatif-form").addEventListener("submit", (e) => {
+      e.preventDefault();
+      tryWhatIf(e.submitter ? e.submitter.dataset.kind : "drop");
+    });
     $("found").addEventListener("click", async (e) => {
       const a = e.target.closest("a[data-stream]");
       if (!a) return;
@@ -170,6 +229,8 @@
 
   async function start() {
     wire();
+    const me = await H.session();
+    state.director = me.role === "director";
     await loadTables();
     await loadHands();
     await loadHand();
