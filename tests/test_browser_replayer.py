@@ -114,3 +114,13 @@ def test_a_viewer_has_no_whatif(browser: Any, base: str) -> None:  # noqa: F811
     answer = page.request.post(f"{base}/api/tables/{STREAM}/whatif",
                                data={"at": 5, "drop": True}, headers={"X-CSRF-Token": csrf})
     assert answer.status == 403
+
+
+def test_a_dealer_log_entry_opens_the_replayer_at_that_moment(
+        browser: Any, base: str) -> None:  # noqa: F811
+    """The log's #version link opens the hand it belongs to at that entry."""
+    page = new_page(browser)
+    page.goto(f"{base}/replayer?table={STREAM}&at=12")
+    page.wait_for_selector("#pot-total")
+    assert _step_text(page).startswith("#12 ")
+    assert "hand=1" in page.url

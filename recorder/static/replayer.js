@@ -48,6 +48,10 @@
     const hands = (list && list.hands) || [];
     $("hand").innerHTML = hands.map((h) =>
       `<option value="${h.hand}">#${h.hand} · level ${h.level} · ${H.esc(h.outcome)}${h.all_in.length ? " · all-in" : ""}</option>`).join("");
+    if (!state.hand && state.at) {
+      const around = hands.find((h) => h.first_version <= state.at && state.at <= h.last_version);
+      if (around) state.hand = around.hand;
+    }
     if (!hands.some((h) => h.hand === state.hand) && hands.length) state.hand = hands[hands.length - 1].hand;
     $("hand").value = String(state.hand);
   }
