@@ -34,6 +34,7 @@ from engine.events import (
 from engine.hand import begin, decide
 from engine.table import Level, TableState, apply_table, open_table, plan_hand
 from replay.fold import TableFold, fold_table
+from replay.whatif import follow_amendment
 from schema.codec import canonical_json, encode_event
 from schema.errors import ConcurrencyConflict, DuplicateEventConflict
 from schema.store import EventStore, NewEvent, StoredEvent
@@ -417,8 +418,15 @@ class Recorder:
             self._check_void(stream, command.versions)
             return [EventVoided(command.versions, command.reason, command.rule)]
         if isinstance(command, AmendAmount):
-            command = AmendEvent(command.version, _bet_as_amended(fold, command),
-                                 command.reason, command.rule)
+            replacement = _bet_as_amended(fold, command)
+            # The later entries of the hand follow the new amount where they still fit (a
+            # call follows it, folds stay folds); only an entry that no longer fits is named.
+            later = follow_amendment(fold.effective, command.version, replacement)
+            amendments = [self._amendment(AmendEvent(version, event, command.reason,
+                                                     command.rule))
+                          for version, event in [(command.version, replacement), *later]]
+            self._check_correction(stream, amendments)
+            return amendments
         if isinstance(command, AmendEvent):
             amended = self._amendment(command)
             self._check_correction(stream, [amended])

@@ -333,3 +333,71 @@ def tournament_outcome(tournament: Sequence[StoredEvent], result: WhatIf) -> lis
         places.append(Place(player, was, prizes.get(was, 0), got, prizes.get(got, 0), stack))
     places.sort(key=lambda p: (p.whatif_place == 0, p.whatif_place or 0, p.recorded_place))
     return places
+
+
+def follow_amendment(effective: Sequence[tuple[int, Any]], version: int,
+                     replacement: Any) -> list[tuple[int, Any]]:
+    """The later entries of the same hand re-decided after the entry at `version` counts as
+    `replacement`: (version, new event) for each recorded event that now comes out otherwise
+    (a call follows the new amount when the caller has the chips; folds stay folds; the award
+    follows the new pots). Raises RuleViolation naming the first recorded entry that no longer
+    fits (the director voids it, or it is re-keyed)."""
+    roles = _roles(effective)
+    state: TableState | None = None
+    changed: list[tuple[int, Any]] = []
+    pending: list[Any] = []  # the engine's own follow-ups of the last re-decided entry
+    hand_number: int | None = None
+    for recorded_version, event in effective:
+        if recorded_version < version:
+            state = open_table(event) if isinstance(event, TableOpened) else (
+                apply_table(state, event) if state is not None else None)
+            continue
+        assert state is not None
+        role = roles.get(recorded_version, "table")
+        if recorded_version == version:
+            hand_number = state.hand.setup.hand_number if state.hand is not None else None
+            decided = [replacement, *_follow_ups(state, replacement)]
+        elif role == "follow" and pending:
+            new = pending.pop(0)
+            if new != event:
+                changed.append((recorded_version, new))
+            state = apply_table(state, new)
+            continue
+        elif role in ("start", "table") or state.hand is None or \
+                state.hand.setup.hand_number != hand_number:
+            break  # the hand is over: later hands are checked as recorded
+        else:
+            try:
+                decided = _redecide(state, recorded_version, event, role,
+                                    Change("drop", 0), effective)
+            except RuleViolation as violation:
+                raise RuleViolation(
+                    violation.rule, f"after the amendment the entry at version "
+                    f"{recorded_version} ({event.TYPE}) no longer fits: {violation.message}",
+                    ("void that entry too", *violation.legal)) from None
+            if decided and decided[0] != event:
+                changed.append((recorded_version, decided[0]))
+        if pending:
+            raise RuleViolation("correction", f"after the amendment the engine makes other "
+                                f"events before version {recorded_version}",
+                                ("void the later entries",))
+        state = apply_table(state, decided[0])
+        pending = list(decided[1:])
+    if pending:
+        raise RuleViolation("correction", "after the amendment the engine makes events the "
+                            "log does not hold", ("void the later entries",))
+    return changed
+
+
+def _follow_ups(state: TableState, replacement: Any) -> list[Any]:
+    """What the engine makes right after `replacement` (e.g. the board is due, an award)."""
+    hand = state.hand
+    if hand is None:
+        return []
+    command = command_for(replacement)
+    if command is None:
+        return []
+    try:
+        return list(decide(hand, command))[1:]
+    except RuleViolation:
+        return []
