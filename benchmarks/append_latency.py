@@ -4,7 +4,10 @@
                                                   [--postgres URL]
 
 For each backend: p50 / p99 latency of single-event appends (each one committed and, on SQLite,
-fsynced before it returns), and events per second when appending batches. SQLite runs on a file
+fsynced before it returns), and events per second when appending batches. Then what the Merkle
+log costs (schema/merkle.py): single appends alternating, one with its leaf written and one
+without (`EventStore.write_merkle_leaves`), on the same store in the same run, and the ratio of
+their p50s (the tree must add at most 10%). SQLite runs on a file
 in a temporary folder; PostgreSQL (from --postgres, else $HANDLOG_TEST_POSTGRES_URL) in a fresh
 schema that is dropped afterwards, and is skipped when unreachable.
 """
@@ -81,6 +84,43 @@ def measure(store: EventStore, backend: str, settings: str, single: int, batches
     )
 
 
+@dataclass
+class TreeCost:
+    backend: str
+    appends: int
+    with_tree_p50_ms: float
+    without_tree_p50_ms: float
+
+    @property
+    def ratio(self) -> float:
+        return self.with_tree_p50_ms / self.without_tree_p50_ms
+
+
+def measure_tree(store: EventStore, backend: str, single: int) -> TreeCost:
+    """Alternate appends with and without the leaf, so drift (cache, file growth) hits both."""
+    samples: dict[bool, list[float]] = {True: [], False: []}
+    version = 0
+    for n in range(2 * single):
+        tree = n % 2 == 0
+        store.write_merkle_leaves = tree
+        started = time.perf_counter()
+        store.append("tree-cost", version, [event(n)])
+        samples[tree].append((time.perf_counter() - started) * 1000)
+        version += 1
+    store.write_merkle_leaves = True
+    return TreeCost(backend, single, statistics.median(samples[True]),
+                    statistics.median(samples[False]))
+
+
+def tree_table(costs: list[TreeCost]) -> str:
+    lines = ["backend | appends each | p50 ms with tree | p50 ms without | ratio | at most 10%"]
+    for c in costs:
+        lines.append(f"{c.backend} | {c.appends} | {c.with_tree_p50_ms:.3f} | "
+                     f"{c.without_tree_p50_ms:.3f} | {c.ratio:.3f} | "
+                     f"{'yes' if c.ratio <= 1.10 else 'NO'}")
+    return "\n".join(lines)
+
+
 @contextmanager
 def sqlite_store() -> Iterator[tuple[EventStore, str]]:
     with tempfile.TemporaryDirectory() as folder:
@@ -147,19 +187,24 @@ def main(arguments: list[str]) -> int:
     sizes = (options.single, options.batches, options.batch_size)
 
     results = []
+    costs = []
     with sqlite_store() as (store, settings):
         results.append(measure(store, "sqlite", settings, *sizes))
+        costs.append(measure_tree(store, "sqlite", options.single))
     if options.postgres:
         problem = reachable(options.postgres)
         if problem is None:
             with postgres_store(options.postgres) as (store, settings):
                 results.append(measure(store, "postgresql", settings, *sizes))
+                costs.append(measure_tree(store, "postgresql", options.single))
         else:
             print(f"PostgreSQL skipped: {problem}", file=sys.stderr)
     else:
         print("PostgreSQL skipped: no --postgres URL and HANDLOG_TEST_POSTGRES_URL unset",
               file=sys.stderr)
     print(table(results))
+    print()
+    print(tree_table(costs))
     return 0
 
 

@@ -1,7 +1,7 @@
 """Taps per typical hand and tap-to-screen latency of the dealer's tablet, in a real browser.
 
     .venv/bin/python benchmarks/tablet_latency.py [--hands 40] [--seed 3] [--players 6]
-                                                  [--viewport 1280x800]
+                                                  [--viewport 1280x800] [--viewers N]
 
 Serves the API on a temporary SQLite file (WAL, synchronous=FULL: every tap is fsynced before
 the answer), opens the dealer page in Debian's headless chromium, signs in with the table PIN
@@ -13,6 +13,11 @@ shown hands at showdown, the pot push. Hole cards are not entered (the usual cas
 Prints the taps per hand (every click, and the clicks that record an entry) and the time from
 a tap to the updated screen, measured in the page: from the click's input event to the second
 animation frame after the new state was rendered (the first frame has painted by then).
+
+With `--viewers N` the same hands (same seed) are played twice in one run, on a fresh server
+each: first with no viewer, then with N viewers following the floor's live stream (each signed
+in as a viewer from its own loopback address, 127.0.0.2 and up, in a separate process that reads
+every update); it prints both tap p50/p95 and their ratio (the peer is the run without viewers).
 """
 
 from __future__ import annotations
@@ -135,19 +140,110 @@ def play_hand(tablet: Tablet, rng: random.Random) -> None:
             raise RuntimeError(f"unexpected phase {hand['phase']}")
 
 
+VIEWERS_CODE = r"""
+# Plain asyncio sockets, not an HTTP client: the viewers' own parsing must not eat the CPU the
+# server under test shares with them.
+import asyncio, sys
+
+async def request(host, port, address, text):
+    reader, writer = await asyncio.open_connection(host, port, local_addr=(address, 0))
+    writer.write(text.encode())
+    await writer.drain()
+    return reader, writer
+
+async def follow(host, port, address, counts, index, ready):
+    body = '{"role": "viewer"}'
+    reader, writer = await request(host, port, address,
+        f"POST /api/session HTTP/1.1\r\nHost: {host}\r\nContent-Type: application/json\r\n"
+        f"Content-Length: {len(body)}\r\nConnection: close\r\n\r\n{body}")
+    head = (await reader.read()).decode()
+    writer.close()
+    cookies = "; ".join(line.split(":", 1)[1].split(";")[0].strip()
+                        for line in head.split("\r\n") if line.lower().startswith("set-cookie:"))
+    reader, writer = await request(host, port, address,
+        f"GET /api/floor/events HTTP/1.1\r\nHost: {host}\r\nCookie: {cookies}\r\n\r\n")
+    while True:
+        chunk = await reader.read(65536)
+        if not chunk:
+            return
+        seen = chunk.count(b"event: state")
+        if seen and counts[index] == 0:
+            ready.release()
+        counts[index] += seen
+
+async def main(base, count):
+    host, port = base.removeprefix("http://").split(":")
+    counts = [0] * count
+    ready = asyncio.Semaphore(0)
+    tasks = [asyncio.create_task(follow(host, int(port), f"127.0.{(i + 2) // 256}.{(i + 2) % 256}",
+                                        counts, i, ready)) for i in range(count)]
+    for _ in range(count):
+        await ready.acquire()
+    print("ready", flush=True)
+    await asyncio.get_running_loop().run_in_executor(None, sys.stdin.readline)
+    print("frames", sum(counts), min(counts), flush=True)
+    for task in tasks:
+        task.cancel()
+
+asyncio.run(main(sys.argv[1], int(sys.argv[2])))
+"""
+
+
+class Viewers:
+    """N viewers following the floor's event stream, in a process of their own."""
+
+    def __init__(self, base: str, count: int) -> None:
+        import subprocess
+
+        self.process = subprocess.Popen([sys.executable, "-c", VIEWERS_CODE, base, str(count)],
+                                        stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                        text=True)
+        assert self.process.stdout is not None
+        line = self.process.stdout.readline()
+        if line.strip() != "ready":
+            self.process.kill()
+            raise RuntimeError(f"the viewers did not start: {line!r}")
+
+    def stop(self) -> tuple[int, int]:
+        """(frames received by all viewers, by the one that got fewest)."""
+        assert self.process.stdin is not None and self.process.stdout is not None
+        self.process.stdin.write("\n")
+        self.process.stdin.flush()
+        words = self.process.stdout.readline().split()
+        self.process.wait(timeout=30)
+        return int(words[1]), int(words[2])
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--hands", type=int, default=40)
     parser.add_argument("--seed", type=int, default=3)
     parser.add_argument("--players", type=int, default=6)
     parser.add_argument("--viewport", default="1280x800")
+    parser.add_argument("--viewers", type=int, default=0,
+                        help="also play the same hands with N viewers following the floor")
     options = parser.parse_args()
     if not Path(CHROMIUM).exists():
         sys.exit(f"{CHROMIUM} is not installed (apt-get install chromium)")
+    if not options.viewers:
+        run(options, 0)
+        return
+    alone = run(options, 0)
+    watched = run(options, options.viewers)
+    print(f"tap p95 with {options.viewers} viewers / with none: "
+          f"{percentile(watched, 0.95):.0f} / {percentile(alone, 0.95):.0f} ms = "
+          f"{percentile(watched, 0.95) / percentile(alone, 0.95):.2f}x (p50 "
+          f"{percentile(watched, 0.5):.0f} / {percentile(alone, 0.5):.0f} ms = "
+          f"{percentile(watched, 0.5) / percentile(alone, 0.5):.2f}x)")
+
+
+def run(options: argparse.Namespace, viewers: int) -> list[float]:
+    """Play the hands; the tap latencies (ms)."""
     from playwright.sync_api import sync_playwright
 
     width, height = (int(v) for v in options.viewport.split("x"))
     rng = random.Random(options.seed)
+    frames = (0, 0)
     with tempfile.TemporaryDirectory() as folder:
         store = open_store(f"sqlite:///{folder}/bench.db", upgrade=True)
         recorder = Recorder(store)
@@ -165,6 +261,7 @@ def main() -> None:
         app = create_app(recorder, auth=auth, level_for=lambda _s, _f: Level(50, 100),
                          poll_seconds=5)
         with serve_in_thread(app) as base, sync_playwright() as playwright:
+            swarm = Viewers(base, viewers) if viewers else None
             browser = playwright.chromium.launch(executable_path=CHROMIUM, headless=True,
                                                  args=ARGS)
             page = browser.new_page(viewport={"width": width, "height": height})
@@ -186,9 +283,14 @@ def main() -> None:
             page.wait_for_timeout(100)
             latencies: list[float] = page.evaluate("() => window.__latencies")
             browser.close()
+            if swarm is not None:
+                frames = swarm.stop()
         store.close()
     print(f"tablet latency: {options.hands} hands, {options.players} players, chromium headless "
-          f"{width}x{height}, SQLite file (WAL, synchronous=FULL)")
+          f"{width}x{height}, SQLite file (WAL, synchronous=FULL), {viewers} viewers "
+          "following the floor")
+    if viewers:
+        print(f"viewers: {frames[0]} floor updates received in all, at least {frames[1]} each")
     print(f"taps per hand: mean {statistics.mean(taps):.1f}, median "
           f"{statistics.median(taps):.0f}, min {min(taps)}, max {max(taps)} "
           f"(entries recorded per hand: mean {statistics.mean(recording):.1f})")
@@ -197,6 +299,7 @@ def main() -> None:
           f"over {len(latencies)} recording taps")
     print(f"wall clock: {elapsed:.1f} s for {sum(taps)} taps (includes the driver's own "
           "round trips)")
+    return latencies
 
 
 if __name__ == "__main__":

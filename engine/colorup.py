@@ -72,16 +72,15 @@ def color_up_adjustments(
                 odd = s.stack % new_unit
                 result[s.player] = ChipAdjustment(
                     s.player, table, s.stack, odd, new_unit - odd if odd else 0,
-                    "odd chips rounded up to one chip" if odd else "no odd chips")
+                    "rounded_up" if odd else "no_odd_chips")
         else:
             forfeited = 0
             for s in seated:
                 odd = s.stack % new_unit
                 forfeited += odd
-                reason = "no odd chips"
+                reason = "no_odd_chips"
                 if odd:
-                    reason = ("odd chips forfeited to the next pot" if s.stack > odd
-                              else "every chip was odd: all forfeited")
+                    reason = "forfeited_to_next_pot" if s.stack > odd else "all_forfeited"
                 result[s.player] = ChipAdjustment(s.player, table, s.stack, odd, -odd, reason)
             carry = forfeited // new_unit * new_unit
             if carry:
@@ -112,14 +111,14 @@ def _race(table: str, seated: list[SeatedStack], unit: int,
         odd = s.stack % unit
         hand = tuple(cards.get(s.player, ()))
         if not odd:
-            out[s.player] = ChipAdjustment(s.player, table, s.stack, 0, 0, "no odd chips")
+            out[s.player] = ChipAdjustment(s.player, table, s.stack, 0, 0, "no_odd_chips")
         elif s.player in winners:
             out[s.player] = ChipAdjustment(s.player, table, s.stack, odd, unit - odd,
-                                           "won a chip in the race", hand)
+                                           "won_race", hand)
         elif s.stack == odd:
             out[s.player] = ChipAdjustment(s.player, table, s.stack, odd, unit - odd,
-                                           "cannot be raced out: given one chip", hand)
+                                           "given_one_chip", hand)
         else:
             out[s.player] = ChipAdjustment(s.player, table, s.stack, odd, -odd,
-                                           "lost the race", hand)
+                                           "lost_race", hand)
     return out

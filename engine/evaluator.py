@@ -17,22 +17,14 @@ from __future__ import annotations
 from collections.abc import Sequence
 from itertools import combinations, combinations_with_replacement
 
+from engine import words
 from engine.cards import Card, cards_text
+from engine.words import HAND_CATEGORIES
 
 HIGH_CARD, PAIR, TWO_PAIR, THREE_OF_A_KIND, STRAIGHT = 0, 1, 2, 3, 4
 FLUSH, FULL_HOUSE, FOUR_OF_A_KIND, STRAIGHT_FLUSH = 5, 6, 7, 8
 
-CATEGORY_NAMES: tuple[str, ...] = (
-    "High card",
-    "Pair",
-    "Two pair",
-    "Three of a kind",
-    "Straight",
-    "Flush",
-    "Full house",
-    "Four of a kind",
-    "Straight flush",
-)
+CATEGORY_NAMES: tuple[str, ...] = HAND_CATEGORIES  # the words live in engine/words.py
 
 _CATEGORY_SHIFT = 20
 _ACE = 12
@@ -211,41 +203,28 @@ def _category(value: int) -> int:
 
 def hand_category(value: int) -> str:
     """Category name of a hand value, e.g. "Full house"."""
-    return CATEGORY_NAMES[_category(value)]
-
-
-_NAMES = (
-    "deuce", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
-    "jack", "queen", "king", "ace",
-)  # fmt: skip
-_PLURALS = tuple("sixes" if name == "six" else name + "s" for name in _NAMES)
+    return words.HAND_CATEGORIES[_category(value)]
 
 
 def _groups(value: int) -> list[int]:
     return [value >> shift & 15 for shift in (16, 12, 8, 4, 0)]
 
 
-def describe(value: int) -> str:
-    """How a person says a hand value: "Full house, kings full of sevens", "Royal flush"."""
+_TWO_GROUPS = (TWO_PAIR, FULL_HOUSE)
+
+
+def hand_rank(value: int) -> tuple[int, ...]:
+    """The fact a hand value is named by: its category code, then the rank (0 deuce .. 12 ace)
+    of its first group, and of its second for two pair and a full house; e.g. kings full of
+    sevens (6, 11, 5). engine/words.py hand_name says it in words."""
     category = _category(value)
     first, second, *_ = _groups(value)
-    if category == STRAIGHT_FLUSH:
-        return "Royal flush" if first == _ACE else f"Straight flush, {_NAMES[first]} high"
-    if category == FOUR_OF_A_KIND:
-        return f"Four of a kind, {_PLURALS[first]}"
-    if category == FULL_HOUSE:
-        return f"Full house, {_PLURALS[first]} full of {_PLURALS[second]}"
-    if category == FLUSH:
-        return f"Flush, {_NAMES[first]} high"
-    if category == STRAIGHT:
-        return f"Straight, {_NAMES[first]} high"
-    if category == THREE_OF_A_KIND:
-        return f"Three of a kind, {_PLURALS[first]}"
-    if category == TWO_PAIR:
-        return f"Two pair, {_PLURALS[first]} and {_PLURALS[second]}"
-    if category == PAIR:
-        return f"Pair of {_PLURALS[first]}"
-    return f"High card, {_NAMES[first]}"
+    return (category, first, second) if category in _TWO_GROUPS else (category, first)
+
+
+def describe(value: int) -> str:
+    """How a person says a hand value: "Full house, kings full of sevens", "Royal flush"."""
+    return words.hand_name(hand_rank(value))
 
 
 def _display_order(five: tuple[Card, ...], value: int) -> tuple[Card, ...]:
@@ -284,4 +263,5 @@ __all__ = [
     "evaluate",
     "evaluate7",
     "hand_category",
+    "hand_rank",
 ]

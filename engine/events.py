@@ -19,7 +19,7 @@ class HandStarted:
     """What the hand started with: enough to replay it on its own."""
 
     TYPE: ClassVar[str] = "hand_started"
-    VERSION: ClassVar[int] = 2  # 2: dead_money
+    VERSION: ClassVar[int] = 3  # 2: dead_money; 3: rules_digest, handlog_version
     hand_number: int
     players: tuple[str, ...]
     seats: tuple[int, ...]
@@ -35,6 +35,11 @@ class HandStarted:
     big_blind_seat: int = 0
     absent: tuple[int, ...] = ()
     dead_money: int = 0  # in the pot before anything is posted, nobody's (a color-up carry)
+    # The rules that decided the hand: the digest of the profile's parameters
+    # (engine.profiles.profile_digest) and the handlog release; empty in hands recorded before
+    # version 3, which are re-decided under today's profile of that name.
+    rules_digest: str = ""
+    handlog_version: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -133,65 +138,80 @@ class CardsMucked:
 class PotAwarded:
     """One pot pushed: `shares[i]` chips to `winners[i]`; `odd_chips` to whom the odd chips went.
 
-    `ruling` is empty when the dealer confirmed the engine's award, else the rule the director
-    cited to override it.
+    `hand_rank` is the winning hand when it was shown down: its category code (0 high card ..
+    8 straight flush) then the ranks it is named by (0 deuce .. 12 ace); engine/words.py says
+    it in words. `ruling` is empty when the dealer confirmed the engine's award, else the
+    director's words (with the rule he cited) overriding it. Version 2: `hand_rank` replaced
+    the sentence `hand_name`.
     """
 
     TYPE: ClassVar[str] = "pot_awarded"
-    VERSION: ClassVar[int] = 1
+    VERSION: ClassVar[int] = 2
     pot: int
     amount: int
     eligible: tuple[int, ...]
     winners: tuple[int, ...]
     shares: tuple[int, ...]
     odd_chips: tuple[int, ...] = ()
-    hand_name: str = ""
+    hand_rank: tuple[int, ...] = ()
     ruling: str = ""
 
 
 @dataclass(frozen=True, slots=True)
 class MisdealDeclared:
-    """The deal is void: every post returned, re-dealt with the same button and limits."""
+    """The deal is void: every post returned, re-dealt with the same button and limits.
+
+    `cause` is a code (engine/words.py MISDEAL_CAUSES); `reason` the dealer's own words when
+    he declared it ("declared"). Version 2: codes and rule identifiers instead of sentences."""
 
     TYPE: ClassVar[str] = "misdeal_declared"
-    VERSION: ClassVar[int] = 1
-    reason: str
-    rule: str
+    VERSION: ClassVar[int] = 2
+    cause: str
+    rules: tuple[str, ...]
+    reason: str = ""
 
 
 @dataclass(frozen=True, slots=True)
 class CardExposed:
-    """A hole card seen by the table; `in_deal` when the dealer exposed it while dealing."""
+    """A hole card seen by the table; `in_deal` when the dealer exposed it while dealing.
+
+    `consequence` is a code (engine/words.py CONSEQUENCES): "replaced_as_burn", "misdeal",
+    "play_continues", "call_or_fold" or "hand_dead". Version 2: codes and rule identifiers."""
 
     TYPE: ClassVar[str] = "card_exposed"
-    VERSION: ClassVar[int] = 1
+    VERSION: ClassVar[int] = 2
     player: int
     card: str
     in_deal: bool
     consequence: str
-    rule: str
+    rules: tuple[str, ...]
 
 
 @dataclass(frozen=True, slots=True)
 class BoardExposedEarly:
-    """Board card(s) turned before the betting was complete, and the procedure that follows."""
+    """Board card(s) turned before the betting was complete, and the procedure that follows
+    (a code: engine/words.py PROCEDURES). Version 2: codes and rule identifiers."""
 
     TYPE: ClassVar[str] = "board_exposed_early"
-    VERSION: ClassVar[int] = 1
+    VERSION: ClassVar[int] = 2
     cards: tuple[str, ...]
     procedure: str
-    rule: str
+    rules: tuple[str, ...]
 
 
 @dataclass(frozen=True, slots=True)
 class HandKilled:
-    """A player's hand ruled dead; his chips already in stay in the pot."""
+    """A player's hand ruled dead; his chips already in stay in the pot.
+
+    `cause` is a code (engine/words.py KILL_CAUSES); "ruling" is a director's, with his words
+    in `reason`. Version 2: codes and rule identifiers instead of sentences."""
 
     TYPE: ClassVar[str] = "hand_killed"
-    VERSION: ClassVar[int] = 1
+    VERSION: ClassVar[int] = 2
     player: int
-    reason: str
-    rule: str
+    cause: str
+    rules: tuple[str, ...]
+    reason: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -210,12 +230,13 @@ class PlayerReturned:
 
 @dataclass(frozen=True, slots=True)
 class HandVoided:
-    """All action void and every chip returned to the player who put it in."""
+    """All action void and every chip returned to the player who put it in; `reason` is the
+    dealer's words. Version 2: rule identifiers."""
 
     TYPE: ClassVar[str] = "hand_voided"
-    VERSION: ClassVar[int] = 1
+    VERSION: ClassVar[int] = 2
     reason: str
-    rule: str
+    rules: tuple[str, ...]
 
 
 HandEvent = (
@@ -238,12 +259,18 @@ HAND_EVENT_TYPES: tuple[type, ...] = (
 
 @dataclass(frozen=True, slots=True)
 class TableOpened:
+    """A table opened under the house rules `profile`; `parameters` are those rules as they
+    were (canonical JSON of every parameter, engine.profiles.parameters_json), so its hands,
+    which name their rules by digest, can be re-decided under them in a later release.
+    Version 2 added `parameters` (empty in tables opened before)."""
+
     TYPE: ClassVar[str] = "table_opened"
-    VERSION: ClassVar[int] = 1
+    VERSION: ClassVar[int] = 2
     table: str
     seat_count: int
     profile: str
     tournament: str = ""
+    parameters: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -251,7 +278,7 @@ class PlayerSeated:
     """A player takes a seat with `stack` chips; `waits` when he must let the button pass."""
 
     TYPE: ClassVar[str] = "player_seated"
-    VERSION: ClassVar[int] = 1
+    VERSION: ClassVar[int] = 2  # 2: reason codes (late_entry, not 'late entry')
     seat: int
     player: str
     stack: int
@@ -276,9 +303,9 @@ class ButtonPlaced:
     """The button's seat for the first hand (from the draw), or moved by a director's ruling."""
 
     TYPE: ClassVar[str] = "button_placed"
-    VERSION: ClassVar[int] = 1
+    VERSION: ClassVar[int] = 2  # 2: reason code button_draw, not 'draw for the button'
     seat: int
-    reason: str = "draw for the button"
+    reason: str = "button_draw"
 
 
 @dataclass(frozen=True, slots=True)
@@ -286,7 +313,7 @@ class StackAdjusted:
     """Chips added or removed outside a hand (color-up, penalty, late-entry deduction)."""
 
     TYPE: ClassVar[str] = "stack_adjusted"
-    VERSION: ClassVar[int] = 1
+    VERSION: ClassVar[int] = 2  # 2: reason code color_up and rule identifiers, not sentences
     seat: int
     player: str
     amount: int
@@ -311,7 +338,7 @@ class PotCarried:
     hand")."""
 
     TYPE: ClassVar[str] = "pot_carried"
-    VERSION: ClassVar[int] = 1
+    VERSION: ClassVar[int] = 2  # 2: reason codes and rule identifiers, not sentences
     amount: int
     reason: str
     rule: str = ""
@@ -325,7 +352,7 @@ class EventVoided:
     """A correction: earlier events of this stream no longer count. They stay in the log."""
 
     TYPE: ClassVar[str] = "event_voided"
-    VERSION: ClassVar[int] = 1
+    VERSION: ClassVar[int] = 2  # 2: reason code undo, rule identifiers
     versions: tuple[int, ...]
     reason: str
     rule: str = ""
@@ -338,7 +365,7 @@ class EventAmended:
     `replacement_version` (version 1 amendments all replaced version 1 payloads)."""
 
     TYPE: ClassVar[str] = "event_amended"
-    VERSION: ClassVar[int] = 2
+    VERSION: ClassVar[int] = 3  # 3: rule identifiers
     version: int
     replacement_type: str
     replacement_payload: str

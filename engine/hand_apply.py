@@ -417,15 +417,16 @@ def _apply_void(state: HandState, event: HandVoided) -> HandState:
 
 
 def _apply_exposed(state: HandState, event: CardExposed) -> HandState:
-    if event.in_deal and event.consequence != "shown to the table; play continues" and \
-            "call or fold" not in event.consequence:
-        if event.consequence.startswith("replaced"):
-            return _evolve(state, deal_exposures=state.deal_exposures + 1)
+    # Branches on the consequence's code, never on words (engine/words.py renders them).
+    consequence = event.consequence
+    if consequence == "replaced_as_burn":
+        return _evolve(state, deal_exposures=state.deal_exposures + 1)
+    if consequence == "misdeal":
         return state
     exposed = list(state.exposed)
     exposed[event.player] |= 1 << _CARD_OF_TEXT[event.card]
     call_only = state.call_only
-    if "call or fold" in event.consequence:
+    if consequence == "call_or_fold":
         c = list(call_only)
         c[event.player] = True
         call_only = tuple(c)

@@ -63,6 +63,9 @@ from engine.hand_state import (
     _texts,
 )
 from engine.profiles import Profile
+from engine.words import rule_ids
+
+_TDA_35: Final = ("tda-35",)
 
 _FOLD_EVENTS: Final[tuple[tuple[PlayerFolded], ...]] = tuple(
     (PlayerFolded(i),) for i in range(_PREBUILT))
@@ -491,6 +494,12 @@ def _misdeal_rule(profile: Profile) -> str:
     return "TDA 35, 36"
 
 
+def _misdeal_rules(profile: Profile) -> tuple[str, ...]:
+    if profile.misdeal_limit == "two_players_acted":
+        return ("chairperson-misdeal-2",)
+    return ("tda-35", "tda-36")
+
+
 def _decide_misdeal(state: HandState, command: DeclareMisdeal) -> tuple[HandEvent, ...]:
     if state.street > 0 or state.phase not in (POSTING, BETTING) or _substantial_action(state):
         raise RuleViolation(
@@ -498,7 +507,7 @@ def _decide_misdeal(state: HandState, command: DeclareMisdeal) -> tuple[HandEven
             "a misdeal can no longer be declared: substantial action has occurred and the hand "
             "is played to conclusion", next_steps(state),
         )
-    return (MisdealDeclared(command.reason, _misdeal_rule(state.profile)),)
+    return (MisdealDeclared("declared", _misdeal_rules(state.profile), command.reason),)
 
 
 def _decide_expose(state: HandState, command: ExposeCard) -> tuple[HandEvent, ...]:
@@ -507,46 +516,41 @@ def _decide_expose(state: HandState, command: ExposeCard) -> tuple[HandEvent, ..
     profile = state.profile
     if command.in_deal and state.street == 0 and not _substantial_action(state):
         if profile.exposed_deal_card == "misdeal":
-            rule = "league misdeals"
+            rules: tuple[str, ...] = ("league-misdeals",)
             return (
-                CardExposed(command.player, text, True, "misdeal", rule),
-                MisdealDeclared(f"{text} exposed in the deal", rule),
+                CardExposed(command.player, text, True, "misdeal", rules),
+                MisdealDeclared("card_exposed_in_deal", rules),
             )
         dealt = sum(1 for h in state.hole if h is not None)
         if profile.exposed_deal_card == "misdeal_if_first_two" and dealt == 0 and \
                 command.player in (0, 1):
-            rule = "TDA 35"
             return (
-                CardExposed(command.player, text, True, "misdeal", rule),
-                MisdealDeclared(f"{text}, one of the first two cards, exposed", rule),
+                CardExposed(command.player, text, True, "misdeal", _TDA_35),
+                MisdealDeclared("first_two_exposed", _TDA_35),
             )
         if state.deal_exposures:
             # TDA 35-A-7 ("any other 2 downcards"), chairperson misdeal 1(b), BSE: two cards
             # exposed by the dealer in the deal are a misdeal.
-            rule = "TDA 35"
             return (
-                CardExposed(command.player, text, True, "misdeal", rule),
-                MisdealDeclared(f"{text}, a second card exposed in the deal", rule),
+                CardExposed(command.player, text, True, "misdeal", _TDA_35),
+                MisdealDeclared("second_card_exposed", _TDA_35),
             )
-        return (CardExposed(command.player, text, True,
-                            "replaced by the next card; the exposed card is the burn card",
-                            "TDA 35"),)
+        return (CardExposed(command.player, text, True, "replaced_as_burn", _TDA_35),)
     if profile.player_exposure_kills_hand and not command.in_deal and \
             not state.folded[command.player] and _action_pending_after(state, command.player):
-        rule = "BSE mucked cards"
+        rules = ("bse-mucked-cards",)
         return (
-            CardExposed(command.player, text, False,
-                        "the hand is dead: a card exposed with action pending", rule),
-            HandKilled(command.player, "exposed a card with action pending", rule),
+            CardExposed(command.player, text, False, "hand_dead", rules),
+            HandKilled(command.player, "exposed_with_action_pending", rules),
         )
-    consequence = "shown to the table; play continues"
-    rule = "TDA 68"
+    consequence = "play_continues"
+    rules = ("tda-68",)
     seen_before = state.exposed[command.player] & ~(1 << command.card)
     if profile.exposed_both_call_or_fold and seen_before and not state.betting_closed:
         # League: the second of his two cards (the same card shown again does not count).
-        consequence = "both cards exposed: the player may only call or fold"
-        rule = "league exposed cards"
-    return (CardExposed(command.player, text, command.in_deal, consequence, rule),)
+        consequence = "call_or_fold"
+        rules = ("league-exposed-cards",)
+    return (CardExposed(command.player, text, command.in_deal, consequence, rules),)
 
 
 def _action_pending_after(state: HandState, player: int) -> bool:
@@ -565,31 +569,18 @@ def _decide_board_early(state: HandState, command: ExposeBoardEarly) -> tuple[Ha
         raise RuleViolation("board", "a board card can be premature only during betting")
     street = STREETS[state.street + 1] if state.street < 3 else "river"
     kind = state.profile.premature_board_card
+    procedure: str = kind
     if kind == "reshuffle_then_top_card":
-        procedure = ("burn cards stay in the muck; the exposed card(s) are shuffled back into "
-                     "the deck; once betting completes the top card(s) are revealed")
-        rule = "league accidental reveals"
+        rules: tuple[str, ...] = ("league-accidental-reveals",)
     elif kind == "reshuffle_with_burn":
-        procedure = (f"the premature {street} and its burn are reshuffled with the rest of the "
-                     "deck, the deck is re-cut and the cards re-dealt once the betting is done")
-        rule = "BSE misdealt / exposed cards"
+        rules = ("bse-misdealt-exposed-cards",)
     elif kind == "turn_out_for_the_round":
-        rule = "chairperson premature board cards"
-        if street == "flop":
-            procedure = ("the flop is mixed back into the stub, the burn card stays; after the "
-                         "betting, shuffle, cut and deal a new flop without burning")
-        elif street == "turn":
-            procedure = ("the card is taken out of play for this round; the next card replaces "
-                         "it after a burn, and the exposed card is shuffled back for the river")
-        else:
-            procedure = ("the burn card stays; the river goes back into the deck, which is "
-                         "reshuffled and cut, and the river is dealt without another burn")
+        rules = ("chairperson-premature-board-cards",)
+        procedure = {"flop": "flop_mixed_back", "turn": "turn_out_for_the_round"}.get(
+            street, "river_reshuffled")
     else:
-        procedure = (f"the burn card stays; the premature {street} goes back into the stub, "
-                     f"the entire stub is reshuffled and the {street} re-dealt without another "
-                     "burn once the betting is done")
-        rule = "TDA RP-5"
-    return (BoardExposedEarly(tuple(card_text(c) for c in command.cards), procedure, rule),)
+        rules = ("tda-rp-5",)
+    return (BoardExposedEarly(tuple(card_text(c) for c in command.cards), procedure, rules),)
 
 
 def _decide_kill(state: HandState, command: KillHand) -> tuple[HandEvent, ...]:
@@ -599,16 +590,16 @@ def _decide_kill(state: HandState, command: KillHand) -> tuple[HandEvent, ...]:
     if state.phase not in (BETTING, BOARD, SHOWDOWN, POSTING):
         raise RuleViolation("dead hand", f"no live hands at {state.phase}")
     _refuse_last_live_hand(state, command.player, "killed")
-    return (HandKilled(command.player, command.reason, command.rule),)
+    return (HandKilled(command.player, "ruling", rule_ids(command.rule), command.reason),)
 
 
 def _decide_clock(state: HandState, command: ExpireClock) -> tuple[HandEvent, ...]:
     if state.phase != BETTING or state.to_act != command.player:
         raise _not_your_turn(state, command.player)
     if state.current_bet > state.bets[command.player]:
-        return (HandKilled(command.player, "clock expired facing a bet", "TDA 29"),)
+        return (HandKilled(command.player, "clock_expired_facing_bet", ("tda-29",)),)
     if not state.profile.clock_expired_unbet_hand_checked:
-        return (HandKilled(command.player, "clock expired", "league timely bets"),)
+        return (HandKilled(command.player, "clock_expired", ("league-timely-bets",)),)
     return (PlayerChecked(command.player),)
 
 
@@ -628,10 +619,10 @@ def _decide_returned(state: HandState, command: MarkReturned) -> tuple[HandEvent
 
 def _decide_void(state: HandState, command: VoidHand) -> tuple[HandEvent, ...]:
     if state.profile.name == "chairperson":
-        rule = "chairperson: different back or duplicate card voids all action"
+        rules = ("chairperson-fouled-deck",)
     else:
-        rule = "TDA 35-E: a fouled deck stops play and all bets are returned"
-    return (HandVoided(command.reason, rule),)
+        rules = ("tda-35-e",)
+    return (HandVoided(command.reason, rules),)
 
 
 _DECIDERS: Final[dict[type, Callable[[HandState, Any], tuple[HandEvent, ...]]]] = {
@@ -645,7 +636,14 @@ _DECIDERS: Final[dict[type, Callable[[HandState, Any], tuple[HandEvent, ...]]]] 
 
 
 def reopening(state: HandState, player: int) -> tuple[bool, str]:
-    """Whether the betting is reopened for `player` now, and the rule that decides it (TDA 47
-    and the profile's reopen_percent / reopen_measure): what a floor person is asked after a
-    short all-in. The same test the engine validates raises with."""
-    return _raise_open(state, player), _reopen_rule(state.profile)
+    """Whether the betting is reopened for `player` now, and the identifier of the rule that
+    decides it (`tda-47`, or the profile's own reopen_percent / reopen_measure): what a floor
+    person is asked after a short all-in. The same test the engine validates raises with."""
+    profile = state.profile
+    if profile.reopen_measure == "own_bet_total":
+        rule = f"{profile.name}:reopen_measure"
+    elif profile.reopen_percent != 100:
+        rule = f"{profile.name}:reopen_percent"
+    else:
+        rule = "tda-47"
+    return _raise_open(state, player), rule

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from engine.errors import RuleViolation
-from engine.evaluator import describe, evaluate
+from engine.evaluator import evaluate, hand_rank
 from engine.events import (
     PotAwarded,
 )
@@ -94,7 +94,7 @@ def propose_awards(
     board = state.board
     values: dict[int, int] = {}
     for index, pot in enumerate(pots(state)):
-        hand_name = ""
+        rank: tuple[int, ...] = ()
         if override is not None:
             if index >= len(override) or not override[index]:
                 raise RuleViolation("award", f"the ruling gives no winner for pot {index}")
@@ -121,8 +121,8 @@ def propose_awards(
                     values[i] = evaluate(shown + board)
             best = max(values[i] for i in pot.eligible)
             winners = [i for i in pot.eligible if values[i] == best]
-            hand_name = describe(best)
+            rank = hand_rank(best)
         shares, odd_to = _split(state, pot.amount, winners)
         result.append(PotAwarded(index, pot.amount, pot.eligible, tuple(winners),
-                                 tuple(shares), tuple(odd_to), hand_name, ruling))
+                                 tuple(shares), tuple(odd_to), rank, ruling))
     return tuple(result)

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any, NoReturn
 
+from engine import HANDLOG_VERSION
 from engine.errors import RuleViolation
 from engine.events import (
     ChipsPosted,
@@ -23,7 +25,7 @@ from engine.hand_state import (
     HandState,
     _build,
 )
-from engine.profiles import PROFILES, Profile, get_profile
+from engine.profiles import Profile, profile_digest, rules_for
 
 # --- start ---------------------------------------------------------------------------------
 
@@ -75,9 +77,7 @@ def _validate_setup(setup: HandSetup) -> Profile:
             or min(antes) < 0 or setup.min_bet <= 0 or setup.chip_unit <= 0 \
             or setup.dead_money < 0:
         _refuse_setup(setup)
-    profile = PROFILES.get(setup.profile)
-    if profile is None:
-        profile = get_profile(setup.profile)
+    profile = rules_for(setup.profile, setup.rules_digest)
     if n > 2 and n - blinds.count(0) > 2:
         _refuse_straddle(setup, profile)
     return profile
@@ -113,6 +113,7 @@ def _refuse_setup(setup: HandSetup) -> NoReturn:
 
 def hand_started_event(setup: HandSetup) -> HandStarted:
     n = len(setup.stacks)
+    rules = rules_for(setup.profile, setup.rules_digest)
     return HandStarted(
         hand_number=setup.hand_number,
         players=setup.players or tuple(f"p{i + 1}" for i in range(n)),
@@ -129,6 +130,8 @@ def hand_started_event(setup: HandSetup) -> HandStarted:
         big_blind_seat=setup.big_blind_seat,
         absent=setup.absent,
         dead_money=setup.dead_money,
+        rules_digest=profile_digest(rules),
+        handlog_version=HANDLOG_VERSION,
     )
 
 
@@ -139,6 +142,7 @@ def setup_from_event(event: HandStarted) -> HandSetup:
         seats=event.seats, hand_number=event.hand_number, button_seat=event.button_seat,
         level=event.level, small_blind_seat=event.small_blind_seat,
         big_blind_seat=event.big_blind_seat, absent=event.absent, dead_money=event.dead_money,
+        rules_digest=event.rules_digest,
     )
 
 
@@ -167,7 +171,7 @@ def _post_events(setup: HandSetup,
 
 
 def _deal_kills(setup: HandSetup, profile: Profile) -> list[HandKilled]:
-    return [HandKilled(i, "away from the table when the deal was complete", "TDA 30")
+    return [HandKilled(i, "absent_at_deal", ("tda-30",))
             for i in _killed_at_deal(setup, profile)]
 
 
@@ -189,7 +193,7 @@ def initial_state(event: HandStarted) -> HandState:
 
 
 def new_hand(setup: HandSetup) -> HandState:
-    return _new_hand(setup, get_profile(setup.profile))
+    return _new_hand(setup, rules_for(setup.profile, setup.rules_digest))
 
 
 def _new_hand(setup: HandSetup, profile: Profile) -> HandState:
@@ -205,6 +209,9 @@ def _new_values(setup: HandSetup, profile: Profile) -> list[Any]:
     else:
         zeros, falses, nones, not_acted = (0,) * n, (False,) * n, (None,) * n, (NOT_ACTED,) * n
     absent = tuple(i in setup.absent for i in range(n)) if setup.absent else falses
+    if not setup.rules_digest:
+        # The state holds the rules it is decided under, live or replayed alike.
+        setup = replace(setup, rules_digest=profile_digest(profile))
     return [
         setup, profile, POSTING, 0, setup.stacks, zeros,  # setup .. bets
         zeros, setup.dead_money, falses, nones, nones, (),  # committed .. board

@@ -64,6 +64,9 @@ class HandSetup:
     # Chips in the pot before anything is posted, nobody's: Octobermuck's odd chips forfeited
     # at a buy-down go "to the next pot" and are "awarded to the winner of the next hand".
     dead_money: int = 0
+    # The digest of the rules the hand was recorded under (engine.profiles.rules_for); empty:
+    # today's profile of that name.
+    rules_digest: str = ""
 
     def __post_init__(self) -> None:
         # Without names or seats, the ones hand_started records (p1.., 1..): a hand started

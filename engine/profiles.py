@@ -13,6 +13,8 @@ applied by engine/hand.py, `table` ones by engine/table.py (button and blinds ac
 
 from __future__ import annotations
 
+import hashlib
+import json
 from dataclasses import dataclass, field, fields, replace
 from typing import Any, Literal, TypeVar
 
@@ -648,3 +650,83 @@ def get_profile(name: str) -> Profile:
     except KeyError:
         known = ", ".join(PROFILES)
         raise KeyError(f"unknown house-rule profile {name!r}; known profiles: {known}") from None
+
+
+# --- the rules that decided a hand: parameters, digest, rebuilt profiles ----------------------
+
+
+def profile_parameters(profile: Profile) -> dict[str, Any]:
+    """Every rule parameter of `profile` by name, as JSON values (tuples become lists)."""
+    return {name: _json_value(getattr(profile, name)) for name in parameter_names()}
+
+
+def _json_value(value: Any) -> Any:
+    if isinstance(value, tuple | list):
+        return [_json_value(item) for item in value]
+    return value
+
+
+def parameters_json(profile: Profile) -> str:
+    """The canonical JSON text of the profile's parameters (sorted keys, no spaces, UTF-8):
+    the text its digest is taken of, and the one table_opened records."""
+    return json.dumps(profile_parameters(profile), sort_keys=True, separators=(",", ":"),
+                      ensure_ascii=False)
+
+
+_DIGESTS: dict[int, tuple[Profile, str]] = {}
+
+
+def profile_digest(profile: Profile) -> str:
+    """SHA-256 (hex) of the canonical JSON of the profile's parameters: which rules decided a
+    hand, whatever the profile is called and however its citations are worded."""
+    known = _DIGESTS.get(id(profile))
+    if known is not None and known[0] is profile:
+        return known[1]
+    digest = hashlib.sha256(parameters_json(profile).encode("utf-8")).hexdigest()
+    _DIGESTS[id(profile)] = (profile, digest)
+    return digest
+
+
+def profile_from_parameters(name: str, parameters: str) -> Profile:
+    """The profile `name` with the parameters recorded as `parameters` (canonical JSON, as
+    parameters_json writes it); its citations are today's for that name. Raises ValueError
+    naming the parameter that is not one handlog knows."""
+    values = json.loads(parameters)
+    if not isinstance(values, dict):
+        raise ValueError("recorded parameters are not a JSON object")
+    unknown = sorted(set(values) - set(parameter_names()))
+    if unknown:
+        raise ValueError(f"unknown parameter(s) {', '.join(unknown)} in the recorded rules")
+    base = PROFILES.get(name, TDA)
+    return replace(base, name=name, **{key: _tuple_value(v) for key, v in values.items()})
+
+
+def _tuple_value(value: Any) -> Any:
+    if isinstance(value, list):
+        return tuple(_tuple_value(item) for item in value)
+    return value
+
+
+_RECORDED: dict[str, Profile] = {}
+
+
+def remember_rules(profile: Profile) -> str:
+    """Make the rules of `profile` known by their digest (a table records its parameters when
+    it opens; its hands name them by digest); returns the digest. The memo is addressed by
+    content, so what is remembered never changes what a digest means."""
+    digest = profile_digest(profile)
+    _RECORDED.setdefault(digest, profile)
+    return digest
+
+
+def rules_for(name: str, digest: str = "") -> Profile:
+    """The rules a hand recorded as (profile name, parameter digest): today's profile of that
+    name when the digest is its own (or not recorded), else the recorded parameters when they
+    are known (remember_rules), else today's profile (replay then says the hand was recorded
+    under other rules)."""
+    profile = PROFILES.get(name)
+    if profile is None:
+        profile = get_profile(name)
+    if not digest or digest == profile_digest(profile):
+        return profile
+    return _RECORDED.get(digest, profile)

@@ -20,6 +20,7 @@ from engine.tournament_events import (
     TableClosed,
 )
 from engine.tournament_state import Entrant, TournamentState
+from engine.words import rule_ids
 
 BALANCE_DIFFERENCE = 2
 """Tables are balanced once one has this many players more than another (Octobermuck: 'one
@@ -112,7 +113,7 @@ def draw_seats(state: TournamentState, tables: Sequence[str], order: Sequence[st
 
 def redraw_seats(state: TournamentState, tables: Sequence[str], order: Sequence[str],
                  seed: str = "", fixed: Sequence[SeatAssignment] = (),
-                 reason: str = "final table redraw") -> tuple[TableClosed | SeatsDrawn, ...]:
+                 reason: str = "final_table_redraw") -> tuple[TableClosed | SeatsDrawn, ...]:
     """Reseat every player still in at random (Octobermuck: 'When combining for the final
     table, all players except the dealer ... will be reseated randomly'); tables not listed
     close."""
@@ -151,7 +152,7 @@ def draw_button(state: TournamentState, table: str, cards: Mapping[int, str]) ->
         table=table,
         cards=tuple(SeatCard(s, seated[s], cards[s]) for s in sorted(cards)),
         seat=winner,
-        rule=BUTTON_RULE,
+        rule="bse-drawing-for-dealer",
     )
 
 
@@ -174,7 +175,7 @@ def move_player(state: TournamentState, player: str, to_table: str, to_seat: int
         raise RuleViolation("seating", f"{player} moves with {stack} chips: record his "
                             "elimination instead")
     return PlayerMoved(player, entrant.table, entrant.seat, to_table, to_seat, stack, reason,
-                       rule)
+                       ", ".join(rule_ids(rule)))
 
 
 def free_seats(state: TournamentState, table: str) -> tuple[int, ...]:
@@ -182,7 +183,7 @@ def free_seats(state: TournamentState, table: str) -> tuple[int, ...]:
     return tuple(s for s in range(1, state.structure.seats_per_table + 1) if s not in taken)
 
 
-def close_table(state: TournamentState, table: str, reason: str = "table broken") -> TableClosed:
+def close_table(state: TournamentState, table: str, reason: str = "table_broken") -> TableClosed:
     if table not in state.tables:
         raise RuleViolation("seating", f"table {table} is not open", state.tables)
     left = state.seated_at(table)
@@ -256,8 +257,8 @@ def suggest_balance(
         if due not in {e.player for e in candidates}:
             raise RuleViolation("TDA: balancing tables", f"name the player due the big blind "
                                 f"next at {source}", tuple(e.player for e in candidates))
-        player, reason = due, "due the big blind next"
-        rule = "TDA: the player due the big blind next moves to the shortest table"
+        player, reason = due, "due_big_blind"
+        rule = "tda-11-a"
     entrant = state.entrant(player)
     assert entrant is not None
     free = free_seats(state, target)
@@ -280,4 +281,4 @@ def _high_card(source: str, candidates: Sequence[Entrant],
     if len(set(drawn.values())) != len(drawn):
         raise RuleViolation(rule, "the same card was drawn twice")
     winner = max(players, key=lambda p: drawn[p])
-    return winner, f"high card ({cards[winner]})", rule
+    return winner, "high_card", "octobermuck-seating"

@@ -28,7 +28,13 @@ from engine.hand import (
     _started,
     apply,
 )
-from engine.profiles import get_profile
+from engine.profiles import (
+    PROFILES,
+    get_profile,
+    parameters_json,
+    profile_from_parameters,
+    remember_rules,
+)
 from engine.structure import AnteKind
 
 
@@ -87,10 +93,42 @@ class TableState:
         return sum(s.stack for s in self.seats) + self.carry
 
 
+def table_opened(table: str, seat_count: int, profile: str, tournament: str = "") -> TableOpened:
+    """The event that opens a table under `profile`, with the parameters in force today."""
+    return TableOpened(table, seat_count, profile, tournament,
+                       parameters_json(get_profile(profile)))
+
+
 def open_table(event: TableOpened) -> TableState:
     get_profile(event.profile)
+    if event.parameters:
+        # The rules the table opened under, for its hands that name them by digest.
+        remember_rules(profile_from_parameters(event.profile, event.parameters))
     return TableState(table=event.table, seat_count=event.seat_count, profile=event.profile,
                       tournament=event.tournament)
+
+
+MIN_SEATS, MAX_SEATS = 2, 10
+MAX_CHIPS = 10**12  # no stack, bet or adjustment is larger: a keying slip, not a tournament
+
+
+def check_table_opened(event: TableOpened) -> None:
+    """A table opens under a house-rule profile this release knows, with 2 to 10 seats
+    (`tdaa` is refused naming the known profiles)."""
+    if event.profile not in PROFILES:
+        raise RuleViolation("profile", f"profile: unknown house-rule profile {event.profile!r}; "
+                            f"known profiles: {', '.join(PROFILES)}", tuple(PROFILES))
+    if not MIN_SEATS <= event.seat_count <= MAX_SEATS:
+        raise RuleViolation("seat_count", f"seat_count: {event.seat_count} seats; a table has "
+                            f"{MIN_SEATS} to {MAX_SEATS}")
+
+
+def check_seat(state: TableState, seat: int, field: str = "seat") -> None:
+    """`seat` is one of the table's seats (1 to its seat count)."""
+    if not 1 <= seat <= state.seat_count:
+        raise RuleViolation("seat", f"{field}: seat {seat} does not exist at table "
+                            f"{state.table}: its seats are 1 to {state.seat_count}",
+                            (f"a seat from 1 to {state.seat_count}",))
 
 
 def _next_seat(seat: int, seat_count: int) -> int:

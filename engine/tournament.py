@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 from engine.colorup import SeatedStack, color_up_adjustments, race_chips
 from engine.errors import RuleViolation
+from engine.names import name_problem
 from engine.profiles import Profile, get_profile
 from engine.seating import (
     BALANCE_BY_HIGH_CARD,
@@ -66,6 +67,7 @@ from engine.tournament_state import (
     expected_chip_total,
     fold_tournament,
 )
+from engine.words import profile_rule, rule_ids
 
 __all__ = [
     "BALANCE_BY_HIGH_CARD", "BALANCE_DIFFERENCE", "TOURNAMENT_EVENT_TYPES", "BalanceMove",
@@ -77,14 +79,6 @@ __all__ = [
     "record_ruling", "redraw_seats", "register", "share_prizes", "stakes", "start_break",
     "start_level", "suggest_balance", "table_counts", "withdraw",
 ]
-
-PHOTO_FINISH = {
-    "bse": "BSE Photo Finishes: 'the player with the most chips in the hand will get the higher "
-           "finishing position. If Members have equal amounts of chips, they tie for the higher "
-           "position.'",
-}
-PHOTO_FINISH_DEFAULT = ("TDA: players out in the same hand finish by their chips at the start "
-                        "of the hand; equal chips share the place")
 
 
 def _profile(state: TournamentState) -> Profile:
@@ -149,6 +143,9 @@ def register(state: TournamentState, player: str, name: str,
     table takes; TDA: nothing)."""
     _check_running(state)
     _text(player, "the player id")
+    problem = name_problem(name or player)
+    if problem is not None:
+        raise RuleViolation("registration: name", f"the name {name or player!r} {problem}")
     if state.entrant(player) is not None:
         raise RuleViolation("registration", f"{player} is already registered")
     if high_hand and not state.structure.money.high_hand_fee:
@@ -169,12 +166,10 @@ def register(state: TournamentState, player: str, name: str,
     if deduction >= start:
         raise RuleViolation(profile.citations.get("late_entry_penalty_big_blinds", "late entry"),
                             f"the late-entry deduction {deduction} would take the whole stack")
-    if profile.late_entry_penalty_big_blinds:
-        rule = profile.citations.get("late_entry_penalty_big_blinds", "")
-    elif profile.late_entry_posts_while_absent:
-        rule = profile.citations.get("late_entry_posts_while_absent", "")
+    if profile.late_entry_posts_while_absent and not profile.late_entry_penalty_big_blinds:
+        rule = profile_rule(profile.name, "late_entry_posts_while_absent")
     else:
-        rule = profile.citations.get("late_entry_penalty_big_blinds", "")
+        rule = profile_rule(profile.name, "late_entry_penalty_big_blinds")
     return PlayerRegistered(player, name or player, True, deduction, start - deduction,
                             state.level, high_hand, rule)
 
@@ -292,7 +287,7 @@ def color_up(state: TournamentState, stacks: Mapping[str, int],
     _check_running(state)
     s = state.structure
     profile = _profile(state)
-    rule = profile.citations.get("color_up", profile.color_up)
+    rule = profile_rule(profile.name, "color_up")
     step = s.color_up_after(state.level)
     if not colours:
         if step is None or state.level in state.color_ups_done:
@@ -386,7 +381,7 @@ def eliminate(state: TournamentState,
                             tuple(sorted(alive)))
     rule = ""
     if len(busts) > 1:
-        rule = PHOTO_FINISH.get(state.structure.profile, PHOTO_FINISH_DEFAULT)
+        rule = profile_rule(state.structure.profile, "photo_finish")
     first_place = remaining - len(busts) + 1
     ranked = sorted(busts, key=lambda b: (-b.chips_at_start, b.player))
     events: list[PlayerEliminated | TournamentFinished] = []
@@ -424,8 +419,7 @@ def withdraw(state: TournamentState, player: str,
     remaining = len(state.remaining)
     if remaining <= 1:
         raise RuleViolation("withdrawal", f"{player} is the last player")
-    rule = ("BSE Missing Player: chips of a player who withdraws are removed from play; League: "
-            "chips are never split amongst the players")
+    rule = "bse-missing-player"
     events: list[PlayerWithdrew | TournamentFinished] = [
         PlayerWithdrew(player, remaining, chips, rule)]
     if remaining == 2:
@@ -475,10 +469,8 @@ def award_prizes(state: TournamentState) -> PrizesAwarded:
             elif e.player != state.winner:
                 unclaimed += money.bounty
         bounties = [BountyAward(p, n, n * money.bounty) for p, n in held.items() if n]
-    rule = (f"payouts for {bracket.min_players}-{bracket.max_players} players: "
-            + ", ".join(f"{bp / 100:g}%" for bp in bracket.basis_points)
-            + (" (scaled to the pool)" if bracket.scale_to_pool else "")
-            + f"; rounded down to {money.payout_rounding} cents, the remainder to first place")
+    # The payout line of the structure (tournament_created holds its percentages).
+    rule = f"payouts:{bracket.min_players}-{bracket.max_players}"
     return PrizesAwarded(pool, field, awards, tuple(bounties), unclaimed, rule)
 
 
@@ -514,7 +506,7 @@ def record_ruling(state: TournamentState, rule: str, text: str, by: str, stream:
         _text(value, what)
     if version < 0:
         raise RuleViolation("record", "a stream version is not negative")
-    return RulingRecorded(rule, text, by, stream, version)
+    return RulingRecorded(", ".join(rule_ids(rule)), text, by, stream, version)
 
 
 def record_penalty(state: TournamentState, player: str, penalty: str, rule: str, text: str,
@@ -525,4 +517,4 @@ def record_penalty(state: TournamentState, player: str, penalty: str, rule: str,
         _text(value, what)
     if hands < 0:
         raise RuleViolation("penalty", "hands must not be negative")
-    return PenaltyRecorded(player, penalty, rule, text, by, hands)
+    return PenaltyRecorded(player, penalty, ", ".join(rule_ids(rule)), text, by, hands)

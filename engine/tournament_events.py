@@ -30,7 +30,7 @@ class PlayerRegistered:
     `level` is the level running when he entered (0 before the start)."""
 
     TYPE: ClassVar[str] = "player_registered"
-    VERSION: ClassVar[int] = 1
+    VERSION: ClassVar[int] = 2  # 2: rule an identifier (profile:parameter), not the citation's text
     player: str
     name: str
     late: bool
@@ -54,11 +54,11 @@ class SeatsDrawn:
     `seed` by the caller); `tables` are the tables in play from now on (opened if new)."""
 
     TYPE: ClassVar[str] = "seats_drawn"
-    VERSION: ClassVar[int] = 1
+    VERSION: ClassVar[int] = 2  # 2: reason codes (initial_draw, final_table_redraw)
     seed: str
     tables: tuple[str, ...]
     assignments: tuple[SeatAssignment, ...]
-    reason: str = "initial draw"
+    reason: str = "initial_draw"
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,7 +66,7 @@ class TableClosed:
     """A table broken (its players moved or redrawn) or emptied."""
 
     TYPE: ClassVar[str] = "table_closed"
-    VERSION: ClassVar[int] = 1
+    VERSION: ClassVar[int] = 2  # 2: reason codes (table_broken, final_table_redraw)
     table: str
     reason: str
 
@@ -84,7 +84,7 @@ class ButtonDrawn:
     hearts, diamonds, clubs) wins the button."""
 
     TYPE: ClassVar[str] = "button_drawn"
-    VERSION: ClassVar[int] = 1
+    VERSION: ClassVar[int] = 2  # 2: rule an identifier
     table: str
     cards: tuple[SeatCard, ...]
     seat: int
@@ -163,7 +163,7 @@ class ChipsColoredUp:
     the carries; `removed` is what left play altogether (positive) or was added (negative)."""
 
     TYPE: ClassVar[str] = "chips_colored_up"
-    VERSION: ClassVar[int] = 1
+    VERSION: ClassVar[int] = 2  # 2: rule an identifier, adjustment reasons codes
     after_level: int
     colours: tuple[str, ...]
     old_unit: int
@@ -178,7 +178,7 @@ class ChipsColoredUp:
 @dataclass(frozen=True, slots=True)
 class PlayerMoved:
     TYPE: ClassVar[str] = "player_moved"
-    VERSION: ClassVar[int] = 1
+    VERSION: ClassVar[int] = 2  # 2: rule an identifier
     player: str
     from_table: str
     from_seat: int
@@ -195,7 +195,7 @@ class PlayerEliminated:
     `chips_at_start`; `bounty_to` collects his bounty."""
 
     TYPE: ClassVar[str] = "player_eliminated"
-    VERSION: ClassVar[int] = 1
+    VERSION: ClassVar[int] = 2  # 2: rule an identifier
     player: str
     place: int
     table: str
@@ -210,7 +210,7 @@ class PlayerWithdrew:
     """A player leaving the tournament: his chips are removed from play."""
 
     TYPE: ClassVar[str] = "player_withdrew"
-    VERSION: ClassVar[int] = 1
+    VERSION: ClassVar[int] = 2  # 2: rule an identifier
     player: str
     place: int
     chips_removed: int
@@ -236,7 +236,7 @@ class PrizesAwarded:
     """The prize pool paid out (cents): places, shared places split, bounties collected."""
 
     TYPE: ClassVar[str] = "prizes_awarded"
-    VERSION: ClassVar[int] = 1
+    VERSION: ClassVar[int] = 2  # 2: rule an identifier (payouts:MIN-MAX)
     pool: int
     field_size: int
     awards: tuple[PrizeAward, ...]
@@ -267,7 +267,7 @@ class RulingRecorded:
     """A director's decision, the rule it rests on, and the stream/version it affects."""
 
     TYPE: ClassVar[str] = "ruling_recorded"
-    VERSION: ClassVar[int] = 1
+    VERSION: ClassVar[int] = 2  # 2: rule identifiers
     rule: str
     text: str
     by: str
@@ -278,7 +278,7 @@ class RulingRecorded:
 @dataclass(frozen=True, slots=True)
 class PenaltyRecorded:
     TYPE: ClassVar[str] = "penalty_recorded"
-    VERSION: ClassVar[int] = 1
+    VERSION: ClassVar[int] = 2  # 2: rule identifiers
     player: str
     penalty: str
     rule: str

@@ -23,7 +23,7 @@ if TYPE_CHECKING:
 
 SCRIPT_LOCATION = Path(__file__).resolve().parent
 
-HEAD_REVISION = "0001_events_and_streams"
+HEAD_REVISION = "0003_sessions"
 """The newest revision in versions/ (a test checks it against Alembic's own view)."""
 
 VERSION_TABLE = "alembic_version"

@@ -1,3 +1,5 @@
 """The write side: commands -> engine -> events -> store; CLI root, HTTP API and pages."""
 
-__version__ = "0.1.0"
+from engine import HANDLOG_VERSION as __version__
+
+__all__ = ["__version__"]

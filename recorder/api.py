@@ -14,11 +14,22 @@ Answers to a command:
   409 for a stale version or an event id used for another command);
 - 401 / 403 / 429 `{rule: "auth", message}` for a missing session, a role that may not, or too
   many wrong PINs (with Retry-After).
+- 403 `{rule: "undo", message, legal, table}` when a dealer's undo would reverse a director's
+  event (a killed or voided hand, an award by a ruling, an amended entry): a director does it.
+- 422 `{rule: "request", message, field, fields}` for a value outside what a field allows (a
+  name, a reason, a seat, chips, a profile): nothing is recorded; 400 for a body that is not
+  JSON; 413 for a body over 64 KB (256 KB for a structure file).
+- Unshown hole cards are in an answer only for a director or that table's dealer
+  (`recorder.views.sees_hole_cards`).
+
+The OpenAPI spec (`/openapi.json`) lists every status each route answers with its error model
+(a bounded schemathesis run in tests/test_openapi_fuzz.py holds the routes to it); a 405 names
+the allowed methods in `Allow`.
 """
 
 
 import uuid
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import replace
 from datetime import datetime
@@ -38,21 +49,50 @@ from engine.errors import RuleViolation
 from engine.events import HandStarted
 from engine.table import Level
 from recorder.api_hands import hands_router
+from recorder.api_spec import (
+    DELETE_SESSION,
+    FLOOR_STREAM,
+    LOGIN,
+    LOGOUT,
+    NEW_TOURNAMENT,
+    PAIR,
+    READ,
+    READ_TABLE,
+    SESSIONS,
+    SUBMIT,
+    TABLE_STREAM,
+    TOURNAMENT_COMMAND,
+    WHOAMI,
+    allow_header,
+)
 from recorder.auth import (
     CSRF_COOKIE,
     CSRF_HEADER,
+    DEVICE_COOKIE,
     SESSION_COOKIE,
     Auth,
     AuthError,
     Role,
     Session,
 )
+from recorder.cookies import cookie_of, delete_session_cookies, set_session_cookies
 from recorder.floor import HandContext, TournamentDesk
+from recorder.headers import SecurityHeaders
+from recorder.limits import MAX_NAME, BodyLimit, body_limit, name_problem
 from recorder.live import Hub, event_stream
-from recorder.service import Actor, Recorder, StartHand, utc_now
+from recorder.live_share import LiveCounter, LiveLimits, SharedViews
+from recorder.service import Actor, DirectorsCorrection, Recorder, StartHand, utc_now
 from recorder.structure import StructureError, loads_structure
 from recorder.tournament_service import tournament_stream
-from recorder.views import EventLog, event_rows, notable_rows, table_summary, table_view
+from recorder.views import (
+    EventLog,
+    broken_summary,
+    event_rows,
+    notable_rows,
+    sees_hole_cards,
+    table_summary,
+    table_view,
+)
 from recorder.wire import (
     CommandIn,
     StartHandIn,
@@ -61,6 +101,12 @@ from recorder.wire import (
     to_command,
 )
 from replay.fold import TableFold, level_of
+from schema.checkpoint import (
+    SigningKey,
+    StoredCheckpoint,
+    latest_checkpoint,
+    record_checkpoint,
+)
 from schema.errors import ConcurrencyConflict, DuplicateEventConflict, HandlogError
 
 STATIC = Path(__file__).resolve().parent / "static"
@@ -68,8 +114,9 @@ STREAM_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9._:-]{0,199}$"
 Stream = Annotated[str, PathParam(pattern=STREAM_PATTERN, description="a table's stream id")]
 LevelFor = Callable[[str, TableFold], Level | None]
 _UNSAFE = frozenset({"POST", "PUT", "PATCH", "DELETE"})
-_CSP = ("default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; "
-        "connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'")
+# Viewers hear of a change this much later than the table's own screens: the dealer's answer
+# goes first, and a burst of taps is one render for them all.
+VIEWER_SETTLE_SECONDS = 0.25
 
 
 class CommandRequest(BaseModel):
@@ -122,6 +169,15 @@ def last_level(stream: str, fold: TableFold) -> Level | None:
     return None
 
 
+def _field_of(loc: Any) -> str:
+    """`("body", "command", "open_table", "profile")` -> "command.profile" (the JSON path
+    without the body and the union's tag)."""
+    parts = [str(p) for p in tuple(loc)[1:] if not isinstance(p, int)]
+    if len(parts) > 2 and parts[0] == "command":
+        parts = [parts[0], *parts[2:]]
+    return ".".join(parts) or "body"
+
+
 def _error(status: int, rule: str, message: str, legal: list[str] | None = None,
            **extra: Any) -> JSONResponse:
     return JSONResponse({"rule": rule, "message": message, "legal": legal or []} | extra,
@@ -135,11 +191,19 @@ def create_app(
     level_for: LevelFor = last_level,
     poll_seconds: float = 1.0,
     clock: Callable[[], datetime] = utc_now,
+    signing_key: SigningKey | None = None,
+    allowed_hosts: Sequence[str] | None = None,
+    live_limits: LiveLimits | None = None,
 ) -> FastAPI:
     """The API and pages over `recorder`. A tournament's table plays at the tournament's
-    stakes; `level_for(stream, fold)` gives the level of a table outside any tournament."""
+    stakes; `level_for(stream, fold)` gives the level of a table outside any tournament.
+    `allowed_hosts`: the Host headers answered (None: any, for tests); `live_limits`: how many
+    event streams a client may hold open."""
     auth = auth or Auth()
     store = recorder.store
+    auth.bind(store.session_store())
+    live = LiveCounter(live_limits or LiveLimits())
+    shared = SharedViews()
     desk = TournamentDesk(recorder)
     hub = Hub(store, poll_seconds)
     log = EventLog(store)
@@ -162,6 +226,12 @@ def create_app(
     app.state.auth = auth
     app.state.hub = hub
     app.state.recorder = recorder
+    app.add_middleware(BodyLimit, limit=body_limit)  # 413 before a byte too many is read
+    app.state.live = live
+    if allowed_hosts is not None:
+        from starlette.middleware.trustedhost import TrustedHostMiddleware
+
+        app.add_middleware(TrustedHostMiddleware, allowed_hosts=list(allowed_hosts))
 
     # --- errors as JSON a tablet can show -------------------------------------------------
 
@@ -180,35 +250,38 @@ def create_app(
     async def _request_error(_request: Request, exc: RequestValidationError) -> JSONResponse:
         problems = [f"{'.'.join(str(p) for p in e.get('loc', ()))}: {e.get('msg', '')}"
                     for e in exc.errors()]
+        fields = [_field_of(e.get("loc", ())) for e in exc.errors()]
+        body = [e for e in exc.errors() if tuple(e.get("loc", ()))[:1] == ("body",)
+                and e.get("type") != "json_invalid"]
+        if body and len(body) == len(exc.errors()):
+            # A well-formed request with a value outside what is allowed: nothing recorded.
+            return _error(422, "request", "; ".join(problems), ["fix the field and send again"],
+                          field=fields[0], fields=fields)
         return _error(400, "request", "; ".join(problems) or "bad request")
 
     @app.exception_handler(StarletteHTTPException)
-    async def _http_error(_request: Request, exc: StarletteHTTPException) -> JSONResponse:
-        return _error(exc.status_code, "http", str(exc.detail))
+    async def _http_error(request: Request, exc: StarletteHTTPException) -> JSONResponse:
+        response = _error(exc.status_code, "http", str(exc.detail))
+        if exc.status_code == 405:
+            response.headers["Allow"] = allow_header(app, request.url.path)
+        return response
 
     @app.exception_handler(HandlogError)
     async def _handlog_error(_request: Request, exc: HandlogError) -> JSONResponse:
         return _error(500, "store", str(exc))
 
-    @app.middleware("http")
-    async def _headers(request: Request, call_next: Any) -> Any:
-        response = await call_next(request)
-        response.headers.setdefault("Content-Security-Policy", _CSP)
-        response.headers.setdefault("X-Content-Type-Options", "nosniff")
-        response.headers.setdefault("Referrer-Policy", "no-referrer")
-        if request.url.path.startswith("/api/"):
-            response.headers.setdefault("Cache-Control", "no-store")
-        return response
+    # Security headers (recorder/headers.py): a plain ASGI middleware, nothing per SSE chunk.
+    app.add_middleware(SecurityHeaders)
 
     # --- who is asking ----------------------------------------------------------------------
 
     def session_of(request: Request) -> Session:
-        session = auth.session(request.cookies.get(SESSION_COOKIE))
+        token = cookie_of(request, SESSION_COOKIE)
+        session = auth.session(token)
         if session is None:
-            raise AuthError(401, "sign in first (director PIN, dealer PIN or pairing code, "
-                            "or as a viewer)")
+            raise AuthError(401, auth.refusal(token))
         if request.method in _UNSAFE and not auth.csrf_ok(
-            session, request.headers.get(CSRF_HEADER), request.cookies.get(CSRF_COOKIE)
+            session, request.headers.get(CSRF_HEADER), cookie_of(request, CSRF_COOKIE)
         ):
             raise AuthError(403, f"missing or wrong {CSRF_HEADER} header: reload the page")
         return session
@@ -239,28 +312,62 @@ def create_app(
     def context(stream: str, fold: TableFold) -> HandContext:
         return desk.hand_context(fold) or HandContext(level_for(stream, fold))
 
-    def view(stream: str, role: str, fold: TableFold | None = None) -> dict[str, Any]:
+    def view(stream: str, session: Session, fold: TableFold | None = None) -> dict[str, Any]:
         fold = fold or recorder.table(stream)
-        return table_view(fold, log.recent(stream, fold.version), role,
-                          context(stream, fold).level, desk.names(fold))
+        return table_view(fold, log.recent(stream, fold.version), session.role,
+                          context(stream, fold).level, desk.names(fold),
+                          dealer_of=session.table)
+
+    def public_for(session: Session, stream: str) -> bool:
+        """True when `session` gets only what was shown at table `stream`."""
+        return not sees_hole_cards(session.role, stream, session.table)
+
+    def is_open(stream: str) -> bool:
+        """A table of this room that is open now: opened (under a profile this release knows)
+        and, at a tournament, not broken."""
+        head = store.head(stream)
+        if head is None or head.kind != "table":
+            return False
+        state = recorder.table(stream).state
+        if state is None:
+            return False
+        if state.tournament:
+            tables = desk.open_tables(state.tournament)
+            return tables is None or state.table in tables
+        return True
 
     def table_streams() -> list[str]:
         return [h.stream_id for h in store.streams() if h.kind == "table"]
+
+    def summary(stream: str, notable: bool = True
+                ) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+        """One table's card and its rulings and corrections; a table that cannot be read says
+        why on its card and leaves the others alone (one table's problem stays its own)."""
+        try:
+            fold = recorder.table(stream)
+            names = desk.names(fold)
+            return (table_summary(fold, context(stream, fold).level, names),
+                    notable_rows(fold, log.notable(stream, fold.version), names)
+                    if notable else [])
+        except Exception as error:  # noqa: BLE001 - any entry an older release let in
+            head = store.head(stream)
+            return broken_summary(stream, head.version if head else 0, error), []
 
     def floor(session: Session) -> dict[str, Any]:
         tables = []
         corrections: list[dict[str, Any]] = []
         for stream in table_streams():
-            fold = recorder.table(stream)
-            names = desk.names(fold)
-            tables.append(table_summary(fold, context(stream, fold).level, names))
-            corrections.extend(notable_rows(fold, log.notable(stream, fold.version), names))
+            card, notable = summary(stream)
+            tables.append(card)
+            corrections.extend(notable)
         corrections.sort(key=lambda row: row["at"], reverse=True)
+        problems: list[dict[str, Any]] = []
         result: dict[str, Any] = {
             "role": session.role, "tables": tables, "corrections": corrections[:100],
-            "tournaments": desk.views(clock()),
+            "tournaments": desk.views(clock(), problems), "problems": problems,
             "version": sum(h.version for h in store.streams()),
         }
+        result["checkpoint"] = checkpoint_view(latest_checkpoint(store))
         if session.role == "director":
             result["dealer_pins"] = {t["stream"]: auth.table_pin(t["stream"]) for t in tables}
             result["pairing_codes"] = [
@@ -270,52 +377,84 @@ def create_app(
 
     # --- session ----------------------------------------------------------------------------
 
-    @app.post("/api/session", tags=["session"])
+    def is_table(stream: str) -> bool:
+        head = store.head(stream)
+        return head is not None and head.kind == "table"
+
+    @app.post("/api/session", tags=["session"], responses=LOGIN)
     def login(body: LoginRequest, request: Request) -> JSONResponse:
         """Join as director (PIN), dealer (table PIN or pairing code) or viewer."""
         client = request.client.host if request.client else "unknown"
+        for field, value in (("name", body.name), ("device", body.device)):
+            # Who records goes into every event he records, for good: a name, not a payload.
+            problem = name_problem(value) if value else None
+            if problem:
+                return _error(422, "request", f"{field}: {problem}",
+                              [f"1 to {MAX_NAME} printable characters"], field=field)
+        if body.role == "dealer" and body.table is not None and not is_open(body.table):
+            # Before the PIN is looked at: a dealer session is for an open table of this room.
+            raise AuthError(404, f"no open table {body.table!r} in this room: a dealer joins "
+                            "an open table with its PIN or a pairing code")
         session = auth.login(client, body.role, pin=body.pin, code=body.code,
-                             table=body.table, name=body.name, device=body.device)
+                             table=body.table, name=body.name, device=body.device,
+                             table_known=is_table,
+                             known_device=cookie_of(request, DEVICE_COOKIE))
         response = JSONResponse(session.public())
-        secure = request.url.scheme == "https"
-        response.set_cookie(SESSION_COOKIE, session.token, httponly=True, samesite="strict",
-                            secure=secure, path="/")
-        response.set_cookie(CSRF_COOKIE, session.csrf, httponly=False, samesite="strict",
-                            secure=secure, path="/")
+        set_session_cookies(request, response, auth, session)
         return response
 
-    @app.get("/api/session", tags=["session"])
+    @app.get("/api/session", tags=["session"], responses=WHOAMI)
     def whoami(request: Request) -> dict[str, Any]:
         """The caller's session (role, table, CSRF token), or `{"role": null}`."""
-        session = auth.session(request.cookies.get(SESSION_COOKIE))
+        session = auth.session(cookie_of(request, SESSION_COOKIE))
         return session.public() if session else {"role": None}
 
-    @app.delete("/api/session", tags=["session"])
+    @app.delete("/api/session", tags=["session"], responses=LOGOUT)
     def logout(request: Request, session: Reader) -> JSONResponse:
+        """Sign out: the session ends here and on every server sharing the database."""
         auth.logout(session.token)
         response = JSONResponse({"role": None})
-        response.delete_cookie(SESSION_COOKIE, path="/")
-        response.delete_cookie(CSRF_COOKIE, path="/")
+        delete_session_cookies(request, response)
         return response
+
+    @app.get("/api/sessions", tags=["session"], responses=SESSIONS)
+    def list_sessions(session: Annotated[Session, Depends(director)]) -> dict[str, Any]:
+        """The directors' and dealers' sessions signed in now, most recently used first
+        (`id` revokes one; `current` is the caller's own)."""
+        now = auth.now()
+        return {"idle_minutes": int(auth.idle_seconds // 60), "sessions": [
+            {"id": s.id, "role": s.role, "table": s.table, "name": s.name,
+             "device": s.device, "client": s.client,
+             "signed_in_at": s.signed_in_at.isoformat(), "last_seen": s.last_seen.isoformat(),
+             "idle_seconds": max(0, int(now - s.last_seen.timestamp())),
+             "current": s.id == session.id}
+            for s in auth.signed_in()]}
+
+    @app.delete("/api/sessions/{session_id}", tags=["session"], responses=DELETE_SESSION)
+    def revoke_session(
+        session_id: Annotated[str, PathParam(pattern=r"^[A-Za-z0-9_-]{1,64}$")],
+        session: Annotated[Session, Depends(director)],
+    ) -> dict[str, Any]:
+        """Sign a tablet out (the director): its token is refused from now on, here and on
+        every server sharing the database, also after a restart."""
+        if not auth.revoke(session_id, session.name):
+            raise StarletteHTTPException(404, f"no signed-in session {session_id}")
+        return {"revoked": session_id}
 
     # --- tables -----------------------------------------------------------------------------
 
-    @app.get("/api/tables", tags=["tables"])
+    @app.get("/api/tables", tags=["tables"], responses=READ)
     def list_tables(session: Reader) -> list[dict[str, Any]]:
         """Every table at a glance."""
-        summaries = []
-        for stream in table_streams():
-            fold = recorder.table(stream)
-            summaries.append(table_summary(fold, context(stream, fold).level, desk.names(fold)))
-        return summaries
+        return [summary(stream, notable=False)[0] for stream in table_streams()]
 
-    @app.get("/api/tables/{stream}", tags=["tables"])
+    @app.get("/api/tables/{stream}", tags=["tables"], responses=READ_TABLE)
     def read_table(stream: Stream, session: Reader) -> dict[str, Any]:
         """The table for the caller's role: seats, stacks, pots, board, who is to act and the
         legal actions with amounts, showdown order and proposed awards, the last events."""
-        return view(stream, session.role, fold_of(stream))
+        return view(stream, session, fold_of(stream))
 
-    @app.post("/api/tables/{stream}/commands", tags=["tables"])
+    @app.post("/api/tables/{stream}/commands", tags=["tables"], responses=SUBMIT)
     def submit(stream: Stream, body: CommandRequest,
                session: Annotated[Session, Depends(recorder_of)]) -> JSONResponse:
         """Record one command at the table (see the module docstring for the answers)."""
@@ -341,15 +480,20 @@ def create_app(
                 f"tablet saw version {conflict.expected}: someone recorded first",
                 ["discard this entry", "re-apply it to the table as it is now"],
                 expected=conflict.expected, actual=conflict.actual,
-                since=event_rows(current, since, session.role == "viewer"),
-                table=view(stream, session.role, current),
+                since=event_rows(current, since, public_for(session, stream),
+                                 desk.names(current)),
+                table=view(stream, session, current),
             )
         except DuplicateEventConflict as duplicate:
             return _error(409, "event id", str(duplicate), ["make a new event id"],
-                          table=view(stream, session.role))
+                          table=view(stream, session))
+        except DirectorsCorrection as refused:
+            # A director's event ends the dealer's undo: the role may not, whatever he sends.
+            return _error(403, refused.rule, refused.message, list(refused.legal),
+                          table=view(stream, session))
         except RuleViolation as violation:
             return _error(422, violation.rule, violation.message, list(violation.legal),
-                          table=view(stream, session.role))
+                          table=view(stream, session))
         eliminated: list[str] = []
         warning = None
         try:
@@ -363,9 +507,10 @@ def create_app(
         current = recorder.table(stream)
         return JSONResponse({
             "recorded": True, "retried": recorded.retried, "version": recorded.version,
-            "events": event_rows(current, list(recorded.events), False, desk.names(current)),
+            "events": event_rows(current, list(recorded.events), public_for(session, stream),
+                                 desk.names(current)),
             "eliminated": eliminated, "warning": warning,
-            "table": view(stream, session.role, current),
+            "table": view(stream, session, current),
         })
 
     def _command(stream: str, fold: TableFold, command: CommandIn) -> Any:
@@ -378,30 +523,39 @@ def create_app(
         assert isinstance(start, StartHand)
         return replace(start, final_table=start.final_table or ctx.final_table)
 
-    @app.get("/api/tables/{stream}/events", tags=["live"])
+    @app.get("/api/tables/{stream}/events", tags=["live"], responses=TABLE_STREAM,
+             response_class=StreamingResponse)
     async def follow_table(stream: Stream, request: Request,
                            session: Reader) -> StreamingResponse:
         """Server-sent events: `state` (the table view for the caller's role) now and after
         every append."""
         await anyio.to_thread.run_sync(fold_of, stream)
-        role = session.role
+        slot = live.take(request, session)
 
-        async def render() -> dict[str, Any]:
-            return await anyio.to_thread.run_sync(view, stream, role)
+        async def render() -> dict[str, Any] | str:
+            if session.role == "viewer":  # one view per change, shared by every viewer
+                return await shared.frame(("table", stream, hub.generation),
+                                          lambda: view(stream, session))
+            return await anyio.to_thread.run_sync(view, stream, session)
 
         subscription = hub.subscribe(frozenset({stream}))
-        return _sse(event_stream(hub, subscription, render, request.is_disconnected))
+        return _sse(slot.wrap(event_stream(
+            hub, subscription, render, request.is_disconnected, still_valid=valid(session),
+            settle_seconds=VIEWER_SETTLE_SECONDS if session.role == "viewer" else 0.0)))
 
-    @app.post("/api/tables/{stream}/pairing", tags=["floor"])
+    @app.post("/api/tables/{stream}/pairing", tags=["floor"], responses=PAIR)
     def pair(stream: Stream, session: Annotated[Session, Depends(director)]) -> dict[str, Any]:
         """A one-time code that joins one more tablet to this table as its dealer."""
         fold_of(stream)
+        if not is_open(stream):
+            raise StarletteHTTPException(409, f"table {stream} is not open: a dealer joins an "
+                                         "open table")
         code = auth.new_pairing_code(stream)
         return {"code": code.code, "table": stream}
 
     # --- floor --------------------------------------------------------------------------------
 
-    @app.post("/api/tournaments", tags=["floor"])
+    @app.post("/api/tournaments", tags=["floor"], responses=NEW_TOURNAMENT)
     def new_tournament(body: NewTournamentRequest,
                        session: Annotated[Session, Depends(director)]) -> JSONResponse:
         """Create a tournament from a structure file's text; answers with the floor view.
@@ -420,7 +574,8 @@ def create_app(
                           else list(violation.legal))
         return JSONResponse(floor(session))
 
-    @app.post("/api/tournaments/{tournament}/commands", tags=["floor"])
+    @app.post("/api/tournaments/{tournament}/commands", tags=["floor"],
+              responses=TOURNAMENT_COMMAND)
     def tournament_command(
         tournament: Annotated[str, PathParam(pattern=STREAM_PATTERN)],
         body: TournamentCommandRequest,
@@ -456,20 +611,64 @@ def create_app(
                           floor=floor(session))
         return JSONResponse(floor(session) | {"retried": retried})
 
-    @app.get("/api/floor", tags=["floor"])
+    @app.get("/api/floor", tags=["floor"], responses=READ)
     def read_floor(session: Reader) -> dict[str, Any]:
         """Every table, rulings and corrections; for the director the dealer PINs and codes."""
         return floor(session)
 
-    @app.get("/api/floor/events", tags=["live"])
+    @app.get("/api/floor/events", tags=["live"], responses=FLOOR_STREAM,
+             response_class=StreamingResponse)
     async def follow_floor(request: Request, session: Reader) -> StreamingResponse:
         """Server-sent events: `state` (the floor view) now and after every append anywhere."""
 
-        async def render() -> dict[str, Any]:
+        slot = live.take(request, session)
+
+        async def render() -> dict[str, Any] | str:
+            if session.role == "viewer":  # one view per change, shared by every viewer
+                second = int(clock().timestamp())  # the view carries the server's clock
+                return await shared.frame(("floor", hub.generation, second),
+                                          lambda: floor(session))
             return await anyio.to_thread.run_sync(floor, session)
 
         subscription = hub.subscribe(None)
-        return _sse(event_stream(hub, subscription, render, request.is_disconnected))
+        return _sse(slot.wrap(event_stream(
+            hub, subscription, render, request.is_disconnected, still_valid=valid(session),
+            settle_seconds=VIEWER_SETTLE_SECONDS if session.role == "viewer" else 0.0)))
+
+    def valid(session: Session) -> Callable[[], Awaitable[bool]]:
+        """Whether an open event stream's session still holds (revoked, signed out, expired:
+        the stream ends, and the page signs in again)."""
+
+        async def holds() -> bool:
+            if session.role == "viewer":
+                return auth.now() < session.expires  # not stored: the clock decides
+            found = await anyio.to_thread.run_sync(auth.session, session.token)
+            return found is not None
+
+        return holds
+
+    # --- the signed log ---------------------------------------------------------------------
+
+    @app.get("/api/log/key", tags=["log"])
+    def log_key() -> dict[str, Any]:
+        """The room's public key (C2SP verifier key) that checks every checkpoint's signature.
+        404 when this server signs no checkpoints."""
+        if signing_key is None:
+            raise AuthError(404, "this server signs no checkpoints (no signing key)")
+        return {"key": signing_key.verifier.text(), "origin": signing_key.name}
+
+    @app.get("/api/log/checkpoint", tags=["log"])
+    def read_checkpoint(session: Reader) -> dict[str, Any]:
+        """The latest signed checkpoint (null when none was taken yet)."""
+        return {"checkpoint": checkpoint_view(latest_checkpoint(store))}
+
+    @app.post("/api/log/checkpoint", tags=["log"])
+    def take_checkpoint(session: Annotated[Session, Depends(director)]) -> dict[str, Any]:
+        """Sign the log's size and root now (the director's); answers with the checkpoint."""
+        if signing_key is None:
+            raise AuthError(404, "this server signs no checkpoints (no signing key)")
+        taken = record_checkpoint(store, signing_key, "on_demand")
+        return {"checkpoint": checkpoint_view(taken)}
 
     # --- pages ----------------------------------------------------------------------------
 
@@ -508,6 +707,15 @@ def create_app(
     app.include_router(hands_router(store, session_of))
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     return app
+
+
+def checkpoint_view(stored: StoredCheckpoint | None) -> dict[str, Any] | None:
+    if stored is None:
+        return None
+    cp = stored.checkpoint
+    return {"number": stored.number, "reason": stored.reason,
+            "created_at": stored.created_at.isoformat(), "origin": cp.origin,
+            "size": cp.size, "root": cp.root_hex, "text": cp.text}
 
 
 def _sse(body: AsyncIterator[str]) -> StreamingResponse:

@@ -9,7 +9,7 @@ from pathlib import Path
 import click
 
 from recorder.cli_db import db_option, user_errors
-from replay.export_hands import HandsExport, load_hands, tournament_id
+from replay.export_hands import ExportOptions, HandsExport, load_hands, tournament_id
 from replay.export_ohh import write_ohh
 from replay.export_phh import write_phh
 from replay.export_pokerstars import write_pokerstars
@@ -17,7 +17,7 @@ from replay.report import REPORT_FORMATS, build_report
 from schema.database import display_url, resolve_url
 from schema.store import open_store
 
-_WRITERS: dict[str, Callable[[HandsExport], tuple[str, int, list[str]]]] = {
+_WRITERS: dict[str, Callable[[HandsExport, ExportOptions], tuple[str, int, list[str]]]] = {
     "phh": write_phh,
     "pokerstars": write_pokerstars,
     "ohh": write_ohh,
@@ -34,7 +34,11 @@ _WRITERS: dict[str, Callable[[HandsExport], tuple[str, int, list[str]]]] = {
               help="The file to write (replaced). CSV writes two files: OUT (one row per "
                    "hand and pot) and OUT's name with -corrections (findings, corrections, "
                    "rulings, penalties).")
-def report(db_url: str | None, tournament: str | None, fmt: str, out: Path) -> None:
+@click.option("--all-cards", "all_cards", is_flag=True,
+              help="Add every hole card the log knows (dealt, exposed, mucked): for the "
+                   "director or an auditor. Default: only the cards shown at the table.")
+def report(db_url: str | None, tournament: str | None, fmt: str, out: Path,
+           all_cards: bool) -> None:
     """The auditor's report, built by replaying the log through the engine.
 
     The verdict (clean, or every finding with its stream, version, event, rule, expected and
@@ -42,7 +46,8 @@ def report(db_url: str | None, tournament: str | None, fmt: str, out: Path) -> N
     chip ledger, eliminations, prizes), every hand per table (button and blinds, level,
     stacks, each pot with eligible players, winners, shares and odd chips), every correction
     and every ruling and penalty with the rule it rests on and who recorded it. HTML is one
-    self-contained printable page; JSON one object; CSV one row per hand and pot.
+    self-contained printable page; JSON one object; CSV one row per hand and pot. It holds
+    only the cards shown at the table unless --all-cards (and says which).
 
     Exit status 0 when the log is clean, 1 when the report lists findings (it is written
     either way).
@@ -51,7 +56,7 @@ def report(db_url: str | None, tournament: str | None, fmt: str, out: Path) -> N
     with user_errors():
         url = resolve_url(db_url)
         with open_store(url) as store:
-            audit = build_report(store, tournament, display_url(url))
+            audit = build_report(store, tournament, display_url(url), all_cards=all_cards)
     if tournament and not audit.data["tables"] and not audit.data["tournaments"]:
         raise click.ClickException(f"no tournament {tournament!r} in the log")
     try:
@@ -61,7 +66,9 @@ def report(db_url: str | None, tournament: str | None, fmt: str, out: Path) -> N
     verdict = audit.data["verdict"]
     hands = sum(len(t["hands"]) for t in audit.data["tables"])
     click.echo(f"report of {hands} hands in {len(audit.data['tables'])} table stream(s) "
-               f"written to {', '.join(map(str, written))}")
+               f"written to {', '.join(map(str, written))} ("
+               + ("every hole card the log knows" if all_cards else
+                  "only the cards shown at the table") + ")")
     if audit.clean:
         click.echo("clean")
     else:
@@ -82,14 +89,23 @@ def report(db_url: str | None, tournament: str | None, fmt: str, out: Path) -> N
 @click.option("--out", required=True, type=click.Path(dir_okay=False, allow_dash=True,
                                                       path_type=Path),
               help="The file to write (replaced); - for standard output.")
+@click.option("--hero", metavar="NAME", default="",
+              help="Write this player's view (his name or id): his hole cards when they were "
+                   "recorded, the others' only when shown. Without it: the table's view "
+                   "(PokerStars' observer form, OHH's Observed flag).")
+@click.option("--all-cards", "all_cards", is_flag=True,
+              help="Add every recorded hole card, shown or not (the director's or an "
+                   "auditor's copy); the file says so.")
 def export(db_url: str | None, fmt: str, table: str | None, tournament: str | None,
-           out: Path) -> None:
+           out: Path, hero: str, all_cards: bool) -> None:
     """Export the recorded hands as standard hand histories.
 
     Only complete hands are written, as they count after corrections; a misdealt, voided or
     unfinished hand is left out with a note (on standard error, and as a comment in a PHH
-    file). PHH carries the house rules and the chip unit in `_rules` and `_chip_unit`, so
-    `handlog phh verify` re-checks the export.
+    file). By default a file holds only what the table saw (cards shown); `--hero` adds one
+    player's own cards, `--all-cards` every recorded card. PHH carries the house rules and
+    the chip unit in `_rules` and `_chip_unit`, so `handlog phh verify` and `handlog import`
+    re-check the export.
     """
     with user_errors():
         with open_store(db_url) as store:
@@ -98,7 +114,7 @@ def export(db_url: str | None, fmt: str, table: str | None, tournament: str | No
         raise click.ClickException(f"no table stream {table!r} in the log")
     if tournament and not hands.tables and tournament_id(tournament) not in hands.tournaments:
         raise click.ClickException(f"no tournament {tournament!r} in the log")
-    text, count, notes = _WRITERS[fmt](hands)
+    text, count, notes = _WRITERS[fmt](hands, ExportOptions(hero, all_cards))
     if str(out) == "-":
         sys.stdout.write(text)
     else:

@@ -1,45 +1,89 @@
-"""`handlog log`: verify the hash chains of the raw log and export it as JSON lines."""
+"""`handlog log`: verify the raw log (hash chains, the Merkle log, signed checkpoints), export it
+as JSON lines, sign checkpoints, print the room's public key, prove one event's inclusion."""
 
 from __future__ import annotations
 
+import sys
+import uuid
 from pathlib import Path
 
 import click
 
 from recorder.cli_db import db_option, user_errors
-from schema.export import VerifyReport, export_store, verify_export, verify_store
+from recorder.signing import signing_key, signing_key_option, signing_key_path
+from schema.checkpoint import (
+    CheckpointError,
+    VerifierKey,
+    load_signing_key,
+    parse_verifier,
+    record_checkpoint,
+)
+from schema.export import export_source, export_store
+from schema.logcheck import GivenCheckpoint, LogCheck, check_log, check_store
+from schema.proof import ProvenExtension, check_proof, make_consistency_proof, make_proof
 from schema.store import open_store
 
 
 @click.group("log")
 def log() -> None:
-    """Verify and export the raw event log (append-only, hash-chained)."""
+    """Verify and export the raw event log (append-only, hash-chained, one Merkle log over
+    every stream) and its signed checkpoints."""
+
+
+def _read_text(path: Path, what: str) -> str:
+    try:
+        return path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise click.UsageError(f"cannot read the {what} {path}: {exc}") from None
+
+
+def _verifier(path: Path | None) -> VerifierKey | None:
+    if path is None:
+        return None
+    try:
+        return parse_verifier(_read_text(path, "public key"))
+    except CheckpointError as exc:
+        raise click.UsageError(f"{path}: {exc}") from None
 
 
 @log.command("verify")
 @db_option
-@click.argument(
-    "file",
-    required=False,
-    type=click.Path(exists=True, dir_okay=False, path_type=Path),
-)
-def verify(db_url: str | None, file: Path | None) -> None:
-    """Check every hash chain and stream head, in the database or in an export FILE.jsonl.
+@click.argument("file", required=False,
+                type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.option("--checkpoint", "checkpoint_files", multiple=True, metavar="FILE",
+              type=click.Path(exists=True, dir_okay=False, path_type=Path),
+              help="A signed checkpoint the log must extend (repeatable).")
+@click.option("--key", "key_file", metavar="PUBLIC_KEY_FILE",
+              type=click.Path(exists=True, dir_okay=False, path_type=Path),
+              help="The room's public key (`handlog log key`): every checkpoint's signature "
+              "must verify with it.")
+def verify(db_url: str | None, file: Path | None, checkpoint_files: tuple[Path, ...],
+           key_file: Path | None) -> None:
+    """Recompute every hash chain and every leaf of the Merkle log from the events, in the
+    database or in an export FILE.jsonl (offline), and prove the log extends each --checkpoint.
 
-    With FILE the check runs offline, without any database. Prints `ok: ...` and exits 0, or
-    names the first broken event of each broken stream and exits 1.
+    Lists every break found (its kind, stream, version, event and hand), prints the tree size
+    and root, and exits 0 when there is none, 1 when there is any, 2 on a usage error.
     """
     if file is not None and db_url is not None:
         raise click.UsageError("give either --db URL or an export FILE, not both")
+    key = _verifier(key_file)
+    given = [GivenCheckpoint(str(path), _read_text(path, "checkpoint"))
+             for path in checkpoint_files]
     with user_errors():
         if file is not None:
-            report = verify_export(file)
+            report = check_log(export_source(file), given, key)
         else:
             with open_store(db_url) as store:
-                report = verify_store(store)
-    _print_report(report)
+                report = check_store(store, given, key)
+    _print(report)
     if not report.ok:
         raise click.exceptions.Exit(1)
+
+
+def _print(report: LogCheck) -> None:
+    for line in report.lines():
+        click.echo(line)
 
 
 @log.command("export")
@@ -51,7 +95,8 @@ def verify(db_url: str | None, file: Path | None) -> None:
 )
 @db_option
 def export(out: Path, db_url: str | None) -> None:
-    """Write the whole log, hashes included, as JSON lines that `handlog log verify` checks."""
+    """Write the whole log, hashes and signed checkpoints included, as JSON lines that
+    `handlog log verify FILE --checkpoint ...` checks offline."""
     with user_errors():
         with open_store(db_url) as store:
             try:
@@ -61,7 +106,103 @@ def export(out: Path, db_url: str | None) -> None:
     click.echo(f"exported {events} events in {streams} streams to {out}")
 
 
-def _print_report(report: VerifyReport) -> None:
-    for message in report.messages():
-        click.echo(message)
-    click.echo(report.summary())
+@log.command("key")
+@signing_key_option
+def key(signing_key_file: Path | None) -> None:
+    """Print the room's public key (the verifier key auditors check checkpoints with)."""
+    path = signing_key_path(signing_key_file)
+    with user_errors():
+        click.echo(signing_key(path).verifier.text())
+
+
+@log.command("checkpoint")
+@db_option
+@signing_key_option
+@click.option("--out", type=click.Path(dir_okay=False, path_type=Path), default=None,
+              help="Write the checkpoint to this file (default: standard output).")
+def checkpoint(db_url: str | None, signing_key_file: Path | None, out: Path | None) -> None:
+    """Sign the log's current size and root now and print the checkpoint (C2SP format)."""
+    path = signing_key_path(signing_key_file)
+    with user_errors():
+        signer = signing_key(path)
+        with open_store(db_url) as store:
+            taken = record_checkpoint(store, signer, "on_demand")
+    text = taken.checkpoint.text
+    if out is None:
+        click.echo(text, nl=False)
+        return
+    try:
+        out.write_text(text, encoding="utf-8")
+    except OSError as exc:
+        raise click.ClickException(f"cannot write {out}: {exc.strerror}") from None
+    click.echo(f"checkpoint {taken.number}: {taken.checkpoint.size} events, root "
+               f"{taken.checkpoint.root_hex}, written to {out}")
+
+
+@log.command("prove")
+@db_option
+@signing_key_option
+@click.option("--event", "event_id", default=None, metavar="EVENT_ID",
+              help="Prove this event's inclusion (its id, a UUID, as `handlog log export` "
+              "writes it).")
+@click.option("--checkpoint", "first", default=None, metavar="FILE",
+              type=click.Path(exists=True, dir_okay=False, path_type=Path),
+              help="Prove instead that the log, signed now, extends this earlier checkpoint.")
+@click.option("--out", type=click.Path(dir_okay=False, path_type=Path), default=None,
+              help="Write the proof to this file (default: standard output).")
+def prove(db_url: str | None, signing_key_file: Path | None, event_id: str | None,
+          first: Path | None, out: Path | None) -> None:
+    """Write an inclusion proof of one event against the latest signed checkpoint (one is
+    signed first when none covers it yet), or with --checkpoint a consistency proof from that
+    checkpoint to one signed now. `handlog log verify-proof` checks either offline."""
+    if (event_id is None) == (first is None):
+        raise click.UsageError("give --event EVENT_ID or --checkpoint FILE (one of them)")
+    path = signing_key_path(signing_key_file)
+    with user_errors():
+        if event_id is not None:
+            try:
+                wanted = uuid.UUID(event_id)
+            except ValueError:
+                raise click.UsageError(f"--event {event_id!r} is not an event id (a UUID)") \
+                    from None
+            signer = load_signing_key(path) if path.exists() else None
+            with open_store(db_url) as store:
+                text = make_proof(store, wanted, signer)
+            what = f"inclusion proof of event {wanted}"
+        else:
+            assert first is not None
+            signer = load_signing_key(path)
+            with open_store(db_url) as store:
+                text = make_consistency_proof(store, _read_text(first, "checkpoint"), signer)
+            what = f"consistency proof from {first}"
+    if out is None:
+        sys.stdout.write(text)
+        return
+    try:
+        out.write_text(text, encoding="utf-8")
+    except OSError as exc:
+        raise click.ClickException(f"cannot write {out}: {exc.strerror}") from None
+    click.echo(f"{what} written to {out}")
+
+
+@log.command("verify-proof")
+@click.argument("file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.option("--key", "key_file", required=True, metavar="PUBLIC_KEY_FILE",
+              type=click.Path(exists=True, dir_okay=False, path_type=Path),
+              help="The room's public key (`handlog log key`).")
+def verify_proof(file: Path, key_file: Path) -> None:
+    """Check a proof offline. An inclusion proof: the event's hash, its leaf, the audit path to
+    the checkpoint's root and the checkpoint's signature. A consistency proof: both
+    checkpoints' signatures and the RFC 9162 proof between them. Exits 0 when it holds, 1 when
+    not."""
+    verifier = _verifier(key_file)
+    assert verifier is not None
+    with user_errors():
+        proven = check_proof(_read_text(file, "proof"), verifier)
+    if isinstance(proven, ProvenExtension):
+        click.echo(f"ok: the log of {proven.second_size} events signed by {proven.origin} "
+                   f"extends the one of {proven.first_size} events")
+        return
+    click.echo(f"ok: event {proven.event_id} (stream {proven.stream_id!r} version "
+               f"{proven.version}) is leaf {proven.leaf_index} of the log of {proven.tree_size} "
+               f"events signed by {proven.origin}")

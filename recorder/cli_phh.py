@@ -38,11 +38,14 @@ def verify(paths: tuple[Path, ...], rules: str, as_json: bool) -> None:
     PATHS are .phh and .phhs files or folders (searched recursively). Nothing is inserted
     into a record: a hand that needs a fold or check it does not have is reported. A hand's
     `_rules` field names its house-rule profile and `_chip_unit` the smallest chip in play.
-    Exit status 0 only when no hand is mismatched, illegal or in error.
+    Exit status 0 only when no hand is mismatched, illegal or in error; 2 when no PHH file
+    is found.
     """
     files = find_phh_files(paths)
     if not files:
-        click.echo("no .phh or .phhs files found under " + ", ".join(map(str, paths)), err=True)
+        click.echo("no hand histories found in " + ", ".join(map(str, paths))
+                   + " (no .phh or .phhs files)", err=True)
+        raise click.exceptions.Exit(2)
     if not _wants_progress(len(files), as_json):
         report = verify_files(files, rules)
     else:

@@ -7,6 +7,7 @@ import json
 import click
 
 from recorder.cli_db import db_option, user_errors
+from replay.fold import OTHER_RULES
 from replay.verify import replay_log
 from schema.store import open_store
 
@@ -38,11 +39,17 @@ def replay(db_url: str | None, tournament: str | None, as_json: bool) -> None:
         for stream, hand in report.in_progress:
             click.echo(f"in progress: {stream} hand {hand} (cut off; not an error)")
         for finding in report.findings:
-            line = (f"FINDING {finding.stream} v{finding.version} {finding.event_type}: "
+            label = "RECORDED UNDER OTHER RULES" if finding.kind == OTHER_RULES else "FINDING"
+            line = (f"{label} {finding.stream} v{finding.version} {finding.event_type}: "
                     f"{finding.message} [{finding.rule}]")
             if finding.expected or finding.recorded:
                 line += f" expected {finding.expected} recorded {finding.recorded}"
             click.echo(line)
-        click.echo("clean" if report.clean else f"{len(report.findings)} finding(s)")
+        other = sum(1 for f in report.findings if f.kind == OTHER_RULES)
+        if report.clean:
+            click.echo(f"clean ({other} hand(s) recorded under other rules)" if other else
+                       "clean")
+        else:
+            click.echo(f"{len(report.findings) - other} finding(s)")
     if not report.clean:
         raise click.exceptions.Exit(1)

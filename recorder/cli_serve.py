@@ -1,7 +1,10 @@
 """`handlog serve`: the HTTP API with the floor, dealer and viewer pages.
 
 Upgrades the database, creates a demo tournament when it holds none, prints the pages' URLs
-with the director PIN and each table's dealer PIN, then serves until interrupted.
+with the director PIN and each table's dealer PIN, then serves until interrupted: over HTTPS
+with `--certfile/--keyfile`; answering only the Host names of `--allowed-hosts` (default: the
+addresses it listens on and localhost); believing X-Forwarded-For/-Proto only from the proxies
+of `--forwarded-allow-ips` (default: none).
 """
 
 from __future__ import annotations
@@ -12,16 +15,17 @@ import secrets
 import socket
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
 import click
 import uvicorn
 
-from recorder.auth import Auth
+from recorder.auth import MIN_SECRET_BYTES, Auth
 from recorder.cli_db import db_option, user_errors
 from recorder.service import Recorder
+from recorder.signing import sign_checkpoints, signing_key, signing_key_option, signing_key_path
 from schema.database import display_url, resolve_url
 from schema.store import open_store
 
@@ -33,12 +37,63 @@ def free_port(host: str = "127.0.0.1") -> int:
         return port
 
 
+def server_config(app: Any, host: str, port: int, *, forwarded_allow_ips: str = "",
+                  certfile: Path | None = None, keyfile: Path | None = None,
+                  graceful_seconds: int = 2) -> uvicorn.Config:
+    """uvicorn's settings, one place for `handlog serve` and the tests' servers. Forwarded
+    headers are believed only from the proxies named (none by default: uvicorn's own default
+    would believe 127.0.0.1)."""
+    proxies = [ip.strip() for ip in forwarded_allow_ips.split(",") if ip.strip()]
+    return uvicorn.Config(
+        app, host=host, port=port, log_level="warning", lifespan="on",
+        timeout_graceful_shutdown=graceful_seconds,
+        proxy_headers=bool(proxies), forwarded_allow_ips=proxies or [],
+        ssl_certfile=str(certfile) if certfile else None,
+        ssl_keyfile=str(keyfile) if keyfile else None)
+
+
+WILDCARD_HOSTS = ("0.0.0.0", "::", "")
+
+
+def listening_hosts(host: str) -> list[str]:
+    """The Host names a server listening on `host` answers by default: that address (for
+    0.0.0.0 or ::, this machine's names and addresses) and localhost."""
+    names = {host, "localhost", "127.0.0.1", "::1"} - set(WILDCARD_HOSTS)
+    if host in WILDCARD_HOSTS:
+        for name in (socket.gethostname(), socket.getfqdn()):
+            names.update({name, f"{name}.local"} if name else set())
+            with contextlib.suppress(OSError):
+                names.update(str(info[4][0]) for info in socket.getaddrinfo(name, None))
+        names.update(_interface_addresses())
+    return sorted(n.lower() for n in names if n)
+
+
+def _interface_addresses() -> set[str]:
+    """The IPv4 address of each network interface (Linux), for a server on 0.0.0.0."""
+    found: set[str] = set()
+    try:
+        import fcntl
+        import struct
+
+        interfaces = socket.if_nameindex()
+    except (ImportError, OSError):
+        return found
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as sock:
+        for _index, name in interfaces:
+            with contextlib.suppress(OSError):
+                packed = fcntl.ioctl(sock.fileno(), 0x8915,  # SIOCGIFADDR
+                                     struct.pack("256s", name[:15].encode()))
+                found.add(socket.inet_ntoa(packed[20:24]))
+    return found
+
+
 @contextlib.contextmanager
-def serve_in_thread(app: Any, host: str = "127.0.0.1", port: int = 0) -> Iterator[str]:
+def serve_in_thread(app: Any, host: str = "127.0.0.1", port: int = 0,
+                    forwarded_allow_ips: str = "") -> Iterator[str]:
     """Run `app` with uvicorn in a thread; yields its base URL; stops it on exit."""
     port = port or free_port(host)
-    config = uvicorn.Config(app, host=host, port=port, log_level="warning",
-                            timeout_graceful_shutdown=1, lifespan="on")
+    config = server_config(app, host, port, forwarded_allow_ips=forwarded_allow_ips,
+                           graceful_seconds=1)
     server = uvicorn.Server(config)
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
@@ -63,10 +118,10 @@ def server_secret(path: Path) -> bytes:
         fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
     except FileExistsError:
         text = path.read_text(encoding="ascii").strip()
-        if len(text) < 32:
+        if len(text) < MIN_SECRET_BYTES:
             raise click.ClickException(f"{path}: the secret is too short ({len(text)} "
-                                       "characters, at least 32): delete the file to make a "
-                                       "new one (every PIN changes)") from None
+                                       f"characters, at least {MIN_SECRET_BYTES}): delete the "
+                                       "file to make a new one (every PIN changes)") from None
         return text.encode()
     text = secrets.token_hex(32)
     with os.fdopen(fd, "w", encoding="ascii") as out:
@@ -86,39 +141,69 @@ def server_secret(path: Path) -> bytes:
               help="The server's secret, made on first start (default: $HANDLOG_SECRET_FILE, "
               "else ./handlog.secret; $HANDLOG_SECRET overrides it). Dealer PINs, the director "
               "PIN and the sessions derive from it: the same file keeps them across restarts.")
-@click.option("--forwarded-allow-ips", default="127.0.0.1", show_default=True, metavar="IPS",
-              help="Reverse proxies whose X-Forwarded-For is believed (comma-separated, * for "
-              "any): the PIN limit then counts per tablet, not per proxy.")
+@click.option("--forwarded-allow-ips", default="", metavar="IPS",
+              help="The reverse proxies whose X-Forwarded-For and X-Forwarded-Proto are "
+              "believed (comma-separated addresses). Default: none, not even 127.0.0.1; name "
+              "the proxy, and the PIN limits count per tablet, not per proxy.")
+@click.option("--allowed-hosts", default=None, metavar="HOSTS",
+              help="The Host names answered (comma-separated, '*.example.org' patterns, '*' "
+              "for any). Default: the addresses it listens on and localhost.")
+@click.option("--certfile", default=None, type=click.Path(exists=True, dir_okay=False,
+              path_type=Path), help="Serve HTTPS with this certificate (PEM; with --keyfile).")
+@click.option("--keyfile", default=None, type=click.Path(exists=True, dir_okay=False,
+              path_type=Path), help="The certificate's private key (PEM).")
+@click.option("--idle-minutes", default=120, show_default=True, type=click.IntRange(1),
+              help="A director's or dealer's session unused this long is signed out.")
 @click.option("--no-demo", is_flag=True, help="Do not create a demo tournament in an empty "
               "database.")
+@signing_key_option
+@click.option("--origin", default=None, metavar="NAME",
+              help="The log's name in its checkpoints, given to a new signing key (default: "
+              "$HANDLOG_ORIGIN, else handlog/<host name>); an existing key keeps its own.")
 def serve(db_url: str | None, host: str, port: int, director_pin: str | None,
-          secret_file: Path | None, forwarded_allow_ips: str, no_demo: bool) -> None:
+          secret_file: Path | None, forwarded_allow_ips: str, allowed_hosts: str | None,
+          certfile: Path | None, keyfile: Path | None, idle_minutes: int,
+          no_demo: bool, signing_key_file: Path | None, origin: str | None) -> None:
     """Serve the tablet, floor and viewer pages and the JSON API (Ctrl+C stops)."""
     from recorder.api import create_app
     from recorder.floor import setup_demo
     from recorder.tournament_service import Tournaments
 
+    if (certfile is None) != (keyfile is None):
+        raise click.UsageError("HTTPS needs both --certfile and --keyfile")
+    secret = os.environ.get("HANDLOG_SECRET", "").encode()
+    if secret and len(secret) < MIN_SECRET_BYTES:
+        raise click.ClickException(
+            f"HANDLOG_SECRET is {len(secret)} bytes long: at least {MIN_SECRET_BYTES} are "
+            "needed, or anyone could compute the PINs from it offline. Make one with "
+            "`python3 -c 'import secrets; print(secrets.token_hex(32))'`, or unset it to "
+            "keep the secret in a file")
     url = resolve_url(db_url)
     with user_errors():
         store = open_store(url, upgrade=True)
     recorder = Recorder(store)
+    key_path = signing_key_path(signing_key_file, secret_file)
+    with user_errors():
+        key = signing_key(key_path, origin)
+    sign_checkpoints(recorder, store, key)
     created = ""
     if not no_demo and not Tournaments(recorder).tournaments():
         created = setup_demo(recorder)
     pin = director_pin or os.environ.get("HANDLOG_DIRECTOR_PIN") or None
     # The PINs and the sessions derive from the secret: the same secret keeps them (and the
     # tablets signed in) across restarts.
-    secret = os.environ.get("HANDLOG_SECRET", "").encode()
     kept = "$HANDLOG_SECRET"
     if not secret:
         path = secret_file or Path(os.environ.get("HANDLOG_SECRET_FILE") or "handlog.secret")
         with user_errors():
             secret = server_secret(path)
         kept = str(path)
-    auth = Auth(director_pin=pin, secret=secret)
-    app = create_app(recorder, auth=auth)
+    auth = Auth(director_pin=pin, secret=secret, idle_seconds=idle_minutes * 60)
+    hosts = [h.strip() for h in allowed_hosts.split(",") if h.strip()] \
+        if allowed_hosts is not None else listening_hosts(host)
+    app = create_app(recorder, auth=auth, signing_key=key, allowed_hosts=hosts)
     shown_host = "localhost" if host in ("127.0.0.1", "0.0.0.0", "::") else host
-    base = f"http://{shown_host}:{port}"
+    base = f"{'https' if certfile else 'http'}://{shown_host}:{port}"
     click.echo(f"handlog serving {display_url(url)}")
     if created:
         click.echo(f"created the demo tournament {created!r} (level 1 running)")
@@ -131,9 +216,17 @@ def serve(db_url: str | None, host: str, port: int, director_pin: str | None,
             stream = head.stream_id
             click.echo(f"dealer page:  {base}/dealer/{stream}   PIN {auth.table_pin(stream)}")
     click.echo(f"PINs and sign-ins are kept across restarts by {kept}")
+    click.echo(f"checkpoints signed by {key_path}; public key: {key.verifier.text()}")
     if host == "0.0.0.0":
         click.echo("(tablets use this machine's address on the room's network instead of "
                    "localhost)")
-    uvicorn.run(app, host=host, port=port, log_level="warning", timeout_graceful_shutdown=2,
-                proxy_headers=True, forwarded_allow_ips=forwarded_allow_ips)
+    click.echo(f"answering Host: {_shown(hosts)} (--allowed-hosts)")
+    if forwarded_allow_ips:
+        click.echo(f"believing X-Forwarded-For from {forwarded_allow_ips}")
+    uvicorn.Server(server_config(app, host, port, forwarded_allow_ips=forwarded_allow_ips,
+                                 certfile=certfile, keyfile=keyfile)).run()
     store.close()
+
+
+def _shown(hosts: Sequence[str]) -> str:
+    return ", ".join(hosts[:8]) + (f" and {len(hosts) - 8} more" if len(hosts) > 8 else "")

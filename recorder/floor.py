@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
+from engine import words
 from engine.errors import RuleViolation
 from engine.seating import needs_balancing
 from engine.table import Level
@@ -99,6 +100,11 @@ class TournamentDesk:
                 "director ends it", ("wait for the end of the break",)))
         return HandContext(level, final_table=len(t.tables) == 1)
 
+    def open_tables(self, tournament: str) -> tuple[str, ...] | None:
+        """The names of a tournament's tables in play now (None: no such tournament)."""
+        read = self._read(tournament)
+        return None if read is None else tuple(read.state.tables)
+
     def names(self, fold: TableFold) -> dict[str, str]:
         """Player id -> name at a tournament's table."""
         state = fold.state
@@ -172,12 +178,21 @@ class TournamentDesk:
 
     # --- the floor view ---------------------------------------------------------------------
 
-    def views(self, now: datetime) -> list[dict[str, Any]]:
+    def views(self, now: datetime,
+              problems: list[dict[str, Any]] | None = None) -> list[dict[str, Any]]:
+        """Every tournament's view; one whose log cannot be folded is left out (and named in
+        `problems`, when given) so that the floor still shows the others."""
         result = []
         for tournament in self.tournaments.tournaments():
-            read = self._read(tournament)
-            if read is not None:
-                result.append(tournament_view(tournament, read.state, read.stored, now))
+            try:
+                read = self._read(tournament)
+                if read is not None:
+                    result.append(tournament_view(tournament, read.state, read.stored, now))
+            except (RuleViolation, KeyError, IndexError, ValueError, TypeError) as error:
+                if problems is not None:
+                    problems.append({"tournament": tournament, "rule": getattr(
+                        error, "rule", "log"), "message": f"this tournament cannot be shown: "
+                        f"{getattr(error, 'message', error)}"})
         return result
 
 
@@ -216,22 +231,26 @@ def tournament_view(tournament: str, state: TournamentState, stored: list[Stored
             moves.append({"player": event.player, "name": names.get(event.player, event.player),
                           "from_table": event.from_table, "from_seat": event.from_seat,
                           "to_table": event.to_table, "to_seat": event.to_seat,
-                          "stack": event.stack, "reason": event.reason, "rule": event.rule,
+                          "stack": event.stack, "reason": words.reason(event.reason),
+                          "rule": words.rule_words(event.rule),
                           "at": _at(item)})
         elif isinstance(event, PlayerEliminated):
             out.append({"player": event.player, "name": names.get(event.player, event.player),
                         "place": event.place, "table": event.table, "hand": event.hand_number,
-                        "rule": event.rule, "at": _at(item)})
+                        "rule": words.rule_words(event.rule), "at": _at(item)})
         elif isinstance(event, ChipsColoredUp):
             color_ups.append({
                 "after_level": event.after_level, "colours": list(event.colours),
                 "old_unit": event.old_unit, "new_unit": event.new_unit,
-                "method": event.method, "removed": event.removed, "rule": event.rule,
+                "method": event.method, "removed": event.removed,
+                "rule": words.rule_words(event.rule),
                 "changes": [{"name": names.get(a.player, a.player), "amount": a.amount,
-                             "reason": a.reason} for a in event.adjustments if a.amount],
+                             "reason": words.reason(a.reason)}
+                            for a in event.adjustments if a.amount],
                 "at": _at(item)})
         elif isinstance(event, RulingRecorded):
-            rulings.append({"rule": event.rule, "text": event.text, "by": event.by,
+            rulings.append({"rule": words.rule_words(event.rule), "text": event.text,
+                            "by": event.by,
                             "stream": event.stream, "version": event.version, "at": _at(item)})
     try:
         start_level(state)

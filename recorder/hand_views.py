@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Any
 
+from engine import words
 from engine.events import CardExposed, CardsShown, HoleCardsDealt
 from engine.tournament_events import PlayerRegistered
 from recorder.views import _Names, event_text
@@ -90,7 +91,8 @@ def ruling_view(ruling: dict[str, Any], players: Sequence[str],
     """The engine's ruling on a step, with its sentence."""
     view = dict(ruling)
     fact = ruling.get("fact")
-    rule = ruling.get("rule", "")
+    rule = words.rule_title(ruling["rule"]) if ruling.get("rule") else ""
+    view["rule_words"] = rule
 
     def who(positions: list[int]) -> str:
         return ", ".join(display.get(players[p], players[p]) for p in positions)
@@ -135,7 +137,8 @@ def hand_view(hand: HandRecord, display: dict[str, str], public: bool,
         "board": list(last.board),
         "corrections": [{
             "version": c.version, "kind": c.kind, "versions": list(c.versions),
-            "rule": c.rule, "reason": c.reason, "actor": c.actor, "device": c.device,
+            "rules": list(c.rules), "rule": words.render_rules(c.rules),
+            "reason": words.reason(c.reason), "actor": c.actor, "device": c.device,
             "at": c.recorded_at.isoformat(), "detail": c.detail,
         } for c in hand.corrections],
     }

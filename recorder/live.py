@@ -45,6 +45,9 @@ class Hub:
         self._versions: dict[str, int] = {}
         self._poller: asyncio.Task[None] | None = None
         self.closed = False
+        self.generation = 0
+        """Counts the appends heard of: a view built at one generation is current until the
+        next (the key of the views shared by every viewer)."""
 
     async def start(self) -> None:
         self._loop = asyncio.get_running_loop()
@@ -80,6 +83,7 @@ class Hub:
         if version <= self._versions.get(stream, 0):
             return
         self._versions[stream] = version
+        self.generation += 1
         for subscription in self._subscriptions:
             if subscription.wants(stream):
                 subscription.queue.put_nowait((stream, version))
@@ -116,30 +120,46 @@ def sse(event: str, data: Any, event_id: int | None = None) -> str:
 async def event_stream(
     hub: Hub,
     subscription: Subscription,
-    render: Callable[[], Awaitable[dict[str, Any]]],
+    render: Callable[[], Awaitable[dict[str, Any] | str]],
     is_disconnected: Callable[[], Awaitable[bool]],
+    still_valid: Callable[[], Awaitable[bool]] | None = None,
+    settle_seconds: float = 0.0,
 ) -> AsyncIterator[str]:
-    """The text/event-stream body: the state now, then the state after every append."""
+    """The text/event-stream body: the state now, then the state after every append, while
+    `still_valid()` (the session holds). `render` gives the view, or its `sse` frame ready
+    made (a view shared by many screens is encoded once). `settle_seconds`: wait that long
+    after a notice before rendering (viewers: the table's own screens go first, and a burst of
+    taps is one render)."""
+
+    async def holds() -> bool:
+        return still_valid is None or await still_valid()
+
+    async def frame() -> str:
+        view = await render()
+        return view if isinstance(view, str) else sse("state", view, view.get("version"))
+
     try:
         yield f"retry: {RETRY_MILLISECONDS}\n\n"
-        view = await render()
-        yield sse("state", view, view.get("version"))
+        yield await frame()
         while not hub.closed:
             try:
                 notice = await asyncio.wait_for(subscription.queue.get(),
                                                 timeout=KEEPALIVE_SECONDS)
             except TimeoutError:
-                if await is_disconnected():
+                if await is_disconnected() or not await holds():
                     return
                 yield ": keep-alive\n\n"
                 continue
             if notice is None:
                 return
+            if settle_seconds:
+                await asyncio.sleep(settle_seconds)
             # Coalesce: whatever else arrived meanwhile is covered by one fresh render.
             while not subscription.queue.empty():
                 if subscription.queue.get_nowait() is None:
                     return
-            view = await render()
-            yield sse("state", view, view.get("version"))
+            if not await holds():
+                return
+            yield await frame()
     finally:
         hub.unsubscribe(subscription)

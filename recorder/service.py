@@ -20,6 +20,8 @@ from engine.events import (
     ChipsPosted,
     EventAmended,
     EventVoided,
+    HandKilled,
+    HandVoided,
     PlayerLeft,
     PlayerMarkedAbsent,
     PlayerReturned,
@@ -32,7 +34,18 @@ from engine.events import (
     TableOpened,
 )
 from engine.hand import begin, decide
-from engine.table import Level, TableState, apply_table, open_table, plan_hand
+from engine.table import (
+    Level,
+    TableState,
+    apply_table,
+    check_seat,
+    check_table_opened,
+    open_table,
+    plan_hand,
+    table_opened,
+)
+from engine.words import rule_ids
+from recorder.limits import check_chips, check_name, check_reason
 from replay.fold import TableFold, fold_table
 from replay.whatif import follow_amendment
 from schema.codec import canonical_json, encode_event
@@ -43,6 +56,11 @@ from schema.store import EventStore, NewEvent, StoredEvent
 def utc_now() -> datetime:
     return datetime.now(UTC)
 
+
+
+def cited(citation: str) -> str:
+    """A citation a person typed ("TDA 45", "tda-1") as the rule identifiers events hold."""
+    return ", ".join(rule_ids(citation))
 
 @dataclass(frozen=True)
 class Actor:
@@ -85,7 +103,7 @@ class RemovePlayer:
 @dataclass(frozen=True)
 class PlaceButton:
     seat: int
-    reason: str = "draw for the button"
+    reason: str = "button_draw"
 
 
 @dataclass(frozen=True)
@@ -134,9 +152,32 @@ class StartHand:
 
 @dataclass(frozen=True)
 class Undo:
-    """Void the last entry of the hand in progress (a correction; the original stays)."""
+    """Void the last entry of the hand in progress (a correction; the original stays). An entry
+    that is a director's (a killed or voided hand, an award by a ruling, an amended entry) is
+    reversed by a director only, with his reason."""
 
-    reason: str = "dealer undo"
+    reason: str = "undo"  # a code (engine/words.py REASONS), or the dealer's own words
+
+
+DEFAULT_UNDO_REASON = Undo.reason
+
+
+class DirectorsCorrection(RuleViolation):
+    """A correction only a director may record: a dealer's undo would reverse a director's
+    event (the API answers 403)."""
+
+
+def directors_event(event: Any) -> str:
+    """What makes `event` a director's ruling ("" for an observation a dealer records)."""
+    if isinstance(event, HandKilled):
+        return "a killed hand"
+    if isinstance(event, HandVoided):
+        return "a voided hand"
+    if isinstance(event, PotAwarded) and event.ruling:
+        return "an award by a ruling"
+    if isinstance(event, StackAdjusted):
+        return "a chip adjustment (penalty)"
+    return ""
 
 
 @dataclass(frozen=True)
@@ -184,6 +225,12 @@ class Recorded:
     retried: bool = False
 
 
+CHECKPOINT_EVENTS = frozenset({
+    "level_started", "break_started", "table_closed", "tournament_finished", "prizes_awarded",
+})
+"""A signed checkpoint of the log is taken right after each of these is recorded."""
+
+
 @dataclass
 class Recorder:
     """Records commands into the store through the engine; keeps folded tables in memory."""
@@ -193,6 +240,8 @@ class Recorder:
     _cache: dict[str, _Cached] = field(default_factory=dict)
     _lock: threading.RLock = field(default_factory=threading.RLock)
     _listeners: list[Callable[[str, int], None]] = field(default_factory=list)
+    checkpoint: Callable[[str], object] | None = None
+    """Signs a checkpoint of the log, given why (recorder/signing.py sets it for a server)."""
 
     # --- reading ------------------------------------------------------------------------
 
@@ -217,10 +266,17 @@ class Recorder:
             return
         state = cached.fold.state
         effective = list(cached.fold.effective)
-        for stored in new:
-            event = stored.decode()
-            effective.append((stored.version, event))
-            state = _apply(state, event)
+        try:
+            for stored in new:
+                event = stored.decode()
+                effective.append((stored.version, event))
+                state = _apply(state, event)
+        except (RuleViolation, KeyError, IndexError, ValueError):
+            # An entry this release cannot apply (say, a profile an older release allowed):
+            # the full fold keeps the rest of the table and names that entry as a finding,
+            # and the table stays readable (and correctable) instead of failing every read.
+            cached.fold = fold_table(stream, cached.stored, verify=False)
+            return
         cached.fold = TableFold(stream, cached.stored[-1].version, state, cached.fold.findings,
                                 tuple(effective), cached.fold.voided)
 
@@ -250,19 +306,19 @@ class Recorder:
             self._check_version(stream, expected_version, fold.version)
             retried = self._retry_of(stream, expected_version, fold.version, event_id)
             if retried is not None:
-                self._check_same_command(stream, expected_version, command, retried)
+                self._check_same_command(stream, expected_version, command, retried, actor)
                 return retried
-            events = self._decide(stream, fold, command)
+            events = self._decide(stream, fold, command, actor)
             return self._record(stream, expected_version, events, event_id, actor)
 
     def _check_same_command(self, stream: str, expected_version: int, command: TableCommand,
-                            retried: Recorded) -> None:
+                            retried: Recorded, actor: Actor | None = None) -> None:
         """A retry is the same command only if, decided where it was first sent, it gives the
         events recorded under its id; otherwise its id was reused for another entry."""
         first = retried.events[0]
         before = fold_table(stream, self.store.read(stream)[:expected_version], verify=False)
         try:
-            events = self._decide(stream, before, command)
+            events = self._decide(stream, before, command, actor)
         except RuleViolation as refused:
             raise DuplicateEventConflict(
                 first.event_id, f"it recorded {first.type!r}; this command is refused there "
@@ -312,6 +368,10 @@ class Recorder:
     def _record(self, stream: str, expected_version: int, events: Sequence[Any],
                 event_id: uuid.UUID, actor: Actor) -> Recorded:
         stored = self._append(stream, expected_version, events, event_id, actor)
+        if self.checkpoint is not None:
+            reason = next((e.type for e in stored if e.type in CHECKPOINT_EVENTS), None)
+            if reason is not None:
+                self.checkpoint(reason)
         for listener in list(self._listeners):
             listener(stream, stored[-1].version)
         return Recorded(stream, stored[-1].version, tuple(stored))
@@ -350,13 +410,24 @@ class Recorder:
         """Every stored event of a stream (tournament streams are read whole)."""
         return self.store.read(stream)
 
-    def _decide(self, stream: str, fold: TableFold, command: TableCommand) -> list[Any]:
+    def _decide(self, stream: str, fold: TableFold, command: TableCommand,
+                actor: Actor | None = None) -> list[Any]:
         state = fold.state
+        _check_words(command)
         if isinstance(command, OpenTable):
+            check_name(command.table, "table")
             if state is not None:
                 raise RuleViolation("table", f"table stream {stream} is already open")
-            return [TableOpened(command.table, command.seat_count, command.profile,
-                                command.tournament)]
+            check_table_opened(TableOpened(command.table, command.seat_count, command.profile,
+                                           command.tournament))
+            return [table_opened(command.table, command.seat_count, command.profile,
+                                 command.tournament)]
+        if isinstance(command, VoidEvents) and state is None and fold.version:
+            # A table whose opening cannot be applied (recorded by an older release): the
+            # director can still void it.
+            check_reason(command.reason, "reason", required=True)
+            self._check_void(stream, command.versions)
+            return [EventVoided(command.versions, command.reason, cited(command.rule))]
         if state is None:
             raise RuleViolation("table", f"no table {stream}: open it first", ("open the table",))
         if isinstance(command, StartHand):
@@ -367,6 +438,8 @@ class Recorder:
             setup = plan_hand(state, command.level, number, command.final_table)
             return list(begin(setup))
         if isinstance(command, SeatPlayer):
+            check_name(command.player, "player")
+            check_chips(command.stack, "stack")
             _between_hands(state, "seat a player")
             if not 1 <= command.seat <= state.seat_count:
                 raise RuleViolation("seating", f"seat {command.seat} does not exist (1 to "
@@ -377,6 +450,7 @@ class Recorder:
                                     tuple(f"seat {s}" for s in free))
             if state.seat_of(command.player) is not None:
                 raise RuleViolation("seating", f"{command.player} is already seated here")
+            self._check_not_seated_elsewhere(stream, state, command.player)
             return [PlayerSeated(command.seat, command.player, command.stack, command.waits,
                                  command.reason)]
         if isinstance(command, RemovePlayer):
@@ -386,21 +460,23 @@ class Recorder:
                 raise RuleViolation("elimination", f"{seat.player} still has {seat.stack} chips")
             return [PlayerLeft(seat.seat, seat.player, seat.stack, command.reason)]
         if isinstance(command, PlaceButton):
+            check_seat(state, command.seat)
             _between_hands(state, "move the button")
             return [ButtonPlaced(command.seat, command.reason)]
         if isinstance(command, AdjustStack):
+            check_chips(command.amount, "amount", negative=True)
             _between_hands(state, "adjust a stack")
             seat = _occupant(state, command.seat)
             if seat.stack + command.amount < 0:
                 raise RuleViolation("stack", f"{seat.player} has only {seat.stack} chips")
             return [StackAdjusted(seat.seat, seat.player, command.amount, command.reason,
-                                  command.rule)]
+                                  cited(command.rule))]
         if isinstance(command, CarryToPot):
             _between_hands(state, "carry chips into the next pot")
             if command.amount == 0 or state.carry + command.amount < 0:
                 raise RuleViolation("dead money", f"the table carries {state.carry} into its "
                                     f"next pot: {command.amount} cannot be added to it")
-            return [PotCarried(command.amount, command.reason, command.rule,
+            return [PotCarried(command.amount, command.reason, cited(command.rule),
                                command.other_table)]
         if isinstance(command, SetAbsence):
             seat = _occupant(state, command.seat)
@@ -413,10 +489,14 @@ class Recorder:
                                   else PlayerReturned(position))
             return events
         if isinstance(command, Undo):
-            return [EventVoided(self._undo_versions(fold), command.reason, "correction")]
+            by_director = actor is not None and actor.role == "director"
+            versions = self._undo_versions(fold, by_director)
+            self._check_undo(fold, versions, command, by_director)
+            return [EventVoided(versions, command.reason, "correction")]
         if isinstance(command, VoidEvents):
+            check_reason(command.reason, "reason", required=True)
             self._check_void(stream, command.versions)
-            return [EventVoided(command.versions, command.reason, command.rule)]
+            return [EventVoided(command.versions, command.reason, cited(command.rule))]
         if isinstance(command, AmendAmount):
             replacement = _bet_as_amended(fold, command)
             # The later entries of the hand follow the new amount where they still fit (a
@@ -437,7 +517,28 @@ class Recorder:
                                 ("start a hand",))
         return list(decide(hand, command))
 
-    def _undo_versions(self, fold: TableFold) -> tuple[int, ...]:
+    def _check_not_seated_elsewhere(self, stream: str, state: TableState, player: str) -> None:
+        """A tournament's player has one seat: refused while he is seated at another of its
+        tables (a move takes him out there first)."""
+        if not state.tournament:
+            return
+        for head in self.store.streams():
+            if head.kind != "table" or head.stream_id == stream:
+                continue
+            cached = self._cache.get(head.stream_id)
+            # One read of the heads; a table is folded again only when it has grown.
+            other = (cached.fold if cached is not None and cached.fold.version == head.version
+                     else self.table(head.stream_id)).state
+            if other is None or other.tournament != state.tournament:
+                continue
+            seat = other.seat_of(player)
+            if seat is not None:
+                raise RuleViolation(
+                    "seating", f"player: {player} is already seated at table {other.table} of "
+                    f"tournament {state.tournament} (seat {seat.seat})",
+                    ("move the player instead",))
+
+    def _undo_versions(self, fold: TableFold, by_director: bool = False) -> tuple[int, ...]:
         """The last entry of the hand in progress, with the events derived from it."""
         state = fold.state
         if state is None or state.hand is None:
@@ -452,6 +553,12 @@ class Recorder:
                 continue
             if isinstance(event, (TableOpened, PlayerSeated, PlayerLeft, ButtonPlaced,
                                   StackAdjusted, SeatAbsenceChanged, PotCarried)):
+                what = directors_event(event)
+                if what and not by_director:
+                    raise DirectorsCorrection(
+                        "undo", f"#{version} is {what}, a director's ruling: a dealer's undo "
+                        "does not reverse it; a director must do it (void events, with the "
+                        "reason)", ("call the director",))
                 raise RuleViolation("undo", "nothing to undo in the current hand; a director "
                                     "corrects earlier events", ("void events (director)",))
             versions.append(version)
@@ -460,13 +567,34 @@ class Recorder:
             raise RuleViolation("undo", "nothing to undo")
         return tuple(sorted(versions))
 
+    def _check_undo(self, fold: TableFold, versions: tuple[int, ...], command: Undo,
+                    by_director: bool) -> None:
+        """A director's event ends the dealer's undo: reversing it is a director's correction,
+        recorded with his reason."""
+        amended = {e.decode().version for e in self._cache[fold.stream].stored
+                   if e.type == EventAmended.TYPE}
+        events = dict(fold.effective)
+        for version in versions:
+            what = "an amended entry" if version in amended else directors_event(
+                events.get(version))
+            if not what:
+                continue
+            if not by_director:
+                raise DirectorsCorrection(
+                    "undo", f"#{version} is {what}, a director's ruling: a dealer's undo does "
+                    "not reverse it; a director must do it (void events, with the reason)",
+                    ("call the director",))
+            if not command.reason.strip() or command.reason == DEFAULT_UNDO_REASON:
+                raise RuleViolation("correction", f"#{version} is {what}: reversing a "
+                                    "director's ruling records why", ("give the reason",))
+
     def _amendment(self, command: AmendEvent) -> EventAmended:
         if not command.reason.strip() or not command.rule.strip():
             raise RuleViolation("correction", "an amendment records why and the rule cited",
                                 ("give a reason and a rule",))
         event_type, version, payload = encode_event(command.replacement)
         return EventAmended(command.version, event_type, canonical_json(payload),
-                            command.reason, command.rule, version)
+                            command.reason, cited(command.rule), version)
 
     def _check_void(self, stream: str, versions: tuple[int, ...]) -> None:
         """Re-derive the table without those events; every later event must still be legal."""
@@ -527,6 +655,15 @@ def _unsaved(stream: str, version: int, event: Any, now: datetime) -> StoredEven
 
 def _derived_id(event_id: uuid.UUID, k: int) -> uuid.UUID:
     return uuid.uuid5(event_id, str(k))
+
+
+def _check_words(command: Any) -> None:
+    """Reasons and rulings are kept forever and shown on every screen: a sane length, no
+    control characters."""
+    for name in ("reason", "ruling", "rule"):
+        value = getattr(command, name, None)
+        if isinstance(value, str):
+            check_reason(value, name)
 
 
 def _between_hands(state: TableState, what: str) -> None:

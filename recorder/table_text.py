@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from engine import words
 from engine.cards import cards_text
 from engine.errors import RuleViolation
 from engine.hand import NOT_ACTED, HandState, legal_actions, pots, showdown_order
@@ -140,7 +141,8 @@ def _hand_lines(hand: HandState, names: dict[str, str]) -> list[str]:
     legal = legal_actions(hand)
     if legal is not None:
         lines.append(f"  {who(legal.player)} may: {'; '.join(legal.describe())}")
-        is_open, rule = reopening(hand, legal.player)
+        is_open, rule_id = reopening(hand, legal.player)
+        rule = words.rule_title(rule_id)
         if hand.acted_level[legal.player] != NOT_ACTED and hand.current_bet:
             if is_open:
                 lines.append(f"  the betting is open again for {who(legal.player)} ({rule})")

@@ -67,6 +67,8 @@ from engine.tournament_events import (
     TournamentCreated,
 )
 from engine.tournament_state import TournamentState, fold_tournament
+from engine.words import profile_rule
+from recorder.limits import check_name
 from recorder.service import (
     Actor,
     AdjustStack,
@@ -230,6 +232,7 @@ class Tournaments:
                  event_id: uuid.UUID | None = None,
                  expected_version: int | None = None) -> tuple[str, Recorded]:
         """An entry; once play has started the late entrant is drawn into a seat at once."""
+        check_name(name, "name")
         ids = _ids(event_id)
 
         def decide(state: TournamentState) -> list[Any]:
@@ -257,7 +260,7 @@ class Tournaments:
         event = drawn.events[0].decode()
         assert isinstance(event, SeatsDrawn)
         self._seat_at_tables(tournament, event.assignments, self._rest(ids, drawn), actor,
-                             waits=True, reason="late entry")
+                             waits=True, reason="late_entry")
 
     def draw_seats(self, tournament: str, tables: int, seed: int | None, actor: Actor, *,
                    event_id: uuid.UUID | None = None,
@@ -320,7 +323,7 @@ class Tournaments:
         drawn = self._step(tournament, ids, decide, actor)
         seat = drawn.events[0].decode().seat
         self._table_step(tournament, table, self._rest(ids, drawn).part("place"),
-                         lambda _fold: PlaceButton(seat, "draw for the button"), actor)
+                         lambda _fold: PlaceButton(seat, "button_draw"), actor)
 
     def start_level(self, tournament: str, actor: Actor, ruling: str = "", *,
                     event_id: uuid.UUID | None = None,
@@ -534,13 +537,11 @@ class Tournaments:
         carry = state.carry if state is not None else 0
         if not carry or not target:
             return
-        rule = self.state(tournament).structure.profile
+        rule = profile_rule(self.state(tournament).structure.profile, "color_up")
         self._table_step(tournament, closing, ids.part("carry-out"), _given(CarryToPot(
-            -carry, f"to the next pot of table {target}: this table breaks", rule, target)),
-            actor)
+            -carry, "handed_on", rule, target)), actor)
         self._table_step(tournament, target, ids.part("carry-in"), _given(CarryToPot(
-            carry, f"from table {closing}, broken: odd chips of the color-up", rule, closing)),
-            actor)
+            carry, "handed_on", rule, closing)), actor)
 
     def _high_cards(self, state: TournamentState, table: str) -> dict[str, str]:
         rng = random.Random(f"{state.tournament}-{table}-{len(state.entrants)}")
@@ -600,15 +601,13 @@ class Tournaments:
                 continue
             entrant = state.entrant(adjustment.player)
             assert entrant is not None
-            adjusted = AdjustStack(entrant.seat, adjustment.amount,
-                                   f"color-up ({event.method})", event.rule)
+            adjusted = AdjustStack(entrant.seat, adjustment.amount, "color_up", event.rule)
             self._table_step(tournament, entrant.table, rest.part(f"adjust:{entrant.player}"),
                              _given(adjusted), actor)
         for carry in event.next_pots:
             # Octobermuck: "All odd green chips in the pot will be replaced with black chips
             # and awarded to the winner of the next hand."
-            carried = CarryToPot(carry.amount, "odd chips of the color-up, changed up",
-                                 event.rule)
+            carried = CarryToPot(carry.amount, "color_up_carry", event.rule)
             self._table_step(tournament, carry.table, rest.part(f"carry:{carry.table}"),
                              _given(carried), actor)
         return recorded

@@ -1,9 +1,12 @@
 """JSON views of a table (and of the room) for a role: what a tablet, the floor or a viewer sees.
 
 Everything here reads folded state; nothing decides. The legal buttons come from
-`engine.hand.legal_actions`, the same query the engine validates with. A viewer never gets a
-hole card that was not shown: his view has no dealt or exposed cards, and the event texts he
-reads do not name them either.
+`engine.hand.legal_actions`, the same query the engine validates with.
+
+Who sees a hole card that was not shown is decided here, in `sees_hole_cards`, and nowhere
+else: the directors and the dealers of that table. Everybody else (a viewer, the dealer of
+another table) gets the public view: no dealt or exposed cards, and event texts that do not
+name them either.
 """
 
 from __future__ import annotations
@@ -14,6 +17,7 @@ from collections import deque
 from dataclasses import dataclass, field
 from typing import Any
 
+from engine import words
 from engine.cards import card_text
 from engine.errors import RuleViolation
 from engine.events import (
@@ -63,12 +67,26 @@ from replay.fold import TableFold
 from schema.store import EventStore, StoredEvent
 
 VIEWER = "viewer"
+DIRECTOR = "director"
+DEALER = "dealer"
 RECENT = 12  # events listed on a tablet
 NOTABLE_KEEP = 200  # rulings and corrections kept per table for the floor
 NOTABLE_TYPES = frozenset({  # what the floor lists as a table's rulings and corrections
     EventVoided.TYPE, EventAmended.TYPE, HandKilled.TYPE, StackAdjusted.TYPE,
     MisdealDeclared.TYPE, HandVoided.TYPE, CardExposed.TYPE, BoardExposedEarly.TYPE,
 })
+
+
+def sees_hole_cards(role: str, stream: str, dealer_of: str | None = None) -> bool:
+    """True when a reader may see the unshown hole cards of table `stream`: a director, or a
+    dealer whose session is for that very table (`dealer_of`). The one place this is decided.
+
+    >>> sees_hole_cards("dealer", "table-1", "table-1")
+    True
+    >>> sees_hole_cards("dealer", "table-1", "table-2"), sees_hole_cards("viewer", "table-1")
+    (False, False)
+    """
+    return role == DIRECTOR or (role == DEALER and dealer_of is not None and dealer_of == stream)
 
 
 # --- the stored events a view lists (with who recorded them) ------------------------------
@@ -189,20 +207,21 @@ def event_text(event: Any, version: int, names: _Names, public: bool) -> str:
         shares = ", ".join(f"{who(w)} {s}" for w, s in zip(event.winners, event.shares,
                                                              strict=True))
         text = f"{pot} {event.amount}: {shares}"
-        if event.hand_name:
-            text += f" ({event.hand_name})"
+        if event.hand_rank:
+            text += f" ({words.hand_name(event.hand_rank)})"
         if event.ruling:
             text += f"; ruling: {event.ruling}"
         return text
     if isinstance(event, MisdealDeclared):
-        return f"misdeal: {event.reason}"
+        return f"misdeal: {words.render(event)['cause']}"
     if isinstance(event, CardExposed):
         card = "a card" if public else event.card
-        return f"{who(event.player)}: {card} exposed; {event.consequence}"
+        return f"{who(event.player)}: {card} exposed; {words.render(event)['consequence']}"
     if isinstance(event, BoardExposedEarly):
-        return f"premature board card {_join(event.cards)}: {event.procedure}"
+        return (f"premature board card {_join(event.cards)}: "
+                f"{words.render(event)['procedure']}")
     if isinstance(event, HandKilled):
-        return f"{who(event.player)}'s hand killed: {event.reason}"
+        return f"{who(event.player)}'s hand killed: {words.render(event)['cause']}"
     if isinstance(event, PlayerMarkedAbsent):
         return f"{who(event.player)} absent"
     if isinstance(event, PlayerReturned):
@@ -213,20 +232,20 @@ def event_text(event: Any, version: int, names: _Names, public: bool) -> str:
         return f"table {event.table} opened ({event.seat_count} seats, {event.profile} rules)"
     if isinstance(event, PlayerSeated):
         return (f"{names.name(event.player)} seated in seat {event.seat} with {event.stack} "
-                f"({event.reason})")
+                f"({words.reason(event.reason)})")
     if isinstance(event, PlayerLeft):
         return (f"{names.name(event.player)} left seat {event.seat} with {event.stack} "
-                f"({event.reason})")
+                f"({words.reason(event.reason)})")
     if isinstance(event, ButtonPlaced):
-        return f"button on seat {event.seat} ({event.reason})"
+        return f"button on seat {event.seat} ({words.reason(event.reason)})"
     if isinstance(event, StackAdjusted):
-        return f"{names.name(event.player)} stack {event.amount:+d}: {event.reason}"
+        return f"{names.name(event.player)} stack {event.amount:+d}: {words.reason(event.reason)}"
     if isinstance(event, SeatAbsenceChanged):
         return f"{names.at_seat(event.seat)} " + ("away from the table" if event.absent
                                                   else "back at the table")
     if isinstance(event, EventVoided):
         versions = ", ".join(f"#{v}" for v in event.versions)
-        return f"correction: {versions} voided ({event.reason})"
+        return f"correction: {versions} voided ({words.reason(event.reason)})"
     if isinstance(event, EventAmended):
         return f"correction: #{event.version} amended ({event.reason})"
     return str(getattr(event, "TYPE", type(event).__name__)).replace("_", " ")
@@ -243,7 +262,9 @@ def event_rows(fold: TableFold, stored: list[StoredEvent], public: bool,
             "version": item.version,
             "type": item.type,
             "text": event_text(event, item.version, names, public),
-            "rule": getattr(event, "rule", "") or getattr(event, "ruling", ""),
+            "rule": (words.render_rules(getattr(event, "rules", ()))
+                     or words.rule_words(getattr(event, "rule", ""))
+                     or getattr(event, "ruling", "")),
             "actor": item.actor,
             "device": item.device,
             "at": item.recorded_at.isoformat(),
@@ -358,7 +379,8 @@ def _award(award: PotAwarded, seats: tuple[int, ...]) -> dict[str, Any]:
     return {
         "pot": award.pot, "amount": award.amount, "winners": list(award.winners),
         "winner_seats": [seats[w] for w in award.winners], "shares": list(award.shares),
-        "odd_chips": list(award.odd_chips), "hand_name": award.hand_name,
+        "odd_chips": list(award.odd_chips), "hand_rank": list(award.hand_rank),
+        "hand_name": words.hand_name(award.hand_rank),
         "ruling": award.ruling,
     }
 
@@ -414,16 +436,19 @@ def table_view(
     role: str,
     level: Level | None = None,
     names: dict[str, str] | None = None,
+    *,
+    dealer_of: str | None = None,
 ) -> dict[str, Any]:
-    """Everything a tablet shows for one table, for `role` (viewers see no unshown cards).
+    """Everything a tablet shows for one table, for `role`; `dealer_of` is the table a dealer's
+    session is for. Only `sees_hole_cards` readers get cards that were not shown.
     `names` maps a tournament's player ids to the names people know."""
-    public = role == VIEWER
+    public = not sees_hole_cards(role, fold.stream, dealer_of)
     names = names or {}
     state = fold.state
     base: dict[str, Any] = {"stream": fold.stream, "version": fold.version, "role": role,
                             "events": event_rows(fold, recent, public, names)}
     if state is None:
-        return base | {"open": False}
+        return base | {"open": False, "problem": table_problem(fold)}
     profile = get_profile(state.profile)
     hand = state.hand
     in_hand = hand is not None and not hand.is_complete
@@ -491,7 +516,8 @@ def table_summary(fold: TableFold, level: Level | None = None,
     names = names or {}
     state = fold.state
     if state is None:
-        return {"stream": fold.stream, "version": fold.version, "open": False}
+        return {"stream": fold.stream, "version": fold.version, "open": False,
+                "problem": table_problem(fold)}
     hand = state.hand
     in_hand = hand is not None and not hand.is_complete
     players = []
@@ -523,6 +549,26 @@ def table_summary(fold: TableFold, level: Level | None = None,
             "level": hand.setup.level, "blinds": f"{max(hand.setup.blinds, default=0)}",
         }
     return summary
+
+
+def table_problem(fold: TableFold) -> dict[str, Any] | None:
+    """Why a table stream with entries has no table to show (its opening cannot be applied,
+    say a profile this release does not know), with what the director can do; None when
+    there is nothing wrong to say."""
+    if fold.state is not None or not fold.version:
+        return None
+    finding = next((f for f in fold.findings if f.message.startswith("cannot apply")), None)
+    message = finding.message if finding else "the stream holds no table_opened that counts"
+    return {"rule": finding.rule if finding else "log", "message": message,
+            "version": finding.version if finding else 0,
+            "legal": ["void the entry (director)", "open the table again"]}
+
+
+def broken_summary(stream: str, version: int, error: Exception) -> dict[str, Any]:
+    """The floor's card of a table that cannot be shown: the other tables are shown anyway."""
+    return {"stream": stream, "version": version, "open": False,
+            "problem": {"rule": "log", "message": f"this table cannot be shown: {error}",
+                        "version": 0, "legal": ["void the entry (director)"]}}
 
 
 def notable_rows(fold: TableFold, stored: list[StoredEvent],

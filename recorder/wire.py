@@ -9,15 +9,29 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field
 
 from engine import commands as hand
 from engine.cards import Card, parse_card, parse_cards
 from engine.errors import RuleViolation
-from engine.table import Level
+from engine.profiles import PROFILES
+from engine.table import MAX_CHIPS, MAX_SEATS, MIN_SEATS, Level
 from recorder import service
+from recorder.limits import Chips, Name, Position, Reason, Rule, Seat, SignedChips
 
-Cards = str | list[str]
+Cards = Annotated[str, Field(max_length=20)] | Annotated[
+    list[Annotated[str, Field(max_length=3)]], Field(max_length=5)]
+
+
+def _known_profile(value: str) -> str:
+    if value not in PROFILES:
+        raise ValueError(f"unknown house-rule profile {value!r}; known profiles: "
+                         f"{', '.join(PROFILES)}")
+    return value
+
+
+Profile = Annotated[str, Field(max_length=40, description="a house-rule profile: "
+                               + ", ".join(PROFILES)), AfterValidator(_known_profile)]
 
 
 class _Command(BaseModel):
@@ -26,23 +40,23 @@ class _Command(BaseModel):
 
 class FoldIn(_Command):
     type: Literal["fold"]
-    player: int
+    player: Position
 
 
 class CheckCallIn(_Command):
     type: Literal["check_call"]
-    player: int
+    player: Position
 
 
 class BetRaiseIn(_Command):
     type: Literal["bet_raise"]
-    player: int
-    to: int = Field(description="the player's total for this street")
+    player: Position
+    to: Chips = Field(description="the player's total for this street")
 
 
 class DealHoleIn(_Command):
     type: Literal["deal_hole"]
-    player: int
+    player: Position
     cards: Cards | None = Field(None, description="omit when the dealer does not know them")
 
 
@@ -53,31 +67,31 @@ class DealBoardIn(_Command):
 
 class ShowCardsIn(_Command):
     type: Literal["show_cards"]
-    player: int
+    player: Position
     cards: Cards
 
 
 class MuckCardsIn(_Command):
     type: Literal["muck_cards"]
-    player: int
+    player: Position
 
 
 class AwardPotsIn(_Command):
     type: Literal["award_pots"]
-    winners: list[list[int]] | None = Field(
-        None, description="a director's override, one list of positions per pot")
-    ruling: str = ""
+    winners: list[Annotated[list[Position], Field(max_length=10)]] | None = Field(
+        None, max_length=10, description="a director's override, one list of positions per pot")
+    ruling: Rule = ""
 
 
 class DeclareMisdealIn(_Command):
     type: Literal["declare_misdeal"]
-    reason: str = "misdeal"
+    reason: Reason = "misdeal"
 
 
 class ExposeCardIn(_Command):
     type: Literal["expose_card"]
-    player: int
-    card: str
+    player: Position
+    card: str = Field(max_length=3)
     in_deal: bool = True
 
 
@@ -88,102 +102,102 @@ class ExposeBoardEarlyIn(_Command):
 
 class KillHandIn(_Command):
     type: Literal["kill_hand"]
-    player: int
-    reason: str
-    rule: str
+    player: Position
+    reason: Reason
+    rule: Rule
 
 
 class ExpireClockIn(_Command):
     type: Literal["expire_clock"]
-    player: int
+    player: Position
 
 
 class MarkAbsentIn(_Command):
     type: Literal["mark_absent"]
-    player: int
+    player: Position
 
 
 class MarkReturnedIn(_Command):
     type: Literal["mark_returned"]
-    player: int
+    player: Position
 
 
 class VoidHandIn(_Command):
     type: Literal["void_hand"]
-    reason: str
+    reason: Reason
 
 
 class OpenTableIn(_Command):
     type: Literal["open_table"]
-    table: str
-    seat_count: int = Field(ge=2, le=10)
-    profile: str = "tda"
-    tournament: str = ""
+    table: Name
+    seat_count: int = Field(ge=MIN_SEATS, le=MAX_SEATS)
+    profile: Profile = "tda"
+    tournament: str = Field("", max_length=80)
 
 
 class SeatPlayerIn(_Command):
     type: Literal["seat_player"]
-    seat: int
-    player: str = Field(min_length=1, max_length=80)
-    stack: int = Field(ge=0)
+    seat: Seat
+    player: Name
+    stack: Chips
     waits: bool = False
-    reason: str = "draw"
+    reason: Reason = "draw"
 
 
 class RemovePlayerIn(_Command):
     type: Literal["remove_player"]
-    seat: int
-    reason: str
+    seat: Seat
+    reason: Reason
 
 
 class PlaceButtonIn(_Command):
     type: Literal["place_button"]
-    seat: int
-    reason: str = "draw for the button"
+    seat: Seat
+    reason: Reason = "button_draw"
 
 
 class AdjustStackIn(_Command):
     type: Literal["adjust_stack"]
-    seat: int
-    amount: int
-    reason: str
-    rule: str = ""
+    seat: Seat
+    amount: SignedChips
+    reason: Reason
+    rule: Rule = ""
 
 
 class SetAbsenceIn(_Command):
     type: Literal["set_absence"]
-    seat: int
+    seat: Seat
     absent: bool
 
 
 class LevelIn(BaseModel):
     model_config = ConfigDict(extra="forbid")
-    small_blind: int = Field(ge=0)
-    big_blind: int = Field(gt=0)
-    ante: int = Field(0, ge=0)
+    small_blind: Chips
+    big_blind: int = Field(gt=0, le=MAX_CHIPS)
+    ante: Chips = 0
     ante_kind: Literal["none", "uniform", "big_blind"] = "none"
-    number: int = 0
-    chip_unit: int = Field(1, gt=0)
+    number: int = Field(0, ge=0, le=10_000)
+    chip_unit: int = Field(1, gt=0, le=MAX_CHIPS)
 
 
 class StartHandIn(_Command):
     type: Literal["start_hand"]
     level: LevelIn | None = Field(
         None, description="a director's explicit level; else the tournament's current level")
-    hand_number: int = 0
+    hand_number: int = Field(0, ge=0, le=10**9)
     final_table: bool = False
 
 
 class UndoIn(_Command):
     type: Literal["undo"]
-    reason: str = "dealer undo"
+    reason: Reason = "undo"
 
 
 class VoidEventsIn(_Command):
     type: Literal["void_events"]
-    versions: list[int] = Field(min_length=1)
-    reason: str
-    rule: str
+    versions: list[Annotated[int, Field(ge=1)]] = Field(min_length=1, max_length=1000)
+    reason: Reason
+    rule: Rule
 
 
 class AmendAmountIn(_Command):
@@ -191,9 +205,9 @@ class AmendAmountIn(_Command):
 
     type: Literal["amend_amount"]
     version: int = Field(ge=1)
-    to: int = Field(gt=0)
-    reason: str
-    rule: str
+    to: int = Field(gt=0, le=MAX_CHIPS)
+    reason: Reason
+    rule: Rule
 
 
 CommandIn = Annotated[
@@ -222,8 +236,8 @@ def needs_director(command: CommandIn) -> bool:
     """True when only a director may record `command` (rulings, corrections, seating)."""
     if command.type not in DEALER_COMMANDS:
         return True
-    if isinstance(command, AwardPotsIn) and command.winners is not None:
-        return True
+    if isinstance(command, AwardPotsIn) and (command.winners is not None or command.ruling):
+        return True  # an award by a ruling is the director's (and ends the dealer's undo)
     return isinstance(command, StartHandIn) and command.level is not None
 
 
@@ -310,24 +324,25 @@ def to_command(command: CommandIn, level: Level | None = None) -> service.TableC
 
 class RegisterIn(_Command):
     type: Literal["register"]
-    name: str = Field(min_length=1, max_length=80)
+    name: Name
 
 
 class DrawSeatsIn(_Command):
     type: Literal["draw_seats"]
     tables: int = Field(ge=1, le=100)
-    seed: int | None = Field(None, description="recorded with the draw; random when omitted")
+    seed: int | None = Field(None, ge=0, le=2**63 - 1,
+                             description="recorded with the draw; random when omitted")
 
 
 class StartLevelIn(_Command):
     type: Literal["start_level"]
-    ruling: str = Field("", description="the director's reason to skip a scheduled break or "
-                        "color-up")
+    ruling: Reason = Field("", description="the director's reason to skip a scheduled break "
+                           "or color-up")
 
 
 class StartBreakIn(_Command):
     type: Literal["start_break"]
-    minutes: int = Field(0, ge=0, description="0: the scheduled break's length")
+    minutes: int = Field(0, ge=0, le=24 * 60, description="0: the scheduled break's length")
 
 
 class EndBreakIn(_Command):
@@ -340,11 +355,11 @@ class ColorUpIn(_Command):
 
 class MoveIn(_Command):
     type: Literal["move"]
-    player: str
-    to_table: str
-    to_seat: int = 0
-    reason: str = "balance"
-    rule: str = ""
+    player: Name
+    to_table: Name
+    to_seat: int = Field(0, ge=0, le=MAX_SEATS, description="0: the seat the engine picks")
+    reason: Reason = "balance"
+    rule: Rule = ""
 
 
 class BalanceIn(_Command):
@@ -353,15 +368,15 @@ class BalanceIn(_Command):
 
 class RulingIn(_Command):
     type: Literal["ruling"]
-    rule: str = Field(min_length=1, max_length=200)
-    text: str = Field(min_length=1, max_length=2000)
-    stream: str = Field("", description="the table stream the ruling affects")
+    rule: Rule = Field(min_length=1)
+    text: Reason = Field(min_length=1)
+    stream: str = Field("", max_length=200, description="the table stream the ruling affects")
     version: int = Field(0, ge=0)
 
 
 class SettleIn(_Command):
     type: Literal["settle"]
-    table: str = Field(description="the table's name in the tournament")
+    table: Name = Field(description="the table's name in the tournament")
 
 
 TournamentCommandIn = Annotated[

@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Literal
 
+from engine import words
 from engine.cards import card_text
 from engine.errors import RuleViolation
 from engine.events import (
@@ -84,6 +85,21 @@ class Step:
         return _STREET_OF_BOARD.get(self.board, 0)
 
 
+@dataclass(frozen=True, slots=True)
+class ExportOptions:
+    """Whose view an export writes: the table's (cards shown) by default, one player's
+    (`hero`: his own cards too) or every recorded card (`all_cards`: the director's or an
+    auditor's copy, issue 11)."""
+
+    hero: str = ""
+    all_cards: bool = False
+
+    @property
+    def cards(self) -> str:
+        """What the file holds, as the files say it: `all`, `hero` or `shown`."""
+        return "all" if self.all_cards else ("hero" if self.hero else "shown")
+
+
 @dataclass(frozen=True)
 class RecordedHand:
     """One hand as it counts after corrections, replayed through the engine."""
@@ -102,6 +118,7 @@ class RecordedHand:
     names: tuple[str, ...]  # display name of each position
     problem: str = ""  # set when an event could not be applied
     level_small_blind: int = 0  # the structure's small blind at this level (0: unknown)
+    event_id: str = ""  # the client-made UUID of hand_started: unique across logs
 
     # --- what the hand is --------------------------------------------------------------
     @property
@@ -235,6 +252,28 @@ class RecordedHand:
                 known[event.player] = tuple(event.cards)
         return tuple(known)
 
+    def seen_hole_cards(self, options: ExportOptions | None = None
+                        ) -> tuple[tuple[str, ...], ...]:
+        """The hole cards an export may hold: by default only what the table saw (cards
+        shown); the hero's own cards with `options.hero`; every recorded card with
+        `options.all_cards` (the director's or an auditor's copy)."""
+        options = options or ExportOptions()
+        known = self.hole_cards()
+        if options.all_cards:
+            return known
+        hero = self.hero_position(options.hero)
+        shown = self.shown()
+        return tuple(known[i] if i == hero else shown.get(i, ()) for i in range(self.size))
+
+    def hero_position(self, hero: str) -> int | None:
+        """The position of the player named `hero` (his id or his name), if he is in."""
+        if not hero:
+            return None
+        for i, (player, name) in enumerate(zip(self.players, self.names, strict=True)):
+            if hero in (player, name):
+                return i
+        return None
+
     def shown(self) -> dict[int, tuple[str, ...]]:
         return {s.event.player: tuple(s.event.cards) for s in self.steps
                 if isinstance(s.event, CardsShown)}
@@ -268,18 +307,23 @@ class RecordedHand:
             event = step.event
             label = f"v{step.version}"
             if isinstance(event, MisdealDeclared):
-                out.append(f"{label} misdeal: {event.reason} ({event.rule})")
+                said = words.render(event)
+                out.append(f"{label} misdeal: {said['cause']} ({said['rules']})")
             elif isinstance(event, HandVoided):
-                out.append(f"{label} hand voided: {event.reason} ({event.rule})")
+                out.append(f"{label} hand voided: {event.reason} "
+                           f"({words.render_rules(event.rules)})")
             elif isinstance(event, HandKilled):
-                out.append(f"{label} {self.names[event.player]}'s hand killed: {event.reason} "
-                           f"({event.rule})")
+                said = words.render(event)
+                out.append(f"{label} {self.names[event.player]}'s hand killed: {said['cause']} "
+                           f"({said['rules']})")
             elif isinstance(event, CardExposed):
+                said = words.render(event)
                 out.append(f"{label} {self.names[event.player]}'s {event.card} exposed: "
-                           f"{event.consequence} ({event.rule})")
+                           f"{said['consequence']} ({said['rules']})")
             elif isinstance(event, BoardExposedEarly):
+                said = words.render(event)
                 out.append(f"{label} board card(s) {' '.join(event.cards)} exposed early: "
-                           f"{event.procedure} ({event.rule})")
+                           f"{said['procedure']} ({said['rules']})")
             elif isinstance(event, PlayerMarkedAbsent):
                 out.append(f"{label} {self.names[event.player]} away from the table")
             elif isinstance(event, PlayerReturned):
@@ -460,6 +504,7 @@ def _replay_hand(table: TableHands, events: list[tuple[int, Any]],
         recorded_at=stored.recorded_at if stored else None, steps=tuple(steps), final=state,
         names=tuple(display.get(p, p) for p in started.players), problem=problem,
         level_small_blind=small_blinds.get(started.level, 0),
+        event_id=str(stored.event_id) if stored else "",
     )
 
 

@@ -8,15 +8,23 @@ and River with their board cards, and Showdown (`Shows Cards`, `Mucks Cards`). E
 is the chips that action moved (a raise's amount is what the raiser added, not the total it
 raised to), so a reader gets each pot as the sum of the amounts less what came back uncalled
 (OHH has no action for that: the top bet of a street above the next highest is returned).
-Pots list `player_wins` with the shares; the hand's odd chips (who got them) and the log's
-coordinates are in the extension fields `handlog_odd_chips` and `handlog`.
+Pots list `player_wins` with the shares. Written to specification 1.4.6: `flags` arrays,
+`Observed` when the file is the table's view (no hero), `hero_player_id` with `--hero`; bounty
+fields (`player_bounty`, `bounty_fee_amount`, `tournament_bounties`, the `Bounty` flag) only in
+a tournament with bounties, the bounty counted once (`buyin_amount` is the prize-pool part,
+`fee_amount` the house's, `bounty_fee_amount` the bounty). What the specification has no field
+for is in the one extension object `handlog`: the log's coordinates, the house rules and chip
+unit (which `handlog import` reads back), chips carried into the pot that are nobody's
+(`dead_money`), the odd chips, which hole cards the file holds (`cards`: shown, hero or all)
+and the notes. tests/fixtures/ohh-1.4.6.schema.json is the schema the tests hold it to.
 """
 
 from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Mapping
-from datetime import datetime
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from typing import Any
 
 from engine.events import (
@@ -26,16 +34,17 @@ from engine.events import (
     CardsShown,
     ChipsPosted,
     HandKilled,
-    HoleCardsDealt,
     PlayerCalled,
     PlayerChecked,
     PlayerFolded,
     RaiseMade,
 )
 from engine.tournament_state import TournamentState
-from replay.export_hands import HandsExport, RecordedHand
+from replay.export_hands import ExportOptions, HandsExport, RecordedHand
+from replay.export_pokerstars import Elimination, bounty_winners, hand_number
+from replay.export_pokerstars import tournament_info as stars_tournament_info
 
-SPEC_VERSION = "1.2.2"
+SPEC_VERSION = "1.4.6"
 _POSTS = {"ante": "Post Ante", "small_blind": "Post SB", "big_blind": "Post BB",
           "straddle": "Straddle"}
 _POST_ORDER = {"ante": 0, "small_blind": 1, "big_blind": 2, "straddle": 3}
@@ -43,7 +52,11 @@ _ROUNDS = ("Preflop", "Flop", "Turn", "River")
 
 
 def _utc(moment: datetime | None) -> str:
-    return moment.strftime("%Y-%m-%dT%H:%M:%S") if moment else ""
+    """ISO 8601 in UTC, as the specification asks (`2019-03-28T08:16:05Z`)."""
+    if moment is None:
+        return ""
+    aware = moment if moment.tzinfo else moment.replace(tzinfo=UTC)
+    return aware.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
 def tournament_info(state: TournamentState | None, created: datetime | None,
@@ -54,30 +67,57 @@ def tournament_info(state: TournamentState | None, created: datetime | None,
     structure = state.structure
     money = structure.money
     minutes = structure.levels[0].minutes if structure.levels else 0
-    pool = money.prize_pool_per_entry or money.buy_in
-    return {
+    # The entry is counted once: prize pool + bounty + the house's fee = the buy-in.
+    pool = money.prize_pool_per_entry or max(money.buy_in - money.bounty, 0)
+    info: dict[str, Any] = {
         "name": structure.name,
         "start_date_utc": _utc(created),
         "type": "MTT" if tables > 1 else "STT",
         "buyin_amount": pool / 100,
         "currency": money.currency,
-        "fee_amount": max(money.buy_in - pool, 0) / 100,
-        "bounty_fee_amount": money.bounty / 100,
-        "tournament_number": state.tournament,
-        "flags": "",
-        "initial_stack": structure.starting_stack,
-        "speed": {"type": "Normal", "round_time": minutes},
+        "fee_amount": max(money.buy_in - pool - money.bounty, 0) / 100,
     }
+    if money.bounty:
+        info["bounty_fee_amount"] = money.bounty / 100
+    info.update({
+        "tournament_number": state.tournament,
+        "flags": ["Bounty"] if money.bounty else [],
+        "initial_stack": structure.starting_stack,
+        # The specification's own example gives a 10-minute level as 10.
+        "speed": {"type": "Normal", "round_time": minutes},
+    })
+    return info
 
 
-def ohh_hand(hand: RecordedHand, tournament: Mapping[str, Any] | None = None) -> dict[str, Any]:
+@dataclass(frozen=True)
+class OhhTournament:
+    """What an OHH hand says of its tournament: `tournament_info`, and with bounties the
+    bounty (cents) and who eliminated whom in which hand."""
+
+    info: Mapping[str, Any]
+    bounty: int = 0
+    eliminations: Mapping[tuple[str, int], list[Elimination]] = field(default_factory=dict)
+
+
+def ohh_hand(hand: RecordedHand, tournament: OhhTournament | Mapping[str, Any] | None = None,
+             options: ExportOptions | None = None) -> dict[str, Any]:
     """One complete hand as an OHH object (without the outer `{"ohh": ...}`)."""
+    options = options or ExportOptions()
+    if tournament is not None and not isinstance(tournament, OhhTournament):
+        tournament = OhhTournament(tournament)
+    bounty = tournament.bounty if tournament else 0
     started = hand.started
     by_seat = sorted(range(hand.size), key=lambda i: started.seats[i])
     ids = {position: k for k, position in enumerate(by_seat)}
-    players = [{"name": hand.names[i], "id": ids[i], "player_bounty": 0,
-                "starting_stack": started.stacks[i], "seat": started.seats[i]}
-               for i in by_seat]
+    players: list[dict[str, Any]] = []
+    for i in by_seat:
+        player: dict[str, Any] = {"name": hand.names[i], "id": ids[i]}
+        if bounty:
+            player["player_bounty"] = bounty / 100
+        player.update({"starting_stack": started.stacks[i], "seat": started.seats[i]})
+        if i in started.absent:
+            player["is_sitting_out"] = True
+        players.append(player)
     rounds: list[dict[str, Any]] = [{"id": 0, "street": "Preflop", "actions": []}]
     showdown: list[dict[str, Any]] = []
 
@@ -96,9 +136,11 @@ def ohh_hand(hand: RecordedHand, tournament: Mapping[str, Any] | None = None) ->
         event = step.event
         add(preflop, event.player, _POSTS.get(event.kind, "Post Dead"), event.amount,
             event.all_in)
-    for step in hand.steps:
-        if isinstance(step.event, HoleCardsDealt) and step.event.cards:
-            add(preflop, step.event.player, "Dealt Cards", cards=step.event.cards)
+    hero = hand.hero_position(options.hero)
+    seen = hand.seen_hole_cards(options)
+    for i in by_seat:
+        if seen[i] and (options.all_cards or i == hero):
+            add(preflop, i, "Dealt Cards", cards=seen[i])
     for step in hand.steps:
         event = step.event
         current = rounds[-1]["actions"]
@@ -115,8 +157,8 @@ def ohh_hand(hand: RecordedHand, tournament: Mapping[str, Any] | None = None) ->
             add(current, event.player, "Raise", step.added, event.all_in)
         elif isinstance(event, BoardDealt):
             street = len(rounds)
-            rounds.append({"id": street, "cards": list(event.cards),
-                           "street": _ROUNDS[min(street, 3)], "actions": []})
+            rounds.append({"id": street, "street": _ROUNDS[min(street, 3)],
+                           "cards": list(event.cards), "actions": []})
         elif isinstance(event, CardsShown):
             add(showdown, event.player, "Shows Cards", cards=event.cards)
         elif isinstance(event, (CardsMucked, HandKilled)):
@@ -132,41 +174,54 @@ def ohh_hand(hand: RecordedHand, tournament: Mapping[str, Any] | None = None) ->
     } for award in hand.awards]
     body: dict[str, Any] = {
         "spec_version": SPEC_VERSION,
-        "internal_version": SPEC_VERSION,
-        "network_name": "handlog",
         "site_name": "handlog (live)",
-        "game_type": "Holdem",
-        "table_name": f"{hand.tournament} {hand.table}".strip(),
-        "table_size": hand.seat_count or hand.size,
-        "game_number": str(hand.position),
-        "start_date_utc": _utc(hand.recorded_at),
-        "currency": "",
-        "ante_amount": hand.ante,
-        "small_blind_amount": hand.small_blind,
-        "big_blind_amount": hand.big_blind,
-        "bet_limit": {"bet_cap": 0, "bet_type": "NL"},
+        "network_name": "handlog",
+        "internal_version": SPEC_VERSION,
         "tournament": bool(hand.tournament),
     }
     if tournament:
-        body["tournament_info"] = dict(tournament)
+        body["tournament_info"] = dict(tournament.info)
     body.update({
+        "game_number": str(hand_number(hand)),
+        "start_date_utc": _utc(hand.recorded_at),
+        "table_name": f"{hand.tournament} {hand.table}".strip(),
+        "game_type": "Holdem",
+        "bet_limit": {"bet_type": "NL", "bet_cap": 0},
+        "table_size": hand.seat_count or hand.size,
+        "currency": "",
         "dealer_seat": started.button_seat,
-        "players": players,
-        "rounds": rounds,
-        "pots": pots,
-        "handlog": {"stream": hand.stream, "hand": hand.number,
-                    "versions": [hand.first_version, hand.last_version],
-                    "level": started.level, "rules": started.profile,
-                    "chip_unit": started.chip_unit, "notes": hand.notes()},
-        "handlog_odd_chips": [{"pot": a.pot, "player_ids": [ids[w] for w in a.odd_chips]}
-                              for a in hand.awards if a.odd_chips],
+        "small_blind_amount": hand.small_blind,
+        "big_blind_amount": hand.big_blind,
+        "ante_amount": hand.ante,
     })
+    if hero is not None:
+        body["hero_player_id"] = ids[hero]
+        body["flags"] = []
+    else:
+        body["flags"] = ["Observed"]  # the table's view: no player was followed
+    body.update({"players": players, "rounds": rounds, "pots": pots})
+    if tournament and bounty:
+        out = tournament.eliminations.get((hand.table, hand.number), [])
+        bounties = [{"player_id": ids[winner], "bounty_won": cents / 100,
+                     "defeated_player_id": ids[hand.players.index(e.player)]}
+                    for e in out for winner, cents in bounty_winners(hand, e, bounty)]
+        if bounties:
+            body["tournament_bounties"] = bounties
+    body["handlog"] = {
+        "stream": hand.stream, "hand": hand.number,
+        "versions": [hand.first_version, hand.last_version],
+        "level": started.level, "rules": started.profile, "chip_unit": started.chip_unit,
+        "dead_money": started.dead_money, "cards": options.cards,
+        "odd_chips": [{"pot": a.pot, "player_ids": [ids[w] for w in a.odd_chips]}
+                      for a in hand.awards if a.odd_chips],
+        "notes": hand.notes(),
+    }
     return body
 
 
 def export_ohh(hands: Iterable[RecordedHand],
-               tournaments: Mapping[str, Mapping[str, Any]] | None = None
-               ) -> tuple[str, int, list[str]]:
+               tournaments: Mapping[str, OhhTournament | Mapping[str, Any]] | None = None,
+               options: ExportOptions | None = None) -> tuple[str, int, list[str]]:
     """The OHH text (objects separated by a blank line), how many, and a note for every hand
     left out."""
     parts: list[str] = []
@@ -177,16 +232,21 @@ def export_ohh(hands: Iterable[RecordedHand],
                          + (f": {hand.problem}" if hand.problem else ""))
             continue
         info = (tournaments or {}).get(hand.tournament)
-        parts.append(json.dumps({"ohh": ohh_hand(hand, info)}, indent=2, ensure_ascii=False))
+        parts.append(json.dumps({"ohh": ohh_hand(hand, info, options)}, indent=2,
+                                ensure_ascii=False))
     return "\n\n".join(parts) + ("\n" if parts else ""), len(parts), notes
 
 
-def write_ohh(export: HandsExport) -> tuple[str, int, list[str]]:
+def write_ohh(export: HandsExport, options: ExportOptions | None = None
+              ) -> tuple[str, int, list[str]]:
     """The OHH export of the hands `export` holds."""
-    infos: dict[str, dict[str, Any]] = {}
+    infos: dict[str, OhhTournament] = {}
     for name, record in export.tournaments.items():
         created = record.stored[0].recorded_at if record.stored else None
         tables = len({t for e in (record.state.entrants if record.state else ())
                       for t in (e.table, e.out_table) if t})
-        infos[name] = tournament_info(record.state, created, tables)
-    return export_ohh(export.hands(), infos)
+        first = str(record.stored[0].event_id) if record.stored else name
+        stars = stars_tournament_info(record.state, first)
+        infos[name] = OhhTournament(tournament_info(record.state, created, tables),
+                                    stars.bounty, stars.places)
+    return export_ohh(export.hands(), infos, options)

@@ -4,10 +4,11 @@ table per hand (`[1]`, `[2]`, ...).
 Positions are PHH's and the engine's: p1 is the first player left of the button, the last one
 the button; heads-up p1 is the big blind and `antes` and `blinds_or_straddles` are written
 reversed (PHH reverse-assigns them heads-up). Posts are implied by those fields. `cbr` amounts
-are street totals. Hole cards the dealer did not see are `????`; a shown hand is `pN sm <cards>`
-and a mucked one `pN sm`. When the betting closes all-in with board cards to come, the shows
-are written before the run-out (the showdown happens then, as PHH readers expect; the chips
-do not depend on it).
+are street totals. Hole cards are written as the table saw them (cards shown; `????` for
+the rest) unless a hero (his own too) or all cards are asked for, and `_cards` says which;
+a shown hand is `pN sm <cards>` and a mucked one `pN sm`. When the betting closes all-in
+with board cards to come, the shows are written before the run-out (the showdown happens
+then, as PHH readers expect; the chips do not depend on it).
 
 House rules and the chip unit go in the user fields `_rules` (the profile) and `_chip_unit`
 (the smallest chip in play: odd chips are split in it), which `handlog phh verify` reads, as it
@@ -34,13 +35,12 @@ from engine.events import (
     CardsMucked,
     CardsShown,
     HandKilled,
-    HoleCardsDealt,
     PlayerCalled,
     PlayerChecked,
     PlayerFolded,
     RaiseMade,
 )
-from replay.export_hands import HandsExport, RecordedHand
+from replay.export_hands import ExportOptions, HandsExport, RecordedHand
 
 _BARE_LITERAL = re.compile(r"[^'\x00-\x08\x0a-\x1f\x7f]*")
 
@@ -65,18 +65,17 @@ def toml_value(value: object) -> str:
     raise TypeError(f"no TOML form for {value!r}")
 
 
-def phh_actions(hand: RecordedHand) -> list[str]:
+def phh_actions(hand: RecordedHand, options: ExportOptions | None = None) -> list[str]:
     """The hand's actions in PHH notation."""
-    return _actions_and_dead_hands(hand)[0]
+    return _actions_and_dead_hands(hand, options)[0]
 
 
-def _actions_and_dead_hands(hand: RecordedHand) -> tuple[list[str], list[int]]:
+def _actions_and_dead_hands(hand: RecordedHand, options: ExportOptions | None = None
+                            ) -> tuple[list[str], list[int]]:
     """The actions, and the indexes of the `pN sm` that stand for a hand the director ruled
-    dead at the showdown (PHH has no action for it: the user field `_dead_hands` lists them)."""
-    hole: list[str] = ["????"] * hand.size
-    for step in hand.steps:
-        if isinstance(step.event, HoleCardsDealt) and step.event.cards:
-            hole[step.event.player] = "".join(step.event.cards)
+    dead at the showdown (PHH has no action for it: the user field `_dead_hands` lists them).
+    Hole cards are those the table saw (shown), the hero's, or all (`options`)."""
+    hole = ["".join(cards) or "????" for cards in hand.seen_hole_cards(options)]
     actions = [f"d dh p{i + 1} {cards}" for i, cards in enumerate(hole)]
     dead = [False] * len(actions)
     showdown_at: int | None = None
@@ -118,8 +117,10 @@ def _actions_and_dead_hands(hand: RecordedHand) -> tuple[list[str], list[int]]:
     return actions, [index for index, ruled in enumerate(dead) if ruled]
 
 
-def phh_fields(hand: RecordedHand, event_name: str = "") -> dict[str, Any]:
+def phh_fields(hand: RecordedHand, event_name: str = "",
+               options: ExportOptions | None = None) -> dict[str, Any]:
     """The hand as PHH fields, in the order the specification lists them."""
+    options = options or ExportOptions()
     if not hand.exportable:
         raise NotExportable(f"the hand is {hand.status}" + (f": {hand.problem}"
                                                              if hand.problem else ""))
@@ -129,7 +130,7 @@ def phh_fields(hand: RecordedHand, event_name: str = "") -> dict[str, Any]:
     if hand.size == 2:
         antes.reverse()
         blinds.reverse()
-    actions, dead_hands = _actions_and_dead_hands(hand)
+    actions, dead_hands = _actions_and_dead_hands(hand, options)
     fields: dict[str, Any] = {"variant": "NT"}
     if hand.ante_kind == "uniform":
         fields["ante_trimming_status"] = True  # antes count toward the pots they are in
@@ -161,6 +162,7 @@ def phh_fields(hand: RecordedHand, event_name: str = "") -> dict[str, Any]:
         fields["_dead_money"] = started.dead_money
     if dead_hands:
         fields["_dead_hands"] = dead_hands
+    fields["_cards"] = options.cards  # which hole cards the file holds: shown, hero or all
     fields["_stream"] = hand.stream
     fields["_versions"] = [hand.first_version, hand.last_version]
     notes = hand.notes()
@@ -173,15 +175,15 @@ def dumps_hand(fields: dict[str, Any]) -> str:
     return "".join(f"{key} = {toml_value(value)}\n" for key, value in fields.items())
 
 
-def export_phhs(hands: Iterable[RecordedHand], events: dict[str, str] | None = None
-                ) -> tuple[str, int, list[str]]:
+def export_phhs(hands: Iterable[RecordedHand], events: dict[str, str] | None = None,
+                options: ExportOptions | None = None) -> tuple[str, int, list[str]]:
     """The `.phhs` text, how many hands it holds, and a note for every hand left out."""
     parts: list[str] = []
     notes: list[str] = []
     count = 0
     for hand in hands:
         try:
-            fields = phh_fields(hand, (events or {}).get(hand.tournament, ""))
+            fields = phh_fields(hand, (events or {}).get(hand.tournament, ""), options)
         except NotExportable as reason:
             note = f"{hand.label()} not exported: {reason}"
             notes.append(note)
@@ -192,8 +194,9 @@ def export_phhs(hands: Iterable[RecordedHand], events: dict[str, str] | None = N
     return "".join(parts), count, notes
 
 
-def write_phh(export: HandsExport) -> tuple[str, int, list[str]]:
+def write_phh(export: HandsExport, options: ExportOptions | None = None
+              ) -> tuple[str, int, list[str]]:
     """The `.phhs` export of the hands `export` holds (`event` names the tournament)."""
     events = {name: f"{r.state.structure.name} ({name})" if r.state else name
               for name, r in export.tournaments.items()}
-    return export_phhs(export.hands(), events)
+    return export_phhs(export.hands(), events, options)

@@ -1,26 +1,36 @@
 """Recorded hands as PokerStars-style tournament hand histories (what trackers import).
 
 The layout follows PokerStars' own files (see data/hand-histories/pokerstars): a header with
-the hand and tournament numbers and the level, the table line with the button seat, one line
-per seat with its stack, the posts (antes first, then the blinds), `*** HOLE CARDS ***`, the
-actions (`raises X to Y` with Y the street total, `calls X` with the chips added), `Uncalled bet
-(X) returned to NAME`, the board lines, `*** SHOW DOWN ***` with the shows, one `collected X
-from ...` line per share (`pot`, or `main pot` and `side pot` / `side pot-1`, `side pot-2`...),
-places for players eliminated in the hand, and the `*** SUMMARY ***` with the total pot and
-the board.
+the hand and tournament numbers, the buy-in (`$X+$R`, or `$X+$B+$R` with a bounty) and the
+level, the time in PokerStars' own form (Eastern time, `... ET`), the table line
+`Table '<tournament number> <table number>' 9-max Seat #B is the button`, one line per seat
+with its stack (and bounty), the posts (antes first, then the blinds), `*** HOLE CARDS ***`,
+the actions (`raises X to Y` with Y the street total, `calls X` with the chips added),
+`Uncalled bet (X) returned to NAME`, the board lines, `*** SHOW DOWN ***` with the shows, one
+`collected X from ...` line per share (`pot`, or `main pot` and `side pot` / `side pot-1`,
+`side pot-2`...), `wins the $B bounty for eliminating NAME`, places for players eliminated in
+the hand, and the `*** SUMMARY ***` with the total pot and the board.
 
-Numbers trackers need are numeric: the hand number is the hand_started event's position in
-the log (unique), the tournament number the position of the tournament's first event (the
-tournament's own id is in the table name); a table outside any tournament gets PokerStars'
-play-chip ring-game header instead. Times are UTC. Hole cards the dealer never saw are
-simply not written; there is no hero (a live table has none), so there is no `Dealt to` line
-unless the dealer recorded a player's cards face up.
+Numbers trackers key hands by are numeric and unique across events and logs: the tournament
+number is derived from the id (a client-made UUID) of the tournament's first event, the hand
+number from the id of the hand's hand_started event (a hash of each, so the same log always
+gives the same numbers). A table outside any tournament gets PokerStars' play-chip ring-game
+header instead.
+
+Whose view: by default the observer's (what the table saw: no `Dealt to` line, other hands
+only when shown), which trackers take as an observed table; `hero` writes one player's view
+(`Dealt to HERO [..]` when his cards were recorded); `all_cards` (the director's or an
+auditor's copy) writes every recorded hand as a `Dealt to` line and says so in a first line.
+Names are made safe for the grammar (engine/names.py): no colon, bracket, parenthesis or
+control character survives into a line.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+import hashlib
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta, timezone, tzinfo
 
 from engine.cards import parse_card
 from engine.evaluator import describe, evaluate
@@ -31,17 +41,64 @@ from engine.events import (
     CardsShown,
     ChipsPosted,
     HandKilled,
-    HoleCardsDealt,
     PlayerCalled,
     PlayerChecked,
     PlayerFolded,
     RaiseMade,
 )
+from engine.names import name_problem, safe_name
 from engine.tournament_state import TournamentState
-from replay.export_hands import HandsExport, RecordedHand
+from replay.export_hands import ExportOptions, HandsExport, RecordedHand
 
 _STREET_TITLES = ("Flop", "Turn", "River")
 _CURRENCY_SIGNS = {"USD": "$", "EUR": "€", "GBP": "£"}
+ALL_CARDS_NOTICE = ("handlog export: every recorded hole card (the director's or an auditor's "
+                    "copy), not only the cards shown at the table")
+
+
+def _eastern() -> tzinfo:
+    try:
+        from zoneinfo import ZoneInfo
+
+        return ZoneInfo("America/New_York")
+    except (ImportError, KeyError, OSError, ValueError):  # no time-zone database here
+        return timezone(timedelta(hours=-5), "ET")
+
+
+_ET = _eastern()
+
+
+def eastern_time(moment: datetime) -> str:
+    """PokerStars' time form: Eastern time, `2016/10/06 22:53:35 ET`."""
+    aware = moment if moment.tzinfo else moment.replace(tzinfo=UTC)
+    return aware.astimezone(_ET).strftime("%Y/%m/%d %H:%M:%S ET")
+
+
+def number_from_id(identifier: str, digits: int) -> int:
+    """A `digits`-long number derived from an id (the same id gives the same number)."""
+    value = int.from_bytes(hashlib.sha256(identifier.encode()).digest()[:8], "big")
+    low: int = 10 ** (digits - 1)
+    return low + value % (9 * low)
+
+
+def hand_number(hand: RecordedHand) -> int:
+    """The hand's PokerStars number: from its hand_started event id (unique across logs)."""
+    return number_from_id(hand.event_id or f"{hand.stream}/{hand.first_version}", 12)
+
+
+def table_number(table: str) -> int:
+    """The table's number in the table line: its own when it is one, else one derived."""
+    digits = table.rsplit("-", 1)[-1].strip()
+    if digits.isdigit() and 0 < int(digits) < 10_000:
+        return int(digits)
+    return number_from_id(table, 3)
+
+
+@dataclass(frozen=True)
+class Elimination:
+    player: str
+    place: int
+    bounty_to: str = ""
 
 
 @dataclass(frozen=True)
@@ -51,31 +108,34 @@ class TournamentInfo:
     number: int = 0
     name: str = ""
     buy_in: str = "Freeroll"
-    places: Mapping[tuple[str, int], list[tuple[str, int, int]]] | None = None
+    places: Mapping[tuple[str, int], list[Elimination]] = field(default_factory=dict)
     winner: str = ""
-    prizes: Mapping[str, int] | None = None
+    prizes: Mapping[str, int] = field(default_factory=dict)
     currency: str = "USD"
+    bounty: int = 0  # cents, 0: no bounties
 
 
-def tournament_info(state: TournamentState | None, first_position: int) -> TournamentInfo:
+def tournament_info(state: TournamentState | None, first_event_id: str) -> TournamentInfo:
+    number = number_from_id(first_event_id, 10)
     if state is None:
-        return TournamentInfo(number=first_position)
+        return TournamentInfo(number=number)
     money = state.structure.money
     sign = _CURRENCY_SIGNS.get(money.currency, "")
     if money.buy_in:
-        pool = money.prize_pool_per_entry or money.buy_in
-        fee = money.buy_in - pool
-        buy_in = f"{sign}{pool / 100:.2f}+{sign}{fee / 100:.2f} {money.currency}"
+        pool = money.prize_pool_per_entry or (money.buy_in - money.bounty)
+        fee = max(money.buy_in - pool - money.bounty, 0)
+        parts = [pool, money.bounty, fee] if money.bounty else [pool, fee]
+        buy_in = "+".join(f"{sign}{cents / 100:.2f}" for cents in parts) + f" {money.currency}"
     else:
         buy_in = "Freeroll"
-    places: dict[tuple[str, int], list[tuple[str, int, int]]] = {}
+    places: dict[tuple[str, int], list[Elimination]] = {}
     for entrant in state.entrants:
         if entrant.place and entrant.out_table:
             places.setdefault((entrant.out_table, entrant.out_hand), []).append(
-                (entrant.player, entrant.place, entrant.chips_at_start))
+                Elimination(entrant.player, entrant.place, entrant.bounty_to))
     prizes = {a.player: a.amount for a in state.prizes.awards} if state.prizes else {}
-    return TournamentInfo(first_position, state.tournament, buy_in, places, state.winner,
-                          prizes, money.currency)
+    return TournamentInfo(number, state.tournament, buy_in, places, state.winner, prizes,
+                          money.currency, money.bounty)
 
 
 def roman(number: int) -> str:
@@ -122,31 +182,55 @@ def pot_names(count: int) -> list[str]:
     return ["main pot"] + [f"side pot-{k}" for k in range(1, count)]
 
 
-def pokerstars_hand(hand: RecordedHand, info: TournamentInfo | None = None) -> str:
+def grammar_names(names: Sequence[str], players: Sequence[str]) -> tuple[str, ...]:
+    """Each position's name made safe for the grammar, unique within the hand (a name that
+    cannot be made safe, recorded before registration refused such names, becomes
+    `Player <id>`)."""
+    out: list[str] = []
+    for name, player in zip(names, players, strict=True):
+        cleaned = safe_name(name)
+        if name_problem(cleaned) is not None:
+            cleaned = safe_name(f"Player {player}")
+        base, k = cleaned, 2
+        while cleaned in out:
+            cleaned = f"{base} {k}"
+            k += 1
+        out.append(cleaned)
+    return tuple(out)
+
+
+def pokerstars_hand(hand: RecordedHand, info: TournamentInfo | None = None,
+                    options: ExportOptions | None = None) -> str:
     """One complete hand as PokerStars text (lines joined with newlines, no trailing one)."""
     info = info or TournamentInfo()
+    options = options or ExportOptions()
     started = hand.started
-    names = hand.names
+    names = grammar_names(hand.names, hand.players)
     lines: list[str] = []
-    when = hand.recorded_at.strftime("%Y/%m/%d %H:%M:%S UTC") if hand.recorded_at else ""
+    when = eastern_time(hand.recorded_at) if hand.recorded_at else ""
     blinds = f"({hand.small_blind}/{hand.big_blind})"
     seat_count = hand.seat_count or len(started.seats)
+    number = hand_number(hand)
     if hand.tournament:
-        lines.append(f"PokerStars Hand #{hand.position}: Tournament #{info.number}, "
+        lines.append(f"PokerStars Hand #{number}: Tournament #{info.number}, "
                      f"{info.buy_in} Hold'em No Limit - Level {roman(started.level)} {blinds} "
-                     f"- {when}".rstrip())
-        table_name = f"{info.name or hand.tournament} {hand.table}"
-        lines.append(f"Table '{table_name}' {seat_count}-max Seat #{started.button_seat} is "
-                     "the button")
+                     f"- {when}".rstrip(" -"))
+        lines.append(f"Table '{info.number} {table_number(hand.table)}' {seat_count}-max "
+                     f"Seat #{started.button_seat} is the button")
     else:
         # A table outside any tournament: PokerStars' play-chip ring game layout.
-        lines.append(f"PokerStars Hand #{hand.position}:  Hold'em No Limit {blinds} - "
-                     f"{when}".rstrip())
-        lines.append(f"Table '{hand.stream} {hand.table}' {seat_count}-max (Play Money) Seat "
+        lines.append(f"PokerStars Hand #{number}:  Hold'em No Limit {blinds} - "
+                     f"{when}".rstrip(" -"))
+        table_name = safe_name(hand.table).replace("'", "") or "handlog"
+        lines.append(f"Table '{table_name}' {seat_count}-max (Play Money) Seat "
                      f"#{started.button_seat} is the button")
     by_seat = sorted(range(hand.size), key=lambda i: started.seats[i])
+    absent = set(started.absent)
+    bounty = f", {_money(info.bounty, info.currency)} bounty" if info.bounty else ""
     for i in by_seat:
-        lines.append(f"Seat {started.seats[i]}: {names[i]} ({started.stacks[i]} in chips)")
+        away = " is sitting out" if i in absent else ""
+        lines.append(f"Seat {started.seats[i]}: {names[i]} ({started.stacks[i]} in chips"
+                     f"{bounty}){away}")
     posts = [s for s in hand.steps if isinstance(s.event, ChipsPosted)]
     order = {"ante": 0, "small_blind": 1, "big_blind": 2, "straddle": 3}
     for step in sorted(posts, key=lambda s: order.get(s.event.kind, 4)):
@@ -155,10 +239,16 @@ def pokerstars_hand(hand: RecordedHand, info: TournamentInfo | None = None) -> s
                 "straddle": "straddle"}.get(event.kind, event.kind)
         all_in = " and is all-in" if event.all_in else ""
         lines.append(f"{names[event.player]}: posts {what} {event.amount}{all_in}")
+    if started.dead_money:
+        # Chips in the pot that are nobody's (a color-up's odd chips carried into it): PokerStars
+        # has no line of its own for them; this one keeps `Total pot` explained.
+        lines.append(f"Dead money {started.dead_money} carried into the pot")
     lines.append("*** HOLE CARDS ***")
-    for step in hand.steps:
-        if isinstance(step.event, HoleCardsDealt) and step.event.cards:
-            lines.append(f"Dealt to {names[step.event.player]} {_cards(step.event.cards)}")
+    hero = hand.hero_position(options.hero)
+    known = hand.seen_hole_cards(options)
+    for i in range(hand.size):
+        if known[i] and (options.all_cards or i == hero):
+            lines.append(f"Dealt to {names[i]} {_cards(known[i])}")
     board: list[str] = []
     shows: list[str] = []
     for step in hand.steps:
@@ -202,7 +292,7 @@ def pokerstars_hand(hand: RecordedHand, info: TournamentInfo | None = None) -> s
     for award, label in reversed(list(zip(hand.awards, labels, strict=True))):
         for winner, share in zip(award.winners, award.shares, strict=True):
             lines.append(f"{names[winner]} collected {share} from {label}")
-    lines.extend(_places(hand, info))
+    lines.extend(_places(hand, info, names))
     lines.append("*** SUMMARY ***")
     total = hand.pot_total()
     if len(hand.awards) > 1:
@@ -213,31 +303,57 @@ def pokerstars_hand(hand: RecordedHand, info: TournamentInfo | None = None) -> s
         lines.append(f"Total pot {total} | Rake 0")
     if hand.board:
         lines.append(f"Board {_cards(hand.board)}")
-    lines.extend(_summary_seats(hand, by_seat))
+    lines.extend(_summary_seats(hand, by_seat, names))
     return "\n".join(lines)
 
 
-def _places(hand: RecordedHand, info: TournamentInfo) -> list[str]:
+def bounty_winners(hand: RecordedHand, out: Elimination, bounty: int
+                   ) -> list[tuple[int, int]]:
+    """Who collects the bounty of a player eliminated in `hand`, and how many cents each:
+    the one the tournament recorded (`bounty_to`), else the winners of the last pot the
+    eliminated player was in (the one that took his last chips), split like it."""
+    if not bounty or out.player not in hand.players:
+        return []
+    if out.bounty_to:
+        return ([(hand.players.index(out.bounty_to), bounty)]
+                if out.bounty_to in hand.players else [])
+    loser = hand.players.index(out.player)
+    pots = [a for a in hand.awards if loser in a.eligible and loser not in a.winners]
+    if not pots:
+        return []
+    winners = [w for w in pots[-1].winners if w != loser]
+    if not winners:
+        return []
+    share, odd = divmod(bounty, len(winners))
+    return [(w, share + (1 if k < odd else 0)) for k, w in enumerate(winners)]
+
+
+def _places(hand: RecordedHand, info: TournamentInfo, names: Sequence[str]) -> list[str]:
     if not info.places:
         return []
     out = []
     busted = info.places.get((hand.table, hand.number), [])
-    for player, place, _chips in sorted(busted, key=lambda p: -p[1]):
-        if player not in hand.players:
+    for out_player in sorted(busted, key=lambda p: -p.place):
+        for winner, cents in bounty_winners(hand, out_player, info.bounty):
+            loser = names[hand.players.index(out_player.player)]
+            out.append(f"{names[winner]} wins the {_money(cents, info.currency)} bounty for "
+                       f"eliminating {loser}")
+    for out_player in sorted(busted, key=lambda p: -p.place):
+        if out_player.player not in hand.players:
             continue
-        name = hand.names[hand.players.index(player)]
-        prize = (info.prizes or {}).get(player, 0)
+        name = names[hand.players.index(out_player.player)]
+        prize = info.prizes.get(out_player.player, 0)
         won = f" and received {_money(prize, info.currency)}." if prize else ""
-        out.append(f"{name} finished the tournament in {ordinal(place)} place{won}")
-    if info.winner in hand.players and any(place == 2 for _p, place, _c in busted):
-        name = hand.names[hand.players.index(info.winner)]
-        prize = (info.prizes or {}).get(info.winner, 0)
+        out.append(f"{name} finished the tournament in {ordinal(out_player.place)} place{won}")
+    if info.winner in hand.players and any(p.place == 2 for p in busted):
+        name = names[hand.players.index(info.winner)]
+        prize = info.prizes.get(info.winner, 0)
         won = f" and receives {_money(prize, info.currency)}" if prize else ""
         out.append(f"{name} wins the tournament{won} - congratulations!")
     return out
 
 
-def _summary_seats(hand: RecordedHand, by_seat: list[int]) -> list[str]:
+def _summary_seats(hand: RecordedHand, by_seat: list[int], names: Sequence[str]) -> list[str]:
     folded = hand.folded_on()
     shown = hand.shown()
     mucked = hand.mucked() | {s.event.player for s in hand.steps
@@ -248,7 +364,7 @@ def _summary_seats(hand: RecordedHand, by_seat: list[int]) -> list[str]:
     for i in by_seat:
         role = hand.role(i)
         tags = "".join(f" ({r})" for r in role.split(", ")) if role else ""
-        text = f"Seat {hand.seats[i]}: {hand.names[i]}{tags}"
+        text = f"Seat {hand.seats[i]}: {names[i]}{tags}"
         if i in folded:
             street = folded[i]
             if street == 0:
@@ -271,10 +387,12 @@ def _summary_seats(hand: RecordedHand, by_seat: list[int]) -> list[str]:
 
 
 def export_pokerstars(hands: Iterable[RecordedHand],
-                      infos: Mapping[str, TournamentInfo] | None = None
-                      ) -> tuple[str, int, list[str]]:
+                      infos: Mapping[str, TournamentInfo] | None = None,
+                      options: ExportOptions | None = None) -> tuple[str, int, list[str]]:
     """The text of every complete hand (three blank lines between hands, as PokerStars
     writes them), how many, and a note for every hand left out."""
+    options = options or ExportOptions()
+    hands = list(hands)
     parts: list[str] = []
     notes: list[str] = []
     for hand in hands:
@@ -282,19 +400,28 @@ def export_pokerstars(hands: Iterable[RecordedHand],
             notes.append(f"{hand.label()} not exported: the hand is {hand.status}"
                          + (f": {hand.problem}" if hand.problem else ""))
             continue
-        parts.append(pokerstars_hand(hand, (infos or {}).get(hand.tournament)))
+        parts.append(pokerstars_hand(hand, (infos or {}).get(hand.tournament), options))
+    if options.hero and parts and not any(
+            h.hero_position(options.hero) is not None for h in hands if h.exportable):
+        notes.append(f"--hero {options.hero!r} plays in none of the exported hands: "
+                     "written as the observer's view")
     text = "\n\n\n".join(parts) + ("\n" if parts else "")
+    if options.all_cards and parts:
+        text = ALL_CARDS_NOTICE + "\n\n\n" + text
     return text, len(parts), notes
 
 
-def write_pokerstars(export: HandsExport) -> tuple[str, int, list[str]]:
+def write_pokerstars(export: HandsExport, options: ExportOptions | None = None
+                     ) -> tuple[str, int, list[str]]:
     """The PokerStars export of the hands `export` holds."""
     infos: dict[str, TournamentInfo] = {}
     for table in export.tables:
         record = export.tournaments.get(table.tournament)
         if record is not None and record.stored:
-            infos[table.tournament] = tournament_info(record.state, record.stored[0].position)
+            infos[table.tournament] = tournament_info(record.state,
+                                                      str(record.stored[0].event_id))
         elif table.tournament not in infos:
             first = export.log.by_stream.get(table.stream, [])
-            infos[table.tournament] = tournament_info(None, first[0].position if first else 0)
-    return export_pokerstars(export.hands(), infos)
+            infos[table.tournament] = tournament_info(
+                None, str(first[0].event_id) if first else table.stream)
+    return export_pokerstars(export.hands(), infos, options)

@@ -20,6 +20,7 @@ from engine.commands import (
     DealBoard,
     DealHole,
     DeclareMisdeal,
+    ExpireClock,
     ExposeBoardEarly,
     ExposeCard,
     Fold,
@@ -61,9 +62,20 @@ from engine.events import (
     TableOpened,
 )
 from engine.hand import begin, decide, setup_from_event
+from engine.profiles import profile_digest, rules_for
 from engine.table import Level, TableState, apply_table, open_table, plan_hand
 from schema.codec import decode_event
 from schema.store import StoredEvent
+
+OTHER_RULES = "recorded under other rules"
+"""The kind of finding for a hand whose recorded rules (their digest) are not today's profile
+of that name and cannot be rebuilt: what follows is judged under today's rules, so a difference
+may come from a newer release, not from tampering. It does not make a replay unclean."""
+
+
+DIFFERS_UNDER_TODAYS_RULES = "differs under today's rules"
+"""The kind of a finding in a hand recorded under other rules: the recorded event is not what
+today's rules decide, which the rules it was recorded under may have."""
 
 
 @dataclass(frozen=True)
@@ -77,12 +89,13 @@ class Finding:
     message: str
     expected: str = ""
     recorded: str = ""
+    kind: str = "differs from the engine"
 
     def as_dict(self) -> dict[str, Any]:
         return {
             "stream": self.stream, "version": self.version, "event": self.event_type,
             "rule": self.rule, "message": self.message, "expected": self.expected,
-            "recorded": self.recorded,
+            "recorded": self.recorded, "kind": self.kind,
         }
 
 
@@ -117,6 +130,9 @@ def effective_events(stored: Sequence[StoredEvent]) -> tuple[list[tuple[int, Any
     return result, voided
 
 
+_CLOCK_CAUSES = frozenset({"clock_expired", "clock_expired_facing_bet"})
+
+
 def command_for(event: Any) -> Command | None:
     """The dealer's command that records `event` (None for events no command makes)."""
     kind = type(event)
@@ -142,7 +158,9 @@ def command_for(event: Any) -> Command | None:
     if kind is BoardExposedEarly:
         return ExposeBoardEarly(tuple(parse_card(c) for c in event.cards))
     if kind is HandKilled:
-        return KillHand(event.player, event.reason, event.rule)
+        if event.cause in _CLOCK_CAUSES:
+            return ExpireClock(event.player)
+        return KillHand(event.player, event.reason, ", ".join(event.rules))
     if kind is PlayerMarkedAbsent:
         return MarkAbsent(event.player)
     if kind is PlayerReturned:
@@ -178,12 +196,14 @@ class _Checker:
         self.stream = stream
         self.queue: list[Any] = []
         self.findings: list[Finding] = []
+        self.kind = Finding.kind  # of the findings in the hand being checked
 
     def finding(self, version: int, event: Any, rule: str, message: str,
                 expected: Any = "", recorded: Any = "") -> None:
         self.findings.append(Finding(
             self.stream, version, getattr(event, "TYPE", type(event).__name__), rule, message,
             _show(expected) if expected != "" else "", _show(recorded) if recorded != "" else "",
+            self.kind,
         ))
 
     def check(self, state: TableState | None, effective: list[tuple[int, Any]],
@@ -247,6 +267,19 @@ class _Checker:
         self.queue = decided[1:]
 
     def _check_hand_start(self, state: TableState, version: int, event: HandStarted) -> None:
+        self.kind = Finding.kind
+        if event.rules_digest:
+            rules = rules_for(event.profile, event.rules_digest)
+            if profile_digest(rules) != event.rules_digest:
+                self.findings.append(Finding(
+                    self.stream, version, event.TYPE, "rules",
+                    f"hand {event.hand_number} was recorded under other {event.profile} rules "
+                    f"(handlog {event.handlog_version or 'unknown'}) than this release's and "
+                    "the log does not hold them; it is re-decided under today's "
+                    f"{event.profile} rules, so a difference in it may come from the newer "
+                    "release, not from tampering",
+                    profile_digest(rules), event.rules_digest, kind=OTHER_RULES))
+                self.kind = DIFFERS_UNDER_TODAYS_RULES
         if state.hand_in_progress:
             self.finding(version, event, "log", "a hand started before the previous one ended")
         stacks = {s.seat: s.stack for s in state.seats}

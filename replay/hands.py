@@ -80,8 +80,8 @@ class Correction:
     kind: str  # event_voided, event_amended, hand_killed, hand_voided, misdeal_declared,
     # award_by_ruling
     versions: tuple[int, ...]  # the versions it touches
-    rule: str
-    reason: str
+    rules: tuple[str, ...]  # rule identifiers (rendered by engine/words.py)
+    reason: str  # a code (engine/words.py) or the director's own words
     actor: str
     device: str
     recorded_at: datetime
@@ -211,12 +211,14 @@ class _HandBuilder:
             detail: dict[str, Any] = {}
             if isinstance(event, HandKilled):
                 detail["player"] = event.player
+            if isinstance(event, (HandKilled, MisdealDeclared)):
+                detail["cause"] = event.cause
             self.corrections.append(Correction(
-                version, event.TYPE, (version,), event.rule, event.reason, item.actor,
+                version, event.TYPE, (version,), tuple(event.rules), event.reason, item.actor,
                 item.device, item.recorded_at, detail))
         if isinstance(event, PotAwarded) and event.ruling:
             self.corrections.append(Correction(
-                version, "award_by_ruling", (version,), event.ruling, "", item.actor,
+                version, "award_by_ruling", (version,), (), event.ruling, item.actor,
                 item.device, item.recorded_at,
                 {"pot": event.pot, "winners": list(event.winners),
                  "shares": list(event.shares)}))
@@ -299,8 +301,9 @@ def _attach_corrections(stored: Sequence[StoredEvent], owner: dict[int, _HandBui
         if isinstance(event, EventAmended):
             detail = {"replacement_type": event.replacement_type,
                       "replacement": json.loads(event.replacement_payload)}
+        rules = tuple(part for part in event.rule.split(", ") if part)
         target.corrections.append(Correction(
-            item.version, item.type, touched, event.rule, event.reason, item.actor,
+            item.version, item.type, touched, rules, event.reason, item.actor,
             item.device, item.recorded_at, detail))
 
 

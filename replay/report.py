@@ -14,6 +14,11 @@ each pot with its amount, eligible players, winners, shares and odd chips, stack
 and whether the chips balance); every correction (the versions voided or amended, what they
 were, the reason, the rule, who and when); every ruling and penalty with its rule and who.
 
+Cards: by default the report holds only the cards the table saw (the board and the hands shown
+at showdown), so it can be handed to anyone; `all_cards=True` (`handlog report --all-cards`, for
+the director or an auditor) adds every hole card the log knows (dealt face up to the dealer,
+exposed, mucked). `scope.cards` says which ("shown" or "all"), and the HTML page says it too.
+
 CSV: `<out>` has one row per hand and pot; `<stem>-corrections<suffix>` next to it has one row
 per finding, correction, ruling and penalty (`csv_paths`).
 """
@@ -29,6 +34,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, cast
 
+from engine import words
 from engine.events import (
     BoardExposedEarly,
     CardExposed,
@@ -128,19 +134,28 @@ def _who(stored: StoredEvent | None) -> dict[str, Any]:
             "recorded_at": format_utc(stored.recorded_at)}
 
 
-def _finding(finding: Finding) -> dict[str, Any]:
-    return finding.as_dict()
+def _finding(finding: Finding, all_cards: bool = True) -> dict[str, Any]:
+    found = finding.as_dict()
+    if not all_cards and finding.event_type in _CARD_EVENTS:
+        found |= {"expected": HIDDEN if found["expected"] else "",
+                  "recorded": HIDDEN if found["recorded"] else ""}
+    return found
 
 
 def build_report(store: EventStore, tournament: str | None = None,
-                 database: str = "") -> AuditReport:
-    """Replay the log (or one tournament's streams) and build the report from the replay."""
+                 database: str = "", *, all_cards: bool = False) -> AuditReport:
+    """Replay the log (or one tournament's streams) and build the report from the replay;
+    only the cards shown at the table unless `all_cards`."""
     log = LogSnapshot.read(store)
-    return build_report_from(log, tournament, database)
+    return build_report_from(log, tournament, database, all_cards=all_cards)
+
+
+HIDDEN = "(hidden: cards not shown at the table; --all-cards shows them)"
+_CARD_EVENTS = ("hole_cards_dealt", "card_exposed", "cards_mucked")
 
 
 def build_report_from(log: LogSnapshot, tournament: str | None = None,
-                      database: str = "") -> AuditReport:
+                      database: str = "", *, all_cards: bool = False) -> AuditReport:
     wanted = tournament_id(tournament) if tournament else None
     # The replay reads the same snapshot the rest of the report is built from.
     replay = replay_log(cast(EventStore, log), wanted)
@@ -149,14 +164,15 @@ def build_report_from(log: LogSnapshot, tournament: str | None = None,
     export = hands_of_log(log, tournament=wanted, folds=replay.tables)
     if wanted:
         export.tables = [t for t in export.tables if t.stream in replay.tables]
-    findings = [_finding(f) for f in replay.findings]
+    findings = [_finding(f, all_cards) for f in replay.findings]
     in_scope = {t.stream for t in export.tables} | {t.stream for t in tournaments}
     if not wanted:
         in_scope |= set(log.by_stream)
     chain_problems = [str(p) for p in chain if p.stream_id in in_scope]
     data: dict[str, Any] = {
         "title": "handlog audit report",
-        "scope": {"tournament": wanted, "database": database},
+        "scope": {"tournament": wanted, "database": database,
+                  "cards": "all" if all_cards else "shown"},
         "log": {
             "events": sum(len(log.by_stream.get(s, [])) for s in in_scope),
             "last_position": max((e.position for e in log.events), default=0),
@@ -174,14 +190,15 @@ def build_report_from(log: LogSnapshot, tournament: str | None = None,
             "tournament_checks": True,
         },
         "tournaments": [_tournament(record, export.tables, log) for record in tournaments],
-        "tables": [_table(table, replay.findings, log) for table in export.tables],
-        "corrections": _corrections(log, in_scope),
-        "rulings": _rulings(log, tournaments, export.tables),
+        "tables": [_table(table, replay.findings, log, all_cards) for table in export.tables],
+        "corrections": _corrections(log, in_scope, all_cards),
+        "rulings": _rulings(log, tournaments, export.tables, all_cards),
     }
     return AuditReport(data)
 
 
-def _table(table: TableHands, findings: Sequence[Finding], log: LogSnapshot) -> dict[str, Any]:
+def _table(table: TableHands, findings: Sequence[Finding], log: LogSnapshot,
+           all_cards: bool = True) -> dict[str, Any]:
     stored = log.by_stream.get(table.stream, [])
     last = stored[-1].version if stored else 0
     hands = table.hands
@@ -190,7 +207,7 @@ def _table(table: TableHands, findings: Sequence[Finding], log: LogSnapshot) -> 
         end = hands[index + 1].first_version - 1 if index + 1 < len(hands) else last
         mine = [f for f in findings if f.stream == hand.stream
                 and hand.first_version <= f.version <= end]
-        out.append(_hand(hand, mine))
+        out.append(_hand(hand, mine, all_cards))
     state = table.fold.state
     return {
         "stream": table.stream, "table": table.table, "tournament": table.tournament,
@@ -207,11 +224,14 @@ def _person(hand: RecordedHand, position: int) -> dict[str, Any]:
             "name": hand.names[position]}
 
 
-def _hand(hand: RecordedHand, findings: Sequence[Finding]) -> dict[str, Any]:
+def _hand(hand: RecordedHand, findings: Sequence[Finding],
+          all_cards: bool = True) -> dict[str, Any]:
     put_in = hand.put_in()
     won = hand.won()
     returned = hand.returned()
-    known = hand.hole_cards()
+    shown = hand.shown()
+    known = hand.hole_cards() if all_cards else tuple(
+        shown.get(i, ()) for i in range(hand.size))
     folded = hand.folded_on()
     start, end = hand.stacks_start, hand.stacks_end
     players = []
@@ -232,7 +252,8 @@ def _hand(hand: RecordedHand, findings: Sequence[Finding]) -> dict[str, Any]:
                         for w, s in zip(award.winners, award.shares, strict=False)
                         if 0 <= w < hand.size],
             "odd_chips": [_person(hand, w) for w in award.odd_chips if 0 <= w < hand.size],
-            "hand_name": award.hand_name, "ruling": award.ruling,
+            "hand_rank": list(award.hand_rank), "hand_name": words.hand_name(award.hand_rank),
+            "ruling": award.ruling,
             "version": versions[k] if k < len(versions) else 0,
         })
     complete = hand.status == "complete"
@@ -258,8 +279,20 @@ def _hand(hand: RecordedHand, findings: Sequence[Finding]) -> dict[str, Any]:
         "players": players, "board": list(hand.board), "pots": pots,
         "put_in_total": sum(put_in), "dead_money": started.dead_money,
         "pots_total": hand.pot_total(), "balanced": balanced,
-        "notes": hand.notes(), "findings": [_finding(f) for f in findings],
+        "notes": hand.notes() if all_cards else _public_notes(hand),
+        "findings": [_finding(f, all_cards) for f in findings],
     }
+
+
+def _public_notes(hand: RecordedHand) -> list[str]:
+    """The hand's notes without the cards that were exposed (the exposure is the fact)."""
+    exposed = [s.event.card for s in hand.steps if isinstance(s.event, CardExposed)]
+    notes = []
+    for note in hand.notes():
+        for card in exposed:
+            note = note.replace(f"'s {card} exposed", "'s card exposed")
+        notes.append(note)
+    return notes
 
 
 def _tournament(record: TournamentRecord, tables: Sequence[TableHands],
@@ -309,20 +342,22 @@ def _tournament(record: TournamentRecord, tables: Sequence[TableHands],
                 "kind": "eliminated", "place": event.place, "player": event.player,
                 "name": names.get(event.player, event.player), "table": event.table,
                 "hand": event.hand_number, "chips_at_start": event.chips_at_start,
-                "bounty_to": event.bounty_to, "rule": event.rule, "version": stored.version,
+                "bounty_to": event.bounty_to, "rule": words.rule_words(event.rule),
+                "version": stored.version,
                 **_who(stored),
             })
         elif isinstance(event, PlayerWithdrew):
             eliminations.append({
                 "kind": "withdrew", "place": event.place, "player": event.player,
                 "name": names.get(event.player, event.player), "table": "", "hand": 0,
-                "chips_at_start": event.chips_removed, "bounty_to": "", "rule": event.rule,
+                "chips_at_start": event.chips_removed, "bounty_to": "",
+                "rule": words.rule_words(event.rule),
                 "version": stored.version, **_who(stored),
             })
         elif isinstance(event, PrizesAwarded):
             prizes = {
                 "pool": event.pool, "field_size": event.field_size, "currency": money.currency,
-                "rule": event.rule, "version": stored.version, **_who(stored),
+                "rule": words.rule_words(event.rule), "version": stored.version, **_who(stored),
                 "awards": [{"place": a.place, "player": a.player,
                             "name": names.get(a.player, a.player), "amount": a.amount}
                            for a in event.awards],
@@ -348,15 +383,19 @@ def _tournament(record: TournamentRecord, tables: Sequence[TableHands],
     return out
 
 
-def _describe_event(stored: StoredEvent | None) -> dict[str, Any]:
+def _describe_event(stored: StoredEvent | None, all_cards: bool = True) -> dict[str, Any]:
     if stored is None:
         return {"version": 0, "event": "", "payload": "", "actor": "", "device": "",
                 "recorded_at": ""}
-    return {"version": stored.version, "event": stored.type, "payload": stored.payload_json,
+    payload = stored.payload_json
+    if not all_cards and stored.type in _CARD_EVENTS:
+        payload = HIDDEN
+    return {"version": stored.version, "event": stored.type, "payload": payload,
             **_who(stored)}
 
 
-def _corrections(log: LogSnapshot, streams: Iterable[str]) -> list[dict[str, Any]]:
+def _corrections(log: LogSnapshot, streams: Iterable[str],
+                 all_cards: bool = True) -> list[dict[str, Any]]:
     out = []
     for stream in sorted(streams):
         stored = log.by_stream.get(stream, [])
@@ -368,24 +407,28 @@ def _corrections(log: LogSnapshot, streams: Iterable[str]) -> list[dict[str, Any
             if isinstance(event, EventVoided):
                 out.append({
                     "stream": stream, "version": entry.version, "kind": "void",
-                    "affects": [_describe_event(by_version.get(v)) for v in event.versions],
-                    "replacement": None, "reason": event.reason, "rule": event.rule,
+                    "affects": [_describe_event(by_version.get(v), all_cards)
+                                for v in event.versions],
+                    "replacement": None, "reason": words.reason(event.reason),
+                    "rule": words.rule_words(event.rule),
                     **_who(entry),
                 })
             elif isinstance(event, EventAmended):
                 out.append({
                     "stream": stream, "version": entry.version, "kind": "amend",
-                    "affects": [_describe_event(by_version.get(event.version))],
+                    "affects": [_describe_event(by_version.get(event.version), all_cards)],
                     "replacement": {"event": event.replacement_type,
                                     "schema_version": event.replacement_version,
-                                    "payload": event.replacement_payload},
-                    "reason": event.reason, "rule": event.rule, **_who(entry),
+                                    "payload": event.replacement_payload
+                                    if all_cards or event.replacement_type not in _CARD_EVENTS
+                                    else HIDDEN},
+                    "reason": event.reason, "rule": words.rule_words(event.rule), **_who(entry),
                 })
     return out
 
 
 def _rulings(log: LogSnapshot, tournaments: Sequence[TournamentRecord],
-             tables: Sequence[TableHands]) -> list[dict[str, Any]]:
+             tables: Sequence[TableHands], all_cards: bool = True) -> list[dict[str, Any]]:
     """Every decision that cites a rule: the director's rulings and penalties, color-ups,
     late-entry deductions and player moves, and the rule events at the tables (misdeals,
     voided hands, killed hands, exposed cards, awards by a ruling, chip adjustments)."""
@@ -397,13 +440,14 @@ def _rulings(log: LogSnapshot, tournaments: Sequence[TournamentRecord],
             base = {"stream": record.stream, "version": stored.version, "event": stored.type,
                     **_who(stored)}
             if isinstance(event, RulingRecorded):
-                out.append({**base, "kind": "ruling", "rule": event.rule, "text": event.text,
+                out.append({**base, "kind": "ruling", "rule": words.rule_words(event.rule),
+                            "text": event.text,
                             "by": event.by, "player": "",
                             "affects": f"{event.stream} v{event.version}" if event.stream
                             else ""})
             elif isinstance(event, PenaltyRecorded):
                 hands = f" ({event.hands} hands)" if event.hands else ""
-                out.append({**base, "kind": "penalty", "rule": event.rule,
+                out.append({**base, "kind": "penalty", "rule": words.rule_words(event.rule),
                             "text": f"{event.penalty}{hands}: {event.text}", "by": event.by,
                             "player": names.get(event.player, event.player), "affects": ""})
             elif isinstance(event, LevelStarted) and event.ruling:
@@ -411,20 +455,20 @@ def _rulings(log: LogSnapshot, tournaments: Sequence[TournamentRecord],
                             "text": f"level {event.level} started", "by": stored.actor,
                             "player": "", "affects": ""})
             elif isinstance(event, ChipsColoredUp):
-                out.append({**base, "kind": "color-up", "rule": event.rule,
+                out.append({**base, "kind": "color-up", "rule": words.rule_words(event.rule),
                             "text": f"after level {event.after_level}: {event.method}, "
                                     f"{', '.join(event.colours)} out, unit {event.old_unit} -> "
                                     f"{event.new_unit}", "by": stored.actor, "player": "",
                             "affects": ""})
             elif isinstance(event, PlayerMoved) and event.rule:
-                out.append({**base, "kind": "move", "rule": event.rule,
-                            "text": f"{event.reason}: table {event.from_table} seat "
+                out.append({**base, "kind": "move", "rule": words.rule_words(event.rule),
+                            "text": f"{words.reason(event.reason)}: table {event.from_table} seat "
                                     f"{event.from_seat} -> table {event.to_table} seat "
                                     f"{event.to_seat} with {event.stack} chips",
                             "by": stored.actor, "player": names.get(event.player, event.player),
                             "affects": ""})
             elif isinstance(event, PlayerRegistered) and event.rule:
-                out.append({**base, "kind": "late entry", "rule": event.rule,
+                out.append({**base, "kind": "late entry", "rule": words.rule_words(event.rule),
                             "text": f"{event.chips_deducted} chips deducted",
                             "by": stored.actor, "player": event.name, "affects": ""})
     names = {player: name for record in tournaments for player, name in record.names().items()}
@@ -432,7 +476,7 @@ def _rulings(log: LogSnapshot, tournaments: Sequence[TournamentRecord],
         meta = {e.version: e for e in log.by_stream.get(table.stream, [])}
         for hand in table.hands:
             for step in hand.steps:
-                entry = _table_ruling(hand, step.event)
+                entry = _table_ruling(hand, step.event, all_cards)
                 if entry is not None:
                     found = meta.get(step.version)
                     out.append({"stream": table.stream, "version": step.version,
@@ -444,30 +488,34 @@ def _rulings(log: LogSnapshot, tournaments: Sequence[TournamentRecord],
                 found = meta.get(version)
                 out.append({"stream": table.stream, "version": version, "event": event.TYPE,
                             **_who(found), "by": found.actor if found else "",
-                            "kind": "chip adjustment", "rule": event.rule,
-                            "text": f"{event.amount:+d} chips: {event.reason}",
+                            "kind": "chip adjustment", "rule": words.rule_words(event.rule),
+                            "text": f"{event.amount:+d} chips: {words.reason(event.reason)}",
                             "player": names.get(event.player, event.player),
                             "affects": f"seat {event.seat}"})
     return out
 
 
-def _table_ruling(hand: RecordedHand, event: Any) -> dict[str, Any] | None:
+def _table_ruling(hand: RecordedHand, event: Any,
+                  all_cards: bool = True) -> dict[str, Any] | None:
     def name(position: int) -> str:
         return hand.names[position] if 0 <= position < hand.size else str(position)
 
+    said = words.render(event)
     if isinstance(event, MisdealDeclared):
-        return {"kind": "misdeal", "rule": event.rule, "text": event.reason, "player": ""}
+        return {"kind": "misdeal", "rule": said["rules"], "text": said["cause"], "player": ""}
     if isinstance(event, HandVoided):
-        return {"kind": "hand voided", "rule": event.rule, "text": event.reason, "player": ""}
+        return {"kind": "hand voided", "rule": said["rules"], "text": event.reason,
+                "player": ""}
     if isinstance(event, HandKilled):
-        return {"kind": "hand killed", "rule": event.rule, "text": event.reason,
+        return {"kind": "hand killed", "rule": said["rules"], "text": said["cause"],
                 "player": name(event.player)}
     if isinstance(event, CardExposed):
-        return {"kind": "card exposed", "rule": event.rule,
-                "text": f"{event.card}: {event.consequence}", "player": name(event.player)}
+        return {"kind": "card exposed", "rule": said["rules"],
+                "text": f"{event.card if all_cards else 'a card'}: {said['consequence']}",
+                "player": name(event.player)}
     if isinstance(event, BoardExposedEarly):
-        return {"kind": "board exposed early", "rule": event.rule,
-                "text": f"{' '.join(event.cards)}: {event.procedure}", "player": ""}
+        return {"kind": "board exposed early", "rule": said["rules"],
+                "text": f"{' '.join(event.cards)}: {said['procedure']}", "player": ""}
     if isinstance(event, PotAwarded) and event.ruling:
         winners = ", ".join(name(w) for w in event.winners)
         return {"kind": "award by ruling", "rule": event.ruling,
@@ -852,6 +900,11 @@ def render_html(data: Mapping[str, Any]) -> str:
         f'{log["last_position"]:,}. Stream heads: '
         + "; ".join(f'{_e(s["stream"])} v{_e(s["version"])} <code>{_e(s["hash"][:16])}</code>'
                     for s in log["streams"]) + ".</p>",
+        '<p class="meta">Cards: ' + (
+            "every hole card the log knows (--all-cards: for the director or an auditor)."
+            if scope.get("cards") == "all" else
+            "only those shown at the table (the board and hands shown); hole cards dealt, "
+            "exposed or mucked are left out (--all-cards adds them).") + "</p>",
         "".join(nav),
         '<h2 id="verdict">Verdict</h2>', _verdict_html(data),
     ]

@@ -35,6 +35,7 @@ def check_tournament(stream: str, stored: list[StoredEvent],
         for _version, event in fold.effective:
             if isinstance(event, PlayerLeft) and event.reason == "eliminated":
                 eliminated_at_tables[event.player] = key
+    findings.extend(_seated_once(stream, tournament, mine))
     out = {e.player: e for e in state.entrants if not e.alive and not e.withdrew}
     for version, event in zip((e.version for e in stored), events, strict=True):
         if isinstance(event, PlayerEliminated) and event.player not in eliminated_at_tables:
@@ -71,6 +72,27 @@ def check_tournament(stream: str, stored: list[StoredEvent],
         findings.append(Finding(stream, 0, "tournament", "chip total",
                                 "the chips at the tables differ from what the tournament's "
                                 "events allow", str(expected), str(chips)))
+    return findings
+
+
+def _seated_once(stream: str, tournament: str,
+                 tables: dict[str, TableFold]) -> list[Finding]:
+    """A tournament's player has one seat: seated at two of its tables at once (a second seat
+    without leaving the first; a move leaves first) is a finding."""
+    seats: dict[str, list[tuple[str, str, int]]] = {}
+    for key, fold in sorted(tables.items()):
+        state = fold.state
+        assert state is not None
+        for seat in state.seats:
+            seats.setdefault(seat.player, []).append((key, state.table, seat.seat))
+    findings = []
+    for player, where in sorted(seats.items()):
+        if len(where) > 1:
+            places = " and ".join(f"table {table} (seat {seat})" for _k, table, seat in where)
+            findings.append(Finding(
+                where[-1][0], 0, "player_seated", "seating",
+                f"{player} is seated at two tables of tournament {tournament} at once: "
+                f"{places}", "one seat", str(len(where))))
     return findings
 
 

@@ -15,6 +15,8 @@ write lock before it reads the stream head, and a plain (deferred) BEGIN for rea
 from __future__ import annotations
 
 import os
+import sqlite3
+import urllib.parse
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -24,7 +26,14 @@ import sqlalchemy as sa
 from sqlalchemy.engine import URL, Connection, Engine, make_url
 from sqlalchemy.exc import ArgumentError, DBAPIError
 
-from schema.errors import DatabaseError, SchemaAhead, SchemaBehind, SchemaMissing
+from schema.errors import (
+    DatabaseDamaged,
+    DatabaseError,
+    NotHandlogDatabase,
+    SchemaAhead,
+    SchemaBehind,
+    SchemaMissing,
+)
 
 ENV_VAR = "HANDLOG_DATABASE_URL"
 DEFAULT_URL = "sqlite:///handlog.db"
@@ -112,12 +121,77 @@ def _sqlite_begin(connection: Connection) -> None:
     connection.exec_driver_sql(f"BEGIN {mode}")
 
 
+SQLITE_MAGIC = b"SQLite format 3\x00"
+HANDLOG_TABLES = frozenset({"alembic_version", "streams", "events"})
+
+
+def check_sqlite_file(path: Path, *, integrity: bool = True) -> None:
+    """Refuse, before anything could write to it, a SQLite file that is damaged (its header,
+    its size, then SQLite's `PRAGMA integrity_check`) or belongs to another application.
+
+    An empty file is a new database. Reading goes through a read-only connection, so neither a
+    damaged nor a foreign file is changed (no WAL switch, no journal)."""
+    shown = str(path)
+    try:
+        size = path.stat().st_size
+        with open(path, "rb") as stream:
+            header = stream.read(100)
+    except OSError as exc:
+        raise DatabaseError(f"cannot read the database file {shown}: {exc.strerror}") from None
+    if size == 0:
+        return
+    if len(header) < 100 or not header.startswith(SQLITE_MAGIC):
+        raise DatabaseDamaged(shown, "it does not start with SQLite's header (it is not a "
+                                     "SQLite database, or its start was overwritten)")
+    page_size = int.from_bytes(header[16:18], "big")
+    page_size = 65536 if page_size == 1 else page_size
+    if page_size < 512 or page_size & (page_size - 1):
+        raise DatabaseDamaged(shown, f"its header gives an impossible page size ({page_size})")
+    pages = int.from_bytes(header[28:32], "big")
+    if size % page_size or size < pages * page_size:
+        raise DatabaseDamaged(shown, f"it is {size} bytes long, not the {pages} pages of "
+                                     f"{page_size} bytes its header gives (the file was cut off)")
+    uri = "file:" + urllib.parse.quote(str(path.resolve())) + "?mode=ro"
+    try:
+        connection = sqlite3.connect(uri, uri=True)
+    except sqlite3.Error as exc:
+        raise DatabaseError(f"cannot open the database file {shown}: {exc}") from None
+    try:
+        tables = {row[0] for row in connection.execute(
+            "SELECT name FROM sqlite_master WHERE type = 'table'")}
+        if integrity:
+            problems = [row[0] for row in connection.execute("PRAGMA integrity_check(5)")]
+            if problems != ["ok"]:
+                raise DatabaseDamaged(shown, "SQLite's integrity check says: "
+                                             + "; ".join(problems))
+        own = tables - {"sqlite_sequence"}
+        if own == {"alembic_version"} and not connection.execute(
+            "SELECT 1 FROM alembic_version").fetchall():
+            own = set()  # handlog's, migrated down to nothing
+        if own and not HANDLOG_TABLES <= own:
+            listed = ", ".join(sorted(own)[:8]) + (", ..." if len(own) > 8 else "")
+            raise NotHandlogDatabase(shown, f"holds the tables of another application "
+                                            f"({listed}) and not handlog's")
+    except sqlite3.DatabaseError as exc:
+        raise DatabaseDamaged(shown, f"SQLite cannot read it ({exc})") from None
+    finally:
+        connection.close()
+
+
+_DAMAGE = ("malformed", "not a database", "disk i/o error", "database corrupt")
+
+
 @contextmanager
 def translate_errors(url: str, doing: str) -> Iterator[None]:
     """Turn a driver error (cannot connect, cannot open the file...) into a DatabaseError."""
     try:
         yield
     except DBAPIError as exc:
+        orig = exc.orig
+        if isinstance(orig, sqlite3.DatabaseError) and not isinstance(
+            orig, sqlite3.IntegrityError
+        ) and any(word in str(orig).lower() for word in _DAMAGE):
+            raise DatabaseDamaged(display_url(url), str(orig)) from None
         if exc.connection_invalidated or isinstance(exc, sa.exc.OperationalError):
             detail = str(exc.orig).strip().splitlines()[0] if exc.orig else str(exc)
             raise DatabaseError(

@@ -96,3 +96,27 @@ class SchemaAhead(SchemaError):
             f"database at {url} is at revision {current}, which this handlog does not know "
             f"(its head is {head}): upgrade handlog before using this database"
         )
+
+
+class DatabaseDamaged(DatabaseError):
+    """A SQLite file that is cut off, overwritten or corrupted (SQLite's integrity check)."""
+
+    def __init__(self, path: str, reason: str) -> None:
+        self.path = path
+        self.reason = reason
+        super().__init__(
+            f"the database file {path} is damaged: {reason}. Nothing was written to it; "
+            "restore it from a backup or an export (`handlog log export`)"
+        )
+
+
+class NotHandlogDatabase(DatabaseError):
+    """A database that belongs to another application."""
+
+    def __init__(self, path: str, reason: str) -> None:
+        self.path = path
+        self.reason = reason
+        super().__init__(
+            f"not a handlog database: {path} {reason}; nothing was written to it. Give the "
+            "--db of a handlog database, or a new file"
+        )

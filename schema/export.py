@@ -14,6 +14,10 @@ Export format (one canonical-JSON object per line, UTF-8):
   `recorded_at` is not in that exact form is refused line by line, so what is verified is
   always what is written.
 * one line per stream: `{"record":"stream", "stream_id", "kind", "head_version", "head_hash"}`.
+* one line per signed checkpoint the room recorded, oldest first: `{"record":"checkpoint",
+  "number", "reason", "created_at", "note"}` (`note`: the C2SP checkpoint text, signature
+  included). With the events above, they are all an auditor needs to check the file against a
+  checkpoint: every leaf of the Merkle log is recomputed from the events (schema/merkle.py).
 
 Verifying recomputes every chain (schema/hashing.py) and compares each stream's last event with
 its head line, so a dropped last event or a cut-off file is found too.
@@ -30,6 +34,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TextIO
 
+from schema.checkpoint import StoredCheckpoint, stored_checkpoints
 from schema.codec import canonical_json
 from schema.hashing import (
     ChainProblem,
@@ -38,6 +43,7 @@ from schema.hashing import (
     recorded_at_text,
     verify_events,
 )
+from schema.logcheck import LogSource, RawEvent
 from schema.store import EventStore, StoredEvent, StreamHead
 
 FORMAT = "handlog-log"
@@ -48,6 +54,7 @@ _EVENT_FIELDS = (
     "recorded_at", "actor", "device", "prev_hash", "hash",
 )
 _STREAM_FIELDS = ("stream_id", "kind", "head_version", "head_hash")
+_CHECKPOINT_FIELDS = ("number", "reason", "created_at", "note")
 
 
 @dataclass
@@ -82,7 +89,8 @@ def verify_store(store: EventStore) -> VerifyReport:
     return VerifyReport(len(events), len(heads), verify_events(events, heads))
 
 
-def export_lines(heads: Iterable[StreamHead], events: Iterable[StoredEvent]) -> Iterator[str]:
+def export_lines(heads: Iterable[StreamHead], events: Iterable[StoredEvent],
+                 checkpoints: Iterable[StoredCheckpoint] = ()) -> Iterator[str]:
     """The export, line by line (without newlines)."""
     yield canonical_json({"record": "header", "format": FORMAT, "format_version": FORMAT_VERSION})
     for event in events:
@@ -109,16 +117,25 @@ def export_lines(heads: Iterable[StreamHead], events: Iterable[StoredEvent]) -> 
             "head_version": head.version,
             "head_hash": head.hash,
         })
+    for checkpoint in checkpoints:
+        yield canonical_json({
+            "record": "checkpoint",
+            "number": checkpoint.number,
+            "reason": checkpoint.reason,
+            "created_at": recorded_at_text(checkpoint.created_at),
+            "note": checkpoint.checkpoint.text,
+        })
 
 
 def export_store(store: EventStore, out: Path) -> tuple[int, int]:
     """Write the whole log to `out` (replaced atomically); returns (events, streams)."""
     heads, events = store.snapshot()
+    checkpoints = stored_checkpoints(store)
     out = Path(out)
     handle, temporary = tempfile.mkstemp(prefix=f".{out.name}.", dir=out.parent)
     try:
         with os.fdopen(handle, "w", encoding="utf-8", newline="\n") as stream:
-            write_lines(export_lines(heads, events), stream)
+            write_lines(export_lines(heads, events, checkpoints), stream)
             stream.flush()
             os.fsync(stream.fileno())
         os.chmod(temporary, 0o644)  # mkstemp makes it private; an export is meant to be shared
@@ -176,6 +193,8 @@ def verify_lines(lines: Iterable[str]) -> VerifyReport:
                 events.append(_event(record))
             elif kind == "stream":
                 heads.append(_stream(record))
+            elif kind == "checkpoint":
+                _fields(record, _CHECKPOINT_FIELDS)
             else:
                 raise ValueError(f"unknown record {kind!r}")
         except ValueError as exc:
@@ -263,3 +282,68 @@ def _stream(record: dict[str, Any]) -> StreamHead:
         version=_typed(record, "head_version", int),
         hash=_typed(record, "head_hash", str),
     )
+
+
+# --- the export as a source for the whole-log check (schema/logcheck.py) ------------------------
+
+
+def export_source(path: Path) -> LogSource:
+    """The export at `path` for `check_log`: its events streamed line by line (payloads are
+    hashed as the text they are, never parsed), its stream heads and recorded checkpoints.
+    Lines that cannot be read are listed in `errors`."""
+    heads: dict[str, tuple[int, str]] = {}
+    checkpoints: list[tuple[int, str]] = []
+    errors: list[str] = []
+    return LogSource(events=_export_events(path, heads, checkpoints, errors), heads=heads,
+                     stored_checkpoints=checkpoints, errors=errors)
+
+
+def _export_events(path: Path, heads: dict[str, tuple[int, str]],
+                   checkpoints: list[tuple[int, str]], errors: list[str]) -> Iterator[RawEvent]:
+    with open(path, encoding="utf-8") as stream:
+        header_seen = False
+        for number, line in enumerate(stream, start=1):
+            if not line.strip():
+                continue
+            try:
+                record = json.loads(line)
+                if not isinstance(record, dict):
+                    raise ValueError("not a JSON object")
+            except ValueError:
+                if not header_seen:
+                    errors.append(f"line {number}: this is not a handlog log export")
+                    return
+                errors.append(f"line {number}: not a JSON object")
+                continue
+            kind = record.get("record")
+            if not header_seen:
+                if kind != "header" or record.get("format") != FORMAT:
+                    errors.append(f"line {number}: this is not a handlog log export "
+                                  "(no header line)")
+                    return
+                if record.get("format_version") != FORMAT_VERSION:
+                    errors.append(f"line {number}: export format version "
+                                  f"{record.get('format_version')!r} is not {FORMAT_VERSION}")
+                    return
+                header_seen = True
+                continue
+            try:
+                if kind == "event":
+                    stored = _event(record)
+                    yield (stored.position, stored.stream_id, stored.version,
+                           record["event_id"], stored.type, stored.schema_version,
+                           stored.payload_json, record["recorded_at"], stored.actor,
+                           stored.device, stored.prev_hash, stored.hash)
+                elif kind == "stream":
+                    head = _stream(record)
+                    heads[head.stream_id] = (head.version, head.hash)
+                elif kind == "checkpoint":
+                    _fields(record, _CHECKPOINT_FIELDS)
+                    checkpoints.append((_typed(record, "number", int),
+                                        _typed(record, "note", str)))
+                else:
+                    raise ValueError(f"unknown record {kind!r}")
+            except ValueError as exc:
+                errors.append(f"line {number}: {exc}")
+        if not header_seen:
+            errors.append("the file is empty: this is not a handlog log export")

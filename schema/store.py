@@ -18,6 +18,8 @@ The contract (tests/test_store_contract.py runs it on both databases):
    (schema.codec.format_utc) is exactly the one hashed at append.
 5. Stored events are never updated or deleted (database triggers refuse it).
 6. An acknowledged append survives `kill -9` (SQLite: WAL with synchronous=FULL).
+7. Every stored event is also the next leaf of one Merkle tree over all streams, written in the
+   same transaction under the same lock (schema/merkle.py), so leaf order is commit order.
 
 What is stored is already encoded (type, schema version, JSON payload); the domain classes are
 turned into `NewEvent`s and back with schema/codec.py.
@@ -27,7 +29,8 @@ from __future__ import annotations
 
 import json
 import uuid
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
@@ -42,6 +45,7 @@ from schema.codec import canonical_json, decode_event, encode_event
 from schema.database import (
     WRITE_OPTIONS,
     check_schema,
+    check_sqlite_file,
     create_engine,
     display_url,
     resolve_url,
@@ -55,6 +59,8 @@ from schema.errors import (
     SchemaMissing,
 )
 from schema.hashing import GENESIS_HASH, chain_hash, recorded_at_text
+from schema.merkle import TreeHead, append_leaves, read_head
+from schema.sessions import SessionStore
 from schema.tables import (
     ACTOR_LENGTH,
     KIND_LENGTH,
@@ -139,6 +145,9 @@ class EventStore:
         self._engine = engine
         self._url = url
         self._postgresql = engine.dialect.name == "postgresql"
+        # Off only to measure what the Merkle leaves cost (benchmarks/append_latency.py): a log
+        # written without them no longer verifies against its checkpoints.
+        self.write_merkle_leaves = True
 
     @property
     def url(self) -> str:
@@ -147,6 +156,10 @@ class EventStore:
 
     def close(self) -> None:
         self._engine.dispose()
+
+    def session_store(self) -> SessionStore:
+        """The sign-ins kept in this database (schema/sessions.py)."""
+        return SessionStore(self._engine, self._url)
 
     def __enter__(self) -> EventStore:
         return self
@@ -267,6 +280,11 @@ class EventStore:
             ),
             rows,
         ).scalars().all()
+        if self.write_merkle_leaves:
+            append_leaves(connection, [
+                (position, stream_id, row["version"], row["event_id"], row["hash"])
+                for position, row in zip(positions, rows, strict=True)
+            ])
         connection.execute(
             sa.update(streams_table)
             .where(streams_table.c.id == stream_id)
@@ -355,6 +373,24 @@ class EventStore:
                 ).all()
         return [_head(row) for row in heads], [_stored(row, strict=False) for row in rows]
 
+    def tree_head(self) -> TreeHead:
+        """The size and root of the Merkle log over every stream (schema/merkle.py)."""
+        with translate_errors(self._url, "read"), self._engine.connect() as connection:
+            return read_head(connection)
+
+    @contextmanager
+    def connection(self, write: bool = False) -> Iterator[Connection]:
+        """A connection in a transaction, for schema/'s own modules (checkpoints, proofs):
+        `write=True` opens it for writing (SQLite: BEGIN IMMEDIATE)."""
+        with translate_errors(self._url, "write to" if write else "read"):
+            with self._engine.connect() as connection:
+                if write:
+                    connection = connection.execution_options(**WRITE_OPTIONS)
+                elif self._postgresql:
+                    connection = connection.execution_options(isolation_level="REPEATABLE READ")
+                with connection.begin():
+                    yield connection
+
     def _select_events(self, query: sa.Select[Any]) -> list[StoredEvent]:
         with translate_errors(self._url, "read"), self._engine.connect() as connection:
             rows = connection.execute(query).all()
@@ -375,6 +411,8 @@ def open_store(url: str | None = None, *, upgrade: bool = False) -> EventStore:
         if path is not None and not path.exists():
             # Do not let the driver create an empty file for a store that was never set up.
             raise SchemaMissing(display_url(resolved))
+        if path is not None:
+            check_sqlite_file(path)
     engine = create_engine(resolved)
     try:
         with translate_errors(resolved, "open"), engine.connect() as connection:
@@ -386,8 +424,13 @@ def open_store(url: str | None = None, *, upgrade: bool = False) -> EventStore:
 
 
 def upgrade_database(url: str | None = None) -> str:
-    """Migrate the database to the head revision (creating a SQLite file); returns it."""
+    """Migrate the database to the head revision (creating a SQLite file); returns it.
+
+    A damaged SQLite file, or one of another application, is refused untouched."""
     resolved = resolve_url(url)
+    path = sqlite_file(resolved)
+    if path is not None and path.exists():
+        check_sqlite_file(path)
     with translate_errors(resolved, "migrate"):
         migrations.upgrade(resolved)
     return migrations.HEAD_REVISION
@@ -400,6 +443,8 @@ def database_revision(url: str | None = None) -> tuple[str | None, str]:
     path = sqlite_file(resolved)
     if path is not None and not path.exists():
         return None, head
+    if path is not None:
+        check_sqlite_file(path, integrity=False)
     engine = create_engine(resolved)
     try:
         with translate_errors(resolved, "open"), engine.connect() as connection:

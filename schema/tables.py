@@ -1,7 +1,11 @@
-"""The two tables of the log. Used only inside schema/: the rest of the code speaks events.
+"""The tables of the log. Used only inside schema/: the rest of the code speaks events.
 
 `events` is append-only (database triggers, created by the migration, refuse UPDATE and DELETE);
 `streams` holds each stream's head, which every append moves forward in the same transaction.
+The Merkle log over every stream (schema/merkle.py): `merkle_leaves` (one per event, in commit
+order), `merkle_nodes` (the hash of every perfect subtree above the leaves), `merkle_head` (one
+row: size, root, right-edge frontier, moved by every append) and `log_checkpoints` (signed
+notes, schema/checkpoint.py); leaves, nodes and checkpoints are append-only too.
 Constraint names are explicit so that the migration and these models compare equal.
 """
 
@@ -71,6 +75,60 @@ class EventRow(SQLModel, table=True):
     hash: str = Field(sa_column=Column("hash", String(HASH_LENGTH), nullable=False))
 
 
+class MerkleLeafRow(SQLModel, table=True):
+    __tablename__ = "merkle_leaves"
+
+    leaf_index: int = Field(
+        sa_column=Column("leaf_index", POSITION_TYPE, primary_key=True, autoincrement=False)
+    )
+    position: int = Field(sa_column=Column("position", POSITION_TYPE, nullable=False))
+    stream_id: str = Field(sa_column=Column("stream_id", String(STREAM_ID_LENGTH), nullable=False))
+    version: int = Field(sa_column=Column("version", Integer(), nullable=False))
+    event_id: uuid.UUID = Field(sa_column=Column("event_id", Uuid(), nullable=False))
+    # The event's chain hash as appended: lets a verifier tell, after a rewrite that recomputed
+    # a whole chain, which events changed and which were only rehashed.
+    event_hash: str = Field(sa_column=Column("event_hash", String(HASH_LENGTH), nullable=False))
+    leaf_hash: str = Field(sa_column=Column("leaf_hash", String(HASH_LENGTH), nullable=False))
+
+
+class MerkleNodeRow(SQLModel, table=True):
+    __tablename__ = "merkle_nodes"
+    __table_args__ = ({"sqlite_with_rowid": False},)
+
+    level: int = Field(sa_column=Column("level", Integer(), primary_key=True, autoincrement=False))
+    node_index: int = Field(
+        sa_column=Column("node_index", BigInteger(), primary_key=True, autoincrement=False)
+    )
+    hash: str = Field(sa_column=Column("hash", String(HASH_LENGTH), nullable=False))
+
+
+class MerkleHeadRow(SQLModel, table=True):
+    __tablename__ = "merkle_head"
+
+    id: int = Field(sa_column=Column("id", Integer(), primary_key=True, autoincrement=False))
+    tree_size: int = Field(sa_column=Column("tree_size", BigInteger(), nullable=False))
+    root_hash: str = Field(sa_column=Column("root_hash", String(HASH_LENGTH), nullable=False))
+    frontier: str = Field(sa_column=Column("frontier", Text(), nullable=False))
+
+
+class CheckpointRow(SQLModel, table=True):
+    __tablename__ = "log_checkpoints"
+    __table_args__ = ({"sqlite_autoincrement": True},)
+
+    checkpoint_id: int | None = Field(
+        default=None,
+        sa_column=Column("checkpoint_id", POSITION_TYPE, primary_key=True, autoincrement=True),
+    )
+    tree_size: int = Field(sa_column=Column("tree_size", BigInteger(), nullable=False))
+    root_hash: str = Field(sa_column=Column("root_hash", String(HASH_LENGTH), nullable=False))
+    origin: str = Field(sa_column=Column("origin", String(ACTOR_LENGTH), nullable=False))
+    note: str = Field(sa_column=Column("note", Text(), nullable=False))
+    reason: str = Field(sa_column=Column("reason", String(KIND_LENGTH), nullable=False))
+    created_at: datetime = Field(
+        sa_column=Column("created_at", DateTime(timezone=True), nullable=False)
+    )
+
+
 def _table(model: type[SQLModel]) -> Table:
     table = model.__table__  # type: ignore[attr-defined]
     assert isinstance(table, Table)
@@ -79,3 +137,52 @@ def _table(model: type[SQLModel]) -> Table:
 
 streams_table = _table(StreamRow)
 events_table = _table(EventRow)
+merkle_leaves_table = _table(MerkleLeafRow)
+merkle_nodes_table = _table(MerkleNodeRow)
+merkle_head_table = _table(MerkleHeadRow)
+checkpoints_table = _table(CheckpointRow)
+
+
+# --- sign-ins (schema/sessions.py): not part of the log, so rows are updated and deleted ------
+
+SESSION_ID_LENGTH = 64
+ROLE_LENGTH = 20
+NAME_LENGTH = 80
+
+
+class SignedInRow(SQLModel, table=True):
+    """A director's or dealer's session that is signed in now, and when it was last used."""
+
+    __tablename__ = "signed_in_sessions"
+
+    id: str = Field(sa_column=Column("id", String(SESSION_ID_LENGTH), primary_key=True))
+    role: str = Field(sa_column=Column("role", String(ROLE_LENGTH), nullable=False))
+    table_stream: str | None = Field(
+        default=None, sa_column=Column("table_stream", String(STREAM_ID_LENGTH), nullable=True))
+    name: str = Field(sa_column=Column("name", String(NAME_LENGTH), nullable=False))
+    device: str = Field(sa_column=Column("device", String(NAME_LENGTH), nullable=False))
+    client: str = Field(sa_column=Column("client", String(NAME_LENGTH), nullable=False))
+    signed_in_at: datetime = Field(
+        sa_column=Column("signed_in_at", DateTime(timezone=True), nullable=False))
+    last_seen: datetime = Field(
+        sa_column=Column("last_seen", DateTime(timezone=True), nullable=False))
+    expires: datetime = Field(
+        sa_column=Column("expires", DateTime(timezone=True), nullable=False))
+
+
+class RevokedRow(SQLModel, table=True):
+    """A session ended before its time: signed out, revoked by the director, or idle."""
+
+    __tablename__ = "revoked_sessions"
+
+    id: str = Field(sa_column=Column("id", String(SESSION_ID_LENGTH), primary_key=True))
+    revoked_at: datetime = Field(
+        sa_column=Column("revoked_at", DateTime(timezone=True), nullable=False))
+    reason: str = Field(sa_column=Column("reason", String(ROLE_LENGTH), nullable=False))
+    by: str = Field(sa_column=Column("by", String(NAME_LENGTH), nullable=False))
+    expires: datetime = Field(
+        sa_column=Column("expires", DateTime(timezone=True), nullable=False))
+
+
+signed_in_table = _table(SignedInRow)
+revoked_table = _table(RevokedRow)

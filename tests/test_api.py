@@ -22,6 +22,7 @@ from engine import commands as hand_commands
 from engine.cards import parse_cards
 from engine.errors import RuleViolation
 from recorder import wire
+from recorder.auth import CSRF_HEADER
 from recorder.cli_serve import free_port, serve_in_thread
 from recorder.service import (
     AdjustStack,
@@ -202,9 +203,13 @@ def test_undo_is_recorded_as_a_correction(dealer: Client, recorder: Any) -> None
 
 def test_bad_requests_come_back_as_json_with_a_rule(dealer: Client) -> None:
     response = dealer.send(STREAM, {"type": "bet_raise", "player": 2})
-    assert response.status_code == 400 and response.json()["rule"] == "request"
+    assert response.status_code == 422 and response.json()["rule"] == "request"
+    assert response.json()["field"] == "command.to"
     response = dealer.send(STREAM, {"type": "no_such_thing"})
-    assert response.status_code == 400
+    assert response.status_code == 422
+    not_json = dealer.http.post(f"/api/tables/{STREAM}/commands", content=b"{", headers={
+        "content-type": "application/json", CSRF_HEADER: dealer.csrf})
+    assert not_json.status_code == 400 and not_json.json()["rule"] == "request"
     dealer.ok(STREAM, {"type": "start_hand"})
     dealer.ok(STREAM, {"type": "check_call", "player": 2})
     dealer.ok(STREAM, {"type": "check_call", "player": 0})
@@ -390,7 +395,7 @@ def test_serve_upgrades_the_database_and_prints_the_pages_and_pins(tmp_path: Pat
         assert f"http://localhost:{port}/floor" in text, text
         assert f"http://localhost:{port}/view" in text
         assert "director PIN: 97531" in text
-        dealer = re.search(r"dealer page:\s+(\S+)\s+PIN (\d{6})", text)
+        dealer = re.search(r"dealer page:\s+(\S+)\s+PIN (\d{10})\b", text)
         assert dealer, text
         stream = dealer.group(1).rsplit("/", 1)[1]
         with httpx.Client(base_url=f"http://127.0.0.1:{port}", timeout=10) as http:

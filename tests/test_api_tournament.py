@@ -125,7 +125,7 @@ def test_the_director_creates_a_tournament_from_a_structure_file(tmp_path: Path)
         assert "bad.toml" in wrong.json()["message"]
         assert [p["field"] for p in wrong.json()["problems"]] == ["levels[1].big_blind"]
         no_spaces = create({"id": "no spaces", "structure": text})
-        assert no_spaces.status_code == 400 and "id" in no_spaces.json()["message"], \
+        assert no_spaces.status_code == 422 and no_spaces.json()["field"] == "id", \
             no_spaces.text
     assert Tournaments(recorder).tournaments() == ["october-2026"]
     recorder.store.close()

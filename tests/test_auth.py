@@ -4,7 +4,6 @@ was not shown, in any JSON or server-sent payload."""
 
 from __future__ import annotations
 
-import base64
 import json
 import os
 import re
@@ -21,6 +20,7 @@ import httpx
 import pytest
 from fastapi import FastAPI
 from fastapi.routing import APIRoute
+from itsdangerous import URLSafeTimedSerializer
 from web_support import Client, make_app, make_recorder, open_table, record
 
 from engine.cards import parse_cards
@@ -101,12 +101,14 @@ def test_every_state_changing_route_refuses_without_the_right_role(
     """401 without a session, 403 for a viewer, a dealer of another table, or without the CSRF
     header; the right role gets through with the same request; nothing is recorded before."""
     app, auth = app_auth
-    values = {"stream": STREAM, "tournament": _tournament_id(recorder)}
+    revocable = auth.login("10.0.0.9", "dealer", table=OTHER, pin=auth.table_pin(OTHER))
+    values = {"stream": STREAM, "tournament": _tournament_id(recorder),
+              "session_id": revocable.id}
     routes = _unsafe_routes(app)
     assert {(m, r.path) for m, r in routes} == {
         ("POST", "/api/tables/{stream}/commands"), ("POST", "/api/tables/{stream}/pairing"),
         ("POST", "/api/tournaments/{tournament}/commands"), ("POST", "/api/tournaments"),
-        ("DELETE", "/api/session")}
+        ("DELETE", "/api/session"), ("DELETE", "/api/sessions/{session_id}")}
     heads = {h.stream_id: h.version for h in recorder.store.streams()}
     clients = {}
     for role, table in (("viewer", None), ("dealer", OTHER), ("dealer", STREAM),
@@ -199,16 +201,21 @@ def test_state_changing_requests_need_the_csrf_header_matching_the_cookie(
 
 def test_session_cookies_are_http_only_same_site_and_secure_over_https(
         app_auth: tuple[FastAPI, Auth]) -> None:
+    """Over HTTPS the cookies are Secure and named `__Host-...` (the browser keeps them to
+    this host, path /); the session still works with them."""
     app, auth = app_auth
     for base, secure in (("http://testserver", False), ("https://testserver", True)):
+        prefix = "__Host-" if secure else ""
         with Client(app, auth, base_url=base) as client:
-            response = client.login("viewer")
+            response = client.login("dealer", STREAM)
             cookies = response.headers.get_list("set-cookie")
-            session = next(c for c in cookies if c.startswith(SESSION_COOKIE))
-            csrf = next(c for c in cookies if c.startswith(CSRF_COOKIE))
+            session = next(c for c in cookies if c.startswith(prefix + SESSION_COOKIE + "="))
+            csrf = next(c for c in cookies if c.startswith(prefix + CSRF_COOKIE + "="))
             assert "HttpOnly" in session and "HttpOnly" not in csrf
             assert "SameSite=strict" in session and "SameSite=strict" in csrf
             assert ("Secure" in session) is secure and ("Secure" in csrf) is secure
+            assert "Path=/" in session and "Domain" not in session
+            assert client.http.get("/api/session").json()["role"] == "dealer"
 
 
 def test_wrong_pins_are_limited_per_client_and_table_then_429_with_retry_after(
@@ -277,7 +284,7 @@ def _payloads_for(client: Client, app: FastAPI, values: dict[str, str]) -> list[
     for route in app.routes:
         if isinstance(route, APIRoute) and "GET" in route.methods and \
                 route.path.startswith("/api/") and not route.path.endswith("/events") \
-                and route.path != "/api/session":
+                and route.path not in ("/api/session", "/api/sessions"):  # sessions: director's
             response = client.http.get(_path(route, values))
             assert response.status_code == 200, route.path
             texts.append(response.text)
@@ -372,22 +379,30 @@ def test_viewer_pages_follow_without_a_pin(app_auth: tuple[FastAPI, Auth]) -> No
 
 
 def test_sessions_expire(recorder: Recorder) -> None:
+    """A dealer's session after `session_seconds`, a viewer's (sooner) after `viewer_seconds`,
+    even while in use."""
     clock = [0.0]
-    auth = Auth(clock=lambda: clock[0], session_seconds=10)
+    auth = Auth(clock=lambda: clock[0], session_seconds=100, viewer_seconds=10,
+                idle_seconds=1000)
     app, _ = make_app(recorder, auth=auth)
-    with Client(app, auth) as client:
-        client.login("viewer")
-        assert client.http.get("/api/floor").status_code == 200
+    with Client(app, auth) as viewer, Client(app, auth) as dealer:
+        viewer.login("viewer")
+        dealer.login("dealer", STREAM)
+        assert viewer.http.get("/api/floor").status_code == 200
         clock[0] = 11
-        assert client.http.get("/api/floor").status_code == 401
+        assert viewer.http.get("/api/floor").status_code == 401
+        assert dealer.http.get("/api/floor").status_code == 200
+        clock[0] = 101
+        assert dealer.http.get("/api/floor").status_code == 401
 
 
 def test_table_pins_differ_per_table_and_server_secret() -> None:
     one, two = Auth(secret=b"a" * 32), Auth(secret=b"b" * 32)
     assert one.table_pin("table-1") != one.table_pin("table-2")
     assert one.table_pin("table-1") != two.table_pin("table-1")
-    assert re.fullmatch(r"\d{6}", one.table_pin("table-1"))
-    assert re.fullmatch(r"\d{6}", Auth().director_pin)
+    # Ten digits: with the guess limits, years of guessing per table (docs/guide.md).
+    assert re.fullmatch(r"\d{10}", one.table_pin("table-1"))
+    assert re.fullmatch(r"\d{10}", Auth().director_pin)
     time.sleep(0)
 
 
@@ -419,15 +434,18 @@ def test_a_restart_with_the_same_secret_keeps_the_tablets_signed_in(recorder: Re
         assert tablet.http.get("/api/floor").status_code == 401
 
 
-def test_a_forged_or_signed_out_session_token_is_refused() -> None:
-    auth = Auth(secret=b"s" * 64)
+def test_a_forged_or_signed_out_session_token_is_refused(recorder: Recorder) -> None:
+    sessions = recorder.store.session_store()
+    auth = Auth(secret=b"s" * 64, sessions=sessions)
     session = auth.login("10.0.0.1", "dealer", pin=auth.table_pin(STREAM), table=STREAM)
-    fresh = Auth(secret=b"s" * 64)  # the restarted server
-    body, _, mac = session.token.partition(".")
-    claims = json.loads(base64.urlsafe_b64decode(body + "=" * (-len(body) % 4)))
+    fresh = Auth(secret=b"s" * 64, sessions=sessions)  # the restarted server
+    claims = URLSafeTimedSerializer(b"s" * 64, salt="handlog-session").loads(session.token)
     claims["role"] = "director"
-    forged = base64.urlsafe_b64encode(json.dumps(claims).encode()).rstrip(b"=").decode()
-    assert fresh.session(f"{forged}.{mac}") is None  # the signature no longer fits
+    body, timestamp, signature = session.token.rsplit(".", 2)
+    forged = URLSafeTimedSerializer(b"x" * 64, salt="handlog-session").dumps(claims)
+    assert fresh.session(f"{forged.rsplit('.', 2)[0]}.{timestamp}.{signature}") is None
+    other_key = URLSafeTimedSerializer(b"x" * 64, salt="handlog-session").dumps(claims)
+    assert fresh.session(other_key) is None  # signed without the server's secret
     assert fresh.session(session.token[:-2] + "AA") is None
     assert fresh.session("not-a-token") is None
     again = fresh.session(session.token)
@@ -475,11 +493,12 @@ def test_handlog_serve_shows_the_same_pins_after_a_restart(tmp_path: Path) -> No
 
 
 def test_wrong_pins_are_limited_per_client_behind_a_trusted_proxy(recorder: Recorder) -> None:
-    """Behind a reverse proxy the server trusts (127.0.0.1 by default; `handlog serve
+    """Behind a reverse proxy the server is told to trust (`handlog serve
     --forwarded-allow-ips`), each tablet's address comes from X-Forwarded-For: one tablet's
     wrong PINs do not lock the others out."""
     app, auth = make_app(recorder)
-    with serve_in_thread(app) as base, httpx.Client(base_url=base, timeout=10) as http:
+    with serve_in_thread(app, forwarded_allow_ips="127.0.0.1") as base, \
+            httpx.Client(base_url=base, timeout=10) as http:
         def login(client_ip: str, pin: str) -> int:
             return http.post("/api/session", headers={"X-Forwarded-For": client_ip},
                              json={"role": "dealer", "table": STREAM, "pin": pin}).status_code

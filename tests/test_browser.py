@@ -28,11 +28,11 @@ from web_support import (
 )
 
 from engine.cards import parse_cards
-from engine.commands import DealHole
+from engine.commands import DealHole, KillHand
 from recorder.auth import Auth
 from recorder.cli_serve import serve_in_thread
 from recorder.floor import setup_demo
-from recorder.service import Recorder, StartHand
+from recorder.service import Actor, Recorder, StartHand
 from recorder.tournament_service import Tournaments
 
 pytestmark = pytest.mark.browser
@@ -333,6 +333,27 @@ def test_undo_voids_the_last_entry_as_a_correction(browser: Any, site: Site) -> 
     assert "correction" in first.inner_text() and "voided" in first.inner_text()
     assert "Ann folds" in second.inner_text() and "voided" in second.get_attribute("class")
     assert site.stream_types()[-2:] == ["player_folded", "event_voided"]
+
+
+def test_the_dealers_undo_of_a_directors_kill_is_refused_saying_a_director_must_do_it(
+        browser: Any, site: Site) -> None:
+    """A director's event ends the dealer's undo: the tablet shows the refusal with its rule
+    and what to do, and nothing is recorded."""
+    page = dealer(browser, site)
+    tap(page, "[data-action='start']")
+    record(site.recorder, STREAM, KillHand(0, "foul", "TDA 66"),
+           Actor("Floor", "director", "floor"))
+    page.reload()
+    page.wait_for_selector("[data-action='undo']")
+    before = site.stream_types()
+    page.click("[data-action='undo']")
+    page.wait_for_selector(".alert.refused")
+    assert page.inner_text(".alert-rule") == "undo"
+    assert "a director must do it" in page.inner_text(".alert-text")
+    assert "call the director" in page.inner_text(".alert-legal")
+    shot(page, "dealer-1280x800-undo-refused")
+    assert site.stream_types() == before == site.stream_types()
+    assert page.errors == []
 
 
 def test_a_stale_tablet_gets_the_conflict_not_a_double_entry(browser: Any, site: Site) -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 import uuid
@@ -15,9 +16,11 @@ import pytest
 from click.testing import CliRunner, Result
 from conftest_store import driver_connect, new_events
 
+import migrations
 from schema.store import StoredEvent, open_store, upgrade_database
 
-HEAD = "0001_events_and_streams"
+HEAD = migrations.HEAD_REVISION
+EMPTY_ROOT = "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"
 
 
 def handlog(*arguments: str, env: dict[str, str] | None = None) -> Result:
@@ -97,13 +100,17 @@ def test_unreachable_postgresql_is_one_line_not_a_traceback() -> None:
 def test_verify_an_empty_log(db_url: str) -> None:
     upgrade_database(db_url)
     result = handlog("log", "verify", "--db", db_url)
-    assert (result.exit_code, result.output) == (0, "ok: 0 events in 0 streams verified\n")
+    assert (result.exit_code, result.output) == (
+        0, f"tree size 0 root {EMPTY_ROOT}\nok: 0 events in 0 streams verified\n"
+    )
 
 
 def test_verify_a_good_log(db_url: str) -> None:
     fill(db_url)
     result = handlog("log", "verify", "--db", db_url)
-    assert (result.exit_code, result.output) == (0, "ok: 6 events in 2 streams verified\n")
+    assert result.exit_code == 0
+    assert result.output.splitlines()[-1] == "ok: 6 events in 2 streams verified"
+    assert re.fullmatch(r"tree size 6 root [0-9a-f]{64}", result.output.splitlines()[0])
 
 
 def test_verify_without_schema_says_to_upgrade(tmp_path: Path) -> None:
@@ -144,9 +151,13 @@ def test_changed_payload_byte_in_the_database_is_named(db_url: str) -> None:
     )
     result = handlog("log", "verify", "--db", db_url)
     assert result.exit_code == 1
-    first = result.output.splitlines()[0]
-    assert first.startswith(f"stream 'table-1' version 2, event {target.event_id}: hash does not")
-    assert result.output.splitlines()[-1] == "FAILED: 1 problem(s) found in 6 events in 2 streams"
+    breaks = [line for line in result.output.splitlines() if line.startswith("BREAK")]
+    assert breaks == [
+        f"BREAK payload changed at stream 'table-1', version 2, event {target.event_id}: its "
+        "hash does not match its content (its type, payload, time, actor or device was changed "
+        "after it was recorded)"
+    ]
+    assert result.output.splitlines()[-1] == "FAILED: 1 break(s) found in 6 events in 2 streams"
     assert_no_traceback(result)
 
 
@@ -187,12 +198,22 @@ def test_changed_actor_device_time_or_event_id_in_the_database_is_named(
     named = NEW_ID if column == "event_id" else target.event_id
     result = handlog("log", "verify", "--db", db_url)
     assert result.exit_code == 1, result.output
-    lines = result.output.splitlines()
-    assert lines[0] == (
-        f"stream 'table-1' version 2, event {named}: hash does not match the event's content "
-        "(its event id, type, version, payload, recorded-at time, actor or device changed)"
+    breaks = [line for line in result.output.splitlines() if line.startswith("BREAK")]
+    assert breaks[0] == (
+        f"BREAK payload changed at stream 'table-1', version 2, event {named}: its hash does not "
+        "match its content (its type, payload, time, actor or device was changed after it was "
+        "recorded)"
     )
-    assert lines[-1] == "FAILED: 1 problem(s) found in 6 events in 2 streams"
+    if column == "event_id":
+        # The event recorded under the old id is gone; another stands in its place.
+        assert breaks[1:] == [
+            f"BREAK event missing at stream 'table-1', version 2, event {target.event_id}: it "
+            "was recorded, and another event now stands in its place",
+            f"BREAK event inserted at stream 'table-1', version 2, event {NEW_ID}: it stands "
+            f"where event {target.event_id} was recorded",
+        ]
+    else:
+        assert len(breaks) == 1
     assert_no_traceback(result)
 
 
@@ -205,9 +226,8 @@ def test_changed_head_in_the_database_is_named(db_url: str) -> None:
         connection.close()
     result = handlog("log", "verify", "--db", db_url)
     assert result.exit_code == 1
-    assert "stream 'table-1' version 5: the log goes on to version 5 past the stream head" in (
-        result.output
-    )
+    assert ("BREAK event inserted at stream 'table-1', version 5: the log goes on to version 5 "
+            "past the stream head (version 4)") in result.output
 
 
 # --- handlog log export and offline verify -----------------------------------------------------
@@ -232,7 +252,8 @@ def test_export_writes_every_column_and_verifies_offline(db_url: str, tmp_path: 
     assert [line for line in lines if line["record"] == "stream"][0]["head_version"] == 5
 
     result = handlog("log", "verify", str(out))
-    assert (result.exit_code, result.output) == (0, "ok: 6 events in 2 streams verified\n")
+    assert result.exit_code == 0, result.output
+    assert result.output.splitlines()[-1] == "ok: 6 events in 2 streams verified"
 
 
 Tamper = Callable[[list[str]], tuple[list[str], str]]
@@ -245,33 +266,38 @@ def _event_lines(lines: list[str]) -> list[int]:
 def change_payload_byte(lines: list[str]) -> tuple[list[str], str]:
     index = _event_lines(lines)[2]
     lines[index] = lines[index].replace('{\\"n\\":3}', '{\\"n\\":8}')
-    return lines, "version 3, event {id}: hash does not match"
+    return lines, "payload changed at stream 'table-1', version 3, event {id}: its hash does not"
 
 
 def drop_event(lines: list[str]) -> tuple[list[str], str]:
     index = _event_lines(lines)[1]
     del lines[index]
-    return lines, "version 3, event {id}: version 2 missing before it"
+    return lines, "event missing at stream 'table-1', version 2: version 2 missing"
 
 
 def reorder_events(lines: list[str]) -> tuple[list[str], str]:
     first, second = _event_lines(lines)[0:2]
     lines[first], lines[second] = lines[second], lines[first]
-    return lines, "version 2, event {id}: version 1 missing before it"
+    return lines, ("events swapped at stream 'table-1', version 1, event {id}: versions 1 and 2 "
+                   "are in each other's place")
 
 
 def insert_copied_event(lines: list[str]) -> tuple[list[str], str]:
     index = _event_lines(lines)[1]
     lines.insert(index + 1, lines[index])
-    return lines, "version 2, event {id}: event id already used"
+    return lines, "event inserted at stream 'table-1', version 2, event {id}: a copy of event id"
 
 
 def drop_last_event(lines: list[str]) -> tuple[list[str], str]:
     del lines[_event_lines(lines)[-1]]
-    return lines, "version 5: stream head says version 5 but the log ends at version 4"
+    return lines, ("event missing at stream 'table-1', version 5: version 5 missing at the end of "
+                   "the stream (its head says version 5)")
 
 
-HASH_MISMATCH = "hash does not match the event's content"
+HASH_MISMATCH = "its hash does not match its content"
+
+
+CHANGED_2 = "payload changed at stream 'table-1', version 2"
 
 
 def _edit_field(lines: list[str], field: str, value: str) -> list[str]:
@@ -284,30 +310,31 @@ def _edit_field(lines: list[str], field: str, value: str) -> list[str]:
 
 
 def change_actor(lines: list[str]) -> tuple[list[str], str]:
-    return _edit_field(lines, "actor", "floor-9"), f"version 2, event {{id}}: {HASH_MISMATCH}"
+    return _edit_field(lines, "actor", "floor-9"), f"{CHANGED_2}, event {{id}}: {HASH_MISMATCH}"
 
 
 def change_device(lines: list[str]) -> tuple[list[str], str]:
-    return _edit_field(lines, "device", "laptop-1"), f"version 2, event {{id}}: {HASH_MISMATCH}"
+    return (_edit_field(lines, "device", "laptop-1"),
+            f"{CHANGED_2}, event {{id}}: {HASH_MISMATCH}")
 
 
 def change_recorded_at(lines: list[str]) -> tuple[list[str], str]:
     lines = _edit_field(lines, "recorded_at", "2025-03-14T19:31:00.123456Z")
-    return lines, f"version 2, event {{id}}: {HASH_MISMATCH}"
+    return lines, f"{CHANGED_2}, event {{id}}: {HASH_MISMATCH}"
 
 
 def change_event_id(lines: list[str]) -> tuple[list[str], str]:
     """The event is named by the id the file now holds."""
     return (_edit_field(lines, "event_id", str(NEW_ID)),
-            f"version 2, event {NEW_ID}: {HASH_MISMATCH}")
+            f"{CHANGED_2}, event {NEW_ID}: {HASH_MISMATCH}")
 
 
 @pytest.mark.parametrize(
     ("tamper", "named_event"),
     [
         (change_payload_byte, 2),
-        (drop_event, 2),
-        (reorder_events, 1),
+        (drop_event, None),
+        (reorder_events, 0),
         (insert_copied_event, 1),
         (drop_last_event, None),
         (change_actor, 1),
@@ -330,8 +357,8 @@ def test_tampered_export_is_named(
         expected = expected.format(id=stored[named_event].event_id)
     result = handlog("log", "verify", str(out))
     assert result.exit_code == 1, result.output
-    assert f"stream 'table-1' {expected}" in result.output
-    assert result.output.splitlines()[-1].startswith("FAILED: 1 problem(s)")
+    assert f"BREAK {expected}" in result.output
+    assert result.output.splitlines()[-1].startswith("FAILED: 1 break(s)")
 
 
 def test_a_file_that_is_not_an_export_is_refused(tmp_path: Path) -> None:
@@ -371,11 +398,12 @@ def test_handlog_as_a_process(db_url: str, tmp_path: Path) -> None:
     exported = run_handlog("log", "export", "--out", str(out), "--db", db_url)
     assert exported.returncode == 0, exported.stderr
     verified = run_handlog("log", "verify", str(out))
-    assert (verified.returncode, verified.stdout) == (0, "ok: 6 events in 2 streams verified\n")
+    assert verified.returncode == 0
+    assert verified.stdout.splitlines()[-1] == "ok: 6 events in 2 streams verified"
 
     out.write_text(out.read_text(encoding="utf-8").replace('{\\"n\\":5}', '{\\"n\\":6}'),
                    encoding="utf-8")
     broken = run_handlog("log", "verify", str(out))
     assert broken.returncode == 1
-    assert "stream 'table-1' version 5, event " in broken.stdout
+    assert "BREAK payload changed at stream 'table-1', version 5, event " in broken.stdout
     assert "Traceback" not in broken.stderr

@@ -121,12 +121,13 @@ def test_missing_path_is_a_usage_error() -> None:
     assert "does not exist" in err
 
 
-def test_empty_folder_warns(tmp_path: Path) -> None:
-    """A folder without PHH files says so."""
+def test_a_folder_with_no_hand_history_is_an_error(tmp_path: Path) -> None:
+    """A folder without PHH files is an error (exit 2, issue 15), not "Verified 0 hands OK"."""
+    (tmp_path / "notes.txt").write_text("nothing here")
     code, out, err = run(str(tmp_path))
-    assert code == 0
-    assert "no .phh or .phhs files found" in err
-    assert "Verified 0 hands from 0 files" in out
+    assert code == 2
+    assert f"no hand histories found in {tmp_path}" in err
+    assert "Verified" not in out
 
 
 def test_progress_bar_on_long_runs(monkeypatch: pytest.MonkeyPatch) -> None:

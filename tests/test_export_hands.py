@@ -38,10 +38,16 @@ from recorder.service import (
     StartHand,
 )
 from recorder.tournament_service import Tournaments
-from replay.export_hands import HandsExport, RecordedHand, load_hands, odd_chip_split
+from replay.export_hands import (
+    ExportOptions,
+    HandsExport,
+    RecordedHand,
+    load_hands,
+    odd_chip_split,
+)
 from replay.export_ohh import write_ohh
 from replay.export_phh import dumps_hand, phh_fields, write_phh
-from replay.export_pokerstars import write_pokerstars
+from replay.export_pokerstars import hand_number, write_pokerstars
 from replay.phh_verify import verify_files
 from schema.store import open_store
 
@@ -153,8 +159,8 @@ def hands(log: LogUnderTest) -> HandsExport:
 
 
 def complete(hands: HandsExport) -> dict[int, RecordedHand]:
-    """Exported hands by their hand number in the files (the hand_started position)."""
-    return {h.position: h for h in hands.hands() if h.exportable}
+    """Exported hands by their hand number in the PokerStars and OHH files."""
+    return {hand_number(h): h for h in hands.hands() if h.exportable}
 
 
 def test_every_complete_hand_is_exported_and_the_rest_noted(hands: HandsExport) -> None:
@@ -204,7 +210,9 @@ def test_phh_fields_follow_the_specification(hands: HandsExport) -> None:
     cash = [h for h in hands.hands() if h.stream == CASH and h.exportable]
     first, heads_up = (phh_fields(h) for h in cash)
     assert first["blinds_or_straddles"] == [10, 20, 0]
-    assert first["actions"][:3] == ["d dh p1 AsAh", "d dh p2 ????", "d dh p3 ????"]
+    # What the table saw: P2's cards were shown, P3's never were (killed unseen).
+    assert first["actions"][:3] == ["d dh p1 AsAh", "d dh p2 QsQh", "d dh p3 ????"]
+    assert first["_cards"] == "shown"
     assert "p3 cbr 100" in first["actions"]  # the amended raise, as it counts now
     assert "p3 cbr 60" not in first["actions"]
     assert first["actions"][-3:] == ["p1 sm AsAh", "p3 sm", "p2 sm QsQh"]
@@ -408,16 +416,16 @@ def test_pokerstars_export_pot_arithmetic_adds_up(log: LogUnderTest, hands: Hand
 def test_pokerstars_hand_layout(hands: HandsExport) -> None:
     """The first irregular-table hand, line by line where trackers look."""
     text, _count, _notes = write_pokerstars(hands)
-    block = next(b for b in text.split("\n\n\n") if "Table 'table-audit-1 audit'" in b)
+    block = next(b for b in text.split("\n\n\n") if "Table 'audit'" in b)
     lines = block.split("\n")
-    assert re.match(r"PokerStars Hand #\d+:  Hold'em No Limit \(10/20\) - "
-                    r"\d{4}/\d\d/\d\d \d\d:\d\d:\d\d UTC$", lines[0])
-    assert lines[1] == "Table 'table-audit-1 audit' 9-max (Play Money) Seat #1 is the button"
+    assert re.match(r"PokerStars Hand #\d{12}:  Hold'em No Limit \(10/20\) - "
+                    r"\d{4}/\d\d/\d\d \d\d:\d\d:\d\d ET$", lines[0])
+    assert lines[1] == "Table 'audit' 9-max (Play Money) Seat #1 is the button"
     assert lines[2:5] == ["Seat 1: P1 (1000 in chips)", "Seat 2: P2 (1000 in chips)",
                           "Seat 3: P3 (300 in chips)"]
     assert lines[5:8] == ["P2: posts small blind 10", "P3: posts big blind 20",
                           "*** HOLE CARDS ***"]
-    assert lines[8] == "Dealt to P2 [As Ah]"
+    assert not any(line.startswith("Dealt to") for line in lines)  # the observer's view
     assert "P1: raises 80 to 100" in lines
     assert "P3: raises 200 to 300 and is all-in" in lines
     assert "*** RIVER *** [2c 7d 9h Js] [3d]" in lines
@@ -500,11 +508,12 @@ def test_ohh_export_parses_and_every_pot_adds_up(log: LogUnderTest, hands: Hands
                 finishing[player["seat"]]
         actions |= {a["action"] for r in hand["rounds"] for a in r["actions"]}
     assert {"Post SB", "Post BB", "Post Ante", "Fold", "Check", "Call", "Bet", "Raise",
-            "Shows Cards", "Mucks Cards", "Dealt Cards"} <= actions
+            "Shows Cards", "Mucks Cards"} <= actions
+    assert "Dealt Cards" not in actions  # the table's view: cards only as shown
 
 
 def test_ohh_amounts_are_the_chips_moved(hands: HandsExport) -> None:
-    text, _count, _notes = write_ohh(hands)
+    text, _count, _notes = write_ohh(hands, ExportOptions(hero="P2"))
     hand = next(o for o in ohh_objects(text) if o["table_name"] == "audit")
     assert hand["tournament"] is False and "tournament_info" not in hand
     preflop = hand["rounds"][0]["actions"]

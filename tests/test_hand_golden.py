@@ -18,6 +18,7 @@ from strategies import call_around, deal, new_hand, play
 from engine.cards import parse_cards
 from engine.commands import AwardPots, BetRaise, CheckCall, DealHole, Fold, MuckCards, ShowCards
 from engine.errors import RuleViolation
+from engine.evaluator import PAIR, THREE_OF_A_KIND
 from engine.events import BetMade, PlayerCalled, PotAwarded, RaiseMade
 from engine.hand import (
     BETTING,
@@ -33,6 +34,9 @@ from engine.hand import (
     propose_awards,
     showdown_order,
 )
+from engine.words import hand_name
+
+SEVEN, KING, ACE = 5, 11, 12  # rank codes: 0 deuce .. 12 ace
 
 
 def legal(state: HandState) -> LegalActions:
@@ -180,7 +184,7 @@ def test_tda_17b_last_live_hand_wins_without_showing_and_cannot_be_mucked() -> N
     assert violation.rule == "TDA 17"
     assert violation.legal == ("award the pots",)
     (award,) = propose_awards(state)
-    assert (award.amount, award.winners, award.hand_name) == (400, (3,), "")
+    assert (award.amount, award.winners, award.hand_rank) == (400, (3,), ())
 
 
 # --- TDA 43: raise amounts -----------------------------------------------------------------
@@ -465,8 +469,9 @@ def test_tda_21_each_pot_awarded_separately() -> None:
         state = call_around(deal(state, board))
     state = play(state, show(2, "AsAh"), show(0, "KsKh"), show(1, "QsQh"))
     awards = propose_awards(state)
-    assert [(a.amount, a.eligible, a.winners, a.hand_name) for a in awards] == [
-        (2100, (0, 1, 2), (2,), "Pair of aces"), (2600, (0, 1), (0,), "Pair of kings")]
+    assert [(a.amount, a.eligible, a.winners, a.hand_rank) for a in awards] == [
+        (2100, (0, 1, 2), (2,), (PAIR, ACE)), (2600, (0, 1), (0,), (PAIR, KING))]
+    assert [hand_name(a.hand_rank) for a in awards] == ["Pair of aces", "Pair of kings"]
 
 
 def test_tda_12_cards_speak() -> None:
@@ -476,7 +481,8 @@ def test_tda_12_cards_speak() -> None:
     state = call_around(deal(call_around(state), "Kc"))
     state = play(state, show(0, "AsKd"), show(1, "7c7h"), show(2, "QcJc"))
     (award,) = propose_awards(state)
-    assert (award.winners, award.hand_name) == ((1,), "Three of a kind, sevens")
+    assert (award.winners, award.hand_rank) == ((1,), (THREE_OF_A_KIND, SEVEN))
+    assert hand_name(award.hand_rank) == "Three of a kind, sevens"
 
 
 def test_tda_13_contested_pot_needs_both_cards_tabled() -> None:

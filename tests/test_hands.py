@@ -76,7 +76,7 @@ def test_a_short_all_in_step_says_it_is_not_a_full_raise_and_for_whom_it_is_not_
     ruling = step.rulings[0]
     assert (ruling["to"], ruling["increase"], ruling["full_raise_needed"]) == (1000, 300, 1300)
     assert sorted(ruling["not_reopened_for"]) == [0, 1] and ruling["reopened_for"] == []
-    assert ruling["rule"] == "TDA 47"
+    assert ruling["rule"] == "tda-47"
 
 
 def test_every_step_carries_the_pots_with_who_is_eligible(recorded: Any) -> None:
@@ -135,7 +135,7 @@ def test_cli_hands_and_hand_show(recorded: Any) -> None:
     shown = runner.invoke(cli, ["hand", "show", f"{STREAM}#1", "--db", url])
     assert shown.exit_code == 0, shown.output
     assert "not a full raise (a full raise is to 1,300): the action is not reopened for " \
-        "Bob, Cy (TDA 47)" in shown.output
+        "Bob, Cy (TDA 47" in shown.output
     assert "Side pot 1 1,000: Bob, Cy" in shown.output
     assert "Qs Qd" in shown.output
     public = runner.invoke(cli, ["hand", "show", "1", "--table", STREAM, "--public",

@@ -4,6 +4,7 @@ difference between the SQLModel tables and the migrated database."""
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
 import sqlalchemy as sa
@@ -18,7 +19,10 @@ from schema.database import create_engine
 from schema.errors import SchemaMissing
 from schema.store import database_revision, open_store, upgrade_database
 
-HANDLOG_TABLES = {"events", "streams"}
+HANDLOG_TABLES = {
+    "events", "streams", "merkle_leaves", "merkle_nodes", "merkle_head", "log_checkpoints",
+    "signed_in_sessions", "revoked_sessions",
+}
 
 
 def _tables(url: str) -> set[str]:
@@ -73,6 +77,8 @@ def test_downgrade_of_head_then_upgrade_again(db_url: str) -> None:
     """Downgrading the head drops tables and triggers; upgrading again gives a working store."""
     upgrade_database(db_url)
     migrations.downgrade(db_url, "-1")
+    assert "signed_in_sessions" not in _tables(db_url)  # the sessions' migration, undone
+    migrations.downgrade(db_url, "base")
     assert not HANDLOG_TABLES & _tables(db_url)
     assert _triggers(db_url) == set()
     with pytest.raises(SchemaMissing):
@@ -131,3 +137,41 @@ def test_comparison_sees_a_difference(sqlite_url: str) -> None:
     finally:
         engine.dispose()
     assert "add_column" in kinds and "remove_table" in kinds
+
+
+def test_merkle_log_migration_makes_leaves_of_the_events_already_stored(db_url: str) -> None:
+    """0002 turns a log written before it into leaves in position order: its root is the RFC
+    9162 root of the events' leaves, and appends after it extend that tree."""
+    from schema.merkle import event_leaf, mth
+    from schema.store import EventStore
+
+    migrations.upgrade(db_url, "0001_events_and_streams")
+    with _store_at_0001(db_url) as store:
+        store.write_merkle_leaves = False
+        store.append("table-1", 0, new_events(3))
+        store.append("tournament", 0, new_events(2), kind="tournament")
+        assert isinstance(store, EventStore)
+    upgrade_database(db_url)
+    with open_store(db_url) as store:
+        store.append("table-1", 3, new_events(2, start=4))
+        events = store.read_all()
+        head = store.tree_head()
+    leaves = [event_leaf(e.stream_id, e.version, e.hash) for e in events]
+    assert (head.size, head.root) == (7, mth(leaves))
+
+
+def test_downgrade_of_the_merkle_log_keeps_the_events(db_url: str) -> None:
+    upgrade_database(db_url)
+    with open_store(db_url) as store:
+        store.append("table-1", 0, new_events(2))
+    migrations.downgrade(db_url, "0001_events_and_streams")
+    assert {"events", "streams"} <= _tables(db_url)
+    assert not {"merkle_leaves", "merkle_nodes", "merkle_head", "log_checkpoints"} & _tables(
+        db_url
+    )
+
+
+def _store_at_0001(url: str) -> Any:
+    from schema.store import EventStore
+
+    return EventStore(create_engine(url), url)

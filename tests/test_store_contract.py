@@ -408,7 +408,7 @@ def test_domain_events_round_trip_through_the_store(store: EventStore) -> None:
     domain = [
         PlayerCalled(player=2, amount=400, all_in=True),
         PotAwarded(pot=0, amount=2401, eligible=(0, 2, 5), winners=(2, 5), shares=(1201, 1200),
-                   odd_chips=(2,), hand_name="two pair"),
+                   odd_chips=(2,), hand_rank=(2, 9, 3)),
     ]
     moment = datetime(2025, 1, 1, tzinfo=UTC)
     appended = [

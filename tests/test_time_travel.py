@@ -73,7 +73,7 @@ def test_the_player_to_act_is_told_whether_the_betting_is_reopened(demo_db: str)
                 result = run("table", "show", hand.stream, "--at", str(step.version),
                              "--db", demo_db)
                 assert "a short all-in did not reopen the betting for" in result.output
-                assert "call or fold only (TDA 47)" in result.output
+                assert "call or fold only (TDA 47" in result.output
                 del index
                 return
     pytest.skip("the demo has no short all-in facing a player who had acted")

@@ -43,7 +43,8 @@ def recorder(tmp_path: Path) -> Any:
 
 def view(recorder: Any, role: str = "dealer", level: Level | None = LEVEL) -> dict[str, Any]:
     fold = recorder.table(STREAM)
-    return table_view(fold, EventLog(recorder.store).recent(STREAM, fold.version), role, level)
+    return table_view(fold, EventLog(recorder.store).recent(STREAM, fold.version), role, level,
+                      dealer_of=STREAM if role == "dealer" else None)
 
 
 def test_between_hands_the_markers_show_the_next_hands_button_and_blinds(recorder: Any) -> None:
@@ -181,10 +182,10 @@ def _fold_with(events: list[Any]) -> TableFold:
     (PlayerCalled(0, 300, True), True, "Ada calls 300 (all-in)"),
     (BetMade(1, 200), True, "Bo bets 200"),
     (RaiseMade(0, 900, True, False), True, "Ada raises to 900 (all-in), not a full raise"),
-    (CardExposed(1, "Qh", False, "shown to the table; play continues", "TDA 65"), True,
+    (CardExposed(1, "Qh", False, "play_continues", ("tda-68",)), True,
      "Bo: a card exposed; shown to the table; play continues"),
-    (PotAwarded(1, 400, (0, 1), (0,), (400,), (), "Flush", ""), True,
-     "side pot 1 400: Ada 400 (Flush)"),
+    (PotAwarded(1, 400, (0, 1), (0,), (400,), (), (5, 12), ""), True,
+     "side pot 1 400: Ada 400 (Flush, ace high)"),
 ])
 def test_event_texts_use_names_and_hide_unshown_cards_from_viewers(
         event: Any, public: bool, text: str) -> None:

@@ -61,7 +61,7 @@
   }
 
   function tableCard(t) {
-    if (!t.open) return "";
+    if (!t.open) return t.problem ? problemCard(t) : "";
     const hand = t.hand;
     const level = t.level ? ` · L${t.level.number} ${H.chips(t.level.small_blind)}/${H.chips(t.level.big_blind)}` : "";
     let html = `<article class="table-card${hand ? " in-hand" : ""}" data-stream="${H.esc(t.stream)}">`;
@@ -82,6 +82,18 @@
       html += `<div class="pin-line">Dealer PIN <b class="dealer-pin">${H.esc(floor.dealer_pins[t.stream])}</b>${codes.length ? ` · pairing code ${codes.join(", ")}` : ""}</div>`;
       html += `<button type="button" class="btn small wide" data-action="pair" data-stream="${H.esc(t.stream)}">New pairing code</button>`;
     }
+    html += "</article>";
+    return html;
+  }
+
+  // A table that cannot be shown (an entry this release cannot apply) says why on its card;
+  // the other tables are shown as usual.
+  function problemCard(t) {
+    const p = t.problem;
+    let html = `<article class="table-card broken" data-stream="${H.esc(t.stream)}">`;
+    html += `<h3>${H.esc(t.stream)} <small>cannot be shown</small></h3>`;
+    html += `<div class="problem">${H.esc(p.message)} <small>(${H.esc(p.rule)}${p.version ? `, #${p.version}` : ""})</small></div>`;
+    if (me.role === "director" && p.legal && p.legal.length) html += `<div class="hand-line">${H.esc(p.legal.join(" · "))}</div>`;
     html += "</article>";
     return html;
   }
@@ -208,7 +220,21 @@
       .map((c) => `<li data-version="${c.version}"><b>${H.esc(c.table)}</b> #${c.version} ${H.esc(c.text)}${c.rule ? ` <span class="rule">${H.esc(c.rule)}</span>` : ""} <small>${H.esc(c.actor)} · ${H.esc(c.device)}</small></li>`)
       .join("") || "<li>none yet</li>";
     html += "</ol></section>";
+    html += checkpointBox(floor.checkpoint);
     setHtml($("side"), html);
+  }
+
+  // The latest signed checkpoint of the log, in full: what a director posts at the desk.
+  function checkpointBox(cp) {
+    let html = '<section class="box checkpoint"><h2>Signed checkpoint of the log</h2>';
+    if (cp) {
+      html += `<p><small>#${cp.number} · ${H.esc(cp.reason.replace(/_/g, " "))} · ${H.esc(cp.created_at)} · ${cp.size} events</small></p>`;
+      html += `<pre class="checkpoint-text" id="checkpoint-text">${H.esc(cp.text)}</pre>`;
+    } else {
+      html += "<p>none yet</p>";
+    }
+    if (director()) html += '<button type="button" class="btn small" data-action="checkpoint">Sign a checkpoint now</button>';
+    return html + "</section>";
   }
 
   // One click = one command with its own event id and the tournament's version on screen. A
@@ -285,7 +311,47 @@
     return answer.body;
   }
 
+  // --- signed-in tablets (the director): who is signed in where, and a sign-out for each ----
+
+  let tablets = null;
+  let tabletsTick = null;
+
+  function ago(seconds) {
+    if (seconds < 60) return "in use now";
+    const minutes = Math.floor(seconds / 60);
+    return `unused for ${minutes} min`;
+  }
+
+  async function loadTablets() {
+    if (!director()) return;
+    const answer = await H.api("GET", "/api/sessions").catch(() => null);
+    if (answer && answer.status === 200) {
+      tablets = answer.body;
+      renderTablets();
+    }
+  }
+
+  function renderTablets() {
+    const box = $("tablets");
+    box.hidden = !director() || !tablets;
+    if (box.hidden) return;
+    let html = `<h2>Signed-in tablets <small>signed out after ${tablets.idle_minutes} minutes unused</small></h2><table class="players sessions"><tbody>`;
+    for (const s of tablets.sessions) {
+      const what = s.role === "dealer" ? `dealer ${H.esc(s.table)}` : H.esc(s.role);
+      const end = s.current ? "<small>this screen</small>" : `<button type="button" class="btn small" data-action="revoke" data-session="${H.esc(s.id)}">Sign out</button>`;
+      html += `<tr data-session="${H.esc(s.id)}" data-device="${H.esc(s.device)}"><td>${what}</td><td>${H.esc(s.name)} <small>${H.esc(s.device)} · ${H.esc(s.client)}</small></td><td><small>${ago(s.idle_seconds)}</small></td><td>${end}</td></tr>`;
+    }
+    html += "</tbody></table>";
+    setHtml(box, html);
+  }
+
   const actions = {
+    async revoke(el) {
+      const answer = await H.api("DELETE", `/api/sessions/${encodeURIComponent(el.dataset.session)}`).catch(() => null);
+      if (!answer) showAlert("refused", "Sign out a tablet: not sent (offline)", null);
+      else if (answer.status !== 200 && answer.status !== 404) showAlert("refused", "Refused: sign out a tablet", answer.body);
+      await loadTablets();
+    },
     dismiss() {
       alertBox = null;
       unsent = null;
@@ -297,6 +363,13 @@
     async pair(el) {
       const body = await command_(`/api/tables/${encodeURIComponent(el.dataset.stream)}/pairing`, {}, "pairing code");
       if (body) refresh();
+    },
+    async checkpoint() {
+      const body = await command_("/api/log/checkpoint", {}, "checkpoint");
+      if (body && floor) {
+        floor.checkpoint = body.checkpoint;
+        renderSide();
+      }
     },
     async "t-cmd"(el) {
       await tournamentCommand(el.dataset.t, { type: el.dataset.type }, el.textContent);
@@ -424,6 +497,13 @@
     });
     clearInterval(tick);
     tick = setInterval(tickClocks, 1000);
+    clearInterval(tabletsTick);
+    tablets = null;
+    renderTablets();
+    if (director()) {
+      loadTablets();
+      tabletsTick = setInterval(loadTablets, 15000);
+    }
   }
 
   async function boot() {
@@ -437,6 +517,6 @@
     signIn();
   }
 
-  window.handlogFloor = { refresh, state: () => floor, me: () => me, unsent: () => unsent };
+  window.handlogFloor = { refresh, state: () => floor, me: () => me, unsent: () => unsent, tablets: () => tablets, loadTablets };
   boot();
 })();

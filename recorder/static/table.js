@@ -116,7 +116,7 @@
           scheduleRetry();
           return;
         } else {
-          // Refused (422 rule, 403 role, 400 request): nothing was recorded. What was queued
+          // Refused (422 rule or request, 403 role, 400 malformed, 413 too large): nothing was recorded. What was queued
           // behind it was meant to follow it, so it goes too.
           const dropped = outbox.length;
           outbox = [];

@@ -1,0 +1,303 @@
+"""The words handlog says about what its events record: the one table of them.
+
+Events hold facts only (codes, numbers, rule identifiers such as ``tda-35``); a reader turns
+them into words here, when it reads. Nothing that decides, folds or verifies reads these
+tables, so rewording any text in a later release changes no verdict on a log recorded before
+(tests/test_rewording.py replaces every text below and replays the golden logs).
+
+Texts typed by people (a director's reason, a dealer's note) are input, stored as typed, and
+never pass through this module.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+# --- hands ------------------------------------------------------------------------------------
+
+HAND_CATEGORIES: tuple[str, ...] = (
+    "High card", "Pair", "Two pair", "Three of a kind", "Straight", "Flush", "Full house",
+    "Four of a kind", "Straight flush",
+)
+"""Index: the category code of a hand rank (engine/evaluator.py HIGH_CARD .. STRAIGHT_FLUSH)."""
+
+RANK_NAMES: tuple[str, ...] = (
+    "deuce", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "jack", "queen",
+    "king", "ace",
+)
+RANK_PLURALS: tuple[str, ...] = (
+    "deuces", "threes", "fours", "fives", "sixes", "sevens", "eights", "nines", "tens", "jacks",
+    "queens", "kings", "aces",
+)
+
+HAND_PHRASES: dict[str, str] = {
+    "high_card": "{category}, {first}",
+    "pair": "{category} of {firsts}",
+    "two_pair": "{category}, {firsts} and {seconds}",
+    "three_of_a_kind": "{category}, {firsts}",
+    "straight": "{category}, {first} high",
+    "flush": "{category}, {first} high",
+    "full_house": "{category}, {firsts} full of {seconds}",
+    "four_of_a_kind": "{category}, {firsts}",
+    "straight_flush": "{category}, {first} high",
+    "royal_flush": "Royal flush",
+}
+_PHRASE_OF_CATEGORY = ("high_card", "pair", "two_pair", "three_of_a_kind", "straight", "flush",
+                       "full_house", "four_of_a_kind", "straight_flush")
+_ACE = 12
+
+
+def hand_name(hand_rank: tuple[int, ...]) -> str:
+    """`hand_rank` (category code, then the ranks the hand is named by: 0 deuce .. 12 ace) in
+    words, e.g. (6, 11, 5) "Full house, kings full of sevens"; empty for no hand."""
+    if not hand_rank:
+        return ""
+    category, *ranks = hand_rank
+    first = ranks[0] if ranks else 0
+    second = ranks[1] if len(ranks) > 1 else 0
+    if not (0 <= category < len(_PHRASE_OF_CATEGORY) and 0 <= first < 13 and 0 <= second < 13):
+        return f"hand rank {list(hand_rank)}"  # no hand handlog knows: shown as recorded
+    key = _PHRASE_OF_CATEGORY[category]
+    if key == "straight_flush" and first == _ACE:
+        key = "royal_flush"
+    return HAND_PHRASES[key].format(
+        category=HAND_CATEGORIES[category], first=RANK_NAMES[first], firsts=RANK_PLURALS[first],
+        second=RANK_NAMES[second], seconds=RANK_PLURALS[second])
+
+
+# --- rules --------------------------------------------------------------------------------------
+
+RULES: dict[str, str] = {
+    "tda-1": "TDA 1: floor decisions consider the best interest of the game and fairness",
+    "tda-16": "TDA 16: face up for all-ins; cards speak at showdown",
+    "tda-20": "TDA 20: odd chips",
+    "tda-21": "TDA 21: side pots, each split separately",
+    "tda-29": "TDA 29: calling for a clock; facing a bet when time expires the hand is dead",
+    "tda-30": "TDA 30: players must be at their seats when the last card of the initial deal "
+              "is dealt",
+    "tda-32": "TDA 32: dead button",
+    "tda-35": "TDA 35: misdeals",
+    "tda-35-e": "TDA 35-E: a fouled deck stops play and all bets are returned",
+    "tda-36": "TDA 36: substantial action",
+    "tda-45": "TDA 45: methods of betting: verbal and chips",
+    "tda-47": "TDA 47: re-opening the bet",
+    "tda-65": "TDA 65: dead hands",
+    "tda-68": "TDA 68: exposing cards with action pending",
+    "tda-rp-5": "TDA RP-5: premature flop, turn or river",
+    "bse-mucked-cards": "BSE Mucked Cards: a card exposed with action pending",
+    "bse-misdealt-exposed-cards": "BSE Misdealt / Exposed Cards",
+    "chairperson-misdeal-2": "Chairperson's misdeal rule 2: two players have acted",
+    "chairperson-premature-board-cards": "Chairperson's premature board cards",
+    "chairperson-fouled-deck": "Chairperson: a different back or a duplicate card voids all "
+                               "action",
+    "league-misdeals": "League Misdeals: any card flipped in the initial deal",
+    "league-exposed-cards": "League Exposed Card(s): both cards exposed, call or fold only",
+    "league-accidental-reveals": "League Accidental Reveals",
+    "league-timely-bets": "League Timely Bets: the hand is dead when the countdown ends",
+    "tda-11-a": "TDA 11-A: the player due the big blind next moves to the shortest table",
+    "bse-drawing-for-dealer": "BSE Drawing for Dealer: high card draws the button; suits rank "
+                              "spades, hearts, diamonds, clubs",
+    "bse-missing-player": "BSE Missing Player: chips of a player who withdraws are removed "
+                          "from play; League: chips are never split amongst the players",
+    "octobermuck-seating": "Octobermuck Seating: 'the players at the table with extra people "
+                           "will draw for high card'",
+    "correction": "Correction of an entry",
+}
+"""The title of each rule identifier the engine cites. An identifier not listed (one a
+director typed) is shown as it is written."""
+
+
+def rule_title(rule: str) -> str:
+    """The words of one rule identifier (the identifier itself when none are known)."""
+    title = RULES.get(rule)
+    if title is not None:
+        return title
+    profile, _, parameter = rule.partition(":")
+    if profile == "payouts" and parameter:
+        return RULE_PATTERNS["payouts"].format(players=parameter)
+    if parameter:
+        # A profile parameter's citation: `octobermuck:color_up`.
+        from engine.profiles import PROFILES  # the citations live with the parameters
+
+        known = PROFILES.get(profile)
+        if known is not None and parameter in known.citations:
+            return known.citations[parameter]
+    return rule
+
+
+RULE_PATTERNS: dict[str, str] = {
+    "payouts": "the structure's payout line for {players} players, rounded down, the remainder "
+               "to first place",
+}
+"""Words of the rule identifiers made of a kind and a value (`payouts:24-27`)."""
+
+
+def render_rules(rules: Iterable[str]) -> str:
+    """Several rule identifiers in words, e.g. "TDA 35: misdeals; TDA 36: ..."."""
+    return "; ".join(rule_title(rule) for rule in rules)
+
+
+def rule_words(rule: str) -> str:
+    """The words of a `rule` field: one identifier, or several joined by ", "."""
+    return render_rules(part for part in rule.split(", ") if part)
+
+
+_RULE_ID = re.compile(r"[a-z0-9]+(?:[-:_][a-z0-9]+)*")
+_TDA_PART = re.compile(r"(?i)^(?:tda\s*(?:2024\s*)?(?:rule\s*)?)?((?:rp-?\s*)?\d+(?:-?[a-z])?)$")
+
+
+def rule_ids(citation: str) -> tuple[str, ...]:
+    """The rule identifiers a citation names: "TDA 35, 36" -> ("tda-35", "tda-36"); "TDA RP-5"
+    -> ("tda-rp-5",); identifiers pass through ("tda-65" -> ("tda-65",)); other text becomes one
+    identifier of its words ("house rule 7" -> ("house-rule-7",)). Empty for an empty text.
+
+    This is no table of words: it only spells a citation as identifiers, the same way forever
+    (old logs are upcast through it)."""
+    text = citation.strip()
+    if not text:
+        return ()
+    if _RULE_ID.fullmatch(text):
+        return (text,)
+    if text[:3].lower() == "tda" and ":" in text:
+        # "TDA 1: the dealer pushed early": the citation, then words about it.
+        cited = rule_ids(text.partition(":")[0])
+        if all(rule.startswith("tda-") for rule in cited):
+            return cited
+    parts = [p.strip() for p in re.split(r",|\band\b|&", text) if p.strip()]
+    if parts and text[:3].lower() == "tda":
+        found = []
+        for part in parts:
+            match = _TDA_PART.match(part)
+            if match is None:
+                break
+            number = re.sub(r"\s+", "", match.group(1).lower())
+            number = re.sub(r"^rp-?", "rp-", number)
+            number = re.sub(r"(\d)([a-z])$", r"\1-\2", number)
+            found.append(f"tda-{number}")
+        else:
+            return tuple(found)
+    if all(_RULE_ID.fullmatch(p) for p in parts):
+        return tuple(parts)
+    return (re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-") or "rule",)
+
+
+def profile_rule(profile: str, parameter: str) -> str:
+    """The identifier of the citation behind one parameter of a profile."""
+    return f"{profile}:{parameter}"
+
+
+# --- irregularities -----------------------------------------------------------------------------
+
+CONSEQUENCES: dict[str, str] = {
+    "replaced_as_burn": "replaced by the next card; the exposed card is the burn card",
+    "misdeal": "misdeal",
+    "play_continues": "shown to the table; play continues",
+    "call_or_fold": "both cards exposed: the player may only call or fold",
+    "hand_dead": "the hand is dead: a card exposed with action pending",
+}
+"""What a card exposed (card_exposed.consequence) leads to."""
+
+MISDEAL_CAUSES: dict[str, str] = {
+    "declared": "declared by the dealer",
+    "card_exposed_in_deal": "a card exposed in the deal",
+    "first_two_exposed": "one of the first two cards exposed",
+    "second_card_exposed": "a second card exposed in the deal",
+}
+"""Why a misdeal was declared (misdeal_declared.cause)."""
+
+KILL_CAUSES: dict[str, str] = {
+    "ruling": "ruled dead",
+    "clock_expired_facing_bet": "clock expired facing a bet",
+    "clock_expired": "clock expired",
+    "exposed_with_action_pending": "exposed a card with action pending",
+    "absent_at_deal": "away from the table when the deal was complete",
+}
+"""Why a hand was killed (hand_killed.cause)."""
+
+PROCEDURES: dict[str, str] = {
+    "reshuffle_keep_burn": "the burn card stays; the premature card(s) go back into the stub, "
+                           "the entire stub is reshuffled and the street re-dealt without "
+                           "another burn once the betting is done",
+    "reshuffle_with_burn": "the premature card(s) and the burn are reshuffled with the rest of "
+                           "the deck, the deck is re-cut and the cards re-dealt once the "
+                           "betting is done",
+    "reshuffle_then_top_card": "burn cards stay in the muck; the exposed card(s) are shuffled "
+                               "back into the deck; once betting completes the top card(s) are "
+                               "revealed",
+    "flop_mixed_back": "the flop is mixed back into the stub, the burn card stays; after the "
+                       "betting, shuffle, cut and deal a new flop without burning",
+    "turn_out_for_the_round": "the card is taken out of play for this round; the next card "
+                              "replaces it after a burn, and the exposed card is shuffled back "
+                              "for the river",
+    "river_reshuffled": "the burn card stays; the river goes back into the deck, which is "
+                        "reshuffled and cut, and the river is dealt without another burn",
+}
+"""What is done with board cards turned too early (board_exposed_early.procedure)."""
+
+REASONS: dict[str, str] = {
+    "draw": "seat draw",
+    "moved": "moved",
+    "late_entry": "late entry",
+    "eliminated": "eliminated",
+    "withdrawn": "withdrawn",
+    "button_draw": "draw for the button",
+    "undo": "dealer undo",
+    "initial_draw": "initial draw",
+    "final_table_redraw": "final table redraw",
+    "table_broken": "table broken",
+    "balance": "balance",
+    "due_big_blind": "due the big blind next",
+    "high_card": "high card",
+    "no_odd_chips": "no odd chips",
+    "rounded_up": "odd chips rounded up to one chip",
+    "forfeited_to_next_pot": "odd chips forfeited to the next pot",
+    "all_forfeited": "every chip was odd: all forfeited",
+    "won_race": "won a chip in the race",
+    "given_one_chip": "cannot be raced out: given one chip",
+    "lost_race": "lost the race",
+    "color_up": "color-up",
+    "color_up_carry": "odd chips of the color-up, changed up",
+    "handed_on": "handed on between tables: a table breaks",
+}
+"""The reasons the engine and the recorder give on their own (a person's reason is kept as he
+typed it and shown as it is)."""
+
+
+def reason(code: str) -> str:
+    """The words of a reason code; a person's own words are shown as they are."""
+    return REASONS.get(code, code)
+
+
+# --- one event ----------------------------------------------------------------------------------
+
+
+def render(event: Any) -> dict[str, str]:
+    """The words for the coded fields of `event` (a domain event), by field name: e.g. a
+    pot_awarded gives {"hand_name": ...}, a card_exposed {"consequence": ..., "rules": ...}.
+    Fields that hold no code are not in it."""
+    words: dict[str, str] = {}
+    values: Mapping[str, Any] = {name: getattr(event, name) for name in _CODED
+                                 if hasattr(event, name)}
+    if "hand_rank" in values:
+        words["hand_name"] = hand_name(values["hand_rank"])
+    if "rules" in values:
+        words["rules"] = render_rules(values["rules"])
+    if "rule" in values and isinstance(values["rule"], str):
+        words["rule"] = rule_words(values["rule"])
+    if "consequence" in values:
+        words["consequence"] = CONSEQUENCES.get(values["consequence"], values["consequence"])
+    if "procedure" in values:
+        words["procedure"] = PROCEDURES.get(values["procedure"], values["procedure"])
+    if "cause" in values:
+        table = MISDEAL_CAUSES if getattr(event, "TYPE", "") == "misdeal_declared" else KILL_CAUSES
+        text = table.get(values["cause"], values["cause"])
+        typed = getattr(event, "reason", "")
+        words["cause"] = typed if typed and values["cause"] in ("declared", "ruling") else text
+    if "reason" in values and isinstance(values["reason"], str):
+        words["reason"] = reason(values["reason"])
+    return words
+
+
+_CODED = ("hand_rank", "rules", "rule", "consequence", "procedure", "cause", "reason")

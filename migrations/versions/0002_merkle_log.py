@@ -1,0 +1,139 @@
+"""One Merkle log over every stream: its leaves, the hashes of its perfect subtrees, its head
+(size, root and right-edge frontier) and the signed checkpoints taken of it, with triggers that
+refuse UPDATE and DELETE on leaves, nodes and checkpoints. Events already stored become leaves
+in position order (schema/merkle.py defines the hashing).
+
+Revision ID: 0002_merkle_log
+Revises: 0001_events_and_streams
+Create Date: 2026-12-01
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import sqlalchemy as sa
+from alembic import op
+
+revision: str = "0002_merkle_log"
+down_revision: str | None = "0001_events_and_streams"
+branch_labels: str | Sequence[str] | None = None
+depends_on: str | Sequence[str] | None = None
+
+APPEND_ONLY = "the handlog Merkle log is append-only"
+PROTECTED = ("merkle_leaves", "merkle_nodes", "log_checkpoints")
+
+
+def _sqlite_triggers(table: str) -> list[str]:
+    return [
+        f"""
+        CREATE TRIGGER {table}_no_update BEFORE UPDATE ON {table}
+        BEGIN SELECT RAISE(ABORT, '{APPEND_ONLY}: UPDATE is not allowed'); END
+        """,
+        f"""
+        CREATE TRIGGER {table}_no_delete BEFORE DELETE ON {table}
+        BEGIN SELECT RAISE(ABORT, '{APPEND_ONLY}: DELETE is not allowed'); END
+        """,
+    ]
+
+
+def _postgresql_triggers(table: str) -> list[str]:
+    return [
+        f"""
+        CREATE TRIGGER {table}_no_update_delete BEFORE UPDATE OR DELETE ON {table}
+        FOR EACH ROW EXECUTE FUNCTION handlog_merkle_append_only()
+        """,
+        f"""
+        CREATE TRIGGER {table}_no_truncate BEFORE TRUNCATE ON {table}
+        FOR EACH STATEMENT EXECUTE FUNCTION handlog_merkle_append_only()
+        """,
+    ]
+
+
+def upgrade() -> None:
+    position = sa.BigInteger().with_variant(sa.Integer(), "sqlite")
+    # Every append writes a leaf, perhaps a node and the head in its commit: each table is one
+    # b-tree on SQLite (the leaf index is the rowid; nodes are WITHOUT ROWID), so the tree adds
+    # as few pages as possible to each fsync.
+    op.create_table(
+        "merkle_leaves",
+        sa.Column("leaf_index", position, primary_key=True, autoincrement=False),
+        sa.Column("position", position, nullable=False),
+        sa.Column("stream_id", sa.String(200), nullable=False),
+        sa.Column("version", sa.Integer(), nullable=False),
+        sa.Column("event_id", sa.Uuid(), nullable=False),
+        sa.Column("event_hash", sa.String(64), nullable=False),
+        sa.Column("leaf_hash", sa.String(64), nullable=False),
+    )
+    op.create_table(
+        "merkle_nodes",
+        sa.Column("level", sa.Integer(), primary_key=True, autoincrement=False),
+        sa.Column("node_index", sa.BigInteger(), primary_key=True, autoincrement=False),
+        sa.Column("hash", sa.String(64), nullable=False),
+        sqlite_with_rowid=False,
+    )
+    op.create_table(
+        "merkle_head",
+        sa.Column("id", sa.Integer(), primary_key=True, autoincrement=False),
+        sa.Column("tree_size", sa.BigInteger(), nullable=False),
+        sa.Column("root_hash", sa.String(64), nullable=False),
+        sa.Column("frontier", sa.Text(), nullable=False),
+    )
+    op.create_table(
+        "log_checkpoints",
+        sa.Column("checkpoint_id", position, primary_key=True, autoincrement=True),
+        sa.Column("tree_size", sa.BigInteger(), nullable=False),
+        sa.Column("root_hash", sa.String(64), nullable=False),
+        sa.Column("origin", sa.String(200), nullable=False),
+        sa.Column("note", sa.Text(), nullable=False),
+        sa.Column("reason", sa.String(50), nullable=False),
+        sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
+        sqlite_autoincrement=True,
+    )
+    bind = op.get_bind()
+    _backfill(bind)
+    if bind.dialect.name == "sqlite":
+        statements = [s for table in PROTECTED for s in _sqlite_triggers(table)]
+    else:
+        statements = [
+            f"""
+            CREATE FUNCTION handlog_merkle_append_only() RETURNS trigger LANGUAGE plpgsql AS $$
+            BEGIN
+                RAISE EXCEPTION '{APPEND_ONLY}: % is not allowed', TG_OP;
+            END
+            $$
+            """
+        ] + [s for table in PROTECTED for s in _postgresql_triggers(table)]
+    for statement in statements:
+        op.execute(statement)
+
+
+def _backfill(bind: sa.engine.Connection) -> None:
+    """Every event already stored becomes a leaf, in position order, through the same code the
+    store appends with."""
+    from schema.merkle import append_leaves, empty_head_row
+
+    bind.execute(sa.text(
+        "INSERT INTO merkle_head (id, tree_size, root_hash, frontier) "
+        "VALUES (1, 0, :root, :frontier)"
+    ), empty_head_row())
+    rows = bind.execute(sa.text(
+        "SELECT position, stream_id, version, event_id, hash FROM events ORDER BY position"
+    )).all()
+    batch = 10_000
+    for start in range(0, len(rows), batch):
+        append_leaves(bind, [tuple(row) for row in rows[start:start + batch]])
+
+
+def downgrade() -> None:
+    if op.get_bind().dialect.name == "sqlite":
+        for table in PROTECTED:
+            op.execute(f"DROP TRIGGER IF EXISTS {table}_no_delete")
+            op.execute(f"DROP TRIGGER IF EXISTS {table}_no_update")
+    else:
+        for table in PROTECTED:
+            op.execute(f"DROP TRIGGER IF EXISTS {table}_no_truncate ON {table}")
+            op.execute(f"DROP TRIGGER IF EXISTS {table}_no_update_delete ON {table}")
+        op.execute("DROP FUNCTION IF EXISTS handlog_merkle_append_only()")
+    for table in ("log_checkpoints", "merkle_head", "merkle_nodes", "merkle_leaves"):
+        op.drop_table(table)

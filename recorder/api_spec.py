@@ -1,0 +1,78 @@
+"""What the API answers besides 200, as the OpenAPI spec states it: the error bodies (typed
+models) and, per route, every status it may answer. A route's `responses=` comes from here, so
+the spec and the code are read side by side; tests/test_openapi_fuzz.py holds them to it."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import FastAPI
+from pydantic import BaseModel, ConfigDict, Field
+from starlette.routing import Route
+
+
+class ErrorBody(BaseModel):
+    """Why a request was refused: the rule or check that refused it, in words, and what is
+    allowed instead. Some answers add fields (the table as it is now, the problems found)."""
+
+    model_config = ConfigDict(extra="allow")
+    rule: str = Field(description='the rule or check: a rule id, "auth", "request", "http"...')
+    message: str
+    legal: list[str] = Field(default_factory=list, description="what is allowed instead")
+
+
+class StaleVersion(ErrorBody):
+    """409: someone recorded first (`stale version`), or the event id was used for another
+    command (`event id`)."""
+
+    expected: int | None = None
+    actual: int | None = None
+
+
+_WHY: dict[int, tuple[str, type[ErrorBody]]] = {
+    400: ("the request does not fit the API: a field, a path parameter", ErrorBody),
+    401: ("no session, or it ended (signed out, revoked, idle, expired)", ErrorBody),
+    403: ("this role may not, or the CSRF header is missing or wrong", ErrorBody),
+    404: ("no such table, tournament or session", ErrorBody),
+    409: ("someone recorded first, or the event id was used for another command",
+          StaleVersion),
+    413: ("the request body is too large", ErrorBody),
+    422: ("the rules (or the field checks) do not allow it", ErrorBody),
+    429: ("too many wrong PINs, or too many open event streams: see Retry-After", ErrorBody),
+}
+
+
+def answers(*statuses: int) -> dict[int | str, dict[str, Any]]:
+    """The `responses=` of a route that may also answer `statuses`."""
+    return {status: {"model": _WHY[status][1], "description": _WHY[status][0]}
+            for status in statuses}
+
+
+def event_stream_answers(*statuses: int) -> dict[int | str, dict[str, Any]]:
+    return {200: {"content": {"text/event-stream": {"schema": {"type": "string"}}},
+                  "description": "server-sent `state` events"}} | answers(*statuses)
+
+
+# 400 and 422 both: a body or parameter that does not fit is refused with one of them.
+LOGIN = answers(400, 401, 413, 422, 429)
+WHOAMI = answers()
+LOGOUT = answers(401, 403)
+SESSIONS = answers(401, 403)
+DELETE_SESSION = answers(400, 401, 403, 404, 422)
+READ = answers(401)
+READ_TABLE = answers(400, 401, 404, 422)
+SUBMIT = answers(400, 401, 403, 404, 409, 413, 422)
+PAIR = answers(400, 401, 403, 404, 422)
+NEW_TOURNAMENT = answers(400, 401, 403, 409, 413, 422)
+TOURNAMENT_COMMAND = answers(400, 401, 403, 404, 409, 413, 422)
+TABLE_STREAM = event_stream_answers(400, 401, 404, 422, 429)
+FLOOR_STREAM = event_stream_answers(401, 429)
+
+
+def allow_header(app: FastAPI, path: str) -> str:
+    """The methods some route of `app` answers at `path` (the `Allow` header of a 405)."""
+    methods: set[str] = set()
+    for route in app.router.routes:
+        if isinstance(route, Route) and route.methods and route.path_regex.match(path):
+            methods |= route.methods
+    return ", ".join(sorted(methods))

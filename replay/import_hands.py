@@ -1,0 +1,136 @@
+"""`handlog import`: hand histories from other systems, replayed strictly through the engine.
+
+PokerStars text (replay/import_pokerstars.py), Open Hand History JSON (replay/import_ohh.py)
+and PHH (replay/phh.py) are each read into the same record PHH gives, and every hand is
+verified exactly as `handlog phh verify` does (replay/phh_verify.py): match, mismatch (with
+the reason), illegal (the action and the rule), unverified or error.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import time
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Literal
+
+from replay.import_ohh import looks_like_ohh, read_ohh
+from replay.import_pokerstars import decode, looks_like_pokerstars, read_pokerstars
+from replay.phh import PHH_SUFFIXES, PhhEntry, PhhProblem, loads_file
+from replay.phh_verify import DEFAULT_RULES, HandResult, VerifyReport, verify_entry
+
+Format = Literal["pokerstars", "ohh", "phh"]
+FORMATS: tuple[Format, ...] = ("pokerstars", "ohh", "phh")
+# Files a folder walk never opens: they cannot hold a hand history.
+_SKIPPED_SUFFIXES = (".db", ".sqlite", ".zip", ".gz", ".png", ".jpg", ".pdf", ".parquet")
+
+
+_HAND_TABLE = re.compile(r"^\[\d+\]\s*$", re.MULTILINE)  # `[1]`: a .phhs hand table
+
+
+class NoHandHistories(ValueError):
+    """Nothing in the paths given is a hand history (the CLI's exit status 2)."""
+
+
+def find_files(paths: Iterable[str | os.PathLike[str]]) -> list[Path]:
+    """Every file under the given files and folders (folders walked in sorted order)."""
+    found: list[Path] = []
+    for raw in paths:
+        path = Path(raw)
+        if path.is_dir():
+            for folder, dirs, files in os.walk(path):
+                dirs.sort()
+                found.extend(Path(folder, name) for name in sorted(files)
+                             if not name.startswith(".")
+                             and not name.lower().endswith(_SKIPPED_SUFFIXES))
+        else:
+            found.append(path)
+    return found
+
+
+def detect(path: Path, text: str) -> Format | None:
+    """The format of a file's text, or None when it holds no hand history we know."""
+    if path.suffix in PHH_SUFFIXES:
+        return "phh"
+    if looks_like_pokerstars(text):
+        return "pokerstars"
+    if looks_like_ohh(text):
+        return "ohh"
+    if "variant = " in text and "actions = " in text:
+        return "phh"
+    return None
+
+
+@dataclass(frozen=True)
+class FileRead:
+    path: Path
+    format: Format | None
+    entries: tuple[PhhEntry, ...]
+
+
+def read_file(path: Path, fmt: Format | Literal["auto"] = "auto") -> FileRead:
+    """A file's hands in the format asked for (or the one detected)."""
+    source = os.fspath(path)
+    try:
+        text = decode(path.read_bytes())
+    except OSError as error:
+        return FileRead(path, None, (PhhProblem(source, None, "error", None,
+                                                f"{source}: cannot read the file: {error}"),))
+    chosen = detect(path, text) if fmt == "auto" else fmt
+    if chosen is None:
+        return FileRead(path, None, ())
+    return FileRead(path, chosen, tuple(_entries(chosen, text, source)))
+
+
+def _entries(fmt: Format, text: str, source: str) -> Iterator[PhhEntry]:
+    if fmt == "pokerstars":
+        yield from read_pokerstars(text, source)
+    elif fmt == "ohh":
+        yield from read_ohh(text, source)
+    else:
+        many = source.endswith(".phhs") or _HAND_TABLE.search(text) is not None
+        yield from loads_file(text, source, many=many)
+
+
+@dataclass(frozen=True)
+class ImportReport:
+    """Every hand's result, the format of each file read and how long it took."""
+
+    verify: VerifyReport
+    formats: dict[str, str]
+    skipped: tuple[str, ...] = ()  # files that hold no hand history
+
+    @property
+    def ok(self) -> bool:
+        return self.verify.ok
+
+    def as_dict(self) -> dict[str, object]:
+        data = self.verify.as_dict()
+        formats = self.formats
+        results = data["results"]
+        assert isinstance(results, list)
+        for result in results:
+            result["format"] = formats.get(str(result["file"]), "")
+        return {"files": [{"file": f, "format": k} for f, k in formats.items()], **data}
+
+
+def import_files(files: Iterable[Path], fmt: Format | Literal["auto"] = "auto",
+                 rules: str = DEFAULT_RULES) -> ImportReport:
+    """Read and verify every hand of the files (pass a progress-bar iterator freely)."""
+    started = time.perf_counter()
+    results: list[HandResult] = []
+    formats: dict[str, str] = {}
+    skipped: list[str] = []
+    for path in files:
+        read = read_file(path, fmt)
+        if read.format is None and not read.entries:
+            skipped.append(os.fspath(path))
+            continue
+        formats[os.fspath(path)] = read.format or ""
+        results.extend(verify_entry(entry, rules) for entry in read.entries)
+    if not formats:
+        raise NoHandHistories("no hand histories found")
+    return ImportReport(VerifyReport(tuple(results), time.perf_counter() - started), formats,
+                        tuple(skipped))

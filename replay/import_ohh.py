@@ -1,0 +1,204 @@
+"""Open Hand History (OHH) JSON read into PHH hands, for a strict replay through the engine.
+
+A file holds one `{"ohh": {...}}` object or many (one per line, separated by blank lines, or
+in a JSON array). Players are put in PHH's positions (first seat left of `dealer_seat` first);
+each round's actions become PHH actions: an OHH `amount` is the chips that action moved, so a
+bet or raise is written as the street total it reaches. The recorded result is each player's
+stack after the hand: starting stack, less what he put in, plus what came back uncalled (the
+top bet of a street above the next highest: OHH has no action for it) and what he won (with
+the rake he contributed given back: the engine takes none). handlog's own extension object
+`handlog` gives the house rules, the chip unit and chips carried into the pot.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator, Mapping
+from decimal import Decimal
+from typing import Any
+
+from replay.import_pokerstars import Number, Unsupported, written
+from replay.phh import PhhEntry, PhhProblem, hand_from_mapping
+
+_POSTS = {"Post Ante", "Post SB", "Post BB", "Straddle", "Post Dead", "Post Extra Blind"}
+_IGNORED = {"Sits Down", "Stands Up", "Added Chips"}
+
+
+def looks_like_ohh(text: str) -> bool:
+    head = text.lstrip()[:200]
+    return head[:1] in ("{", "[") and '"ohh"' in text[:2000]
+
+
+def objects(text: str) -> Iterator[Any]:
+    """Each JSON value of the text, in order (objects back to back, a line each, or an array
+    of them); numbers with a fraction as exact Decimals."""
+    decoder = json.JSONDecoder(parse_float=Decimal)
+    position, end = 0, len(text)
+    while True:
+        while position < end and text[position].isspace():
+            position += 1
+        if position >= end:
+            return
+        value, position = decoder.raw_decode(text, position)
+        if isinstance(value, list):
+            yield from value
+        else:
+            yield value
+
+
+def _number(value: object, what: str) -> Number:
+    if isinstance(value, bool) or not isinstance(value, int | Decimal):
+        raise ValueError(f"{what}: expected a number, got {value!r}")
+    return value
+
+
+def _has_fractions(values: list[Number]) -> bool:
+    return any(isinstance(v, Decimal) and v != v.to_integral_value() for v in values)
+
+
+def phh_mapping(hand: Mapping[str, Any]) -> dict[str, object]:
+    """One OHH hand object as PHH fields."""
+    if hand.get("game_type") != "Holdem":
+        raise Unsupported(f"game_type {hand.get('game_type')!r} is not Hold'em")
+    limit = hand.get("bet_limit") or {}
+    if limit.get("bet_type", "NL") != "NL":
+        raise Unsupported(f"bet_type {limit.get('bet_type')!r} is not no-limit")
+    flags = hand.get("flags") or []
+    if isinstance(flags, list) and "Run_It_Twice" in flags:
+        raise Unsupported("the board is run twice")
+    dealer = int(hand.get("dealer_seat", 0))
+    players = sorted(hand.get("players") or [], key=lambda p: (int(p["seat"]) <= dealer,
+                                                              int(p["seat"])))
+    if len(players) < 2:
+        raise ValueError("players: fewer than two players")
+    position = {p["id"]: i for i, p in enumerate(players)}
+    count = len(players)
+    small = _number(hand.get("small_blind_amount", 0), "small_blind_amount")
+    big = _number(hand.get("big_blind_amount", 0), "big_blind_amount")
+    antes: list[Number] = [0] * count
+    blinds: list[Number] = [0] * count
+    stacks = [_number(p["starting_stack"], "players.starting_stack") for p in players]
+    moved: list[Number] = [0] * count
+    won: list[Number] = [0] * count
+    cards = ["????"] * count
+    dead: Number = 0
+    folded: set[int] = set()
+    actions: list[str] = []
+    for round_ in hand.get("rounds") or []:
+        street: list[Number] = [0] * count
+        if round_.get("street") in ("Flop", "Turn", "River") and round_.get("cards"):
+            actions.append("d db " + "".join(round_["cards"]))
+        for action in round_.get("actions") or []:
+            kind = action.get("action")
+            if kind in _IGNORED:
+                continue
+            who = position.get(action.get("player_id"))
+            if who is None:
+                raise ValueError(f"action {action.get('action_number')}: player_id "
+                                 f"{action.get('player_id')!r} is not among the players")
+            chips = _number(action.get("amount", 0), "actions.amount")
+            if kind == "Dealt Cards":
+                if action.get("cards"):
+                    cards[who] = "".join(action["cards"])
+                continue
+            if kind in _POSTS:
+                moved[who] += chips
+                if kind == "Post Ante":
+                    antes[who] = chips
+                elif kind in ("Post SB", "Post BB"):
+                    blinds[who] = small if kind == "Post SB" else big
+                    street[who] += chips
+                elif kind == "Post Dead":
+                    dead += chips
+                else:
+                    raise Unsupported(f"{kind!r} is posted")
+                continue
+            p = f"p{who + 1}"
+            if kind == "Fold":
+                folded.add(who)
+                actions.append(f"{p} f")
+            elif kind in ("Check", "Call"):
+                moved[who] += chips
+                street[who] += chips
+                actions.append(f"{p} cc")
+            elif kind in ("Bet", "Raise"):
+                moved[who] += chips
+                street[who] += chips
+                actions.append(f"{p} cbr {written(street[who])}")
+            elif kind == "Shows Cards":
+                shown = "".join(action.get("cards") or [])
+                actions.append(f"{p} sm {shown}" if shown else f"{p} sm -")
+            elif kind == "Mucks Cards":
+                if count - len(folded) > 1:  # the last live hand wins unseen: no muck
+                    folded.add(who)
+                    actions.append(f"{p} sm")
+            else:
+                raise Unsupported(f"action {kind!r}")
+        ranked = sorted(range(count), key=lambda k: street[k], reverse=True)
+        if street[ranked[0]] > street[ranked[1]]:
+            moved[ranked[0]] -= street[ranked[0]] - street[ranked[1]]  # returned uncalled
+    for pot in hand.get("pots") or []:
+        wins = pot.get("player_wins") or []
+        for win in wins:
+            who = position[win["player_id"]]
+            won[who] += _number(win.get("win_amount", 0), "pots.player_wins.win_amount")
+            won[who] += _number(win.get("contributed_rake", 0), "player_wins.contributed_rake")
+        rake = _number(pot.get("rake", 0), "pots.rake")
+        if rake and not any("contributed_rake" in w for w in wins):
+            if len(wins) != 1:
+                raise Unsupported("rake taken from a split pot without contributed_rake")
+            won[position[wins[0]["player_id"]]] += rake
+    if count == 2:
+        antes.reverse()
+        blinds.reverse()
+    top = max(antes)
+    antes = [top if a else 0 for a in antes]
+    fields: dict[str, object] = {
+        "variant": "NT",
+        "antes": antes,
+        "blinds_or_straddles": blinds,
+        "min_bet": big,
+        "starting_stacks": stacks,
+        "actions": [f"d dh p{i + 1} {c}" for i, c in enumerate(cards)] + actions,
+        "players": [str(p.get("name", "")) for p in players],
+        "seats": [int(p["seat"]) for p in players],
+        "finishing_stacks": [s - m + w for s, m, w in zip(stacks, moved, won, strict=True)],
+    }
+    if _has_fractions([*stacks, small, big]):
+        fields["_chip_unit"] = Decimal("0.01")  # a cash game: the cent is the smallest chip
+    extension = hand.get("handlog")
+    if isinstance(extension, Mapping):
+        if extension.get("rules"):
+            fields["_rules"] = extension["rules"]
+        if extension.get("chip_unit"):
+            fields["_chip_unit"] = extension["chip_unit"]
+        dead += extension.get("dead_money", 0) or 0
+    if dead:
+        fields["_dead_money"] = dead
+    return fields
+
+
+def read_ohh(text: str, source: str) -> Iterator[PhhEntry]:
+    """Every hand of an OHH file's text, as a PHH hand or the problem that stops it."""
+    try:
+        values = list(objects(text))
+    except json.JSONDecodeError as error:
+        yield PhhProblem(source, None, "error", None, f"{source}: invalid JSON: {error}")
+        return
+    for index, value in enumerate(values, start=1):
+        body = value.get("ohh") if isinstance(value, Mapping) else None
+        label: int | str = index
+        if not isinstance(body, Mapping):
+            yield PhhProblem(source, label, "error", None,
+                             f"{source} [{label}]: not an OHH object ({{\"ohh\": {{...}}}})")
+            continue
+        label = str(body.get("game_number") or index)
+        try:
+            mapping = phh_mapping(body)
+        except Unsupported as why:
+            yield PhhProblem(source, label, "unsupported", None, f"{source} [{label}]: {why}")
+            continue
+        except (ValueError, KeyError, TypeError, IndexError, ArithmeticError) as why:
+            yield PhhProblem(source, label, "error", None, f"{source} [{label}]: {why}")
+            continue
+        yield hand_from_mapping(mapping, source, label)

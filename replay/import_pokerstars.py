@@ -1,0 +1,320 @@
+"""PokerStars hand histories (tournament and cash, No-Limit Hold'em) read into PHH hands.
+
+Each hand becomes the same record a PHH file gives (replay/phh.py's `PhhHand`, through
+`hand_from_mapping`), so `handlog import` replays it strictly through the engine exactly as
+`handlog phh verify` does. What the text says is all that is taken: seats and stacks, the posts
+(antes, blinds, a dead small blind), the hero's `Dealt to` cards, every action as written, the
+board, shows and mucks. The recorded result the engine is compared with is each player's stack
+after the hand as the text gives it: starting stack, less what he put in, plus what came back
+uncalled and what he collected (with a cash game's rake given back to a lone winner, since the
+engine takes none).
+
+Files may be UTF-8 (with or without a BOM) or cp1252, with CRLF or LF line ends, and hold
+many hands.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from decimal import Decimal
+
+from replay.phh import PhhEntry, PhhProblem, hand_from_mapping
+
+HAND_START = re.compile(r"^PokerStars (?:Zoom |Home Game )?(?:Hand|Game) #", re.MULTILINE)
+_HEADER = re.compile(r"^PokerStars .*?(?:Hand|Game) #(?P<number>\d+):\s*(?P<rest>.*)$")
+_BLINDS = re.compile(r"\((?P<sb>[$€£]?[\d.,]+)/(?P<bb>[$€£]?[\d.,]+)(?: [A-Z]{3})?\)")
+_BUTTON = re.compile(r"Seat #(?P<seat>\d+) is the button")
+_SEAT = re.compile(r"^Seat (?P<seat>\d+): (?P<name>.+) \((?P<stack>[$€£]?[\d.,]+) in chips"
+                   r"(?P<more>[^)]*)\)(?P<after>.*)$")
+_POST = re.compile(r"^(?P<name>.+): posts (?P<kind>the ante|small blind|big blind|"
+                   r"small & big blinds|straddle) (?P<amount>[$€£]?[\d.,]+)")
+_ACTION = re.compile(r"^(?P<name>.+): (?P<verb>folds|checks|calls|bets|raises)"
+                     r"(?: (?P<amount>[$€£]?[\d.,]+))?(?: to (?P<to>[$€£]?[\d.,]+))?"
+                     r"(?: and is all-in)?(?: \[[^\]]*\])?\s*$")
+_DEALT = re.compile(r"^Dealt to (?P<name>.+?) \[(?P<cards>[^\]]+)\]")
+_BOARD = re.compile(r"^\*\*\* (?P<street>FLOP|TURN|RIVER) \*\*\* (?:\[[^\]]*\] )?"
+                    r"\[(?P<cards>[^\]]+)\]\s*$")
+_SHOWS = re.compile(r"^(?P<name>.+): shows \[(?P<cards>[^\]]+)\]")
+_MUCKS = re.compile(r"^(?P<name>.+): mucks hand")
+_UNCALLED = re.compile(r"^Uncalled bet \((?P<amount>[$€£]?[\d.,]+)\) returned to (?P<name>.+?)"
+                       r"\s*$")
+_COLLECTED = re.compile(r"^(?P<name>.+) collected (?P<amount>[$€£]?[\d.,]+) from "
+                        r"(?:the )?(?:main |side )?pot")
+_TOTAL = re.compile(r"^Total pot (?P<total>[$€£]?[\d.,]+).*\| Rake (?P<rake>[$€£]?[\d.,]+)")
+_DEAD_MONEY = re.compile(r"^Dead money (?P<amount>[\d.,]+) carried into the pot")
+
+Number = int | Decimal
+
+
+def decode(raw: bytes) -> str:
+    """The text of a hand-history file: UTF-8 (BOM dropped) or else cp1252; LF line ends."""
+    if raw.startswith(b"\xef\xbb\xbf"):
+        text = raw[3:].decode("utf-8", errors="replace")
+    else:
+        try:
+            text = raw.decode("utf-8")
+        except UnicodeDecodeError:
+            text = raw.decode("cp1252", errors="replace")
+    return text.replace("\r\n", "\n").replace("\r", "\n")
+
+
+def looks_like_pokerstars(text: str) -> bool:
+    return HAND_START.search(text) is not None
+
+
+def split_hands(text: str) -> list[str]:
+    """Each hand's text, in file order."""
+    starts = [m.start() for m in HAND_START.finditer(text)]
+    return [text[a:b].strip() for a, b in zip(starts, [*starts[1:], len(text)], strict=True)]
+
+
+def amount(text: str) -> Number:
+    """`$1,234.50` -> Decimal('1234.50'); `1500` -> 1500."""
+    cleaned = text.lstrip("$€£").replace(",", "")
+    return Decimal(cleaned) if "." in cleaned else int(cleaned)
+
+
+def written(value: Number) -> str:
+    """A number as a PHH action writes it (`300`, `0.25`)."""
+    if isinstance(value, int):
+        return str(value)
+    if value == value.to_integral_value():
+        return str(int(value))
+    return format(value.normalize(), "f")
+
+
+class Unsupported(ValueError):
+    """A valid hand this reader does not replay (another game, run it twice...)."""
+
+
+@dataclass
+class _Player:
+    seat: int
+    name: str
+    stack: Number
+    sitting_out: bool
+    put_in: Number = 0
+    street: Number = 0
+    returned: Number = 0
+    collected: Number = 0
+    ante: Number = 0
+    blind: Number = 0
+    dead: Number = 0
+    cards: str = ""
+    acted: bool = False
+
+
+@dataclass
+class _Hand:
+    number: str
+    players: dict[str, _Player] = field(default_factory=dict)
+    actions: list[tuple[str, str]] = field(default_factory=list)  # (name or "", text)
+    small_blind: Number = 0
+    big_blind: Number = 0
+    button: int = 0
+    seat_count: int = 0
+    rake: Number = 0
+    dead_money: Number = 0
+    tournament: bool = False
+
+
+def parse_hand(block: str) -> _Hand:
+    """The facts of one hand's text (raises Unsupported or ValueError)."""
+    lines = [line.rstrip() for line in block.split("\n")]
+    header = _HEADER.match(lines[0])
+    if header is None:
+        raise ValueError(f"not a PokerStars hand header: {lines[0][:80]!r}")
+    rest = header.group("rest")
+    if "Hold'em No Limit" not in rest:
+        game = rest.split(" - ")[0].split(",")[-1].strip()
+        raise Unsupported(f"not No-Limit Hold'em ({game or 'unknown game'})")
+    hand = _Hand(header.group("number"), tournament="Tournament #" in rest)
+    blinds = _BLINDS.search(rest)
+    if blinds is None:
+        raise ValueError("the header gives no blinds (small/big)")
+    hand.small_blind, hand.big_blind = amount(blinds.group("sb")), amount(blinds.group("bb"))
+    if len(lines) < 2 or (button := _BUTTON.search(lines[1])) is None:
+        raise ValueError("no table line with the button seat ('Seat #N is the button')")
+    hand.button = int(button.group("seat"))
+    size = re.search(r"(\d+)-max", lines[1])
+    hand.seat_count = int(size.group(1)) if size else 0
+    summary = False
+    for line in lines[2:]:
+        if line.startswith("*** SUMMARY"):
+            summary = True
+        if summary:
+            if total := _TOTAL.match(line):
+                hand.rake = amount(total.group("rake"))
+            continue
+        if line.startswith("*** FIRST ") or line.startswith("*** SECOND "):
+            raise Unsupported("the board is run twice")
+        if not hand.actions and (seat := _SEAT.match(line)):
+            after = seat.group("after")
+            if "out of hand" in after:
+                continue
+            name = seat.group("name")
+            hand.players[name] = _Player(int(seat.group("seat")), name,
+                                         amount(seat.group("stack")), "sitting out" in after)
+            continue
+        _read_line(hand, line)
+    return hand
+
+
+def _player(hand: _Hand, name: str, line: str) -> _Player:
+    player = hand.players.get(name)
+    if player is None:
+        raise ValueError(f"{line!r}: {name!r} has no seat in this hand")
+    return player
+
+
+def _read_line(hand: _Hand, line: str) -> None:
+    if post := _POST.match(line):
+        player = _player(hand, post.group("name"), line)
+        kind, chips = post.group("kind"), amount(post.group("amount"))
+        player.acted = True
+        player.put_in += chips
+        if kind == "the ante":
+            player.ante = chips
+        elif kind == "small & big blinds":
+            # A dead small blind: it goes in the pot, the big blind is live.
+            player.dead = chips - hand.big_blind
+            player.blind = hand.big_blind
+            player.street += hand.big_blind
+        elif kind == "straddle":
+            raise Unsupported("a straddle is posted")
+        else:
+            player.blind = hand.small_blind if kind == "small blind" else hand.big_blind
+            player.street += chips
+        return
+    if dealt := _DEALT.match(line):
+        if dealt.group("name") in hand.players:
+            hand.players[dealt.group("name")].cards = "".join(dealt.group("cards").split())
+        return
+    if board := _BOARD.match(line):
+        for player in hand.players.values():
+            player.street = 0
+        hand.actions.append(("", "d db " + "".join(board.group("cards").split())))
+        return
+    if uncalled := _UNCALLED.match(line):
+        player = _player(hand, uncalled.group("name"), line)
+        player.returned += amount(uncalled.group("amount"))
+        return
+    if collected := _COLLECTED.match(line):
+        if collected.group("name") in hand.players:
+            hand.players[collected.group("name")].collected += amount(collected.group("amount"))
+            return
+    if shows := _SHOWS.match(line):
+        if shows.group("name") in hand.players:
+            hand.actions.append((shows.group("name"),
+                                 "sm " + "".join(shows.group("cards").split())))
+            return
+    if mucks := _MUCKS.match(line):
+        if mucks.group("name") in hand.players:
+            hand.actions.append((mucks.group("name"), "sm"))
+            return
+    if dead := _DEAD_MONEY.match(line):
+        hand.dead_money = amount(dead.group("amount"))
+        return
+    if action := _ACTION.match(line):
+        name = action.group("name")
+        if name not in hand.players:
+            return  # a chat line or a name we do not know: not an action of this hand
+        player = hand.players[name]
+        player.acted = True
+        verb = action.group("verb")
+        if verb == "folds":
+            hand.actions.append((name, "f"))
+        elif verb == "checks":
+            hand.actions.append((name, "cc"))
+        elif verb == "calls":
+            chips = amount(action.group("amount") or "0")
+            player.put_in += chips
+            player.street += chips
+            hand.actions.append((name, "cc"))
+        elif verb == "bets":
+            chips = amount(action.group("amount") or "0")
+            player.put_in += chips
+            player.street += chips
+            hand.actions.append((name, f"cbr {written(player.street)}"))
+        else:
+            if action.group("to") is None:
+                raise ValueError(f"{line!r}: a raise without 'to'")
+            to = amount(action.group("to"))
+            player.put_in += to - player.street
+            player.street = to
+            hand.actions.append((name, f"cbr {written(to)}"))
+
+
+def phh_mapping(hand: _Hand) -> dict[str, object]:
+    """The hand as PHH fields (positions from the first seat left of the button)."""
+    seated = [p for p in hand.players.values() if not p.sitting_out or p.acted]
+    seated.sort(key=lambda p: (p.seat <= hand.button, p.seat))
+    if len(seated) < 2:
+        raise ValueError("fewer than two players are dealt in")
+    position = {p.name: i for i, p in enumerate(seated)}
+    antes: list[Number] = [p.ante for p in seated]
+    top_ante = max(antes)
+    antes = [top_ante if a else 0 for a in antes]  # a short all-in ante owed the full ante
+    blinds: list[Number] = [p.blind for p in seated]
+    if len(seated) == 2:
+        antes.reverse()
+        blinds.reverse()
+    dead = sum((p.dead for p in seated), Decimal(0)) + hand.dead_money
+    actions = [f"d dh p{i + 1} {p.cards or '????'}" for i, p in enumerate(seated)]
+    live = len(seated)
+    for name, text in hand.actions:
+        if not name:
+            actions.append(text)
+            continue
+        if name not in position:
+            continue
+        if text in ("f", "sm"):
+            if text == "sm" and live <= 1:
+                continue  # the last live hand wins unseen: it is not mucked
+            live -= 1
+        actions.append(f"p{position[name] + 1} {text}")
+    finishing: list[Number] = [p.stack - p.put_in + p.returned + p.collected for p in seated]
+    if hand.rake:
+        winners = [i for i, p in enumerate(seated) if p.collected]
+        if len(winners) != 1:
+            raise Unsupported(f"rake of {written(hand.rake)} taken from a pot split "
+                              f"{len(winners)} ways: the recorded stacks are net of a share "
+                              "the text does not give")
+        finishing[winners[0]] += hand.rake
+    fields: dict[str, object] = {
+        "variant": "NT",
+        "ante_trimming_status": bool(top_ante) and len({a for a in antes if a}) == 1
+        and sum(1 for a in antes if a) > 1,
+        "antes": antes,
+        "blinds_or_straddles": blinds,
+        "min_bet": hand.big_blind,
+        "starting_stacks": [p.stack - p.dead for p in seated],
+        "actions": actions,
+        "hand": int(hand.number),
+        "seats": [p.seat for p in seated],
+        "players": [p.name for p in seated],
+        "finishing_stacks": finishing,
+    }
+    if dead:
+        fields["_dead_money"] = int(dead) if dead == int(dead) else dead
+    if any(isinstance(p.stack, Decimal) for p in seated) or isinstance(hand.big_blind, Decimal):
+        fields["_chip_unit"] = Decimal("0.01")  # a cash game: the cent is the smallest chip
+    return fields
+
+
+def read_pokerstars(text: str, source: str) -> Iterator[PhhEntry]:
+    """Every hand of a PokerStars file's text, as a PHH hand or the problem that stops it."""
+    for block in split_hands(text):
+        number_match = re.match(r"^PokerStars .*?#(\d+)", block)
+        number = number_match.group(1) if number_match else "?"
+        try:
+            mapping = phh_mapping(parse_hand(block))
+        except Unsupported as why:
+            yield PhhProblem(source, number, "unsupported", None, f"{source} [{number}]: {why}")
+            continue
+        except (ValueError, ArithmeticError) as why:
+            yield PhhProblem(source, number, "error", None, f"{source} [{number}]: {why}")
+            continue
+        yield hand_from_mapping(mapping, source, number)

@@ -1,0 +1,694 @@
+"""The whole-log check behind `handlog log verify`: every chain and every Merkle leaf recomputed
+from the events themselves, the log held to each signed checkpoint, every break listed.
+
+What it trusts: nothing stored but the events' own fields. Each event's chain hash is
+recomputed (schema/hashing.py) and from it its leaf (schema/merkle.py); the tree of those
+leaves, in position order, gives the root at each checkpoint's size, which must equal the
+signed root, and an RFC 9162 consistency proof from that size to the whole log, built from the
+recomputed tree, is checked with the RFC's algorithm.
+
+A rewrite that recomputed every hash still leaves the events as they were at append in two
+places: the signed checkpoints (which only say *that* something changed) and the stored leaf
+table, which records each event's id, stream, version and chain hash as appended. Comparing
+with it names the events: which changed, which were only rehashed, which are missing, swapped
+or inserted. An insider who rewrote the leaf table as well is still caught by the checkpoint,
+and the check says between which checkpoints the change lies.
+
+Breaks are facts (a kind code, the stream, version, event id and hand); `Break.__str__` renders
+them for people. Reading is streamed: rows come from a raw cursor in position order and no
+payload is decoded for hashing (only `hand_started` payloads, for the hand numbers).
+"""
+
+from __future__ import annotations
+
+import bisect
+import hashlib
+import json
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import Any
+
+from schema.checkpoint import Checkpoint, CheckpointError, VerifierKey, parse_checkpoint
+from schema.hashing import GENESIS_HASH
+from schema.merkle import MemoryTree, tree_consistency_proof, verify_consistency
+from schema.store import EventStore
+
+KINDS = {
+    "payload_changed": "payload changed",
+    "event_missing": "event missing",
+    "events_swapped": "events swapped",
+    "events_reordered": "event out of commit order",
+    "events_renumbered": "events renumbered",
+    "event_inserted": "event inserted",
+    "stream_missing": "stream missing",
+    "log_truncated": "log truncated",
+    "not_an_extension": "not an extension of checkpoint",
+    "stream_head_changed": "stream head changed",
+    "checkpoint_signature": "checkpoint signature invalid",
+    "tree_head_changed": "Merkle head changed",
+}
+"""Every kind of break, with the words it is shown with."""
+
+_dumps = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), allow_nan=False).encode
+_sha256 = hashlib.sha256
+
+
+@dataclass(frozen=True)
+class Break:
+    """One thing found wrong with the log."""
+
+    kind: str
+    stream_id: str | None = None
+    version: int | None = None
+    event_id: str | None = None
+    hand: int | None = None
+    detail: str = ""
+    checkpoint: int | None = None
+
+    def __str__(self) -> str:
+        words = KINDS[self.kind]
+        if self.checkpoint is not None:
+            words += f" {self.checkpoint}"
+        where = []
+        if self.stream_id is not None:
+            where.append(f"stream {self.stream_id!r}")
+        if self.version is not None:
+            where.append(f"version {self.version}")
+        if self.event_id is not None:
+            where.append(f"event {self.event_id}")
+        if self.hand is not None:
+            where.append(f"hand {self.hand}")
+        located = f" at {', '.join(where)}" if where else ""
+        text = f"BREAK {words}{located}"
+        return f"{text}: {self.detail}" if self.detail else text
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"kind": self.kind, "stream_id": self.stream_id, "version": self.version,
+                "event_id": self.event_id, "hand": self.hand, "checkpoint": self.checkpoint,
+                "detail": self.detail}
+
+
+@dataclass(frozen=True)
+class CheckpointResult:
+    number: int
+    label: str
+    checkpoint: Checkpoint
+    consistent: bool
+    proof_length: int = 0
+    signature: str = "not checked"
+
+
+@dataclass
+class LogCheck:
+    """What the check saw and found."""
+
+    events: int = 0
+    streams: int = 0
+    size: int = 0
+    root: bytes = b""
+    breaks: list[Break] = field(default_factory=list)
+    checkpoints: list[CheckpointResult] = field(default_factory=list)
+    file_errors: list[str] = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        return not self.breaks and not self.file_errors
+
+    def lines(self) -> list[str]:
+        out = list(self.file_errors)
+        out.append(f"tree size {self.size} root {self.root.hex()}")
+        for result in self.checkpoints:
+            cp = result.checkpoint
+            state = (f"consistent (consistency proof of {result.proof_length} hashes verified)"
+                     if result.consistent else "NOT consistent")
+            out.append(f"checkpoint {result.number} ({result.label}): origin {cp.origin} size "
+                       f"{cp.size} root {cp.root.hex()}, signature {result.signature}: {state}")
+        out.extend(str(item) for item in self.breaks)
+        if self.ok:
+            given = " and extends every checkpoint" if self.checkpoints else ""
+            out.append(f"ok: {self.events} events in {self.streams} streams verified{given}")
+        else:
+            count = len(self.breaks) + len(self.file_errors)
+            out.append(f"FAILED: {count} break(s) found in {self.events} events in "
+                       f"{self.streams} streams")
+        return out
+
+
+# --- the input ---------------------------------------------------------------------------------
+
+RawEvent = tuple[int, str, int, str, str, int, str, "str | None", str, str, str, str]
+"""(position, stream_id, version, event_id text, type, schema_version, payload_json,
+recorded_at canonical text or None when it has none, actor, device, prev_hash, hash)."""
+
+
+@dataclass(frozen=True)
+class StoredLeaf:
+    leaf_index: int
+    position: int
+    stream_id: str
+    version: int
+    event_id: str
+    event_hash: str
+    leaf_hash: bytes
+
+
+@dataclass(frozen=True)
+class GivenCheckpoint:
+    label: str
+    text: str
+
+
+@dataclass
+class LogSource:
+    """Everything the check reads: events (an iterator, in position order) and, from a
+    database, the stream heads, the stored leaves, the tree head and the stored checkpoints."""
+
+    events: Iterable[RawEvent]
+    heads: dict[str, tuple[int, str]] | None = None
+    leaves: Sequence[StoredLeaf] | None = None
+    tree_head: tuple[int, bytes] | None = None
+    stored_checkpoints: Sequence[tuple[int, str]] = ()
+    errors: list[str] = field(default_factory=list)
+
+
+def sqlite_time(value: Any) -> str | None:
+    """The canonical text of a time as SQLite holds it (`YYYY-MM-DD HH:MM:SS.ffffff`)."""
+    if isinstance(value, datetime):
+        return utc_text(value)
+    if isinstance(value, str) and len(value) == 26 and value[10] == " " and value[19] == ".":
+        return f"{value[:10]}T{value[11:]}Z"
+    return None
+
+
+def utc_text(value: Any) -> str | None:
+    if not isinstance(value, datetime):
+        return sqlite_time(value) if isinstance(value, str) else None
+    if value.tzinfo is None:
+        value = value.replace(tzinfo=UTC)
+    return str(value.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ"))
+
+
+def uuid_text(value: Any) -> str:
+    text = str(value)
+    if len(text) == 32:
+        return f"{text[:8]}-{text[8:12]}-{text[12:16]}-{text[16:20]}-{text[20:]}"
+    return text
+
+
+# --- the check ---------------------------------------------------------------------------------
+
+
+@dataclass
+class _Stream:
+    versions: list[int] = field(default_factory=list)
+    indexes: list[int] = field(default_factory=list)
+    hands: list[tuple[int, int]] = field(default_factory=list)
+    last_recomputed: str = GENESIS_HASH
+
+    def hand(self, version: int | None) -> int | None:
+        if version is None or not self.hands:
+            return None
+        at = bisect.bisect_right(self.hands, (version, float("inf"))) - 1
+        return self.hands[at][1] if at >= 0 else None
+
+
+def check_log(
+    source: LogSource,
+    checkpoints: Sequence[GivenCheckpoint] = (),
+    key: VerifierKey | None = None,
+) -> LogCheck:
+    """Recompute everything from `source`, hold it to `checkpoints` (and to the stored ones)."""
+    report = LogCheck()
+    tree = MemoryTree()
+    streams: dict[str, _Stream] = {}
+    # Per event, by its index in position order.
+    positions: list[int] = []
+    stream_of: list[str] = []
+    version_of: list[int] = []
+    id_of: list[str] = []
+    stored_hash: list[str] = []
+    prev_of: list[str] = []
+    fields_of: list[tuple[Any, ...]] = []
+    content_ok: list[bool] = []
+    ids: dict[str, int] = {}
+    dumps, sha256 = _dumps, _sha256
+    append_leaf = tree.append
+
+    for row in source.events:
+        (position, stream_id, version, event_id, event_type, schema_version, payload_json,
+         recorded_at, actor, device, prev_hash, stored) = row
+        stream = streams.get(stream_id)
+        if stream is None:
+            stream = streams[stream_id] = _Stream()
+        index = len(positions)
+        fields = (stream_id, version, event_id, event_type, schema_version, payload_json,
+                  recorded_at, actor, device)
+        if recorded_at is None:
+            own = recomputed = "unhashable"
+        else:
+            own = sha256(dumps([prev_hash, *fields]).encode()).hexdigest()
+            recomputed = own if prev_hash == stream.last_recomputed else sha256(
+                dumps([stream.last_recomputed, *fields]).encode()
+            ).hexdigest()
+        stream.last_recomputed = recomputed
+        append_leaf(sha256(b"\x00" + dumps([stream_id, version, recomputed]).encode()).digest())
+        positions.append(position)
+        stream_of.append(stream_id)
+        version_of.append(version)
+        id_of.append(event_id)
+        stored_hash.append(stored)
+        prev_of.append(prev_hash)
+        fields_of.append(fields)
+        content_ok.append(own == stored)
+        ids.setdefault(event_id, index)
+        stream.versions.append(version)
+        stream.indexes.append(index)
+        if event_type == "hand_started":
+            number = _hand_number(payload_json)
+            if number is not None:
+                stream.hands.append((version, number))
+
+    for stream in streams.values():
+        stream.hands.sort()
+    report.events = len(positions)
+    report.size = tree.size
+    report.root = tree.root()
+    heads = source.heads
+    report.streams = len(set(streams) | set(heads or ()))
+
+    found = _Breaks(streams)
+    for stream_id, stream in sorted(streams.items()):
+        _check_stream(found, stream_id, stream, version_of, id_of, stored_hash, prev_of,
+                      fields_of, content_ok, ids, heads)
+    if heads is not None:
+        for stream_id, (head_version, _hash) in sorted(heads.items()):
+            if stream_id not in streams and head_version > 0:
+                found.add("stream_missing", stream_id, 1, detail=(
+                    f"the stream head says version {head_version} but the log has no event of "
+                    "this stream"))
+    if source.leaves is not None:
+        _compare_leaves(found, source.leaves, tree, positions, stream_of, version_of, id_of,
+                        fields_of, ids)
+
+    _check_checkpoints(report, found, source, checkpoints, key, tree, ids)
+    if source.tree_head is not None and not found.items:
+        size, root = source.tree_head
+        if (size, root) != (tree.size, report.root):
+            found.add("tree_head_changed", detail=(
+                f"the stored Merkle head says size {size} root {root.hex()}, the events give "
+                f"size {tree.size} root {report.root.hex()}"))
+    report.breaks = found.items
+    report.file_errors = list(source.errors) + report.file_errors
+    return report
+
+
+def _hand_number(payload_json: str) -> int | None:
+    try:
+        number = json.loads(payload_json).get("hand_number")
+    except (ValueError, AttributeError):
+        return None
+    return number if type(number) is int else None
+
+
+class _Breaks:
+    """The breaks found, each (kind, stream, version) once, in the order found."""
+
+    def __init__(self, streams: dict[str, _Stream]) -> None:
+        self.items: list[Break] = []
+        self._seen: set[tuple[str, str | None, int | None, int | None]] = set()
+        self._streams = streams
+        self.changed: set[tuple[str, int]] = set()
+
+    def add(self, kind: str, stream_id: str | None = None, version: int | None = None,
+            event_id: str | None = None, detail: str = "", checkpoint: int | None = None,
+            hand_version: int | None = None) -> None:
+        key = (kind, stream_id, version, checkpoint)
+        if key in self._seen:
+            return
+        self._seen.add(key)
+        stream = self._streams.get(stream_id) if stream_id is not None else None
+        hand = stream.hand(version if hand_version is None else hand_version) if stream else None
+        self.items.append(Break(kind, stream_id, version, event_id, hand, detail, checkpoint))
+        if kind == "payload_changed" and stream_id is not None and version is not None:
+            self.changed.add((stream_id, version))
+
+
+def _check_stream(found: _Breaks, stream_id: str, stream: _Stream, version_of: list[int],
+                  id_of: list[str], stored_hash: list[str], prev_of: list[str],
+                  fields_of: list[tuple[Any, ...]],
+                  content_ok: list[bool], ids: dict[str, int],
+                  heads: dict[str, tuple[int, str]] | None) -> None:
+    """The stream's own chain, as stored: content, order, gaps, copies, links and head."""
+    seq = stream.versions
+    indexes = stream.indexes
+    for index in indexes:
+        if ids[id_of[index]] != index:
+            first = ids[id_of[index]]
+            found.add("event_inserted", stream_id, version_of[index], id_of[index], (
+                f"a copy of event id already recorded as stream {fields_of[first][0]!r} "
+                f"version {version_of[first]}"))
+        elif not content_ok[index]:
+            found.add("payload_changed", stream_id, version_of[index], id_of[index], (
+                "its hash does not match its content (its type, payload, time, actor or device "
+                "was changed after it was recorded)"))
+    # Order: versions out of position order, as swaps (two events exchanged) or single moves.
+    ordered = sorted(range(len(seq)), key=lambda k: (seq[k], k))
+    rank = [0] * len(seq)
+    for r, k in enumerate(ordered):
+        rank[k] = r
+    swapped: set[int] = set()
+    for k in range(len(seq)):
+        other = rank[k]
+        if other > k and rank[other] == k and seq[k] != seq[other]:
+            swapped.update((k, other))
+            low, high = sorted((seq[k], seq[other]))
+            named = indexes[k] if seq[k] == low else indexes[other]
+            found.add("events_swapped", stream_id, low, id_of[named], (
+                f"versions {low} and {high} are in each other's place in commit order"))
+    first_of: dict[int, int] = {}
+    for k, version in enumerate(seq):
+        first_of.setdefault(version, k)
+    # Copies of a version are reported as inserted below, not as out of order.
+    remaining = [k for k in range(len(seq)) if k not in swapped and first_of[seq[k]] == k]
+    for k in _out_of_order(remaining, seq):
+        found.add("events_reordered", stream_id, seq[k], id_of[indexes[k]],
+                  "it is stored out of commit order (after events of later versions)")
+    # Gaps and copies of a version.
+    present = set(seq)
+    last = max(seq)
+    head = heads.get(stream_id) if heads is not None else None
+    for start, end in _ranges(v for v in range(1, last + 1) if v not in present):
+        found.add("event_missing", stream_id, start, detail=_versions(start, end) + " missing")
+    seen_versions: set[int] = set()
+    for k, version in enumerate(seq):
+        if version in seen_versions:
+            found.add("event_inserted", stream_id, version, id_of[indexes[k]],
+                      f"a second event with version {version}")
+        seen_versions.add(version)
+    # Links, in version order: each event must point at the hash of the one before it.
+    by_version: dict[int, int] = {}
+    for k in ordered:
+        by_version.setdefault(seq[k], indexes[k])
+    for version, index in by_version.items():
+        before = by_version.get(version - 1)
+        if before is None:
+            continue
+        if prev_of[index] == stored_hash[before]:
+            continue
+        if content_ok[before] and content_ok[index]:
+            found.add("payload_changed", stream_id, version - 1, id_of[before], (
+                f"its hash was recomputed but version {version} still links to the hash it "
+                "had when it was recorded"))
+    if head is not None:
+        head_version, head_hash = head
+        if head_version > last:
+            found.add("event_missing", stream_id, last + 1, detail=(
+                f"{_versions(last + 1, head_version)} missing at the end of the stream (its "
+                f"head says version {head_version})"))
+        elif head_version < last:
+            found.add("event_inserted", stream_id, head_version + 1, detail=(
+                f"the log goes on to version {last} past the stream head (version "
+                f"{head_version})"))
+        elif head_hash != stored_hash[by_version[last]]:
+            found.add("stream_head_changed", stream_id, last, detail=(
+                "the stream head's hash is not the hash of its last event"))
+    elif heads is not None:
+        found.add("stream_head_changed", stream_id, last, detail=(
+            "the stream has events but no stream head"))
+
+
+def _out_of_order(indices: list[int], seq: list[int]) -> list[int]:
+    """The indices outside one longest increasing run of versions (O(n log n))."""
+    if not indices:
+        return []
+    tails: list[int] = []
+    tail_at: list[int] = []
+    parent = [-1] * len(indices)
+    for j, k in enumerate(indices):
+        value = seq[k]
+        at = bisect.bisect_left(tails, value)
+        if at == len(tails):
+            tails.append(value)
+            tail_at.append(j)
+        else:
+            tails[at] = value
+            tail_at[at] = j
+        parent[j] = tail_at[at - 1] if at else -1
+    keep: set[int] = set()
+    j = tail_at[-1]
+    while j >= 0:
+        keep.add(j)
+        j = parent[j]
+    return [k for j, k in enumerate(indices) if j not in keep]
+
+
+def _ranges(values: Iterable[int]) -> Iterator[tuple[int, int]]:
+    start = end = None
+    for value in values:
+        if start is None:
+            start = end = value
+        elif value == end + 1:  # type: ignore[operator]
+            end = value
+        else:
+            yield start, end  # type: ignore[misc]
+            start = end = value
+    if start is not None:
+        yield start, end  # type: ignore[misc]
+
+
+def _versions(start: int, end: int) -> str:
+    return f"version {start}" if start == end else f"versions {start} to {end}"
+
+
+def _compare_leaves(found: _Breaks, leaves: Sequence[StoredLeaf], tree: MemoryTree,
+                    positions: list[int], stream_of: list[str], version_of: list[int],
+                    id_of: list[str], fields_of: list[tuple[Any, ...]],
+                    ids: dict[str, int]) -> None:
+    """The events against the leaves recorded when they were appended."""
+    by_position = {leaf.position: leaf for leaf in leaves}
+    leaf_of_id = {leaf.event_id: leaf for leaf in leaves}
+    recomputed = tree.levels[0]
+    event_at = {position: index for index, position in enumerate(positions)}
+    rehashed: dict[str, list[int]] = {}
+    renumbered: dict[str, list[tuple[StoredLeaf, int]]] = {}
+    for index, position in enumerate(positions):
+        stream_id, version, event_id = stream_of[index], version_of[index], id_of[index]
+        leaf = by_position.get(position)
+        if leaf is None:
+            earlier = leaf_of_id.get(event_id)
+            detail = ("it has no leaf in the Merkle log: it was written around the store"
+                      if earlier is None else
+                      f"it was recorded at position {earlier.position} and moved")
+            found.add("event_inserted", stream_id, version, event_id, detail)
+            continue
+        if leaf.event_id == event_id:
+            if (leaf.stream_id, leaf.version) != (stream_id, version):
+                renumbered.setdefault(leaf.stream_id, []).append((leaf, version))
+            elif leaf.leaf_hash != recomputed[index]:
+                _changed_or_rehashed(found, leaf, leaves, fields_of[index], rehashed)
+            continue
+        mine = leaf_of_id.get(event_id)
+        theirs = event_at.get(mine.position) if mine is not None else None
+        if mine is not None and theirs is not None and id_of[theirs] == leaf.event_id:
+            low, high = sorted((leaf.version, mine.version))
+            found.add("events_swapped", leaf.stream_id, low, leaf.event_id, (
+                f"version {leaf.version} (event {leaf.event_id}) and version {mine.version} "
+                f"(event {mine.event_id}) of {leaf.stream_id!r} are in each other's place"))
+            continue
+        if leaf.event_id not in ids:
+            found.add("event_missing", leaf.stream_id, leaf.version, leaf.event_id,
+                      "it was recorded, and another event now stands in its place")
+        found.add("event_inserted", stream_id, version, event_id,
+                  f"it stands where event {leaf.event_id} was recorded")
+    for stream_id, moved in renumbered.items():
+        first, now = moved[0]
+        last, last_now = moved[-1]
+        found.add("events_renumbered", stream_id, first.version, first.event_id, (
+            f"{len(moved)} event(s) recorded as {_versions(first.version, last.version)} are "
+            f"now {_versions(now, last_now)}: an event was inserted or removed before them"))
+    missing = [leaf for leaf in leaves if leaf.event_id not in ids
+               and leaf.position not in event_at]
+    if not missing:
+        return
+    present_streams = set(stream_of)
+    last_present = max((leaf.leaf_index for leaf in leaves if leaf.event_id in ids), default=-1)
+    tail = [leaf for leaf in missing if leaf.leaf_index > last_present]
+    gone: dict[str, list[StoredLeaf]] = {}
+    for leaf in missing:
+        if leaf.stream_id not in present_streams:
+            gone.setdefault(leaf.stream_id, []).append(leaf)
+    for stream_id, its in gone.items():
+        found.add("stream_missing", stream_id, its[0].version, its[0].event_id, (
+            f"all {len(its)} event(s) of the stream were recorded (leaves "
+            f"{its[0].leaf_index} to {its[-1].leaf_index}) and none is in the log"))
+    if tail and len(tail) == len(leaves) - last_present - 1:
+        first = tail[0]
+        found.add("log_truncated", first.stream_id, first.version, first.event_id, (
+            f"the log ends after {last_present + 1} of the {len(leaves)} events recorded: "
+            f"the last {len(tail)} are gone"))
+    cut = {leaf.leaf_index for leaf in tail}
+    for leaf in missing:
+        if leaf.stream_id in gone or leaf.leaf_index in cut:
+            continue
+        found.add("event_missing", leaf.stream_id, leaf.version, leaf.event_id,
+                  f"it was recorded at position {leaf.position} and is not in the log")
+
+
+def _changed_or_rehashed(found: _Breaks, leaf: StoredLeaf, leaves: Sequence[StoredLeaf],
+                         fields: tuple[Any, ...], rehashed: dict[str, list[int]]) -> None:
+    """A leaf that differs: did this event's content change, or only the hashes before it?
+    Its content is unchanged if, chained to the hash its predecessor had at append, it gives
+    the hash it had at append."""
+    before = GENESIS_HASH
+    if leaf.version > 1:
+        previous = _previous_leaf(leaves, leaf)
+        before = previous.event_hash if previous is not None else ""
+    same = fields[6] is not None and before and _sha256(
+        _dumps([before, *fields]).encode()).hexdigest() == leaf.event_hash
+    if same:
+        rehashed.setdefault(leaf.stream_id, []).append(leaf.version)
+        return
+    found.add("payload_changed", leaf.stream_id, leaf.version, leaf.event_id, (
+        "its content differs from what was recorded at append (the stored leaf), and the "
+        "chain was rehashed to hide it"))
+
+
+def _previous_leaf(leaves: Sequence[StoredLeaf], leaf: StoredLeaf) -> StoredLeaf | None:
+    for index in range(leaf.leaf_index - 1, -1, -1):
+        candidate = leaves[index] if index < len(leaves) else None
+        if candidate is not None and candidate.stream_id == leaf.stream_id:
+            return candidate if candidate.version == leaf.version - 1 else None
+    return None
+
+
+def _check_checkpoints(report: LogCheck, found: _Breaks, source: LogSource,
+                       given: Sequence[GivenCheckpoint], key: VerifierKey | None,
+                       tree: MemoryTree, event_ids: dict[str, int]) -> None:
+    candidates = [(g.label, g.text) for g in given]
+    texts = {g.text for g in given}
+    candidates += [(f"stored #{number}", text) for number, text in source.stored_checkpoints
+                   if text not in texts]
+    present = set(event_ids)
+    matched_sizes = [0]
+    for number, (label, text) in enumerate(candidates, start=1):
+        signature = "not checked"
+        try:
+            checkpoint = parse_checkpoint(text, key)
+            if key is not None:
+                signature = f"ok ({key.name})"
+        except CheckpointError as exc:
+            try:
+                checkpoint = parse_checkpoint(text)
+            except CheckpointError:
+                report.file_errors.append(f"checkpoint {number} ({label}): {exc}")
+                continue
+            signature = "INVALID"
+            found.add("checkpoint_signature", checkpoint=number, detail=str(exc))
+        size = checkpoint.size
+        if size > tree.size:
+            # Fewer events than signed: cut off at the end (truncated), or lost from within
+            # (a deleted stream or event), as far as the stored leaves tell.
+            first = next((leaf for leaf in source.leaves or () if leaf.event_id not in present),
+                         None)
+            if first is None and source.leaves is not None and len(source.leaves) > tree.size:
+                first = source.leaves[tree.size]
+            cut = first is None or first.leaf_index >= tree.size
+            found.add("log_truncated" if cut else "not_an_extension",
+                      first.stream_id if first else None, first.version if first else None,
+                      first.event_id if first else None, checkpoint=number, detail=(
+                          f"checkpoint {number} signed {size} events; the log has "
+                          f"{tree.size}" + ("" if cut or first is None else
+                                            f": the first event lost is leaf {first.leaf_index}")))
+            report.checkpoints.append(CheckpointResult(number, label, checkpoint, False, 0,
+                                                       signature))
+            continue
+        if tree.root(size) != checkpoint.root:
+            _not_an_extension(found, number, checkpoint, tree, source,
+                              max(s for s in matched_sizes if s <= size))
+            report.checkpoints.append(CheckpointResult(number, label, checkpoint, False, 0,
+                                                       signature))
+            continue
+        proof = tree_consistency_proof(tree, size, tree.size) if size else []
+        consistent = verify_consistency(size, tree.size, checkpoint.root, tree.root(), proof)
+        matched_sizes.append(size)
+        report.checkpoints.append(CheckpointResult(number, label, checkpoint, consistent,
+                                                   len(proof), signature))
+
+
+def _not_an_extension(found: _Breaks, number: int, checkpoint: Checkpoint, tree: MemoryTree,
+                      source: LogSource, matched: int) -> None:
+    size = checkpoint.size
+    stored = None
+    if source.leaves is not None:
+        stored = MemoryTree()
+        for leaf in source.leaves[:size]:
+            stored.append(leaf.leaf_hash)
+    recomputed = tree.levels[0]
+    if stored is not None and stored.size >= size and stored.root(size) == checkpoint.root:
+        stored_leaves = source.leaves
+        assert stored_leaves is not None
+        first = next(i for i in range(size) if recomputed[i] != stored_leaves[i].leaf_hash)
+        leaf = stored_leaves[first]
+        found.add("not_an_extension", leaf.stream_id, leaf.version, leaf.event_id,
+                  checkpoint=number, detail=(
+                      f"the root of the first {size} events is not the signed root; the first "
+                      f"event that differs from what was signed is leaf {first}"))
+        return
+    found.add("not_an_extension", checkpoint=number, detail=(
+        f"the root of the first {size} events is not the signed root; the stored leaves were "
+        f"rewritten too, so the change lies among events {matched + 1} to {size} of the log"))
+
+
+# --- reading a database ------------------------------------------------------------------------
+
+_EVENTS_SQL = (
+    "SELECT position, stream_id, version, event_id, type, schema_version, payload, "
+    "recorded_at, actor, device, prev_hash, hash FROM events ORDER BY position"
+)
+
+
+def check_store(store: EventStore, checkpoints: Sequence[GivenCheckpoint] = (),
+                key: VerifierKey | None = None) -> LogCheck:
+    """`check_log` of the database, read in one snapshot, rows streamed from a raw cursor."""
+    with store.connection() as connection:
+        heads = {
+            str(row[0]): (int(row[1]), str(row[2]))
+            for row in connection.exec_driver_sql(
+                "SELECT id, head_version, head_hash FROM streams"
+            )
+        }
+        tree_row = connection.exec_driver_sql(
+            "SELECT tree_size, root_hash FROM merkle_head WHERE id = 1"
+        ).first()
+        stored_checkpoints = [
+            (int(row[0]), str(row[1])) for row in connection.exec_driver_sql(
+                "SELECT checkpoint_id, note FROM log_checkpoints ORDER BY checkpoint_id"
+            )
+        ]
+        leaves = [
+            StoredLeaf(int(row[0]), int(row[1]), row[2], int(row[3]), uuid_text(row[4]),
+                       row[5], bytes.fromhex(row[6]))
+            for row in connection.exec_driver_sql(
+                "SELECT leaf_index, position, stream_id, version, event_id, event_hash, "
+                "leaf_hash FROM merkle_leaves ORDER BY leaf_index"
+            )
+        ]
+        result = connection.execution_options(stream_results=True, yield_per=5000) \
+            .exec_driver_sql(_EVENTS_SQL)
+        source = LogSource(
+            events=_raw_events(result),
+            heads=heads,
+            leaves=leaves,
+            tree_head=(int(tree_row[0]), bytes.fromhex(tree_row[1])) if tree_row else None,
+            stored_checkpoints=stored_checkpoints,
+        )
+        return check_log(source, checkpoints, key)
+
+
+def _raw_events(result: Any) -> Iterator[RawEvent]:
+    for row in result:
+        time = row[7]
+        yield (row[0], row[1], row[2], uuid_text(row[3]), row[4], row[5], row[6],
+               sqlite_time(time) if isinstance(time, str) else utc_text(time),
+               row[8], row[9], row[10], row[11])
