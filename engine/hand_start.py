@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import Any, NoReturn
 
 from engine import HANDLOG_VERSION
@@ -25,7 +24,7 @@ from engine.hand_state import (
     HandState,
     _build,
 )
-from engine.profiles import Profile, profile_digest, rules_for
+from engine.profiles import PROFILES, Profile, profile_digest, rules_for
 
 # --- start ---------------------------------------------------------------------------------
 
@@ -142,8 +141,18 @@ def setup_from_event(event: HandStarted) -> HandSetup:
         seats=event.seats, hand_number=event.hand_number, button_seat=event.button_seat,
         level=event.level, small_blind_seat=event.small_blind_seat,
         big_blind_seat=event.big_blind_seat, absent=event.absent, dead_money=event.dead_money,
-        rules_digest=event.rules_digest,
+        rules_digest=_other_rules(event),
     )
+
+
+def _other_rules(event: HandStarted) -> str:
+    # The set-up names other rules only when they are not today's profile of that name, so a
+    # hand replayed from its events has the same state as the hand played live.
+    digest = event.rules_digest
+    if not digest:
+        return ""
+    today = PROFILES.get(event.profile)
+    return "" if today is not None and profile_digest(today) == digest else digest
 
 
 def begin(setup: HandSetup) -> tuple[HandEvent, ...]:
@@ -209,9 +218,6 @@ def _new_values(setup: HandSetup, profile: Profile) -> list[Any]:
     else:
         zeros, falses, nones, not_acted = (0,) * n, (False,) * n, (None,) * n, (NOT_ACTED,) * n
     absent = tuple(i in setup.absent for i in range(n)) if setup.absent else falses
-    if not setup.rules_digest:
-        # The state holds the rules it is decided under, live or replayed alike.
-        setup = replace(setup, rules_digest=profile_digest(profile))
     return [
         setup, profile, POSTING, 0, setup.stacks, zeros,  # setup .. bets
         zeros, setup.dead_money, falses, nones, nones, (),  # committed .. board

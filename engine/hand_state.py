@@ -64,8 +64,8 @@ class HandSetup:
     # Chips in the pot before anything is posted, nobody's: Octobermuck's odd chips forfeited
     # at a buy-down go "to the next pot" and are "awarded to the winner of the next hand".
     dead_money: int = 0
-    # The digest of the rules the hand was recorded under (engine.profiles.rules_for); empty:
-    # today's profile of that name.
+    # The digest of other rules than today's profile of that name, when the hand was recorded
+    # under them (engine.profiles.rules_for); empty: today's.
     rules_digest: str = ""
 
     def __post_init__(self) -> None:

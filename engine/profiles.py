@@ -710,10 +710,16 @@ def _tuple_value(value: Any) -> Any:
 _RECORDED: dict[str, Profile] = {}
 
 
-def remember_rules(profile: Profile) -> str:
-    """Make the rules of `profile` known by their digest (a table records its parameters when
-    it opens; its hands name them by digest); returns the digest. The memo is addressed by
-    content, so what is remembered never changes what a digest means."""
+def remember_rules(name: str, parameters: str) -> str:
+    """Make the rules recorded as `parameters` (canonical JSON, as a table records them when it
+    opens) known by their digest, under which its hands name them; returns the digest. The memo
+    is addressed by content, so what is remembered never changes what a digest means, and it
+    holds one entry per distinct set of rules."""
+    digest = hashlib.sha256(parameters.encode("utf-8")).hexdigest()
+    today = PROFILES.get(name)
+    if digest in _RECORDED or (today is not None and profile_digest(today) == digest):
+        return digest
+    profile = profile_from_parameters(name, parameters)
     digest = profile_digest(profile)
     _RECORDED.setdefault(digest, profile)
     return digest

@@ -20,7 +20,7 @@ from engine.tournament_events import (
     TableClosed,
 )
 from engine.tournament_state import Entrant, TournamentState
-from engine.words import rule_ids
+from engine.words import cite
 
 BALANCE_DIFFERENCE = 2
 """Tables are balanced once one has this many players more than another (Octobermuck: 'one
@@ -175,7 +175,7 @@ def move_player(state: TournamentState, player: str, to_table: str, to_seat: int
         raise RuleViolation("seating", f"{player} moves with {stack} chips: record his "
                             "elimination instead")
     return PlayerMoved(player, entrant.table, entrant.seat, to_table, to_seat, stack, reason,
-                       ", ".join(rule_ids(rule)))
+                       cite(rule))
 
 
 def free_seats(state: TournamentState, table: str) -> tuple[int, ...]:

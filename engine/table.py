@@ -32,7 +32,6 @@ from engine.profiles import (
     PROFILES,
     get_profile,
     parameters_json,
-    profile_from_parameters,
     remember_rules,
 )
 from engine.structure import AnteKind
@@ -103,7 +102,7 @@ def open_table(event: TableOpened) -> TableState:
     get_profile(event.profile)
     if event.parameters:
         # The rules the table opened under, for its hands that name them by digest.
-        remember_rules(profile_from_parameters(event.profile, event.parameters))
+        remember_rules(event.profile, event.parameters)
     return TableState(table=event.table, seat_count=event.seat_count, profile=event.profile,
                       tournament=event.tournament)
 

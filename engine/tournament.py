@@ -67,7 +67,7 @@ from engine.tournament_state import (
     expected_chip_total,
     fold_tournament,
 )
-from engine.words import profile_rule, rule_ids
+from engine.words import cite, profile_rule
 
 __all__ = [
     "BALANCE_BY_HIGH_CARD", "BALANCE_DIFFERENCE", "TOURNAMENT_EVENT_TYPES", "BalanceMove",
@@ -506,7 +506,7 @@ def record_ruling(state: TournamentState, rule: str, text: str, by: str, stream:
         _text(value, what)
     if version < 0:
         raise RuleViolation("record", "a stream version is not negative")
-    return RulingRecorded(", ".join(rule_ids(rule)), text, by, stream, version)
+    return RulingRecorded(cite(rule), text, by, stream, version)
 
 
 def record_penalty(state: TournamentState, player: str, penalty: str, rule: str, text: str,
@@ -517,4 +517,4 @@ def record_penalty(state: TournamentState, player: str, penalty: str, rule: str,
         _text(value, what)
     if hands < 0:
         raise RuleViolation("penalty", "hands must not be negative")
-    return PenaltyRecorded(player, penalty, ", ".join(rule_ids(rule)), text, by, hands)
+    return PenaltyRecorded(player, penalty, cite(rule), text, by, hands)

@@ -124,10 +124,13 @@ def rule_title(rule: str) -> str:
         known = PROFILES.get(profile)
         if known is not None and parameter in known.citations:
             return known.citations[parameter]
+    if rule.startswith("tda-"):
+        return RULE_PATTERNS["tda"].format(number=rule[4:].upper())
     return rule
 
 
 RULE_PATTERNS: dict[str, str] = {
+    "tda": "TDA {number}",
     "payouts": "the structure's payout line for {players} players, rounded down, the remainder "
                "to first place",
 }
@@ -181,6 +184,12 @@ def rule_ids(citation: str) -> tuple[str, ...]:
     if all(_RULE_ID.fullmatch(p) for p in parts):
         return tuple(parts)
     return (re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-") or "rule",)
+
+
+def cite(citation: str) -> str:
+    """A citation a person typed ("TDA 45", "tda-1") as the text of a `rule` field: its rule
+    identifiers joined by ", "."""
+    return ", ".join(rule_ids(citation))
 
 
 def profile_rule(profile: str, parameter: str) -> str:

@@ -114,9 +114,6 @@ STREAM_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9._:-]{0,199}$"
 Stream = Annotated[str, PathParam(pattern=STREAM_PATTERN, description="a table's stream id")]
 LevelFor = Callable[[str, TableFold], Level | None]
 _UNSAFE = frozenset({"POST", "PUT", "PATCH", "DELETE"})
-# Viewers hear of a change this much later than the table's own screens: the dealer's answer
-# goes first, and a burst of taps is one render for them all.
-VIEWER_SETTLE_SECONDS = 0.25
 
 
 class CommandRequest(BaseModel):
@@ -228,6 +225,7 @@ def create_app(
     app.state.recorder = recorder
     app.add_middleware(BodyLimit, limit=body_limit)  # 413 before a byte too many is read
     app.state.live = live
+    app.state.shared_views = shared
     if allowed_hosts is not None:
         from starlette.middleware.trustedhost import TrustedHostMiddleware
 
@@ -541,7 +539,7 @@ def create_app(
         subscription = hub.subscribe(frozenset({stream}))
         return _sse(slot.wrap(event_stream(
             hub, subscription, render, request.is_disconnected, still_valid=valid(session),
-            settle_seconds=VIEWER_SETTLE_SECONDS if session.role == "viewer" else 0.0)))
+            settle_seconds=live.settle_seconds(session))))
 
     @app.post("/api/tables/{stream}/pairing", tags=["floor"], responses=PAIR)
     def pair(stream: Stream, session: Annotated[Session, Depends(director)]) -> dict[str, Any]:
@@ -633,7 +631,7 @@ def create_app(
         subscription = hub.subscribe(None)
         return _sse(slot.wrap(event_stream(
             hub, subscription, render, request.is_disconnected, still_valid=valid(session),
-            settle_seconds=VIEWER_SETTLE_SECONDS if session.role == "viewer" else 0.0)))
+            settle_seconds=live.settle_seconds(session))))
 
     def valid(session: Session) -> Callable[[], Awaitable[bool]]:
         """Whether an open event stream's session still holds (revoked, signed out, expired:
@@ -650,11 +648,11 @@ def create_app(
     # --- the signed log ---------------------------------------------------------------------
 
     @app.get("/api/log/key", tags=["log"])
-    def log_key() -> dict[str, Any]:
-        """The room's public key (C2SP verifier key) that checks every checkpoint's signature.
-        404 when this server signs no checkpoints."""
+    def log_key(session: Reader) -> dict[str, Any]:
+        """The room's public key (C2SP verifier key) that checks every checkpoint's signature
+        and the log's name (both null when this server signs no checkpoints)."""
         if signing_key is None:
-            raise AuthError(404, "this server signs no checkpoints (no signing key)")
+            return {"key": None, "origin": None}
         return {"key": signing_key.verifier.text(), "origin": signing_key.name}
 
     @app.get("/api/log/checkpoint", tags=["log"])

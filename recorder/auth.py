@@ -27,7 +27,8 @@ Wrong PINs are limited (429 with Retry-After past a limit) in buckets that only 
 - the director PIN over all clients, and every guess over all clients;
 - a device that signed in before (a signed "known device" cookie naming the role and table)
   guesses against its own budget only, so no one else's wrong PINs lock the director (or a
-  table's dealer) out of a device he has used.
+  table's dealer) out of a device he has used; and the director PIN from the server's own
+  machine (a loopback address) counts only against that address's budget.
 The buckets of clients are kept in an LRU of bounded size: memory does not grow with guesses.
 """
 
@@ -35,6 +36,7 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import ipaddress
 import secrets
 import threading
 import time
@@ -143,6 +145,13 @@ class _Bucket:
 
 def _digits(count: int) -> str:
     return "".join(secrets.choice("0123456789") for _ in range(count))
+
+
+def _is_loopback(client: str) -> bool:
+    try:
+        return ipaddress.ip_address(client).is_loopback
+    except ValueError:
+        return False
 
 
 def _utc(seconds: float) -> datetime:
@@ -276,8 +285,11 @@ class Auth:
         if kind == "table":
             found.append(self._bucket(target, limits.per_table))
         elif kind == "director":
-            found.append(self._bucket(("all", "director"), limits.director))
-            return found  # the director's budget is his own: other guesses do not fill it
+            if not _is_loopback(client):
+                # At the server's own machine the director is never held up by guesses from
+                # the room (a loopback address cannot be forged from the network).
+                found.append(self._bucket(("all", "director"), limits.director))
+            return found
         elif kind == "unknown":
             found.append(self._bucket(("all", "unknown"), limits.unknown_tables))
         elif kind == "pairing":

@@ -9,6 +9,7 @@ import click
 from recorder.cli_db import db_option, user_errors
 from replay.fold import OTHER_RULES
 from replay.verify import replay_log
+from schema.logcheck import check_store
 from schema.store import open_store
 
 
@@ -24,14 +25,19 @@ def replay(db_url: str | None, tournament: str | None, as_json: bool) -> None:
     engine computes; that stacks carry over between hands and tables; that the tournament's
     chips stay constant except for recorded removals; that eliminations and places agree.
     Exits 0 when clean, else 1 with a list of findings. A hand cut off mid-way (a crash) is
-    reported as in progress, not as an error.
+    reported as in progress, not as an error. Breaks of the log itself (`handlog log verify`:
+    a chain or Merkle leaf that does not hold, a stored checkpoint the log does not extend)
+    are listed too and count as findings.
     """
 
     with user_errors():
         with open_store(db_url) as store:
             report = replay_log(store, tournament)
+            breaks = check_store(store).breaks
+    clean = report.clean and not breaks
     if as_json:
-        click.echo(json.dumps(report.as_dict(), indent=2))
+        click.echo(json.dumps(report.as_dict() | {
+            "clean": clean, "log_breaks": [b.as_dict() for b in breaks]}, indent=2))
     else:
         rate = f" ({report.hands / report.seconds:,.0f} hands/s)" if report.seconds else ""
         click.echo(f"replayed {report.events} events in {report.streams} streams, "
@@ -45,11 +51,13 @@ def replay(db_url: str | None, tournament: str | None, as_json: bool) -> None:
             if finding.expected or finding.recorded:
                 line += f" expected {finding.expected} recorded {finding.recorded}"
             click.echo(line)
+        for item in breaks:
+            click.echo(str(item))
         other = sum(1 for f in report.findings if f.kind == OTHER_RULES)
-        if report.clean:
+        if clean:
             click.echo(f"clean ({other} hand(s) recorded under other rules)" if other else
                        "clean")
         else:
-            click.echo(f"{len(report.findings) - other} finding(s)")
-    if not report.clean:
+            click.echo(f"{len(report.findings) - other + len(breaks)} finding(s)")
+    if not clean:
         raise click.exceptions.Exit(1)

@@ -14,7 +14,7 @@ from engine.tournament_state import fold_tournament
 from recorder.cli_db import db_option, user_errors
 from recorder.hand_views import registered_names
 from recorder.table_text import describe_table
-from replay.fold import TableFold, fold_table, level_of
+from replay.fold import OTHER_RULES, TableFold, fold_table, level_of
 from schema.store import EventStore, StoredEvent, open_store
 
 
@@ -113,7 +113,8 @@ def _echo_table(view: dict[str, Any]) -> None:
     for line in view["lines"]:
         click.echo(line)
     for finding in view["findings"]:
-        click.echo(f"FINDING v{finding['version']}: {finding['message']} [{finding['rule']}]")
+        label = "RECORDED UNDER OTHER RULES" if finding.get("kind") == OTHER_RULES else "FINDING"
+        click.echo(f"{label} v{finding['version']}: {finding['message']} [{finding['rule']}]")
 
 
 @table.command("show")

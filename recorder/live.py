@@ -20,6 +20,7 @@ import anyio
 from schema.store import EventStore
 
 KEEPALIVE_SECONDS = 15.0
+DISCONNECT_CHECK_SECONDS = 1.0
 RETRY_MILLISECONDS = 1000
 
 
@@ -141,15 +142,23 @@ async def event_stream(
     try:
         yield f"retry: {RETRY_MILLISECONDS}\n\n"
         yield await frame()
+        quiet = 0.0
         while not hub.closed:
             try:
                 notice = await asyncio.wait_for(subscription.queue.get(),
-                                                timeout=KEEPALIVE_SECONDS)
+                                                timeout=DISCONNECT_CHECK_SECONDS)
             except TimeoutError:
-                if await is_disconnected() or not await holds():
+                # A screen that went away frees its place (and its live-view slot) soon.
+                if await is_disconnected():
                     return
-                yield ": keep-alive\n\n"
+                quiet += DISCONNECT_CHECK_SECONDS
+                if quiet >= KEEPALIVE_SECONDS:
+                    quiet = 0.0
+                    if not await holds():
+                        return
+                    yield ": keep-alive\n\n"
                 continue
+            quiet = 0.0
             if notice is None:
                 return
             if settle_seconds:

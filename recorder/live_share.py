@@ -26,6 +26,7 @@ class SharedViews:
     def __init__(self, keep: int = 64) -> None:
         self._frames: OrderedDict[Hashable, asyncio.Future[str]] = OrderedDict()
         self._keep = keep
+        self.builds = 0
 
     async def frame(self, key: Hashable, build: Callable[[], dict[str, Any]]) -> str:
         future = self._frames.get(key)
@@ -34,6 +35,7 @@ class SharedViews:
             self._frames[key] = future
             while len(self._frames) > self._keep:
                 self._frames.popitem(last=False)
+            self.builds += 1
             try:
                 view = await anyio.to_thread.run_sync(build)
                 future.set_result(sse("state", view, view.get("version")))
@@ -52,12 +54,17 @@ class LiveLimits:
 
     viewer_streams_per_client: int = 6
     streams_per_session: int = 4
+    viewer_settle_seconds: float = 0.25
+    """Viewers hear of a change this much later than the table's own screens (the dealer's
+    answer goes first, a burst of taps is one render), each viewer up to twice that, spread,
+    so that hundreds of them are not all sent to at the same instant."""
 
 
 class _Slot:
     def __init__(self, counts: dict[tuple[str, str], int], key: tuple[str, str]) -> None:
         self._counts = counts
         self._key = key
+        self._released = False
 
     async def wrap(self, body: AsyncIterator[str]) -> AsyncIterator[str]:
         try:
@@ -66,7 +73,15 @@ class _Slot:
         finally:
             self._release()
 
+    def __del__(self) -> None:
+        # A response dropped before its body ever started (the client left at once) runs no
+        # `finally` above: the place is given back when the slot goes.
+        self._release()
+
     def _release(self) -> None:
+        if self._released:
+            return
+        self._released = True
         left = self._counts.get(self._key, 1) - 1
         if left > 0:
             self._counts[self._key] = left
@@ -80,6 +95,14 @@ class LiveCounter:
     def __init__(self, limits: LiveLimits) -> None:
         self.limits = limits
         self._counts: dict[tuple[str, str], int] = {}
+        self._opened = 0
+
+    def settle_seconds(self, session: Session) -> float:
+        """How long this stream waits after a change before it renders (0: a table's own)."""
+        if session.role != "viewer":
+            return 0.0
+        self._opened += 1
+        return self.limits.viewer_settle_seconds * (1 + (self._opened % 10) / 10)
 
     def take(self, request: Request, session: Session) -> _Slot:
         if session.role == "viewer":

@@ -44,7 +44,7 @@ from engine.table import (
     plan_hand,
     table_opened,
 )
-from engine.words import rule_ids
+from engine.words import cite
 from recorder.limits import check_chips, check_name, check_reason
 from replay.fold import TableFold, fold_table
 from replay.whatif import follow_amendment
@@ -57,10 +57,6 @@ def utc_now() -> datetime:
     return datetime.now(UTC)
 
 
-
-def cited(citation: str) -> str:
-    """A citation a person typed ("TDA 45", "tda-1") as the rule identifiers events hold."""
-    return ", ".join(rule_ids(citation))
 
 @dataclass(frozen=True)
 class Actor:
@@ -427,7 +423,7 @@ class Recorder:
             # director can still void it.
             check_reason(command.reason, "reason", required=True)
             self._check_void(stream, command.versions)
-            return [EventVoided(command.versions, command.reason, cited(command.rule))]
+            return [EventVoided(command.versions, command.reason, cite(command.rule))]
         if state is None:
             raise RuleViolation("table", f"no table {stream}: open it first", ("open the table",))
         if isinstance(command, StartHand):
@@ -470,13 +466,13 @@ class Recorder:
             if seat.stack + command.amount < 0:
                 raise RuleViolation("stack", f"{seat.player} has only {seat.stack} chips")
             return [StackAdjusted(seat.seat, seat.player, command.amount, command.reason,
-                                  cited(command.rule))]
+                                  cite(command.rule))]
         if isinstance(command, CarryToPot):
             _between_hands(state, "carry chips into the next pot")
             if command.amount == 0 or state.carry + command.amount < 0:
                 raise RuleViolation("dead money", f"the table carries {state.carry} into its "
                                     f"next pot: {command.amount} cannot be added to it")
-            return [PotCarried(command.amount, command.reason, cited(command.rule),
+            return [PotCarried(command.amount, command.reason, cite(command.rule),
                                command.other_table)]
         if isinstance(command, SetAbsence):
             seat = _occupant(state, command.seat)
@@ -496,7 +492,7 @@ class Recorder:
         if isinstance(command, VoidEvents):
             check_reason(command.reason, "reason", required=True)
             self._check_void(stream, command.versions)
-            return [EventVoided(command.versions, command.reason, cited(command.rule))]
+            return [EventVoided(command.versions, command.reason, cite(command.rule))]
         if isinstance(command, AmendAmount):
             replacement = _bet_as_amended(fold, command)
             # The later entries of the hand follow the new amount where they still fit (a
@@ -594,7 +590,7 @@ class Recorder:
                                 ("give a reason and a rule",))
         event_type, version, payload = encode_event(command.replacement)
         return EventAmended(command.version, event_type, canonical_json(payload),
-                            command.reason, cited(command.rule), version)
+                            command.reason, cite(command.rule), version)
 
     def _check_void(self, stream: str, versions: tuple[int, ...]) -> None:
         """Re-derive the table without those events; every later event must still be legal."""

@@ -67,7 +67,7 @@ from engine.tournament_events import (
     TournamentCreated,
 )
 from engine.tournament_state import TournamentState, fold_tournament
-from engine.words import profile_rule
+from engine.words import cite, profile_rule
 from recorder.limits import check_name
 from recorder.service import (
     Actor,
@@ -356,7 +356,7 @@ class Tournaments:
             tournament, _ids(event_id),
             lambda s: [record_ruling(s, rule, text, actor.name, stream, version)], actor,
             expected_version, _Intent(RulingRecorded.TYPE, {
-                "rule": rule, "text": text, "stream": stream, "version": version}))
+                "rule": cite(rule), "text": text, "stream": stream, "version": version}))
 
     def penalty(self, tournament: str, player: str, penalty: str, rule: str, text: str,
                 actor: Actor, hands: int = 0, *, event_id: uuid.UUID | None = None,
@@ -366,7 +366,7 @@ class Tournaments:
             tournament, _ids(event_id),
             lambda s: [record_penalty(s, player, penalty, rule, text, actor.name, hands)],
             actor, expected_version, _Intent(PenaltyRecorded.TYPE, {
-                "player": player, "penalty": penalty, "rule": rule, "text": text,
+                "player": player, "penalty": penalty, "rule": cite(rule), "text": text,
                 "hands": hands}))
 
     def start_hand(self, tournament: str, table: str, actor: Actor) -> Recorded:
@@ -421,7 +421,7 @@ class Tournaments:
         """A player moves with his exact stack; he waits if he lands between the blinds and
         the button."""
         fields: dict[str, Any] = {"player": player, "to_table": to_table, "reason": reason,
-                                  "rule": rule}
+                                  "rule": cite(rule)}
         if to_seat:
             fields["to_seat"] = to_seat
         return self._move(tournament, player, to_table, actor, to_seat, reason, rule,

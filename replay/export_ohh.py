@@ -60,7 +60,7 @@ def _utc(moment: datetime | None) -> str:
 
 
 def tournament_info(state: TournamentState | None, created: datetime | None,
-                    tables: int) -> dict[str, Any]:
+                    tables: int, number: int = 0) -> dict[str, Any]:
     """OHH's `tournament_info` from the tournament's events."""
     if state is None:
         return {}
@@ -80,7 +80,8 @@ def tournament_info(state: TournamentState | None, created: datetime | None,
     if money.bounty:
         info["bounty_fee_amount"] = money.bounty / 100
     info.update({
-        "tournament_number": state.tournament,
+        # The PokerStars export's number (from the tournament's first event id): unique.
+        "tournament_number": str(number) if number else state.tournament,
         "flags": ["Bounty"] if money.bounty else [],
         "initial_stack": structure.starting_stack,
         # The specification's own example gives a 10-minute level as 10.
@@ -208,7 +209,7 @@ def ohh_hand(hand: RecordedHand, tournament: OhhTournament | Mapping[str, Any] |
         if bounties:
             body["tournament_bounties"] = bounties
     body["handlog"] = {
-        "stream": hand.stream, "hand": hand.number,
+        "stream": hand.stream, "tournament": hand.tournament, "hand": hand.number,
         "versions": [hand.first_version, hand.last_version],
         "level": started.level, "rules": started.profile, "chip_unit": started.chip_unit,
         "dead_money": started.dead_money, "cards": options.cards,
@@ -247,6 +248,6 @@ def write_ohh(export: HandsExport, options: ExportOptions | None = None
                       for t in (e.table, e.out_table) if t})
         first = str(record.stored[0].event_id) if record.stored else name
         stars = stars_tournament_info(record.state, first)
-        infos[name] = OhhTournament(tournament_info(record.state, created, tables),
+        infos[name] = OhhTournament(tournament_info(record.state, created, tables, stars.number),
                                     stars.bounty, stars.places)
     return export_ohh(export.hands(), infos, options)

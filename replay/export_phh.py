@@ -15,7 +15,8 @@ House rules and the chip unit go in the user fields `_rules` (the profile) and `
 reads `_dead_hands`: the indexes of the `pN sm` actions that are a director's ruling that the
 hand is dead at the showdown (a hand mucked unseen while a player was all-in: TDA 16), and
 `_dead_money`: chips in the pot before the posts that belong to nobody (Octobermuck's odd chips
-carried from a color-up into the next pot). The
+carried from a color-up into the next pot), and `_absent`: the players (1 for p1) away from the
+table at the deal, whose hands the profile may kill then (TDA 30). The
 log's coordinates are in `_stream` and `_versions`; what PHH has no action for (misdeal before
 a re-deal, exposed cards, a ruling on an award) is in `_notes`. A hand that did not complete
 (misdealt, voided, cut off) is not written; a TOML comment in its place says why.
@@ -34,6 +35,7 @@ from engine.events import (
     BoardDealt,
     CardsMucked,
     CardsShown,
+    ChipsPosted,
     HandKilled,
     PlayerCalled,
     PlayerChecked,
@@ -79,8 +81,12 @@ def _actions_and_dead_hands(hand: RecordedHand, options: ExportOptions | None = 
     actions = [f"d dh p{i + 1} {cards}" for i, cards in enumerate(hole)]
     dead = [False] * len(actions)
     showdown_at: int | None = None
+    dealing = True  # only posts and kills at the deal so far
     for step in hand.steps:
         event = step.event
+        at_deal = dealing and isinstance(event, HandKilled) and \
+            event.player in hand.started.absent
+        dealing = at_deal or isinstance(event, ChipsPosted)
         text = ""
         show = False
         killed = False
@@ -97,6 +103,8 @@ def _actions_and_dead_hands(hand: RecordedHand, options: ExportOptions | None = 
         elif isinstance(event, CardsMucked):
             text, show = f"p{event.player + 1} sm", True
         elif isinstance(event, HandKilled):
+            if at_deal:
+                continue  # TDA 30: killed at the deal; `_absent` and the profile imply it
             if step.in_betting and step.to_act == event.player:
                 text = f"p{event.player + 1} f"
             elif not step.in_betting:
@@ -160,6 +168,8 @@ def phh_fields(hand: RecordedHand, event_name: str = "",
     fields["_chip_unit"] = started.chip_unit
     if started.dead_money:
         fields["_dead_money"] = started.dead_money
+    if started.absent:
+        fields["_absent"] = [i + 1 for i in started.absent]  # away at the deal (TDA 30)
     if dead_hands:
         fields["_dead_hands"] = dead_hands
     fields["_cards"] = options.cards  # which hole cards the file holds: shown, hero or all

@@ -264,16 +264,20 @@ def phh_mapping(hand: _Hand) -> dict[str, object]:
     dead = sum((p.dead for p in seated), Decimal(0)) + hand.dead_money
     actions = [f"d dh p{i + 1} {p.cards or '????'}" for i, p in enumerate(seated)]
     live = len(seated)
+    out: set[str] = set()  # folded or mucked
     for name, text in hand.actions:
         if not name:
             actions.append(text)
             continue
         if name not in position:
             continue
+        if text.startswith("sm") and name in out:
+            continue  # a folded hand shown afterwards, for the table's information only
         if text in ("f", "sm"):
             if text == "sm" and live <= 1:
                 continue  # the last live hand wins unseen: it is not mucked
             live -= 1
+            out.add(name)
         actions.append(f"p{position[name] + 1} {text}")
     finishing: list[Number] = [p.stack - p.put_in + p.returned + p.collected for p in seated]
     if hand.rake:

@@ -89,6 +89,7 @@ class PhhHand:
     scale: int
     dead_hands: frozenset[int] = frozenset()  # `_dead_hands`: these `sm` are dead-hand rulings
     dead_money: int = 0  # `_dead_money`: in the pot before the posts (a color-up's odd chips)
+    absent: tuple[int, ...] = ()  # `_absent` (p1 = 1): away from the table at the deal (TDA 30)
 
     @property
     def player_count(self) -> int:
@@ -269,6 +270,7 @@ def _build_hand(data: Mapping[str, object], source: str, hand: int | str | None)
     if chip_unit_value <= 0:
         raise PhhFormatError("_chip_unit", f"must be positive, got {chip_unit_value}")
     dead_money_value = _number(data.get("_dead_money", 0), "_dead_money")
+    absent = _absent(data.get("_absent", []), count)
 
     # The scale makes every input amount an integer; recorded results do not take part, since
     # a record may well give out half chips that were never in play.
@@ -304,7 +306,18 @@ def _build_hand(data: Mapping[str, object], source: str, hand: int | str | None)
         scale=scale,
         dead_hands=dead_hands,
         dead_money=int(dead_money_value * scale),
+        absent=absent,
     )
+
+
+def _absent(value: object, count: int) -> tuple[int, ...]:
+    """The user field `_absent`: the players (1 for p1) away from the table when the cards
+    were dealt, as positions (0 for p1)."""
+    if not isinstance(value, list) or not all(type(i) is int and 1 <= i <= count
+                                              for i in value):
+        raise PhhFormatError("_absent", f"expected an array of player numbers 1 to {count}, "
+                             f"got {_show(value)}")
+    return tuple(sorted({i - 1 for i in value}))
 
 
 def _dead_hands(value: object, actions: Sequence[PhhAction]) -> frozenset[int]:

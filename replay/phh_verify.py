@@ -190,7 +190,7 @@ def setup_for(hand: PhhHand, rules: str) -> HandSetup:
     count = hand.player_count
     return HandSetup(hand.starting_stacks, blinds, antes, hand.min_bet, hand.chip_unit, rules,
                      hand.players, _SEATS[count] if count < len(_SEATS) else (),
-                     dead_money=hand.dead_money)
+                     absent=hand.absent, dead_money=hand.dead_money)
 
 
 _SEATS = tuple(tuple(range(1, n + 1)) for n in range(33))  # the seats HandSetup gives by default

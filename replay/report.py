@@ -71,8 +71,10 @@ from replay.export_hands import (
 from replay.fold import Finding
 from replay.report_charts import charts_html
 from replay.verify import replay_log
+from schema.checkpoint import StoredCheckpoint, latest_checkpoint
 from schema.codec import format_utc
 from schema.hashing import verify_events
+from schema.logcheck import Break, check_store
 from schema.store import EventStore, StoredEvent
 
 REPORT_FORMATS = ("html", "json", "csv")
@@ -161,7 +163,11 @@ def build_report(store: EventStore, tournament: str | None = None,
     """Replay the log (or one tournament's streams) and build the report from the replay;
     only the cards shown at the table unless `all_cards`."""
     log = LogSnapshot.read(store)
-    return build_report_from(log, tournament, database, all_cards=all_cards)
+    # The whole-log check: chains and Merkle leaves recomputed, held to the leaves recorded at
+    # append and the room's stored checkpoints, so a rewrite that recomputed the chains shows.
+    merkle = check_store(store)
+    return build_report_from(log, tournament, database, latest_checkpoint(store),
+                             merkle.breaks, all_cards=all_cards)
 
 
 HIDDEN = "(hidden: cards not shown at the table; --all-cards shows them)"
@@ -169,7 +175,9 @@ _CARD_EVENTS = ("hole_cards_dealt", "card_exposed", "cards_mucked")
 
 
 def build_report_from(log: LogSnapshot, tournament: str | None = None,
-                      database: str = "", *, all_cards: bool = False) -> AuditReport:
+                      database: str = "", checkpoint: StoredCheckpoint | None = None,
+                      log_breaks: Sequence[Break] = (), *,
+                      all_cards: bool = False) -> AuditReport:
     wanted = tournament_id(tournament) if tournament else None
     # The replay reads the same snapshot the rest of the report is built from.
     replay = replay_log(cast(EventStore, log), wanted)
@@ -183,6 +191,8 @@ def build_report_from(log: LogSnapshot, tournament: str | None = None,
     if not wanted:
         in_scope |= set(log.by_stream)
     chain_problems = [str(p) for p in chain if p.stream_id in in_scope]
+    merkle_breaks = [str(b) for b in log_breaks if b.stream_id is None or b.stream_id in in_scope
+                     or b.stream_id not in log.by_stream]
     data: dict[str, Any] = {
         "title": "handlog audit report",
         "scope": {"tournament": wanted, "database": database,
@@ -195,9 +205,10 @@ def build_report_from(log: LogSnapshot, tournament: str | None = None,
                         if h.stream_id in in_scope],
         },
         "verdict": {
-            "clean": replay.clean and not chain_problems,
+            "clean": replay.clean and not chain_problems and not merkle_breaks,
             "findings": findings,
             "chain": {"ok": not chain_problems, "problems": chain_problems},
+            "merkle": {"ok": not merkle_breaks, "breaks": merkle_breaks},
             "in_progress": [{"stream": s, "hand": h} for s, h in replay.in_progress],
             "replayed": {"streams": replay.streams, "events": replay.events,
                          "hands": replay.hands},
@@ -207,9 +218,20 @@ def build_report_from(log: LogSnapshot, tournament: str | None = None,
         "tables": [_table(table, replay.findings, log, all_cards) for table in export.tables],
         "corrections": _corrections(log, in_scope, all_cards),
         "rulings": _rulings(log, tournaments, export.tables, all_cards),
+        "checkpoint": _checkpoint(checkpoint),
     }
     _attach(data)
     return AuditReport(data)
+
+
+def _checkpoint(stored: StoredCheckpoint | None) -> dict[str, Any] | None:
+    """The latest signed checkpoint of the whole log, as the room recorded it."""
+    if stored is None:
+        return None
+    cp = stored.checkpoint
+    return {"number": stored.number, "reason": stored.reason,
+            "created_at": format_utc(stored.created_at), "origin": cp.origin, "size": cp.size,
+            "root": cp.root_hex, "text": cp.text}
 
 
 def _table(table: TableHands, findings: Sequence[Finding], log: LogSnapshot,
@@ -709,6 +731,9 @@ def log_csv(data: Mapping[str, Any]) -> str:
 # HTML
 
 _CSS = """
+pre.checkpoint { white-space: pre-wrap; word-break: break-all; border: 1px solid var(--line);
+  padding: 8px; }
+.qr svg { width: 12rem; height: auto; }
 :root { --ink: #1d2330; --muted: #5d6675; --line: #d5d9e0; --bad: #b42318; --good: #067647;
   --bg-bad: #fef3f2; --bg-good: #ecfdf3; --head: #f3f5f8; }
 * { box-sizing: border-box; }
@@ -803,17 +828,21 @@ def _verdict_html(data: Mapping[str, Any]) -> str:
     parts = []
     findings = verdict["findings"]
     problems = verdict["chain"]["problems"]
+    merkle = verdict.get("merkle", {"ok": True, "breaks": []})
     replayed = verdict["replayed"]
     if verdict["clean"]:
         parts.append('<div class="verdict clean">CLEAN: every event replays through the '
                      "engine and every hash chain is intact</div>")
     else:
-        count = len(findings) + len(problems)
+        count = len(findings) + len(problems) + len(merkle["breaks"])
         parts.append(f'<div class="verdict findings">{count} FINDING{"S" if count != 1 else ""}'
                      ": the log disagrees with the engine or its hash chains</div>")
     parts.append(f'<p>Replayed {replayed["events"]:,} events in {replayed["streams"]} streams '
                  f'({replayed["hands"]:,} hands). Hash chains: '
                  + ('<span class="good">intact</span>' if verdict["chain"]["ok"]
+                    else '<span class="bad">broken</span>')
+                 + ". Merkle log and checkpoints: "
+                 + ('<span class="good">intact</span>' if merkle["ok"]
                     else '<span class="bad">broken</span>')
                  + ". Tournament cross-checks: "
                  + ("on" if verdict["tournament_checks"] else "not run") + ".</p>")
@@ -822,6 +851,9 @@ def _verdict_html(data: Mapping[str, Any]) -> str:
     if problems:
         parts.append("<h3>Hash chain problems</h3><ul>"
                      + "".join(f"<li>{_e(p)}</li>" for p in problems) + "</ul>")
+    if merkle["breaks"]:
+        parts.append("<h3>Merkle log breaks</h3><ul>"
+                     + "".join(f"<li>{_e(b)}</li>" for b in merkle["breaks"]) + "</ul>")
     if verdict["in_progress"]:
         parts.append("<p>Cut off in progress (not an error): " + ", ".join(
             f"{_e(p['stream'])} hand {_e(p['hand'])}" for p in verdict["in_progress"]) + "</p>")
@@ -1024,6 +1056,26 @@ def _rulings_html(rulings: Sequence[Mapping[str, Any]]) -> str:
         numeric=(1,))
 
 
+def _checkpoint_html(checkpoint: Mapping[str, Any] | None) -> str:
+    """The latest signed checkpoint in full, and as a QR code to photograph at the desk."""
+    parts = ['<h2 id="checkpoint">Signed checkpoint of the log</h2>']
+    if checkpoint is None:
+        parts.append('<p class="muted">No checkpoint was signed yet.</p>')
+        return "\n".join(parts)
+    import segno
+
+    qr = segno.make(checkpoint["text"], error="m").svg_inline(scale=3, title="checkpoint")
+    parts.append(
+        f'<p class="meta">Checkpoint #{_e(checkpoint["number"])} '
+        f'({_e(checkpoint["reason"].replace("_", " "))}, {_e(checkpoint["created_at"])}): the '
+        f'first {_e(checkpoint["size"])} events of the log, root <code>{_e(checkpoint["root"])}'
+        "</code>. Anyone holding it can check that the log only grew since: "
+        "<code>handlog log verify --checkpoint FILE --key PUBLIC_KEY</code>.</p>")
+    parts.append(f'<pre class="checkpoint">{_e(checkpoint["text"])}</pre>')
+    parts.append(f'<div class="qr">{qr}</div>')
+    return "\n".join(parts)
+
+
 PAGED_ABOVE = 1000
 """A report of more hands than this writes one page per table beside its index page."""
 
@@ -1063,7 +1115,9 @@ def render_html(data: Mapping[str, Any], pages: Mapping[str, str] | None = None)
     log = data["log"]
     where = f" at {_e(scope['database'])}" if scope["database"] else ""
     nav = ['<nav aria-label="Contents"><h2 class="toc">Contents</h2><ul>'
-           '<li><a href="#verdict">Verdict</a></li><li><a href="#charts">Charts</a></li>']
+           '<li><a href="#verdict">Verdict</a></li>'
+           '<li><a href="#checkpoint">Signed checkpoint</a></li>'
+           '<li><a href="#charts">Charts</a></li>']
     for t in data["tournaments"]:
         nav.append(f'<li><a href="#t-{_e(t["id"])}">Tournament {_e(t["id"])}</a></li>')
     nav.append('<li><a href="#corrections">Corrections</a></li>'
@@ -1087,6 +1141,7 @@ def render_html(data: Mapping[str, Any], pages: Mapping[str, str] | None = None)
             if scope.get("cards") == "all" else
             "only those shown at the table (the board and hands shown); hole cards dealt, "
             "exposed or mucked are left out (--all-cards adds them).") + "</p>",
+        _checkpoint_html(data.get("checkpoint")),
         "".join(nav),
         '<h2 id="charts">Charts</h2>', charts_html(data) or '<p class="muted">No hands yet.</p>',
     ]

@@ -24,10 +24,10 @@ from __future__ import annotations
 import bisect
 import hashlib
 import json
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
-from typing import Any
+from json.encoder import encode_basestring  # the C encoder json.dumps uses
+from typing import Any, NamedTuple
 
 from schema.checkpoint import Checkpoint, CheckpointError, VerifierKey, parse_checkpoint
 from schema.hashing import GENESIS_HASH
@@ -50,7 +50,6 @@ KINDS = {
 }
 """Every kind of break, with the words it is shown with."""
 
-_dumps = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), allow_nan=False).encode
 _sha256 = hashlib.sha256
 
 
@@ -142,15 +141,15 @@ RawEvent = tuple[int, str, int, str, str, int, str, "str | None", str, str, str,
 recorded_at canonical text or None when it has none, actor, device, prev_hash, hash)."""
 
 
-@dataclass(frozen=True)
-class StoredLeaf:
+class StoredLeaf(NamedTuple):
     leaf_index: int
     position: int
     stream_id: str
     version: int
     event_id: str
     event_hash: str
-    leaf_hash: bytes
+    leaf_hash: str
+    """hex, as stored"""
 
 
 @dataclass(frozen=True)
@@ -166,34 +165,22 @@ class LogSource:
 
     events: Iterable[RawEvent]
     heads: dict[str, tuple[int, str]] | None = None
-    leaves: Sequence[StoredLeaf] | None = None
+    leaf_hashes: Sequence[tuple[int, str]] | None = None
+    """(position, leaf hash hex) of each stored leaf, by leaf index: all a sound log needs."""
+    load_leaves: Callable[[], list[StoredLeaf]] | None = None
+    """The stored leaves in full, read only when some differ."""
     tree_head: tuple[int, bytes] | None = None
     stored_checkpoints: Sequence[tuple[int, str]] = ()
     errors: list[str] = field(default_factory=list)
+    _leaves: list[StoredLeaf] | None = None
 
-
-def sqlite_time(value: Any) -> str | None:
-    """The canonical text of a time as SQLite holds it (`YYYY-MM-DD HH:MM:SS.ffffff`)."""
-    if isinstance(value, datetime):
-        return utc_text(value)
-    if isinstance(value, str) and len(value) == 26 and value[10] == " " and value[19] == ".":
-        return f"{value[:10]}T{value[11:]}Z"
-    return None
-
-
-def utc_text(value: Any) -> str | None:
-    if not isinstance(value, datetime):
-        return sqlite_time(value) if isinstance(value, str) else None
-    if value.tzinfo is None:
-        value = value.replace(tzinfo=UTC)
-    return str(value.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ"))
-
-
-def uuid_text(value: Any) -> str:
-    text = str(value)
-    if len(text) == 32:
-        return f"{text[:8]}-{text[8:12]}-{text[12:16]}-{text[16:20]}-{text[20:]}"
-    return text
+    @property
+    def leaves(self) -> list[StoredLeaf] | None:
+        if self.leaf_hashes is None or self.load_leaves is None:
+            return None
+        if self._leaves is None:
+            self._leaves = self.load_leaves()
+        return self._leaves
 
 
 # --- the check ---------------------------------------------------------------------------------
@@ -229,11 +216,14 @@ def check_log(
     id_of: list[str] = []
     stored_hash: list[str] = []
     prev_of: list[str] = []
-    fields_of: list[tuple[Any, ...]] = []
     content_ok: list[bool] = []
     ids: dict[str, int] = {}
-    dumps, sha256 = _dumps, _sha256
+    sha256, enc = _sha256, encode_basestring
     append_leaf = tree.append
+    leaf_hashes = source.leaf_hashes
+    stored_count = len(leaf_hashes) if leaf_hashes is not None else 0
+    mismatched: list[int] = []
+    tails: dict[int, str] = {}
 
     for row in source.events:
         (position, stream_id, version, event_id, event_type, schema_version, payload_json,
@@ -242,24 +232,28 @@ def check_log(
         if stream is None:
             stream = streams[stream_id] = _Stream()
         index = len(positions)
-        fields = (stream_id, version, event_id, event_type, schema_version, payload_json,
-                  recorded_at, actor, device)
-        if recorded_at is None:
+        if recorded_at is None or type(version) is not int or type(schema_version) is not int:
+            tail = ""
             own = recomputed = "unhashable"
         else:
-            own = sha256(dumps([prev_hash, *fields]).encode()).hexdigest()
+            # canonical_json([prev, stream, version, id, type, schema version, payload, time,
+            # actor, device]) written out: the C string encoder json.dumps itself uses.
+            tail = (f",{enc(stream_id)},{version},{enc(event_id)},{enc(event_type)},"
+                    f"{schema_version},{enc(payload_json)},{enc(recorded_at)},{enc(actor)},"
+                    f"{enc(device)}]")
+            own = sha256(f"[{enc(prev_hash)}{tail}".encode()).hexdigest()
             recomputed = own if prev_hash == stream.last_recomputed else sha256(
-                dumps([stream.last_recomputed, *fields]).encode()
-            ).hexdigest()
+                f'["{stream.last_recomputed}"{tail}'.encode()).hexdigest()
         stream.last_recomputed = recomputed
-        append_leaf(sha256(b"\x00" + dumps([stream_id, version, recomputed]).encode()).digest())
+        leaf_digest = sha256(f'\x00[{enc(stream_id)},{version},"{recomputed}"]'.encode()
+                             ).digest() if type(version) is int else b""
+        append_leaf(leaf_digest)
         positions.append(position)
         stream_of.append(stream_id)
         version_of.append(version)
         id_of.append(event_id)
         stored_hash.append(stored)
         prev_of.append(prev_hash)
-        fields_of.append(fields)
         content_ok.append(own == stored)
         ids.setdefault(event_id, index)
         stream.versions.append(version)
@@ -268,6 +262,12 @@ def check_log(
             number = _hand_number(payload_json)
             if number is not None:
                 stream.hands.append((version, number))
+        if leaf_hashes is not None:
+            stored_leaf = leaf_hashes[index] if index < stored_count else None
+            if stored_leaf is None or stored_leaf[0] != position or (
+                    stored_leaf[1] != leaf_digest.hex()):
+                mismatched.append(index)
+                tails[index] = tail
 
     for stream in streams.values():
         stream.hands.sort()
@@ -280,16 +280,20 @@ def check_log(
     found = _Breaks(streams)
     for stream_id, stream in sorted(streams.items()):
         _check_stream(found, stream_id, stream, version_of, id_of, stored_hash, prev_of,
-                      fields_of, content_ok, ids, heads)
+                      content_ok, ids, heads)
     if heads is not None:
         for stream_id, (head_version, _hash) in sorted(heads.items()):
             if stream_id not in streams and head_version > 0:
                 found.add("stream_missing", stream_id, 1, detail=(
                     f"the stream head says version {head_version} but the log has no event of "
                     "this stream"))
-    if source.leaves is not None:
-        _compare_leaves(found, source.leaves, tree, positions, stream_of, version_of, id_of,
-                        fields_of, ids)
+    if leaf_hashes is not None and (mismatched or stored_count != len(positions)):
+        leaves = source.leaves
+        assert leaves is not None
+        rewritten = _rewritten(leaves, mismatched, tails, positions, stream_of, version_of,
+                               id_of)
+        _compare_leaves(found, leaves, positions, stream_of, version_of, id_of, ids,
+                        mismatched, rewritten)
 
     _check_checkpoints(report, found, source, checkpoints, key, tree, ids)
     if source.tree_head is not None and not found.items:
@@ -318,7 +322,6 @@ class _Breaks:
         self.items: list[Break] = []
         self._seen: set[tuple[str, str | None, int | None, int | None]] = set()
         self._streams = streams
-        self.changed: set[tuple[str, int]] = set()
 
     def add(self, kind: str, stream_id: str | None = None, version: int | None = None,
             event_id: str | None = None, detail: str = "", checkpoint: int | None = None,
@@ -330,13 +333,10 @@ class _Breaks:
         stream = self._streams.get(stream_id) if stream_id is not None else None
         hand = stream.hand(version if hand_version is None else hand_version) if stream else None
         self.items.append(Break(kind, stream_id, version, event_id, hand, detail, checkpoint))
-        if kind == "payload_changed" and stream_id is not None and version is not None:
-            self.changed.add((stream_id, version))
 
 
 def _check_stream(found: _Breaks, stream_id: str, stream: _Stream, version_of: list[int],
                   id_of: list[str], stored_hash: list[str], prev_of: list[str],
-                  fields_of: list[tuple[Any, ...]],
                   content_ok: list[bool], ids: dict[str, int],
                   heads: dict[str, tuple[int, str]] | None) -> None:
     """The stream's own chain, as stored: content, order, gaps, copies, links and head."""
@@ -346,12 +346,16 @@ def _check_stream(found: _Breaks, stream_id: str, stream: _Stream, version_of: l
         if ids[id_of[index]] != index:
             first = ids[id_of[index]]
             found.add("event_inserted", stream_id, version_of[index], id_of[index], (
-                f"a copy of event id already recorded as stream {fields_of[first][0]!r} "
-                f"version {version_of[first]}"))
+                f"a copy of event id already recorded as version {version_of[first]}"))
         elif not content_ok[index]:
             found.add("payload_changed", stream_id, version_of[index], id_of[index], (
                 "its hash does not match its content (its type, payload, time, actor or device "
                 "was changed after it was recorded)"))
+    if seq[0] == 1 and seq[-1] == len(seq) and all(
+            seq[k] + 1 == seq[k + 1] for k in range(len(seq) - 1)):
+        _check_links(found, stream_id, list(zip(seq, indexes, strict=True)), id_of,
+                     stored_hash, prev_of, content_ok, heads)
+        return
     # Order: versions out of position order, as swaps (two events exchanged) or single moves.
     ordered = sorted(range(len(seq)), key=lambda k: (seq[k], k))
     rank = [0] * len(seq)
@@ -377,7 +381,6 @@ def _check_stream(found: _Breaks, stream_id: str, stream: _Stream, version_of: l
     # Gaps and copies of a version.
     present = set(seq)
     last = max(seq)
-    head = heads.get(stream_id) if heads is not None else None
     for start, end in _ranges(v for v in range(1, last + 1) if v not in present):
         found.add("event_missing", stream_id, start, detail=_versions(start, end) + " missing")
     seen_versions: set[int] = set()
@@ -390,16 +393,25 @@ def _check_stream(found: _Breaks, stream_id: str, stream: _Stream, version_of: l
     by_version: dict[int, int] = {}
     for k in ordered:
         by_version.setdefault(seq[k], indexes[k])
-    for version, index in by_version.items():
-        before = by_version.get(version - 1)
-        if before is None:
-            continue
-        if prev_of[index] == stored_hash[before]:
+    _check_links(found, stream_id, list(by_version.items()), id_of, stored_hash, prev_of,
+                 content_ok, heads)
+
+
+def _check_links(found: _Breaks, stream_id: str, by_version: list[tuple[int, int]],
+                 id_of: list[str], stored_hash: list[str], prev_of: list[str],
+                 content_ok: list[bool], heads: dict[str, tuple[int, str]] | None) -> None:
+    """Each event points at the hash of the version before it; the head at the last."""
+    index_of = dict(by_version)
+    for version, index in by_version:
+        before = index_of.get(version - 1)
+        if before is None or prev_of[index] == stored_hash[before]:
             continue
         if content_ok[before] and content_ok[index]:
             found.add("payload_changed", stream_id, version - 1, id_of[before], (
                 f"its hash was recomputed but version {version} still links to the hash it "
                 "had when it was recorded"))
+    last = max(index_of)
+    head = heads.get(stream_id) if heads is not None else None
     if head is not None:
         head_version, head_hash = head
         if head_version > last:
@@ -410,7 +422,7 @@ def _check_stream(found: _Breaks, stream_id: str, stream: _Stream, version_of: l
             found.add("event_inserted", stream_id, head_version + 1, detail=(
                 f"the log goes on to version {last} past the stream head (version "
                 f"{head_version})"))
-        elif head_hash != stored_hash[by_version[last]]:
+        elif head_hash != stored_hash[index_of[last]]:
             found.add("stream_head_changed", stream_id, last, detail=(
                 "the stream head's hash is not the hash of its last event"))
     elif heads is not None:
@@ -461,18 +473,43 @@ def _versions(start: int, end: int) -> str:
     return f"version {start}" if start == end else f"versions {start} to {end}"
 
 
-def _compare_leaves(found: _Breaks, leaves: Sequence[StoredLeaf], tree: MemoryTree,
-                    positions: list[int], stream_of: list[str], version_of: list[int],
-                    id_of: list[str], fields_of: list[tuple[Any, ...]],
-                    ids: dict[str, int]) -> None:
-    """The events against the leaves recorded when they were appended."""
+def _rewritten(leaves: Sequence[StoredLeaf], mismatched: list[int], tails: dict[int, str],
+               positions: list[int], stream_of: list[str], version_of: list[int],
+               id_of: list[str]) -> dict[int, bool]:
+    """Of the events whose leaf differs but which are still where they were appended: did
+    their own content change, or only the hashes before them? Chained to the hash its
+    predecessor had at append, unchanged content gives the hash it had at append."""
+    by_position = {leaf.position: leaf for leaf in leaves}
+    appended = {(leaf.stream_id, leaf.version): leaf.event_hash for leaf in leaves}
+    rewritten: dict[int, bool] = {}
+    for index in mismatched:
+        leaf = by_position.get(positions[index])
+        version = version_of[index]
+        if leaf is None or (leaf.event_id, leaf.stream_id, leaf.version) != (
+                id_of[index], stream_of[index], version):
+            continue
+        before = GENESIS_HASH if version == 1 else appended.get((stream_of[index], version - 1))
+        tail = tails[index]
+        rewritten[index] = not tail or before is None or _sha256(
+            f'["{before}"{tail}'.encode()).hexdigest() != leaf.event_hash
+    return rewritten
+
+
+def _compare_leaves(found: _Breaks, leaves: Sequence[StoredLeaf], positions: list[int],
+                    stream_of: list[str], version_of: list[int], id_of: list[str],
+                    ids: dict[str, int], mismatched: list[int],
+                    rewritten: dict[int, bool]) -> None:
+    """The events against the leaves recorded when they were appended (`mismatched`: the
+    events whose leaf differs, found while reading; `rewritten`: of those still at their place,
+    whether their own content changed)."""
+    if not mismatched and len(leaves) == len(positions):
+        return
     by_position = {leaf.position: leaf for leaf in leaves}
     leaf_of_id = {leaf.event_id: leaf for leaf in leaves}
-    recomputed = tree.levels[0]
     event_at = {position: index for index, position in enumerate(positions)}
-    rehashed: dict[str, list[int]] = {}
     renumbered: dict[str, list[tuple[StoredLeaf, int]]] = {}
-    for index, position in enumerate(positions):
+    for index in mismatched:
+        position = positions[index]
         stream_id, version, event_id = stream_of[index], version_of[index], id_of[index]
         leaf = by_position.get(position)
         if leaf is None:
@@ -485,13 +522,15 @@ def _compare_leaves(found: _Breaks, leaves: Sequence[StoredLeaf], tree: MemoryTr
         if leaf.event_id == event_id:
             if (leaf.stream_id, leaf.version) != (stream_id, version):
                 renumbered.setdefault(leaf.stream_id, []).append((leaf, version))
-            elif leaf.leaf_hash != recomputed[index]:
-                _changed_or_rehashed(found, leaf, leaves, fields_of[index], rehashed)
+            elif rewritten.get(index, True):
+                found.add("payload_changed", stream_id, version, event_id, (
+                    "its content differs from what was recorded at append (the stored leaf), "
+                    "and the chain was rehashed to hide it"))
             continue
         mine = leaf_of_id.get(event_id)
         theirs = event_at.get(mine.position) if mine is not None else None
         if mine is not None and theirs is not None and id_of[theirs] == leaf.event_id:
-            low, high = sorted((leaf.version, mine.version))
+            low = min(leaf.version, mine.version)
             found.add("events_swapped", leaf.stream_id, low, leaf.event_id, (
                 f"version {leaf.version} (event {leaf.event_id}) and version {mine.version} "
                 f"(event {mine.event_id}) of {leaf.stream_id!r} are in each other's place"))
@@ -535,33 +574,6 @@ def _compare_leaves(found: _Breaks, leaves: Sequence[StoredLeaf], tree: MemoryTr
                   f"it was recorded at position {leaf.position} and is not in the log")
 
 
-def _changed_or_rehashed(found: _Breaks, leaf: StoredLeaf, leaves: Sequence[StoredLeaf],
-                         fields: tuple[Any, ...], rehashed: dict[str, list[int]]) -> None:
-    """A leaf that differs: did this event's content change, or only the hashes before it?
-    Its content is unchanged if, chained to the hash its predecessor had at append, it gives
-    the hash it had at append."""
-    before = GENESIS_HASH
-    if leaf.version > 1:
-        previous = _previous_leaf(leaves, leaf)
-        before = previous.event_hash if previous is not None else ""
-    same = fields[6] is not None and before and _sha256(
-        _dumps([before, *fields]).encode()).hexdigest() == leaf.event_hash
-    if same:
-        rehashed.setdefault(leaf.stream_id, []).append(leaf.version)
-        return
-    found.add("payload_changed", leaf.stream_id, leaf.version, leaf.event_id, (
-        "its content differs from what was recorded at append (the stored leaf), and the "
-        "chain was rehashed to hide it"))
-
-
-def _previous_leaf(leaves: Sequence[StoredLeaf], leaf: StoredLeaf) -> StoredLeaf | None:
-    for index in range(leaf.leaf_index - 1, -1, -1):
-        candidate = leaves[index] if index < len(leaves) else None
-        if candidate is not None and candidate.stream_id == leaf.stream_id:
-            return candidate if candidate.version == leaf.version - 1 else None
-    return None
-
-
 def _check_checkpoints(report: LogCheck, found: _Breaks, source: LogSource,
                        given: Sequence[GivenCheckpoint], key: VerifierKey | None,
                        tree: MemoryTree, event_ids: dict[str, int]) -> None:
@@ -589,10 +601,11 @@ def _check_checkpoints(report: LogCheck, found: _Breaks, source: LogSource,
         if size > tree.size:
             # Fewer events than signed: cut off at the end (truncated), or lost from within
             # (a deleted stream or event), as far as the stored leaves tell.
-            first = next((leaf for leaf in source.leaves or () if leaf.event_id not in present),
+            stored_leaves = source.leaves
+            first = next((leaf for leaf in stored_leaves or () if leaf.event_id not in present),
                          None)
-            if first is None and source.leaves is not None and len(source.leaves) > tree.size:
-                first = source.leaves[tree.size]
+            if first is None and stored_leaves is not None and len(stored_leaves) > tree.size:
+                first = stored_leaves[tree.size]
             cut = first is None or first.leaf_index >= tree.size
             found.add("log_truncated" if cut else "not_an_extension",
                       first.stream_id if first else None, first.version if first else None,
@@ -623,72 +636,109 @@ def _not_an_extension(found: _Breaks, number: int, checkpoint: Checkpoint, tree:
     if source.leaves is not None:
         stored = MemoryTree()
         for leaf in source.leaves[:size]:
-            stored.append(leaf.leaf_hash)
+            stored.append(bytes.fromhex(leaf.leaf_hash))
     recomputed = tree.levels[0]
     if stored is not None and stored.size >= size and stored.root(size) == checkpoint.root:
         stored_leaves = source.leaves
         assert stored_leaves is not None
-        first = next(i for i in range(size) if recomputed[i] != stored_leaves[i].leaf_hash)
+        first = next(i for i in range(size)
+                     if recomputed[i].hex() != stored_leaves[i].leaf_hash)
         leaf = stored_leaves[first]
         found.add("not_an_extension", leaf.stream_id, leaf.version, leaf.event_id,
                   checkpoint=number, detail=(
                       f"the root of the first {size} events is not the signed root; the first "
                       f"event that differs from what was signed is leaf {first}"))
         return
+    why = ("the stored leaves were rewritten too" if source.leaves is not None else
+           "without the leaves recorded at append (an export holds none)")
     found.add("not_an_extension", checkpoint=number, detail=(
-        f"the root of the first {size} events is not the signed root; the stored leaves were "
-        f"rewritten too, so the change lies among events {matched + 1} to {size} of the log"))
+        f"the root of the first {size} events is not the signed root; {why}, the change lies "
+        f"among events {matched + 1} to {size} of the log"))
 
 
 # --- reading a database ------------------------------------------------------------------------
 
-_EVENTS_SQL = (
-    "SELECT position, stream_id, version, event_id, type, schema_version, payload, "
-    "recorded_at, actor, device, prev_hash, hash FROM events ORDER BY position"
-)
+# The hashed text of the event id and the time is made by the database (C, not Python): the
+# canonical forms of schema/hashing.py. A stored value in any other form comes out differently
+# (or NULL: not hashable) and so fails its hash, as it should.
+_EVENTS_SQL = {
+    "sqlite": (
+        "SELECT position, stream_id, version, CASE WHEN length(event_id) = 32 THEN "
+        "lower(substr(event_id, 1, 8) || '-' || substr(event_id, 9, 4) || '-' || "
+        "substr(event_id, 13, 4) || '-' || substr(event_id, 17, 4) || '-' || "
+        "substr(event_id, 21)) ELSE event_id END, type, schema_version, payload, "
+        "CASE WHEN length(recorded_at) = 26 AND substr(recorded_at, 11, 1) = ' ' THEN "
+        "substr(recorded_at, 1, 10) || 'T' || substr(recorded_at, 12) || 'Z' END, "
+        "actor, device, prev_hash, hash FROM events ORDER BY position"
+    ),
+    "postgresql": (
+        "SELECT position, stream_id, version, event_id::text, type, schema_version, payload, "
+        "to_char(recorded_at AT TIME ZONE 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS.US\"Z\"'), "
+        "actor, device, prev_hash, hash FROM events ORDER BY position"
+    ),
+}
+
+
+_LEAVES_SQL = {
+    "sqlite": (
+        "SELECT leaf_index, position, stream_id, version, lower(substr(event_id, 1, 8) || '-' "
+        "|| substr(event_id, 9, 4) || '-' || substr(event_id, 13, 4) || '-' || "
+        "substr(event_id, 17, 4) || '-' || substr(event_id, 21)), event_hash, leaf_hash "
+        "FROM merkle_leaves ORDER BY leaf_index"
+    ),
+    "postgresql": (
+        "SELECT leaf_index, position, stream_id, version, event_id::text, event_hash, "
+        "leaf_hash FROM merkle_leaves ORDER BY leaf_index"
+    ),
+}
 
 
 def check_store(store: EventStore, checkpoints: Sequence[GivenCheckpoint] = (),
                 key: VerifierKey | None = None) -> LogCheck:
-    """`check_log` of the database, read in one snapshot, rows streamed from a raw cursor."""
+    """`check_log` of the database, read in one snapshot through the driver's own cursors
+    (events streamed; on PostgreSQL a server-side cursor)."""
     with store.connection() as connection:
-        heads = {
-            str(row[0]): (int(row[1]), str(row[2]))
-            for row in connection.exec_driver_sql(
-                "SELECT id, head_version, head_hash FROM streams"
+        raw = connection.connection
+        postgresql = connection.dialect.name == "postgresql"
+
+        def rows(sql: str) -> list[Any]:
+            cursor = raw.cursor()
+            try:
+                cursor.execute(sql)
+                return list(cursor.fetchall())
+            finally:
+                cursor.close()
+
+        heads = {str(r[0]): (int(r[1]), str(r[2]))
+                 for r in rows("SELECT id, head_version, head_hash FROM streams")}
+        tree_rows = rows("SELECT tree_size, root_hash FROM merkle_head WHERE id = 1")
+        stored_checkpoints = [(int(r[0]), str(r[1])) for r in rows(
+            "SELECT checkpoint_id, note FROM log_checkpoints ORDER BY checkpoint_id")]
+        leaf_hashes = rows("SELECT position, leaf_hash FROM merkle_leaves ORDER BY leaf_index")
+
+        def load_leaves() -> list[StoredLeaf]:
+            return [StoredLeaf(*r) for r in rows(_LEAVES_SQL[connection.dialect.name])]
+
+        cursor = raw.cursor(name="handlog_log_check") if postgresql else raw.cursor()
+        try:
+            cursor.execute(_EVENTS_SQL[connection.dialect.name])
+            source = LogSource(
+                events=_batches(cursor),
+                heads=heads,
+                leaf_hashes=leaf_hashes,
+                load_leaves=load_leaves,
+                tree_head=((int(tree_rows[0][0]), bytes.fromhex(tree_rows[0][1]))
+                           if tree_rows else None),
+                stored_checkpoints=stored_checkpoints,
             )
-        }
-        tree_row = connection.exec_driver_sql(
-            "SELECT tree_size, root_hash FROM merkle_head WHERE id = 1"
-        ).first()
-        stored_checkpoints = [
-            (int(row[0]), str(row[1])) for row in connection.exec_driver_sql(
-                "SELECT checkpoint_id, note FROM log_checkpoints ORDER BY checkpoint_id"
-            )
-        ]
-        leaves = [
-            StoredLeaf(int(row[0]), int(row[1]), row[2], int(row[3]), uuid_text(row[4]),
-                       row[5], bytes.fromhex(row[6]))
-            for row in connection.exec_driver_sql(
-                "SELECT leaf_index, position, stream_id, version, event_id, event_hash, "
-                "leaf_hash FROM merkle_leaves ORDER BY leaf_index"
-            )
-        ]
-        result = connection.execution_options(stream_results=True, yield_per=5000) \
-            .exec_driver_sql(_EVENTS_SQL)
-        source = LogSource(
-            events=_raw_events(result),
-            heads=heads,
-            leaves=leaves,
-            tree_head=(int(tree_row[0]), bytes.fromhex(tree_row[1])) if tree_row else None,
-            stored_checkpoints=stored_checkpoints,
-        )
-        return check_log(source, checkpoints, key)
+            return check_log(source, checkpoints, key)
+        finally:
+            cursor.close()
 
 
-def _raw_events(result: Any) -> Iterator[RawEvent]:
-    for row in result:
-        time = row[7]
-        yield (row[0], row[1], row[2], uuid_text(row[3]), row[4], row[5], row[6],
-               sqlite_time(time) if isinstance(time, str) else utc_text(time),
-               row[8], row[9], row[10], row[11])
+def _batches(cursor: Any) -> Iterator[RawEvent]:
+    while True:
+        batch = cursor.fetchmany(5000)
+        if not batch:
+            return
+        yield from batch

@@ -46,6 +46,7 @@ from schema.tables import (
 MAX_ROWS_PER_STATEMENT = 2000
 
 EMPTY_ROOT = hashlib.sha256(b"").digest()
+_sha256 = hashlib.sha256
 _LEAF = b"\x00"
 _NODE = b"\x01"
 
@@ -262,15 +263,16 @@ class MemoryTree:
 
     def append(self, leaf: bytes) -> None:
         levels = self.levels
-        levels[0].append(leaf)
+        row = levels[0]
+        row.append(leaf)
         level = 0
-        while len(levels[level]) % 2 == 0:
-            row = levels[level]
-            parent = node_hash(row[-2], row[-1])
+        while not len(row) & 1:
+            parent = _sha256(_NODE + row[-2] + row[-1]).digest()
             level += 1
             if level == len(levels):
                 levels.append([])
-            levels[level].append(parent)
+            row = levels[level]
+            row.append(parent)
 
     def subtree(self, level: int, index: int) -> bytes:
         return self.levels[level][index]

@@ -487,7 +487,7 @@ def test_the_floor_runs_registration_moves_levels_breaks_color_ups_and_rulings(
     assert t["moves"][0]["name"] == mover["name"] and t["moves"][0]["to_table"] == "2"
     t = ok({"type": "ruling", "rule": "TDA 45", "text": "verbal raise binding",
             "stream": f"table-{tournament}-1"}).json()["tournaments"][0]
-    assert t["rulings"][0]["rule"] == "TDA 45"
+    assert t["rulings"][0]["rule"] == "TDA 45: methods of betting: verbal and chips"
     for _ in range(3):
         assert ok({"type": "start_level"}).status_code == 200
     blocked = ok({"type": "start_level"})

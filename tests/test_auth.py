@@ -46,8 +46,11 @@ def recorder(tmp_path: Path) -> Any:
 
 
 @pytest.fixture
-def app_auth(recorder: Recorder) -> tuple[FastAPI, Auth]:
-    return make_app(recorder)
+def app_auth(recorder: Recorder, tmp_path: Path) -> tuple[FastAPI, Auth]:
+    from schema.checkpoint import load_or_create_signing_key
+
+    key, _ = load_or_create_signing_key(tmp_path / "handlog.signing-key", "auth-test")
+    return make_app(recorder, signing_key=key)
 
 
 def _tournament_id(recorder: Recorder) -> str:
@@ -71,7 +74,8 @@ def _valid_body(route: APIRoute, method: str, recorder: Recorder) -> dict[str, A
         return {"command": {"type": "ruling", "rule": "TDA 1", "text": "best interest"}}
     if route.path == "/api/tournaments":
         return {"id": "auth-check", "structure": DEMO_STRUCTURE.read_text(encoding="utf-8")}
-    if route.path in ("/api/tables/{stream}/pairing",) or method == "DELETE":
+    if route.path in ("/api/tables/{stream}/pairing", "/api/log/checkpoint") or \
+            method == "DELETE":
         return None
     raise AssertionError(f"no test body for {method} {route.path}: add one, and decide who may "
                          "call it")
@@ -108,7 +112,8 @@ def test_every_state_changing_route_refuses_without_the_right_role(
     assert {(m, r.path) for m, r in routes} == {
         ("POST", "/api/tables/{stream}/commands"), ("POST", "/api/tables/{stream}/pairing"),
         ("POST", "/api/tournaments/{tournament}/commands"), ("POST", "/api/tournaments"),
-        ("DELETE", "/api/session"), ("DELETE", "/api/sessions/{session_id}")}
+        ("POST", "/api/log/checkpoint"), ("DELETE", "/api/session"),
+        ("DELETE", "/api/sessions/{session_id}")}
     heads = {h.stream_id: h.version for h in recorder.store.streams()}
     clients = {}
     for role, table in (("viewer", None), ("dealer", OTHER), ("dealer", STREAM),

@@ -186,3 +186,25 @@ def test_the_floor_api_serves_the_key_and_signs_a_checkpoint_for_the_director(
     finally:
         client.__exit__(None, None, None)
         recorder.store.close()
+
+
+def test_the_audit_report_prints_the_latest_checkpoint_in_full_with_a_qr_code(
+    tmp_path: Path,
+) -> None:
+    recorder = make_recorder(tmp_path)
+    open_table(recorder, "table-1")
+    url = recorder.store.url
+    recorder.store.close()
+    key = tmp_path / "k"
+    cp = handlog("log", "checkpoint", "--db", url, "--signing-key", str(key)).stdout
+    out = tmp_path / "audit.html"
+    result = handlog("report", "--db", url, "--out", str(out))
+    assert result.exit_code == 0, result.output
+    page = out.read_text(encoding="utf-8")
+    escaped = cp.replace("+", "+").replace("&", "&amp;").replace("<", "&lt;")
+    assert f'<pre class="checkpoint">{escaped}</pre>' in page
+    assert '<div class="qr"><svg' in page
+    data = handlog("report", "--db", url, "--format", "json", "--out",
+                   str(tmp_path / "a.json"))
+    assert data.exit_code == 0
+    assert json.loads((tmp_path / "a.json").read_text())["checkpoint"]["text"] == cp

@@ -407,3 +407,21 @@ def test_handlog_as_a_process(db_url: str, tmp_path: Path) -> None:
     assert broken.returncode == 1
     assert "BREAK payload changed at stream 'table-1', version 5, event " in broken.stdout
     assert "Traceback" not in broken.stderr
+
+
+def test_verify_recomputes_the_hash_of_any_text_exactly(db_url: str) -> None:
+    """Quotes, backslashes, accents, emoji and control escapes in payloads, actors and devices
+    hash as schema/hashing.py hashes them: the log verifies, and one changed byte does not."""
+    from conftest_store import new_event
+
+    upgrade_database(db_url)
+    odd = 'Zoë "the \\ rock" \u00e9\u2014\U0001f0a1 \t\n</script>'
+    with open_store(db_url) as store:
+        store.append("table-é", 0, [
+            new_event({"note": odd, "n": [1, {"b": odd}]}, actor=odd[:40], device="tab\u00e9"),
+            new_event({"a": "\u2028\u2029\x7f"}, event_type="ruling_recorded"),
+        ], kind="table")
+    result = handlog("log", "verify", "--db", db_url)
+    assert result.exit_code == 0, result.output
+    _tamper_in_database(db_url, "UPDATE events SET actor = 'x' WHERE version = 1")
+    assert handlog("log", "verify", "--db", db_url).exit_code == 1

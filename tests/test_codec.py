@@ -349,3 +349,123 @@ def test_two_classes_cannot_share_a_type() -> None:
 def test_encoding_refuses_what_is_not_an_event() -> None:
     with pytest.raises(EventCodecError):
         encode_event(Seat(1))
+
+
+# --- version 1 sentences become codes (events hold facts, not prose) --------------------------
+
+_OLD_PROCEDURES = [
+    ("the burn card stays; the premature flop goes back into the stub, the entire stub is "
+     "reshuffled and the flop re-dealt without another burn once the betting is done",
+     "reshuffle_keep_burn", "TDA RP-5", ["tda-rp-5"]),
+    ("the premature turn and its burn are reshuffled with the rest of the deck, the deck is "
+     "re-cut and the cards re-dealt once the betting is done", "reshuffle_with_burn",
+     "BSE misdealt / exposed cards", ["bse-misdealt-exposed-cards"]),
+    ("burn cards stay in the muck; the exposed card(s) are shuffled back into the deck; once "
+     "betting completes the top card(s) are revealed", "reshuffle_then_top_card",
+     "league accidental reveals", ["league-accidental-reveals"]),
+    ("the flop is mixed back into the stub, the burn card stays; after the betting, shuffle, "
+     "cut and deal a new flop without burning", "flop_mixed_back",
+     "chairperson premature board cards", ["chairperson-premature-board-cards"]),
+    ("the card is taken out of play for this round; the next card replaces it after a burn, "
+     "and the exposed card is shuffled back for the river", "turn_out_for_the_round",
+     "chairperson premature board cards", ["chairperson-premature-board-cards"]),
+    ("the burn card stays; the river goes back into the deck, which is reshuffled and cut, and "
+     "the river is dealt without another burn", "river_reshuffled",
+     "chairperson premature board cards", ["chairperson-premature-board-cards"]),
+]
+
+
+@pytest.mark.parametrize(("text", "code", "rule", "rules"), _OLD_PROCEDURES,
+                         ids=[c for _t, c, _r, _rs in _OLD_PROCEDURES])
+def test_tda_rp_5_premature_board_v1_procedure_sentences_become_codes(
+        text: str, code: str, rule: str, rules: list[str]) -> None:
+    """Every procedure sentence version 1 wrote for a premature board card is its code."""
+    event = decode_event("board_exposed_early", 1,
+                         {"cards": ["Js"], "procedure": text, "rule": rule})
+    assert (event.procedure, list(event.rules)) == (code, rules)
+
+
+@pytest.mark.parametrize(("name", "rank"), [
+    ("Royal flush", (8, 12)), ("Straight flush, nine high", (8, 7)),
+    ("Four of a kind, sixes", (7, 4)), ("Full house, kings full of sevens", (6, 11, 5)),
+    ("Flush, ace high", (5, 12)), ("Straight, five high", (4, 3)),
+    ("Three of a kind, deuces", (3, 0)), ("Two pair, jacks and tens", (2, 9, 8)),
+    ("Pair of queens", (1, 10)), ("High card, king", (0, 11)), ("", ()),
+])
+def test_pot_awarded_v1_hand_names_become_hand_ranks(name: str, rank: tuple[int, ...]) -> None:
+    """A version 1 hand name is the hand rank it names, and today's words say it the same."""
+    from engine.words import hand_name
+
+    event = decode_event("pot_awarded", 1, {
+        "pot": 0, "amount": 10, "eligible": [0, 1], "winners": [0], "shares": [10],
+        "odd_chips": [], "hand_name": name, "ruling": ""})
+    assert event.hand_rank == rank
+    assert hand_name(event.hand_rank) == name
+
+
+@pytest.mark.parametrize(("reason", "rule", "cause", "rules", "kept"), [
+    ("clock expired facing a bet", "TDA 29", "clock_expired_facing_bet", ("tda-29",), ""),
+    ("clock expired", "league timely bets", "clock_expired", ("league-timely-bets",), ""),
+    ("exposed a card with action pending", "BSE mucked cards", "exposed_with_action_pending",
+     ("bse-mucked-cards",), ""),
+    ("away from the table when the deal was complete", "TDA 30", "absent_at_deal",
+     ("tda-30",), ""),
+    ("mucked cards touched", "TDA 65", "ruling", ("tda-65",), "mucked cards touched"),
+    ("clock expired", "TDA 65", "ruling", ("tda-65",), "clock expired"),
+])
+def test_hand_killed_v1_engine_sentences_become_causes_and_a_director_keeps_his_words(
+        reason: str, rule: str, cause: str, rules: tuple[str, ...], kept: str) -> None:
+    """The engine's reasons become causes; a director's reason stays as he typed it (the rule
+    that came with it tells them apart), and his citation becomes identifiers."""
+    event = decode_event("hand_killed", 1, {"player": 1, "reason": reason, "rule": rule})
+    assert (event.cause, event.rules, event.reason) == (cause, rules, kept)
+
+
+@pytest.mark.parametrize(("event_type", "payload", "field", "value"), [
+    ("player_seated", {"seat": 1, "player": "a", "stack": 10, "reason": "late entry"},
+     "reason", "late_entry"),
+    ("button_placed", {"seat": 1, "reason": "draw for the button"}, "reason", "button_draw"),
+    ("stack_adjusted", {"seat": 1, "player": "a", "amount": -25,
+                        "reason": "color-up (forfeit_to_next_pot)", "rule": "octobermuck"},
+     "reason", "color_up"),
+    ("pot_carried", {"amount": 100, "reason": "to the next pot of table 2: this table breaks",
+                     "rule": "octobermuck", "other_table": "2"}, "rule", "octobermuck:color_up"),
+    ("event_voided", {"versions": [3], "reason": "dealer undo", "rule": "correction"},
+     "reason", "undo"),
+    ("seats_drawn", {"seed": "1", "tables": ["1"], "assignments": [],
+                     "reason": "final table redraw"}, "reason", "final_table_redraw"),
+    ("table_closed", {"table": "2", "reason": "table broken"}, "reason", "table_broken"),
+    ("player_withdrew", {"player": "a", "place": 3, "chips_removed": 100,
+                         "rule": "BSE Missing Player: chips of a player who withdraws are "
+                         "removed from play; League: chips are never split amongst the "
+                         "players"}, "rule", "bse-missing-player"),
+    ("prizes_awarded", {"pool": 100, "field_size": 24, "awards": [],
+                        "rule": "payouts for 24-27 players: 30%, 20%; rounded down to 100 "
+                        "cents, the remainder to first place"}, "rule", "payouts:24-27"),
+    ("player_moved", {"player": "a", "from_table": "1", "from_seat": 2, "to_table": "2",
+                      "to_seat": 3, "stack": 100, "reason": "balance",
+                      "rule": "TDA: the player due the big blind next moves to the shortest "
+                      "table"}, "rule", "tda-11-a"),
+    ("ruling_recorded", {"rule": "TDA 45", "text": "verbal raise binding", "by": "td"},
+     "rule", "tda-45"),
+])
+def test_table_and_tournament_v1_sentences_become_codes(
+        event_type: str, payload: dict[str, Any], field: str, value: str) -> None:
+    """Reasons and citations the engine and recorder wrote as sentences are codes now."""
+    assert getattr(decode_event(event_type, 1, payload), field) == value
+
+
+def test_chips_colored_up_v1_citation_and_adjustment_reasons_become_identifiers() -> None:
+    """A color-up's citation (the profile's sentence) is `profile:color_up`, known by the
+    digest of its old text; each adjustment's reason is a code."""
+    from engine.profiles import PROFILES
+
+    payload = {"after_level": 3, "colours": ["green"], "old_unit": 25, "new_unit": 100,
+               "method": "forfeit_to_next_pot", "removed": 0,
+               "rule": PROFILES["octobermuck"].citations["color_up"], "next_pots": [],
+               "adjustments": [{"player": "a", "table": "1", "stack_before": 1030,
+                                "odd_chips": 30, "amount": -30,
+                                "reason": "odd chips forfeited to the next pot", "cards": []}]}
+    event = decode_event("chips_colored_up", 1, payload)
+    assert event.rule == "octobermuck:color_up"
+    assert event.adjustments[0].reason == "forfeited_to_next_pot"

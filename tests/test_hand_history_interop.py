@@ -34,7 +34,15 @@ from engine.names import name_problem, safe_name
 from engine.table import Level
 from recorder.cli import cli
 from recorder.demo import run_demo
-from recorder.service import Actor, OpenTable, PlaceButton, Recorder, SeatPlayer, StartHand
+from recorder.service import (
+    Actor,
+    OpenTable,
+    PlaceButton,
+    Recorder,
+    SeatPlayer,
+    SetAbsence,
+    StartHand,
+)
 from recorder.structure import load_structure
 from recorder.tournament_service import Tournaments
 from replay.export_hands import HandsExport, RecordedHand, load_hands, odd_chip_split
@@ -465,6 +473,10 @@ def test_the_schema_rejects_what_issue_15_found() -> None:
 def test_ohh_bounty_fields_only_in_bounty_events_and_counted_once(event: Event) -> None:
     hands = [o["ohh"] for o in objects(event.export("ohh"))]
     info = hands[0]["tournament_info"]
+    # The same numbers as the PokerStars text: unique across events.
+    stars = event.export("pokerstars")
+    assert f"Tournament #{info['tournament_number']}," in stars
+    assert all(f"PokerStars Hand #{h['game_number']}:" in stars for h in hands)
     if event.profile != "octobermuck":
         assert "bounty_fee_amount" not in info and "Bounty" not in info["flags"]
         assert not any("player_bounty" in p for h in hands for p in h["players"])
@@ -649,3 +661,51 @@ def test_import_shows_a_progress_bar_on_standard_error(monkeypatch: pytest.Monke
     assert result.exit_code == 0, result.output
     assert "Importing hand histories" in result.stderr
     assert "Importing" not in result.stdout and "matched" in result.stdout
+
+
+def test_import_takes_a_folded_hand_shown_afterwards_as_information(tmp_path: Path) -> None:
+    """PokerStars lets a player show his folded cards after the hand: no chips move, so the
+    import does not take it as a show for the pot (TDA 16 would call that illegal)."""
+    path = tmp_path / "shown.txt"
+    path.write_text(CASH_HAND.replace("Dan: doesn't show hand",
+                                      "Zo\u00eb: shows [Ah Kd] (high card Ace)"),
+                    encoding="utf-8")
+    code, data, output = _import(str(path))
+    assert code == 0 and data["matched"] == 1, output
+
+
+def test_a_hand_killed_at_the_deal_for_an_absent_player_reads_back(tmp_path: Path) -> None:
+    """TDA 30: P3 is away when the cards are dealt, so his big blind is dead at once. The PHH
+    export says who was away (`_absent`) and re-verifies; PokerStars text has no such thing
+    (a sitting-out player folds in turn there): the import reports it illegal, with the
+    reason, instead of inventing an action."""
+    url = f"sqlite:///{tmp_path / 'away.db'}"
+    dealer = Actor("dealer-1", "dealer", "tablet-1")
+    stream = "table-away-1"
+    with open_store(url, upgrade=True) as store:
+        recorder = Recorder(store)
+
+        def submit(command: object) -> None:
+            fold = recorder.table(stream)
+            recorder.submit(stream, command, fold.version, uuid.uuid4(), dealer)  # type: ignore[arg-type]
+
+        submit(OpenTable("away", 9, "tda"))
+        for seat in (1, 2, 3, 4):
+            submit(SeatPlayer(seat, f"P{seat}", 1000))
+        submit(PlaceButton(1))
+        submit(SetAbsence(3, True))
+        submit(StartHand(Level(10, 20)))
+        submit(hc.Fold(2))
+        submit(hc.Fold(3))
+        submit(hc.AwardPots())
+    phh = tmp_path / "away.phhs"
+    phh.write_text(_export(url, "phh"), encoding="utf-8")
+    assert "_absent = [2]" in phh.read_text()
+    code, data, output = _import(str(phh))
+    assert code == 0 and data["matched"] == 1, output
+    stars = tmp_path / "away.txt"
+    stars.write_text(_export(url, "pokerstars"), encoding="utf-8")
+    assert "Seat 3: P3 (1000 in chips) is sitting out" in stars.read_text()
+    code, data, _output = _import(str(stars))
+    assert code == 1 and data["results"][0]["status"] == "illegal"
+    assert data["results"][0]["reason"]

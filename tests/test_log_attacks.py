@@ -356,4 +356,48 @@ def test_a_rewrite_of_the_merkle_tables_too_is_still_caught_by_the_checkpoint(
     result = verify(room)
     assert result.exit_code == 1, result.output
     (line,) = [x for x in breaks(result) if x.startswith("BREAK not an extension of checkpoint 1")]
-    assert "the stored leaves were rewritten too" in line
+    assert "the stored leaves were rewritten too, the change lies among events" in line
+
+
+def test_an_export_is_checked_against_the_checkpoint_offline(room: Room, tmp_path: Path) -> None:
+    """The JSON-lines export carries all an auditor needs: it verifies against the posted
+    checkpoint with no database, and a rewrite exported afterwards does not."""
+    clean = tmp_path / "clean.jsonl"
+    assert handlog("log", "export", "--db", room.url, "--out", str(clean)).exit_code == 0
+    result = handlog("log", "verify", str(clean), "--checkpoint", str(room.checkpoint),
+                     "--key", str(room.public_key))
+    assert result.exit_code == 0, result.output
+    assert "consistent (consistency proof of" in result.output
+
+    def deed(insider: Insider) -> None:
+        insider.set_payload(room.tournament, 1,
+                            lambda p: p.replace("[6500,3500]", "[7000,3000]"))
+        insider.rehash(room.tournament)
+
+    attack(room, deed)
+    forged = tmp_path / "forged.jsonl"
+    assert handlog("log", "export", "--db", room.url, "--out", str(forged)).exit_code == 0
+    result = handlog("log", "verify", str(forged), "--checkpoint", str(room.checkpoint),
+                     "--key", str(room.public_key))
+    assert result.exit_code == 1
+    assert "BREAK not an extension of checkpoint 1: the root of the first" in result.output
+
+
+def test_replay_and_the_audit_report_no_longer_call_a_rehashed_rewrite_clean(
+    room: Room, tmp_path: Path
+) -> None:
+    def deed(insider: Insider) -> None:
+        insider.set_payload(room.tournament, 1,
+                            lambda p: p.replace("[6500,3500]", "[7000,3000]"))
+        insider.rehash(room.tournament)
+
+    attack(room, deed)
+    replayed = handlog("replay", "--db", room.url)
+    assert replayed.exit_code == 1
+    assert f"BREAK payload changed at stream {room.tournament!r}, version 1" in replayed.output
+    out = tmp_path / "audit.html"
+    reported = handlog("report", "--db", room.url, "--out", str(out))
+    assert reported.exit_code == 1
+    page = out.read_text(encoding="utf-8")
+    assert "CLEAN" not in page
+    assert "Merkle log and checkpoints: <span class=\"bad\">broken</span>" in page

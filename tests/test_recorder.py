@@ -257,7 +257,10 @@ def test_bse_league_rounds_up_odd_chips_and_finishes_without_a_payout_table(
         assert "prizes_awarded" not in types
         rounded = [e for s in heads if s.startswith("table-") for e in store.read(s)
                    if e.type == "stack_adjusted" and e.payload["amount"] > 0]
-        assert rounded and all("round_up" in e.payload["reason"] for e in rounded)
+        assert rounded and all(e.payload["reason"] == "color_up" for e in rounded)
+        methods = {e.payload["method"] for e in store.read(tournament)
+                   if e.type == "chips_colored_up"}
+        assert methods == {"round_up"}
     replayed = runner.invoke(cli, ["replay", "--db", db_url, "--json"])
     assert replayed.exit_code == 0, replayed.output
 
@@ -477,9 +480,11 @@ def test_director_amends_an_earlier_bet_and_later_events_are_revalidated(
     assert hand is not None and hand.current_bet == 80 and hand.bets[2] == 80
     assert [e.type for e in store.read(STREAM)][-2:] == ["raise_made", "event_amended"]
     amendment = store.read(STREAM)[-1]
-    # The replacement's schema version is recorded with it (event_amended v2).
+    # The replacement's schema version is recorded with it (event_amended v2 on), the rule
+    # cited as an identifier (v3).
     assert (amendment.schema_version, amendment.payload["replacement_version"]) == (
-        2, RaiseMade.VERSION)
+        3, RaiseMade.VERSION)
+    assert amendment.payload["rule"] == "tda-1"
     submit(recorder, hc.BetRaise(0, 300))
     with pytest.raises(RuleViolation) as refused:
         recorder.submit(STREAM, AmendEvent(raised, RaiseMade(2, 1000, True, True), "typo",
@@ -498,4 +503,4 @@ def test_penalty_is_recorded_with_rule_and_who(store: EventStore) -> None:
                         "profanity", Actor("Tina", "director", "floor"), hands=4)
     penalties = tournaments.state(summary.tournament).penalties
     assert [(p.player, p.rule, p.by, p.hands) for p in penalties] == [
-        ("p1", "TDA 2024 Rule 71", "Tina", 4)]
+        ("p1", "tda-71", "Tina", 4)]  # the citation as typed, stored as its identifier

@@ -64,6 +64,7 @@ from engine.hand import (
     start_hand,
 )
 from engine.profiles import get_profile
+from engine.words import render
 
 # --- helpers -------------------------------------------------------------------------------
 
@@ -621,11 +622,13 @@ def test_chairperson_premature_flop_burn_stays_turn_taken_out_for_the_round() ->
     card 'is taken out of play for that round'."""
     state = new_hand("chairperson", (1000,) * 3)
     flop = only_event(decide(state, ExposeBoardEarly(cards("2c 7d 9h"))), BoardExposedEarly)
-    assert isinstance(flop, BoardExposedEarly) and "burn card stays" in flop.procedure
+    assert isinstance(flop, BoardExposedEarly) and flop.procedure == "flop_mixed_back"
+    assert "burn card stays" in render(flop)["procedure"]
     state = limp_to_flop(state)
     turn = only_event(decide(state, ExposeBoardEarly(cards("Jc"))), BoardExposedEarly)
     assert isinstance(turn, BoardExposedEarly)
-    assert "taken out of play for this round" in turn.procedure
+    assert turn.procedure == "turn_out_for_the_round"
+    assert "taken out of play for this round" in render(turn)["procedure"]
 
 
 def test_tda_rp5_premature_turn_reshuffled_into_the_stub() -> None:
@@ -634,7 +637,8 @@ def test_tda_rp5_premature_turn_reshuffled_into_the_stub() -> None:
     state = limp_to_flop(new_hand("tda", (1000,) * 3))
     turn = only_event(decide(state, ExposeBoardEarly(cards("Jc"))), BoardExposedEarly)
     assert isinstance(turn, BoardExposedEarly)
-    assert "RP-5" in turn.rule and "taken out of play for this round" not in turn.procedure
+    assert turn.rules == ("tda-rp-5",) and turn.procedure == "reshuffle_keep_burn"
+    assert "reshuffled" in render(turn)["procedure"]
 
 
 def test_chairperson_clock_expired_facing_a_bet_hand_dead() -> None:
@@ -697,7 +701,8 @@ def test_league_exposed_both_cards_call_or_fold_only() -> None:
     state = play(state, ExposeCard(2, card("As"), in_deal=False))
     events = decide(state, ExposeCard(2, card("Ad"), in_deal=False))
     exposed = only_event(events, CardExposed)
-    assert isinstance(exposed, CardExposed) and "call or fold" in exposed.consequence
+    assert isinstance(exposed, CardExposed) and exposed.consequence == "call_or_fold"
+    assert "call or fold" in render(exposed)["consequence"]
     state = play(state, ExposeCard(2, card("Ad"), in_deal=False))
     la = legal(state)
     assert (la.player, la.call_amount, la.raise_kind, la.can_fold) == (2, 100, "", True)
@@ -847,7 +852,9 @@ def test_league_premature_board_card_reshuffled_top_card_revealed() -> None:
     state = new_hand("league", (1000,) * 3)
     event = only_event(decide(state, ExposeBoardEarly(cards("2c 7d 9h"))), BoardExposedEarly)
     assert isinstance(event, BoardExposedEarly)
-    assert "shuffled back" in event.procedure and "top card" in event.procedure
+    assert event.procedure == "reshuffle_then_top_card"
+    assert "shuffled back" in render(event)["procedure"] and "top card" in render(event)[
+        "procedure"]
 
 
 def test_league_called_at_the_river_last_bettor_shows_first() -> None:

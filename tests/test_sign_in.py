@@ -127,6 +127,16 @@ def test_no_one_elses_wrong_pins_lock_the_director_out_of_his_device(
         assert login(director, "10.0.0.2", DIRECTOR_PIN) == 429
 
 
+def test_the_director_signs_in_at_the_servers_own_machine_whatever_the_room_guesses() -> None:
+    clock = [1000.0]
+    auth = Auth(secret=b"s" * 32, clock=lambda: clock[0], limits=Limits(director=(30, 600.0)))
+    answers = [_status(auth, f"10.7.0.{n}", role="director", pin="0") for n in range(35)]
+    assert answers[:30] == [401] * 30 and set(answers[30:]) == {429}
+    assert _status(auth, "10.7.1.1", role="director", pin=auth.director_pin) == 429
+    assert _status(auth, "127.0.0.1", role="director", pin=auth.director_pin) == 200
+    assert _status(auth, "::1", role="director", pin=auth.director_pin) == 200
+
+
 def test_forwarded_headers_are_not_believed_by_default(recorder: Recorder) -> None:
     """Without --forwarded-allow-ips (not even from 127.0.0.1) a rotated X-Forwarded-For buys
     no guesses: they all count against the real address."""
