@@ -77,7 +77,7 @@ from schema.hashing import verify_events
 from schema.logcheck import Break, check_store
 from schema.store import EventStore, StoredEvent
 
-REPORT_FORMATS = ("html", "json", "csv")
+REPORT_FORMATS = ("html", "json", "csv", "pdf")
 
 
 @dataclass
@@ -124,6 +124,10 @@ class AuditReport:
                 written.append(page)
             out.write_text(render_html(self.data, pages), encoding="utf-8")
             return written
+        if fmt == "pdf":
+            from replay.report_pdf import write_pdf  # ReportLab is loaded for PDFs only
+
+            return write_pdf(self.data, out)
         if fmt == "csv":
             pots, log = self.to_csv()
             first, second = csv_paths(out)

@@ -136,3 +136,43 @@ def test_the_eliminations_chart_counts_every_player_out(tmp_path: Path) -> None:
     page = audit.to_html()
     assert page.count("<svg") == 4
     assert re.search(rf"<desc>{out} players out between ", page)
+
+
+def test_report_format_pdf_has_the_verdict_contents_hands_and_page_numbers(
+        recorded: AuditReport, tmp_path: Path) -> None:
+    """`handlog report --format pdf`: the verdict on page 1, a table of contents with page
+    numbers, every hand with its actions, "page N of M" on every page."""
+    import pypdf
+
+    out = tmp_path / "audit.pdf"
+    assert recorded.write("pdf", out) == [out]
+    reader = pypdf.PdfReader(str(out))
+    pages = [page.extract_text() for page in reader.pages]
+    assert pages[0].startswith("handlog audit report")
+    assert "CLEAN: every event replays through the engine" in pages[0]
+    assert "Contents" in pages[0] and "Hands at table 1" in pages[0]
+    assert all(f"page {n} of {len(pages)}" in text for n, text in enumerate(pages, 1))
+    text = " ".join(" ".join(p.split()) for p in pages)
+    assert "Hand 1 at 1" in text and "Hand 2 at 1" in text
+    assert "Ann raises to 1000 (all-in), not a full raise" in text
+    assert "The engine proposed: main pot to Cy" in text
+    assert "called in error: he folded" in text
+
+
+def test_handlog_report_format_pdf_on_the_command_line(tmp_path: Path) -> None:
+    from click.testing import CliRunner
+
+    from recorder.cli import cli
+
+    url = f"sqlite:///{tmp_path / 'handlog.db'}"
+    recorder = make_recorder(tmp_path)
+    open_table(recorder, STREAM, PLAYERS)
+    app, auth = make_app(recorder)
+    with Client(app, auth) as director:
+        assert director.login("director").status_code == 200
+        play_short_all_in_hand(director)
+    recorder.store.close()
+    result = CliRunner().invoke(cli, ["report", "--db", url, "--format", "pdf",
+                                      "--out", str(tmp_path / "r.pdf")])
+    assert result.exit_code == 0, result.output
+    assert (tmp_path / "r.pdf").read_bytes().startswith(b"%PDF-")
