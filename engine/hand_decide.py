@@ -800,3 +800,17 @@ _DECIDERS: Final[dict[type, Callable[[HandState, Any], tuple[HandEvent, ...]]]] 
     ExpireClock: _decide_clock, MarkAbsent: _decide_absent, MarkReturned: _decide_returned,
     VoidHand: _decide_void,
 }
+
+
+def reopening(state: HandState, player: int) -> tuple[bool, str]:
+    """Whether the betting is reopened for `player` now, and the identifier of the rule that
+    decides it (`tda-47`, or the profile's own reopen_percent / reopen_measure): what a floor
+    person is asked after a short all-in. The same test the engine validates raises with."""
+    profile = state.profile
+    if profile.reopen_measure == "own_bet_total":
+        rule = f"{profile.name}:reopen_measure"
+    elif profile.reopen_percent != 100:
+        rule = f"{profile.name}:reopen_percent"
+    else:
+        rule = "tda-47"
+    return _raise_open(state, player), rule

@@ -12,7 +12,7 @@ never pass through this module.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 # --- hands ------------------------------------------------------------------------------------
@@ -314,3 +314,73 @@ def render(event: Any) -> dict[str, str]:
 
 
 _CODED = ("hand_rank", "rules", "rule", "consequence", "procedure", "cause", "reason")
+
+
+# --- one hand event as a sentence ---------------------------------------------------------------
+
+
+def _cards(cards: Iterable[str]) -> str:
+    return " ".join(cards)
+
+
+def action_text(event: Any, who: Callable[[int], str], public: bool) -> str | None:
+    """One line a person reads of a hand event: "Bob raises to 600"; `who(position)` names a
+    player; `public` hides unshown hole cards (and an exposed card's face). None for an event
+    that is not a hand's (the readers say those themselves)."""
+    kind = getattr(event, "TYPE", "")
+    if kind == "hand_started":
+        return f"hand #{event.hand_number} started (button seat {event.button_seat})"
+    if kind == "chips_posted":
+        post = event.kind.replace("_", " ")
+        return f"{who(event.player)} posts {post} {event.amount}" + (
+            " (all-in)" if event.all_in else "")
+    if kind == "hole_cards_dealt":
+        if public or not event.cards:
+            return f"{who(event.player)} dealt in"
+        return f"{who(event.player)} dealt {_cards(event.cards)}"
+    if kind == "player_folded":
+        return f"{who(event.player)} folds"
+    if kind == "player_checked":
+        return f"{who(event.player)} checks"
+    if kind == "player_called":
+        return f"{who(event.player)} calls {event.amount}" + (" (all-in)" if event.all_in else "")
+    if kind == "bet_made":
+        return f"{who(event.player)} bets {event.to}" + (" (all-in)" if event.all_in else "")
+    if kind == "raise_made":
+        extra = " (all-in)" if event.all_in else ""
+        if not event.full:
+            extra += ", not a full raise"
+        return f"{who(event.player)} raises to {event.to}{extra}"
+    if kind == "board_dealt":
+        return f"board: {_cards(event.cards)}"
+    if kind == "cards_shown":
+        return f"{who(event.player)} shows {_cards(event.cards)}"
+    if kind == "cards_mucked":
+        return f"{who(event.player)} mucks"
+    if kind == "pot_awarded":
+        pot = "main pot" if event.pot == 0 else f"side pot {event.pot}"
+        shares = ", ".join(f"{who(w)} {s}" for w, s in zip(event.winners, event.shares,
+                                                             strict=True))
+        text = f"{pot} {event.amount}: {shares}"
+        if event.hand_rank:
+            text += f" ({hand_name(event.hand_rank)})"
+        if event.ruling:
+            text += f"; ruling: {event.ruling}"
+        return text
+    if kind == "misdeal_declared":
+        return f"misdeal: {render(event)['cause']}"
+    if kind == "card_exposed":
+        card = "a card" if public else event.card
+        return f"{who(event.player)}: {card} exposed; {render(event)['consequence']}"
+    if kind == "board_exposed_early":
+        return (f"premature board card {_cards(event.cards)}: "
+                f"{render(event)['procedure']}")
+    if kind == "hand_killed":
+        return f"{who(event.player)}'s hand killed: {render(event)['cause']}"
+    if kind == "player_marked_absent":
+        return f"{who(event.player)} absent"
+    if kind == "player_returned":
+        return f"{who(event.player)} returned"
+    if kind == "hand_voided":
+        return f"hand void: {event.reason}"
+    return None

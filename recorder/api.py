@@ -49,6 +49,7 @@ from engine.errors import RuleViolation
 from engine.events import HandStarted
 from engine.profiles import render_rule
 from engine.table import Level
+from recorder.api_hands import hands_router
 from recorder.api_spec import (
     DELETE_SESSION,
     FLOOR_STREAM,
@@ -732,6 +733,7 @@ def create_app(
     def join_page() -> FileResponse:
         return page("join.html")
 
+    app.include_router(hands_router(store, session_of))
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     return app
 

@@ -41,13 +41,15 @@ def report(db_url: str | None, tournament: str | None, fmt: str, out: Path,
            all_cards: bool) -> None:
     """The auditor's report, built by replaying the log through the engine.
 
-    The verdict (clean, or every finding with its stream, version, event, rule, expected and
-    recorded values; the hash chains), each tournament (structure, house rules, entrants, the
-    chip ledger, eliminations, prizes), every hand per table (button and blinds, level,
-    stacks, each pot with eligible players, winners, shares and odd chips), every correction
-    and every ruling and penalty with the rule it rests on and who recorded it. HTML is one
-    self-contained printable page; JSON one object; CSV one row per hand and pot. It holds
-    only the cards shown at the table unless --all-cards (and says which).
+    The verdict first (clean, or every finding with its stream, version, event, rule, expected
+    and recorded values; the hash chains and the Merkle log), the latest signed checkpoint, a
+    table of contents with every hand, charts (every player's chips, average stack and blinds
+    per level, pot sizes, eliminations over time), each tournament (structure, house rules,
+    entrants, the chip ledger, eliminations, prizes), the corrections and rulings, and every
+    hand per table with its actions in order, its corrections and rulings inline and an award
+    by ruling beside the engine's proposal. HTML is a self-contained printable page (with more
+    than 1,000 hands, an index page and one page per table beside it); PDF the same for print
+    or an archive; JSON one object; CSV one row per hand and pot.
 
     Exit status 0 when the log is clean, 1 when the report lists findings (it is written
     either way).

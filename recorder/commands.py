@@ -33,6 +33,15 @@ LAZY_COMMANDS: dict[str, tuple[str, str]] = {
     "table": ("recorder.cli_table:table",
               "Look at a table, now or at any earlier moment (for disputes)."),
     "tournament": ("recorder.cli_tournament:tournament", "Create and run tournaments."),
+    "hands": ("recorder.cli_hands:hands",
+              "Find hands by player, table, level, number, time, all-ins, showdowns, rulings and"
+              " corrections."),
+    "hand": ("recorder.cli_hands:hand", "One hand, whole."),
+    "floor": ("recorder.cli_table:floor",
+              "The whole room: every tournament and table, now or as it stood at a time."),
+    "whatif": ("recorder.cli_hands:whatif",
+               "What would have followed another ruling at STREAM: stacks, eliminations, places"
+               " and prizes beside what was recorded."),
 }
 
 

@@ -51,6 +51,7 @@ from engine.words import cite
 from recorder.limits import check_chips, check_name, check_reason
 from replay.fold import TableFold
 from replay.incremental import LiveTable
+from replay.whatif import follow_amendment
 from schema.codec import canonical_json, encode_event
 from schema.errors import ConcurrencyConflict, DuplicateEventConflict
 from schema.store import EventStore, NewEvent, StoredEvent
@@ -719,8 +720,15 @@ class Recorder:
             self._check_void(stream, live, command.versions)
             return [EventVoided(command.versions, command.reason, cite(command.rule))]
         if isinstance(command, AmendAmount):
-            command = AmendEvent(command.version, _bet_as_amended(live, command),
-                                 command.reason, command.rule)
+            replacement = _bet_as_amended(live, command)
+            # The later entries of the hand follow the new amount where they still fit (a
+            # call follows it, folds stay folds); only an entry that no longer fits is named.
+            later = follow_amendment(live.fold().effective, command.version, replacement)
+            amendments = [self._amendment(AmendEvent(version, event, command.reason,
+                                                     command.rule))
+                          for version, event in [(command.version, replacement), *later]]
+            self._check_correction(stream, live, amendments)
+            return amendments
         if isinstance(command, AmendEvent):
             amended = self._amendment(command)
             self._check_correction(stream, live, [amended])

@@ -23,31 +23,19 @@ from engine.cards import card_text
 from engine.errors import RuleViolation
 from engine.events import (
     ActedOutOfTurn,
-    BetMade,
-    BoardDealt,
     BoardExposedEarly,
     ButtonPlaced,
     CardExposed,
-    CardsMucked,
-    CardsShown,
-    ChipsPosted,
     ChipsPushed,
     EventAmended,
     EventVoided,
     HandKilled,
     HandStarted,
     HandVoided,
-    HoleCardsDealt,
     MisdealDeclared,
-    PlayerCalled,
-    PlayerChecked,
-    PlayerFolded,
     PlayerLeft,
-    PlayerMarkedAbsent,
-    PlayerReturned,
     PlayerSeated,
     PotAwarded,
-    RaiseMade,
     SeatAbsenceChanged,
     StackAdjusted,
     TableOpened,
@@ -234,67 +222,15 @@ def event_text(event: Any, version: int, names: _Names, public: bool) -> str:
     def who(position: int) -> str:
         return names.of(version, position)
 
-    if isinstance(event, HandStarted):
-        return f"hand #{event.hand_number} started (button seat {event.button_seat})"
-    if isinstance(event, ChipsPosted):
-        kind = event.kind.replace("_", " ")
-        return f"{who(event.player)} posts {kind} {event.amount}" + (
-            " (all-in)" if event.all_in else "")
-    if isinstance(event, HoleCardsDealt):
-        if public or not event.cards:
-            return f"{who(event.player)} dealt in"
-        return f"{who(event.player)} dealt {_join(event.cards)}"
     if isinstance(event, ActedOutOfTurn):
         said = event.action + (f" to {event.to}" if event.action in ("bet", "raise") else "")
         return (f"{who(event.player)} acted out of turn: {said} (pending until the action "
                 f"reaches him; {render_rule(event.rule)})")
     if isinstance(event, ChipsPushed):
         return f"{who(event.player)} puts out {pushed_chips_text(event)}: {push_text(event)}"
-    if isinstance(event, PlayerFolded):
-        return f"{who(event.player)} folds"
-    if isinstance(event, PlayerChecked):
-        return f"{who(event.player)} checks"
-    if isinstance(event, PlayerCalled):
-        return f"{who(event.player)} calls {event.amount}" + (" (all-in)" if event.all_in else "")
-    if isinstance(event, BetMade):
-        return f"{who(event.player)} bets {event.to}" + (" (all-in)" if event.all_in else "")
-    if isinstance(event, RaiseMade):
-        extra = " (all-in)" if event.all_in else ""
-        if not event.full:
-            extra += ", not a full raise"
-        return f"{who(event.player)} raises to {event.to}{extra}"
-    if isinstance(event, BoardDealt):
-        return f"board: {_join(event.cards)}"
-    if isinstance(event, CardsShown):
-        return f"{who(event.player)} shows {_join(event.cards)}"
-    if isinstance(event, CardsMucked):
-        return f"{who(event.player)} mucks"
-    if isinstance(event, PotAwarded):
-        pot = "main pot" if event.pot == 0 else f"side pot {event.pot}"
-        shares = ", ".join(f"{who(w)} {s}" for w, s in zip(event.winners, event.shares,
-                                                             strict=True))
-        text = f"{pot} {event.amount}: {shares}"
-        if event.hand_rank:
-            text += f" ({words.hand_name(event.hand_rank)})"
-        if event.ruling:
-            text += f"; ruling: {event.ruling}"
+    text = words.action_text(event, who, public)
+    if text is not None:
         return text
-    if isinstance(event, MisdealDeclared):
-        return f"misdeal: {words.render(event)['cause']}"
-    if isinstance(event, CardExposed):
-        card = "a card" if public else event.card
-        return f"{who(event.player)}: {card} exposed; {words.render(event)['consequence']}"
-    if isinstance(event, BoardExposedEarly):
-        return (f"premature board card {_join(event.cards)}: "
-                f"{words.render(event)['procedure']}")
-    if isinstance(event, HandKilled):
-        return f"{who(event.player)}'s hand killed: {words.render(event)['cause']}"
-    if isinstance(event, PlayerMarkedAbsent):
-        return f"{who(event.player)} absent"
-    if isinstance(event, PlayerReturned):
-        return f"{who(event.player)} returned"
-    if isinstance(event, HandVoided):
-        return f"hand void: {event.reason}"
     if isinstance(event, TableOpened):
         try:
             rules = get_profile(event.profile).name  # a room's own profile: its name

@@ -36,6 +36,7 @@ from typing import Any, cast
 
 from engine import words
 from engine.events import (
+    BoardDealt,
     BoardExposedEarly,
     CardExposed,
     EventAmended,
@@ -70,6 +71,7 @@ from replay.export_hands import (
     tournament_id,
 )
 from replay.fold import Finding
+from replay.report_charts import charts_html
 from replay.verify import replay_log
 from schema.checkpoint import StoredCheckpoint, latest_checkpoint
 from schema.codec import format_utc
@@ -77,7 +79,7 @@ from schema.hashing import verify_events
 from schema.logcheck import Break, check_store
 from schema.store import EventStore, StoredEvent
 
-REPORT_FORMATS = ("html", "json", "csv")
+REPORT_FORMATS = ("html", "json", "csv", "pdf")
 
 
 @dataclass
@@ -110,8 +112,24 @@ class AuditReport:
             out.write_text(self.to_json(), encoding="utf-8")
             return [out]
         if fmt == "html":
-            out.write_text(self.to_html(), encoding="utf-8")
-            return [out]
+            hands = sum(len(t["hands"]) for t in self.data["tables"])
+            if hands <= PAGED_ABOVE:
+                out.write_text(self.to_html(), encoding="utf-8")
+                return [out]
+            pages = {t["stream"]: table_page_name(out, t["stream"]) for t in self.data["tables"]}
+            written = [out]
+            for table in self.data["tables"]:
+                page = out.parent / pages[table["stream"]]
+                page.parent.mkdir(parents=True, exist_ok=True)
+                page.write_text(render_table_page(self.data, table, f"../{out.name}"),
+                                encoding="utf-8")
+                written.append(page)
+            out.write_text(render_html(self.data, pages), encoding="utf-8")
+            return written
+        if fmt == "pdf":
+            from replay.report_pdf import write_pdf  # ReportLab is loaded for PDFs only
+
+            return write_pdf(self.data, out)
         if fmt == "csv":
             pots, log = self.to_csv()
             first, second = csv_paths(out)
@@ -208,6 +226,7 @@ def build_report_from(log: LogSnapshot, tournament: str | None = None,
         "rulings": _rulings(log, tournaments, export.tables, all_cards),
         "checkpoint": _checkpoint(checkpoint),
     }
+    _attach(data)
     return AuditReport(data)
 
 
@@ -305,7 +324,78 @@ def _hand(hand: RecordedHand, findings: Sequence[Finding],
         "pots_total": hand.pot_total(), "balanced": balanced,
         "notes": hand.notes() if all_cards else _public_notes(hand),
         "findings": [_finding(f, all_cards) for f in findings],
+        "actions": _actions(hand, all_cards),
+        "proposal": _proposal(hand) if any(a.ruling for a in hand.awards) else [],
+        "corrections": [], "rulings": [],  # filled in by _attach, from the whole log's lists
     }
+
+
+_STREETS = {0: "preflop", 3: "flop", 4: "turn", 5: "river"}
+
+
+def _actions(hand: RecordedHand, all_cards: bool) -> list[dict[str, Any]]:
+    """Every entry of the hand in order, as a person reads it, with its street."""
+    def who(position: int) -> str:
+        return hand.names[position] if 0 <= position < hand.size else f"position {position}"
+
+    actions = []
+    for step in hand.steps:
+        text = words.action_text(step.event, who, public=not all_cards)
+        board = step.board + (len(step.event.cards) if isinstance(step.event, BoardDealt)
+                              else 0)  # a board card opens the street it deals
+        if text is not None:
+            actions.append({"version": step.version, "street": _STREETS.get(board, ""),
+                            "type": getattr(step.event, "TYPE", ""), "text": text})
+    return actions
+
+
+def _proposal(hand: RecordedHand) -> list[dict[str, Any]]:
+    """What the engine would have awarded where a director ruled otherwise: each pot with the
+    engine's winners and the hand it would have named, printed beside the ruling."""
+    from engine.commands import AwardPots
+    from engine.errors import RuleViolation
+    from engine.hand import apply, decide, initial_state
+
+    state = apply(initial_state(hand.started), hand.started)
+    for step in hand.steps:
+        if isinstance(step.event, PotAwarded):
+            break
+        state = apply(state, step.event)
+    try:
+        proposed = decide(state, AwardPots())
+    except RuleViolation as refused:
+        return [{"pot": -1, "winners": [], "hand_name": "", "why": refused.message}]
+    return [{"pot": e.pot, "amount": e.amount,
+             "winners": [hand.names[w] for w in e.winners if 0 <= w < hand.size],
+             "hand_name": words.hand_name(e.hand_rank)}
+            for e in proposed if isinstance(e, PotAwarded)]
+
+
+def _attach(data: dict[str, Any]) -> None:
+    """Each hand gets the corrections and rulings that touch its entries, inline."""
+    spans: dict[str, list[tuple[int, int, dict[str, Any]]]] = {}
+    for table in data["tables"]:
+        hands = table["hands"]
+        for k, hand in enumerate(hands):
+            end = hands[k + 1]["first_version"] - 1 if k + 1 < len(hands) else 10**12
+            spans.setdefault(table["stream"], []).append((hand["first_version"], end, hand))
+
+    def hand_of(stream: str, version: int) -> dict[str, Any] | None:
+        for first, end, hand in spans.get(stream, ()):
+            if first <= version <= end:
+                return hand
+        return None
+
+    for correction in data["corrections"]:
+        touched = [a["version"] for a in correction["affects"] if a["version"]]
+        hand = hand_of(correction["stream"], min(touched) if touched else
+                       correction["version"])
+        if hand is not None:
+            hand["corrections"].append(correction)
+    for ruling in data["rulings"]:
+        hand = hand_of(ruling["stream"], ruling["version"])
+        if hand is not None:
+            hand["rulings"].append(ruling)
 
 
 def _public_notes(hand: RecordedHand) -> list[str]:
@@ -693,9 +783,25 @@ td.n, th.n { text-align: right; font-variant-numeric: tabular-nums; }
 code, .cards { font-family: ui-monospace, "SFMono-Regular", Menlo, monospace; font-size: 13px; }
 .payload { font-family: ui-monospace, monospace; font-size: 12px; word-break: break-all; }
 nav ul { columns: 2; }
+nav li { break-inside: avoid; }
+.index { font-size: 12px; margin: 2px 0 6px; line-height: 1.6; }
+.index a { margin-right: 4px; }
+.actions { margin: 4px 0; padding-left: 18px; font-size: 13px; }
+.inline { margin: 4px 0; padding-left: 18px; }
+.inline .correction, .inline .ruling { border-left: 3px solid var(--bad); padding-left: 6px;
+  list-style: none; margin-left: -18px; }
+.proposal { color: var(--bad); }
+.rule { color: var(--muted); }
+.chart { margin: 8px 0 16px; break-inside: avoid; page-break-inside: avoid; }
+header.running { display: none; }
+@page { size: A4; margin: 16mm 12mm 16mm;
+  @top-left { content: "handlog audit report"; font-size: 9px; color: #5d6675; }
+  @top-right { content: "replayed through the engine"; font-size: 9px; color: #5d6675; }
+  @bottom-right { content: "page " counter(page) " of " counter(pages); font-size: 9px; } }
 @media print {
   body { margin: 0; max-width: none; font-size: 11px; }
-  nav { display: none; }
+  nav { break-after: page; }
+  nav .index { display: none; }
   h2 { break-after: avoid; page-break-after: avoid; }
   .hand { margin: 6px 0; }
   a { color: inherit; text-decoration: none; }
@@ -909,12 +1015,59 @@ def _hand_html(h: Mapping[str, Any]) -> str:
                  else f'<span class="bad">chips do not balance</span>: {put_in}, '
                       f'{h["pots_total"]:,} in pots')
         parts.append(f"<p>{check}</p>")
+    if h.get("proposal"):
+        parts.append('<p class="proposal">Awarded by a ruling; the engine proposed: ' + "; ".join(
+            (f'{"main" if p["pot"] == 0 else "side " + str(p["pot"])} pot to '
+             f'{_e(", ".join(p["winners"]))}' + (f" ({_e(p['hand_name'])})"
+                                                 if p["hand_name"] else ""))
+            if p["pot"] >= 0 else _e(p.get("why", "")) for p in h["proposal"]) + "</p>")
+    if h.get("actions"):
+        parts.append(_actions_html(h["actions"]))
+    inline = _inline_html(h.get("corrections", []), h.get("rulings", []))
+    if inline:
+        parts.append(inline)
     if h["notes"]:
         parts.append("<ul>" + "".join(f"<li>{_e(n)}</li>" for n in h["notes"]) + "</ul>")
     if h["findings"]:
         parts.append(_findings_html(h["findings"]))
     parts.append("</div>")
     return "".join(parts)
+
+
+def _actions_html(actions: Sequence[Mapping[str, Any]]) -> str:
+    """The hand's entries in order, one line per street."""
+    lines: list[tuple[str, list[str]]] = []
+    for action in actions:
+        if action["type"] == "hand_started":
+            continue
+        street = action["street"] or (lines[-1][0] if lines else "preflop")
+        if not lines or lines[-1][0] != street:
+            lines.append((street, []))
+        lines[-1][1].append(f'<span title="v{_e(action["version"])}">{_e(action["text"])}</span>')
+    return '<ol class="actions">' + "".join(
+        f"<li><b>{_e(street)}</b>: {'; '.join(items)}</li>" for street, items in lines) + "</ol>"
+
+
+def _inline_html(corrections: Sequence[Mapping[str, Any]],
+                 rulings: Sequence[Mapping[str, Any]]) -> str:
+    """The corrections and rulings of one hand, where they happened: who, when, why, rule."""
+    items = []
+    for c in corrections:
+        touched = ", ".join(f"v{a['version']} {a['event']}" for a in c["affects"])
+        now = f", now {c['replacement']['event']}" if c["replacement"] else ""
+        items.append(f'<li class="correction">v{_e(c["version"])} <b>{_e(c["kind"])}</b> of '
+                     f"{_e(touched)}{_e(now)}: {_e(c['reason'])}"
+                     + (f' <span class="rule">[{_e(c["rule"])}]</span>' if c["rule"] else "")
+                     + f' <span class="muted">by {_e(c["actor"])} on {_e(c["device"])}, '
+                     f'{_e(c["recorded_at"])}</span></li>')
+    for r in rulings:
+        items.append(f'<li class="ruling">v{_e(r["version"])} <b>{_e(r["kind"])}</b>'
+                     + (f" {_e(r['player'])}" if r["player"] else "")
+                     + f": {_e(r['text'])}"
+                     + (f' <span class="rule">[{_e(r["rule"])}]</span>' if r["rule"] else "")
+                     + f' <span class="muted">by {_e(r["by"] or r["actor"])}, '
+                     f'{_e(r["recorded_at"])}</span></li>')
+    return f'<ul class="inline">{"".join(items)}</ul>' if items else ""
 
 
 def _corrections_html(corrections: Sequence[Mapping[str, Any]]) -> str:
@@ -965,51 +1118,111 @@ def _checkpoint_html(checkpoint: Mapping[str, Any] | None) -> str:
     return "\n".join(parts)
 
 
-def render_html(data: Mapping[str, Any]) -> str:
-    """One self-contained page (no scripts, no external resources), readable and printable."""
+PAGED_ABOVE = 1000
+"""A report of more hands than this writes one page per table beside its index page."""
+
+
+def table_page_name(out: Path, stream: str) -> str:
+    """The file (relative to the index page) holding one table's hands of a paged report."""
+    safe = "".join(c if c.isalnum() or c in "-_." else "_" for c in stream)
+    return f"{out.stem}-tables/{safe}.html"
+
+
+def _head(title: str) -> list[str]:
+    return ["<!DOCTYPE html>", '<html lang="en"><head><meta charset="utf-8">',
+            '<meta name="viewport" content="width=device-width, initial-scale=1">',
+            f"<title>{_e(title)}</title><style>{_CSS}</style></head><body>"]
+
+
+def _title(data: Mapping[str, Any]) -> str:
     scope = data["scope"]
-    title = "handlog audit report" + (f": {scope['tournament']}" if scope["tournament"] else "")
-    nav = ['<nav><ul><li><a href="#verdict">Verdict</a></li>']
+    return "handlog audit report" + (f": {scope['tournament']}" if scope["tournament"] else "")
+
+
+def _hand_index(table: Mapping[str, Any], href: str) -> str:
+    links = [f'<a href="{_e(href)}#{_e(h["stream"])}-v{_e(h["first_version"])}"'
+             + (' class="bad"' if h["findings"] or h["balanced"] is False else "")
+             + f'>#{_e(h["hand"])}</a>' for h in table["hands"]]
+    return f'<p class="index">{" ".join(links)}</p>' if links else ""
+
+
+def render_html(data: Mapping[str, Any], pages: Mapping[str, str] | None = None) -> str:
+    """The report as one self-contained page (no scripts, no external resources), readable and
+    printable: the verdict first, then an index of every hand, the charts, each tournament,
+    the corrections and rulings, and every hand with its actions, corrections and rulings.
+    With `pages` (stream -> file), the hands are on one page per table instead, linked from
+    the index (a whole event of thousands of hands stays quick to open)."""
+    scope = data["scope"]
+    title = _title(data)
+    log = data["log"]
+    where = f" at {_e(scope['database'])}" if scope["database"] else ""
+    nav = ['<nav aria-label="Contents"><h2 class="toc">Contents</h2><ul>'
+           '<li><a href="#verdict">Verdict</a></li>'
+           '<li><a href="#checkpoint">Signed checkpoint</a></li>'
+           '<li><a href="#charts">Charts</a></li>']
     for t in data["tournaments"]:
         nav.append(f'<li><a href="#t-{_e(t["id"])}">Tournament {_e(t["id"])}</a></li>')
     nav.append('<li><a href="#corrections">Corrections</a></li>'
                '<li><a href="#rulings">Rulings and penalties</a></li>')
     for table in data["tables"]:
-        nav.append(f'<li><a href="#{_e(table["stream"])}">Hands at {_e(table["stream"])}'
-                   f' ({len(table["hands"])})</a></li>')
-    nav.append("</ul></nav>")
-    log = data["log"]
-    where = f" at {_e(scope['database'])}" if scope["database"] else ""
+        href = pages[table["stream"]] if pages else ""
+        nav.append(f'<li><a href="{_e(href)}#{_e(table["stream"])}">Hands at '
+                   f'{_e(table["stream"])} ({len(table["hands"])})</a>'
+                   f'{_hand_index(table, href)}</li>')
+    nav.append('<li><a href="#heads">Stream heads</a></li></ul></nav>')
     parts = [
-        "<!DOCTYPE html>", '<html lang="en"><head><meta charset="utf-8">',
-        '<meta name="viewport" content="width=device-width, initial-scale=1">',
-        f"<title>{_e(title)}</title><style>{_CSS}</style></head><body>",
+        *_head(title),
+        f'<header class="running">{_e(title)}</header>',
         f"<h1>{_e(title)}</h1>",
+        '<h2 id="verdict">Verdict</h2>', _verdict_html(data),
         f'<p class="meta">Built by replaying the log{where} through the engine: '
-        f'{log["events"]:,} events up to position '
-        f'{log["last_position"]:,}. Stream heads: '
-        + "; ".join(f'{_e(s["stream"])} v{_e(s["version"])} <code>{_e(s["hash"][:16])}</code>'
-                    for s in log["streams"]) + ".</p>",
+        f'{log["events"]:,} events up to position {log["last_position"]:,}; '
+        f'{len(log["streams"])} streams (their heads at the end).</p>',
         '<p class="meta">Cards: ' + (
             "every hole card the log knows (--all-cards: for the director or an auditor)."
             if scope.get("cards") == "all" else
             "only those shown at the table (the board and hands shown); hole cards dealt, "
             "exposed or mucked are left out (--all-cards adds them).") + "</p>",
+        _checkpoint_html(data.get("checkpoint")),
         "".join(nav),
-        '<h2 id="verdict">Verdict</h2>', _verdict_html(data),
+        '<h2 id="charts">Charts</h2>', charts_html(data) or '<p class="muted">No hands yet.</p>',
     ]
     parts.extend(_tournament_html(t) for t in data["tournaments"])
-    parts.append(_checkpoint_html(data.get("checkpoint")))
     parts.append('<h2 id="corrections">Corrections</h2>')
     parts.append('<p class="muted">Nothing is erased: a correction voids or amends earlier '
-                 "entries, which stay in the log.</p>")
+                 "entries, which stay in the log. Each is also shown in its hand.</p>")
     parts.append(_corrections_html(data["corrections"]))
     parts.append('<h2 id="rulings">Rulings and penalties</h2>')
     parts.append(_rulings_html(data["rulings"]))
     for table in data["tables"]:
-        parts.append(f'<h2 id="{_e(table["stream"])}">Hands at table {_e(table["table"])} '
-                     f'<span class="muted">({_e(table["stream"])}, {len(table["hands"])} '
-                     f"hands, {_e(table['profile'])})</span></h2>")
-        parts.extend(_hand_html(h) for h in table["hands"])
+        if pages:
+            parts.append(f'<h2 id="{_e(table["stream"])}">Hands at table {_e(table["table"])}'
+                         f'</h2><p><a href="{_e(pages[table["stream"]])}">'
+                         f'{len(table["hands"])} hands on their own page</a></p>')
+        else:
+            parts.append(_table_hands_html(table))
+    parts.append('<h2 id="heads">Stream heads</h2>')
+    parts.append(_table_html(("stream", "kind", "version", "head hash"), (
+        [_e(h["stream"]), _e(h["kind"]), _e(h["version"]), f'<code>{_e(h["hash"])}</code>']
+        for h in log["streams"]), numeric=(2,)))
     parts.append("</body></html>\n")
     return "\n".join(parts)
+
+
+def _table_hands_html(table: Mapping[str, Any]) -> str:
+    return "\n".join([
+        f'<h2 id="{_e(table["stream"])}">Hands at table {_e(table["table"])} '
+        f'<span class="muted">({_e(table["stream"])}, {len(table["hands"])} hands, '
+        f"{_e(table['profile'])})</span></h2>",
+        *(_hand_html(h) for h in table["hands"])])
+
+
+def render_table_page(data: Mapping[str, Any], table: Mapping[str, Any], index: str) -> str:
+    """One table's hands, for a paged report; `index` is the way back to the index page."""
+    title = f"{_title(data)}: {table['stream']}"
+    verdict = "CLEAN" if data["verdict"]["clean"] else "FINDINGS (see the index page)"
+    return "\n".join([
+        *_head(title), f'<header class="running">{_e(title)}</header>',
+        f'<p class="meta"><a href="{_e(index)}">Back to the index and the verdict</a> '
+        f"(verdict: {verdict})</p>", _hand_index(table, ""), _table_hands_html(table),
+        "</body></html>\n"])

@@ -546,9 +546,9 @@ def test_chips_carried_into_the_next_pot_show_on_the_tablet_then_in_the_pot(
 
 def test_the_director_amends_a_raise_keyed_wrong(recorder: Any, director: Client) -> None:
     """'The dealer keyed 300; 400 was raised': the director amends the amount (the engine
-    decides the raise as at that moment); with later entries that no longer fit, the amendment
-    is refused naming the first of them; only bets and raises have amounts to amend; a dealer
-    may not amend."""
+    decides the raise as at that moment); later entries follow the new amount where they still
+    fit (a call is amended with it), and an amendment that makes a later entry impossible is
+    refused naming it; only bets and raises have amounts to amend; a dealer may not amend."""
     director.ok(STREAM, {"type": "start_hand"})
     raised = director.ok(STREAM, {"type": "bet_raise", "player": 2, "to": 300})["version"]
     why = {"reason": "the dealer keyed 300; 400 was raised", "rule": "TDA 2024 Rule 1"}
@@ -557,10 +557,19 @@ def test_the_director_amends_a_raise_keyed_wrong(recorder: Any, director: Client
     hand = body["table"]["hand"]
     assert hand["current_bet"] == 400 and hand["legal"]["call"] == 350  # Bob, small blind
     director.ok(STREAM, {"type": "check_call", "player": 0})  # Bob calls 400
-    later = director.send(STREAM, {"type": "amend_amount", "version": raised, "to": 500} | why)
+    reraised = director.ok(STREAM, {"type": "bet_raise", "player": 1, "to": 1200})["version"]
+    # Amended again to 500: Bob's call follows the new amount (one step, his call amended
+    # too); Cy's re-raise to 1,200 is still a full raise.
+    again = director.ok(STREAM, {"type": "amend_amount", "version": raised, "to": 500} | why)
+    assert [e["type"] for e in again["events"]] == ["event_amended", "event_amended"]
+    hand = again["table"]["hand"]
+    assert hand["current_bet"] == 1200 and hand["pot_total"] == 500 + 500 + 1200
+    # To 800, Cy's 1,200 is a raise of 400, short of the full 700: refused, naming it.
+    later = director.send(STREAM, {"type": "amend_amount", "version": raised, "to": 800} | why)
     assert later.status_code == 422
-    assert f"makes version {raised + 2}" in later.json()["message"]
-    assert later.json()["legal"] == ["void the later events too"]
+    assert f"entry at version {reraised} (raise_made) no longer fits" in \
+        later.json()["message"]
+    assert later.json()["legal"][0] == "void that entry too"
     post = director.send(STREAM, {"type": "amend_amount", "version": raised - 1, "to": 200}
                          | why)
     assert post.status_code == 422 and "only their amounts" in post.json()["message"]

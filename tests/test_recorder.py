@@ -470,8 +470,9 @@ def test_table_show_replays_to_the_moment_in_dispute(recorder: Recorder, db_url:
     assert f"at version {all_in}" in result.output
     assert "seat 3: P3 behind 0, in front 300" in result.output and "all-in" in result.output
     assert "main pot: 300" in result.output
-    assert "side pot 1: 200 (eligible: seat 3)" in result.output
-    assert "seat 1 may: call 200; raise to 500 up to 1000; fold" in result.output
+    assert "side pot 1: 200 (eligible: P3)" in result.output
+    assert "pots in all: 500" in result.output
+    assert "P1 may: call 200; raise to 500 up to 1000; fold" in result.output
 
 
 def test_director_amends_an_earlier_bet_and_later_events_are_revalidated(

@@ -83,7 +83,8 @@
     html += "</tbody></table>";
     html += `<div class="links">`;
     if (me.role === "director") html += `<a class="btn small" href="/dealer/${encodeURIComponent(t.stream)}">Dealer page</a>`;
-    html += `<a class="btn small" href="/view/${encodeURIComponent(t.stream)}">Watch</a></div>`;
+    html += `<a class="btn small" href="/view/${encodeURIComponent(t.stream)}">Watch</a>`;
+    html += `<a class="btn small" href="/replayer?table=${encodeURIComponent(t.stream)}">Hands</a></div>`;
     if (floor.dealer_pins && floor.dealer_pins[t.stream]) {
       const codes = (floor.pairing_codes || []).filter((c) => c.table === t.stream).map((c) => `<b class="code">${H.esc(c.code)}</b>`);
       html += `<div class="pin-line">Dealer PIN <b class="dealer-pin">${H.esc(floor.dealer_pins[t.stream])}</b>${codes.length ? ` · pairing code ${codes.join(", ")}` : ""}</div>`;

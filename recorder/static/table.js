@@ -535,7 +535,7 @@
     $("events").innerHTML = state.events
       .map(
         (e) =>
-          `<li class="${e.voided ? "voided" : ""}${e.correction ? " correction" : ""}" data-version="${e.version}"><span class="v">#${e.version}</span> <span class="text">${H.esc(e.text)}</span>${e.rule ? ` <span class="rule">${H.esc(e.rule)}</span>` : ""} <small>${H.esc(e.actor)} · ${H.esc(e.device)}</small></li>`,
+          `<li class="${e.voided ? "voided" : ""}${e.correction ? " correction" : ""}" data-version="${e.version}"><a class="v" href="/replayer?table=${encodeURIComponent(STREAM)}&at=${e.version}" title="Replay the hand at this entry">#${e.version}</a> <span class="text">${H.esc(e.text)}</span>${e.rule ? ` <span class="rule">${H.esc(e.rule)}</span>` : ""} <small>${H.esc(e.actor)} · ${H.esc(e.device)}</small></li>`,
       )
       .join("");
   }

@@ -1,0 +1,254 @@
+"""The audit report as a PDF (`handlog report --format pdf`), built with ReportLab.
+
+ReportLab is the long-kept PDF library of the Python world (since 2000, BSD licence) and
+installs from wheels with no system library, so the README's two commands stay enough on a
+fresh machine; svglib turns the report's own SVG charts into ReportLab drawings, so the PDF
+shows the same charts as the HTML page. The PDF has what the printed page has: the verdict
+first, the signed checkpoint, a table of contents with page numbers, running headers, "page N
+of M" on every page, the charts, each tournament, the corrections and rulings, and every hand
+with its players, pots, actions and inline corrections and rulings.
+"""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+from xml.sax.saxutils import escape
+
+from reportlab.lib import colors
+from reportlab.lib.pagesizes import A4
+from reportlab.lib.styles import ParagraphStyle, getSampleStyleSheet
+from reportlab.lib.units import mm
+from reportlab.pdfgen.canvas import Canvas
+from reportlab.platypus import (
+    BaseDocTemplate,
+    Flowable,
+    Frame,
+    KeepTogether,
+    PageBreak,
+    PageTemplate,
+    Paragraph,
+    Preformatted,
+    Spacer,
+    Table,
+    TableStyle,
+)
+from reportlab.platypus.tableofcontents import TableOfContents
+
+from replay import report_charts
+
+_STYLES = getSampleStyleSheet()
+BODY = ParagraphStyle("body", parent=_STYLES["BodyText"], fontSize=8.5, leading=10.5)
+SMALL = ParagraphStyle("small", parent=BODY, fontSize=7.5, leading=9)
+H1 = ParagraphStyle("h1", parent=_STYLES["Heading1"], fontSize=16)
+H2 = ParagraphStyle("h2", parent=_STYLES["Heading2"], fontSize=12.5, spaceBefore=10)
+H3 = ParagraphStyle("h3", parent=_STYLES["Heading3"], fontSize=9.5, spaceBefore=6,
+                    spaceAfter=2)
+GOOD = ParagraphStyle("good", parent=BODY, fontSize=11, textColor=colors.HexColor("#067647"))
+BAD = ParagraphStyle("bad", parent=BODY, fontSize=11, textColor=colors.HexColor("#b42318"))
+GRID = TableStyle([
+    ("GRID", (0, 0), (-1, -1), 0.25, colors.HexColor("#d5d9e0")),
+    ("BACKGROUND", (0, 0), (-1, 0), colors.HexColor("#f3f5f8")),
+    ("FONTSIZE", (0, 0), (-1, -1), 7.5), ("LEADING", (0, 0), (-1, -1), 9),
+    ("VALIGN", (0, 0), (-1, -1), "TOP"),
+])
+
+
+def _p(text: object, style: ParagraphStyle = BODY) -> Paragraph:
+    return Paragraph(escape(str(text)), style)
+
+
+def _table(headers: Sequence[str], rows: Sequence[Sequence[object]],
+           widths: Sequence[float] | None = None) -> Table:
+    data = [[_p(h, SMALL) for h in headers]] + [[_p(c, SMALL) for c in row] for row in rows]
+    table = Table(data, colWidths=widths, repeatRows=1, hAlign="LEFT")
+    table.setStyle(GRID)
+    return table
+
+
+class _NumberedCanvas(Canvas):  # type: ignore[misc]
+    """A canvas that knows the page count when it saves, for "page N of M"."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._pages: list[dict[str, Any]] = []
+
+    def showPage(self) -> None:  # noqa: N802 - ReportLab's name
+        self._pages.append(dict(self.__dict__))
+        self._startPage()
+
+    def save(self) -> None:
+        total = len(self._pages)
+        for state in self._pages:
+            self.__dict__.update(state)
+            self.setFont("Helvetica", 7)
+            self.setFillColor(colors.HexColor("#5d6675"))
+            self.drawRightString(A4[0] - 12 * mm, 8 * mm, f"page {self._pageNumber} of {total}")
+            super().showPage()
+        super().save()
+
+
+class _Document(BaseDocTemplate):  # type: ignore[misc]
+    """Two passes (multiBuild) so that the contents carry page numbers."""
+
+    def __init__(self, target: io.BytesIO, title: str) -> None:
+        super().__init__(target, pagesize=A4, title=title, author="handlog",
+                         leftMargin=12 * mm, rightMargin=12 * mm, topMargin=16 * mm,
+                         bottomMargin=14 * mm)
+        frame = Frame(self.leftMargin, self.bottomMargin, self.width, self.height, id="body")
+        self.addPageTemplates([PageTemplate("page", [frame], onPage=self._header)])
+        self.running_title = title
+
+    def _header(self, canvas: Canvas, _doc: Any) -> None:
+        canvas.saveState()
+        canvas.setFont("Helvetica", 7)
+        canvas.setFillColor(colors.HexColor("#5d6675"))
+        canvas.drawString(12 * mm, A4[1] - 9 * mm, self.running_title)
+        canvas.drawRightString(A4[0] - 12 * mm, A4[1] - 9 * mm, "replayed through the engine")
+        canvas.restoreState()
+
+    def afterFlowable(self, flowable: Flowable) -> None:  # noqa: N802 - ReportLab's name
+        if isinstance(flowable, Paragraph) and flowable.style.name in ("h2", "h3toc"):
+            level = 0 if flowable.style.name == "h2" else 1
+            self.notify("TOCEntry", (level, flowable.getPlainText(), self.page))
+
+
+H3_TOC = ParagraphStyle("h3toc", parent=H3)
+
+
+def _charts(data: Mapping[str, Any]) -> list[Flowable]:
+    from svglib.svglib import svg2rlg
+
+    out: list[Flowable] = []
+    for make in (report_charts.chips_over_event, report_charts.average_stack_by_level,
+                 report_charts.pot_sizes, report_charts.eliminations_over_time):
+        svg = make(data)
+        if not svg:
+            continue
+        body = svg[svg.index("<svg"):svg.index("</svg>") + 6].replace(
+            "<svg ", '<svg xmlns="http://www.w3.org/2000/svg" ', 1)
+        drawing = svg2rlg(io.StringIO(body))
+        if drawing is None:
+            continue
+        scale = (A4[0] - 24 * mm) / drawing.width
+        drawing.width, drawing.height = drawing.width * scale, drawing.height * scale
+        drawing.scale(scale, scale)
+        out.append(drawing)
+        out.append(Spacer(1, 4))
+    return out
+
+
+def _hand(h: Mapping[str, Any]) -> list[Flowable]:
+    title = (f"Hand {h['hand']} at {h['table']}: level {h['level']} "
+             f"({h['small_blind']}/{h['big_blind']}), {h['status']}")
+    items: list[Flowable] = [Paragraph(escape(title), H3)]
+    items.append(_p(f"{h['stream']} v{h['first_version']}-v{h['last_version']}, "
+                    f"{h['recorded_at']}; button seat {h['button_seat']}, small blind seat "
+                    f"{h['small_blind_seat'] or '-'}, big blind seat {h['big_blind_seat']}"
+                    + (f"; board {' '.join(h['board'])}" if h["board"] else ""), SMALL))
+    items.append(_table(
+        ("seat", "player", "", "start", "put in", "won", "end", "cards"),
+        [(p["seat"], p["name"], p["role"], f"{p['stack_start']:,}", f"{p['put_in']:,}",
+          f"{p['won']:,}" if p["won"] else "", f"{p['stack_end']:,}",
+          " ".join(p["cards"]) + (" folded" if p["folded"] else ""))
+         for p in sorted(h["players"], key=lambda p: p["seat"])]))
+    if h["pots"]:
+        items.append(_table(
+            ("pot", "amount", "winners (share)", "hand", "ruling"),
+            [("main" if p["pot"] == 0 else f"side {p['pot']}", f"{p['amount']:,}",
+              ", ".join(f"{w['name']} {w['share']:,}" for w in p["winners"]), p["hand_name"],
+              p["ruling"]) for p in h["pots"]]))
+    for proposal in h.get("proposal", []):
+        items.append(_p(f"The engine proposed: {'main' if proposal['pot'] == 0 else 'side'} "
+                        f"pot to {', '.join(proposal['winners'])} {proposal['hand_name']}",
+                        SMALL))
+    if h.get("actions"):
+        items.append(_p("; ".join(a["text"] for a in h["actions"]
+                                  if a["type"] != "hand_started"), SMALL))
+    for c in h.get("corrections", []):
+        items.append(_p(f"correction v{c['version']} {c['kind']}: {c['reason']} [{c['rule']}] "
+                        f"by {c['actor']} on {c['device']}, {c['recorded_at']}", SMALL))
+    for r in h.get("rulings", []):
+        items.append(_p(f"ruling v{r['version']} {r['kind']}: {r['text']} [{r['rule']}] by "
+                        f"{r['by'] or r['actor']}, {r['recorded_at']}", SMALL))
+    for f in h["findings"]:
+        items.append(_p(f"FINDING v{f['version']} {f['event']}: {f['message']} [{f['rule']}]",
+                        BAD))
+    return [KeepTogether(items[:3]), *items[3:], Spacer(1, 4)]
+
+
+def render_pdf(data: Mapping[str, Any]) -> bytes:
+    """The report's data as a PDF document."""
+    scope = data["scope"]
+    title = "handlog audit report" + (f": {scope['tournament']}" if scope["tournament"] else "")
+    verdict = data["verdict"]
+    story: list[Flowable] = [Paragraph(escape(title), H1)]
+    story.append(Paragraph("Verdict", H2))
+    count = len(verdict["findings"]) + len(verdict["chain"]["problems"]) + len(
+        verdict.get("log_breaks", []))
+    story.append(_p("CLEAN: every event replays through the engine and every hash chain is "
+                    "intact" if data["verdict"]["clean"] else f"{count} FINDING(S)",
+                    GOOD if data["verdict"]["clean"] else BAD))
+    if verdict["findings"]:
+        story.append(_table(("stream", "version", "event", "rule", "what"),
+                            [(f["stream"], f["version"], f["event"], f["rule"], f["message"])
+                             for f in verdict["findings"]]))
+    checkpoint = data.get("checkpoint")
+    story.append(Paragraph("Signed checkpoint of the log", H2))
+    if checkpoint:
+        story.append(_p(f"Checkpoint #{checkpoint['number']} ({checkpoint['created_at']}): the "
+                        f"first {checkpoint['size']} events, root {checkpoint['root']}", SMALL))
+        story.append(Preformatted(checkpoint["text"], SMALL))
+    else:
+        story.append(_p("No checkpoint was signed yet.", SMALL))
+    story.append(Paragraph("Contents", H2))
+    contents = TableOfContents()
+    contents.levelStyles = [ParagraphStyle("toc0", parent=BODY, fontSize=8.5),
+                            ParagraphStyle("toc1", parent=SMALL, leftIndent=12)]
+    story.extend([contents, PageBreak()])
+    story.append(Paragraph("Charts", H2))
+    story.extend(_charts(data))
+    for t in data["tournaments"]:
+        story.append(Paragraph(escape(f"Tournament {t['id']}"), H2))
+        winner = t.get("winner") or {}
+        story.append(_p(f"{len(t.get('entrants', []))} entrants; level {t.get('level', 0)}; "
+                        + (f"winner {winner.get('name')}" if winner else "not finished")))
+        if t.get("eliminations"):
+            story.append(_table(("place", "player", "table", "hand"),
+                                [(e["place"], e["name"], e["table"], e["hand"])
+                                 for e in t["eliminations"]]))
+        prizes = t.get("prizes")
+        if prizes:
+            story.append(_table(("place", "player", "prize"),
+                                [(a["place"], a["name"], f"{a['amount'] / 100:,.2f}")
+                                 for a in prizes["awards"]]))
+    story.append(Paragraph("Corrections", H2))
+    story.append(_table(("stream", "version", "kind", "reason", "rule", "who", "when"),
+                        [(c["stream"], c["version"], c["kind"], c["reason"], c["rule"],
+                          f"{c['actor']} ({c['device']})", c["recorded_at"])
+                         for c in data["corrections"]]))
+    story.append(Paragraph("Rulings and penalties", H2))
+    story.append(_table(("stream", "version", "kind", "rule", "decision", "by", "when"),
+                        [(r["stream"], r["version"], r["kind"], r["rule"], r["text"],
+                          r["by"], r["recorded_at"]) for r in data["rulings"]]))
+    for table in data["tables"]:
+        story.append(PageBreak())
+        story.append(Paragraph(escape(f"Hands at table {table['table']} ({table['stream']}, "
+                                      f"{len(table['hands'])} hands)"), H2))
+        for h in table["hands"]:
+            story.extend(_hand(h))
+    story.append(Paragraph("Stream heads", H2))
+    story.append(_table(("stream", "kind", "version", "head hash"),
+                        [(s["stream"], s["kind"], s["version"], s["hash"])
+                         for s in data["log"]["streams"]]))
+    target = io.BytesIO()
+    document = _Document(target, title)
+    document.multiBuild(story, canvasmaker=_NumberedCanvas)
+    return target.getvalue()
+
+
+def write_pdf(data: Mapping[str, Any], out: Path) -> list[Path]:
+    out.write_bytes(render_pdf(data))
+    return [out]

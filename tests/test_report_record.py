@@ -1,0 +1,178 @@
+"""The report as a record: each hand's actions in order, its corrections and rulings inline,
+an award by ruling beside the engine's proposal, inline SVG charts from the report's own
+numbers, and a report of many hands paged by table."""
+
+from __future__ import annotations
+
+import html
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+from test_hands import PLAYERS, STREAM, play_short_all_in_hand
+from web_support import Client, make_app, make_recorder, open_table
+
+from replay import report as report_module
+from replay.report import AuditReport, build_report
+
+
+@pytest.fixture(scope="module")
+def recorded(tmp_path_factory: Any) -> AuditReport:
+    """Hand 1: the short all-in hand (Ann's aces win the main pot, Bob's kings the side pot).
+    Hand 2: a mis-keyed call is voided by the director; at the showdown he awards the pot to
+    Dee by a ruling where the engine proposes Cy's aces."""
+    tmp = tmp_path_factory.mktemp("record")
+    recorder = make_recorder(tmp)
+    open_table(recorder, STREAM, PLAYERS)
+    app, auth = make_app(recorder)
+    with Client(app, auth) as director:
+        assert director.login("director").status_code == 200
+        play_short_all_in_hand(director)
+        # Hand 2, button on Bob: 0 Cy (small blind), 1 Dee (big blind), 2 Ann, 3 Bob.
+        director.ok(STREAM, {"type": "start_hand"})
+        keyed = director.ok(STREAM, {"type": "check_call", "player": 2})["version"]
+        director.ok(STREAM, {"type": "void_events", "versions": [keyed],
+                             "reason": "called in error: he folded", "rule": "tda-1"})
+        director.ok(STREAM, {"type": "fold", "player": 2})
+        for position in (3, 0, 1):
+            director.ok(STREAM, {"type": "check_call", "player": position})
+        for board in ("2c7d9h", "Td", "3s"):
+            director.ok(STREAM, {"type": "deal_board", "cards": board})
+            for position in (0, 1, 3):
+                director.ok(STREAM, {"type": "check_call", "player": position})
+        director.ok(STREAM, {"type": "show_cards", "player": 0, "cards": "AhAd"})
+        director.ok(STREAM, {"type": "show_cards", "player": 1, "cards": "KcKd"})
+        director.ok(STREAM, {"type": "muck_cards", "player": 3})
+        # The engine would give the pot to Cy's aces; the director rules it Dee's.
+        body = director.send(STREAM, {"type": "award_pots", "winners": [[1]],
+                                      "ruling": "tda-1"})
+        assert body.status_code == 200, body.text
+    audit = build_report(recorder.store)
+    recorder.store.close()
+    return audit
+
+
+def _hands(audit: AuditReport) -> list[dict[str, Any]]:
+    return [h for t in audit.data["tables"] for h in t["hands"]]
+
+
+def test_each_hand_lists_its_actions_in_order_with_names_and_amounts(
+        recorded: AuditReport) -> None:
+    first = _hands(recorded)[0]
+    texts = [a["text"] for a in first["actions"]]
+    assert texts[:2] == ["Bob posts small blind 50", "Cy posts big blind 100"]
+    assert "Ann raises to 1000 (all-in), not a full raise" in texts
+    streets = {a["text"]: a["street"] for a in first["actions"]}
+    assert streets["board: Ah Kh 2d"] == "flop" and streets["Bob bets 500"] == "flop"
+    assert streets["board: 3c"] == "river"
+    versions = [a["version"] for a in first["actions"]]
+    assert versions == sorted(versions)
+    assert "Qs" not in " ".join(texts)  # Dee's unshown cards: shown cards only by default
+
+
+def test_corrections_and_rulings_sit_in_the_hand_they_touch(recorded: AuditReport) -> None:
+    first, second = _hands(recorded)[:2]
+    assert first["corrections"] == []
+    [void] = second["corrections"]
+    assert void["kind"] == "void" and void["reason"] == "called in error: he folded"
+    assert void["actor"] and void["recorded_at"]
+    assert any(r["kind"] == "award by ruling" for r in second["rulings"])
+    page = recorded.to_html()
+    hand_html = page.split(f'id="{STREAM}-v{second["first_version"]}"')[1].split(
+        '<div class="hand')[0]
+    assert "called in error: he folded" in hand_html and "award by ruling" in hand_html
+
+
+def test_an_award_by_ruling_is_printed_beside_the_engines_proposal(
+        recorded: AuditReport) -> None:
+    second = _hands(recorded)[1]
+    [pot] = second["pots"]
+    assert pot["ruling"]
+    assert [w["name"] for w in pot["winners"]] == ["Dee"]
+    [proposed] = second["proposal"]
+    assert (proposed["pot"], proposed["winners"]) == (0, ["Cy"])
+    assert proposed["hand_name"].startswith("Pair of aces")
+    assert "the engine proposed: main pot to" in recorded.to_html()
+
+
+def test_the_charts_are_inline_svg_drawn_from_the_reports_numbers(
+        recorded: AuditReport) -> None:
+    page = recorded.to_html()
+    assert page.count("<svg") == 3 and "<script" not in page  # no tournament: no eliminations
+    biggest = max(p["stack_end"] for h in _hands(recorded) for p in h["players"])
+    chips = re.search(r"<desc>(\d+) players over (\d+) hands; the biggest stack was "
+                      r"(\w+)'s ([\d,]+) chips", html.unescape(page))
+    assert chips is not None
+    assert int(chips.group(2)) == len(_hands(recorded))
+    assert int(chips.group(4).replace(",", "")) == biggest
+    assert page.index('id="verdict"') < page.index('id="charts"') < page.index('id="heads"')
+
+
+def test_a_report_of_many_hands_has_a_page_per_table(recorded: AuditReport, tmp_path: Path,
+                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(report_module, "PAGED_ABOVE", 1)
+    out = tmp_path / "event.html"
+    written = recorded.write("html", out)
+    table_page = tmp_path / "event-tables" / f"{STREAM}.html"
+    assert written == [out, table_page]
+    index = out.read_text(encoding="utf-8")
+    assert '<div class="hand' not in index
+    assert f'href="event-tables/{STREAM}.html#{STREAM}-v' in index
+    page = table_page.read_text(encoding="utf-8")
+    assert page.count('<div class="hand') == len(_hands(recorded))
+    assert 'href="../event.html"' in page
+
+
+def test_the_eliminations_chart_counts_every_player_out(tmp_path: Path) -> None:
+    from test_export_hands import build_log
+
+    from schema.store import open_store
+
+    log = build_log(tmp_path)
+    with open_store(log.url) as store:
+        audit = build_report(store)
+    out = sum(len(t["eliminations"]) for t in audit.data["tournaments"])
+    page = audit.to_html()
+    assert page.count("<svg") == 4
+    assert re.search(rf"<desc>{out} players out between ", page)
+
+
+def test_report_format_pdf_has_the_verdict_contents_hands_and_page_numbers(
+        recorded: AuditReport, tmp_path: Path) -> None:
+    """`handlog report --format pdf`: the verdict on page 1, a table of contents with page
+    numbers, every hand with its actions, "page N of M" on every page."""
+    import pypdf
+
+    out = tmp_path / "audit.pdf"
+    assert recorded.write("pdf", out) == [out]
+    reader = pypdf.PdfReader(str(out))
+    pages = [page.extract_text() for page in reader.pages]
+    assert pages[0].startswith("handlog audit report")
+    assert "CLEAN: every event replays through the engine" in pages[0]
+    assert "Contents" in pages[0] and "Hands at table 1" in pages[0]
+    assert all(f"page {n} of {len(pages)}" in text for n, text in enumerate(pages, 1))
+    text = " ".join(" ".join(p.split()) for p in pages)
+    assert "Hand 1 at 1" in text and "Hand 2 at 1" in text
+    assert "Ann raises to 1000 (all-in), not a full raise" in text
+    assert "The engine proposed: main pot to Cy" in text
+    assert "called in error: he folded" in text
+
+
+def test_handlog_report_format_pdf_on_the_command_line(tmp_path: Path) -> None:
+    from click.testing import CliRunner
+
+    from recorder.cli import cli
+
+    url = f"sqlite:///{tmp_path / 'handlog.db'}"
+    recorder = make_recorder(tmp_path)
+    open_table(recorder, STREAM, PLAYERS)
+    app, auth = make_app(recorder)
+    with Client(app, auth) as director:
+        assert director.login("director").status_code == 200
+        play_short_all_in_hand(director)
+    recorder.store.close()
+    result = CliRunner().invoke(cli, ["report", "--db", url, "--format", "pdf",
+                                      "--out", str(tmp_path / "r.pdf")])
+    assert result.exit_code == 0, result.output
+    assert (tmp_path / "r.pdf").read_bytes().startswith(b"%PDF-")

@@ -1,0 +1,127 @@
+"""What-if: another ruling at a moment, re-decided through the engine with the entries the
+dealer made, beside what was recorded; it stops, naming the rule, where a recorded entry no
+longer fits; nothing is written to the log."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from click.testing import CliRunner
+from test_hands import PLAYERS, STREAM, play_short_all_in_hand
+from web_support import Client, make_app, make_recorder, open_table
+
+from recorder.cli import cli
+from recorder.hand_views import registered_names
+from replay.hands import table_hands
+from replay.whatif import Change, what_if
+from schema.store import open_store
+
+
+@pytest.fixture
+def hand_log(tmp_path: Path) -> Any:
+    recorder = make_recorder(tmp_path)
+    open_table(recorder, STREAM, PLAYERS)
+    app, auth = make_app(recorder)
+    with Client(app, auth) as director:
+        assert director.login("director").status_code == 200
+        play_short_all_in_hand(director)
+    yield recorder
+    recorder.store.close()
+
+
+def _version(recorder: Any, kind: str, **payload: Any) -> int:
+    return next(e.version for e in recorder.store.read(STREAM) if e.type == kind
+                and all(e.payload.get(k) == v for k, v in payload.items()))
+
+
+def test_another_amount_is_followed_to_the_end_of_the_hand(hand_log: Any) -> None:
+    """Bob's flop bet was 800, not 500: Cy's call follows it, the side pot is 1,600 and Bob's
+    kings win it; every later entry still fits, Ann's aces still win the main pot."""
+    bet = _version(hand_log, "bet_made", to=500)
+    result = what_if(STREAM, hand_log.store.read(STREAM), Change("amount", bet, amount=800))
+    assert result.complete, result.stop_message
+    assert result.recorded_stacks == {"Ann": 3100, "Bob": 2500, "Cy": 1500, "Dee": 2900}
+    assert result.whatif_stacks == {"Ann": 3100, "Bob": 2800, "Cy": 1200, "Dee": 2900}
+    head = hand_log.store.head(STREAM)
+    assert head is not None and head.version == hand_log.store.read(STREAM)[-1].version
+
+
+def test_a_dropped_fold_stops_where_the_next_entry_no_longer_fits(hand_log: Any) -> None:
+    """Without Dee's fold it is still Dee's turn: Ann's all-in is out of turn (TDA 53)."""
+    folded = _version(hand_log, "player_folded", player=2)
+    result = what_if(STREAM, hand_log.store.read(STREAM), Change("drop", folded))
+    assert not result.complete
+    assert result.stopped_at == folded + 1 and result.stop_rule == "TDA 53"
+
+
+def test_another_award_moves_the_chips(hand_log: Any) -> None:
+    """The main pot (3,100) to Bob instead of Ann: Ann is out in hand 1; Bob, who put in 1,500,
+    has 3,000 - 1,500 + 3,100 + 1,000 = 5,600."""
+    award = _version(hand_log, "pot_awarded", pot=0)
+    result = what_if(STREAM, hand_log.store.read(STREAM), Change("award", award,
+                                                                  winners=((0,), (0,))))
+    assert result.complete
+    assert result.whatif_stacks["Bob"] == 5600 and result.whatif_stacks["Ann"] == 0
+    assert result.whatif_out == {"Ann": 1} and result.recorded_out == {}
+
+
+def test_a_version_that_does_not_count_is_refused(hand_log: Any) -> None:
+    from engine.errors import RuleViolation
+
+    with pytest.raises(RuleViolation, match="no entry that counts at version 999"):
+        what_if(STREAM, hand_log.store.read(STREAM), Change("drop", 999))
+
+
+@pytest.fixture(scope="module")
+def demo_db(tmp_path_factory: Any) -> str:
+    url = f"sqlite:///{tmp_path_factory.mktemp('whatif') / 'demo.db'}"
+    result = CliRunner().invoke(cli, ["demo", "--players", "12", "--tables", "2", "--seed", "7",
+                                      "--db", url])
+    assert result.exit_code == 0, result.output
+    return url
+
+
+def test_whatif_cli_moves_a_place_and_a_prize(demo_db: str) -> None:
+    """The pot that put the third-placed player out goes to him instead: he is no longer
+    third (nor paid third's prize) and still has chips; what follows is named where the
+    recorded entries stop fitting; the log is unchanged."""
+    with open_store(demo_db) as store:
+        heads = {h.stream_id: h.version for h in store.streams()}
+        stream, hand, victim = "", None, ""
+        for head in heads:
+            if not head.startswith("table-"):
+                continue
+            for record in table_hands(head, store.read(head)):
+                for step in record.steps:
+                    event = step.event
+                    if event.TYPE == "pot_awarded" and len(event.eligible) == 2:
+                        loser = [p for p in event.eligible if p not in event.winners]
+                        if loser and step.stacks[loser[0]] == 0:
+                            stream, hand, victim = head, step, record.players[loser[0]]
+        names = registered_names(store.read(next(h for h in heads if h.startswith("tourn"))))
+    assert hand is not None
+    victim = names[victim]
+    runner = CliRunner()
+    result = runner.invoke(cli, ["whatif", stream, "--at", str(hand.version), "--award",
+                                 victim, "--json", "--db", demo_db])
+    assert result.exit_code == 0, result.output
+    view = json.loads(result.output)
+    assert view["written"] is False
+    mine = next(p for p in view["places"] if p["player"] == victim)
+    assert mine["recorded_place"] > 0 and mine["whatif_place"] != mine["recorded_place"]
+    assert mine["whatif_prize"] != mine["recorded_prize"] or mine["recorded_prize"] == 0
+    assert any(p["whatif_out_in_hand"] is None and p["recorded_out_in_hand"]
+               for p in view["players"] if p["player"] == victim)
+    text = runner.invoke(cli, ["whatif", stream, "--at", str(hand.version), "--award", victim,
+                               "--db", demo_db])
+    assert "nothing is written to the log" in text.output
+    with open_store(demo_db) as store:
+        assert {h.stream_id: h.version for h in store.streams()} == heads
+    bad = runner.invoke(cli, ["whatif", stream, "--at", str(hand.version), "--award", "Nobody",
+                              "--db", demo_db])
+    assert bad.exit_code == 1 and "'Nobody' did not play this hand" in bad.output
+    none = runner.invoke(cli, ["whatif", stream, "--at", str(hand.version), "--db", demo_db])
+    assert none.exit_code == 1 and "say one other ruling" in none.output
