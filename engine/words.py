@@ -114,10 +114,6 @@ def rule_title(rule: str) -> str:
     title = RULES.get(rule)
     if title is not None:
         return title
-    from engine.profiles import RULE_WORDS  # the house documents' own rules, by identifier
-
-    if rule in RULE_WORDS:
-        return RULE_WORDS[rule]
     profile, _, parameter = rule.partition(":")
     if profile == "payouts" and parameter:
         return RULE_PATTERNS["payouts"].format(players=parameter)
@@ -130,7 +126,9 @@ def rule_title(rule: str) -> str:
             return known.citations[parameter]
     if rule.startswith("tda-"):
         return RULE_PATTERNS["tda"].format(number=rule[4:].upper())
-    return rule
+    from engine.profiles import RULE_WORDS  # the house documents' own rules, by identifier
+
+    return RULE_WORDS.get(rule, rule)
 
 
 RULE_PATTERNS: dict[str, str] = {
