@@ -175,6 +175,8 @@ def _money(cents: int, currency: str) -> str:
 
 def pot_names(count: int) -> list[str]:
     """`pot` alone; else `main pot`, then `side pot` (one) or `side pot-1`, `side pot-2`..."""
+    if count == 0:
+        return []
     if count == 1:
         return ["pot"]
     if count == 2:
