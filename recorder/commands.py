@@ -14,13 +14,16 @@ LAZY_COMMANDS: dict[str, tuple[str, str]] = {
     "db": ("recorder.cli_db:db",
            "Create, migrate and inspect the database that holds the log."),
     "demo": ("recorder.cli_tournament:demo",
-             "Play a simulated tournament from registration to a winner through the recorder."),
+             "Play a simulated tournament from registration to a winner through the recorder: "
+             "table breaks down to the final table, a penalty, bounties and the high hand where "
+             "the structure has them, and optionally a deal."),
     "import": ("recorder.cli_import:import_",
                "Read NLHE hand histories and replay each hand strictly through the engine."),
     "export": ("recorder.cli_export:export",
                "Export the recorded hands as standard hand histories."),
     "log": ("recorder.cli_log:log",
-            "Verify and export the raw event log (append-only, hash-chained)."),
+            "Verify and export the raw event log (append-only, hash-chained, one Merkle log "
+            "over every stream) and its signed checkpoints."),
     "phh": ("recorder.cli_phh:phh", "Read and check PHH (Poker Hand History) files."),
     "replay": ("recorder.cli_replay:replay",
                "Replay every stream through the engine and check every event."),

@@ -210,8 +210,10 @@ def test_a_hand_start_retry_returns_the_posts_derived_from_it(
 def test_two_tables_record_while_a_third_is_held(store: EventStore) -> None:
     """Holding one table's lock (a command in progress there) stops no other table."""
     recorder = Recorder(store)
-    summary = run_demo(recorder, players=18, tables=3, seed=3, hands=1)
+    # 27 players: after a hand three tables are still in play (18 would break one).
+    summary = run_demo(recorder, players=27, tables=3, seed=3, hands=1, penalty=False)
     tournaments = Tournaments(recorder)
+    assert tournaments.state(summary.tournament).tables == ("1", "2", "3")
     held = table_stream(summary.tournament, "1")
     recorder.table(held)
     entry = recorder._entry(held)
