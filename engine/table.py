@@ -32,6 +32,7 @@ from engine.profiles import (
     PROFILES,
     get_profile,
     parameters_json,
+    profile_ref_problems,
     remember_rules,
 )
 from engine.structure import AnteKind
@@ -114,9 +115,11 @@ MAX_CHIPS = 10**12  # no stack, bet or adjustment is larger: a keying slip, not 
 def check_table_opened(event: TableOpened) -> None:
     """A table opens under a house-rule profile this release knows, with 2 to 10 seats
     (`tdaa` is refused naming the known profiles)."""
-    if event.profile not in PROFILES:
-        raise RuleViolation("profile", f"profile: unknown house-rule profile {event.profile!r}; "
-                            f"known profiles: {', '.join(PROFILES)}", tuple(PROFILES))
+    problems = profile_ref_problems(event.profile)  # a known profile, or a room's own
+    if problems:
+        said = "; ".join(f"{path}: {why}" if path else why for path, why in problems)
+        raise RuleViolation("profile", f"profile: {said}; known profiles: "
+                            f"{', '.join(PROFILES)}", tuple(PROFILES))
     if not MIN_SEATS <= event.seat_count <= MAX_SEATS:
         raise RuleViolation("seat_count", f"seat_count: {event.seat_count} seats; a table has "
                             f"{MIN_SEATS} to {MAX_SEATS}")
