@@ -707,34 +707,25 @@ class Tournaments:
     def _move(self, tournament: str, player: str, to_table: str, actor: Actor, to_seat: int,
               reason: str, rule: str, ids: _Ids, expected: int | None = None,
               intent: _Intent | None = None) -> Recorded:
-        stream = tournament_stream(tournament)
-        found = self._found(stream, ids)
-        if found is not None:
-            if intent is not None:
-                intent.check(found)
-            return found
-        state, version = self._read(tournament)
-        if expected is not None and expected != version:
-            raise ConcurrencyConflict(stream, expected, version)
-        entrant = state.entrant(player)
-        if entrant is None or not entrant.seated:
-            raise RuleViolation("moves", f"{player} is not seated")
-        source = self.table(tournament, entrant.table).state
-        assert source is not None
-        seat = source.seat_of(player)
-        if seat is None:
-            raise RuleViolation("moves", f"{player} is not at table {entrant.table}")
-        seat_to = to_seat or next(iter(free_seats(state, to_table)), 0)
-        moved = move_player(state, player, to_table, seat_to, seat.stack, reason, rule)
-        changes = [
-            StreamChange(stream, version, (moved,)),
-            *self.recorder.plan_tables({
-                table_stream(tournament, moved.from_table): [
-                    RemovePlayer(moved.from_seat, "moved")],
-                table_stream(tournament, moved.to_table): [
-                    SeatPlayer(moved.to_seat, moved.player, moved.stack, True, "moved")]}),
-        ]
-        return self.recorder.record_many(changes, ids.root, actor)[0]
+        """The move, his leaving and his arrival, in one transaction (through `_atomic`)."""
+
+        def decide(state: TournamentState, _v: int) -> tuple[list[Any], dict[str, list[Any]]]:
+            entrant = state.entrant(player)
+            if entrant is None or not entrant.seated:
+                raise RuleViolation("moves", f"{player} is not seated")
+            source = self.table(tournament, entrant.table).state
+            assert source is not None
+            seat = source.seat_of(player)
+            if seat is None:
+                raise RuleViolation("moves", f"{player} is not at table {entrant.table}")
+            seat_to = to_seat or next(iter(free_seats(state, to_table)), 0)
+            moved = move_player(state, player, to_table, seat_to, seat.stack, reason, rule)
+            return [moved], {
+                moved.from_table: [RemovePlayer(moved.from_seat, "moved")],
+                moved.to_table: [SeatPlayer(moved.to_seat, moved.player, moved.stack, True,
+                                            "moved")]}
+
+        return self._atomic(tournament, ids, expected, intent, decide, actor)
 
     def break_plan(self, tournament: str) -> TableBreak | None:
         """The table the field lets break now (the engine's decision), or None."""
