@@ -192,7 +192,12 @@ def check_sqlite_file(path: Path, *, integrity: bool = True) -> None:
     if page_size < 512 or page_size & (page_size - 1):
         raise DatabaseDamaged(shown, f"its header gives an impossible page size ({page_size})")
     pages = int.from_bytes(header[28:32], "big")
-    if size % page_size or size < pages * page_size:
+    # A process killed in the middle of a WAL checkpoint leaves page 1 (with the new page count)
+    # written before the pages after it: the write-ahead log still holds them, and SQLite's
+    # recovery completes the file. Only without a WAL is a short file cut off.
+    wal = path.with_name(path.name + "-wal")
+    wal_holds_pages = wal.exists() and wal.stat().st_size > 0
+    if size % page_size or (size < pages * page_size and not wal_holds_pages):
         raise DatabaseDamaged(shown, f"it is {size} bytes long, not the {pages} pages of "
                                      f"{page_size} bytes its header gives (the file was cut off)")
     uri = "file:" + urllib.parse.quote(str(path.resolve())) + "?mode=ro"
