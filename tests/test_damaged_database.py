@@ -104,3 +104,43 @@ def test_a_sound_file_still_opens(tmp_path: Path) -> None:
     handlog_file(path)
     assert handlog("log", "verify", "--db", str(path)).exit_code == 0
     assert handlog("db", "upgrade", "--db", str(path)).exit_code == 0
+
+
+def copy_database(source: Path, folder: Path, suffixes: tuple[str, ...]) -> Path:
+    import shutil
+
+    folder.mkdir()
+    for suffix in suffixes:
+        if Path(f"{source}{suffix}").exists():
+            shutil.copy(f"{source}{suffix}", folder / f"{source.name}{suffix}")
+    return folder / source.name
+
+
+def test_a_file_killed_in_the_middle_of_a_checkpoint_is_not_called_damaged(tmp_path: Path) -> None:
+    """A kill while SQLite copies the write-ahead log back leaves page 1 (with the new page count)
+    written before the later pages; the log still holds them and recovery completes the file."""
+    path = tmp_path / "room.db"
+    url = f"sqlite:///{path}"
+    upgrade_database(url)
+    reader = sqlite3.connect(path)  # while it is open, closing the store leaves the log
+    reader.execute("SELECT count(*) FROM sqlite_master").fetchall()
+    with open_store(url) as store:
+        for n in range(40):
+            store.append(f"table-{n % 4}", n // 4 * 10, new_events(10, start=n // 4 * 10 + 1))
+    killed = copy_database(path, tmp_path / "killed", ("", "-wal"))  # as a kill -9 leaves it
+    finished = copy_database(path, tmp_path / "finished", ("", "-wal"))
+    reader.close()
+    connection = sqlite3.connect(finished)
+    connection.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    connection.close()
+    # The checkpoint had written page 1 (the new page count) and nothing after it.
+    page_size = int.from_bytes(finished.read_bytes()[16:18], "big")
+    assert killed.stat().st_size < finished.stat().st_size
+    assert Path(f"{killed}-wal").stat().st_size > 0
+    with open(killed, "r+b") as stream:
+        stream.write(finished.read_bytes()[:page_size])
+
+    result = handlog("log", "verify", "--db", str(killed))
+    assert result.exit_code == 0, result.output
+    with open_store(f"sqlite:///{killed}") as store:
+        assert len(list(store.read_all())) == 400
