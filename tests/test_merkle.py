@@ -150,3 +150,19 @@ def test_two_stores_taking_turns_keep_one_tree(store: EventStore, db_url: str) -
             writer = store if n % 2 == 0 else other
             writer.append("table-1", 2 * n, new_events(2, start=2 * n + 1))
         _stored_tree_matches(store, db_url)
+
+
+def test_one_transaction_over_several_streams_adds_their_leaves_in_order(
+    store: EventStore, db_url: str
+) -> None:
+    """append_many writes each part's leaves after the part before, in one transaction, also
+    after another store moved the tree on."""
+    store.append("table-1", 0, new_events(3))
+    with open_store(db_url) as other:
+        other.append("table-2", 0, new_events(2, start=4))
+    store.append_many([("table-1", 3, new_events(2, start=6), "table"),
+                       ("table-3", 0, new_events(3, start=8), "table")])
+    store.append_many([("table-1", 5, new_events(1, start=11), "table"),
+                       ("table-2", 2, new_events(2, start=12), "table")])
+    assert store.tree_head().size == 13
+    _stored_tree_matches(store, db_url)
