@@ -49,11 +49,22 @@ _LEAF = b"\x00"
 _NODE = b"\x01"
 
 
+# One encoder for every leaf (json.dumps with options builds a new one per call).
+_ENTRY = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False)
+
+
 def leaf_entry(stream_id: str, version: int, event_hash: str) -> bytes:
     """The bytes a leaf hashes: the canonical JSON of [stream_id, version, hash] in UTF-8."""
-    text = json.dumps([stream_id, version, event_hash], separators=(",", ":"),
-                      ensure_ascii=False)
-    return text.encode("utf-8")
+    if type(version) is int and _verbatim(stream_id) and _verbatim(event_hash):
+        # What the encoder writes for text it leaves as it is (the common case, faster).
+        return f'["{stream_id}",{version},"{event_hash}"]'.encode()
+    return _ENTRY.encode([stream_id, version, event_hash]).encode("utf-8")
+
+
+def _verbatim(text: object) -> bool:
+    """Whether JSON (ensure_ascii off) writes `text` between its quotes unchanged: printable,
+    no quote, no backslash."""
+    return isinstance(text, str) and text.isprintable() and '"' not in text and "\\" not in text
 
 
 def leaf_hash(entry: bytes) -> bytes:
@@ -333,11 +344,15 @@ LeafSource = tuple[int, str, int, Any, str]
 
 @dataclass(frozen=True)
 class Appended:
-    """The tree after an append: its size, root and right-edge frontier (largest first)."""
+    """The tree after an append: its size and right-edge frontier (largest first); the root
+    is computed only when asked (an append does not need it)."""
 
     size: int
-    root: bytes
     frontier: tuple[bytes, ...]
+
+    @property
+    def root(self) -> bytes:
+        return frontier_root(self.frontier)
 
     @property
     def head(self) -> TreeHead:
@@ -467,7 +482,7 @@ def _grow(size: int, frontier: list[bytes], events: list[LeafSource], postgresql
                      leaf.hex(),
                      "".join(nodes)))
         size += 1
-    return rows, Appended(size, frontier_root(frontier), tuple(frontier))
+    return rows, Appended(size, tuple(frontier))
 
 
 _COLUMNS = ("INSERT INTO merkle_leaves (leaf_index, position, stream_id, version, event_id, "

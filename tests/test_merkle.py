@@ -5,6 +5,7 @@ appending at once."""
 from __future__ import annotations
 
 import hashlib
+import json
 import multiprocessing
 from typing import Any
 
@@ -20,6 +21,7 @@ from schema.merkle import (
     consistency_proof,
     event_leaf,
     inclusion_path,
+    leaf_entry,
     leaf_hash,
     mth,
     tree_consistency_proof,
@@ -46,6 +48,14 @@ def test_event_leaf_hashes_the_canonical_json_of_stream_version_and_chain_hash()
     assert event_leaf("table-1", 3, "ab" * 32) == hashlib.sha256(
         b"\x00" + entry.encode()
     ).digest()
+
+
+@pytest.mark.parametrize("stream", ["table-1", 'quote"d', "back\\slash", "tab\there",
+                                    "naïve ♠", "line\u2028sep", "nul\x00"])
+def test_a_leaf_entry_is_the_json_text_whatever_the_stream_id(stream: str) -> None:
+    """The entry's fast form and the JSON encoder's agree (the verifier's text is the JSON)."""
+    expected = json.dumps([stream, 7, "ab" * 32], separators=(",", ":"), ensure_ascii=False)
+    assert leaf_entry(stream, 7, "ab" * 32) == expected.encode("utf-8")
 
 
 def test_every_inclusion_and_consistency_proof_verifies_and_a_wrong_one_does_not() -> None:
