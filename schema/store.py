@@ -373,6 +373,21 @@ class EventStore:
         left it (else _HeadMoved: the full path reads it); a stored id fails the insert on
         the unique index (then the full path finds the retry)."""
         rows = _chained_rows(stream_id, expected_version, prepared, prev_hash)
+        if self._postgresql:
+            # One round trip for the head's move, the notice and the lock on `events` (three
+            # statements, in the order _insert gives them): values quoted by the driver.
+            raw = connection.connection.dbapi_connection
+            quoted = [_literal(raw, value) for value in (
+                rows[-1]["hash"], stream_id, prev_hash,
+                f"{rows[-1]['version']} {self.token} {stream_id}")]
+            moved = connection.execution_options(no_parameters=True).exec_driver_sql(
+                f"UPDATE streams SET head_version = {int(rows[-1]['version'])}, head_hash = "
+                f"{quoted[0]} WHERE id = {quoted[1]} AND head_version = {int(expected_version)}"
+                f" AND head_hash = {quoted[2]}; SELECT pg_notify('handlog:' || "
+                f"current_schema(), {quoted[3]}); LOCK TABLE events IN EXCLUSIVE MODE")
+            if moved.rowcount != 1:
+                raise _HeadMoved
+            return self._insert(connection, stream_id, rows, prepared, tree, locked=True)
         moved = connection.execute(
             sa.update(streams_table)
             .where(streams_table.c.id == stream_id,
@@ -392,15 +407,18 @@ class EventStore:
             self._heads[stream_id] = (last.version, last.hash)
 
     def _insert(self, connection: Connection, stream_id: str, rows: list[dict[str, Any]],
-                prepared: list[_Prepared], tree: list[Appended]) -> list[StoredEvent]:
+                prepared: list[_Prepared], tree: list[Appended],
+                locked: bool = False) -> list[StoredEvent]:
         if self._postgresql:
-            # Delivered at commit, to every process listening on this database (schema/notify.py).
-            connection.execute(_NOTIFY, {
-                "payload": f"{rows[-1]['version']} {self.token} {stream_id}"})
-            # Serialise appends so that positions (a sequence) are handed out in commit order.
-            # Taken last, so that it is held only for the insert and the commit: the stream's
-            # own row lock (above) is what orders one table's appends.
-            connection.exec_driver_sql("LOCK TABLE events IN EXCLUSIVE MODE")
+            if not locked:
+                # Delivered at commit, to every process listening on this database
+                # (schema/notify.py).
+                connection.execute(_NOTIFY, {
+                    "payload": f"{rows[-1]['version']} {self.token} {stream_id}"})
+                # Serialise appends so that positions (a sequence) are handed out in commit
+                # order. Taken last, so that it is held only for the insert and the commit:
+                # the stream's own row lock (above) is what orders one table's appends.
+                connection.exec_driver_sql("LOCK TABLE events IN EXCLUSIVE MODE")
             positions, done = self._insert_pg(connection, rows, tree)
         else:
             positions, done = list(connection.execute(
@@ -676,6 +694,13 @@ _PG_EVENTS_AND_LEAVES = (
     "JOIN e ON e.version = v.version{guard} RETURNING 1) "
     "SELECT e.position, (SELECT count(*) FROM l) FROM e ORDER BY e.version"
 )
+
+
+def _literal(raw: Any, value: str) -> str:
+    """`value` as a PostgreSQL string literal, quoted by psycopg for this connection."""
+    from psycopg import sql
+
+    return sql.Literal(value).as_string(raw)
 
 
 class _Pending(HeadCache):
