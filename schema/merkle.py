@@ -444,8 +444,31 @@ def _guard(size: int, mark: str) -> tuple[str, tuple[int, ...]]:
             (size, size - 1))
 
 
+# The frontier's rows in one round trip: for each one bit L of the size n, the leaf row
+# ((n >> L) << L) - 1 holds the perfect subtree of level L ending there.
+_PG_FRONTIER = (
+    "WITH m AS (SELECT coalesce(max(leaf_index) + 1, 0) AS n FROM merkle_leaves) "
+    "SELECT m.n, b.l, x.leaf_index, x.leaf_hash, x.nodes FROM m "
+    "LEFT JOIN generate_series(0, 62) AS b (l) ON (m.n >> b.l) & 1 = 1 "
+    "LEFT JOIN merkle_leaves AS x ON x.leaf_index = ((m.n >> b.l) << b.l) - 1 "
+    "ORDER BY b.l DESC"
+)
+
+
 def _stored_frontier(cursor: Any, mark: str) -> tuple[int, list[bytes]]:
     """The size and frontier of the stored tree, read by key."""
+    if mark == "%s":
+        rows = cursor.execute(_PG_FRONTIER).fetchall()
+        size = int(rows[0][0])
+        frontier: list[bytes] = []
+        for _n, level, index, leaf_hash, nodes in rows:
+            if level is None:
+                continue  # an empty tree
+            if index is None:
+                raise ValueError(f"the Merkle log has no leaf {((size >> level) << level) - 1}"
+                                 f" but one at {size - 1}")
+            frontier.append(subtree_of_row(leaf_hash, nodes, int(level)))
+        return size, frontier
     cursor.execute("SELECT max(leaf_index) FROM merkle_leaves")
     last = cursor.fetchone()[0]
     size = 0 if last is None else int(last) + 1
@@ -455,7 +478,7 @@ def _stored_frontier(cursor: Any, mark: str) -> tuple[int, list[bytes]]:
     cursor.execute("SELECT leaf_index, leaf_hash, nodes FROM merkle_leaves WHERE leaf_index IN ("
                    + ", ".join([mark] * len(ends)) + ")", tuple(index for index, _l in ends))
     found = {int(row[0]): (row[1], row[2]) for row in cursor.fetchall()}
-    frontier: list[bytes] = []
+    frontier = []
     for index, level in ends:
         if index not in found:
             raise ValueError(f"the Merkle log has no leaf {index} but one at {size - 1}")
