@@ -16,7 +16,12 @@ benchmarks/bare_append_server.py), and runs short phases:
   when the server has not read every table yet);
 - 1,000 tablets each tapping every 5 s (a World Series day 1: about 200 actions/s offered):
   p50 and p99 per tap;
-- the servers' resident memory at the end.
+- the servers' resident memory at the end;
+- `handlog --version` against a bare `python -c pass`, as processes.
+
+At the end each of issue 17's targets is printed with its peer from the same run: handlog /
+bare append throughput at 200 tablets, two processes / one, the floor under load / idle, the
+p99 per tap at 1,000 tablets (200 actions/s offered) / the bare server's, the CLI / Python.
 
 Each tablet plays whole hands as a dealer enters them: start the hand, then whoever is to act
 checks when they can and folds otherwise, then the pot push (7 taps per hand at six players).
@@ -264,6 +269,21 @@ async def floor_reader(client: httpx.AsyncClient, phase: Phase, stop: asyncio.Ev
         await asyncio.sleep(0.5)
 
 
+async def idle_floor(base: str, reads: int = 5) -> float:
+    """The floor's median answer (ms) with nothing recording, every table read once before."""
+    client = await director(base, httpx.Limits(max_connections=2))
+    try:
+        (await client.get("/api/floor")).raise_for_status()
+        samples = []
+        for _ in range(reads):
+            sent = time.perf_counter()
+            (await client.get("/api/floor")).raise_for_status()
+            samples.append(time.perf_counter() - sent)
+        return round(percentile(samples, 0.5) * 1000, 1)
+    finally:
+        await client.aclose()
+
+
 async def run_phase(phase: Phase, bases: list[str], streams: list[str], bare: bool,
                     think: float = 0.0, floor: bool = False) -> Phase:
     # One client (one connection) per tablet, as in the room: httpx's shared pool gets slow
@@ -318,6 +338,7 @@ def main() -> None:
     schema, url = fresh_schema(server_url)
     results: list[dict[str, Any]] = []
     memory: dict[str, float] = {}
+    startup = startup_times()
     try:
         upgrade_database(url)
         print(f"schema {schema}: seating {TABLES} tables...", flush=True)
@@ -335,6 +356,8 @@ def main() -> None:
                                                   floor=not bare and n == max(closed)))
                     results.append(phase.row())
                     print(json.dumps(results[-1]), flush=True)
+            # The floor's peer: the same server's answer with nothing recording.
+            startup["floor_idle_ms"] = asyncio.run(idle_floor(one_base))
             two_base, two_pid = stack.enter_context(handlog_server(url))
             n = max(closed)
             phase = asyncio.run(run_phase(Phase("handlog, 2 processes", n, args.seconds),
@@ -374,8 +397,63 @@ def main() -> None:
         ratios[f"throughput_ratio_{n}"] = round(mine["actions_per_s"] / peer["actions_per_s"], 2)
     print("handlog / bare append throughput:", ratios)
     print("memory:", memory)
+    print()
+    print("Done-when figures, each beside its peer in this run:")
+    for line in done_when(results, closed, counts, startup):
+        print("  " + line)
     print(json.dumps({"results": results, "ratios": ratios, "memory": memory,
-                      "median_note": "p50 is the median tap"}))
+                      "startup": startup, "median_note": "p50 is the median tap"}))
+
+
+def done_when(results: list[dict[str, Any]], closed: list[int], counts: list[int],
+              startup: dict[str, float]) -> list[str]:
+    """Issue 17's targets, each figure with the same run's peer figure."""
+    def find(phase: str, tablets: int) -> dict[str, Any] | None:
+        return next((r for r in results if r["phase"] == phase and r["tablets"] == tablets),
+                    None)
+
+    lines = []
+    n = max(closed)
+    mine, bare, two = find("handlog", n), find("bare append", n), find(
+        "handlog, 2 processes", n)
+    if mine and bare:
+        lines.append(f"throughput at {n} tablets: handlog {mine['actions_per_s']} vs bare "
+                     f"append {bare['actions_per_s']} actions/s = "
+                     f"{mine['actions_per_s'] / bare['actions_per_s']:.2f}x (target >= 0.7x)")
+    if mine and two:
+        lines.append(f"two server processes at {n} tablets: {two['actions_per_s']} vs one "
+                     f"{mine['actions_per_s']} actions/s = "
+                     f"{two['actions_per_s'] / mine['actions_per_s']:.2f}x (target > 1x)")
+    if mine and "floor_p50_ms" in mine:
+        lines.append(f"floor while {n} tablets record: p50 {mine['floor_p50_ms']} ms, max "
+                     f"{mine['floor_max_ms']} ms (target 300 ms); idle (peer) "
+                     f"{startup.get('floor_idle_ms', float('nan'))} ms")
+    for big in (c for c in counts if c > 200):
+        tapped = find("handlog, a tap every 5 s", big)
+        peer = find("bare append, a tap every 5 s", big)
+        if tapped and peer:
+            lines.append(f"{big} tablets, {big / 5:.0f} actions/s offered: handlog p99 "
+                         f"{tapped['p99_ms']} ms ({tapped['actions_per_s']} actions/s) vs bare "
+                         f"append p99 {peer['p99_ms']} ms ({peer['actions_per_s']} actions/s) "
+                         "(target p99 < 250 ms)")
+    if "version_s" in startup:
+        lines.append(f"`handlog --version`: {startup['version_s'] * 1000:.0f} ms vs bare "
+                     f"Python {startup['python_s'] * 1000:.0f} ms (target < 150 ms)")
+    return lines
+
+
+def startup_times(runs: int = 5) -> dict[str, float]:
+    """Medians of `handlog --version` and of a bare `python -c pass`, as processes."""
+    def took(args: list[str]) -> float:
+        samples = []
+        for _ in range(runs):
+            started = time.perf_counter()
+            subprocess.run(args, cwd=ROOT, check=True, capture_output=True)
+            samples.append(time.perf_counter() - started)
+        return sorted(samples)[len(samples) // 2]
+
+    return {"version_s": took([sys.executable, "-m", "recorder.cli", "--version"]),
+            "python_s": took([sys.executable, "-c", "pass"])}
 
 
 if __name__ == "__main__":

@@ -28,6 +28,7 @@ the allowed methods in `Allow`.
 """
 
 
+import json
 import uuid
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from contextlib import asynccontextmanager
@@ -40,7 +41,13 @@ import anyio
 from fastapi import Depends, FastAPI, Request
 from fastapi import Path as PathParam
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import FileResponse, JSONResponse, RedirectResponse, StreamingResponse
+from fastapi.responses import (
+    FileResponse,
+    JSONResponse,
+    RedirectResponse,
+    Response,
+    StreamingResponse,
+)
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, Field
 from starlette.exceptions import HTTPException as StarletteHTTPException
@@ -83,7 +90,7 @@ from recorder.cookies import cookie_of, delete_session_cookies, set_session_cook
 from recorder.floor import HandContext, TournamentDesk
 from recorder.headers import SecurityHeaders
 from recorder.limits import MAX_NAME, BodyLimit, body_limit, name_problem
-from recorder.live import Hub, event_stream
+from recorder.live import Hub, event_stream, sse_text
 from recorder.live_share import LiveCounter, LiveLimits, SharedViews
 from recorder.service import Actor, DirectorsCorrection, Recorder, StartHand, utc_now
 from recorder.structure import StructureError, loads_structure
@@ -346,9 +353,21 @@ def create_app(
     def table_streams() -> list[str]:
         return [h.stream_id for h in store.streams() if h.kind == "table"]
 
-    # The floor's read model: each table's card and notable rows, built once per version of
-    # the table and of its tournament (the floor answer does not re-derive idle tables).
+    # The floor's read model: each table's card (and its JSON text) and notable rows, built
+    # once per version of the table and of its tournament (the floor answer does not re-derive
+    # or re-encode idle tables).
     floor_rows: dict[str, tuple[tuple[int, int], dict[str, Any], list[dict[str, Any]]]] = {}
+    floor_text: dict[str, tuple[tuple[int, int], str]] = {}
+
+    def card_text(stream: str, card: dict[str, Any]) -> str:
+        """The card's JSON, encoded once per version of the card kept above."""
+        cached = floor_rows.get(stream)
+        if cached is None or cached[1] is not card:  # a card not kept (a table in trouble)
+            return json.dumps(card, separators=(",", ":"))
+        kept = floor_text.get(stream)
+        if kept is None or kept[0] != cached[0]:
+            kept = floor_text[stream] = (cached[0], json.dumps(card, separators=(",", ":")))
+        return kept[1]
 
     def summary(stream: str, notable: bool = True
                 ) -> tuple[dict[str, Any], list[dict[str, Any]]]:
@@ -375,6 +394,22 @@ def create_app(
             return broken_summary(stream, head.version if head else 0, error), []
 
     def floor(session: Session) -> dict[str, Any]:
+        result, tables = floor_parts(session)
+        result["tables"] = tables
+        return result
+
+    def floor_json(session: Session) -> str:
+        return floor_encoded(session)[0]
+
+    def floor_encoded(session: Session) -> tuple[str, int]:
+        """The floor answer as JSON text, and its version: the tables' cards are joined from
+        their cached text (only a card whose table changed is encoded again)."""
+        result, tables = floor_parts(session)
+        head = json.dumps(result, separators=(",", ":"))
+        cards = ",".join(card_text(card["stream"], card) for card in tables)
+        return f'{head[:-1]},"tables":[{cards}]}}', int(result["version"])
+
+    def floor_parts(session: Session) -> tuple[dict[str, Any], list[dict[str, Any]]]:
         tables = []
         corrections: list[dict[str, Any]] = []
         heads = store.streams()
@@ -386,9 +421,11 @@ def create_app(
                 corrections.extend(notable)
         corrections.sort(key=lambda row: row["at"], reverse=True)
         problems: list[dict[str, Any]] = []
+        tournaments = [h.stream_id.removeprefix("tournament-") for h in heads
+                       if h.kind == "tournament"]
         result: dict[str, Any] = {
-            "role": session.role, "tables": tables, "corrections": corrections[:100],
-            "tournaments": desk.views(clock(), problems), "problems": problems,
+            "role": session.role, "corrections": corrections[:100],
+            "tournaments": desk.views(clock(), problems, tournaments), "problems": problems,
             "version": sum(h.version for h in heads),
         }
         result["checkpoint"] = checkpoint_view(latest_checkpoint(store))
@@ -397,7 +434,7 @@ def create_app(
             result["pairing_codes"] = [
                 {"code": c.code, "table": c.table} for c in auth.pairing_codes()
             ]
-        return result
+        return result, tables
 
     # --- session ----------------------------------------------------------------------------
 
@@ -638,12 +675,13 @@ def create_app(
     # tablets' commands for one of the worker threads they share.
     floor_threads = anyio.CapacityLimiter(4)
 
-    @app.get("/api/floor", tags=["floor"], responses=READ)
-    async def read_floor(session: Reader) -> dict[str, Any]:
+    @app.get("/api/floor", tags=["floor"], responses=READ, response_model=dict[str, Any])
+    async def read_floor(session: Reader) -> Response:
         """Every table, rulings and corrections; for the director the dealer PINs and codes."""
-        answer: dict[str, Any] = await anyio.to_thread.run_sync(floor, session,
-                                                                limiter=floor_threads)
-        return answer
+        # Built and encoded on a floor thread: the event loop serving the tablets never
+        # encodes the floor's hundreds of kilobytes itself.
+        text = await anyio.to_thread.run_sync(floor_json, session, limiter=floor_threads)
+        return Response(text, media_type="application/json")
 
     @app.get("/api/floor/events", tags=["live"], responses=FLOOR_STREAM,
              response_class=StreamingResponse)
@@ -657,7 +695,11 @@ def create_app(
                 second = int(clock().timestamp())  # the view carries the server's clock
                 return await shared.frame(("floor", hub.generation, second),
                                           lambda: floor(session))
-            return await anyio.to_thread.run_sync(floor, session, limiter=floor_threads)
+            return await anyio.to_thread.run_sync(floor_frame, session, limiter=floor_threads)
+
+        def floor_frame(session: Session) -> str:
+            text, version = floor_encoded(session)
+            return sse_text("state", text, version)
 
         subscription = hub.subscribe(None)
         return _sse(slot.wrap(event_stream(

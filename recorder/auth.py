@@ -187,6 +187,7 @@ class Auth:
         if secret is not None and len(secret) < MIN_SECRET_BYTES:
             raise SecretTooShort(len(secret))
         self._secret = secret or secrets.token_bytes(32)
+        self._table_pins: dict[str, str] = {}
         # Given a secret, the director's PIN derives from it too (the same across restarts).
         self.director_pin = director_pin or (
             self._derived_digits("director-pin") if secret else _digits(PIN_DIGITS))
@@ -225,8 +226,12 @@ class Auth:
         return f"{int.from_bytes(digest[:8], 'big') % 10**PIN_DIGITS:0{PIN_DIGITS}d}"
 
     def table_pin(self, stream: str) -> str:
-        """The dealer PIN of a table: stable for this server's secret, different per table."""
-        return self._derived_digits(f"table-pin:{stream}")
+        """The dealer PIN of a table: stable for this server's secret, different per table
+        (kept once derived: the floor shows every table's)."""
+        pin = self._table_pins.get(stream)
+        if pin is None:
+            pin = self._table_pins[stream] = self._derived_digits(f"table-pin:{stream}")
+        return pin
 
     def new_pairing_code(self, stream: str) -> PairingCode:
         """A one-time code that joins one tablet to `stream` as its dealer."""

@@ -218,14 +218,16 @@ class TournamentDesk:
             return 0
         return self.recorder.head_version(tournament_stream(state.tournament))
 
-    def views(self, now: datetime,
-              problems: list[dict[str, Any]] | None = None) -> list[dict[str, Any]]:
+    def views(self, now: datetime, problems: list[dict[str, Any]] | None = None,
+              tournaments: list[str] | None = None) -> list[dict[str, Any]]:
         """Every tournament at a glance; each view is built once per version of its stream
         and of who is serving a penalty (only the clock's `now` is fresh). One whose log
         cannot be folded is left out (and named in `problems`, when given) so that the floor
         still shows the others."""
         result = []
-        for tournament in self.tournaments.tournaments():
+        if tournaments is None:  # (the floor gives them from the heads it read already)
+            tournaments = self.tournaments.tournaments()
+        for tournament in tournaments:
             try:
                 read = self._read(tournament)
                 if read is None:

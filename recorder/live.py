@@ -150,11 +150,15 @@ class Hub:
 
 
 def sse(event: str, data: Any, event_id: int | None = None) -> str:
+    return sse_text(event, json.dumps(data, separators=(",", ":")), event_id)
+
+
+def sse_text(event: str, text: str, event_id: int | None = None) -> str:
+    """An event-stream frame of JSON text already encoded."""
     lines = []
     if event_id is not None:
         lines.append(f"id: {event_id}")
     lines.append(f"event: {event}")
-    text = json.dumps(data, separators=(",", ":"))
     lines.extend(f"data: {line}" for line in text.splitlines() or [""])
     return "\n".join(lines) + "\n\n"
 

@@ -31,7 +31,7 @@ from typing import Any, NamedTuple
 
 from schema.checkpoint import Checkpoint, CheckpointError, VerifierKey, parse_checkpoint
 from schema.hashing import GENESIS_HASH
-from schema.merkle import MemoryTree, tree_consistency_proof, verify_consistency
+from schema.merkle import MemoryTree, read_head, tree_consistency_proof, verify_consistency
 from schema.store import EventStore
 
 KINDS = {
@@ -711,7 +711,12 @@ def check_store(store: EventStore, checkpoints: Sequence[GivenCheckpoint] = (),
 
         heads = {str(r[0]): (int(r[1]), str(r[2]))
                  for r in rows("SELECT id, head_version, head_hash FROM streams")}
-        tree_rows = rows("SELECT tree_size, root_hash FROM merkle_head WHERE id = 1")
+        try:
+            # The head the stored interior nodes give (what proofs are made from).
+            head = read_head(connection)
+            tree_head: tuple[int, bytes] | None = (head.size, head.root)
+        except ValueError:
+            tree_head = None  # a leaf row is missing or damaged: the leaves' check names it
         stored_checkpoints = [(int(r[0]), str(r[1])) for r in rows(
             "SELECT checkpoint_id, note FROM log_checkpoints ORDER BY checkpoint_id")]
         leaf_hashes = rows("SELECT position, leaf_hash FROM merkle_leaves ORDER BY leaf_index")
@@ -727,8 +732,7 @@ def check_store(store: EventStore, checkpoints: Sequence[GivenCheckpoint] = (),
                 heads=heads,
                 leaf_hashes=leaf_hashes,
                 load_leaves=load_leaves,
-                tree_head=((int(tree_rows[0][0]), bytes.fromhex(tree_rows[0][1]))
-                           if tree_rows else None),
+                tree_head=tree_head,
                 stored_checkpoints=stored_checkpoints,
             )
             return check_log(source, checkpoints, key)

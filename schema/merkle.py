@@ -16,18 +16,20 @@ The pure functions follow RFC 9162 section 2.1 literally: `mth`, `inclusion_path
 `consistency_proof` (2.1.4.1), `verify_inclusion` (2.1.3.2), `verify_consistency` (2.1.4.2).
 The same proofs are computed from any `PerfectNodes` (the hash of each perfect subtree: level
 L, index i covers leaves [i*2^L, (i+1)*2^L)) without rebuilding the tree: `MemoryTree` (built
-while verifying) and `StoredTree` (the `merkle_nodes` table, written at append).
+while verifying) and `StoredTree` (the rows of `merkle_leaves`, written at append).
 
 At append (`append_leaves`, called inside the store's append transaction, after the events
-insert, so tree order is commit order on both databases), only the perfect subtrees completed
-by the new leaves are written (amortised one node per leaf), and the head row keeps the
-right-edge frontier so the new root costs no read of the tree.
+insert, so tree order is commit order on both databases), one INSERT writes the new leaf rows,
+each holding the interior nodes it completes (amortised one per leaf); the store keeps the
+right-edge frontier in memory, so the new rows cost no read of the tree, and the insert is
+guarded so that a frontier another process has moved on is read again (O(log n) rows).
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
+import threading
 import uuid
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
@@ -36,13 +38,9 @@ from typing import Any, Protocol
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection
 
-from schema.tables import (
-    merkle_head_table,
-    merkle_leaves_table,
-    merkle_nodes_table,
-)
+from schema.tables import merkle_leaves_table
 
-# A SQLite statement takes at most 32,766 parameters, PostgreSQL 65,535: 7 per leaf row.
+# A SQLite statement takes at most 32,766 parameters, PostgreSQL 65,535: 8 per leaf row.
 MAX_ROWS_PER_STATEMENT = 2000
 
 EMPTY_ROOT = hashlib.sha256(b"").digest()
@@ -51,11 +49,22 @@ _LEAF = b"\x00"
 _NODE = b"\x01"
 
 
+# One encoder for every leaf (json.dumps with options builds a new one per call).
+_ENTRY = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False)
+
+
 def leaf_entry(stream_id: str, version: int, event_hash: str) -> bytes:
     """The bytes a leaf hashes: the canonical JSON of [stream_id, version, hash] in UTF-8."""
-    text = json.dumps([stream_id, version, event_hash], separators=(",", ":"),
-                      ensure_ascii=False)
-    return text.encode("utf-8")
+    if type(version) is int and _verbatim(stream_id) and _verbatim(event_hash):
+        # What the encoder writes for text it leaves as it is (the common case, faster).
+        return f'["{stream_id}",{version},"{event_hash}"]'.encode()
+    return _ENTRY.encode([stream_id, version, event_hash]).encode("utf-8")
+
+
+def _verbatim(text: object) -> bool:
+    """Whether JSON (ensure_ascii off) writes `text` between its quotes unchanged: printable,
+    no quote, no backslash."""
+    return isinstance(text, str) and text.isprintable() and '"' not in text and "\\" not in text
 
 
 def leaf_hash(entry: bytes) -> bytes:
@@ -282,6 +291,13 @@ class MemoryTree:
 
 
 # --- the tree in the database -----------------------------------------------------------------
+#
+# One row per leaf in `merkle_leaves`, and nothing else written at append: the row of leaf j
+# also holds, in `nodes`, the hashes of the perfect subtrees that end at leaf j (levels 1, 2,
+# ... up to the number of trailing one bits of j; empty for an even j), i.e. the interior nodes
+# the leaf completes. So the perfect subtree at level L, index i is in the row of leaf
+# (i + 1) * 2^L - 1, the tree size is the highest leaf index + 1, and the right-edge frontier
+# (one perfect subtree per one bit of the size) is O(log n) rows read by key.
 
 
 @dataclass(frozen=True)
@@ -300,134 +316,212 @@ def frontier_root(frontier: Sequence[bytes]) -> bytes:
     return root
 
 
-def empty_head_row() -> dict[str, Any]:
-    return {"root": EMPTY_ROOT.hex(), "frontier": ""}
+def frontier_ends(size: int) -> list[tuple[int, int]]:
+    """(leaf index, level) of each perfect subtree of the right edge of a tree of `size`,
+    largest first: the row holding it and its level there."""
+    ends: list[tuple[int, int]] = []
+    covered = 0
+    for level in range(size.bit_length() - 1, -1, -1):
+        if size >> level & 1:
+            covered += 1 << level
+            ends.append((covered - 1, level))
+    return ends
+
+
+def subtree_of_row(leaf_hash_hex: str, nodes_hex: str, level: int) -> bytes:
+    """The perfect subtree at `level` ending at a leaf row (level 0: the leaf itself)."""
+    if level == 0:
+        return bytes.fromhex(leaf_hash_hex)
+    text = nodes_hex[(level - 1) * 64:level * 64]
+    if len(text) != 64:
+        raise ValueError(f"the stored leaf row holds no node at level {level}")
+    return bytes.fromhex(text)
 
 
 LeafSource = tuple[int, str, int, Any, str]
 """(position, stream_id, version, event_id, chain hash) of a newly stored event."""
 
 
+@dataclass(frozen=True)
+class Appended:
+    """The tree after an append: its size and right-edge frontier (largest first); the root
+    is computed only when asked (an append does not need it)."""
+
+    size: int
+    frontier: tuple[bytes, ...]
+
+    @property
+    def root(self) -> bytes:
+        return frontier_root(self.frontier)
+
+    @property
+    def head(self) -> TreeHead:
+        return TreeHead(self.size, self.root)
+
+
 class HeadCache:
-    """The tree head this process last wrote (size, root hex, frontier hex), kept by the store.
-    On PostgreSQL an append then writes leaves, nodes and head in one statement that only takes
-    effect if the head in the database is still this one; else it reads the head and retries."""
+    """The size and frontier of the tree as this process last saw it committed (kept by the
+    store, moved only after a commit, so never ahead of the database). An append computes its
+    rows from it and writes them in one guarded statement that takes effect only if the tree
+    still ends there; else it reads the frontier (O(log n) rows) and writes again."""
 
     def __init__(self) -> None:
-        self.head: tuple[int, str, str] | None = None
+        self._lock = threading.Lock()
+        self.state: Appended | None = None
+
+    def committed(self, appended: Appended) -> None:
+        with self._lock:
+            if self.state is None or self.state.size < appended.size:
+                self.state = appended
 
 
 def append_leaves(connection: Connection, events: Iterable[LeafSource],
-                  cache: HeadCache | None = None) -> TreeHead:
+                  cache: HeadCache | None = None) -> Appended:
     """Add `events` (just inserted, in position order) as the next leaves, inside the caller's
-    transaction, which holds the append lock: writes their leaves, the perfect nodes they
-    complete and the new head. Never reads or recomputes the rest of the tree.
+    transaction, which holds the append lock: one INSERT of their leaf rows (each with the
+    interior nodes it completes). Never reads or recomputes the rest of the tree.
 
     Plain SQL through the driver's own cursor (no statement compiling), since this runs in
-    every durable append (benchmarks/append_latency.py holds it to 10% of one): on SQLite the
-    head is read then leaves, nodes and head written; on PostgreSQL, with a `cache` still
-    valid, one statement does it all."""
+    every durable append (benchmarks/append_latency.py holds it to 10% of one). The caller
+    hands the result to `cache.committed` once its transaction has committed."""
     events = list(events)
     postgresql = connection.dialect.name == "postgresql"
+    mark = "%s" if postgresql else "?"
     cursor = connection.connection.cursor()
     try:
-        if postgresql and cache is not None and cache.head is not None:
-            size, root_hex, text = cache.head
-            grown = _grow(size, text, events, postgresql)
-            statement, params = _pg_statement(grown, expected=(size, root_hex))
-            cursor.execute(statement, params)
-            row: Any = cursor.fetchone()
-            if row is not None and row[0] == 1:
-                cache.head = grown.head
-                return TreeHead(grown.head[0], bytes.fromhex(grown.head[1]))
-        cursor.execute("SELECT tree_size, frontier FROM merkle_head WHERE id = 1")
-        row = cursor.fetchone()
-        grown = _grow(int(row[0]), row[1], events, postgresql)
-        if grown.leaves:
-            if postgresql and len(grown.leaves) <= MAX_ROWS_PER_STATEMENT and len(
-                    grown.nodes) <= MAX_ROWS_PER_STATEMENT:
-                statement, params = _pg_statement(grown)
-                cursor.execute(statement, params)
-            else:
-                mark = "%s" if postgresql else "?"
-                for part in _chunks(grown.leaves, MAX_ROWS_PER_STATEMENT):
-                    cursor.execute(_insert_leaves(part, mark), _flat(part))
-                for part in _chunks(grown.nodes, MAX_ROWS_PER_STATEMENT):
-                    cursor.execute(_insert_nodes(part, mark), _flat(part))
-                cursor.execute(f"UPDATE merkle_head SET tree_size = {mark}, root_hash = {mark}, "
-                               f"frontier = {mark} WHERE id = 1", grown.head)
-        if cache is not None:
-            cache.head = grown.head
-        return TreeHead(grown.head[0], bytes.fromhex(grown.head[1]))
+        state = cache.state if cache is not None else None
+        if state is not None and events and len(events) <= MAX_ROWS_PER_STATEMENT:
+            rows, appended = _grow(state.size, list(state.frontier), events, postgresql)
+            guard, params = _guard(state.size, mark)
+            cursor.execute(_insert_leaves(rows, mark, guard), (*_flat(rows), *params))
+            if cursor.rowcount == len(rows):
+                return appended
+        size, frontier = _stored_frontier(cursor, mark)
+        rows, appended = _grow(size, frontier, events, postgresql)
+        for part in _chunks(rows, MAX_ROWS_PER_STATEMENT):
+            cursor.execute(_insert_leaves(part, mark), _flat(part))
+        return appended
     finally:
         cursor.close()
 
 
 @dataclass(frozen=True)
-class _Grown:
-    leaves: list[tuple[Any, ...]]
-    nodes: list[tuple[Any, ...]]
-    head: tuple[int, str, str]
+class PlannedLeaves:
+    """Leaf rows computed from the cached frontier before their events are inserted, for one
+    statement that writes events and leaves together (PostgreSQL): `values` per event in
+    order is (leaf_index, version, leaf_hash hex, nodes hex); the rows take effect only if
+    the stored tree still has `size` leaves (`guard` with `guard_params`)."""
+
+    size: int
+    values: list[tuple[int, int, str, str]]
+    appended: Appended
+    guard: str
+    guard_params: tuple[int, ...]
 
 
-def _grow(size: int, text: str, events: list[LeafSource], postgresql: bool) -> _Grown:
-    """The rows `events` add to the tree of `size` whose frontier is `text` (hex)."""
-    frontier = [bytes.fromhex(text[i:i + 64]) for i in range(0, len(text), 64)]
-    leaves: list[tuple[Any, ...]] = []
-    nodes: list[tuple[Any, ...]] = []
+def plan_leaves(cache: HeadCache | None, items: Sequence[tuple[str, int, str]],
+                mark: str = "%s") -> PlannedLeaves | None:
+    """The leaf rows of `items` ((stream_id, version, chain hash) each, in order) on top of the
+    cached tree, or None when nothing is cached yet."""
+    state = cache.state if cache is not None else None
+    if state is None or not items or len(items) > MAX_ROWS_PER_STATEMENT:
+        return None
+    rows, appended = _grow(state.size, list(state.frontier),
+                           [(0, stream_id, version, None, chain)
+                            for stream_id, version, chain in items], True)
+    guard, params = _guard(state.size, mark)
+    return PlannedLeaves(state.size, [(row[0], row[3], row[6], row[7]) for row in rows],
+                         appended, guard, params)
+
+
+def _guard(size: int, mark: str) -> tuple[str, tuple[int, ...]]:
+    """A WHERE clause true only while the stored tree has exactly `size` leaves (leaves are
+    dense and the cache is never ahead of the database)."""
+    guard = f" WHERE NOT EXISTS (SELECT 1 FROM merkle_leaves WHERE leaf_index = {mark})"
+    if not size:
+        return guard, (size,)
+    return (guard + f" AND EXISTS (SELECT 1 FROM merkle_leaves WHERE leaf_index = {mark})",
+            (size, size - 1))
+
+
+# The frontier's rows in one round trip: for each one bit L of the size n, the leaf row
+# ((n >> L) << L) - 1 holds the perfect subtree of level L ending there.
+_PG_FRONTIER = (
+    "WITH m AS (SELECT coalesce(max(leaf_index) + 1, 0) AS n FROM merkle_leaves) "
+    "SELECT m.n, b.l, x.leaf_index, x.leaf_hash, x.nodes FROM m "
+    "LEFT JOIN generate_series(0, 62) AS b (l) ON (m.n >> b.l) & 1 = 1 "
+    "LEFT JOIN merkle_leaves AS x ON x.leaf_index = ((m.n >> b.l) << b.l) - 1 "
+    "ORDER BY b.l DESC"
+)
+
+
+def _stored_frontier(cursor: Any, mark: str) -> tuple[int, list[bytes]]:
+    """The size and frontier of the stored tree, read by key."""
+    if mark == "%s":
+        rows = cursor.execute(_PG_FRONTIER).fetchall()
+        size = int(rows[0][0])
+        frontier: list[bytes] = []
+        for _n, level, index, leaf_hash, nodes in rows:
+            if level is None:
+                continue  # an empty tree
+            if index is None:
+                raise ValueError(f"the Merkle log has no leaf {((size >> level) << level) - 1}"
+                                 f" but one at {size - 1}")
+            frontier.append(subtree_of_row(leaf_hash, nodes, int(level)))
+        return size, frontier
+    cursor.execute("SELECT max(leaf_index) FROM merkle_leaves")
+    last = cursor.fetchone()[0]
+    size = 0 if last is None else int(last) + 1
+    ends = frontier_ends(size)
+    if not ends:
+        return 0, []
+    cursor.execute("SELECT leaf_index, leaf_hash, nodes FROM merkle_leaves WHERE leaf_index IN ("
+                   + ", ".join([mark] * len(ends)) + ")", tuple(index for index, _l in ends))
+    found = {int(row[0]): (row[1], row[2]) for row in cursor.fetchall()}
+    frontier = []
+    for index, level in ends:
+        if index not in found:
+            raise ValueError(f"the Merkle log has no leaf {index} but one at {size - 1}")
+        frontier.append(subtree_of_row(*found[index], level))
+    return size, frontier
+
+
+def _grow(size: int, frontier: list[bytes], events: list[LeafSource], postgresql: bool,
+          ) -> tuple[list[tuple[Any, ...]], Appended]:
+    """The leaf rows `events` add to the tree of `size` whose frontier is `frontier`."""
+    rows: list[tuple[Any, ...]] = []
     for position, stream_id, version, event_id, chain in events:
-        leaf = event_leaf(stream_id, version, chain)
-        identifier = _uuid(event_id)
-        leaves.append((size, position, stream_id, version,
-                       identifier if postgresql else identifier.hex, chain, leaf.hex()))
-        node, level, counter = leaf, 0, size
-        size += 1
+        leaf = _sha256(_LEAF + leaf_entry(stream_id, version, chain)).digest()
+        identifier = _uuid(event_id) if event_id is not None else None
+        node, counter = leaf, size
+        nodes: list[str] = []
         while counter & 1:
-            node = node_hash(frontier.pop(), node)
-            level += 1
+            node = _sha256(_NODE + frontier.pop() + node).digest()
+            nodes.append(node.hex())
             counter >>= 1
-            nodes.append((level, (size >> level) - 1, node.hex()))
         frontier.append(node)
-    return _Grown(leaves, nodes, (size, frontier_root(frontier).hex(),
-                                  "".join(h.hex() for h in frontier)))
+        rows.append((size, position, stream_id, version,
+                     identifier if postgresql or identifier is None else identifier.hex, chain,
+                     leaf.hex(),
+                     "".join(nodes)))
+        size += 1
+    return rows, Appended(size, tuple(frontier))
 
 
-def _insert_leaves(rows: list[tuple[Any, ...]], mark: str) -> str:
-    row = "(" + ", ".join([mark] * 7) + ")"
-    return ("INSERT INTO merkle_leaves (leaf_index, position, stream_id, version, event_id, "
-            "event_hash, leaf_hash) VALUES " + ", ".join([row] * len(rows)))
+_COLUMNS = ("INSERT INTO merkle_leaves (leaf_index, position, stream_id, version, event_id, "
+            "event_hash, leaf_hash, nodes) ")
 
 
-def _insert_nodes(rows: list[tuple[Any, ...]], mark: str) -> str:
-    return ("INSERT INTO merkle_nodes (level, node_index, hash) VALUES "
-            + ", ".join(["(%s, %s, %s)" if mark == "%s" else "(?, ?, ?)"] * len(rows)))
+def _insert_leaves(rows: list[tuple[Any, ...]], mark: str, guard: str = "") -> str:
+    row = "(" + ", ".join([mark] * 8) + ")"
+    values = "VALUES " + ", ".join([row] * len(rows))
+    if not guard:
+        return _COLUMNS + values
+    return f"{_COLUMNS}SELECT * FROM ({values}) AS v{guard}"
 
 
 def _flat(rows: list[tuple[Any, ...]]) -> tuple[Any, ...]:
     return tuple(value for row in rows for value in row)
-
-
-def _pg_statement(grown: _Grown, expected: tuple[int, str] | None = None,
-                  ) -> tuple[str, tuple[Any, ...]]:
-    """One PostgreSQL statement (data-modifying CTEs) writing leaves, nodes and head; with
-    `expected` (size, root hex) it writes nothing unless the stored head is that one, and
-    answers 1 when it wrote."""
-    guard = " AND tree_size = %s AND root_hash = %s" if expected else ""
-    parts = [f"h AS (UPDATE merkle_head SET tree_size = %s, root_hash = %s, frontier = %s "
-             f"WHERE id = 1{guard} RETURNING 1)"]
-    params: list[Any] = [*grown.head, *(expected or ())]
-    if grown.leaves:
-        values = ", ".join(["(%s, %s, %s, %s, %s, %s, %s)"] * len(grown.leaves))
-        parts.append("l AS (INSERT INTO merkle_leaves (leaf_index, position, stream_id, "
-                     "version, event_id, event_hash, leaf_hash) SELECT * FROM (VALUES "
-                     f"{values}) AS v WHERE EXISTS (SELECT 1 FROM h))")
-        params += _flat(grown.leaves)
-    if grown.nodes:
-        values = ", ".join(["(%s, %s, %s)"] * len(grown.nodes))
-        parts.append("n AS (INSERT INTO merkle_nodes (level, node_index, hash) SELECT * FROM "
-                     f"(VALUES {values}) AS v WHERE EXISTS (SELECT 1 FROM h))")
-        params += _flat(grown.nodes)
-    return f"WITH {', '.join(parts)} SELECT count(*) FROM h", tuple(params)
 
 
 def _chunks(rows: list[tuple[Any, ...]], size: int) -> Iterator[list[tuple[Any, ...]]]:
@@ -440,38 +534,42 @@ def _uuid(value: Any) -> uuid.UUID:
 
 
 def read_head(connection: Connection) -> TreeHead:
-    row = connection.execute(
-        sa.select(merkle_head_table.c.tree_size, merkle_head_table.c.root_hash)
-        .where(merkle_head_table.c.id == 1)
-    ).one()
-    return TreeHead(int(row.tree_size), bytes.fromhex(row.root_hash))
+    """The size and root of the stored tree (from its frontier: O(log n) rows)."""
+    mark = "%s" if connection.dialect.name == "postgresql" else "?"
+    cursor = connection.connection.cursor()
+    try:
+        size, frontier = _stored_frontier(cursor, mark)
+    finally:
+        cursor.close()
+    return TreeHead(size, frontier_root(frontier))
 
 
 class StoredTree:
-    """Perfect subtrees read from `merkle_leaves` (level 0) and `merkle_nodes` (above)."""
+    """Perfect subtrees read from the leaf rows of `merkle_leaves` (cached: a proof asks for
+    O(log^2 n) of them, some several times)."""
 
     def __init__(self, connection: Connection) -> None:
         self._connection = connection
+        self._rows: dict[int, tuple[str, str]] = {}
 
     def subtree(self, level: int, index: int) -> bytes:
-        if level == 0:
-            value = self._connection.execute(
-                sa.select(merkle_leaves_table.c.leaf_hash)
-                .where(merkle_leaves_table.c.leaf_index == index)
-            ).scalar_one()
-        else:
-            value = self._connection.execute(
-                sa.select(merkle_nodes_table.c.hash).where(
-                    merkle_nodes_table.c.level == level,
-                    merkle_nodes_table.c.node_index == index,
-                )
-            ).scalar_one()
-        return bytes.fromhex(value)
+        row = ((index + 1) << level) - 1
+        found = self._rows.get(row)
+        if found is None:
+            result = self._connection.execute(
+                sa.select(merkle_leaves_table.c.leaf_hash, merkle_leaves_table.c.nodes)
+                .where(merkle_leaves_table.c.leaf_index == row)
+            ).one()
+            found = self._rows[row] = (result.leaf_hash, result.nodes)
+        return subtree_of_row(*found, level)
 
 
 __all__ = [
     "EMPTY_ROOT",
+    "Appended",
+    "HeadCache",
     "MemoryTree",
+    "PlannedLeaves",
     "PerfectNodes",
     "StoredTree",
     "TreeHead",
@@ -483,6 +581,7 @@ __all__ = [
     "leaf_hash",
     "mth",
     "node_hash",
+    "plan_leaves",
     "range_hash",
     "read_head",
     "tree_consistency_proof",

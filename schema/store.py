@@ -63,7 +63,14 @@ from schema.errors import (
     SchemaMissing,
 )
 from schema.hashing import GENESIS_HASH, chain_hash, recorded_at_text
-from schema.merkle import HeadCache, TreeHead, append_leaves, read_head
+from schema.merkle import (
+    Appended,
+    HeadCache,
+    TreeHead,
+    append_leaves,
+    plan_leaves,
+    read_head,
+)
 from schema.sessions import SessionStore
 from schema.tables import (
     ACTOR_LENGTH,
@@ -217,20 +224,21 @@ class EventStore:
         with translate_errors(self._url, "write to"), self._writers:
             for attempt in (1, 2, 3):
                 known = self._heads.get(stream_id) if attempt == 1 else None
+                tree: list[Appended] = []
                 try:
                     with self._engine.connect() as connection:
                         connection = connection.execution_options(**WRITE_OPTIONS)
                         with connection.begin():
                             if known is not None and known[0] == expected_version:
                                 stored = self._append_on_head(
-                                    connection, stream_id, expected_version, prepared, known[1]
-                                )
+                                    connection, stream_id, expected_version, prepared, known[1],
+                                    tree)
                             else:
                                 stored = self._append(
-                                    connection, stream_id, expected_version, prepared, kind
-                                )
+                                    connection, stream_id, expected_version, prepared, kind,
+                                    tree)
                     # Only once committed: a head kept here is never one the log lacks.
-                    self._remember(stream_id, stored[-1])
+                    self._remember(stream_id, stored[-1], tree)
                     return stored
                 except _HeadMoved:
                     continue
@@ -279,6 +287,7 @@ class EventStore:
             parts.append((stream_id, expected_version, prepared, kind))
         if not any(prepared for _s, _v, prepared, _k in parts):
             return [[] for _ in parts]
+        tree: list[Appended] = []
         with translate_errors(self._url, "write to"), self._writers:
             try:
                 with self._engine.connect() as connection:
@@ -295,13 +304,13 @@ class EventStore:
                         ).all()
                         written: list[list[StoredEvent]] = [
                             self._append(connection, stream_id, expected_version, prepared,
-                                         kind) if prepared else []
+                                         kind, tree) if prepared else []
                             for stream_id, expected_version, prepared, kind in parts
                         ]
                 # Only once committed: a head kept here is never one the log lacks.
                 for (stream_id, _v, _p, _k), done in zip(parts, written, strict=True):
                     if done:
-                        self._remember(stream_id, done[-1])
+                        self._remember(stream_id, done[-1], tree)
                 return written
             except IntegrityError as exc:
                 if _violated_constraint(exc) not in ("uq_events_stream_version", "streams_pkey",
@@ -321,6 +330,7 @@ class EventStore:
         expected_version: int,
         prepared: list[_Prepared],
         kind: str,
+        tree: list[Appended],
     ) -> list[StoredEvent]:
         if expected_version == 0:
             self._create_stream_row(connection, stream_id, kind)
@@ -347,7 +357,7 @@ class EventStore:
             .where(streams_table.c.id == stream_id)
             .values(head_version=rows[-1]["version"], head_hash=rows[-1]["hash"])
         )
-        return self._insert(connection, stream_id, rows, prepared)
+        return self._insert(connection, stream_id, rows, prepared, tree)
 
     def _append_on_head(
         self,
@@ -356,12 +366,28 @@ class EventStore:
         expected_version: int,
         prepared: list[_Prepared],
         prev_hash: str,
+        tree: list[Appended],
     ) -> list[StoredEvent]:
         """The append when this store wrote the stream's head itself: no read of the head and
         no look for the ids first. The head row moves only if it is still where this store
         left it (else _HeadMoved: the full path reads it); a stored id fails the insert on
         the unique index (then the full path finds the retry)."""
         rows = _chained_rows(stream_id, expected_version, prepared, prev_hash)
+        if self._postgresql:
+            # One round trip for the head's move, the notice and the lock on `events` (three
+            # statements, in the order _insert gives them): values quoted by the driver.
+            raw = connection.connection.dbapi_connection
+            quoted = [_literal(raw, value) for value in (
+                rows[-1]["hash"], stream_id, prev_hash,
+                f"{rows[-1]['version']} {self.token} {stream_id}")]
+            moved = connection.execution_options(no_parameters=True).exec_driver_sql(
+                f"UPDATE streams SET head_version = {int(rows[-1]['version'])}, head_hash = "
+                f"{quoted[0]} WHERE id = {quoted[1]} AND head_version = {int(expected_version)}"
+                f" AND head_hash = {quoted[2]}; SELECT pg_notify('handlog:' || "
+                f"current_schema(), {quoted[3]}); LOCK TABLE events IN EXCLUSIVE MODE")
+            if moved.rowcount != 1:
+                raise _HeadMoved
+            return self._insert(connection, stream_id, rows, prepared, tree, locked=True)
         moved = connection.execute(
             sa.update(streams_table)
             .where(streams_table.c.id == stream_id,
@@ -371,36 +397,45 @@ class EventStore:
         )
         if moved.rowcount != 1:
             raise _HeadMoved
-        return self._insert(connection, stream_id, rows, prepared)
+        return self._insert(connection, stream_id, rows, prepared, tree)
 
-    def _remember(self, stream_id: str, last: StoredEvent) -> None:
+    def _remember(self, stream_id: str, last: StoredEvent, tree: list[Appended]) -> None:
+        if tree:
+            self._tree_head.committed(tree[-1])
         known = self._heads.get(stream_id)
         if known is None or known[0] < last.version:
             self._heads[stream_id] = (last.version, last.hash)
 
     def _insert(self, connection: Connection, stream_id: str, rows: list[dict[str, Any]],
-                prepared: list[_Prepared]) -> list[StoredEvent]:
+                prepared: list[_Prepared], tree: list[Appended],
+                locked: bool = False) -> list[StoredEvent]:
         if self._postgresql:
-            # Delivered at commit, to every process listening on this database (schema/notify.py).
-            connection.execute(_NOTIFY, {
-                "payload": f"{rows[-1]['version']} {self.token} {stream_id}"})
-            # Serialise appends so that positions (a sequence) are handed out in commit order.
-            # Taken last, so that it is held only for the insert and the commit: the stream's
-            # own row lock (above) is what orders one table's appends.
-            connection.exec_driver_sql("LOCK TABLE events IN EXCLUSIVE MODE")
-        positions = connection.execute(
-            sa.insert(events_table).returning(
-                events_table.c.position, sort_by_parameter_order=True
-            ),
-            rows,
-        ).scalars().all()
-        if self.write_merkle_leaves:
+            if not locked:
+                # Delivered at commit, to every process listening on this database
+                # (schema/notify.py).
+                connection.execute(_NOTIFY, {
+                    "payload": f"{rows[-1]['version']} {self.token} {stream_id}"})
+                # Serialise appends so that positions (a sequence) are handed out in commit
+                # order. Taken last, so that it is held only for the insert and the commit:
+                # the stream's own row lock (above) is what orders one table's appends.
+                connection.exec_driver_sql("LOCK TABLE events IN EXCLUSIVE MODE")
+            positions, done = self._insert_pg(connection, rows, tree)
+        else:
+            positions, done = list(connection.execute(
+                sa.insert(events_table).returning(
+                    events_table.c.position, sort_by_parameter_order=True
+                ),
+                rows,
+            ).scalars().all()), False
+        if self.write_merkle_leaves and not done:
             # The next leaves of the one log over every stream, under the same lock as the
             # insert (leaf order = commit order, schema/merkle.py).
-            append_leaves(connection, [
+            # The frontier moves in self._tree_head only once committed (_remember).
+            tree.append(append_leaves(connection, [
                 (position, stream_id, row["version"], row["event_id"], row["hash"])
                 for position, row in zip(positions, rows, strict=True)
-            ], self._tree_head)
+            ], None if self._postgresql  # (the cached frontier was tried, or is empty)
+                else self._tree_head if not tree else _Pending(tree[-1])))
         return [
             StoredEvent(
                 position=position,
@@ -421,6 +456,37 @@ class EventStore:
             )
             for position, row, item in zip(positions, rows, prepared, strict=True)
         ]
+
+    def _insert_pg(self, connection: Connection, rows: list[dict[str, Any]],
+                   tree: list[Appended]) -> tuple[list[int], bool]:
+        """The events insert on PostgreSQL, in plain SQL through the driver's cursor (prepared
+        by psycopg once used a few times), with the Merkle leaves planned from the cached
+        frontier written by the same statement (no round trip of their own). Returns the
+        positions and whether the leaves were written (else the caller writes them)."""
+        plan = plan_leaves(
+            self._tree_head if not tree else _Pending(tree[-1]),
+            [(row["stream_id"], row["version"], row["hash"]) for row in rows],
+        ) if self.write_merkle_leaves else None
+        params: list[Any] = [row[column] for row in rows for column in _EVENT_COLUMNS]
+        statement = _PG_EVENTS.format(values=", ".join([_PG_EVENT_ROW] * len(rows)))
+        if plan is None:
+            statement = f"{statement} RETURNING position"
+        else:
+            statement = _PG_EVENTS_AND_LEAVES.format(
+                events=statement, values=", ".join([_PG_LEAF_ROW] * len(rows)),
+                guard=plan.guard)
+            params += [value for leaf in plan.values for value in leaf]
+            params += plan.guard_params
+        # exec_driver_sql: no statement compiling, and the driver's errors still come as
+        # SQLAlchemy's (a duplicate event id is an IntegrityError, as on the other path).
+        result = connection.exec_driver_sql(statement, tuple(params)).all()
+        if plan is None:
+            return [int(row[0]) for row in result], False
+        positions = [int(row[0]) for row in result]
+        if int(result[0][1]) != len(rows):
+            return positions, False  # another process moved the tree on: written apart
+        tree.append(plan.appended)
+        return positions, True
 
     def _create_stream_row(self, connection: Connection, stream_id: str, kind: str) -> None:
         values = {"id": stream_id, "kind": kind, "head_version": 0, "head_hash": GENESIS_HASH}
@@ -613,6 +679,36 @@ def _chained_rows(stream_id: str, expected_version: int, prepared: list[_Prepare
         })
         prev_hash = digest
     return rows
+
+
+_EVENT_COLUMNS = ("stream_id", "version", "event_id", "type", "schema_version", "payload",
+                  "recorded_at", "actor", "device", "prev_hash", "hash")
+_PG_EVENTS = ("INSERT INTO events (" + ", ".join(_EVENT_COLUMNS) + ") VALUES {values}")
+_PG_EVENT_ROW = "(" + ", ".join(["%s"] * len(_EVENT_COLUMNS)) + ")"
+_PG_LEAF_ROW = "(%s::bigint, %s::integer, %s, %s)"
+_PG_EVENTS_AND_LEAVES = (
+    "WITH e AS ({events} RETURNING position, stream_id, version, event_id, hash), "
+    "l AS (INSERT INTO merkle_leaves (leaf_index, position, stream_id, version, event_id, "
+    "event_hash, leaf_hash, nodes) SELECT v.i, e.position, e.stream_id, e.version, e.event_id, "
+    "e.hash, v.l, v.n FROM (VALUES {values}) AS v (i, version, l, n) "
+    "JOIN e ON e.version = v.version{guard} RETURNING 1) "
+    "SELECT e.position, (SELECT count(*) FROM l) FROM e ORDER BY e.version"
+)
+
+
+def _literal(raw: Any, value: str) -> str:
+    """`value` as a PostgreSQL string literal, quoted by psycopg for this connection."""
+    from psycopg import sql
+
+    return sql.Literal(value).as_string(raw)
+
+
+class _Pending(HeadCache):
+    """The tree as an earlier part of this same transaction left it (append_many)."""
+
+    def __init__(self, state: Appended) -> None:
+        super().__init__()
+        self.state = state
 
 
 class _HeadMoved(Exception):

@@ -3,9 +3,8 @@
 `events` is append-only (database triggers, created by the migration, refuse UPDATE and DELETE);
 `streams` holds each stream's head, which every append moves forward in the same transaction.
 The Merkle log over every stream (schema/merkle.py): `merkle_leaves` (one per event, in commit
-order), `merkle_nodes` (the hash of every perfect subtree above the leaves), `merkle_head` (one
-row: size, root, right-edge frontier, moved by every append) and `log_checkpoints` (signed
-notes, schema/checkpoint.py); leaves, nodes and checkpoints are append-only too.
+order, each row also holding the hashes of the perfect subtrees that end at its leaf) and
+`log_checkpoints` (signed notes, schema/checkpoint.py); both are append-only too.
 Constraint names are explicit so that the migration and these models compare equal.
 """
 
@@ -89,26 +88,9 @@ class MerkleLeafRow(SQLModel, table=True):
     # a whole chain, which events changed and which were only rehashed.
     event_hash: str = Field(sa_column=Column("event_hash", String(HASH_LENGTH), nullable=False))
     leaf_hash: str = Field(sa_column=Column("leaf_hash", String(HASH_LENGTH), nullable=False))
-
-
-class MerkleNodeRow(SQLModel, table=True):
-    __tablename__ = "merkle_nodes"
-    __table_args__ = ({"sqlite_with_rowid": False},)
-
-    level: int = Field(sa_column=Column("level", Integer(), primary_key=True, autoincrement=False))
-    node_index: int = Field(
-        sa_column=Column("node_index", BigInteger(), primary_key=True, autoincrement=False)
-    )
-    hash: str = Field(sa_column=Column("hash", String(HASH_LENGTH), nullable=False))
-
-
-class MerkleHeadRow(SQLModel, table=True):
-    __tablename__ = "merkle_head"
-
-    id: int = Field(sa_column=Column("id", Integer(), primary_key=True, autoincrement=False))
-    tree_size: int = Field(sa_column=Column("tree_size", BigInteger(), nullable=False))
-    root_hash: str = Field(sa_column=Column("root_hash", String(HASH_LENGTH), nullable=False))
-    frontier: str = Field(sa_column=Column("frontier", Text(), nullable=False))
+    # The hex hashes of the perfect subtrees ending at this leaf, level 1 upward (as many as
+    # the leaf index has trailing one bits): the interior nodes, written with their last leaf.
+    nodes: str = Field(sa_column=Column("nodes", Text(), nullable=False))
 
 
 class CheckpointRow(SQLModel, table=True):
@@ -138,8 +120,6 @@ def _table(model: type[SQLModel]) -> Table:
 streams_table = _table(StreamRow)
 events_table = _table(EventRow)
 merkle_leaves_table = _table(MerkleLeafRow)
-merkle_nodes_table = _table(MerkleNodeRow)
-merkle_head_table = _table(MerkleHeadRow)
 checkpoints_table = _table(CheckpointRow)
 
 

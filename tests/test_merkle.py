@@ -5,6 +5,7 @@ appending at once."""
 from __future__ import annotations
 
 import hashlib
+import json
 import multiprocessing
 from typing import Any
 
@@ -20,6 +21,7 @@ from schema.merkle import (
     consistency_proof,
     event_leaf,
     inclusion_path,
+    leaf_entry,
     leaf_hash,
     mth,
     tree_consistency_proof,
@@ -46,6 +48,14 @@ def test_event_leaf_hashes_the_canonical_json_of_stream_version_and_chain_hash()
     assert event_leaf("table-1", 3, "ab" * 32) == hashlib.sha256(
         b"\x00" + entry.encode()
     ).digest()
+
+
+@pytest.mark.parametrize("stream", ["table-1", 'quote"d', "back\\slash", "tab\there",
+                                    "naïve ♠", "line\u2028sep", "nul\x00"])
+def test_a_leaf_entry_is_the_json_text_whatever_the_stream_id(stream: str) -> None:
+    """The entry's fast form and the JSON encoder's agree (the verifier's text is the JSON)."""
+    expected = json.dumps([stream, 7, "ab" * 32], separators=(",", ":"), ensure_ascii=False)
+    assert leaf_entry(stream, 7, "ab" * 32) == expected.encode("utf-8")
 
 
 def test_every_inclusion_and_consistency_proof_verifies_and_a_wrong_one_does_not() -> None:
@@ -150,3 +160,19 @@ def test_two_stores_taking_turns_keep_one_tree(store: EventStore, db_url: str) -
             writer = store if n % 2 == 0 else other
             writer.append("table-1", 2 * n, new_events(2, start=2 * n + 1))
         _stored_tree_matches(store, db_url)
+
+
+def test_one_transaction_over_several_streams_adds_their_leaves_in_order(
+    store: EventStore, db_url: str
+) -> None:
+    """append_many writes each part's leaves after the part before, in one transaction, also
+    after another store moved the tree on."""
+    store.append("table-1", 0, new_events(3))
+    with open_store(db_url) as other:
+        other.append("table-2", 0, new_events(2, start=4))
+    store.append_many([("table-1", 3, new_events(2, start=6), "table"),
+                       ("table-3", 0, new_events(3, start=8), "table")])
+    store.append_many([("table-1", 5, new_events(1, start=11), "table"),
+                       ("table-2", 2, new_events(2, start=12), "table")])
+    assert store.tree_head().size == 13
+    _stored_tree_matches(store, db_url)

@@ -20,7 +20,7 @@ from schema.errors import SchemaMissing
 from schema.store import database_revision, open_store, upgrade_database
 
 HANDLOG_TABLES = {
-    "events", "streams", "merkle_leaves", "merkle_nodes", "merkle_head", "log_checkpoints",
+    "events", "streams", "merkle_leaves", "log_checkpoints",
     "signed_in_sessions", "revoked_sessions",
 }
 
@@ -76,6 +76,8 @@ def test_upgrade_is_idempotent_and_keeps_the_log(db_url: str) -> None:
 def test_downgrade_of_head_then_upgrade_again(db_url: str) -> None:
     """Downgrading the head drops tables and triggers; upgrading again gives a working store."""
     upgrade_database(db_url)
+    migrations.downgrade(db_url, "-1")
+    assert {"merkle_nodes", "merkle_head"} <= _tables(db_url)  # the nodes' move, undone
     migrations.downgrade(db_url, "-1")
     assert "signed_in_sessions" not in _tables(db_url)  # the sessions' migration, undone
     migrations.downgrade(db_url, "base")
@@ -158,6 +160,58 @@ def test_merkle_log_migration_makes_leaves_of_the_events_already_stored(db_url: 
         head = store.tree_head()
     leaves = [event_leaf(e.stream_id, e.version, e.hash) for e in events]
     assert (head.size, head.root) == (7, mth(leaves))
+
+
+def test_nodes_move_into_the_leaf_rows_and_back(db_url: str) -> None:
+    """0004 carries a tree written by 0002 (leaves, `merkle_nodes`, `merkle_head`) into the leaf
+    rows: same size and root, proofs from the moved nodes hold, appends extend it; downgrading
+    rebuilds the old tables with the same head."""
+    from schema.merkle import (
+        StoredTree,
+        event_leaf,
+        inclusion_path,
+        mth,
+        read_head,
+        tree_inclusion_path,
+    )
+
+    migrations.upgrade(db_url, "0001_events_and_streams")
+    with _store_at_0001(db_url) as store:
+        store.write_merkle_leaves = False
+        store.append("table-1", 0, new_events(6))
+        store.append("tournament", 0, new_events(7), kind="tournament")
+    migrations.upgrade(db_url, "0003_sessions")
+    engine = create_engine(db_url)
+    try:
+        with engine.connect() as connection:
+            old_head = connection.exec_driver_sql(
+                "SELECT tree_size, root_hash, frontier FROM merkle_head").one()
+    finally:
+        engine.dispose()
+    upgrade_database(db_url)
+    assert not {"merkle_nodes", "merkle_head"} & _tables(db_url)
+    with open_store(db_url) as store:
+        assert (store.tree_head().size, store.tree_head().root.hex()) == tuple(old_head[:2])
+        store.append("table-1", 6, new_events(4, start=7))
+        events = store.read_all()
+        leaves = [event_leaf(e.stream_id, e.version, e.hash) for e in events]
+        with store.connection() as connection:
+            assert read_head(connection).root == mth(leaves)
+            tree = StoredTree(connection)
+            for index in range(len(leaves)):
+                assert tree_inclusion_path(tree, index, len(leaves)) == inclusion_path(
+                    index, leaves)
+    migrations.downgrade(db_url, "0003_sessions")
+    engine = create_engine(db_url)
+    try:
+        with engine.connect() as connection:
+            head = connection.exec_driver_sql(
+                "SELECT tree_size, root_hash FROM merkle_head").one()
+            nodes = connection.exec_driver_sql("SELECT count(*) FROM merkle_nodes").scalar()
+    finally:
+        engine.dispose()
+    assert (head[0], head[1]) == (17, mth(leaves).hex())
+    assert nodes == 17 - bin(17).count("1")
 
 
 def test_downgrade_of_the_merkle_log_keeps_the_events(db_url: str) -> None:

@@ -10,6 +10,8 @@ Create Date: 2026-12-01
 
 from __future__ import annotations
 
+import hashlib
+import json
 from collections.abc import Sequence
 
 import sqlalchemy as sa
@@ -109,20 +111,46 @@ def upgrade() -> None:
 
 
 def _backfill(bind: sa.engine.Connection) -> None:
-    """Every event already stored becomes a leaf, in position order, through the same code the
-    store appends with."""
-    from schema.merkle import append_leaves, empty_head_row
-
+    """Every event already stored becomes a leaf, in position order, with the perfect nodes and
+    the head as this revision stored them (kept here as they were: the store's own writer has
+    since changed, 0004_merkle_nodes_in_leaves)."""
     bind.execute(sa.text(
         "INSERT INTO merkle_head (id, tree_size, root_hash, frontier) "
-        "VALUES (1, 0, :root, :frontier)"
-    ), empty_head_row())
+        "VALUES (1, 0, :root, '')"
+    ), {"root": hashlib.sha256(b"").hexdigest()})
     rows = bind.execute(sa.text(
         "SELECT position, stream_id, version, event_id, hash FROM events ORDER BY position"
     )).all()
-    batch = 10_000
-    for start in range(0, len(rows), batch):
-        append_leaves(bind, [tuple(row) for row in rows[start:start + batch]])
+    leaves: list[dict[str, object]] = []
+    nodes: list[dict[str, object]] = []
+    frontier: list[bytes] = []
+    for size, (position, stream_id, version, event_id, chain) in enumerate(rows):
+        entry = json.dumps([stream_id, version, chain], separators=(",", ":"),
+                           ensure_ascii=False).encode("utf-8")
+        leaf = hashlib.sha256(b"\x00" + entry).digest()
+        leaves.append({"i": size, "p": position, "s": stream_id, "v": version, "e": event_id,
+                       "h": chain, "l": leaf.hex()})
+        node, level, counter = leaf, 0, size
+        while counter & 1:
+            node = hashlib.sha256(b"\x01" + frontier.pop() + node).digest()
+            level += 1
+            counter >>= 1
+            nodes.append({"l": level, "i": ((size + 1) >> level) - 1, "h": node.hex()})
+        frontier.append(node)
+    if not rows:
+        return
+    root = frontier[-1]
+    for left in reversed(frontier[:-1]):
+        root = hashlib.sha256(b"\x01" + left + root).digest()
+    bind.execute(sa.text(
+        "INSERT INTO merkle_leaves (leaf_index, position, stream_id, version, event_id, "
+        "event_hash, leaf_hash) VALUES (:i, :p, :s, :v, :e, :h, :l)"), leaves)
+    if nodes:
+        bind.execute(sa.text(
+            "INSERT INTO merkle_nodes (level, node_index, hash) VALUES (:l, :i, :h)"), nodes)
+    bind.execute(sa.text(
+        "UPDATE merkle_head SET tree_size = :n, root_hash = :r, frontier = :f WHERE id = 1"),
+        {"n": len(rows), "r": root.hex(), "f": "".join(h.hex() for h in frontier)})
 
 
 def downgrade() -> None:
