@@ -287,15 +287,17 @@ def _stream(record: dict[str, Any]) -> StreamHead:
 # --- the export as a source for the whole-log check (schema/logcheck.py) ------------------------
 
 
-def export_source(path: Path) -> LogSource:
+def export_source(path: Path, reread: bool = True) -> LogSource:
     """The export at `path` for `check_log`: its events streamed line by line (payloads are
-    hashed as the text they are, never parsed), its stream heads and recorded checkpoints.
-    Lines that cannot be read are listed in `errors`."""
+    hashed as the text they are, never parsed), its stream heads and recorded checkpoints
+    (filled in as the lines are read). Lines that cannot be read are listed in `errors`.
+    `reread`: the check may read the file a second time, to name the breaks it found."""
     heads: dict[str, tuple[int, str]] = {}
     checkpoints: list[tuple[int, str]] = []
     errors: list[str] = []
     return LogSource(events=_export_events(path, heads, checkpoints, errors), heads=heads,
-                     stored_checkpoints=checkpoints, errors=errors)
+                     stored_checkpoints=checkpoints, errors=errors,
+                     reread=(lambda: export_source(path, reread=False)) if reread else None)
 
 
 def _export_events(path: Path, heads: dict[str, tuple[int, str]],
