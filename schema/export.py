@@ -128,14 +128,26 @@ def export_lines(heads: Iterable[StreamHead], events: Iterable[StoredEvent],
 
 
 def export_store(store: EventStore, out: Path) -> tuple[int, int]:
-    """Write the whole log to `out` (replaced atomically); returns (events, streams)."""
-    heads, events = store.snapshot()
+    """Write the whole log to `out` (replaced atomically); returns (events, streams).
+
+    The events are streamed from one snapshot to the file (one batch in memory)."""
     checkpoints = stored_checkpoints(store)
     out = Path(out)
     handle, temporary = tempfile.mkstemp(prefix=f".{out.name}.", dir=out.parent)
+    counted = [0]
+
+    def count(events: Iterable[StoredEvent]) -> Iterator[StoredEvent]:
+        for event in events:
+            counted[0] += 1
+            yield event
+
     try:
         with os.fdopen(handle, "w", encoding="utf-8", newline="\n") as stream:
-            write_lines(export_lines(heads, events, checkpoints), stream)
+            with store.reader() as log:
+                heads = list(log.heads().values())
+                write_lines(export_lines(heads, count(log.events(by_stream=False,
+                                                                 strict=False)),
+                                         checkpoints), stream)
             stream.flush()
             os.fsync(stream.fileno())
         os.chmod(temporary, 0o644)  # mkstemp makes it private; an export is meant to be shared
@@ -143,7 +155,7 @@ def export_store(store: EventStore, out: Path) -> tuple[int, int]:
     except BaseException:
         Path(temporary).unlink(missing_ok=True)
         raise
-    return len(events), len(heads)
+    return counted[0], len(heads)
 
 
 def write_lines(lines: Iterable[str], stream: TextIO) -> None:

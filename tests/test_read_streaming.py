@@ -1,0 +1,158 @@
+"""The read paths stream the log (issue 17 item 4): `replay`, `log verify` and `log export` read
+it through one cursor and fold or hash it as it comes, and give what the whole-log reads gave.
+benchmarks/memory.py measures the memory."""
+
+from __future__ import annotations
+
+import json
+import uuid
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+from log_fixtures import GOLDEN_LOGS, import_log
+
+import schema.logcheck
+from engine.errors import RuleViolation
+from engine.events import BetMade, RaiseMade
+from recorder.cli import cli
+from recorder.demo import run_demo
+from recorder.service import Actor, AmendAmount, Recorder, VoidEvents
+from replay.export_hands import LogSnapshot
+from replay.verify import ReplayReport, replay_log
+from schema.export import export_lines, export_store
+from schema.logcheck import check_store
+from schema.store import EventStore
+
+DIRECTOR = Actor("td", "director", "floor")
+
+
+def _same(streamed: ReplayReport, whole: ReplayReport) -> None:
+    assert streamed.findings == whole.findings
+    assert (streamed.streams, streamed.events, streamed.hands, streamed.in_progress) == (
+        whole.streams, whole.events, whole.hands, whole.in_progress)
+    assert streamed.tables.keys() == whole.tables.keys()
+    for stream, fold in streamed.tables.items():
+        other = whole.tables[stream]
+        assert (fold.version, fold.state, fold.findings, fold.voided) == (
+            other.version, other.state, other.findings, other.voided)
+        assert tuple(fold.effective) == tuple(other.effective)
+
+
+def _corrected_demo(store: EventStore) -> str:
+    """A two-table demo with table breaks (moves), and a void and an amend recorded."""
+    recorder = Recorder(store)
+    run_demo(recorder, players=12, tables=2, seed=3, hands=30)
+    stream = next(h.stream_id for h in store.streams() if h.kind == "table")
+    fold = recorder.table(stream)
+    bets = [(v, e) for v, e in fold.effective if isinstance(e, BetMade | RaiseMade)]
+    amended = False
+    for (version, bet), delta in ((b, d) for b in reversed(bets) for d in (10, -10, 100)):
+        try:
+            recorder.submit(stream, AmendAmount(version, bet.to + delta, "miskeyed", "tda-1"),
+                            fold.version, uuid.uuid4(), DIRECTOR)
+        except RuleViolation:
+            continue
+        amended = True
+        break
+    assert amended
+    fold = recorder.table(stream)
+    recorder.submit(stream, VoidEvents((fold.effective[-1][0],), "keyed twice", "tda-1"),
+                    fold.version, uuid.uuid4(), DIRECTOR)
+    return stream
+
+
+@pytest.mark.parametrize("path", GOLDEN_LOGS, ids=lambda p: p.stem)
+def test_the_streamed_replay_equals_the_fold_of_each_whole_stream(path: Path,
+                                                                  store: EventStore) -> None:
+    import_log(store, path)
+    whole = replay_log(LogSnapshot.read(store))  # type: ignore[arg-type]
+    _same(replay_log(store), whole)
+    trimmed = replay_log(store, keep_events=False)
+    assert trimmed.findings == whole.findings
+
+
+def test_the_streamed_replay_applies_voids_and_amends_like_the_whole_fold(
+        store: EventStore) -> None:
+    stream = _corrected_demo(store)
+    streamed = replay_log(store)
+    whole = replay_log(LogSnapshot.read(store))  # type: ignore[arg-type]
+    _same(streamed, whole)
+    assert streamed.tables[stream].voided
+    assert any(e.type == "event_amended" for e in store.read(stream))
+    moved = [e for f in streamed.tables.values() for _v, e in f.effective
+             if getattr(e, "reason", "") == "moved"]
+    assert moved, "the demo moves players (their chips are checked across streams)"
+    for tournament in {f.state.tournament for f in streamed.tables.values() if f.state}:
+        _same(replay_log(store, tournament),
+              replay_log(LogSnapshot.read(store), tournament))  # type: ignore[arg-type]
+
+
+def test_log_verify_streams_a_sound_log_without_the_full_check(
+        store: EventStore, monkeypatch: pytest.MonkeyPatch) -> None:
+    _corrected_demo(store)
+    full = schema.logcheck._full_check
+    whole = full(_unrereadable(store))
+    monkeypatch.setattr(schema.logcheck, "_full_check", _refuse)
+    streamed = check_store(store)
+    assert streamed.ok and whole.ok
+    assert (streamed.events, streamed.streams, streamed.size, streamed.root) == (
+        whole.events, whole.streams, whole.size, whole.root)
+
+
+def test_log_verify_of_a_broken_log_reads_it_again_and_names_the_break(
+        store: EventStore, tmp_path: Path) -> None:
+    _corrected_demo(store)
+    out = tmp_path / "log.jsonl"
+    export_store(store, out)
+    lines = out.read_text(encoding="utf-8").splitlines()
+    record = json.loads(lines[5])
+    record["payload"] = record["payload"].replace("}", ',"x":1}', 1)
+    lines[5] = json.dumps(record)
+    out.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    result = CliRunner().invoke(cli, ["log", "verify", str(out)])
+    assert result.exit_code == 1
+    assert f"payload changed at stream {record['stream_id']!r}, version " \
+           f"{record['version']}" in result.output
+
+
+def test_log_export_streams_the_snapshot_it_always_wrote(store: EventStore,
+                                                         tmp_path: Path) -> None:
+    _corrected_demo(store)
+    out = tmp_path / "log.jsonl"
+    heads, events = store.snapshot()
+    assert export_store(store, out) == (len(events), len(heads))
+    assert out.read_text(encoding="utf-8").splitlines() == list(export_lines(heads, events))
+
+
+def test_replay_json_is_written_as_json_dumps_would(store: EventStore, db_url: str) -> None:
+    _corrected_demo(store)
+    result = CliRunner().invoke(cli, ["replay", "--db", db_url, "--json"])
+    parsed = json.loads(result.output)
+    assert result.exit_code == (0 if parsed["clean"] else 1)
+    assert result.output == json.dumps(parsed, indent=2) + "\n"
+    assert parsed["events"] == len(store.snapshot()[1])
+
+
+def _refuse(*_args: object) -> None:
+    raise AssertionError("the full check ran on a sound log")
+
+
+def _unrereadable(store: EventStore) -> schema.logcheck.LogSource:
+    """The database as a source the check cannot read twice (so it checks in full)."""
+    captured: list[schema.logcheck.LogSource] = []
+    original = schema.logcheck.check_log
+
+    def capture(source: schema.logcheck.LogSource, *_a: object) -> schema.logcheck.LogCheck:
+        source = source.reread() if source.reread else source
+        events = list(source.events)
+        source.events = events
+        captured.append(source)
+        return schema.logcheck.LogCheck()
+
+    schema.logcheck.check_log = capture  # type: ignore[assignment]
+    try:
+        check_store(store)
+    finally:
+        schema.logcheck.check_log = original
+    return captured[0]
