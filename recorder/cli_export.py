@@ -13,7 +13,8 @@ from replay.export_hands import ExportOptions, HandsExport, load_hands, tourname
 from replay.export_ohh import write_ohh
 from replay.export_phh import write_phh
 from replay.export_pokerstars import write_pokerstars
-from replay.report import REPORT_FORMATS, build_report
+from replay.report import REPORT_FORMATS
+from replay.report_stream import NoSuchTournament, write_report
 from schema.database import display_url, resolve_url
 from schema.store import open_store
 
@@ -58,13 +59,13 @@ def report(db_url: str | None, tournament: str | None, fmt: str, out: Path,
     with user_errors():
         url = resolve_url(db_url)
         with open_store(url) as store:
-            audit = build_report(store, tournament, display_url(url), all_cards=all_cards)
-    if tournament and not audit.data["tables"] and not audit.data["tournaments"]:
-        raise click.ClickException(f"no tournament {tournament!r} in the log")
-    try:
-        written = audit.write(fmt, out)
-    except OSError as exc:
-        raise click.ClickException(f"cannot write {out}: {exc.strerror}") from None
+            try:
+                audit, written = write_report(store, fmt, out, tournament, display_url(url),
+                                              all_cards=all_cards)
+            except NoSuchTournament:
+                raise click.ClickException(f"no tournament {tournament!r} in the log") from None
+            except OSError as exc:
+                raise click.ClickException(f"cannot write {out}: {exc.strerror}") from None
     verdict = audit.data["verdict"]
     hands = sum(len(t["hands"]) for t in audit.data["tables"])
     click.echo(f"report of {hands} hands in {len(audit.data['tables'])} table stream(s) "

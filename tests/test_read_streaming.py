@@ -12,6 +12,7 @@ import pytest
 from click.testing import CliRunner
 from log_fixtures import GOLDEN_LOGS, import_log
 
+import replay.report_stream as report_stream
 import schema.logcheck
 from engine.errors import RuleViolation
 from engine.events import BetMade, RaiseMade
@@ -19,6 +20,8 @@ from recorder.cli import cli
 from recorder.demo import run_demo
 from recorder.service import Actor, AmendAmount, Recorder, VoidEvents
 from replay.export_hands import LogSnapshot
+from replay.report import build_report
+from replay.report_stream import write_report
 from replay.verify import ReplayReport, replay_log
 from schema.export import export_lines, export_store
 from schema.logcheck import check_store
@@ -156,3 +159,37 @@ def _unrereadable(store: EventStore) -> schema.logcheck.LogSource:
     finally:
         schema.logcheck.check_log = original
     return captured[0]
+
+
+@pytest.mark.parametrize("tournament", [None, "first"])
+def test_the_streamed_paged_report_writes_the_pages_the_whole_build_writes(
+        store: EventStore, tmp_path: Path, tournament: str | None,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The paged report built table by table (replay/report_stream.py) is byte for byte the
+    one built whole, index page and every table page."""
+    _corrected_demo(store)
+    wanted = None
+    if tournament:
+        wanted = next(h.stream_id for h in store.streams() if h.kind == "tournament")
+    whole_out, streamed_out = tmp_path / "whole" / "r.html", tmp_path / "streamed" / "r.html"
+    whole_out.parent.mkdir()
+    streamed_out.parent.mkdir()
+    whole = build_report(store, wanted, "db", all_cards=False)
+    whole_files = whole.write("html", whole_out, paged_above=0)
+    built = []
+    original = report_stream._streamed_html
+
+    def spy(*args: object) -> object:
+        built.append(True)
+        return original(*args)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(report_stream, "_streamed_html", spy)
+    audit, files = write_report(store, "html", streamed_out, wanted, "db", paged_above=0)
+    assert built, "the paged report was streamed"
+    assert len(files) == len(whole_files) > 2
+    for mine, theirs in zip(files, whole_files, strict=True):
+        assert mine.relative_to(streamed_out.parent) == theirs.relative_to(whole_out.parent)
+        assert mine.read_bytes() == theirs.read_bytes(), mine.name
+    assert audit.clean == whole.clean
+    assert [len(t["hands"]) for t in audit.data["tables"]] == [
+        len(t["hands"]) for t in whole.data["tables"]]
