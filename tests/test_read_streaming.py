@@ -193,3 +193,28 @@ def test_the_streamed_paged_report_writes_the_pages_the_whole_build_writes(
     assert audit.clean == whole.clean
     assert [len(t["hands"]) for t in audit.data["tables"]] == [
         len(t["hands"]) for t in whole.data["tables"]]
+
+
+@pytest.mark.parametrize("fmt", ["phh", "pokerstars", "ohh"])
+def test_the_streamed_export_writes_the_text_the_whole_export_made(
+        store: EventStore, fmt: str) -> None:
+    """`handlog export` reads one table at a time and writes each hand as it is made: the
+    same text as the export of the whole log held in memory."""
+    import io
+
+    from replay.export_hands import ExportOptions, load_hands, stream_hands
+    from replay.export_ohh import write_ohh
+    from replay.export_phh import write_phh
+    from replay.export_pokerstars import write_pokerstars
+
+    _corrected_demo(store)
+    writer = {"phh": write_phh, "pokerstars": write_pokerstars, "ohh": write_ohh}[fmt]
+    for options in (ExportOptions(), ExportOptions(hero="nobody", all_cards=True)):
+        whole_text, whole_count, whole_notes = writer(load_hands(store), options)
+        streamed = stream_hands(store)
+        assert all(not t.hands for t in streamed.tables)
+        out = io.StringIO()
+        text, count, notes = writer(streamed, options, out)
+        assert (text, count, notes) == ("", whole_count, whole_notes)
+        assert out.getvalue() == whole_text
+        assert count > 10
