@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any, TypeVar
@@ -13,6 +14,20 @@ from schema.errors import HandlogError, SchemaMissing
 from schema.store import database_revision, upgrade_database
 
 F = TypeVar("F", bound=Callable[..., Any])
+
+
+def echo_json(value: Any, indent: int | None = 2, chunk: int = 1 << 16) -> None:
+    """Print `value` as json.dumps(value, indent=indent) would, and a newline, written as it
+    is encoded (about `chunk` characters at a time) instead of built whole first."""
+    parts: list[str] = []
+    size = 0
+    for part in json.JSONEncoder(indent=indent).iterencode(value):
+        parts.append(part)
+        size += len(part)
+        if size >= chunk:
+            click.echo("".join(parts), nl=False)
+            parts, size = [], 0
+    click.echo("".join(parts))
 
 
 def db_option(function: F) -> F:

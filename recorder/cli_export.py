@@ -5,19 +5,22 @@ from __future__ import annotations
 import sys
 from collections.abc import Callable
 from pathlib import Path
+from typing import TextIO
 
 import click
 
 from recorder.cli_db import db_option, user_errors
-from replay.export_hands import ExportOptions, HandsExport, load_hands, tournament_id
+from replay.export_hands import ExportOptions, HandsExport, stream_hands, tournament_id
 from replay.export_ohh import write_ohh
 from replay.export_phh import write_phh
 from replay.export_pokerstars import write_pokerstars
-from replay.report import REPORT_FORMATS, build_report
+from replay.report import REPORT_FORMATS
+from replay.report_stream import NoSuchTournament, write_report
 from schema.database import display_url, resolve_url
 from schema.store import open_store
 
-_WRITERS: dict[str, Callable[[HandsExport, ExportOptions], tuple[str, int, list[str]]]] = {
+_WRITERS: dict[str, Callable[[HandsExport, ExportOptions, TextIO | None],
+                             tuple[str, int, list[str]]]] = {
     "phh": write_phh,
     "pokerstars": write_pokerstars,
     "ohh": write_ohh,
@@ -58,13 +61,13 @@ def report(db_url: str | None, tournament: str | None, fmt: str, out: Path,
     with user_errors():
         url = resolve_url(db_url)
         with open_store(url) as store:
-            audit = build_report(store, tournament, display_url(url), all_cards=all_cards)
-    if tournament and not audit.data["tables"] and not audit.data["tournaments"]:
-        raise click.ClickException(f"no tournament {tournament!r} in the log")
-    try:
-        written = audit.write(fmt, out)
-    except OSError as exc:
-        raise click.ClickException(f"cannot write {out}: {exc.strerror}") from None
+            try:
+                audit, written = write_report(store, fmt, out, tournament, display_url(url),
+                                              all_cards=all_cards)
+            except NoSuchTournament:
+                raise click.ClickException(f"no tournament {tournament!r} in the log") from None
+            except OSError as exc:
+                raise click.ClickException(f"cannot write {out}: {exc.strerror}") from None
     verdict = audit.data["verdict"]
     hands = sum(len(t["hands"]) for t in audit.data["tables"])
     click.echo(f"report of {hands} hands in {len(audit.data['tables'])} table stream(s) "
@@ -111,19 +114,22 @@ def export(db_url: str | None, fmt: str, table: str | None, tournament: str | No
     """
     with user_errors():
         with open_store(db_url) as store:
-            hands = load_hands(store, table, tournament)
-    if table and not hands.tables:
-        raise click.ClickException(f"no table stream {table!r} in the log")
-    if tournament and not hands.tables and tournament_id(tournament) not in hands.tournaments:
-        raise click.ClickException(f"no tournament {tournament!r} in the log")
-    text, count, notes = _WRITERS[fmt](hands, ExportOptions(hero, all_cards))
-    if str(out) == "-":
-        sys.stdout.write(text)
-    else:
-        try:
-            out.write_text(text, encoding="utf-8")
-        except OSError as exc:
-            raise click.ClickException(f"cannot write {out}: {exc.strerror}") from None
+            # The tables are read one at a time as the file is written (stream_hands).
+            hands = stream_hands(store, table, tournament)
+            if table and not hands.tables:
+                raise click.ClickException(f"no table stream {table!r} in the log")
+            if tournament and not hands.tables and (
+                    tournament_id(tournament) not in hands.tournaments):
+                raise click.ClickException(f"no tournament {tournament!r} in the log")
+            options = ExportOptions(hero, all_cards)
+            if str(out) == "-":
+                _text, count, notes = _WRITERS[fmt](hands, options, sys.stdout)
+            else:
+                try:
+                    with open(out, "w", encoding="utf-8") as stream:
+                        _text, count, notes = _WRITERS[fmt](hands, options, stream)
+                except OSError as exc:
+                    raise click.ClickException(f"cannot write {out}: {exc.strerror}") from None
     for note in notes:
         click.echo(f"note: {note}", err=True)
     to_stdout = str(out) == "-"

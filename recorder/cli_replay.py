@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-import json
-
 import click
 
-from recorder.cli_db import db_option, user_errors
+from recorder.cli_db import db_option, echo_json, user_errors
 from replay.fold import OTHER_RULES
 from replay.verify import replay_log
 from schema.logcheck import check_store
@@ -36,8 +34,8 @@ def replay(db_url: str | None, tournament: str | None, as_json: bool) -> None:
             breaks = check_store(store).breaks
     clean = report.clean and not breaks
     if as_json:
-        click.echo(json.dumps(report.as_dict() | {
-            "clean": clean, "log_breaks": [b.as_dict() for b in breaks]}, indent=2))
+        echo_json(report.as_dict() | {
+            "clean": clean, "log_breaks": [b.as_dict() for b in breaks]})
     else:
         rate = f" ({report.hands / report.seconds:,.0f} hands/s)" if report.seconds else ""
         click.echo(f"replayed {report.events} events in {report.streams} streams, "

@@ -12,7 +12,7 @@ report (replay/report.py) all read `RecordedHand`s.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Literal
@@ -539,9 +539,17 @@ class HandsExport:
     log: LogSnapshot
     tables: list[TableHands]
     tournaments: dict[str, TournamentRecord]
+    load: Callable[[TableHands], TableHands] | None = None
+    """Given (stream_hands): the tables are placeholders without hands, each read and replayed
+    by this when its hands are wanted (`each_hand`)."""
 
     def hands(self) -> list[RecordedHand]:
-        return [hand for table in self.tables for hand in table.hands]
+        return list(self.each_hand())
+
+    def each_hand(self) -> Iterator[RecordedHand]:
+        """Every hand, table after table; a streamed export holds one table's at a time."""
+        for table in self.tables:
+            yield from (self.load(table) if self.load is not None else table).hands
 
 
 def load_hands(store: EventStore, table: str | None = None,
@@ -549,6 +557,51 @@ def load_hands(store: EventStore, table: str | None = None,
     """The hands of every table stream (or of `table`, a stream id, or of `tournament`)."""
     log = LogSnapshot.read(store)
     return hands_of_log(log, table, tournament)
+
+
+def stream_hands(store: EventStore, table: str | None = None,
+                 tournament: str | None = None) -> HandsExport:
+    """`load_hands` in memory that does not grow with the log: the small streams (the
+    tournaments) are read whole, each table stream only when its hands are wanted (one table
+    at a time, `HandsExport.each_hand`). The tables' events are read up to their heads as they
+    stand now (a table recorded meanwhile is exported as far as it was)."""
+    heads = store.streams()
+    small: dict[str, list[StoredEvent]] = {}
+    with store.reader() as log_reader:
+        others = [h.stream_id for h in heads if h.kind != "table" and h.version > 0]
+        for event in log_reader.events(streams=others):
+            small.setdefault(event.stream_id, []).append(event)
+    wanted = tournament_id(tournament) if tournament else None
+    placeholders: list[TableHands] = []
+    versions: dict[str, int] = {}
+    for head in sorted(heads, key=lambda h: h.stream_id):
+        if head.kind != "table" or (table and head.stream_id != table):
+            continue
+        first = store.read(head.stream_id, 1, 1)
+        small[head.stream_id] = first  # the first event only (the PokerStars export's id)
+        opened = first[0].decode() if first else None
+        if not isinstance(opened, TableOpened):
+            opened = None
+        owner = opened.tournament if opened else ""
+        if wanted and owner != wanted:
+            continue
+        versions[head.stream_id] = head.version
+        placeholders.append(TableHands(
+            head.stream_id, opened.table if opened else head.stream_id, owner,
+            opened.seat_count if opened else 0, opened.profile if opened else "",
+            TableFold(head.stream_id, head.version, None, (), (), frozenset())))
+    log = LogSnapshot(list(heads), [e for s in sorted(small) for e in small[s]], small)
+    tournaments = {t.tournament: t for t in read_tournaments(log)}
+
+    def load(placeholder: TableHands) -> TableHands:
+        stream = placeholder.stream
+        stored = store.read(stream, 1, versions[stream])
+        fold = fold_table(stream, stored, verify=False)
+        record = tournaments.get(placeholder.tournament)
+        return table_hands(fold, stored, record.names() if record else {},
+                           record.small_blinds() if record else {})
+
+    return HandsExport(log, placeholders, tournaments, load)
 
 
 def hands_of_log(log: LogSnapshot, table: str | None = None,

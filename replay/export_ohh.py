@@ -25,7 +25,7 @@ import json
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, TextIO
 
 from engine.events import (
     BetMade,
@@ -222,24 +222,33 @@ def ohh_hand(hand: RecordedHand, tournament: OhhTournament | Mapping[str, Any] |
 
 def export_ohh(hands: Iterable[RecordedHand],
                tournaments: Mapping[str, OhhTournament | Mapping[str, Any]] | None = None,
-               options: ExportOptions | None = None) -> tuple[str, int, list[str]]:
+               options: ExportOptions | None = None, out: TextIO | None = None
+               ) -> tuple[str, int, list[str]]:
     """The OHH text (objects separated by a blank line), how many, and a note for every hand
-    left out."""
+    left out. With `out`, each object is written there as it is made (and "" returned)."""
     parts: list[str] = []
     notes: list[str] = []
+    count = 0
     for hand in hands:
         if not hand.exportable:
             notes.append(f"{hand.label()} not exported: the hand is {hand.status}"
                          + (f": {hand.problem}" if hand.problem else ""))
             continue
         info = (tournaments or {}).get(hand.tournament)
-        parts.append(json.dumps({"ohh": ohh_hand(hand, info, options)}, indent=2,
-                                ensure_ascii=False))
+        text = json.dumps({"ohh": ohh_hand(hand, info, options)}, indent=2, ensure_ascii=False)
+        if out is not None:
+            out.write(("\n\n" if count else "") + text)
+        else:
+            parts.append(text)
+        count += 1
+    if out is not None:
+        out.write("\n" if count else "")
+        return "", count, notes
     return "\n\n".join(parts) + ("\n" if parts else ""), len(parts), notes
 
 
-def write_ohh(export: HandsExport, options: ExportOptions | None = None
-              ) -> tuple[str, int, list[str]]:
+def write_ohh(export: HandsExport, options: ExportOptions | None = None,
+              out: TextIO | None = None) -> tuple[str, int, list[str]]:
     """The OHH export of the hands `export` holds."""
     infos: dict[str, OhhTournament] = {}
     for name, record in export.tournaments.items():
@@ -250,4 +259,4 @@ def write_ohh(export: HandsExport, options: ExportOptions | None = None
         stars = stars_tournament_info(record.state, first)
         infos[name] = OhhTournament(tournament_info(record.state, created, tables, stars.number),
                                     stars.bounty, stars.places)
-    return export_ohh(export.hands(), infos, options)
+    return export_ohh(export.each_hand(), infos, options, out)

@@ -28,7 +28,7 @@ import json
 import re
 from collections.abc import Iterable
 from datetime import time
-from typing import Any
+from typing import Any, TextIO
 
 from engine.events import (
     BetMade,
@@ -186,9 +186,12 @@ def dumps_hand(fields: dict[str, Any]) -> str:
 
 
 def export_phhs(hands: Iterable[RecordedHand], events: dict[str, str] | None = None,
-                options: ExportOptions | None = None) -> tuple[str, int, list[str]]:
-    """The `.phhs` text, how many hands it holds, and a note for every hand left out."""
+                options: ExportOptions | None = None, out: TextIO | None = None
+                ) -> tuple[str, int, list[str]]:
+    """The `.phhs` text, how many hands it holds, and a note for every hand left out. With
+    `out`, the text is written there hand by hand instead (and "" returned)."""
     parts: list[str] = []
+    emit = out.write if out is not None else parts.append
     notes: list[str] = []
     count = 0
     for hand in hands:
@@ -197,16 +200,16 @@ def export_phhs(hands: Iterable[RecordedHand], events: dict[str, str] | None = N
         except NotExportable as reason:
             note = f"{hand.label()} not exported: {reason}"
             notes.append(note)
-            parts.append("# " + " ".join(note.split()) + "\n\n")
+            emit("# " + " ".join(note.split()) + "\n\n")
             continue
         count += 1
-        parts.append(f"[{count}]\n{dumps_hand(fields)}\n")
+        emit(f"[{count}]\n{dumps_hand(fields)}\n")
     return "".join(parts), count, notes
 
 
-def write_phh(export: HandsExport, options: ExportOptions | None = None
-              ) -> tuple[str, int, list[str]]:
+def write_phh(export: HandsExport, options: ExportOptions | None = None,
+              out: TextIO | None = None) -> tuple[str, int, list[str]]:
     """The `.phhs` export of the hands `export` holds (`event` names the tournament)."""
     events = {name: f"{r.state.structure.name} ({name})" if r.state else name
               for name, r in export.tournaments.items()}
-    return export_phhs(export.hands(), events, options)
+    return export_phhs(export.each_hand(), events, options, out)

@@ -31,6 +31,7 @@ import hashlib
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta, timezone, tzinfo
+from typing import TextIO
 
 from engine.cards import parse_card
 from engine.evaluator import describe, evaluate
@@ -390,31 +391,45 @@ def _summary_seats(hand: RecordedHand, by_seat: list[int], names: Sequence[str])
 
 def export_pokerstars(hands: Iterable[RecordedHand],
                       infos: Mapping[str, TournamentInfo] | None = None,
-                      options: ExportOptions | None = None) -> tuple[str, int, list[str]]:
+                      options: ExportOptions | None = None, out: TextIO | None = None
+                      ) -> tuple[str, int, list[str]]:
     """The text of every complete hand (three blank lines between hands, as PokerStars
-    writes them), how many, and a note for every hand left out."""
+    writes them), how many, and a note for every hand left out. With `out`, each hand is
+    written there as it is made (and "" returned)."""
     options = options or ExportOptions()
-    hands = list(hands)
     parts: list[str] = []
     notes: list[str] = []
+    count = 0
+    hero_plays = False
     for hand in hands:
         if not hand.exportable:
             notes.append(f"{hand.label()} not exported: the hand is {hand.status}"
                          + (f": {hand.problem}" if hand.problem else ""))
             continue
-        parts.append(pokerstars_hand(hand, (infos or {}).get(hand.tournament), options))
-    if options.hero and parts and not any(
-            h.hero_position(options.hero) is not None for h in hands if h.exportable):
+        text = pokerstars_hand(hand, (infos or {}).get(hand.tournament), options)
+        hero_plays = hero_plays or bool(options.hero) and hand.hero_position(
+            options.hero) is not None
+        if out is not None:
+            if not count and options.all_cards:
+                out.write(ALL_CARDS_NOTICE + "\n\n\n")
+            out.write(("\n\n\n" if count else "") + text)
+        else:
+            parts.append(text)
+        count += 1
+    if options.hero and count and not hero_plays:
         notes.append(f"--hero {options.hero!r} plays in none of the exported hands: "
                      "written as the observer's view")
+    if out is not None:
+        out.write("\n" if count else "")
+        return "", count, notes
     text = "\n\n\n".join(parts) + ("\n" if parts else "")
     if options.all_cards and parts:
         text = ALL_CARDS_NOTICE + "\n\n\n" + text
     return text, len(parts), notes
 
 
-def write_pokerstars(export: HandsExport, options: ExportOptions | None = None
-                     ) -> tuple[str, int, list[str]]:
+def write_pokerstars(export: HandsExport, options: ExportOptions | None = None,
+                     out: TextIO | None = None) -> tuple[str, int, list[str]]:
     """The PokerStars export of the hands `export` holds."""
     infos: dict[str, TournamentInfo] = {}
     for table in export.tables:
@@ -426,4 +441,4 @@ def write_pokerstars(export: HandsExport, options: ExportOptions | None = None
             first = export.log.by_stream.get(table.stream, [])
             infos[table.tournament] = tournament_info(
                 None, str(first[0].event_id) if first else table.stream)
-    return export_pokerstars(export.hands(), infos, options)
+    return export_pokerstars(export.each_hand(), infos, options, out)

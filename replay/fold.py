@@ -370,24 +370,57 @@ def fold_effective(
     when `verify`. `on_hand_start(index, state)` hears the state just before each hand_started
     (the recorder keeps those as snapshots, so a correction folds from the last one before it
     instead of from the table's first event: a fold from there checks the same way)."""
-    checker = _Checker(stream)
-    for index, (version, event) in enumerate(effective):
-        if on_hand_start is not None and isinstance(event, HandStarted):
-            on_hand_start(index, state)
-        if verify:
-            checker.check(state, effective, index)
-        try:
-            if isinstance(event, TableOpened):
-                state = open_table(event)
-            elif state is not None:
-                state = apply_table(state, event)
-        except (RuleViolation, KeyError, IndexError, ValueError) as error:
-            checker.finding(version, event, "log", f"cannot apply: {error}")
-    if verify and state is not None and checker.queue:
-        pending = checker.queue[0]
-        if not (state.hand_in_progress and isinstance(pending, PotAwarded)):
-            checker.findings.append(Finding(stream, last_version,
-                                            getattr(pending, "TYPE", ""), "log",
-                                            "the log ends before the events the engine expects",
-                                            _show(pending)))
-    return state, tuple(checker.findings)
+    folder = StreamFolder(stream, state, verify, on_hand_start)
+    folder.feed(effective)
+    return folder.finish(last_version)
+
+
+class StreamFolder:
+    """`fold_effective` in pieces: the effective events fed in any number of runs, each ending
+    before a hand_started (or at the stream's end: a run of pot awards is checked as a whole),
+    so a replay holds one hand of a stream, not the stream."""
+
+    def __init__(self, stream: str, state: TableState | None = None, verify: bool = True,
+                 on_hand_start: HandStartSeen | None = None) -> None:
+        self.stream = stream
+        self.state = state
+        self.verify = verify
+        self._checker = _Checker(stream)
+        self._on_hand_start = on_hand_start
+        self._fed = 0
+
+    def feed(self, effective: Sequence[tuple[int, Any]]) -> None:
+        checker, on_hand_start, verify = self._checker, self._on_hand_start, self.verify
+        state = self.state
+        base = self._fed
+        for index, (version, event) in enumerate(effective):
+            if on_hand_start is not None and isinstance(event, HandStarted):
+                on_hand_start(base + index, state)
+            if verify:
+                checker.check(state, effective, index)
+            try:
+                if isinstance(event, TableOpened):
+                    state = open_table(event)
+                elif state is not None:
+                    state = apply_table(state, event)
+            except (RuleViolation, KeyError, IndexError, ValueError) as error:
+                checker.finding(version, event, "log", f"cannot apply: {error}")
+        self.state = state
+        self._fed = base + len(effective)
+
+    @property
+    def findings(self) -> list[Finding]:
+        """The findings so far (a list the folder keeps adding to)."""
+        return self._checker.findings
+
+    def finish(self, last_version: int) -> tuple[TableState | None, tuple[Finding, ...]]:
+        """The state after everything fed, and the findings (with the log's end checked)."""
+        checker, state = self._checker, self.state
+        if self.verify and state is not None and checker.queue:
+            pending = checker.queue[0]
+            if not (state.hand_in_progress and isinstance(pending, PotAwarded)):
+                checker.findings.append(Finding(self.stream, last_version,
+                                                getattr(pending, "TYPE", ""), "log",
+                                                "the log ends before the events the engine "
+                                                "expects", _show(pending)))
+        return state, tuple(checker.findings)

@@ -106,14 +106,15 @@ class AuditReport:
         """(hand-pot rows, finding/correction/ruling/penalty rows)."""
         return pots_csv(self.data), log_csv(self.data)
 
-    def write(self, fmt: str, out: Path) -> list[Path]:
-        """Write the report in `fmt` ("html", "json" or "csv"); the files written."""
+    def write(self, fmt: str, out: Path, paged_above: int | None = None) -> list[Path]:
+        """Write the report in `fmt` ("html", "json" or "csv"); the files written. HTML of
+        more than `paged_above` hands (default PAGED_ABOVE) is paged."""
         if fmt == "json":
             out.write_text(self.to_json(), encoding="utf-8")
             return [out]
         if fmt == "html":
             hands = sum(len(t["hands"]) for t in self.data["tables"])
-            if hands <= PAGED_ABOVE:
+            if hands <= (PAGED_ABOVE if paged_above is None else paged_above):
                 out.write_text(self.to_html(), encoding="utf-8")
                 return [out]
             pages = {t["stream"]: table_page_name(out, t["stream"]) for t in self.data["tables"]}

@@ -8,14 +8,24 @@ tournament and the other way round.
 
 from __future__ import annotations
 
+import json
 import time
 from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from engine.events import HandStarted, PlayerLeft, PlayerSeated, PotCarried, StackAdjusted
-from replay.fold import OTHER_RULES, Finding, TableFold, fold_table
+from engine.events import (
+    EventAmended,
+    EventVoided,
+    HandStarted,
+    PlayerLeft,
+    PlayerSeated,
+    PotCarried,
+    StackAdjusted,
+)
+from replay.fold import OTHER_RULES, Finding, StreamFolder, TableFold, fold_table
 from replay.tournament_check import check_tournament
+from schema.codec import decode_event
 from schema.store import EventStore, StoredEvent, StreamHead
 
 
@@ -61,58 +71,159 @@ def replay_log(store: EventStore, tournament: str | None = None,
                keep_events: bool = True) -> ReplayReport:
     """Fold and check every stream (or those of one tournament).
 
-    A store is read one stream at a time (EventStore.each_stream), so memory holds one stream
-    and each table's final state, not the log. `keep_events=False` keeps of each table's
-    events only those the checks across streams read (`handlog replay`); the audit report
-    keeps them all (it exports the hands from the same folds)."""
+    A store is streamed (EventStore.reader): its events come through one cursor in stream
+    and version order and are folded hand by hand as they come, so memory holds one hand, each
+    table's final state and the events the checks across streams read, not the log (nor one
+    stream). `keep_events=False` keeps of each table's events only those the checks across
+    streams read (`handlog replay`); the audit report keeps them all."""
     started = time.perf_counter()
     report = ReplayReport()
-    each_stream = getattr(store, "each_stream", None)
-    if each_stream is not None:
-        streams: Iterable[tuple[StreamHead, list[StoredEvent]]] = each_stream()
-    else:  # a snapshot read already (replay/report.py's LogSnapshot)
+    tournaments: list[tuple[str, list[StoredEvent]]] = []
+    moves: dict[str, dict[int, int]] = {}
+    counted = 0
+
+    def take(head: StreamHead, count: int, fold: TableFold, hands: int,
+             moved: dict[int, int]) -> None:
+        stream = head.stream_id
+        if tournament and fold.state is not None and fold.state.tournament != tournament:
+            return
+        report.findings.extend(fold.findings)
+        report.hands += hands
+        report.events += count
+        if fold.state is not None and fold.state.hand_in_progress:
+            assert fold.state.hand is not None
+            report.in_progress.append((stream, fold.state.hand.setup.hand_number))
+        moves[stream] = moved
+        report.tables[stream] = fold
+
+    reader = getattr(store, "reader", None)
+    streams: Iterable[tuple[StreamHead, list[StoredEvent]]]
+    if reader is None:  # a snapshot read already (replay/report.py's LogSnapshot)
         heads, events = store.snapshot()
         by_stream: dict[str, list[StoredEvent]] = {}
         for event in events:
             by_stream.setdefault(event.stream_id, []).append(event)
         kinds = {h.stream_id: h for h in heads}
         streams = [(kinds[s], stored) for s, stored in sorted(by_stream.items()) if s in kinds]
-    tournaments: list[tuple[str, list[StoredEvent]]] = []
-    moves: dict[str, dict[int, int]] = {}
-    counted = 0
-    for head, stored in streams:
-        stream = head.stream_id
-        if head.kind == "tournament":
-            # Every tournament stream counts in the totals; only the one asked for is checked.
-            report.events += len(stored)
-            counted += 1
-            if not tournament or stream in (tournament, f"tournament-{tournament}"):
-                tournaments.append((stream, stored))
-            continue
-        if head.kind != "table":
-            continue
-        fold = fold_table(stream, stored, verify=True)
-        if tournament and fold.state is not None and fold.state.tournament != tournament:
-            continue
-        report.findings.extend(fold.findings)
-        report.hands += sum(1 for _v, e in fold.effective if isinstance(e, HandStarted))
-        report.events += len(stored)
-        if fold.state is not None and fold.state.hand_in_progress:
-            assert fold.state.hand is not None
-            report.in_progress.append((stream, fold.state.hand.setup.hand_number))
-        moved = {v for v, e in fold.effective
-                 if isinstance(e, PlayerLeft | PlayerSeated) and e.reason == "moved"}
-        moves[stream] = {e.version: e.position for e in stored if e.version in moved}
-        if not keep_events:
-            fold = replace(fold, effective=tuple(
-                (v, e) for v, e in fold.effective if isinstance(e, _ACROSS_STREAMS)))
-        report.tables[stream] = fold
+        for head, stored in streams:
+            if head.kind == "tournament":
+                report.events += len(stored)
+                counted += 1
+                if not tournament or head.stream_id in (tournament, f"tournament-{tournament}"):
+                    tournaments.append((head.stream_id, stored))
+            elif head.kind == "table":
+                fold = fold_table(head.stream_id, stored, verify=True)
+                moved = {v for v, e in fold.effective
+                         if isinstance(e, PlayerLeft | PlayerSeated) and e.reason == "moved"}
+                if not keep_events:
+                    fold = replace(fold, effective=tuple(
+                        (v, e) for v, e in fold.effective if isinstance(e, _ACROSS_STREAMS)))
+                take(head, len(stored), fold, sum(
+                    1 for _v, e in fold.effective if isinstance(e, HandStarted)),
+                    {e.version: e.position for e in stored if e.version in moved})
+    else:
+        with reader() as log:
+            heads_by_id = log.heads()
+            corrections = _corrections(log.of_types((EventVoided.TYPE, EventAmended.TYPE)))
+            current: _StreamReplay | None = None
+            tournament_events: list[StoredEvent] | None = None
+            for stored in log.events():
+                stream = stored.stream_id
+                if current is not None and current.head.stream_id != stream:
+                    take(*current.done())
+                    current = None
+                if tournament_events is not None and tournament_events[0].stream_id != stream:
+                    tournament_events = None
+                if current is None and tournament_events is None:
+                    head = heads_by_id.get(stream)
+                    if head is None:
+                        continue
+                    if head.kind == "table":
+                        current = _StreamReplay(head, keep_events, *corrections.get(
+                            stream, (set(), {})))
+                    elif head.kind == "tournament":
+                        tournament_events = []
+                        counted += 1
+                        if not tournament or stream in (tournament, f"tournament-{tournament}"):
+                            tournaments.append((stream, tournament_events))
+                    else:
+                        continue
+                if current is not None:
+                    current.add(stored)
+                elif tournament_events is not None:
+                    tournament_events.append(stored)
+                    report.events += 1
+            if current is not None:
+                take(*current.done())
     report.findings.extend(_check_moves(report.tables, moves))
-    for stream, stored in tournaments:
-        report.findings.extend(check_tournament(stream, stored, report.tables))
+    for stream, stored_events in tournaments:
+        report.findings.extend(check_tournament(stream, stored_events, report.tables))
     report.streams = len(report.tables) + counted
     report.seconds = time.perf_counter() - started
     return report
+
+
+def _corrections(stored: list[StoredEvent]) -> dict[str, tuple[set[int], dict[int, Any]]]:
+    """Per stream, the versions voided and the amended ones' replacements."""
+    found: dict[str, tuple[set[int], dict[int, Any]]] = {}
+    for event in stored:
+        voided, amended = found.setdefault(event.stream_id, (set(), {}))
+        decoded = event.decode()
+        if isinstance(decoded, EventVoided):
+            voided.update(decoded.versions)
+        elif isinstance(decoded, EventAmended):
+            amended[decoded.version] = decode_event(
+                decoded.replacement_type, decoded.replacement_version,
+                json.loads(decoded.replacement_payload))
+    return found
+
+
+class _StreamReplay:
+    """One table stream folded as its events come (replay/fold.py's fold_table, hand by
+    hand): the same state and findings, the effective events the same as effective_events'
+    (the corrections are known before the stream is read)."""
+
+    def __init__(self, head: StreamHead, keep_events: bool, voided: set[int],
+                 amended: dict[int, Any]) -> None:
+        self.head = head
+        self._keep_all = keep_events
+        self._voided = voided
+        self._amended = amended
+        self._folder = StreamFolder(head.stream_id)
+        self._pending: list[tuple[int, Any]] = []
+        self._kept: list[tuple[int, Any]] = []
+        self._moved: dict[int, int] = {}
+        self._hands = 0
+        self._count = 0
+        self._last = 0
+
+    def add(self, stored: StoredEvent) -> None:
+        self._count += 1
+        self._last = stored.version
+        event = stored.decode()
+        if isinstance(event, EventVoided | EventAmended) or stored.version in self._voided:
+            return
+        event = self._amended.get(stored.version, event)
+        if isinstance(event, HandStarted):
+            self._hands += 1
+            if self._pending:
+                self._folder.feed(self._pending)
+                self._pending = []
+        item = (stored.version, event)
+        self._pending.append(item)
+        if self._keep_all or isinstance(event, _ACROSS_STREAMS):
+            self._kept.append(item)
+        if isinstance(event, PlayerLeft | PlayerSeated) and event.reason == "moved":
+            self._moved[stored.version] = stored.position
+
+    def done(self) -> tuple[StreamHead, int, TableFold, int, dict[int, int]]:
+        if self._pending:
+            self._folder.feed(self._pending)
+            self._pending = []
+        state, findings = self._folder.finish(self._last)
+        fold = TableFold(self.head.stream_id, self._last, state, findings, tuple(self._kept),
+                         frozenset(self._voided))
+        return self.head, self._count, fold, self._hands, self._moved
 
 
 # What the checks across streams read of a table's events (moves, eliminations, chips).

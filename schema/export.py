@@ -128,14 +128,26 @@ def export_lines(heads: Iterable[StreamHead], events: Iterable[StoredEvent],
 
 
 def export_store(store: EventStore, out: Path) -> tuple[int, int]:
-    """Write the whole log to `out` (replaced atomically); returns (events, streams)."""
-    heads, events = store.snapshot()
+    """Write the whole log to `out` (replaced atomically); returns (events, streams).
+
+    The events are streamed from one snapshot to the file (one batch in memory)."""
     checkpoints = stored_checkpoints(store)
     out = Path(out)
     handle, temporary = tempfile.mkstemp(prefix=f".{out.name}.", dir=out.parent)
+    counted = [0]
+
+    def count(events: Iterable[StoredEvent]) -> Iterator[StoredEvent]:
+        for event in events:
+            counted[0] += 1
+            yield event
+
     try:
         with os.fdopen(handle, "w", encoding="utf-8", newline="\n") as stream:
-            write_lines(export_lines(heads, events, checkpoints), stream)
+            with store.reader() as log:
+                heads = list(log.heads().values())
+                write_lines(export_lines(heads, count(log.events(by_stream=False,
+                                                                 strict=False)),
+                                         checkpoints), stream)
             stream.flush()
             os.fsync(stream.fileno())
         os.chmod(temporary, 0o644)  # mkstemp makes it private; an export is meant to be shared
@@ -143,7 +155,7 @@ def export_store(store: EventStore, out: Path) -> tuple[int, int]:
     except BaseException:
         Path(temporary).unlink(missing_ok=True)
         raise
-    return len(events), len(heads)
+    return counted[0], len(heads)
 
 
 def write_lines(lines: Iterable[str], stream: TextIO) -> None:
@@ -287,15 +299,17 @@ def _stream(record: dict[str, Any]) -> StreamHead:
 # --- the export as a source for the whole-log check (schema/logcheck.py) ------------------------
 
 
-def export_source(path: Path) -> LogSource:
+def export_source(path: Path, reread: bool = True) -> LogSource:
     """The export at `path` for `check_log`: its events streamed line by line (payloads are
-    hashed as the text they are, never parsed), its stream heads and recorded checkpoints.
-    Lines that cannot be read are listed in `errors`."""
+    hashed as the text they are, never parsed), its stream heads and recorded checkpoints
+    (filled in as the lines are read). Lines that cannot be read are listed in `errors`.
+    `reread`: the check may read the file a second time, to name the breaks it found."""
     heads: dict[str, tuple[int, str]] = {}
     checkpoints: list[tuple[int, str]] = []
     errors: list[str] = []
     return LogSource(events=_export_events(path, heads, checkpoints, errors), heads=heads,
-                     stored_checkpoints=checkpoints, errors=errors)
+                     stored_checkpoints=checkpoints, errors=errors,
+                     reread=(lambda: export_source(path, reread=False)) if reread else None)
 
 
 def _export_events(path: Path, heads: dict[str, tuple[int, str]],

@@ -629,6 +629,16 @@ class EventStore:
                 if current is not None and events:
                     yield heads[current], events
 
+    @contextmanager
+    def reader(self) -> Iterator[LogReader]:
+        """The log read in one consistent snapshot (on PostgreSQL REPEATABLE READ): its heads,
+        the events of some types, and every event streamed (see LogReader)."""
+        with translate_errors(self._url, "read"), self._engine.connect() as connection:
+            if self._postgresql:
+                connection = connection.execution_options(isolation_level="REPEATABLE READ")
+            with connection.begin():
+                yield LogReader(connection)
+
     def _select_events(self, query: sa.Select[Any]) -> list[StoredEvent]:
         return [_stored(row) for row in self._rows(query)]
 
@@ -643,6 +653,44 @@ class EventStore:
             # A pooled connection the database dropped (restart, idle timeout): once more.
             with self._engine.connect() as connection:
                 return connection.execute(query).all()
+
+
+class LogReader:
+    """Reads of one snapshot of the log (EventStore.reader): memory holds one batch of rows
+    whatever the log's size, the rows coming through one cursor (server-side on PostgreSQL:
+    SQLAlchemy's stream_results; SQLite's own cursor steps through the rows as they are
+    fetched)."""
+
+    def __init__(self, connection: Connection) -> None:
+        self._connection = connection
+
+    def heads(self) -> dict[str, StreamHead]:
+        """Every stream's head, by stream id."""
+        return {row.id: _head(row) for row in self._connection.execute(
+            sa.select(streams_table).order_by(streams_table.c.id))}
+
+    def of_types(self, types: Sequence[str]) -> list[StoredEvent]:
+        """Every event of these types (a few: corrections), by stream and version."""
+        return [_stored(row) for row in self._connection.execute(
+            sa.select(events_table).where(events_table.c.type.in_(list(types)))
+            .order_by(events_table.c.stream_id, events_table.c.version))]
+
+    def events(self, by_stream: bool = True, batch: int = 2000,
+               streams: Sequence[str] | None = None, strict: bool = True
+               ) -> Iterator[StoredEvent]:
+        """Every event (of `streams`, when given), by stream and version (`by_stream`) or in
+        commit order, `batch` rows a fetch. `strict=False`: a payload that is not valid JSON
+        reads as {} (for verifying) instead of raising ChainBroken."""
+        query = sa.select(events_table)
+        if streams is not None:
+            query = query.where(events_table.c.stream_id.in_(list(streams)))
+        query = query.order_by(
+            *((events_table.c.stream_id, events_table.c.version) if by_stream
+              else (events_table.c.position,)))
+        rows = self._connection.execution_options(
+            stream_results=True, yield_per=batch).execute(query)
+        for row in rows:
+            yield _stored(row, strict=strict)
 
 
 def _chained_rows(stream_id: str, expected_version: int, prepared: list[_Prepared],

@@ -1,0 +1,242 @@
+"""Memory that does not grow with the log: peak resident memory of `handlog replay`, `handlog log
+verify`, `handlog report` and `handlog export` on a 700,000-event log, and of `handlog serve`
+holding every table of a 100,000-event log, beside a peer in the same run: plain sqlite3
+reading and hashing every row of the same file.
+
+    .venv/bin/python benchmarks/memory.py [--events 700000] [--server-events 100000]
+        [--runs 1] [--cache DIR] [--skip report,export]
+
+The logs are real hands (benchmarks/report_size.py's builder: 9-handed tables, every hand
+decided by the engine with seeded random legal play, appended in batches straight to the
+store), built once and kept in --cache (default: the temporary folder) between runs. Each
+command runs as its own process; its peak resident memory is the child's own ru_maxrss
+(os.wait4), its time the wall clock. The server is started on the smaller log, every table is
+read through the API (so the server folds and holds each one), and its VmHWM/VmRSS are read
+from /proc; the peer there is benchmarks/bare_append_server.py on the same store.
+
+Targets (issue 17): replay and log verify of 700,000 events under 200 MB; the server after
+100,000 events under 300 MB.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sqlite3
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "benchmarks"))
+
+import httpx  # noqa: E402
+from report_size import build  # noqa: E402
+
+from recorder.auth import Auth  # noqa: E402
+from recorder.cli_serve import free_port  # noqa: E402
+
+HANDLOG = [sys.executable, "-m", "recorder.cli"]
+EVENTS_PER_HAND = 30  # about 31 in the builder's hands: a little more than asked
+SECRET = "bench-memory-secret-0123456789abcdef"
+
+PEER = r"""
+import hashlib, sqlite3, sys
+connection = sqlite3.connect(sys.argv[1])
+digest = hashlib.sha256()
+count = 0
+for row in connection.execute(
+        "SELECT position, stream_id, version, event_id, type, schema_version, payload, "
+        "recorded_at, actor, device, prev_hash, hash FROM events ORDER BY position"):
+    digest.update(repr(row).encode())
+    count += 1
+print(count, digest.hexdigest())
+"""
+
+
+def log_file(cache: Path, events: int, tables: int) -> Path:
+    """The cached log of about `events` events (built the first time)."""
+    path = cache / f"memory-{events}-{tables}.db"
+    if not path.exists():
+        cache.mkdir(parents=True, exist_ok=True)
+        partial = path.with_suffix(".building")
+        for stale in cache.glob(partial.name + "*"):
+            stale.unlink()
+        started = time.perf_counter()
+        build(f"sqlite:///{partial}", events // EVENTS_PER_HAND, tables, 7)
+        partial.rename(path)
+        print(f"built {path} in {time.perf_counter() - started:.0f} s", flush=True)
+    return path
+
+
+def count_events(path: Path) -> int:
+    with sqlite3.connect(path) as connection:
+        return int(connection.execute("SELECT count(*) FROM events").fetchone()[0])
+
+
+# A child's ru_maxrss counts the memory of the process it was forked from (Linux carries the
+# old address space's high-water mark over exec): so each command is started by this small
+# launcher, not by the benchmark's own (large) process.
+LAUNCHER = r"""
+import os, sys, time
+started = time.perf_counter()
+pid = os.posix_spawnp(sys.argv[1], sys.argv[1:], os.environ)
+_pid, status, usage = os.wait4(pid, 0)
+sys.stderr.write(f"\nMEASURED {os.waitstatus_to_exitcode(status)} {usage.ru_maxrss} "
+                 f"{time.perf_counter() - started}\n")
+"""
+
+
+def measure(args: list[str], code: Path) -> tuple[float, float]:
+    """(seconds, peak RSS in MB) of one child process; its output is thrown away."""
+    env = dict(os.environ, PYTHONPATH=str(code))
+    done = subprocess.run([sys.executable, "-S", "-c", LAUNCHER, *args], cwd=code, env=env,
+                          stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+                          check=False)
+    _word, status, peak_kb, seconds = done.stderr.strip().splitlines()[-1].split()
+    if int(status) not in (0, 1):
+        raise SystemExit(f"{' '.join(args)} exited {status}:\n{done.stderr}")
+    return float(seconds), int(peak_kb) / 1024  # kB on Linux
+
+
+def _status(pid: int) -> dict[str, float]:
+    found = {}
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        name, _, value = line.partition(":")
+        if name in ("VmRSS", "VmHWM"):
+            found[name] = int(value.split()[0]) / 1024
+    return found
+
+
+def serve(args: list[str], port: int, ready: str, code: Path) -> subprocess.Popen[bytes]:
+    env = dict(os.environ, HANDLOG_SECRET=SECRET, PYTHONUNBUFFERED="1", PYTHONPATH=str(code))
+    proc = subprocess.Popen(args, cwd=code, env=env, stdout=subprocess.DEVNULL,
+                            stderr=subprocess.DEVNULL)
+    deadline = time.monotonic() + 120
+    with httpx.Client(base_url=f"http://127.0.0.1:{port}", timeout=5) as http:
+        while True:
+            if proc.poll() is not None:
+                raise SystemExit(f"{args} ended with {proc.returncode}")
+            try:
+                if http.get(ready).status_code < 500:
+                    return proc
+            except httpx.TransportError:
+                pass
+            if time.monotonic() > deadline:
+                proc.kill()
+                raise SystemExit(f"{args} did not answer")
+            time.sleep(0.2)
+
+
+def stop(proc: subprocess.Popen[bytes]) -> None:
+    proc.terminate()
+    try:
+        proc.wait(timeout=20)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait()
+
+
+def server_memory(path: Path, code: Path) -> dict[str, float]:
+    """handlog serve holding every table of the log, and the bare append server on it."""
+    url = f"sqlite:///{path}"
+    with sqlite3.connect(path) as connection:
+        streams = [r[0] for r in connection.execute(
+            "SELECT id FROM streams WHERE kind = 'table' ORDER BY id")]
+    port = free_port()
+    proc = serve([*HANDLOG, "serve", "--db", url, "--port", str(port), "--no-demo"], port,
+                 "/api/session", code)
+    try:
+        with httpx.Client(base_url=f"http://127.0.0.1:{port}", timeout=600) as http:
+            login = http.post("/api/session", json={
+                "role": "director", "pin": Auth(secret=SECRET.encode()).director_pin})
+            login.raise_for_status()
+            for stream in streams:
+                http.get(f"/api/tables/{stream}").raise_for_status()
+            http.get("/api/floor").raise_for_status()
+        handlog = _status(proc.pid)
+    finally:
+        stop(proc)
+    port = free_port()
+    bare = serve([sys.executable, str(ROOT / "benchmarks" / "bare_append_server.py"), "--db",
+                  url, "--port", str(port)], port, "/docs", ROOT)
+    try:
+        peer = _status(bare.pid)
+    finally:
+        stop(bare)
+    return {"server_rss_mb": handlog["VmRSS"], "server_peak_mb": handlog["VmHWM"],
+            "bare_server_rss_mb": peer["VmRSS"], "tables": len(streams)}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--events", type=int, default=700_000)
+    parser.add_argument("--server-events", type=int, default=100_000)
+    parser.add_argument("--tables", type=int, default=20)
+    parser.add_argument("--runs", type=int, default=1)
+    parser.add_argument("--cache", type=Path,
+                        default=Path(tempfile.gettempdir()) / "handlog-bench-memory")
+    parser.add_argument("--code", type=Path, default=ROOT,
+                        help="run the handlog commands from this source tree (e.g. an export "
+                        "of an older commit, for a before/after)")
+    parser.add_argument("--skip", default="", help="comma-separated: replay, verify, report, "
+                        "export, server")
+    options = parser.parse_args()
+    skip = set(filter(None, options.skip.split(",")))
+    big = log_file(options.cache, options.events, options.tables)
+    events = count_events(big)
+    url = f"sqlite:///{big}"
+    out = Path(tempfile.mkdtemp(prefix="handlog-memory-"))
+    commands = {
+        "peer": [sys.executable, "-c", PEER, str(big)],
+        "replay": [*HANDLOG, "replay", "--db", url],
+        "verify": [*HANDLOG, "log", "verify", "--db", url],
+        "replay --json": [*HANDLOG, "replay", "--db", url, "--json"],
+        "export": [*HANDLOG, "export", "--db", url, "--format", "phh", "--out",
+                   str(out / "hands.phhs")],
+        "log export": [*HANDLOG, "log", "export", "--db", url, "--out", str(out / "log.jsonl")],
+        "report": [*HANDLOG, "report", "--db", url, "--format", "html", "--out",
+                   str(out / "report.html")],
+    }
+    skipped = {"replay": ("replay", "replay --json"), "verify": ("verify",),
+               "export": ("export", "log export"), "report": ("report",)}
+    for name in skip:
+        for command in skipped.get(name, ()):
+            commands.pop(command, None)
+    results: dict[str, list[tuple[float, float]]] = {name: [] for name in commands}
+    for _ in range(options.runs):
+        for name, args in commands.items():  # alternated: the peer in every round
+            results[name].append(measure(args, options.code))
+            print(f"  {name}: {results[name][-1][0]:.1f} s, {results[name][-1][1]:.0f} MB",
+                  flush=True)
+    summary: dict[str, object] = {"events": events}
+    peer_mb = statistics.median(m for _s, m in results["peer"])
+    print(f"\n{events:,} events ({big.stat().st_size / 1e6:.0f} MB file), median of "
+          f"{options.runs} run(s):")
+    print(f"{'command':<16}{'seconds':>9}{'peak MB':>9}{'x peer':>8}")
+    for name, runs in results.items():
+        seconds = statistics.median(s for s, _m in runs)
+        peak = statistics.median(m for _s, m in runs)
+        print(f"{name:<16}{seconds:>9.1f}{peak:>9.0f}{peak / peer_mb:>8.1f}")
+        summary[name] = {"seconds": round(seconds, 2), "peak_mb": round(peak, 1)}
+    report = out / "report.html"
+    if report.exists():
+        summary["report_first_page_kb"] = round(report.stat().st_size / 1e3, 1)
+        print(f"report: first page {report.stat().st_size / 1e3:.0f} kB")
+    if "server" not in skip:
+        small = log_file(options.cache, options.server_events, options.tables)
+        server = server_memory(small, options.code) | {"events": count_events(small)}
+        summary["server"] = server
+        print(f"server holding {server['tables']} tables of {server['events']:,} events: "
+              f"RSS {server['server_rss_mb']:.0f} MB (peak {server['server_peak_mb']:.0f} MB); "
+              f"bare append server on the same store {server['bare_server_rss_mb']:.0f} MB")
+    print(json.dumps(summary))
+
+
+if __name__ == "__main__":
+    main()

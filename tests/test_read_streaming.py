@@ -1,0 +1,220 @@
+"""The read paths stream the log (issue 17 item 4): `replay`, `log verify` and `log export` read
+it through one cursor and fold or hash it as it comes, and give what the whole-log reads gave.
+benchmarks/memory.py measures the memory."""
+
+from __future__ import annotations
+
+import json
+import uuid
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+from log_fixtures import GOLDEN_LOGS, import_log
+
+import replay.report_stream as report_stream
+import schema.logcheck
+from engine.errors import RuleViolation
+from engine.events import BetMade, RaiseMade
+from recorder.cli import cli
+from recorder.demo import run_demo
+from recorder.service import Actor, AmendAmount, Recorder, VoidEvents
+from replay.export_hands import LogSnapshot
+from replay.report import build_report
+from replay.report_stream import write_report
+from replay.verify import ReplayReport, replay_log
+from schema.export import export_lines, export_store
+from schema.logcheck import check_store
+from schema.store import EventStore
+
+DIRECTOR = Actor("td", "director", "floor")
+
+
+def _same(streamed: ReplayReport, whole: ReplayReport) -> None:
+    assert streamed.findings == whole.findings
+    assert (streamed.streams, streamed.events, streamed.hands, streamed.in_progress) == (
+        whole.streams, whole.events, whole.hands, whole.in_progress)
+    assert streamed.tables.keys() == whole.tables.keys()
+    for stream, fold in streamed.tables.items():
+        other = whole.tables[stream]
+        assert (fold.version, fold.state, fold.findings, fold.voided) == (
+            other.version, other.state, other.findings, other.voided)
+        assert tuple(fold.effective) == tuple(other.effective)
+
+
+def _corrected_demo(store: EventStore) -> str:
+    """A two-table demo with table breaks (moves), and a void and an amend recorded."""
+    recorder = Recorder(store)
+    run_demo(recorder, players=12, tables=2, seed=3, hands=30)
+    stream = next(h.stream_id for h in store.streams() if h.kind == "table")
+    fold = recorder.table(stream)
+    bets = [(v, e) for v, e in fold.effective if isinstance(e, BetMade | RaiseMade)]
+    amended = False
+    for (version, bet), delta in ((b, d) for b in reversed(bets) for d in (10, -10, 100)):
+        try:
+            recorder.submit(stream, AmendAmount(version, bet.to + delta, "miskeyed", "tda-1"),
+                            fold.version, uuid.uuid4(), DIRECTOR)
+        except RuleViolation:
+            continue
+        amended = True
+        break
+    assert amended
+    fold = recorder.table(stream)
+    recorder.submit(stream, VoidEvents((fold.effective[-1][0],), "keyed twice", "tda-1"),
+                    fold.version, uuid.uuid4(), DIRECTOR)
+    return stream
+
+
+@pytest.mark.parametrize("path", GOLDEN_LOGS, ids=lambda p: p.stem)
+def test_the_streamed_replay_equals_the_fold_of_each_whole_stream(path: Path,
+                                                                  store: EventStore) -> None:
+    import_log(store, path)
+    whole = replay_log(LogSnapshot.read(store))  # type: ignore[arg-type]
+    _same(replay_log(store), whole)
+    trimmed = replay_log(store, keep_events=False)
+    assert trimmed.findings == whole.findings
+
+
+def test_the_streamed_replay_applies_voids_and_amends_like_the_whole_fold(
+        store: EventStore) -> None:
+    stream = _corrected_demo(store)
+    streamed = replay_log(store)
+    whole = replay_log(LogSnapshot.read(store))  # type: ignore[arg-type]
+    _same(streamed, whole)
+    assert streamed.tables[stream].voided
+    assert any(e.type == "event_amended" for e in store.read(stream))
+    moved = [e for f in streamed.tables.values() for _v, e in f.effective
+             if getattr(e, "reason", "") == "moved"]
+    assert moved, "the demo moves players (their chips are checked across streams)"
+    for tournament in {f.state.tournament for f in streamed.tables.values() if f.state}:
+        _same(replay_log(store, tournament),
+              replay_log(LogSnapshot.read(store), tournament))  # type: ignore[arg-type]
+
+
+def test_log_verify_streams_a_sound_log_without_the_full_check(
+        store: EventStore, monkeypatch: pytest.MonkeyPatch) -> None:
+    _corrected_demo(store)
+    full = schema.logcheck._full_check
+    whole = full(_unrereadable(store))
+    monkeypatch.setattr(schema.logcheck, "_full_check", _refuse)
+    streamed = check_store(store)
+    assert streamed.ok and whole.ok
+    assert (streamed.events, streamed.streams, streamed.size, streamed.root) == (
+        whole.events, whole.streams, whole.size, whole.root)
+
+
+def test_log_verify_of_a_broken_log_reads_it_again_and_names_the_break(
+        store: EventStore, tmp_path: Path) -> None:
+    _corrected_demo(store)
+    out = tmp_path / "log.jsonl"
+    export_store(store, out)
+    lines = out.read_text(encoding="utf-8").splitlines()
+    record = json.loads(lines[5])
+    record["payload"] = record["payload"].replace("}", ',"x":1}', 1)
+    lines[5] = json.dumps(record)
+    out.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    result = CliRunner().invoke(cli, ["log", "verify", str(out)])
+    assert result.exit_code == 1
+    assert f"payload changed at stream {record['stream_id']!r}, version " \
+           f"{record['version']}" in result.output
+
+
+def test_log_export_streams_the_snapshot_it_always_wrote(store: EventStore,
+                                                         tmp_path: Path) -> None:
+    _corrected_demo(store)
+    out = tmp_path / "log.jsonl"
+    heads, events = store.snapshot()
+    assert export_store(store, out) == (len(events), len(heads))
+    assert out.read_text(encoding="utf-8").splitlines() == list(export_lines(heads, events))
+
+
+def test_replay_json_is_written_as_json_dumps_would(store: EventStore, db_url: str) -> None:
+    _corrected_demo(store)
+    result = CliRunner().invoke(cli, ["replay", "--db", db_url, "--json"])
+    parsed = json.loads(result.output)
+    assert result.exit_code == (0 if parsed["clean"] else 1)
+    assert result.output == json.dumps(parsed, indent=2) + "\n"
+    assert parsed["events"] == len(store.snapshot()[1])
+
+
+def _refuse(*_args: object) -> None:
+    raise AssertionError("the full check ran on a sound log")
+
+
+def _unrereadable(store: EventStore) -> schema.logcheck.LogSource:
+    """The database as a source the check cannot read twice (so it checks in full)."""
+    captured: list[schema.logcheck.LogSource] = []
+    original = schema.logcheck.check_log
+
+    def capture(source: schema.logcheck.LogSource, *_a: object) -> schema.logcheck.LogCheck:
+        source = source.reread() if source.reread else source
+        events = list(source.events)
+        source.events = events
+        captured.append(source)
+        return schema.logcheck.LogCheck()
+
+    schema.logcheck.check_log = capture  # type: ignore[assignment]
+    try:
+        check_store(store)
+    finally:
+        schema.logcheck.check_log = original
+    return captured[0]
+
+
+@pytest.mark.parametrize("tournament", [None, "first"])
+def test_the_streamed_paged_report_writes_the_pages_the_whole_build_writes(
+        store: EventStore, tmp_path: Path, tournament: str | None,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The paged report built table by table (replay/report_stream.py) is byte for byte the
+    one built whole, index page and every table page."""
+    _corrected_demo(store)
+    wanted = None
+    if tournament:
+        wanted = next(h.stream_id for h in store.streams() if h.kind == "tournament")
+    whole_out, streamed_out = tmp_path / "whole" / "r.html", tmp_path / "streamed" / "r.html"
+    whole_out.parent.mkdir()
+    streamed_out.parent.mkdir()
+    whole = build_report(store, wanted, "db", all_cards=False)
+    whole_files = whole.write("html", whole_out, paged_above=0)
+    built = []
+    original = report_stream._streamed_html
+
+    def spy(*args: object) -> object:
+        built.append(True)
+        return original(*args)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(report_stream, "_streamed_html", spy)
+    audit, files = write_report(store, "html", streamed_out, wanted, "db", paged_above=0)
+    assert built, "the paged report was streamed"
+    assert len(files) == len(whole_files) > 2
+    for mine, theirs in zip(files, whole_files, strict=True):
+        assert mine.relative_to(streamed_out.parent) == theirs.relative_to(whole_out.parent)
+        assert mine.read_bytes() == theirs.read_bytes(), mine.name
+    assert audit.clean == whole.clean
+    assert [len(t["hands"]) for t in audit.data["tables"]] == [
+        len(t["hands"]) for t in whole.data["tables"]]
+
+
+@pytest.mark.parametrize("fmt", ["phh", "pokerstars", "ohh"])
+def test_the_streamed_export_writes_the_text_the_whole_export_made(
+        store: EventStore, fmt: str) -> None:
+    """`handlog export` reads one table at a time and writes each hand as it is made: the
+    same text as the export of the whole log held in memory."""
+    import io
+
+    from replay.export_hands import ExportOptions, load_hands, stream_hands
+    from replay.export_ohh import write_ohh
+    from replay.export_phh import write_phh
+    from replay.export_pokerstars import write_pokerstars
+
+    _corrected_demo(store)
+    writer = {"phh": write_phh, "pokerstars": write_pokerstars, "ohh": write_ohh}[fmt]
+    for options in (ExportOptions(), ExportOptions(hero="nobody", all_cards=True)):
+        whole_text, whole_count, whole_notes = writer(load_hands(store), options)
+        streamed = stream_hands(store)
+        assert all(not t.hands for t in streamed.tables)
+        out = io.StringIO()
+        text, count, notes = writer(streamed, options, out)
+        assert (text, count, notes) == ("", whole_count, whole_notes)
+        assert out.getvalue() == whole_text
+        assert count > 10
