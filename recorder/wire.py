@@ -198,6 +198,9 @@ class LevelIn(BaseModel):
     ante_kind: Literal["none", "uniform", "big_blind"] = "none"
     number: int = Field(0, ge=0, le=10_000)
     chip_unit: int = Field(1, gt=0, le=MAX_CHIPS)
+    denominations: tuple[Annotated[int, Field(gt=0, le=MAX_CHIPS)], ...] = Field(
+        (), max_length=32, description="the values of the chips in play, smallest first (the "
+        "smallest is chip_unit); empty: any multiple of chip_unit")
 
 
 class StartHandIn(_Command):
