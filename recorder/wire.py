@@ -145,6 +145,8 @@ class MarkReturnedIn(_Command):
 class VoidHandIn(_Command):
     type: Literal["void_hand"]
     reason: Reason
+    in_stub: bool = Field(False, description="the card was found in the stub (undealt): "
+                          "all action stands, nothing is voided")
 
 
 class OpenTableIn(_Command):
@@ -322,7 +324,7 @@ def to_command(command: CommandIn, level: Level | None = None) -> service.TableC
     if isinstance(c, MarkReturnedIn):
         return hand.MarkReturned(c.player)
     if isinstance(c, VoidHandIn):
-        return hand.VoidHand(c.reason)
+        return hand.VoidHand(c.reason, c.in_stub)
     if isinstance(c, OpenTableIn):
         return service.OpenTable(c.table, c.seat_count, c.profile, c.tournament)
     if isinstance(c, SeatPlayerIn):

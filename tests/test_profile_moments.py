@@ -161,3 +161,27 @@ def test_played_no_hand_counts_only_the_level_and_hands_he_was_dealt() -> None:
     assert played_no_hand(hands, 1) == ("a",)
     assert played_no_hand(hands, 2) == ()
     assert played_no_hand(hands, 3) == ()
+
+
+def test_a_level_started_during_a_hand_applies_from_the_next_hand(desk: Tournaments) -> None:
+    """Chairperson: 'The hand begins with the first riffle' (TDA alike): a level that starts
+    while a hand is being played does not change that hand; the next hand is dealt at it."""
+    _tournament(desk, "chairperson", 3)
+    desk.draw_seats("t", 1, 5, DIRECTOR)
+    desk.start_level("t", DIRECTOR)
+    _submit(desk, StartHand(stakes(desk.state("t"))))
+    first = desk.table("t", "1").state.hand  # type: ignore[union-attr]
+    assert first is not None
+    desk.start_level("t", DIRECTOR)
+    level2 = stakes(desk.state("t"))
+    assert level2.big_blind > max(first.setup.blinds)
+    assert desk.table("t", "1").state.hand.setup == first.setup  # type: ignore[union-attr]
+    for _ in range(10):
+        hand = desk.table("t", "1").state.hand  # type: ignore[union-attr]
+        if hand is None or hand.is_complete:
+            break
+        _submit(desk, hc.Fold(hand.to_act) if hand.to_act is not None else hc.AwardPots())
+    _submit(desk, StartHand(level2))
+    second = desk.table("t", "1").state.hand  # type: ignore[union-attr]
+    assert second is not None and max(second.setup.blinds) == level2.big_blind
+    assert second.setup.level == level2.number
