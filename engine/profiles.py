@@ -259,7 +259,8 @@ GOVERNS: dict[str, str] = {
     "waits for the button",
     "new_player_waiting_positions": "engine/table.py plan_hand: the seats where a new player "
     "waits",
-    "color_up": "engine/tournament.py color_up: race, round up or forfeit odd chips",
+    "color_up": "engine/tournament.py color_up and color_up_racers (the recorder's color-up): "
+    "race (who is dealt race cards), round up or forfeit odd chips",
     "seats_drawn_at_random": "engine/seating.py seating_order (the recorder's seat draw): the "
     "players shuffled by a recorded seed, or seated in the director's (registration) order "
     "with no draw; engine/breaking.py table_to_break: the broken table's players drawn or "

@@ -76,7 +76,7 @@ __all__ = [
     "Bust", "ChipLedger", "Entrant", "TournamentEvent", "TournamentState", "apply_tournament",
     "award_high_hand", "award_prizes", "button_redraw_due", "check_deal_allowed",
     "late_entry_window", "played_no_hand", "remove_absent_at_level_end",
-    "remove_absent_player", "chip_ledger", "close_table", "color_up",
+    "remove_absent_player", "chip_ledger", "close_table", "color_up", "color_up_racers",
     "create_tournament", "decide_antes", "draw_button", "draw_seats", "eliminate", "end_break",
     "expected_chip_total", "fold_tournament", "free_seats", "late_entry_deduction",
     "late_entry_open", "move_player", "needs_balancing", "race_chips", "record_penalty",
@@ -303,6 +303,21 @@ def decide_antes(state: TournamentState) -> AntesDecided:
 
 
 # --- color-up -----------------------------------------------------------------------------
+
+
+def color_up_racers(state: TournamentState, stacks: Mapping[str, int]) -> tuple[str, ...]:
+    """Who is dealt race cards at the color-up scheduled now (`color_up`): under a chip race
+    (TDA 24) each player holding odd chips of the colours leaving, in player order; nobody
+    where the house rounds odd chips up (BSE) or forfeits them to the next pot (Octobermuck)."""
+    if _profile(state).color_up != "race":
+        return ()
+    step = state.structure.color_up_after(state.level)
+    left = [d.value for d in state.structure.denominations if d.colour in state.in_play
+            and (step is None or d.colour not in step.remove)]
+    if not left:
+        return ()
+    unit = min(left)
+    return tuple(player for player, stack in sorted(stacks.items()) if stack % unit)
 
 
 def color_up(state: TournamentState, stacks: Mapping[str, int],

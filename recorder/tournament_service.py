@@ -51,7 +51,6 @@ from engine.money import (
     post_high_hands,
 )
 from engine.penalties import KILLED_FOR_PENALTY, give_penalty, hands_owed, serving
-from engine.profiles import get_profile
 from engine.seating import (
     draw_button,
     draw_seats,
@@ -66,6 +65,7 @@ from engine.tournament import (
     award_high_hand,
     award_prizes,
     color_up,
+    color_up_racers,
     create_tournament,
     decide_antes,
     eliminate,
@@ -917,18 +917,10 @@ class Tournaments:
             rng = random.Random(f"{tournament}-colorup-{state.level}")
             deck = list(FULL_DECK)
             rng.shuffle(deck)
-            step = state.structure.color_up_after(state.level)
-            left = [d.value for d in state.structure.denominations
-                    if d.colour in state.in_play
-                    and (step is None or d.colour not in step.remove)]
-            new_unit = min(left) if left else state.chip_unit
             # TDA 24: only players holding odd chips race (one card each here: the engine
-            # ranks racers by their best card). Round-ups (BSE) and Octobermuck's forfeits
-            # deal no cards.
-            race_cards = {p: [card_text(deck.pop())]
-                          for p, stack in sorted(stacks.items()) if stack % new_unit}
-            if get_profile(state.structure.profile).color_up != "race":
-                race_cards = {}
+            # ranks racers by their best card); the engine names them (none where the house
+            # rounds up or forfeits odd chips).
+            race_cards = {p: [card_text(deck.pop())] for p in color_up_racers(state, stacks)}
             return [color_up(state, stacks, race_cards=race_cards)]
 
         def decide_all(state: TournamentState,
