@@ -137,6 +137,8 @@ def test_a_player_who_plays_no_hand_for_a_whole_level_is_removed_at_its_end_unde
     _play_a_hand_with_seat_away(desk, away.seat)
     hands = [e for e in _events(desk, _table(desk)) if isinstance(e, HandStarted)]
     assert played_no_hand(hands, 1) == (away.player,)
+    # The level's chips in play travelled from the structure to every hand.
+    assert {h.denominations for h in hands} == {(25, 100, 500, 1000)}
     desk.start_level("t", DIRECTOR)
     events = _events(desk, "tournament-t")
     withdrew = [e for e in events if isinstance(e, PlayerWithdrew)]
