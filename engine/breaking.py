@@ -71,6 +71,14 @@ def _profile(state: TournamentState) -> Profile:
     return get_profile(state.structure.profile)
 
 
+def button_redraw_due(state: TournamentState, tables_after: int) -> bool:
+    """Whether the button is drawn anew when play goes on at `tables_after` tables (BSE: at the
+    final two tables and the final table; Octobermuck: the final table)."""
+    stage = {1: "final_table", 2: "final_two_tables"}.get(tables_after, "")
+    return bool(stage) and len(state.tables) > tables_after and \
+        stage in _profile(state).button_redraw_at
+
+
 def table_to_break(state: TournamentState) -> TableBreak | None:
     """The break the field calls for now, or None when every table is still needed.
 
@@ -92,9 +100,7 @@ def table_to_break(state: TournamentState) -> TableBreak | None:
     drawn = profile.seats_drawn_at_random
     redraw = final and drawn
     buttons: tuple[str, ...] = ()
-    if redraw or (final and "final_table" in profile.button_redraw_at):
-        buttons = rest
-    elif len(rest) == 2 and "final_two_tables" in profile.button_redraw_at:
+    if redraw or button_redraw_due(state, len(rest)):
         buttons = rest
     rule = BREAK_RULE if drawn else "seats_drawn_at_random"
     if final and buttons:

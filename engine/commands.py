@@ -152,9 +152,11 @@ class MarkReturned:
 
 @dataclass(frozen=True, slots=True)
 class VoidHand:
-    """A foreign-back or duplicate card: all action void, every chip returned to its bettor."""
+    """A foreign-back or duplicate card: all action void, every chip returned to its bettor.
+    `in_stub`: the card was found in the stub (the undealt cards), which voids nothing."""
 
     reason: str
+    in_stub: bool = False
 
 
 Command = (

@@ -124,6 +124,17 @@ def unpaid_prizes(state: TournamentState) -> tuple[int, ...]:
     return tuple(amounts[:len(state.remaining)])
 
 
+def check_deal_allowed(state: TournamentState) -> None:
+    """A deal among the players left is allowed only where the house rules allow one
+    (`deals_allowed`; Octobermuck: 'Players at the final table may make deals'); TDA: the posted
+    payouts. The refusal cites the profile's own rule."""
+    profile = get_profile(state.structure.profile)
+    if not profile.deals_allowed:
+        raise RuleViolation(profile.rule("deal"), f"no deals under the {profile.name} rules "
+                            "(deals_allowed is false): the posted payouts apply",
+                            ("award the posted prizes",))
+
+
 def make_deal(state: TournamentState, method: str, stacks: Mapping[str, int],
               consents: Mapping[str, str], by: str, kept: int = 0,
               typed: Mapping[str, int] | None = None) -> DealRecorded:
@@ -131,8 +142,7 @@ def make_deal(state: TournamentState, method: str, stacks: Mapping[str, int],
     name), the method; the amounts add up to the unpaid prize money less what is kept."""
     if state.finished:
         raise RuleViolation("deal", "the tournament is over")
-    if not get_profile(state.structure.profile).deals_allowed:
-        raise RuleViolation(DEAL_RULE, f"the {state.structure.profile} rules allow no deals")
+    check_deal_allowed(state)
     if state.deal is not None:
         raise RuleViolation("deal", "a deal is already recorded")
     if len(state.tables) != 1:

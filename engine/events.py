@@ -19,7 +19,7 @@ class HandStarted:
     """What the hand started with: enough to replay it on its own."""
 
     TYPE: ClassVar[str] = "hand_started"
-    VERSION: ClassVar[int] = 3  # 2: dead_money; 3: rules_digest, handlog_version
+    VERSION: ClassVar[int] = 4  # 2: dead_money; 3: rules_digest, handlog_version; 4: denominations
     hand_number: int
     players: tuple[str, ...]
     seats: tuple[int, ...]
@@ -40,6 +40,9 @@ class HandStarted:
     # version 3, which are re-decided under today's profile of that name.
     rules_digest: str = ""
     handlog_version: str = ""
+    # The values of the chips in play at the hand's level, smallest first (empty before
+    # version 4: only chip_unit was recorded, and any multiple of it was a chip).
+    denominations: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

@@ -602,6 +602,13 @@ def _decide_muck(state: HandState, command: MuckCards) -> tuple[HandEvent, ...]:
     _check_player(state, player)
     if state.folded[player]:
         raise RuleViolation("muck", f"position {player} has no live hand")
+    if state.phase == BETTING and not state.betting_closed:
+        # Cards thrown into the muck during the betting are a fold (League Mucking Your Cards:
+        # 'If you throw your cards into the "muck" ... then your hand is folded'; TDA 2024
+        # alike): at his turn the fold, before it a fold out of turn (TDA 53, pending).
+        if state.to_act == player:
+            return _decide_fold(state, Fold(player))
+        return _decide_out_of_turn(state, ActOutOfTurn(player, "fold"))
     if not (state.phase == SHOWDOWN or state.betting_closed):
         raise RuleViolation("muck", "folding during the betting is recorded as a fold",
                             next_steps(state))
@@ -788,6 +795,13 @@ def _decide_returned(state: HandState, command: MarkReturned) -> tuple[HandEvent
 
 def _decide_void(state: HandState, command: VoidHand) -> tuple[HandEvent, ...]:
     # A fouled deck (TDA 35-E) or, under the chairperson, a different back or duplicate card.
+    if command.in_stub:
+        # Chairperson: 'If a card with a different color back is discovered in the stub, all
+        # action stands' (the usual rule everywhere: no card in play was fouled).
+        rule = state.profile.rule("void")
+        raise RuleViolation(rule, "a card with a different back found in the stub voids "
+                            "nothing: all action stands (take the card out and play on)",
+                            next_steps(state))
     return (HandVoided(command.reason, (state.profile.rule("void"),)),)
 
 

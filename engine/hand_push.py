@@ -54,7 +54,15 @@ def check_push(state: HandState, command: PushChips, unit: int) -> None:
                             f"tablet knows; allowed: {', '.join(SAID)}")
     if (command.said == "raise_to") != (command.said_to > 0):
         raise RuleViolation("push", "said_to is the N of 'raise N' (raise_to), and only that")
-    if any(chip <= 0 or chip % unit for chip in command.chips):
+    in_play = state.setup.denominations
+    if in_play:
+        # The structure's chips at this level (after its color-ups): no other chip exists.
+        wrong = [chip for chip in command.chips if chip not in in_play]
+        if wrong:
+            raise RuleViolation(state.profile.rule("chips_in_play"), f"a chip of {wrong[0]} is "
+                                "not in play at this level: every chip pushed must be one of "
+                                "the chips in play", tuple(str(v) for v in in_play))
+    elif any(chip <= 0 or chip % unit for chip in command.chips):
         raise RuleViolation(state.profile.rule("chips_in_play"), "every chip pushed must be a "
                             f"chip in play (a multiple of the smallest chip, {unit})")
     if command.motions and (sum(command.motions) != len(command.chips)

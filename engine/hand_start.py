@@ -80,7 +80,7 @@ def _validate_setup(setup: HandSetup) -> Profile:
     n = len(stacks)
     if n < 2 or len(blinds) != n or len(antes) != n or min(stacks) < 0 or min(blinds) < 0 \
             or min(antes) < 0 or setup.min_bet <= 0 or setup.chip_unit <= 0 \
-            or setup.dead_money < 0:
+            or setup.dead_money < 0 or (setup.denominations and _bad_denominations(setup)):
         _refuse_setup(setup)
     profile = rules_for(setup.profile, setup.rules_digest)
     if n > 2 and n - blinds.count(0) > 2:
@@ -115,7 +115,17 @@ def _refuse_setup(setup: HandSetup) -> NoReturn:
         raise RuleViolation("setup", "min_bet and chip_unit must be positive")
     if setup.dead_money < 0:
         raise RuleViolation("setup", f"dead money must not be negative, got {setup.dead_money}")
+    if setup.denominations and _bad_denominations(setup):
+        raise RuleViolation("setup", f"the chips in play {list(setup.denominations)} must be "
+                            f"distinct, smallest first, the smallest being chip_unit "
+                            f"({setup.chip_unit}) and each a multiple of it")
     raise AssertionError("_refuse_setup called on a valid setup")
+
+
+def _bad_denominations(setup: HandSetup) -> bool:
+    values = setup.denominations
+    return values[0] != setup.chip_unit or any(
+        b <= a or b % setup.chip_unit for a, b in zip(values, values[1:], strict=False))
 
 
 def hand_started_event(setup: HandSetup) -> HandStarted:
@@ -139,6 +149,7 @@ def hand_started_event(setup: HandSetup) -> HandStarted:
         dead_money=setup.dead_money,
         rules_digest=profile_digest(rules),
         handlog_version=HANDLOG_VERSION,
+        denominations=setup.denominations,
     )
 
 
@@ -150,6 +161,7 @@ def setup_from_event(event: HandStarted) -> HandSetup:
         level=event.level, small_blind_seat=event.small_blind_seat,
         big_blind_seat=event.big_blind_seat, absent=event.absent, dead_money=event.dead_money,
         rules_digest=_other_rules(event), chips_checked=bool(event.handlog_version),
+        denominations=event.denominations,
     )
 
 

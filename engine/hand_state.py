@@ -71,6 +71,12 @@ class HandSetup:
     # recorded its release with each hand (an older log) was not held to it, and is re-decided
     # as it was played: the rule is not applied after the fact.
     chips_checked: bool = True
+    # The values of the chips in play at the hand's level (after every color-up), smallest
+    # first: the chips a dealer can see pushed. Empty (a cash-style hand or an older log): any
+    # chip worth a multiple of chip_unit. Every one is a multiple of the smallest, which is
+    # chip_unit (engine/structure.py checks it after each color-up), so an amount the chips in
+    # play can make is a multiple of chip_unit.
+    denominations: tuple[int, ...] = ()
 
     def __post_init__(self) -> None:
         # Without names or seats, the ones hand_started records (p1.., 1..): a hand started

@@ -259,23 +259,28 @@ GOVERNS: dict[str, str] = {
     "waits for the button",
     "new_player_waiting_positions": "engine/table.py plan_hand: the seats where a new player "
     "waits",
-    "color_up": "engine/tournament.py color_up: race, round up or forfeit odd chips",
-    "seats_drawn_at_random": "engine/seating.py draw_seats: a random draw or the director's "
-    "assignment (recorded in seats_drawn)",
+    "color_up": "engine/tournament.py color_up and color_up_racers (the recorder's color-up): "
+    "race (who is dealt race cards), round up or forfeit odd chips",
+    "seats_drawn_at_random": "engine/seating.py seating_order (the recorder's seat draw): the "
+    "players shuffled by a recorded seed, or seated in the director's (registration) order "
+    "with no draw; engine/breaking.py table_to_break: the broken table's players drawn or "
+    "assigned, and whether the final table is redrawn",
     "seat_draw_suit_order": "engine/seating.py draw_button and the high-card move draw: which "
     "suit wins a tie on rank",
-    "button_redraw_at": "engine/tournament.py button_redraw_due: a new button draw when tables "
-    "combine",
+    "button_redraw_at": "engine/breaking.py button_redraw_due, asked by table_to_break (the "
+    "recorder's table break): the tables whose button is drawn anew when tables combine",
     "balance_when_short_by": "engine/seating.py needs_balancing: when a move is due",
     "balance_mover": "engine/seating.py suggest_balance: who moves",
     "late_entry_penalty_big_blinds": "engine/tournament.py register: the chips a late entrant "
     "loses",
     "late_entry_closes": "engine/tournament.py late_entry_window: when registration closes",
-    "absent_eliminated_after_full_level": "engine/tournament.py remove_absent_player: a "
-    "player absent a whole level is removed, or blinded off",
+    "absent_eliminated_after_full_level": "engine/tournament.py remove_absent_at_level_end "
+    "(the recorder's start of the next level): a player who played no hand for the whole "
+    "level is removed, or blinded off",
     "bubble_busts_share": "engine/tournament.py eliminate: players busting into the money on "
     "one hand share the places",
-    "deals_allowed": "engine/tournament.py check_deal_allowed: a deal is allowed or refused",
+    "deals_allowed": "engine/deals.py check_deal_allowed, asked by make_deal (the recorder's "
+    "deal command): a deal is recorded or refused",
 }
 """Where the engine reads each parameter and what decision it changes."""
 

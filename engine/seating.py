@@ -105,6 +105,20 @@ def _place_fixed(state: TournamentState, fixed: Sequence[SeatAssignment], candid
         occupied[f.table].add(f.seat)
 
 
+def seating_order(state: TournamentState, drawn: Sequence[str], seed: str,
+                  ) -> tuple[list[str], str]:
+    """Who takes the next free seat first, and the seed to record with the draw. Seats drawn
+    at random (`seats_drawn_at_random`): `drawn`, the unseated players in the order a random
+    draw gave them (the recorder shuffles by `seed`), with the seed recorded so the draw can be
+    checked. Where the director assigns seats (BSE: 'EDs will assign seats'): no draw at all,
+    the players in the order they registered (the director's list), and no seed."""
+    unseated = [e.player for e in state.remaining if not e.table]
+    if not _profile(state).seats_drawn_at_random:
+        return unseated, ""
+    _check_order(drawn, unseated, "the unseated players")
+    return list(drawn), seed
+
+
 def draw_seats(state: TournamentState, tables: Sequence[str], order: Sequence[str],
                seed: str = "", fixed: Sequence[SeatAssignment] = ()) -> SeatsDrawn:
     """Seat every registered player not yet seated: `order` is their drawn order (a permutation

@@ -57,6 +57,9 @@ class Level:
     ante_kind: AnteKind = "none"
     number: int = 0
     chip_unit: int = 1
+    # The values of the chips in play, smallest first (the smallest is chip_unit); empty: any
+    # multiple of chip_unit (a table played without a structure).
+    denominations: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -243,6 +246,7 @@ def plan_hand(table: TableState, level: Level, hand_number: int,
         antes=antes,
         min_bet=level.big_blind,
         chip_unit=level.chip_unit,
+        denominations=level.denominations,
         profile=table.profile,
         players=tuple(active[s].player for s in dealt),
         seats=tuple(dealt),

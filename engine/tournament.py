@@ -11,8 +11,11 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
+from engine.breaking import button_redraw_due
 from engine.colorup import SeatedStack, color_up_adjustments, race_chips
+from engine.deals import check_deal_allowed
 from engine.errors import RuleViolation
+from engine.events import HandStarted
 from engine.names import name_problem
 from engine.profiles import Profile, get_profile
 from engine.seating import (
@@ -72,7 +75,8 @@ __all__ = [
     "TOURNAMENT_EVENT_TYPES", "BalanceMove",
     "Bust", "ChipLedger", "Entrant", "TournamentEvent", "TournamentState", "apply_tournament",
     "award_high_hand", "award_prizes", "button_redraw_due", "check_deal_allowed",
-    "late_entry_window", "remove_absent_player", "chip_ledger", "close_table", "color_up",
+    "late_entry_window", "played_no_hand", "remove_absent_at_level_end",
+    "remove_absent_player", "chip_ledger", "close_table", "color_up", "color_up_racers",
     "create_tournament", "decide_antes", "draw_button", "draw_seats", "eliminate", "end_break",
     "expected_chip_total", "fold_tournament", "free_seats", "late_entry_deduction",
     "late_entry_open", "move_player", "needs_balancing", "race_chips", "record_penalty",
@@ -301,6 +305,21 @@ def decide_antes(state: TournamentState) -> AntesDecided:
 # --- color-up -----------------------------------------------------------------------------
 
 
+def color_up_racers(state: TournamentState, stacks: Mapping[str, int]) -> tuple[str, ...]:
+    """Who is dealt race cards at the color-up scheduled now (`color_up`): under a chip race
+    (TDA 24) each player holding odd chips of the colours leaving, in player order; nobody
+    where the house rounds odd chips up (BSE) or forfeits them to the next pot (Octobermuck)."""
+    if _profile(state).color_up != "race":
+        return ()
+    step = state.structure.color_up_after(state.level)
+    left = [d.value for d in state.structure.denominations if d.colour in state.in_play
+            and (step is None or d.colour not in step.remove)]
+    if not left:
+        return ()
+    unit = min(left)
+    return tuple(player for player, stack in sorted(stacks.items()) if stack % unit)
+
+
 def color_up(state: TournamentState, stacks: Mapping[str, int],
              colours: Sequence[str] = (),
              race_cards: Mapping[str, Sequence[str]] | None = None) -> ChipsColoredUp:
@@ -440,22 +459,6 @@ def _bursts_the_bubble(state: TournamentState, first_place: int, busted: int) ->
     return first_place <= paid < first_place + busted - 1
 
 
-def button_redraw_due(state: TournamentState, tables_after: int) -> bool:
-    """Whether the button is drawn anew when play goes on at `tables_after` tables (BSE: at the
-    final two tables and the final table; Octobermuck: the final table)."""
-    stage = {1: "final_table", 2: "final_two_tables"}.get(tables_after, "")
-    return bool(stage) and len(state.tables) > tables_after and \
-        stage in _profile(state).button_redraw_at
-
-
-def check_deal_allowed(state: TournamentState) -> None:
-    """A deal among the players left is allowed only where the house rules allow one
-    (Octobermuck: 'Players at the final table may make deals'); TDA: the posted payouts."""
-    if not _profile(state).deals_allowed:
-        raise RuleViolation(_profile(state).rule("deal"), "no deals under these house rules: "
-                            "the posted payouts apply", ("award the posted prizes",))
-
-
 def remove_absent_player(state: TournamentState, player: str, chips: int,
                          played_this_level: bool,
                          ) -> tuple[PlayerWithdrew | TournamentFinished, ...]:
@@ -466,6 +469,42 @@ def remove_absent_player(state: TournamentState, player: str, chips: int,
         raise RuleViolation(profile.rule("absent_level"), f"{player} stays in: an absent player "
                             "is blinded off, not removed", ("let the blinds take his chips",))
     return withdraw(state, player, chips, rule=profile.rule("absent_level"))
+
+
+def played_no_hand(hands: Sequence[HandStarted], level: int) -> tuple[str, ...]:
+    """The players dealt into hands of `level` (at one table, from its hand_started facts) who
+    were away from the table for every one of them: they played no hand that level."""
+    played: dict[str, bool] = {}
+    for hand in hands:
+        if hand.level != level:
+            continue
+        for position, player in enumerate(hand.players):
+            played[player] = played.get(player, False) or position not in hand.absent
+    return tuple(player for player, yes in played.items() if not yes)
+
+
+def remove_absent_at_level_end(state: TournamentState, hands: Mapping[str, Sequence[HandStarted]],
+                               stacks: Mapping[str, int],
+                               ) -> tuple[PlayerWithdrew | TournamentFinished, ...]:
+    """When a level ends (`state.level`, as the next one starts): under a house rule that
+    removes a player who plays no hand for a whole level (League: 'their chips will be turned
+    in to the TD, eliminating them from the tournament') each such player at the tables
+    (`hands`: each table's hands, `stacks`: the chips each has now) is removed; elsewhere an
+    absent player is blinded off and nobody is removed."""
+    if not _profile(state).absent_eliminated_after_full_level:
+        return ()
+    events: list[PlayerWithdrew | TournamentFinished] = []
+    for table in sorted(hands):
+        for player in played_no_hand(hands[table], state.level):
+            entrant = state.entrant(player)
+            if state.finished or entrant is None or not entrant.alive \
+                    or player not in stacks:
+                continue
+            out = remove_absent_player(state, player, stacks[player], False)
+            for event in out:
+                state = apply_tournament(state, event)
+            events.extend(out)
+    return tuple(events)
 
 
 def _check_bounty(state: TournamentState, bust: Bust, survivors: set[str]) -> None:

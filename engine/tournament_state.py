@@ -140,6 +140,13 @@ class TournamentState:
         values = [d.value for d in self.structure.denominations if d.colour in self.in_play]
         return min(values) if values else 0
 
+    def denominations(self, unit: int) -> tuple[int, ...]:
+        """The values of the chips in play, smallest first, when the smallest is `unit` (the
+        chip unit a level or color-up recorded); else none are known (empty)."""
+        values = tuple(sorted({d.value for d in self.structure.denominations
+                               if d.colour in self.in_play}))
+        return values if values and values[0] == unit else ()
+
     @property
     def remaining(self) -> tuple[Entrant, ...]:
         return tuple(e for e in self.entrants if e.alive)
@@ -203,7 +210,8 @@ def apply_tournament(state: TournamentState | None,
     if isinstance(event, LevelStarted):
         stakes = Level(small_blind=event.small_blind, big_blind=event.big_blind,
                        ante=event.ante, ante_kind=_ante_kind(event.ante_kind),
-                       number=event.level, chip_unit=event.chip_unit)
+                       number=event.level, chip_unit=event.chip_unit,
+                       denominations=state.denominations(event.chip_unit))
         return replace(state, level=event.level, on_break=False, stakes=stakes,
                        clock_paused=False, clock_left=0)
     if isinstance(event, BreakStarted):
@@ -289,9 +297,11 @@ def _colored_up(state: TournamentState, event: ChipsColoredUp) -> TournamentStat
     )
     in_play = tuple(c for c in state.in_play if c not in event.colours)
     stakes = state.stakes
+    after = replace(state, in_play=in_play)
     if stakes is not None:
-        stakes = replace(stakes, chip_unit=event.new_unit)
-    return replace(state, in_play=in_play, stakes=stakes, ledger=ledger,
+        stakes = replace(stakes, chip_unit=event.new_unit,
+                         denominations=after.denominations(event.new_unit))
+    return replace(after, stakes=stakes, ledger=ledger,
                    color_ups_done=state.color_ups_done + (event.after_level,))
 
 

@@ -411,7 +411,7 @@ def _stakes(state: TournamentState) -> dict[str, Any] | None:
         return None
     return {"number": level.number, "small_blind": level.small_blind,
             "big_blind": level.big_blind, "ante": level.ante, "ante_kind": level.ante_kind,
-            "chip_unit": level.chip_unit}
+            "chip_unit": level.chip_unit, "denominations": list(level.denominations)}
 
 
 # --- a demo for `handlog serve` on an empty database ---------------------------------------

@@ -51,12 +51,12 @@ from engine.money import (
     post_high_hands,
 )
 from engine.penalties import KILLED_FOR_PENALTY, give_penalty, hands_owed, serving
-from engine.profiles import get_profile
 from engine.seating import (
     draw_button,
     draw_seats,
     free_seats,
     move_player,
+    seating_order,
     suggest_balance,
 )
 from engine.structure import Structure
@@ -65,12 +65,14 @@ from engine.tournament import (
     award_high_hand,
     award_prizes,
     color_up,
+    color_up_racers,
     create_tournament,
     decide_antes,
     eliminate,
     end_break,
     record_ruling,
     register,
+    remove_absent_at_level_end,
     stakes,
     start_break,
     start_level,
@@ -93,6 +95,7 @@ from engine.tournament_events import (
     PlayerEliminated,
     PlayerMoved,
     PlayerRegistered,
+    PlayerWithdrew,
     RulingRecorded,
     SeatsDrawn,
     TimeAdded,
@@ -374,9 +377,10 @@ class Tournaments:
         chosen = secrets.randbelow(2**31) if seed is None else seed
 
         def decide(state: TournamentState, _v: int) -> tuple[list[Any], dict[str, list[Any]]]:
-            order = sorted(e.player for e in state.remaining if not e.table)
-            random.Random(chosen).shuffle(order)
-            drawn = draw_seats(state, names, order, seed=str(chosen))
+            drawn_order = sorted(e.player for e in state.remaining if not e.table)
+            random.Random(chosen).shuffle(drawn_order)
+            order, seed_recorded = seating_order(state, drawn_order, str(chosen))
+            drawn = draw_seats(state, names, order, seed=seed_recorded)
             after = apply_tournament(state, drawn)
             events: list[Any] = [drawn]
             commands: dict[str, list[Any]] = {name: [] for name in drawn.tables}
@@ -434,8 +438,33 @@ class Tournaments:
     def start_level(self, tournament: str, actor: Actor, ruling: str = "", *,
                     event_id: uuid.UUID | None = None,
                     expected_version: int | None = None) -> Recorded:
-        return self._step(tournament, _ids(event_id), lambda s: [start_level(s, ruling)],
-                          actor, expected_version, _Intent(LevelStarted.TYPE, {"ruling": ruling}))
+        """The next level, and (where the house removes a player who played no hand for a whole
+        level: League) each such player's chips turned in and his seat emptied, in one
+        transaction. A player whose table is in a hand is left to the next level's end."""
+
+        def decide(state: TournamentState, _v: int) -> tuple[list[Any], dict[str, list[Any]]]:
+            events: list[Any] = [start_level(state, ruling)]
+            hands: dict[str, list[HandStarted]] = {}
+            stacks: dict[str, int] = {}
+            seats: dict[str, tuple[str, int]] = {}
+            for table in state.tables:
+                fold = self.table(tournament, table)
+                if fold.state is None or fold.state.hand_in_progress:
+                    continue
+                hands[table] = [e for _, e in fold.effective if isinstance(e, HandStarted)]
+                for seat in fold.state.seats:
+                    stacks[seat.player] = seat.stack
+                    seats[seat.player] = (table, seat.seat)
+            removed = remove_absent_at_level_end(state, hands, stacks)
+            commands: dict[str, list[Any]] = {}
+            for event in removed:
+                if isinstance(event, PlayerWithdrew):
+                    table, seat_number = seats[event.player]
+                    commands.setdefault(table, []).append(RemovePlayer(seat_number, "withdrawn"))
+            return events + list(removed), commands
+
+        return self._atomic(tournament, _ids(event_id), expected_version,
+                            _Intent(LevelStarted.TYPE, {"ruling": ruling}), decide, actor)
 
     def start_break(self, tournament: str, actor: Actor, minutes: int = 0, *,
                     event_id: uuid.UUID | None = None,
@@ -888,18 +917,10 @@ class Tournaments:
             rng = random.Random(f"{tournament}-colorup-{state.level}")
             deck = list(FULL_DECK)
             rng.shuffle(deck)
-            step = state.structure.color_up_after(state.level)
-            left = [d.value for d in state.structure.denominations
-                    if d.colour in state.in_play
-                    and (step is None or d.colour not in step.remove)]
-            new_unit = min(left) if left else state.chip_unit
             # TDA 24: only players holding odd chips race (one card each here: the engine
-            # ranks racers by their best card). Round-ups (BSE) and Octobermuck's forfeits
-            # deal no cards.
-            race_cards = {p: [card_text(deck.pop())]
-                          for p, stack in sorted(stacks.items()) if stack % new_unit}
-            if get_profile(state.structure.profile).color_up != "race":
-                race_cards = {}
+            # ranks racers by their best card); the engine names them (none where the house
+            # rounds up or forfeits odd chips).
+            race_cards = {p: [card_text(deck.pop())] for p in color_up_racers(state, stacks)}
             return [color_up(state, stacks, race_cards=race_cards)]
 
         def decide_all(state: TournamentState,

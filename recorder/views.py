@@ -374,6 +374,10 @@ def _hand_view(hand: HandState, public: bool, names: dict[str, str]) -> dict[str
         "level": hand.setup.level,
         "min_bet": hand.setup.min_bet,
         "chip_unit": hand.setup.chip_unit,
+        # The chips in play at this level (after its color-ups), smallest first: the chip tray
+        # offers these and no others (empty: the table has no structure; any multiple of
+        # chip_unit is a chip).
+        "denominations": list(hand.setup.denominations),
     }
     if hand.phase == "board":
         view["board_due"] = 3 if not hand.board else 1
@@ -434,7 +438,7 @@ def _level_dict(level: Level | None) -> dict[str, Any] | None:
         return None
     return {"number": level.number, "small_blind": level.small_blind,
             "big_blind": level.big_blind, "ante": level.ante, "ante_kind": level.ante_kind,
-            "chip_unit": level.chip_unit}
+            "chip_unit": level.chip_unit, "denominations": list(level.denominations)}
 
 
 def table_view(

@@ -145,6 +145,8 @@ class MarkReturnedIn(_Command):
 class VoidHandIn(_Command):
     type: Literal["void_hand"]
     reason: Reason
+    in_stub: bool = Field(False, description="the card was found in the stub (undealt): "
+                          "all action stands, nothing is voided")
 
 
 class OpenTableIn(_Command):
@@ -198,6 +200,9 @@ class LevelIn(BaseModel):
     ante_kind: Literal["none", "uniform", "big_blind"] = "none"
     number: int = Field(0, ge=0, le=10_000)
     chip_unit: int = Field(1, gt=0, le=MAX_CHIPS)
+    denominations: tuple[Annotated[int, Field(gt=0, le=MAX_CHIPS)], ...] = Field(
+        (), max_length=32, description="the values of the chips in play, smallest first (the "
+        "smallest is chip_unit); empty: any multiple of chip_unit")
 
 
 class StartHandIn(_Command):
@@ -319,7 +324,7 @@ def to_command(command: CommandIn, level: Level | None = None) -> service.TableC
     if isinstance(c, MarkReturnedIn):
         return hand.MarkReturned(c.player)
     if isinstance(c, VoidHandIn):
-        return hand.VoidHand(c.reason)
+        return hand.VoidHand(c.reason, c.in_stub)
     if isinstance(c, OpenTableIn):
         return service.OpenTable(c.table, c.seat_count, c.profile, c.tournament)
     if isinstance(c, SeatPlayerIn):

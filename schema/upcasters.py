@@ -36,6 +36,13 @@ def _hand_started_v2(payload: dict[str, Any]) -> dict[str, Any]:
     return payload
 
 
+def _hand_started_v3(payload: dict[str, Any]) -> dict[str, Any]:
+    # Before version 4 a hand recorded only its smallest chip (chip_unit), not the
+    # denominations in play: any multiple of chip_unit counts as a chip.
+    payload["denominations"] = []
+    return payload
+
+
 def _table_opened_v1(payload: dict[str, Any]) -> dict[str, Any]:
     # Tables opened before version 2 did not record their parameters.
     payload["parameters"] = ""
@@ -326,6 +333,7 @@ UPCASTERS: dict[tuple[str, int], Upcaster] = {
     ("event_amended", 1): _event_amended_v1,
     ("hand_started", 1): _hand_started_v1,
     ("hand_started", 2): _hand_started_v2,
+    ("hand_started", 3): _hand_started_v3,
     ("table_opened", 1): _table_opened_v1,
     ("card_exposed", 1): _card_exposed_v1,
     ("misdeal_declared", 1): _misdeal_declared_v1,

@@ -78,6 +78,7 @@ def hand_setups(
     short_stacks: bool = True,
     absent_seats: bool = True,
     dead_money: bool = True,
+    denominations: bool = True,
 ) -> HandSetup:
     """Blinds, antes and stacks of one hand, every amount a multiple of the chip unit.
 
@@ -85,6 +86,8 @@ def hand_setups(
     be posted all-in); without, every player covers his forced bets with chips to spare. With
     `absent_seats`, now and then a player or two are away from the table at the deal. With
     `dead_money`, now and then the pot starts with chips carried from a color-up (Octobermuck).
+    With `denominations`, half the hands carry the chips in play of a tournament level (the
+    smallest, 4 and 20 times it); the others only the smallest chip (any multiple a chip).
     """
     n = draw(st.integers(min_players, max_players))
     unit = draw(st.sampled_from(chip_units))
@@ -119,6 +122,8 @@ def hand_setups(
         chip_unit=unit, profile=draw(st.sampled_from(list(profiles))),
         button_seat=n, hand_number=draw(st.integers(0, 10_000)), absent=absent,
         dead_money=carried,
+        denominations=(unit, 4 * unit, 20 * unit) if denominations and draw(st.booleans())
+        else (),
     )
 
 
@@ -211,15 +216,16 @@ def betting_commands(draw: st.DrawFn, state: HandState, unit: int,
 
 @st.composite
 def pushes(draw: st.DrawFn, state: HandState) -> PushChips:
-    """What a dealer may see the player to act do: chips of the denominations in play (1, 4
-    and 20 times the smallest chip) put out in one motion or several, something said or not,
-    the bounty chip now and then; never more chips than he has."""
+    """What a dealer may see the player to act do: chips of the denominations in play (the
+    hand's, else 1, 4 and 20 times the smallest chip) put out in one motion or several, something
+    said or not, the bounty chip now and then; never more chips than he has."""
     la = legal_actions(state)
     assert la is not None
     unit = state.setup.chip_unit
+    in_play = state.setup.denominations or (unit, 4 * unit, 20 * unit)
     stack = state.stacks[la.player]
     chips: list[int] = []
-    for value in draw(st.lists(st.sampled_from((unit, 4 * unit, 20 * unit)), max_size=12)):
+    for value in draw(st.lists(st.sampled_from(in_play), max_size=12)):
         if sum(chips) + value <= stack:
             chips.append(value)
     motions: tuple[int, ...] = ()
@@ -278,6 +284,7 @@ def played_hands(
     irregular: bool = False,
     muck: bool = True,
     folds_when_free: bool = True,
+    physical: bool = False,
 ) -> PlayedHand:
     """A hand dealt from a shuffled deck and played with random legal commands to the end.
 
@@ -285,7 +292,9 @@ def played_hands(
     once (TDA 16); at showdown every contender shows (or, with `muck` and nobody all-in, some
     muck while another hand is still live), then the pots are pushed. With `irregular`, the
     commands of `irregular_commands` are mixed in (so a hand may also end in a misdeal or a
-    void).
+    void). With `physical`, about half the betting entries are what the dealer saw (`pushes`:
+    chips pushed, words said) for the engine to rule, where the facts can be (else the declared
+    action).
     """
     setup = draw(setups if setups is not None else hand_setups())
     deck = draw(decks())
@@ -314,6 +323,11 @@ def played_hands(
                 run(draw(st.sampled_from(options)))
                 continue
         if state.phase == BETTING:
+            if physical and draw(st.booleans()):
+                push = draw(pushes(state))
+                if _accepted(state, push):
+                    run(push)
+                    continue
             run(draw(betting_commands(state, setup.chip_unit, folds_when_free)))
         elif state.phase == BOARD:
             if state.betting_closed and draw(st.booleans()):

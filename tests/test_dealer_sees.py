@@ -259,3 +259,25 @@ def test_an_action_out_of_turn_speaks_for_its_betting_round_only() -> None:
     state = execute(state, DealBoard(parse_cards("2c7d9h")))
     assert state.out_of_turn == ()
     assert decide(state, BetRaise(0, 200)) == (BetMade(0, 200, False),)
+
+
+@pytest.mark.parametrize("profile", ALL)
+def test_league_if_you_throw_your_cards_into_the_muck_your_hand_is_folded(profile: str) -> None:
+    """League Mucking Your Cards: 'If you throw your cards into the "muck" (the folded cards
+    pile), then your hand is folded' (every house alike): the dealer enters the cards mucked
+    during the betting; at the player's turn it is his fold, before it a fold out of turn,
+    pending as TDA 53 (or the league's pull-back) says."""
+    from engine.commands import MuckCards
+
+    state = three_handed(profile)
+    assert state.to_act == 2
+    assert decide(state, MuckCards(2)) == (PlayerFolded(2),)
+    assert decide(state, MuckCards(3)) == (ActedOutOfTurn(
+        3, "fold", 0, 100, PROFILES[profile].rule("out_of_turn")),)
+    after = execute(execute(state, MuckCards(3)), CheckCall(2))
+    if profile == "league":
+        assert decide(after, CheckCall(3)) == (PlayerCalled(3, 100, False),)
+    else:
+        assert decide(after, Fold(3)) == (PlayerFolded(3),)
+        with pytest.raises(RuleViolation, match="binding"):
+            decide(after, CheckCall(3))

@@ -120,9 +120,10 @@ def test_octobermuck_final_table_deal_by_consent_and_the_payouts_follow_it() -> 
 
 
 def test_deals_only_where_the_profile_allows_them() -> None:
-    """TDA has no rule on deals: `deals_allowed` is false and a deal is refused."""
+    """TDA has no rule on deals: `deals_allowed` is false and a deal is refused, citing the
+    profile's rule (the recorder's deal command goes through make_deal)."""
     log = started(example("tda-demo"), 3, tables=("A",))
     with pytest.raises(RuleViolation) as refused:
         make_deal(log.state, "icm", {e.player: 5000 for e in log.state.remaining},
                   {e.player: e.name for e in log.state.remaining}, "TD")
-    assert refused.value.rule == "deals_allowed"
+    assert refused.value.rule == "tda-deals" and "deals_allowed is false" in str(refused.value)

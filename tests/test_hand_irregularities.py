@@ -440,6 +440,21 @@ def test_chairperson_different_back_voids_all_action() -> None:
     assert state.chips_in_play() == 6000
 
 
+@pytest.mark.parametrize("profile", ["chairperson", "tda", "bse", "league", "octobermuck"])
+def test_chairperson_a_different_back_discovered_in_the_stub_all_action_stands(
+        profile: str) -> None:
+    """Chairperson: 'If a card with a different color back is discovered in the stub, all
+    action stands.' The dealer enters where the card was found: in the stub the void is
+    refused, citing the profile's fouled-deck rule, and the hand plays on; in play it voids."""
+    state = deal(call_around(play(new_hand((1000, 2000, 3000), profile=profile),
+                                  BetRaise(2, 500))), "2c7d9h")
+    violation = refused(state, VoidHand("a red back in the stub", in_stub=True))
+    assert "all action stands" in violation.message
+    assert violation.rule == ("chairperson-fouled-deck" if profile == "chairperson"
+                              else "tda-35-e")
+    assert play(state, VoidHand("a red back in a hand")).phase == VOID
+
+
 def test_complete_hand_takes_no_more_commands() -> None:
     """Once the pots are pushed the hand is closed to every command."""
     state = play(new_hand((1000, 1000, 1000)), Fold(2), Fold(0))

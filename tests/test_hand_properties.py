@@ -10,7 +10,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from strategies import PlayedHand, hand_setups, played_hands, pushes
 
-from engine.commands import BetRaise, CheckCall, Fold
+from engine.commands import BetRaise, CheckCall, Fold, PushChips
 from engine.errors import RuleViolation
 from engine.events import ChipsPushed, PotAwarded
 from engine.hand import (
@@ -227,3 +227,56 @@ def test_a_ruling_from_physical_facts_is_a_legal_action_and_replays_alike(
         for event in events:
             after = apply(after, event)
         assert after.chips_in_play() == state.chips_in_play()
+
+
+@settings(SETTINGS, max_examples=80)
+@given(played_hands(physical=True, irregular=True))
+def test_hands_recorded_from_physical_facts_conserve_chips_and_replay(hand: PlayedHand) -> None:
+    """Whole hands whose betting is entered as chips pushed and words said (mixed with declared
+    actions and irregularities): no chip is created or lost at any step, every ruling recorded
+    is followed by the action it rules, and the recorded events replay to the live state at
+    every step."""
+    for state in hand.states:
+        check_step(hand, state)
+    assert hand.final.is_complete
+    for k, event in enumerate(hand.events):
+        if isinstance(event, ChipsPushed):
+            follower = hand.events[k + 1]
+            assert type(follower).__name__ in {
+                "check": ("PlayerChecked",), "call": ("PlayerCalled",), "bet": ("BetMade",),
+                "raise": ("RaiseMade",)}[event.ruled]
+    assert replay_events(hand.events) == hand.final
+    state = replay_events(hand.events[:1])
+    applied = 1
+    for expected, count in zip(hand.states, hand.event_counts, strict=True):
+        for event in hand.events[applied:count]:
+            state = apply(state, event)
+        applied = count
+        assert state == expected
+
+
+@settings(SETTINGS, max_examples=60)
+@given(played_hands(hand_setups(short_stacks=False), muck=False), st.data())
+def test_a_chip_not_in_play_is_always_refused_and_changes_nothing(
+        hand: PlayedHand, data: st.DataObject) -> None:
+    """Where the hand carries its level's chips in play, a chip of any other value pushed (2 or
+    3 times the smallest: a multiple of it, but no chip) is refused citing the chips-in-play
+    rule, whatever was said."""
+    in_play = hand.setup.denominations
+    if not in_play:
+        return
+    for state in hand.states:
+        if state.phase != BETTING:
+            continue
+        push = data.draw(pushes(state))
+        odd = data.draw(st.sampled_from((2 * in_play[0], 3 * in_play[0])))
+        if odd > state.stacks[push.player]:
+            continue
+        wrong = PushChips(push.player, (odd,), (), push.said, push.said_to, False)
+        try:
+            decide(state, wrong)
+        except RuleViolation as refused:
+            assert refused.rule == state.profile.rule("chips_in_play") or \
+                refused.rule in ("push", "table stakes", "TDA 30")  # TDA 30: he is away
+        else:
+            raise AssertionError(f"a chip of {odd} was accepted; in play: {in_play}")

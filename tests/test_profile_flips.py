@@ -378,7 +378,12 @@ def seat_draw(profile: str) -> Any:
     log = Log(example("tda-demo", profile))
     for p in players(4):
         log.add(register(log.state, p, p))
-    return draw_seats(log.state, ("A",), players(4), seed="1").reason
+    # What the recorder's seat draw asks (a shuffle with a recorded seed, or the director's
+    # order), and what the draw records.
+    from engine.seating import seating_order
+
+    order, seed = seating_order(log.state, list(reversed(players(4))), "3")
+    return tuple(order), seed, draw_seats(log.state, ("A",), order, seed=seed).reason
 
 
 def button_draw(profile: str) -> Any:

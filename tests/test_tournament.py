@@ -30,6 +30,7 @@ from engine.tournament import (
     chip_ledger,
     close_table,
     color_up,
+    color_up_racers,
     create_tournament,
     decide_antes,
     draw_button,
@@ -389,6 +390,19 @@ def test_tda_24_chip_race() -> None:
     assert by_player["p04"].amount == 0
     assert by_player["p01"].cards == ("Kd", "2c", "3c")
     assert event.removed == 0
+
+
+@pytest.mark.parametrize(("profile", "racers"), [
+    ("tda", ("p01", "p02", "p03", "p05")), ("bse", ()), ("octobermuck", ())])
+def test_the_engine_names_who_races_at_a_color_up_per_profile(
+        profile: str, racers: tuple[str, ...]) -> None:
+    """`color_up` = race (TDA 24): the players holding odd chips of the colour leaving are dealt
+    race cards (the recorder deals to exactly those); rounding up (BSE) or forfeiting to the
+    next pot (Octobermuck) deals nobody cards."""
+    log = started(replace(example("tda-demo"), profile=profile), 5, tables=("A",))
+    run_to_level(log, 4)
+    stacks = {"p01": 5075, "p02": 4950, "p03": 25, "p04": 5000, "p05": 9950}
+    assert color_up_racers(log.state, stacks) == racers
 
 
 def test_tda_chip_race_cannot_race_a_player_out() -> None:
