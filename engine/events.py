@@ -348,6 +348,20 @@ class ButtonPlaced:
 
 
 @dataclass(frozen=True, slots=True)
+class HandImported:
+    """The next hand of an imported table stream (`handlog import --into-log`) was read from
+    another system's hand history: the file, the hand's id there and its format
+    (pokerstars, ohh, phh). A fact about where the hand comes from; the seats, the button and
+    the hand itself follow as the usual events."""
+
+    TYPE: ClassVar[str] = "hand_imported"
+    VERSION: ClassVar[int] = 1
+    source: str
+    hand_id: str
+    format: str
+
+
+@dataclass(frozen=True, slots=True)
 class StackAdjusted:
     """Chips added or removed outside a hand (color-up, penalty, late-entry deduction)."""
 
@@ -417,12 +431,12 @@ CORRECTION_EVENT_TYPES: tuple[type, ...] = (EventVoided, EventAmended)
 
 TABLE_EVENT_TYPES: tuple[type, ...] = (
     TableOpened, PlayerSeated, PlayerLeft, ButtonPlaced, StackAdjusted, SeatAbsenceChanged,
-    PotCarried,
+    PotCarried, HandImported,
 )
 
 TableEvent = (
     TableOpened | PlayerSeated | PlayerLeft | ButtonPlaced | StackAdjusted | SeatAbsenceChanged
-    | PotCarried
+    | PotCarried | HandImported
 )
 
 

@@ -12,6 +12,7 @@ from engine.errors import RuleViolation
 from engine.events import (
     ButtonPlaced,
     HandEvent,
+    HandImported,
     HandStarted,
     PlayerLeft,
     PlayerSeated,
@@ -309,6 +310,8 @@ def apply_table(state: TableState, event: TableEvent | HandEvent) -> TableState:
         ))
     if isinstance(event, PotCarried):
         return replace(state, carry=state.carry + event.amount)
+    if isinstance(event, HandImported):
+        return state  # where the next hand was read from: a fact, no change to the table
     if isinstance(event, SeatAbsenceChanged):
         return replace(state, seats=tuple(
             replace(s, absent=event.absent) if s.seat == event.seat else s for s in state.seats

@@ -271,6 +271,7 @@ REASONS: dict[str, str] = {
     "color_up": "color-up",
     "color_up_carry": "odd chips of the color-up, changed up",
     "handed_on": "handed on between tables: a table breaks",
+    "imported": "imported from another system's hand history",
 }
 """The reasons the engine and the recorder give on their own (a person's reason is kept as he
 typed it and shown as it is)."""

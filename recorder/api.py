@@ -56,6 +56,7 @@ from engine.errors import RuleViolation
 from engine.events import HandStarted
 from engine.profiles import render_rule
 from engine.table import Level
+from recorder.api_asof import asof_router
 from recorder.api_hands import hands_router
 from recorder.api_spec import (
     DELETE_SESSION,
@@ -755,13 +756,19 @@ def create_app(
     def floor_page() -> FileResponse:
         return page("floor.html")
 
+    # `?at=VERSION`, `?hand=N` or `?time=UTC` on a table's page: the table as it stood then,
+    # read-only (asof.html; the live page is table.html).
+    def table_page(request: Request) -> FileResponse:
+        moment = {"at", "hand", "time"} & set(request.query_params)
+        return page("asof.html" if moment else "table.html")
+
     @app.get("/dealer/{stream}", include_in_schema=False)
-    def dealer_page(stream: Stream) -> FileResponse:
-        return page("table.html")
+    def dealer_page(stream: Stream, request: Request) -> FileResponse:
+        return table_page(request)
 
     @app.get("/view/{stream}", include_in_schema=False)
-    def viewer_page(stream: Stream) -> FileResponse:
-        return page("table.html")
+    def viewer_page(stream: Stream, request: Request) -> FileResponse:
+        return table_page(request)
 
     @app.get("/view", include_in_schema=False)
     def viewer_index() -> FileResponse:
@@ -776,6 +783,7 @@ def create_app(
         return page("join.html")
 
     app.include_router(hands_router(store, session_of))
+    app.include_router(asof_router(store, session_of))
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     return app
 

@@ -2,16 +2,21 @@
 
 from __future__ import annotations
 
+import getpass
 import json
 import sys
+from datetime import UTC, datetime
 from pathlib import Path
 
 import click
 
 from engine.profiles import PROFILES
+from recorder.cli_db import db_option, user_errors
 from recorder.cli_phh import PROGRESS_MIN_FILES, summary
 from replay.import_hands import FORMATS, NoHandHistories, find_files, import_files
+from replay.import_log import IntoLog, add_hand, record
 from replay.phh_verify import DEFAULT_RULES
+from schema.store import open_store
 
 # Exit status when nothing given holds a hand history (as for `handlog phh verify`).
 NO_HAND_HISTORIES = 2
@@ -39,7 +44,13 @@ def _wants_progress(file_count: int, as_json: bool) -> bool:
                    "`handlog.rules`).")
 @click.option("--json", "as_json", is_flag=True,
               help="Print one JSON object with the counts and every hand's result.")
-def import_(paths: tuple[Path, ...], fmt: str, rules: str, as_json: bool) -> None:
+@click.option("--into-log", is_flag=True,
+              help="Record the verified hands in the log as imported table streams (one per "
+                   "file; the file, the hand's id and its format kept), to replay, report and "
+                   "export like recorded ones; hands not verified are listed, not recorded.")
+@db_option
+def import_(paths: tuple[Path, ...], fmt: str, rules: str, as_json: bool, into_log: bool,
+            db_url: str | None) -> None:
     """Read NLHE hand histories and replay each hand strictly through the engine.
 
     PATHS are files or folders (searched recursively): PokerStars tournament or cash text
@@ -50,13 +61,16 @@ def import_(paths: tuple[Path, ...], fmt: str, rules: str, as_json: bool) -> Non
     hand history is found.
     """
     files = find_files(paths)
+    into = IntoLog() if into_log else None
+    sink = None if into is None else (
+        lambda entry, result, kind: add_hand(into, entry, result, kind, rules))
     try:
         if not _wants_progress(len(files), as_json):
-            report = import_files(files, fmt, rules)  # type: ignore[arg-type]
+            report = import_files(files, fmt, rules, sink)  # type: ignore[arg-type]
         else:
             with click.progressbar(files, label="Importing hand histories",
                                    file=sys.stderr) as bar:
-                report = import_files(bar, fmt, rules)  # type: ignore[arg-type]
+                report = import_files(bar, fmt, rules, sink)  # type: ignore[arg-type]
     except NoHandHistories:
         click.echo("no hand histories found in " + ", ".join(map(str, paths)), err=True)
         raise click.exceptions.Exit(NO_HAND_HISTORIES) from None
@@ -64,10 +78,39 @@ def import_(paths: tuple[Path, ...], fmt: str, rules: str, as_json: bool) -> Non
         click.echo(f"skipped {len(report.skipped)} file(s) with no hand history: "
                    + ", ".join(report.skipped[:5]) + (" ..." if len(report.skipped) > 5 else ""),
                    err=True)
+    if into is not None:
+        _record(into, db_url)
     if as_json:
-        click.echo(json.dumps(report.as_dict(), indent=2, ensure_ascii=False))
+        data = report.as_dict()
+        if into is not None:
+            data["into_log"] = into.as_dict()
+        click.echo(json.dumps(data, indent=2, ensure_ascii=False))
     else:
         kinds = sorted(set(report.formats.values()))
         text = summary(report.verify, len(report.formats), rules)
         click.echo(text.replace("Verified ", f"Imported ({', '.join(kinds)}) ", 1))
+        if into is not None:
+            _echo_into_log(into)
     click.get_current_context().exit(0 if report.ok else 1)
+
+
+def _record(into: IntoLog, db_url: str | None) -> None:
+    """Append the imported streams in one transaction; a file imported before is refused."""
+    with user_errors(), open_store(db_url, upgrade=True) as store:
+        known = [s for s in into.streams if store.head(s) is not None]
+        if known:
+            raise click.ClickException(
+                f"already in the log: {', '.join(known)} (a file is imported once; see "
+                "`handlog table list`)")
+        record(store, into, actor=getpass.getuser() or "import", device="handlog-import",
+               clock=datetime.now(UTC))
+
+
+def _echo_into_log(into: IntoLog) -> None:
+    streams = ", ".join(sorted(into.streams)) or "none"
+    click.echo(f"Recorded {len(into.recorded)} verified hand(s) in the log: {streams}")
+    if into.not_recorded:
+        click.echo(f"Not recorded ({len(into.not_recorded)}):")
+        for item in into.not_recorded:
+            hand = f" [{item.hand}]" if item.hand else ""
+            click.echo(f"  {item.file}{hand}: {item.status}: {item.reason}")

@@ -156,26 +156,11 @@ def floor_show(moment: str | None, db_url: str | None, as_json: bool) -> None:
     """Each tournament's level, who is left and who is out (with places), then each table."""
     at = _at_time(moment)
     with user_errors(), open_store(db_url) as store:
-        names = player_names(store)
-        tournaments = []
-        for head in store.streams():
-            if head.kind != "tournament":
-                continue
-            stored = [e for e in store.read(head.stream_id) if at is None or e.recorded_at <= at]
-            if stored:
-                tournaments.append(_tournament_at(head.stream_id, stored))
-        tables = []
-        for head in store.streams():
-            if head.kind != "table":
-                continue
-            first = store.read(head.stream_id)[:1]
-            if at is not None and (not first or first[0].recorded_at > at):
-                continue
-            tables.append(table_at(store, head.stream_id, moment=at, names=names))
+        room = floor_at(store, at)
     if as_json:
-        click.echo(json.dumps({"time": at.isoformat() if at else None,
-                               "tournaments": tournaments, "tables": tables}, indent=2))
+        click.echo(json.dumps(room, indent=2))
         return
+    tournaments, tables = room["tournaments"], room["tables"]
     for t in tournaments:
         on_break = " (on a break)" if t["on_break"] else ""
         click.echo(f"{t['tournament']}: level {t['level']}{on_break}, {len(t['left'])} left of "
@@ -185,6 +170,29 @@ def floor_show(moment: str | None, db_url: str | None, as_json: bool) -> None:
             click.echo("  out: " + ", ".join(f"{o['place']}. {o['name']}" for o in t["out"]))
     for view in tables:
         _echo_table(view)
+
+
+def floor_at(store: EventStore, at: datetime | None) -> dict[str, Any]:
+    """The room as it stood at `at` (now when None): each tournament's level, who is left and
+    who is out, then every table that was open by then as `table_at` shows it."""
+    names = player_names(store)
+    tournaments = []
+    for head in store.streams():
+        if head.kind != "tournament":
+            continue
+        stored = [e for e in store.read(head.stream_id) if at is None or e.recorded_at <= at]
+        if stored:
+            tournaments.append(_tournament_at(head.stream_id, stored))
+    tables = []
+    for head in store.streams():
+        if head.kind != "table":
+            continue
+        first = store.read(head.stream_id)[:1]
+        if at is not None and (not first or first[0].recorded_at > at):
+            continue
+        tables.append(table_at(store, head.stream_id, moment=at, names=names))
+    return {"time": at.isoformat() if at else None, "tournaments": tournaments,
+            "tables": tables}
 
 
 def _tournament_at(stream: str, stored: list[StoredEvent]) -> dict[str, Any]:

@@ -46,6 +46,7 @@ from engine.events import (
     ChipsPushed,
     EventAmended,
     EventVoided,
+    HandImported,
     HandKilled,
     HandStarted,
     HandVoided,
@@ -254,8 +255,12 @@ class _Checker:
                          "carries", f"between -{state.carry} and any positive amount",
                          event.amount)
             return
+        if isinstance(event, HandImported) and state.hand_in_progress:
+            self.finding(version, event, "log", "an imported hand is marked before the "
+                         "previous one ended")
+            return
         if isinstance(event, (ButtonPlaced, StackAdjusted, SeatAbsenceChanged, TableOpened,
-                              PotCarried)):
+                              PotCarried, HandImported)):
             return
         if state.hand is None or state.hand.is_complete:
             self.finding(version, event, "log", f"{event.TYPE} outside a hand")

@@ -11,7 +11,7 @@ from __future__ import annotations
 import os
 import re
 import time
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
@@ -116,9 +116,14 @@ class ImportReport:
         return {"files": [{"file": f, "format": k} for f, k in formats.items()], **data}
 
 
+HandSink = Callable[[PhhEntry, HandResult, str], None]
+"""Told of every hand read: the hand as read, its result and its file's format."""
+
+
 def import_files(files: Iterable[Path], fmt: Format | Literal["auto"] = "auto",
-                 rules: str = DEFAULT_RULES) -> ImportReport:
-    """Read and verify every hand of the files (pass a progress-bar iterator freely)."""
+                 rules: str = DEFAULT_RULES, sink: HandSink | None = None) -> ImportReport:
+    """Read and verify every hand of the files (pass a progress-bar iterator freely); `sink`
+    is told of each hand (`--into-log` records the verified ones)."""
     started = time.perf_counter()
     results: list[HandResult] = []
     formats: dict[str, str] = {}
@@ -129,7 +134,11 @@ def import_files(files: Iterable[Path], fmt: Format | Literal["auto"] = "auto",
             skipped.append(os.fspath(path))
             continue
         formats[os.fspath(path)] = read.format or ""
-        results.extend(verify_entry(entry, rules) for entry in read.entries)
+        for entry in read.entries:
+            result = verify_entry(entry, rules)
+            results.append(result)
+            if sink is not None:
+                sink(entry, result, read.format or "")
     if not formats:
         raise NoHandHistories("no hand histories found")
     return ImportReport(VerifyReport(tuple(results), time.perf_counter() - started), formats,

@@ -1147,6 +1147,33 @@ def _hand_index(table: Mapping[str, Any], href: str) -> str:
     return f'<p class="index">{" ".join(links)}</p>' if links else ""
 
 
+INDEX_FINDINGS = 20
+"""A paged report's index page links at most this many hands with findings per table (the
+rest are marked on the table's page)."""
+
+
+def _level_index(table: Mapping[str, Any], href: str) -> str:
+    """A paged report's index entry for one table: a link per level (to its first hand on the
+    table's page, with the hand numbers it holds) and the hands with findings, so the index
+    page stays small however many hands there are; each table's page lists its hands."""
+    levels: dict[Any, list[Mapping[str, Any]]] = {}
+    for hand in table["hands"]:
+        levels.setdefault(hand["level"], []).append(hand)
+    links = [f'<a href="{_e(href)}#{_e(hs[0]["stream"])}-v{_e(hs[0]["first_version"])}">'
+             f'level {_e(level)}</a> <span class="muted">#{_e(hs[0]["hand"])}&ndash;'
+             f'#{_e(hs[-1]["hand"])} ({len(hs)})</span>' for level, hs in levels.items()]
+    bad = [h for h in table["hands"] if h["findings"] or h["balanced"] is False]
+    text = f'<p class="index">{" &middot; ".join(links)}</p>' if links else ""
+    if bad:
+        shown = "".join(f'<a class="bad" href="{_e(href)}#{_e(h["stream"])}-v'
+                        f'{_e(h["first_version"])}">#{_e(h["hand"])}</a> '
+                        for h in bad[:INDEX_FINDINGS])
+        more = (f' and {len(bad) - INDEX_FINDINGS} more on the table\'s page'
+                if len(bad) > INDEX_FINDINGS else "")
+        text += f'<p class="index">Hands with findings: {shown}{more}</p>'
+    return text
+
+
 def render_html(data: Mapping[str, Any], pages: Mapping[str, str] | None = None) -> str:
     """The report as one self-contained page (no scripts, no external resources), readable and
     printable: the verdict first, then an index of every hand, the charts, each tournament,
@@ -1169,7 +1196,7 @@ def render_html(data: Mapping[str, Any], pages: Mapping[str, str] | None = None)
         href = pages[table["stream"]] if pages else ""
         nav.append(f'<li><a href="{_e(href)}#{_e(table["stream"])}">Hands at '
                    f'{_e(table["stream"])} ({len(table["hands"])})</a>'
-                   f'{_hand_index(table, href)}</li>')
+                   f'{_level_index(table, href) if pages else _hand_index(table, href)}</li>')
     nav.append('<li><a href="#heads">Stream heads</a></li></ul></nav>')
     parts = [
         *_head(title),

@@ -124,6 +124,54 @@ def test_a_report_of_many_hands_has_a_page_per_table(recorded: AuditReport, tmp_
     assert 'href="../event.html"' in page
 
 
+def finding(stream: str, version: int) -> dict[str, Any]:
+    return {"stream": stream, "version": version, "event": "pot_awarded", "rule": "tda-1",
+            "message": "a copy's finding", "expected": "", "recorded": ""}
+
+
+def event_of(audit: AuditReport, tables: int = 20, per_table: int = 1250,
+             per_level: int = 100) -> dict[str, Any]:
+    """The report's data with its hands copied out to `tables` x `per_table` hands (a level
+    every `per_level` hands, a finding on every 500th): an event's size, for the index."""
+    data = dict(audit.data)
+    hands = _hands(audit)
+    copies = []
+    for k in range(tables):
+        table = dict(audit.data["tables"][0], stream=f"table-big-{k}", table=str(k + 1))
+        stream = table["stream"]
+        table["hands"] = [dict(hands[i % len(hands)], stream=stream, hand=i + 1,
+                               first_version=i * 40 + 1, level=1 + i // per_level,
+                               findings=[finding(stream, i * 40 + 1)] if i % 500 == 499 else [])
+                          for i in range(per_table)]
+        copies.append(table)
+    data["tables"] = copies
+    return data
+
+
+def test_the_index_of_a_paged_report_stays_small_and_links_each_level(
+        recorded: AuditReport) -> None:
+    """25,000 hands on 20 tables: the index links every table's levels (their first hand, on
+    the table's page) and the hands with findings, not every hand; each table's page lists
+    its own hands, and every link of the index lands on a hand there."""
+    data = event_of(recorded)
+    pages = {t["stream"]: report_module.table_page_name(Path("event.html"), t["stream"])
+             for t in data["tables"]}
+    index = report_module.render_html(data, pages)
+    assert len(index.encode()) < 200_000
+    for table in data["tables"]:
+        links = re.findall(rf'href="{re.escape(pages[table["stream"]])}#([^"]+)"', index)
+        firsts = [h for i, h in enumerate(table["hands"]) if i % 100 == 0]
+        bad = [h for h in table["hands"] if h["findings"]]
+        assert links[0] == table["stream"]  # the table's own heading
+        assert links[1:] == [f'{h["stream"]}-v{h["first_version"]}' for h in firsts + bad]
+        assert "level 13</a> <span class=\"muted\">#1201&ndash;#1250 (50)" in index
+    page = report_module.render_table_page(data, data["tables"][0], "../event.html")
+    anchors = set(re.findall(r'id="([^"]+)"', page))
+    assert {f'{h["stream"]}-v{h["first_version"]}' for h in data["tables"][0]["hands"]} \
+        <= anchors
+    assert page.count('<div class="hand') == 1250
+
+
 def test_the_eliminations_chart_counts_every_player_out(tmp_path: Path) -> None:
     from test_export_hands import build_log
 

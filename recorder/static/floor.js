@@ -560,7 +560,100 @@
     }
   }
 
+  // --- the room as it stood at a time (/floor?time=UTC, or ?at=UTC): read-only ------------
+
+  const PARAMS = new URLSearchParams(location.search);
+  const AS_OF = PARAMS.get("time") || (PARAMS.get("at") && !/^\d+$/.test(PARAMS.get("at")) ? PARAMS.get("at") : null);
+
+  function asOfTable(t) {
+    const lines = t.lines.map((line) => `<li class="${/^\s/.test(line) ? "sub" : ""}">${H.esc(line.trim())}</li>`).join("");
+    return `<article class="table-card" data-stream="${H.esc(t.stream)}" data-version="${t.version}">` +
+      `<h3>${H.esc(t.stream)} <small>version ${t.version} of ${t.live_version}</small></h3>` +
+      `<ul class="asof-lines">${lines}</ul><div class="links">` +
+      `<a class="btn small" href="/view/${encodeURIComponent(t.stream)}?at=${t.version}">The table then</a>` +
+      `<a class="btn small" href="/replayer?table=${encodeURIComponent(t.stream)}&at=${t.version}">In the replayer</a></div></article>`;
+  }
+
+  function asOfTournament(t) {
+    return `<section class="box tournament" data-tournament="${H.esc(t.tournament)}">` +
+      `<h2>${H.esc(t.tournament)} <small>level ${t.level}${t.on_break ? " (on a break)" : ""} · ${t.left.length} left of ${t.entrants}</small></h2>` +
+      (t.winner ? `<div class="winner">Winner: ${H.esc(t.winner)}</div>` : "") +
+      `<ol class="list eliminations">${t.out.map((o) => `<li data-place="${o.place}"><b>${o.place}.</b> ${H.esc(o.name)}${o.table ? ` <small>table ${H.esc(o.table)}, hand #${o.hand}</small>` : ""}</li>`).join("") || "<li>nobody out yet</li>"}</ol></section>`;
+  }
+
+  async function showAsOf() {
+    const banner = document.createElement("div");
+    banner.id = "asof";
+    banner.className = "asof-banner";
+    banner.setAttribute("role", "status");
+    banner.textContent = "loading…";
+    document.querySelector("main").before(banner);
+    $("status").hidden = true;
+    let answer = await H.api("GET", `/api/floor/as-of?time=${encodeURIComponent(AS_OF)}`).catch(() => null);
+    if (answer && answer.status === 401) {
+      await H.login({ role: "viewer" });
+      answer = await H.api("GET", `/api/floor/as-of?time=${encodeURIComponent(AS_OF)}`).catch(() => null);
+    }
+    if (!answer || answer.status !== 200) {
+      banner.textContent = "";
+      showAlert("refused", `Cannot show the floor as of ${AS_OF}`, answer ? answer.body : null);
+      return;
+    }
+    const room = answer.body;
+    banner.textContent = `As of ${room.time.slice(0, 19).replace("T", " ")} UTC: the room as it stood then, read-only (not now).`;
+    banner.innerHTML += ` <a class="btn small" href="${location.pathname}">The floor now</a>`;
+    $("info").textContent = `${room.tables.length} table${room.tables.length === 1 ? "" : "s"} then`;
+    $("tournament").innerHTML = room.tournaments.map(asOfTournament).join("");
+    $("tables").innerHTML = room.tables.map(asOfTable).join("") || '<div class="box">No table was open yet.</div>';
+    window.handlogFloor.asOf = () => room;
+  }
+
+  // --- find hands: by player, all-ins, showdowns, rulings, corrections (GET /api/hands) ----
+
+  function findBox() {
+    const box = document.createElement("section");
+    box.className = "box find-hands";
+    box.id = "find-hands";
+    box.setAttribute("aria-label", "Find hands");
+    box.innerHTML = '<h2>Find hands</h2><form class="form" id="find-form">' +
+      '<input id="find-player" name="player" type="search" placeholder="Player name" aria-label="Player name" autocomplete="off">' +
+      '<input id="find-hand" name="hand" type="number" min="1" placeholder="Hand #" aria-label="Hand number" inputmode="numeric">' +
+      ["all_in:all-ins", "showdown:showdowns", "rulings:rulings", "corrections:corrections"].map((x) => {
+        const [name, label] = x.split(":");
+        return `<label class="check"><input type="checkbox" name="${name}" id="find-${name}"> ${label}</label>`;
+      }).join("") +
+      '<button type="submit" class="btn">Find</button></form><ol class="list" id="found-hands" aria-label="Hands found" hidden></ol>';
+    $("tournament").before(box);
+    $("find-form").addEventListener("submit", async (event) => {
+      event.preventDefault();
+      event.stopPropagation();
+      const data = new FormData($("find-form"));
+      const q = new URLSearchParams();
+      for (const [key, value] of data.entries()) {
+        if (value === "on") q.set(key, "true");
+        else if (String(value).trim()) q.set(key, String(value).trim());
+      }
+      const answer = await H.api("GET", `/api/hands?${q}`).catch(() => null);
+      const list = $("found-hands");
+      list.hidden = false;
+      if (!answer || answer.status !== 200) {
+        list.innerHTML = `<li class="error">${H.esc((answer && answer.body && answer.body.message) || "not answered")}</li>`;
+        return;
+      }
+      list.innerHTML = answer.body.hands.map((h) =>
+        `<li data-stream="${H.esc(h.stream)}" data-hand="${h.hand}"><a href="/replayer?table=${encodeURIComponent(h.stream)}&hand=${h.hand}">${H.esc(h.table)} #${h.hand}</a> ` +
+        `<small>level ${h.level} · ${H.esc(h.outcome)}${h.all_in.length ? ` · all-in: ${H.esc(h.all_in.join(", "))}` : ""}${h.showdown ? " · showdown" : ""}</small> ` +
+        `<a class="btn small" href="/view/${encodeURIComponent(h.stream)}?hand=${h.hand}">as it started</a></li>`).join("") ||
+        "<li>no hand found</li>";
+      list.dataset.count = answer.body.count;
+    });
+  }
+
   async function boot() {
+    if (AS_OF) {
+      $("new-tournament").hidden = true;
+      return showAsOf();
+    }
     me = await H.session();
     if (me.role) return start();
     if (VIEW_ONLY) {
@@ -572,5 +665,6 @@
   }
 
   window.handlogFloor = { refresh, state: () => floor, me: () => me, unsent: () => unsent, tablets: () => tablets, loadTablets };
+  if (!AS_OF) findBox();
   boot();
 })();
