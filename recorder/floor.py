@@ -17,6 +17,7 @@ from typing import Any
 from engine import words
 from engine.breaking import table_to_break
 from engine.errors import RuleViolation
+from engine.hand_for_hand import round_status
 from engine.money import high_hand_proposal, money_block
 from engine.profiles import get_profile
 from engine.seating import needs_balancing
@@ -106,6 +107,11 @@ class TournamentDesk:
             return HandContext(level, blocked=RuleViolation(
                 "schedule", f"the break after level {t.level} is on: no hand until the "
                 "director ends it", ("wait for the end of the break",)))
+        if t.hand_for_hand is not None:
+            try:
+                self.tournaments.check_hand_start(state.tournament, state.table, t)
+            except RuleViolation as violation:
+                return HandContext(level, blocked=violation)
         penalized = tuple(sorted(self.tournaments.serving(state.tournament, t)))
         return HandContext(level, final_table=len(t.tables) == 1, penalized=penalized)
 
@@ -133,7 +139,8 @@ class TournamentDesk:
         if state is None or not state.tournament or state.hand_in_progress:
             return []
         read = self._read(state.tournament)
-        jackpot = read is not None and bool(read.state.structure.money.high_hand_fee)
+        jackpot = read is not None and (bool(read.state.structure.money.high_hand_fee)
+                                        or read.state.hand_for_hand is not None)
         if not retried and not jackpot and not any(s.stack == 0 for s in state.seats):
             return []
         out = self.tournaments.settle_hand(state.tournament, state.table, actor,
@@ -197,6 +204,14 @@ class TournamentDesk:
         if isinstance(c, wire.RulingIn):
             return t.ruling(tournament, c.rule, c.text, actor, c.stream, c.version,
                             **ids).retried
+        if isinstance(c, wire.CountStacksIn):
+            return t.count_stacks(tournament, c.table, c.occasion, c.stacks, actor,
+                                  **ids).retried
+        if isinstance(c, wire.CorrectStackIn):
+            return t.correct_stack(tournament, c.player, c.reason, actor, c.stack,
+                                   **ids).retried
+        if isinstance(c, wire.HandForHandIn):
+            return t.hand_for_hand(tournament, c.on, actor, **ids).retried
         if isinstance(c, wire.SettleIn):
             if expected_version is not None and expected_version != t.version(tournament):
                 raise ConcurrencyConflict(tournament_stream(tournament), expected_version,
@@ -226,25 +241,47 @@ class TournamentDesk:
         still shows the others."""
         result = []
         for tournament in self.tournaments.tournaments():
-            try:
-                read = self._read(tournament)
-                if read is None:
-                    continue
-                serving = self.tournaments.serving(tournament, read.state)
-                key = (read.stored[-1].version if read.stored else 0,
-                       tuple(sorted(serving.items())))
-                cached = self._views.get(tournament)
-                if cached is None or cached[0] != key:
-                    cached = (key, tournament_view(tournament, read.state, read.stored, now,
-                                                   serving))
-                    self._views[tournament] = cached
-                result.append(cached[1] | {"now": _epoch_ms(now)})
-            except (RuleViolation, KeyError, IndexError, ValueError, TypeError) as error:
-                if problems is not None:
-                    problems.append({"tournament": tournament, "rule": getattr(
-                        error, "rule", "log"), "message": f"this tournament cannot be shown: "
-                        f"{getattr(error, 'message', error)}"})
+            view = self.view(tournament, now, problems)
+            if view is not None:
+                result.append(view)
         return result
+
+    def view(self, tournament: str, now: datetime,
+             problems: list[dict[str, Any]] | None = None) -> dict[str, Any] | None:
+        """One tournament's view (see `views`); None when it cannot be shown."""
+        try:
+            read = self._read(tournament)
+            if read is None:
+                return None
+            serving = self.tournaments.serving(tournament, read.state)
+            key = (read.stored[-1].version if read.stored else 0,
+                   tuple(sorted(serving.items())))
+            cached = self._views.get(tournament)
+            if cached is None or cached[0] != key:
+                cached = (key, tournament_view(tournament, read.state, read.stored, now,
+                                               serving))
+                self._views[tournament] = cached
+            fresh: dict[str, Any] = {"now": _epoch_ms(now)}
+            if read.state.hand_for_hand is not None:
+                status = round_status(read.state, self.tournaments.progress(
+                    tournament, read.state))
+                fresh["round"] = {"number": status.number, "complete": status.complete,
+                                  "waiting": list(status.waiting)}
+            view: dict[str, Any] = cached[1] | fresh
+            return view
+        except (RuleViolation, KeyError, IndexError, ValueError, TypeError) as error:
+            if problems is not None:
+                problems.append({"tournament": tournament, "rule": getattr(
+                    error, "rule", "log"), "message": f"this tournament cannot be shown: "
+                    f"{getattr(error, 'message', error)}"})
+            return None
+
+    def table_versions(self, tournament: str) -> dict[str, int]:
+        """The version of each of the tournament's tables in play (before a command: which
+        tables it changed)."""
+        tables = self.open_tables(tournament) or ()
+        return {s: self.recorder.head_version(s)
+                for s in (table_stream(tournament, t) for t in tables)}
 
 
 def _at(stored: StoredEvent) -> str:
@@ -360,6 +397,19 @@ def tournament_view(tournament: str, state: TournamentState, stored: list[Stored
             "method": state.deal.method, "kept": state.deal.kept,
             "shares": [{"name": names.get(x.player, x.player), "stack": x.stack,
                         "amount": x.amount, "consent": x.consent} for x in state.deal.shares]},
+        "chip_counts": {
+            "open": [{"table": table, "player": x.player, "name": names.get(x.player, x.player),
+                      "counted": x.counted, "computed": x.computed}
+                     for table, x in state.differences],
+            "corrections": [{"player": c.player, "name": names.get(c.player, c.player),
+                             "table": c.table, "counted": c.counted, "computed": c.computed,
+                             "amount": c.amount, "reason": c.reason,
+                             "rule": words.rule_words(c.rule), "by": c.by}
+                            for c in state.corrections][::-1],
+            "counted_tables": sorted({c.table for c in state.counts
+                                      if c.level == state.level}),
+        },
+        "hand_for_hand": state.hand_for_hand is not None,
         "eliminations": sorted(out, key=lambda e: e["place"]),
         "moves": moves[::-1],
         "color_ups": color_ups[::-1],

@@ -317,7 +317,8 @@
       const resend = answer && answer.body && answer.body.resend;
       if (answer && answer.status === 200) {
         alertBox = null;
-        apply(answer.body);
+        if (answer.body.tournament) applyChanges(answer.body);
+        else apply(answer.body);
         return answer.body;
       }
       if (answer && answer.status < 500 && !resend) {
@@ -497,7 +498,38 @@
 
   function apply(view) {
     if (!view || (floor && view.version < floor.version)) return; // an older view, late
+    if (floor && view.tournaments) {
+      // A tournament already shown newer (a command's answer applied) stays as it is.
+      const mine = new Map((floor.tournaments || []).map((t) => [t.id, t]));
+      view.tournaments = view.tournaments.map((t) => (mine.has(t.id) && mine.get(t.id).version > t.version ? mine.get(t.id) : t));
+    }
     floor = view;
+    window.__floorUpdates += 1;
+    render();
+  }
+
+  // A tournament command's answer is what it changed: the tournament view's changed fields
+  // (against the view of version `base`) and the cards of the tables it recorded at. Applied
+  // to the floor on screen when that is the view they were taken against; else (another
+  // change came in between, not yet here) the floor is read whole.
+  function applyChanges(changes) {
+    const delta = changes.tournament;
+    const list = (floor && floor.tournaments) || [];
+    const index = list.findIndex((x) => x.id === delta.id);
+    const shown = index >= 0 ? list[index] : null;
+    if (shown && shown.version >= delta.version) return; // the live view got here first
+    if (!shown || shown.version !== delta.base) {
+      refresh();
+      return;
+    }
+    const { base: _base, ...fields } = delta;
+    list[index] = Object.assign({}, shown, fields);
+    for (const card of changes.tables || []) {
+      const at = floor.tables.findIndex((x) => x.stream === card.stream);
+      if (at >= 0) floor.tables[at] = card;
+      else floor.tables.push(card);
+    }
+    if (changes.dealer_pins) floor.dealer_pins = Object.assign({}, floor.dealer_pins, changes.dealer_pins);
     window.__floorUpdates += 1;
     render();
   }
