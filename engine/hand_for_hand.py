@@ -34,7 +34,7 @@ def start_hand_for_hand(state: TournamentState,
     rule = hand_for_hand_rule(state)
     if state.hand_for_hand is not None:
         raise RuleViolation(rule, "hand-for-hand is on already", ("end hand-for-hand",))
-    tables = [t for t in state.tables if state.seated_at(t)]
+    tables = _playing(state)
     if len(tables) < 2:
         raise RuleViolation(rule, "hand-for-hand needs two tables or more in play: one table "
                             "plays every hand together anyway")
@@ -44,6 +44,12 @@ def start_hand_for_hand(state: TournamentState,
                             "hand-for-hand on between hands", ("finish the hand first",))
     return HandForHandStarted(tuple(TableHand(t, progress.get(t, (0, False))[0])
                                     for t in tables), rule)
+
+
+def _playing(state: TournamentState) -> list[str]:
+    """The tables that can deal a hand (two players or more): a table left with one player
+    waits for balancing and holds no round up."""
+    return [t for t in state.tables if len(state.seated_at(t)) >= 2]
 
 
 def end_hand_for_hand(state: TournamentState) -> HandForHandEnded:
@@ -67,7 +73,7 @@ def _played(state: TournamentState,
             progress: Mapping[str, TableProgress]) -> dict[str, tuple[int, bool]]:
     assert state.hand_for_hand is not None
     base = {h.table: h.hand_number for h in state.hand_for_hand.hands}
-    tables = [t for t in state.tables if state.seated_at(t)]
+    tables = _playing(state)
     result = {}
     for t in tables:
         played, busy = progress.get(t, (0, False))
