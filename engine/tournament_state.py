@@ -8,7 +8,7 @@ other than tournament_created on an empty stream. Replay checks are a re-decide,
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 
 from engine.cards import parse_card
 from engine.errors import RuleViolation
@@ -142,6 +142,14 @@ class TournamentState:
     corrections: tuple[StackCorrected, ...] = ()
     hand_for_hand: HandForHandStarted | None = None
     """Hand-for-hand is on (since this event), or None."""
+    seating: dict[str, tuple[Entrant, ...]] | None = field(
+        default=None, compare=False, repr=False)
+    """Who sits at each table, by seat: built on first use for this state (every new state,
+    `replace` included, starts without it), so that a draw over 1,000 tables does not scan
+    the whole field once per table."""
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "seating", None)
 
     @property
     def finished(self) -> bool:
@@ -162,8 +170,15 @@ class TournamentState:
 
     def seated_at(self, table: str) -> tuple[Entrant, ...]:
         """Players in play at `table`, by seat."""
-        return tuple(sorted((e for e in self.entrants if e.seated and e.table == table),
-                            key=lambda e: e.seat))
+        seating = self.seating
+        if seating is None:
+            tables: dict[str, list[Entrant]] = {}
+            for e in self.entrants:
+                if e.seated:
+                    tables.setdefault(e.table, []).append(e)
+            seating = {t: tuple(sorted(es, key=lambda e: e.seat)) for t, es in tables.items()}
+            object.__setattr__(self, "seating", seating)
+        return seating.get(table, ())
 
     def occupied(self, table: str) -> frozenset[int]:
         return frozenset(e.seat for e in self.seated_at(table))

@@ -646,6 +646,15 @@ def create_app(
         view = desk.view(tournament, clock()) or {}
         fields = {k: v for k, v in view.items()
                   if view_before is None or view_before.get(k) != v}
+        if view_before is not None:
+            # The lists of players change a row or two a command: the rows changed and the
+            # players gone, not the list (10,000 rows at a big registration).
+            lists = {}
+            for key in PLAYER_LISTS:
+                if key in fields and isinstance(view_before.get(key), list):
+                    lists[key] = row_changes(view_before[key], fields.pop(key))
+            if lists:
+                fields["lists"] = lists
         fields |= {"id": tournament, "version": view.get("version", 0),
                    "base": view_before.get("version", 0) if view_before else 0}
         tables_after = desk.table_versions(tournament)
@@ -759,6 +768,20 @@ def create_app(
     app.include_router(hands_router(store, session_of))
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     return app
+
+
+PLAYER_LISTS = ("players", "unseated")
+"""The tournament view's lists of players: rows keyed by `player`, ordered by table, seat
+and entry number `n` (the floor page re-sorts them so)."""
+
+
+def row_changes(before: list[dict[str, Any]], after: list[dict[str, Any]]) -> dict[str, Any]:
+    """The rows of `after` that are new or differ from `before`'s (by `player`), and the
+    players `before` has and `after` has not."""
+    old = {row["player"]: row for row in before}
+    keys = {row["player"] for row in after}
+    return {"changed": [row for row in after if old.get(row["player"]) != row],
+            "removed": [player for player in old if player not in keys]}
 
 
 def checkpoint_view(stored: StoredCheckpoint | None) -> dict[str, Any] | None:

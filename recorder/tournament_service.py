@@ -191,11 +191,12 @@ def _epoch_ms(moment: datetime) -> int:
     return int(moment.timestamp() * 1000)
 
 
-def level_clock(timed: Iterable[tuple[datetime, Any]]) -> dict[str, Any]:
+def level_clock(timed: Iterable[tuple[datetime, Any]],
+                clock: dict[str, Any] | None = None) -> dict[str, Any]:
     """The clock as the tournament's events (with the time each was recorded) leave it:
     `kind` (none, level, break, due), `label`, `minutes`, `started` and `ends` (epoch ms),
-    `paused` and, paused, `left_ms`."""
-    clock: dict[str, Any] = {"kind": "none"}
+    `paused` and, paused, `left_ms`. From `clock` (the clock the earlier events left) on."""
+    clock = clock if clock is not None else {"kind": "none"}
     for at, event in timed:
         if isinstance(event, LevelStarted | BreakStarted):
             level = isinstance(event, LevelStarted)

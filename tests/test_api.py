@@ -488,8 +488,10 @@ def test_the_floor_runs_registration_moves_levels_breaks_color_ups_and_rulings(
     response = ok({"type": "register", "name": "Zelda"})
     assert response.status_code == 200, response.text
     t = response.json()["tournament"]
-    assert t["entries"] == 7 and any(p["name"] == "Zelda" for p in t["players"])
-    mover = next(p for p in t["players"] if p["table"] == "1")
+    assert t["entries"] == 7 and any(p["name"] == "Zelda"
+                                     for p in t["lists"]["players"]["changed"])
+    mover = next(p for p in director.http.get("/api/floor").json()["tournaments"][0][
+        "players"] if p["table"] == "1")
     t = ok({"type": "move", "player": mover["player"], "to_table": "2",
             "reason": "floor move"}).json()["tournament"]
     assert t["moves"][0]["name"] == mover["name"] and t["moves"][0]["to_table"] == "2"

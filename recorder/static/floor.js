@@ -569,8 +569,10 @@
       refresh();
       return;
     }
-    const { base: _base, ...fields } = delta;
-    list[index] = Object.assign({}, shown, fields);
+    const { base: _base, lists, ...fields } = delta;
+    const next = Object.assign({}, shown, fields);
+    for (const [key, change] of Object.entries(lists || {})) next[key] = mergeRows(shown[key] || [], change);
+    list[index] = next;
     for (const card of changes.tables || []) {
       const at = floor.tables.findIndex((x) => x.stream === card.stream);
       if (at >= 0) floor.tables[at] = card;
@@ -579,6 +581,16 @@
     if (changes.dealer_pins) floor.dealer_pins = Object.assign({}, floor.dealer_pins, changes.dealer_pins);
     window.__floorUpdates += 1;
     render();
+  }
+
+  // A list of players changed row by row (by player id): ordered as the server orders it,
+  // by table, seat and entry number.
+  function mergeRows(rows, change) {
+    const gone = new Set(change.removed);
+    const changed = new Map(change.changed.map((r) => [r.player, r]));
+    const merged = rows.filter((r) => !gone.has(r.player) && !changed.has(r.player)).concat(change.changed);
+    const cmp = (a, b) => (a < b ? -1 : a > b ? 1 : 0);
+    return merged.sort((a, b) => cmp(a.table || "", b.table || "") || (a.seat || 0) - (b.seat || 0) || a.n - b.n);
   }
 
   function signIn() {
