@@ -221,7 +221,9 @@ def demo(db_url: str | None, players: int, tables: int, seed: int, hands: int,
     click.echo(f"corrections {summary.corrections}, misdeals {summary.misdeals}, rulings "
                f"{summary.rulings}, penalties {summary.penalties}"
                + (f", deal {summary.deal}" if summary.deal else "")
-               + (", high hand awarded" if summary.high_hand else ""))
+               + (", high hand awarded" if summary.high_hand else "")
+               + (f", chip counts {summary.chip_counts}" if summary.chip_counts else "")
+               + (", hand-for-hand at the last two tables" if summary.hand_for_hand else ""))
     if summary.winner:
         click.echo(f"winner: {summary.winner}")
         for place, name in summary.places[:10]:

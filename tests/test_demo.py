@@ -41,6 +41,9 @@ def test_octobermuck_demo_with_an_icm_deal_replays_clean_with_nothing_unaccounte
     tournament, types = demo_and_report(
         db_url, tmp_path, "--players", "24", "--tables", "3", "--seed", "3",
         "--structure", str(EXAMPLES / "octobermuck.toml"), "--deal", "icm")
+    for fact in ("stacks_counted:", "stack_corrected:demo: a chip under his cards",
+                 "hand_for_hand_started:", "hand_for_hand_ended:"):
+        assert fact in types, fact
     money = tournament["money"]
     assert isinstance(money, dict)
     assert money["unaccounted"] == 0
@@ -71,8 +74,13 @@ def test_tda_demo_breaks_tables_to_the_final_table_and_serves_a_penalty(
                                         "--seed", "4")
     money = tournament["money"]
     assert isinstance(money, dict) and money["unaccounted"] == 0 and money["prizes_paid"] > 0
-    for fact in ("table_closed:table_broken", "seats_drawn:final_table", "hand_killed:penalty"):
+    for fact in ("table_closed:table_broken", "seats_drawn:final_table", "hand_killed:penalty",
+                 "stacks_counted:", "stack_corrected:demo: a chip under his cards",
+                 "stack_adjusted:count_correction", "hand_for_hand_started:",
+                 "hand_for_hand_ended:"):
         assert fact in types, fact
+    counts = tournament["chip_counts"]
+    assert isinstance(counts, dict) and counts["open"] == [] and len(counts["corrections"]) == 1
 
 
 def test_a_deal_under_rules_without_deals_is_refused_saying_why(tmp_path: Path) -> None:
