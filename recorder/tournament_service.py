@@ -230,6 +230,7 @@ class Tournaments:
 
     recorder: Recorder
     _cache: dict[str, tuple[TournamentState, int]] = field(default_factory=dict)
+    _served: dict[str, tuple[int, dict[str, int]]] = field(default_factory=dict)
     _lock: threading.Lock = field(default_factory=threading.Lock)
 
     # --- reading --------------------------------------------------------------------------
@@ -605,13 +606,24 @@ class Tournaments:
         for head in self.recorder.store.streams():
             if not head.stream_id.startswith(prefix):
                 continue
-            players: tuple[str, ...] = ()
-            for _version, event in self.recorder.table(head.stream_id).effective:
-                if isinstance(event, HandStarted):
-                    players = event.players
-                elif isinstance(event, HandKilled) and event.reason == KILLED_FOR_PENALTY:
-                    who = players[event.player]
-                    counts[who] = counts.get(who, 0) + 1
+            # Counted once per version of each table, not re-read at every look.
+            with self._lock:
+                cached = self._served.get(head.stream_id)
+            if cached is None or cached[0] != head.version:
+                fold = self.recorder.table(head.stream_id)
+                mine: dict[str, int] = {}
+                players: tuple[str, ...] = ()
+                for _version, event in fold.effective:
+                    if isinstance(event, HandStarted):
+                        players = event.players
+                    elif isinstance(event, HandKilled) and event.reason == KILLED_FOR_PENALTY:
+                        who = players[event.player]
+                        mine[who] = mine.get(who, 0) + 1
+                cached = (fold.version, mine)
+                with self._lock:
+                    self._served[head.stream_id] = cached
+            for who, n in cached[1].items():
+                counts[who] = counts.get(who, 0) + n
         return counts
 
     def serving(self, tournament: str, state: TournamentState | None = None) -> dict[str, int]:

@@ -58,9 +58,10 @@ def test_octobermuck_demo_with_an_icm_deal_replays_clean_with_nothing_unaccounte
         assert fact in types, fact
 
 
-def test_octobermuck_demo_with_a_chip_chop(tmp_path: Path) -> None:
+def test_octobermuck_demo_with_a_chip_chop(db_url: str, tmp_path: Path) -> None:
+    """On SQLite and PostgreSQL too (the Done-when asks both deals on both backends)."""
     tournament, _types = demo_and_report(
-        f"sqlite:///{tmp_path / 'chop.db'}", tmp_path, "--players", "24", "--tables", "3",
+        db_url, tmp_path, "--players", "24", "--tables", "3",
         "--seed", "5", "--structure", str(EXAMPLES / "octobermuck.toml"), "--deal", "chip-chop")
     deal = tournament["deal"]
     money = tournament["money"]
