@@ -44,6 +44,7 @@ from engine.events import HandKilled, HandStarted
 from engine.hand_for_hand import (
     check_hand_start,
     end_hand_for_hand,
+    hand_for_hand_rule,
     round_status,
     start_hand_for_hand,
 )
@@ -892,8 +893,17 @@ class Tournaments:
             raise RuleViolation(BREAK_RULE, "every table is still needed: no table breaks now")
         return self._break(tournament, state, version, plan, seed, ids, actor)
 
+    def _round_open(self, tournament: str, state: TournamentState) -> bool:
+        """Hand-for-hand with the round not finished everywhere (its busts not yet out)."""
+        return state.hand_for_hand is not None and not round_status(
+            state, self.progress(tournament, state)).complete
+
     def _break(self, tournament: str, state: TournamentState, version: int, plan: TableBreak,
                seed: int | None, ids: _Ids, actor: Actor) -> Recorded:
+        if self._round_open(tournament, state):
+            raise RuleViolation(hand_for_hand_rule(state), "hand-for-hand: break the table "
+                                "when every table has finished the round's hand",
+                                ("finish the round first",))
         involved = (plan.table,) + plan.to_tables
         folds = {t: self.table(tournament, t) for t in involved}
         busy = [t for t, f in folds.items() if f.state is not None and f.state.hand_in_progress]
@@ -979,7 +989,7 @@ class Tournaments:
                 raise ConcurrencyConflict(tournament_stream(tournament), expected, version)
             tables = [t for t in state.tables if state.seated_at(t)]
             if any(self.table(tournament, t).state.hand_in_progress  # type: ignore[union-attr]
-                   for t in tables):
+                   for t in tables) or self._round_open(tournament, state):
                 return done
             plan = table_to_break(state)
             if plan is not None:

@@ -164,6 +164,10 @@ def test_hand_for_hand_holds_the_next_hand_and_places_the_rounds_busts_together(
     desk = TournamentDesk(recorder)
     blocked = desk.hand_context(recorder.table(table_stream(tournament, "1"))).blocked  # type: ignore[union-attr]
     assert blocked is not None and blocked.rule == "tda-rp-8"
+    # Nothing moves while the round is open: its busts are not out yet.
+    assert t.balance(tournament, DIRECTOR) == []
+    with pytest.raises(RuleViolation, match="finish the round first"):
+        t.break_table(tournament, DIRECTOR, seed=1)
     view = desk.view(tournament, recorder.clock())
     assert view is not None and view["hand_for_hand"]
     assert view["round"] == {"number": 1, "complete": False, "waiting": ["2"]}
