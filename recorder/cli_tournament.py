@@ -178,11 +178,15 @@ def hand_for_hand(tournament_id: str, switch: str, director: str, db_url: str | 
 @click.option("--hands-per-level", default=0, show_default=True, type=click.IntRange(0),
               help="Hands played (over all tables) before the next level (0: 4 per table, "
               "at least 6).")
+@click.option("--chip-count", is_flag=True, help="At the first break, count a table's stacks "
+              "(one a chip over the log's) and correct the difference.")
+@click.option("--hand-for-hand", is_flag=True, help="Play the last two tables hand-for-hand.")
 @click.option("--deal", type=click.Choice(["icm", "chip-chop", "chip-chop-last-guaranteed"]),
               default=None, help="Record a deal of that kind when three players are left at "
               "the final table (where the house rules allow deals, e.g. Octobermuck).")
 def demo(db_url: str | None, players: int, tables: int, seed: int, hands: int,
-         structure_file: Path | None, hands_per_level: int, deal: str | None) -> None:
+         structure_file: Path | None, hands_per_level: int, deal: str | None,
+         chip_count: bool, hand_for_hand: bool) -> None:
     """Play a simulated tournament from registration to a winner through the recorder:
     table breaks down to the final table, a penalty, bounties and the high hand where the
     structure has them, and optionally a deal."""
@@ -212,7 +216,8 @@ def demo(db_url: str | None, players: int, tables: int, seed: int, hands: int,
             try:
                 summary = run_demo(recorder, players, tables, seed, hands, structure,
                                    hands_per_level, on_progress=progress,
-                                   deal=(deal or "").replace("-", "_"))
+                                   deal=(deal or "").replace("-", "_"),
+                                   chip_count=chip_count, hand_for_hand=hand_for_hand)
             except RuleViolation as violation:
                 raise click.ClickException(str(violation)) from None
     rate = summary.hands / summary.seconds if summary.seconds else 0.0

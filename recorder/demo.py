@@ -92,13 +92,17 @@ def run_demo(
     on_progress: Callable[[DemoSummary, int], None] | None = None,
     deal: str = "",
     penalty: bool = True,
+    chip_count: bool = False,
+    hand_for_hand: bool = False,
 ) -> DemoSummary:
     """Register `players`, draw seats over `tables`, play until a winner (or `hands` hands).
 
     Along the way: a two-hand penalty (`penalty`), every table break the engine calls for,
     bounties and the high-hand jackpot where the structure has them, and with `deal` (icm,
     chip_chop, chip_chop_last_guaranteed) a deal when three players are left at the final
-    table (where the profile allows deals)."""
+    table (where the profile allows deals). With `chip_count` the floor counts a table at the
+    first break (one stack a chip over the log's, corrected by the director); with
+    `hand_for_hand` the last two tables play hand-for-hand."""
     started = time.perf_counter()
     structure = structure or load_structure(DEMO_STRUCTURE)
     if players < 2:
@@ -150,11 +154,12 @@ def run_demo(
                 on_progress(summary, len(t.state(name).remaining))
         if t.state(name).finished:
             break
-        _hand_for_hand(demo, summary)
+        if hand_for_hand:
+            _hand_for_hand(demo, summary)
         t.balance(name, DIRECTOR)
         if hands_at_level >= hands_per_level:
             hands_at_level = 0
-            _next_level(demo, summary)
+            _next_level(demo, summary, chip_count)
         if demo.rng.random() < 0.05:
             table = demo.rng.choice(t.state(name).tables)
             t.ruling(name, "TDA 45", "a verbal raise declaration is binding; the amount "
@@ -217,7 +222,7 @@ def _settle_bounties(demo: _Demo) -> None:
         t.assign_bounty(demo.tournament, referred.player, to, DIRECTOR)
 
 
-def _next_level(demo: _Demo, summary: DemoSummary) -> None:
+def _next_level(demo: _Demo, summary: DemoSummary, chip_count: bool = False) -> None:
     """The next level, after whatever the schedule wants first (break, color-up, antes)."""
     t = demo.tournaments
     name = demo.tournament
@@ -231,7 +236,7 @@ def _next_level(demo: _Demo, summary: DemoSummary) -> None:
         except RuleViolation as violation:
             legal = " ".join(violation.legal)
             if state.on_break:
-                if not summary.chip_counts:
+                if chip_count and not summary.chip_counts:
                     _count_chips(demo, summary)
                 t.end_break(name, DIRECTOR)
             elif "decide antes" in legal:

@@ -474,7 +474,8 @@ def _tournament(record: TournamentRecord, tables: Sequence[TableHands],
         "entries": ledger.entries, "starting_stack": ledger.starting_stack,
         "starting_chips": ledger.starting_chips, "late_deductions": ledger.late_deductions,
         "color_up_change": ledger.color_up_change, "carried_to_pots": ledger.carried_to_pots,
-        "withdrawn": ledger.withdrawn, "expected_total": ledger.total,
+        "withdrawn": ledger.withdrawn, "corrected": ledger.corrected,
+        "expected_total": ledger.total,
         "at_tables": at_tables, "hand_in_progress": in_hand,
         "balanced": at_tables == ledger.total,
     }
@@ -933,6 +934,7 @@ def _tournament_html(t: Mapping[str, Any]) -> str:
         ["color-up changes (races, round-ups, forfeits)", f"{ledger['color_up_change']:+,}"],
         ["odd chips carried into next pots", f"{ledger['carried_to_pots']:+,}"],
         ["less chips of withdrawn players", f"−{ledger['withdrawn']:,}"],
+        ["stack corrections after chip counts", f"{ledger.get('corrected', 0):+,}"],
         ["<b>expected chip total</b>", f"<b>{ledger['expected_total']:,}</b>"],
         ["chips at the tables (replayed)" + (" — a hand is in progress"
                                              if ledger["hand_in_progress"] else ""),
