@@ -389,12 +389,78 @@ class TimeAdded:
     reason: str = ""
 
 
+@dataclass(frozen=True, slots=True)
+class StackCount:
+    """One player's counted stack beside the stack the log computes for him."""
+
+    player: str
+    counted: int
+    computed: int
+
+
+@dataclass(frozen=True, slots=True)
+class StacksCounted:
+    """The floor counted the stacks at `table` (`occasion`: break, end_of_day) while level
+    `level` was the last one played; a count that differs from the log's is open until the
+    director settles it (stack_corrected)."""
+
+    TYPE: ClassVar[str] = "stacks_counted"
+    VERSION: ClassVar[int] = 1
+    table: str
+    occasion: str
+    level: int
+    counts: tuple[StackCount, ...]
+    rule: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class StackCorrected:
+    """The director's stack adjustment settling a count: `amount` (signed) is added to the
+    player's stack at `table`, `counted` and `computed` are the count's two numbers."""
+
+    TYPE: ClassVar[str] = "stack_corrected"
+    VERSION: ClassVar[int] = 1
+    player: str
+    table: str
+    counted: int
+    computed: int
+    amount: int
+    reason: str
+    rule: str
+    by: str
+
+
+@dataclass(frozen=True, slots=True)
+class TableHand:
+    table: str
+    hand_number: int
+
+
+@dataclass(frozen=True, slots=True)
+class HandForHandStarted:
+    """Hand-for-hand from now on: `hands` is each table's last hand number when it began
+    (round 1 is each table's next hand)."""
+
+    TYPE: ClassVar[str] = "hand_for_hand_started"
+    VERSION: ClassVar[int] = 1
+    hands: tuple[TableHand, ...]
+    rule: str
+
+
+@dataclass(frozen=True, slots=True)
+class HandForHandEnded:
+    TYPE: ClassVar[str] = "hand_for_hand_ended"
+    VERSION: ClassVar[int] = 1
+    rule: str
+
+
 TournamentEvent = (
     TournamentCreated | PlayerRegistered | SeatsDrawn | TableClosed | ButtonDrawn | LevelStarted
     | BreakStarted | BreakEnded | AntesDecided | ChipsColoredUp | PlayerMoved | PlayerEliminated
     | PlayerWithdrew | PrizesAwarded | HighHandAwarded | RulingRecorded | PenaltyRecorded
     | TournamentFinished | BountyReferred | BountyAssigned | HighHandPosted | DealRecorded
-    | ClockPaused | ClockResumed | TimeAdded
+    | ClockPaused | ClockResumed | TimeAdded | StacksCounted | StackCorrected
+    | HandForHandStarted | HandForHandEnded
 )
 
 TOURNAMENT_EVENT_TYPES: tuple[type, ...] = (
@@ -402,5 +468,6 @@ TOURNAMENT_EVENT_TYPES: tuple[type, ...] = (
     BreakStarted, BreakEnded, AntesDecided, ChipsColoredUp, PlayerMoved, PlayerEliminated,
     PlayerWithdrew, PrizesAwarded, HighHandAwarded, RulingRecorded, PenaltyRecorded,
     TournamentFinished, BountyReferred, BountyAssigned, HighHandPosted, DealRecorded,
-    ClockPaused, ClockResumed, TimeAdded,
+    ClockPaused, ClockResumed, TimeAdded, StacksCounted, StackCorrected, HandForHandStarted,
+    HandForHandEnded,
 )

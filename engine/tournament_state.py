@@ -8,7 +8,7 @@ other than tournament_created on an empty stream. Replay checks are a re-decide,
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 
 from engine.cards import parse_card
 from engine.errors import RuleViolation
@@ -26,6 +26,8 @@ from engine.tournament_events import (
     ClockPaused,
     ClockResumed,
     DealRecorded,
+    HandForHandEnded,
+    HandForHandStarted,
     HighHandAwarded,
     HighHandPosted,
     LevelStarted,
@@ -37,6 +39,9 @@ from engine.tournament_events import (
     PrizesAwarded,
     RulingRecorded,
     SeatsDrawn,
+    StackCorrected,
+    StackCount,
+    StacksCounted,
     TableClosed,
     TimeAdded,
     TournamentCreated,
@@ -77,8 +82,8 @@ class ChipLedger:
     """Why the tournament's chip total is what it is: the chip-total invariant.
 
     total = entries x starting stack - late deductions + color-up changes (signed: a race or a
-    round-up adds chips, a forfeit takes them) + odd chips carried into next pots - withdrawn.
-    There are no rebuys or add-ons."""
+    round-up adds chips, a forfeit takes them) + odd chips carried into next pots - withdrawn
+    + the director's stack corrections after a count. There are no rebuys or add-ons."""
 
     entries: int = 0
     starting_stack: int = 0
@@ -86,6 +91,7 @@ class ChipLedger:
     color_up_change: int = 0
     carried_to_pots: int = 0
     withdrawn: int = 0
+    corrected: int = 0
 
     @property
     def starting_chips(self) -> int:
@@ -94,7 +100,7 @@ class ChipLedger:
     @property
     def total(self) -> int:
         return (self.starting_chips - self.late_deductions + self.color_up_change
-                + self.carried_to_pots - self.withdrawn)
+                + self.carried_to_pots - self.withdrawn + self.corrected)
 
 
 @dataclass(frozen=True, slots=True)
@@ -129,6 +135,21 @@ class TournamentState:
     """Every entrant's name, case-folded: a duplicate is found without a scan."""
     clock_left: int = 0
     """Seconds left on the clock when it was paused."""
+    counts: tuple[StacksCounted, ...] = ()
+    """Every stack count the floor recorded, in order."""
+    differences: tuple[tuple[str, StackCount], ...] = ()
+    """(table, count) of each counted stack that differs from the log's and is not settled."""
+    corrections: tuple[StackCorrected, ...] = ()
+    hand_for_hand: HandForHandStarted | None = None
+    """Hand-for-hand is on (since this event), or None."""
+    seating: dict[str, tuple[Entrant, ...]] | None = field(
+        default=None, compare=False, repr=False)
+    """Who sits at each table, by seat: built on first use for this state (every new state,
+    `replace` included, starts without it), so that a draw over 1,000 tables does not scan
+    the whole field once per table."""
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "seating", None)
 
     @property
     def finished(self) -> bool:
@@ -156,8 +177,15 @@ class TournamentState:
 
     def seated_at(self, table: str) -> tuple[Entrant, ...]:
         """Players in play at `table`, by seat."""
-        return tuple(sorted((e for e in self.entrants if e.seated and e.table == table),
-                            key=lambda e: e.seat))
+        seating = self.seating
+        if seating is None:
+            tables: dict[str, list[Entrant]] = {}
+            for e in self.entrants:
+                if e.seated:
+                    tables.setdefault(e.table, []).append(e)
+            seating = {t: tuple(sorted(es, key=lambda e: e.seat)) for t, es in tables.items()}
+            object.__setattr__(self, "seating", seating)
+        return seating.get(table, ())
 
     def occupied(self, table: str) -> frozenset[int]:
         return frozenset(e.seat for e in self.seated_at(table))
@@ -253,6 +281,20 @@ def apply_tournament(state: TournamentState | None,
         return replace(state, high_hands=_posted(state.high_hands, event))
     if isinstance(event, DealRecorded):
         return replace(state, deal=event)
+    if isinstance(event, StacksCounted):
+        counted = {c.player for c in event.counts}
+        kept = tuple(d for d in state.differences if d[1].player not in counted)
+        differ = tuple((event.table, c) for c in event.counts if c.counted != c.computed)
+        return replace(state, counts=state.counts + (event,), differences=kept + differ)
+    if isinstance(event, StackCorrected):
+        ledger = replace(state.ledger, corrected=state.ledger.corrected + event.amount)
+        return replace(state, ledger=ledger, corrections=state.corrections + (event,),
+                       differences=tuple(d for d in state.differences
+                                         if d[1].player != event.player))
+    if isinstance(event, HandForHandStarted):
+        return replace(state, hand_for_hand=event)
+    if isinstance(event, HandForHandEnded):
+        return replace(state, hand_for_hand=None)
     if isinstance(event, ClockPaused):
         return replace(state, clock_paused=True, clock_left=event.seconds_left)
     if isinstance(event, ClockResumed):
@@ -322,5 +364,6 @@ def chip_ledger(events: Iterable[TournamentEvent]) -> ChipLedger:
 
 def expected_chip_total(events: Iterable[TournamentEvent]) -> int:
     """How many chips the tables must hold between them after these events: starting stacks
-    less late deductions, plus color-up changes and carried odd chips, less withdrawals."""
+    less late deductions, plus color-up changes and carried odd chips, less withdrawals, plus
+    the director's corrections after a count."""
     return chip_ledger(events).total

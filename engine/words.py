@@ -271,6 +271,9 @@ REASONS: dict[str, str] = {
     "color_up": "color-up",
     "color_up_carry": "odd chips of the color-up, changed up",
     "handed_on": "handed on between tables: a table breaks",
+    "count_correction": "stack corrected after a chip count",
+    "break": "break",
+    "end_of_day": "end of the day",
     "imported": "imported from another system's hand history",
 }
 """The reasons the engine and the recorder give on their own (a person's reason is kept as he

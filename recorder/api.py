@@ -648,6 +648,8 @@ def create_app(
         (or a table the command records at) moved on; 409 `{rule: "event id"}` when the event
         id was used for a different command."""
         actor = Actor(session.name, session.role, session.device)
+        tables_before = desk.table_versions(tournament)
+        view_before = desk.view(tournament, clock())
         try:
             retried = desk.run(tournament, body.command, actor, body.event_id,
                                body.expected_version)
@@ -670,7 +672,37 @@ def create_app(
         except DuplicateEventConflict as duplicate:
             return _error(409, "event id", str(duplicate), ["make a new event id"],
                           floor=floor(session))
-        return JSONResponse(floor(session) | {"retried": retried})
+        return JSONResponse(changes(session, tournament, tables_before, view_before)
+                            | {"retried": retried})
+
+    def changes(session: Session, tournament: str, tables_before: dict[str, int],
+                view_before: dict[str, Any] | None) -> dict[str, Any]:
+        """What a tournament command changed, not the whole floor: the tournament view's
+        fields that differ from the view before it (`base`: that view's version; the floor
+        page applies them to it, or reads the floor when it holds another), and the cards of
+        the tables the command recorded at."""
+        view = desk.view(tournament, clock()) or {}
+        fields = {k: v for k, v in view.items()
+                  if view_before is None or view_before.get(k) != v}
+        if view_before is not None:
+            # The lists of players change a row or two a command: the rows changed and the
+            # players gone, not the list (10,000 rows at a big registration).
+            lists = {}
+            for key in PLAYER_LISTS:
+                if key in fields and isinstance(view_before.get(key), list):
+                    lists[key] = row_changes(view_before[key], fields.pop(key))
+            if lists:
+                fields["lists"] = lists
+        fields |= {"id": tournament, "version": view.get("version", 0),
+                   "base": view_before.get("version", 0) if view_before else 0}
+        tables_after = desk.table_versions(tournament)
+        changed = sorted(s for s in set(tables_before) | set(tables_after)
+                         if tables_before.get(s) != tables_after.get(s))
+        cards = [summary(s, notable=False)[0] for s in changed]
+        result: dict[str, Any] = {"tournament": fields, "tables": cards}
+        if session.role == "director":
+            result["dealer_pins"] = {c["stream"]: auth.table_pin(c["stream"]) for c in cards}
+        return result
 
     # The floor is read on threads of its own: under load it does not queue behind the
     # tablets' commands for one of the worker threads they share.
@@ -786,6 +818,20 @@ def create_app(
     app.include_router(asof_router(store, session_of))
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     return app
+
+
+PLAYER_LISTS = ("players", "unseated")
+"""The tournament view's lists of players: rows keyed by `player`, ordered by table, seat
+and entry number `n` (the floor page re-sorts them so)."""
+
+
+def row_changes(before: list[dict[str, Any]], after: list[dict[str, Any]]) -> dict[str, Any]:
+    """The rows of `after` that are new or differ from `before`'s (by `player`), and the
+    players `before` has and `after` has not."""
+    old = {row["player"]: row for row in before}
+    keys = {row["player"] for row in after}
+    return {"changed": [row for row in after if old.get(row["player"]) != row],
+            "removed": [player for player in old if player not in keys]}
 
 
 def checkpoint_view(stored: StoredCheckpoint | None) -> dict[str, Any] | None:

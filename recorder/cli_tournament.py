@@ -63,18 +63,105 @@ def penalty(tournament_id: str, player: str, kind: str, count: int, rule: str, r
     with user_errors(), open_store(db_url) as store:
         t = Tournaments(Recorder(store))
         try:
-            state = t.state(tournament_id)
-            matches = [e.player for e in state.entrants if player in (e.player, e.name)]
-            if len(matches) != 1:
-                raise click.ClickException(
-                    f"no single entrant {player!r} in {tournament_id}: give his id"
-                    + (f" (one of {', '.join(matches)})" if matches else ""))
-            t.penalty(tournament_id, matches[0], kind, rule, reason,
-                      Actor(director, "director"), count)
-            owed = t.serving(tournament_id).get(matches[0], 0)
+            who = _entrant(t, tournament_id, player)
+            t.penalty(tournament_id, who, kind, rule, reason, Actor(director, "director"),
+                      count)
+            owed = t.serving(tournament_id).get(who, 0)
         except RuleViolation as violation:
             raise click.ClickException(str(violation)) from None
     click.echo(f"{kind} for {player} ({rule})" + (f": {owed} hand(s) to serve" if owed else ""))
+
+
+def _entrant(t: Tournaments, tournament_id: str, player: str) -> str:
+    """The id of the one entrant whose id or registered name is `player`."""
+    state = t.state(tournament_id)
+    matches = [e.player for e in state.entrants if player in (e.player, e.name)]
+    if len(matches) != 1:
+        raise click.ClickException(
+            f"no single entrant {player!r} in {tournament_id}: give his id"
+            + (f" (one of {', '.join(matches)})" if matches else ""))
+    return matches[0]
+
+
+@tournament.command("count")
+@click.argument("tournament_id")
+@click.argument("table")
+@click.option("--stack", "stacks", multiple=True, required=True, metavar="PLAYER=CHIPS",
+              help="A counted stack (the player's id or registered name); repeat per player.")
+@click.option("--end-of-day", is_flag=True, help="The count at the end of a day (else at a "
+              "break, which must be on).")
+@click.option("--by", "director", default="director", show_default=True,
+              help="Who records the count.")
+@db_option
+def count(tournament_id: str, table: str, stacks: tuple[str, ...], end_of_day: bool,
+          director: str, db_url: str | None) -> None:
+    """Record the counted stacks at TABLE of TOURNAMENT_ID and show each beside the stack the
+    log computes: a difference stays open until the director corrects the stack."""
+    with user_errors(), open_store(db_url) as store:
+        t = Tournaments(Recorder(store))
+        try:
+            counted: dict[str, int] = {}
+            for item in stacks:
+                who, sep, chips = item.rpartition("=")
+                if not sep or not chips.strip().isdigit():
+                    raise click.ClickException(f"--stack {item!r}: give PLAYER=CHIPS, chips a "
+                                               "whole number")
+                counted[_entrant(t, tournament_id, who.strip())] = int(chips)
+            recorded = t.count_stacks(tournament_id, table,
+                                      "end_of_day" if end_of_day else "break", counted,
+                                      Actor(director, "director"))
+            names = {e.player: e.name for e in t.state(tournament_id).entrants}
+        except RuleViolation as violation:
+            raise click.ClickException(str(violation)) from None
+    event = recorded.events[0].decode()
+    differ = [c for c in event.counts if c.counted != c.computed]
+    click.echo(f"table {table}: {len(event.counts)} stack(s) counted, {len(differ)} differ "
+               "from the log")
+    for c in differ:
+        click.echo(f"  {names.get(c.player, c.player)}: counted {c.counted}, the log says "
+                   f"{c.computed}")
+
+
+@tournament.command("correct-stack")
+@click.argument("tournament_id")
+@click.argument("player")
+@click.option("--reason", required=True, help="Why the stack is what the director rules.")
+@click.option("--stack", default=None, type=click.IntRange(0), help="The stack he rules "
+              "(default: the counted one).")
+@click.option("--by", "director", default="director", show_default=True,
+              help="Who rules.")
+@db_option
+def correct_stack(tournament_id: str, player: str, reason: str, stack: int | None,
+                  director: str, db_url: str | None) -> None:
+    """Settle PLAYER's count that differs from the log: his stack is set to the counted one
+    (or --stack), recorded at his table as a stack adjustment with the reason."""
+    with user_errors(), open_store(db_url) as store:
+        t = Tournaments(Recorder(store))
+        try:
+            recorded = t.correct_stack(tournament_id, _entrant(t, tournament_id, player),
+                                       reason, Actor(director, "director"), stack)
+        except RuleViolation as violation:
+            raise click.ClickException(str(violation)) from None
+    event = recorded.events[0].decode()
+    click.echo(f"{player}: counted {event.counted}, the log had {event.computed}: "
+               f"{event.amount:+} chips ({reason})")
+
+
+@tournament.command("hand-for-hand")
+@click.argument("tournament_id")
+@click.argument("switch", type=click.Choice(["on", "off"]))
+@click.option("--by", "director", default="director", show_default=True, help="Who rules.")
+@db_option
+def hand_for_hand(tournament_id: str, switch: str, director: str, db_url: str | None) -> None:
+    """Turn hand-for-hand on or off in TOURNAMENT_ID: on, no table deals its next hand until
+    every table has finished the round's hand."""
+    with user_errors(), open_store(db_url) as store:
+        t = Tournaments(Recorder(store))
+        try:
+            t.hand_for_hand(tournament_id, switch == "on", Actor(director, "director"))
+        except RuleViolation as violation:
+            raise click.ClickException(str(violation)) from None
+    click.echo(f"hand-for-hand {switch} in {tournament_id}")
 
 
 @click.command("demo")
@@ -91,11 +178,15 @@ def penalty(tournament_id: str, player: str, kind: str, count: int, rule: str, r
 @click.option("--hands-per-level", default=0, show_default=True, type=click.IntRange(0),
               help="Hands played (over all tables) before the next level (0: 4 per table, "
               "at least 6).")
+@click.option("--chip-count", is_flag=True, help="At the first break, count a table's stacks "
+              "(one a chip over the log's) and correct the difference.")
+@click.option("--hand-for-hand", is_flag=True, help="Play the last two tables hand-for-hand.")
 @click.option("--deal", type=click.Choice(["icm", "chip-chop", "chip-chop-last-guaranteed"]),
               default=None, help="Record a deal of that kind when three players are left at "
               "the final table (where the house rules allow deals, e.g. Octobermuck).")
 def demo(db_url: str | None, players: int, tables: int, seed: int, hands: int,
-         structure_file: Path | None, hands_per_level: int, deal: str | None) -> None:
+         structure_file: Path | None, hands_per_level: int, deal: str | None,
+         chip_count: bool, hand_for_hand: bool) -> None:
     """Play a simulated tournament from registration to a winner through the recorder:
     table breaks down to the final table, a penalty, bounties and the high hand where the
     structure has them, and optionally a deal."""
@@ -125,7 +216,8 @@ def demo(db_url: str | None, players: int, tables: int, seed: int, hands: int,
             try:
                 summary = run_demo(recorder, players, tables, seed, hands, structure,
                                    hands_per_level, on_progress=progress,
-                                   deal=(deal or "").replace("-", "_"))
+                                   deal=(deal or "").replace("-", "_"),
+                                   chip_count=chip_count, hand_for_hand=hand_for_hand)
             except RuleViolation as violation:
                 raise click.ClickException(str(violation)) from None
     rate = summary.hands / summary.seconds if summary.seconds else 0.0
@@ -134,7 +226,9 @@ def demo(db_url: str | None, players: int, tables: int, seed: int, hands: int,
     click.echo(f"corrections {summary.corrections}, misdeals {summary.misdeals}, rulings "
                f"{summary.rulings}, penalties {summary.penalties}"
                + (f", deal {summary.deal}" if summary.deal else "")
-               + (", high hand awarded" if summary.high_hand else ""))
+               + (", high hand awarded" if summary.high_hand else "")
+               + (f", chip counts {summary.chip_counts}" if summary.chip_counts else "")
+               + (", hand-for-hand at the last two tables" if summary.hand_for_hand else ""))
     if summary.winner:
         click.echo(f"winner: {summary.winner}")
         for place, name in summary.places[:10]:

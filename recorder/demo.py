@@ -43,6 +43,8 @@ class DemoSummary:
     high_hand: bool = False
     penalties: int = 0
     deal: str = ""
+    chip_counts: int = 0
+    hand_for_hand: bool = False
     winner: str = ""
     places: list[tuple[int, str]] = field(default_factory=list)
     seconds: float = 0.0
@@ -90,13 +92,17 @@ def run_demo(
     on_progress: Callable[[DemoSummary, int], None] | None = None,
     deal: str = "",
     penalty: bool = True,
+    chip_count: bool = False,
+    hand_for_hand: bool = False,
 ) -> DemoSummary:
     """Register `players`, draw seats over `tables`, play until a winner (or `hands` hands).
 
     Along the way: a two-hand penalty (`penalty`), every table break the engine calls for,
     bounties and the high-hand jackpot where the structure has them, and with `deal` (icm,
     chip_chop, chip_chop_last_guaranteed) a deal when three players are left at the final
-    table (where the profile allows deals)."""
+    table (where the profile allows deals). With `chip_count` the floor counts a table at the
+    first break (one stack a chip over the log's, corrected by the director); with
+    `hand_for_hand` the last two tables play hand-for-hand."""
     started = time.perf_counter()
     structure = structure or load_structure(DEMO_STRUCTURE)
     if players < 2:
@@ -148,10 +154,12 @@ def run_demo(
                 on_progress(summary, len(t.state(name).remaining))
         if t.state(name).finished:
             break
+        if hand_for_hand:
+            _hand_for_hand(demo, summary)
         t.balance(name, DIRECTOR)
         if hands_at_level >= hands_per_level:
             hands_at_level = 0
-            _next_level(demo)
+            _next_level(demo, summary, chip_count)
         if demo.rng.random() < 0.05:
             table = demo.rng.choice(t.state(name).tables)
             t.ruling(name, "TDA 45", "a verbal raise declaration is binding; the amount "
@@ -174,6 +182,36 @@ def run_demo(
     return summary
 
 
+def _hand_for_hand(demo: _Demo, summary: DemoSummary) -> None:
+    """The director plays the last two tables hand-for-hand, and ends it at the final
+    table (the round's busts placed together)."""
+    t = demo.tournaments
+    state = t.state(demo.tournament)
+    playing = [tb for tb in state.tables if len(state.seated_at(tb)) >= 2]
+    if state.hand_for_hand is None and len(playing) == 2 and not summary.hand_for_hand:
+        t.hand_for_hand(demo.tournament, True, DIRECTOR)
+        summary.hand_for_hand = True
+    elif state.hand_for_hand is not None and len(playing) < 2:
+        t.hand_for_hand(demo.tournament, False, DIRECTOR)
+
+
+def _count_chips(demo: _Demo, summary: DemoSummary) -> None:
+    """At the first break the floor counts the first table, one stack a chip over the log's;
+    the director rules the counted stack stands."""
+    t = demo.tournaments
+    state = t.state(demo.tournament)
+    table = next((tb for tb in state.tables if state.seated_at(tb)), "")
+    tstate = t.table(demo.tournament, table).state if table else None
+    if tstate is None or not tstate.seats:
+        return
+    chip = max(d.value for d in state.structure.denominations if d.colour in state.in_play)
+    off = tstate.seats[0].player
+    counted = {s.player: s.stack + (chip if s.player == off else 0) for s in tstate.seats}
+    t.count_stacks(demo.tournament, table, "break", counted, DIRECTOR)
+    t.correct_stack(demo.tournament, off, "demo: a chip under his cards", DIRECTOR)
+    summary.chip_counts += 1
+
+
 def _settle_bounties(demo: _Demo) -> None:
     """The director takes the engine's proposal for each bounty the rules left open."""
     t = demo.tournaments
@@ -184,7 +222,7 @@ def _settle_bounties(demo: _Demo) -> None:
         t.assign_bounty(demo.tournament, referred.player, to, DIRECTOR)
 
 
-def _next_level(demo: _Demo) -> None:
+def _next_level(demo: _Demo, summary: DemoSummary, chip_count: bool = False) -> None:
     """The next level, after whatever the schedule wants first (break, color-up, antes)."""
     t = demo.tournaments
     name = demo.tournament
@@ -198,6 +236,8 @@ def _next_level(demo: _Demo) -> None:
         except RuleViolation as violation:
             legal = " ".join(violation.legal)
             if state.on_break:
+                if chip_count and not summary.chip_counts:
+                    _count_chips(demo, summary)
                 t.end_break(name, DIRECTOR)
             elif "decide antes" in legal:
                 t.decide_antes(name, DIRECTOR)

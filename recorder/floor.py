@@ -10,6 +10,7 @@ from __future__ import annotations
 import random
 import threading
 import uuid
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -17,6 +18,7 @@ from typing import Any
 from engine import words
 from engine.breaking import table_to_break
 from engine.errors import RuleViolation
+from engine.hand_for_hand import round_status
 from engine.money import high_hand_proposal, money_block
 from engine.profiles import get_profile
 from engine.seating import needs_balancing
@@ -28,7 +30,7 @@ from engine.tournament_events import (
     PlayerMoved,
     RulingRecorded,
 )
-from engine.tournament_state import TournamentState, fold_tournament
+from engine.tournament_state import TournamentState, apply_tournament, fold_tournament
 from recorder import wire
 from recorder.service import Actor, Recorder
 from recorder.tournament_service import (
@@ -52,10 +54,65 @@ class HandContext:
     penalized: tuple[str, ...] = ()  # players serving a penalty: dealt in, hand killed
 
 
-@dataclass
+@dataclass(frozen=True)
+class _ViewLog:
+    """What the floor view lists from the tournament's events (moves, eliminations,
+    color-ups, rulings, the clock), extended with each new event, never rebuilt."""
+
+    moves: tuple[dict[str, Any], ...] = ()
+    out: tuple[dict[str, Any], ...] = ()
+    color_ups: tuple[dict[str, Any], ...] = ()
+    rulings: tuple[dict[str, Any], ...] = ()
+    clock: Any = None
+
+    def extend(self, state: TournamentState, stored: Sequence[StoredEvent]) -> _ViewLog:
+        names = {e.player: e.name for e in state.entrants} if any(
+            s.type in _LISTED for s in stored) else {}
+        moves, out, color_ups, rulings = [], [], [], []
+        timed = []
+        for item in stored:
+            event = item.decode()
+            timed.append((item.recorded_at, event))
+            if isinstance(event, PlayerMoved):
+                moves.append({"player": event.player,
+                              "name": names.get(event.player, event.player),
+                              "from_table": event.from_table, "from_seat": event.from_seat,
+                              "to_table": event.to_table, "to_seat": event.to_seat,
+                              "stack": event.stack, "reason": words.reason(event.reason),
+                              "rule": words.rule_words(event.rule), "at": _at(item)})
+            elif isinstance(event, PlayerEliminated):
+                out.append({"player": event.player,
+                            "name": names.get(event.player, event.player),
+                            "place": event.place, "table": event.table,
+                            "hand": event.hand_number, "rule": words.rule_words(event.rule),
+                            "at": _at(item)})
+            elif isinstance(event, ChipsColoredUp):
+                color_ups.append({
+                    "after_level": event.after_level, "colours": list(event.colours),
+                    "old_unit": event.old_unit, "new_unit": event.new_unit,
+                    "method": event.method, "removed": event.removed,
+                    "rule": words.rule_words(event.rule),
+                    "changes": [{"name": names.get(a.player, a.player), "amount": a.amount,
+                                 "reason": words.reason(a.reason)}
+                                for a in event.adjustments if a.amount],
+                    "at": _at(item)})
+            elif isinstance(event, RulingRecorded):
+                rulings.append({"rule": words.rule_words(event.rule), "text": event.text,
+                                "by": event.by, "stream": event.stream,
+                                "version": event.version, "at": _at(item)})
+        clock = level_clock(timed, dict(self.clock) if self.clock is not None else None)
+        return _ViewLog(self.moves + tuple(moves), self.out + tuple(out),
+                        self.color_ups + tuple(color_ups), self.rulings + tuple(rulings), clock)
+
+
+_LISTED = frozenset((PlayerMoved.TYPE, PlayerEliminated.TYPE, ChipsColoredUp.TYPE))
+
+
+@dataclass(frozen=True)
 class _Read:
     state: TournamentState
-    stored: list[StoredEvent]
+    version: int
+    log: _ViewLog
 
 
 class TournamentDesk:
@@ -77,10 +134,22 @@ class TournamentDesk:
             return None
         with self._lock:
             cached = self._cache.get(tournament)
-            if cached is not None and cached.stored and cached.stored[-1].version == version:
+            if cached is not None and cached.version == version:
                 return cached
-            stored = self.recorder.events(stream)
-            read = _Read(fold_tournament(e.decode() for e in stored), stored)
+            if cached is not None and cached.version < version:
+                # Extended with the events since, like a table's live fold: a tournament
+                # stream is never corrected in place.
+                new = self.recorder.store.read(stream, cached.version + 1)
+                state = cached.state
+                for item in new:
+                    state = apply_tournament(state, item.decode())
+                read = _Read(state, new[-1].version if new else cached.version,
+                             cached.log.extend(state, new))
+            else:
+                stored = self.recorder.events(stream)
+                state = fold_tournament(e.decode() for e in stored)
+                read = _Read(state, stored[-1].version if stored else 0,
+                             _ViewLog().extend(state, stored))
             self._cache[tournament] = read
             return read
 
@@ -106,6 +175,11 @@ class TournamentDesk:
             return HandContext(level, blocked=RuleViolation(
                 "schedule", f"the break after level {t.level} is on: no hand until the "
                 "director ends it", ("wait for the end of the break",)))
+        if t.hand_for_hand is not None:
+            try:
+                self.tournaments.check_hand_start(state.tournament, state.table, t)
+            except RuleViolation as violation:
+                return HandContext(level, blocked=violation)
         penalized = tuple(sorted(self.tournaments.serving(state.tournament, t)))
         return HandContext(level, final_table=len(t.tables) == 1, penalized=penalized)
 
@@ -133,7 +207,8 @@ class TournamentDesk:
         if state is None or not state.tournament or state.hand_in_progress:
             return []
         read = self._read(state.tournament)
-        jackpot = read is not None and bool(read.state.structure.money.high_hand_fee)
+        jackpot = read is not None and (bool(read.state.structure.money.high_hand_fee)
+                                        or read.state.hand_for_hand is not None)
         if not retried and not jackpot and not any(s.stack == 0 for s in state.seats):
             return []
         out = self.tournaments.settle_hand(state.tournament, state.table, actor,
@@ -197,6 +272,14 @@ class TournamentDesk:
         if isinstance(c, wire.RulingIn):
             return t.ruling(tournament, c.rule, c.text, actor, c.stream, c.version,
                             **ids).retried
+        if isinstance(c, wire.CountStacksIn):
+            return t.count_stacks(tournament, c.table, c.occasion, c.stacks, actor,
+                                  **ids).retried
+        if isinstance(c, wire.CorrectStackIn):
+            return t.correct_stack(tournament, c.player, c.reason, actor, c.stack,
+                                   **ids).retried
+        if isinstance(c, wire.HandForHandIn):
+            return t.hand_for_hand(tournament, c.on, actor, **ids).retried
         if isinstance(c, wire.SettleIn):
             if expected_version is not None and expected_version != t.version(tournament):
                 raise ConcurrencyConflict(tournament_stream(tournament), expected_version,
@@ -228,25 +311,46 @@ class TournamentDesk:
         if tournaments is None:  # (the floor gives them from the heads it read already)
             tournaments = self.tournaments.tournaments()
         for tournament in tournaments:
-            try:
-                read = self._read(tournament)
-                if read is None:
-                    continue
-                serving = self.tournaments.serving(tournament, read.state)
-                key = (read.stored[-1].version if read.stored else 0,
-                       tuple(sorted(serving.items())))
-                cached = self._views.get(tournament)
-                if cached is None or cached[0] != key:
-                    cached = (key, tournament_view(tournament, read.state, read.stored, now,
-                                                   serving))
-                    self._views[tournament] = cached
-                result.append(cached[1] | {"now": _epoch_ms(now)})
-            except (RuleViolation, KeyError, IndexError, ValueError, TypeError) as error:
-                if problems is not None:
-                    problems.append({"tournament": tournament, "rule": getattr(
-                        error, "rule", "log"), "message": f"this tournament cannot be shown: "
-                        f"{getattr(error, 'message', error)}"})
+            view = self.view(tournament, now, problems)
+            if view is not None:
+                result.append(view)
         return result
+
+    def view(self, tournament: str, now: datetime,
+             problems: list[dict[str, Any]] | None = None) -> dict[str, Any] | None:
+        """One tournament's view (see `views`); None when it cannot be shown."""
+        try:
+            read = self._read(tournament)
+            if read is None:
+                return None
+            serving = self.tournaments.serving(tournament, read.state)
+            key = (read.version, tuple(sorted(serving.items())))
+            cached = self._views.get(tournament)
+            if cached is None or cached[0] != key:
+                cached = (key, tournament_view(tournament, read.state, read.version,
+                                               read.log, now, serving))
+                self._views[tournament] = cached
+            fresh: dict[str, Any] = {"now": _epoch_ms(now)}
+            if read.state.hand_for_hand is not None:
+                status = round_status(read.state, self.tournaments.progress(
+                    tournament, read.state))
+                fresh["round"] = {"number": status.number, "complete": status.complete,
+                                  "waiting": list(status.waiting)}
+            view: dict[str, Any] = cached[1] | fresh
+            return view
+        except (RuleViolation, KeyError, IndexError, ValueError, TypeError) as error:
+            if problems is not None:
+                problems.append({"tournament": tournament, "rule": getattr(
+                    error, "rule", "log"), "message": f"this tournament cannot be shown: "
+                    f"{getattr(error, 'message', error)}"})
+            return None
+
+    def table_versions(self, tournament: str) -> dict[str, int]:
+        """The version of each of the tournament's tables in play (before a command: which
+        tables it changed)."""
+        tables = self.open_tables(tournament) or ()
+        return {s: self.recorder.head_version(s)
+                for s in (table_stream(tournament, t) for t in tables)}
 
 
 def _at(stored: StoredEvent) -> str:
@@ -257,51 +361,22 @@ def _epoch_ms(moment: datetime) -> int:
     return int(moment.timestamp() * 1000)
 
 
-def tournament_view(tournament: str, state: TournamentState, stored: list[StoredEvent],
+def tournament_view(tournament: str, state: TournamentState, version: int, log: _ViewLog,
                     now: datetime, serving: dict[str, int] | None = None) -> dict[str, Any]:
     """The tournament at a glance: clock, schedule, players, moves, eliminations, color-ups,
     rulings; every list newest first."""
     s = state.structure
     names = {e.player: e.name for e in state.entrants}
     serving = serving or {}
-    clock = level_clock((item.recorded_at, item.decode()) for item in stored)
-    moves: list[dict[str, Any]] = []
-    out: list[dict[str, Any]] = []
-    color_ups: list[dict[str, Any]] = []
-    rulings: list[dict[str, Any]] = []
-    for item in stored:
-        event = item.decode()
-        if isinstance(event, PlayerMoved):
-            moves.append({"player": event.player, "name": names.get(event.player, event.player),
-                          "from_table": event.from_table, "from_seat": event.from_seat,
-                          "to_table": event.to_table, "to_seat": event.to_seat,
-                          "stack": event.stack, "reason": words.reason(event.reason),
-                          "rule": words.rule_words(event.rule),
-                          "at": _at(item)})
-        elif isinstance(event, PlayerEliminated):
-            out.append({"player": event.player, "name": names.get(event.player, event.player),
-                        "place": event.place, "table": event.table, "hand": event.hand_number,
-                        "rule": words.rule_words(event.rule), "at": _at(item)})
-        elif isinstance(event, ChipsColoredUp):
-            color_ups.append({
-                "after_level": event.after_level, "colours": list(event.colours),
-                "old_unit": event.old_unit, "new_unit": event.new_unit,
-                "method": event.method, "removed": event.removed,
-                "rule": words.rule_words(event.rule),
-                "changes": [{"name": names.get(a.player, a.player), "amount": a.amount,
-                             "reason": words.reason(a.reason)}
-                            for a in event.adjustments if a.amount],
-                "at": _at(item)})
-        elif isinstance(event, RulingRecorded):
-            rulings.append({"rule": words.rule_words(event.rule), "text": event.text,
-                            "by": event.by,
-                            "stream": event.stream, "version": event.version, "at": _at(item)})
+    clock = log.clock or {"kind": "none"}
+    moves, out, color_ups, rulings = log.moves, log.out, log.color_ups, log.rulings
     try:
         start_level(state)
         next_step: dict[str, Any] = {"ok": True, "text": f"start level {state.level + 1}"}
     except RuleViolation as violation:
         next_step = {"ok": False} | violation.as_dict()
     remaining = state.remaining
+    alive = [(n, e) for n, e in enumerate(state.entrants) if e.alive]
     ledger = state.ledger
     schedule = [
         {"number": lv.number, "small_blind": lv.small_blind, "big_blind": lv.big_blind,
@@ -316,7 +391,7 @@ def tournament_view(tournament: str, state: TournamentState, stored: list[Stored
     return {
         "id": tournament,
         "stream": tournament_stream(tournament),
-        "version": stored[-1].version if stored else 0,
+        "version": version,
         "name": s.name,
         "profile": s.profile,
         "level": state.level,
@@ -334,9 +409,11 @@ def tournament_view(tournament: str, state: TournamentState, stored: list[Stored
         "average_stack": ledger.total // len(remaining) if remaining else 0,
         "chip_unit": state.chip_unit,
         "registration_open": late_entry_open(state),
-        "unseated": [{"player": e.player, "name": e.name} for e in remaining if not e.table],
-        "players": [{"player": e.player, "name": e.name, "table": e.table, "seat": e.seat}
-                    for e in sorted(remaining, key=lambda e: (e.table, e.seat))],
+        # `n`: the entry's number (registration order), the last key of each list's order.
+        "unseated": [{"player": e.player, "name": e.name, "n": n} for n, e in alive
+                     if not e.table],
+        "players": [{"player": e.player, "name": e.name, "table": e.table, "seat": e.seat,
+                     "n": n} for n, e in sorted(alive, key=lambda x: (x[1].table, x[1].seat))],
         "tables": list(state.tables),
         "table_streams": {t: table_stream(tournament, t) for t in state.tables},
         "needs_balancing": needs_balancing(state) if state.tables else False,
@@ -362,10 +439,23 @@ def tournament_view(tournament: str, state: TournamentState, stored: list[Stored
             "method": state.deal.method, "kept": state.deal.kept,
             "shares": [{"name": names.get(x.player, x.player), "stack": x.stack,
                         "amount": x.amount, "consent": x.consent} for x in state.deal.shares]},
+        "chip_counts": {
+            "open": [{"table": table, "player": x.player, "name": names.get(x.player, x.player),
+                      "counted": x.counted, "computed": x.computed}
+                     for table, x in state.differences],
+            "corrections": [{"player": c.player, "name": names.get(c.player, c.player),
+                             "table": c.table, "counted": c.counted, "computed": c.computed,
+                             "amount": c.amount, "reason": c.reason,
+                             "rule": words.rule_words(c.rule), "by": c.by}
+                            for c in state.corrections][::-1],
+            "counted_tables": sorted({c.table for c in state.counts
+                                      if c.level == state.level}),
+        },
+        "hand_for_hand": state.hand_for_hand is not None,
         "eliminations": sorted(out, key=lambda e: e["place"]),
-        "moves": moves[::-1],
-        "color_ups": color_ups[::-1],
-        "rulings": rulings[::-1],
+        "moves": list(moves[::-1]),
+        "color_ups": list(color_ups[::-1]),
+        "rulings": list(rulings[::-1]),
         "prizes": prizes,
         "currency": s.money.currency,
     }

@@ -465,18 +465,43 @@ class Recorder:
         """`plan_table` for several tables of one change (a move, a table break, a draw): a
         player whom the same change takes out of one table may be seated at another."""
         leaving: set[str] = set()
+        tournaments: set[str] = set()
         for stream, table_commands in commands.items():
             state = self.table(stream).state
+            if state is not None and state.tournament:
+                tournaments.add(state.tournament)
             for command in table_commands:
                 if isinstance(command, RemovePlayer) and state is not None:
                     seat = state.occupant(command.seat)
                     if seat is not None:
                         leaving.add(seat.player)
-        return [self.plan_table(stream, c, frozenset(leaving))
+                if isinstance(command, OpenTable) and command.tournament:
+                    tournaments.add(command.tournament)
+        # Who is seated where at the tournaments' tables, read once for the whole change (a
+        # draw over 1,000 tables checks each seat against it, not against every table).
+        seated = self._seated(tournaments) if any(
+            isinstance(c, SeatPlayer) for cs in commands.values() for c in cs) else {}
+        return [self.plan_table(stream, c, frozenset(leaving), seated)
                 for stream, c in commands.items() if c]
 
+    def _seated(self, tournaments: set[str]) -> dict[str, tuple[str, str, int]]:
+        """player -> (stream, table, seat) at the tables of `tournaments` as they stand."""
+        seated: dict[str, tuple[str, str, int]] = {}
+        if not tournaments:
+            return seated
+        heads = [h.stream_id for h in self.store.streams() if h.kind == "table"]
+        self.preload(heads)
+        for stream in heads:
+            other = self.table(stream).state
+            if other is None or other.tournament not in tournaments:
+                continue
+            for seat in other.seats:
+                seated[seat.player] = (stream, other.table, seat.seat)
+        return seated
+
     def plan_table(self, stream: str, commands: Sequence[TableCommand],
-                   leaving: frozenset[str] = frozenset()) -> StreamChange:
+                   leaving: frozenset[str] = frozenset(),
+                   seated: Mapping[str, tuple[str, str, int]] | None = None) -> StreamChange:
         """The events `commands` give at the table, each decided on the table as the ones
         before it leave it; nothing is recorded (for `record_many`). `leaving`: players the
         same change takes out of their other tables."""
@@ -486,7 +511,7 @@ class Recorder:
             trial = live
             events: list[Any] = []
             for command in commands:
-                decided = self._decide(stream, trial, command, leaving=leaving)
+                decided = self._decide(stream, trial, command, leaving=leaving, seated=seated)
                 state = trial.state
                 for event in decided:
                     state = _apply(state, event)
@@ -630,7 +655,8 @@ class Recorder:
         return self.store.read(stream)
 
     def _decide(self, stream: str, live: LiveTable, command: TableCommand,
-                actor: Actor | None = None, leaving: frozenset[str] = frozenset()) -> list[Any]:
+                actor: Actor | None = None, leaving: frozenset[str] = frozenset(),
+                seated: Mapping[str, tuple[str, str, int]] | None = None) -> list[Any]:
         state = live.state
         _check_words(command)
         if isinstance(command, OpenTable):
@@ -671,7 +697,7 @@ class Recorder:
             if state.seat_of(command.player) is not None:
                 raise RuleViolation("seating", f"{command.player} is already seated here")
             if command.player not in leaving:
-                self._check_not_seated_elsewhere(stream, state, command.player)
+                self._check_not_seated_elsewhere(stream, state, command.player, seated)
             return [PlayerSeated(command.seat, command.player, command.stack, command.waits,
                                  command.reason)]
         if isinstance(command, RemovePlayer):
@@ -739,10 +765,21 @@ class Recorder:
                                 ("start a hand",))
         return list(decide(hand, command))
 
-    def _check_not_seated_elsewhere(self, stream: str, state: TableState, player: str) -> None:
+    def _check_not_seated_elsewhere(self, stream: str, state: TableState, player: str,
+                                    seated: Mapping[str, tuple[str, str, int]] | None = None
+                                    ) -> None:
         """A tournament's player has one seat: refused while he is seated at another of its
-        tables (a move takes him out there first)."""
+        tables (a move takes him out there first). `seated`: where the tournament's players
+        sit, read once for a change over several tables."""
         if not state.tournament:
+            return
+        if seated is not None:
+            found = seated.get(player)
+            if found is not None and found[0] != stream:
+                raise RuleViolation(
+                    "seating", f"player: {player} is already seated at table {found[1]} of "
+                    f"tournament {state.tournament} (seat {found[2]})",
+                    ("move the player instead",))
             return
         for head in self.store.streams():
             if head.kind != "table" or head.stream_id == stream:

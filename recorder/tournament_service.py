@@ -36,10 +36,18 @@ from engine.breaking import (
     table_to_break,
 )
 from engine.cards import FULL_DECK, card_text
+from engine.chip_counts import correct_stack, count_stacks
 from engine.clock import add_time, pause_clock, resume_clock
 from engine.deals import make_deal
 from engine.errors import RuleViolation
 from engine.events import HandKilled, HandStarted
+from engine.hand_for_hand import (
+    check_hand_start,
+    end_hand_for_hand,
+    hand_for_hand_rule,
+    round_status,
+    start_hand_for_hand,
+)
 from engine.hand_state import COMPLETE
 from engine.money import (
     HIGH_HAND_RULE,
@@ -89,6 +97,8 @@ from engine.tournament_events import (
     ClockPaused,
     ClockResumed,
     DealRecorded,
+    HandForHandEnded,
+    HandForHandStarted,
     HighHandAwarded,
     LevelStarted,
     PenaltyRecorded,
@@ -98,6 +108,8 @@ from engine.tournament_events import (
     PlayerWithdrew,
     RulingRecorded,
     SeatsDrawn,
+    StackCorrected,
+    StacksCounted,
     TimeAdded,
     TournamentCreated,
 )
@@ -183,11 +195,12 @@ def _epoch_ms(moment: datetime) -> int:
     return int(moment.timestamp() * 1000)
 
 
-def level_clock(timed: Iterable[tuple[datetime, Any]]) -> dict[str, Any]:
+def level_clock(timed: Iterable[tuple[datetime, Any]],
+                clock: dict[str, Any] | None = None) -> dict[str, Any]:
     """The clock as the tournament's events (with the time each was recorded) leave it:
     `kind` (none, level, break, due), `label`, `minutes`, `started` and `ends` (epoch ms),
-    `paused` and, paused, `left_ms`."""
-    clock: dict[str, Any] = {"kind": "none"}
+    `paused` and, paused, `left_ms`. From `clock` (the clock the earlier events left) on."""
+    clock = clock if clock is not None else {"kind": "none"}
     for at, event in timed:
         if isinstance(event, LevelStarted | BreakStarted):
             level = isinstance(event, LevelStarted)
@@ -221,6 +234,7 @@ class Tournaments:
 
     recorder: Recorder
     _cache: dict[str, tuple[TournamentState, int]] = field(default_factory=dict)
+    _served: dict[str, tuple[int, dict[str, int]]] = field(default_factory=dict)
     _lock: threading.Lock = field(default_factory=threading.Lock)
 
     # --- reading --------------------------------------------------------------------------
@@ -622,13 +636,24 @@ class Tournaments:
         for head in self.recorder.store.streams():
             if not head.stream_id.startswith(prefix):
                 continue
-            players: tuple[str, ...] = ()
-            for _version, event in self.recorder.table(head.stream_id).effective:
-                if isinstance(event, HandStarted):
-                    players = event.players
-                elif isinstance(event, HandKilled) and event.reason == KILLED_FOR_PENALTY:
-                    who = players[event.player]
-                    counts[who] = counts.get(who, 0) + 1
+            # Counted once per version of each table, not re-read at every look.
+            with self._lock:
+                cached = self._served.get(head.stream_id)
+            if cached is None or cached[0] != head.version:
+                fold = self.recorder.table(head.stream_id)
+                mine: dict[str, int] = {}
+                players: tuple[str, ...] = ()
+                for _version, event in fold.effective:
+                    if isinstance(event, HandStarted):
+                        players = event.players
+                    elif isinstance(event, HandKilled) and event.reason == KILLED_FOR_PENALTY:
+                        who = players[event.player]
+                        mine[who] = mine.get(who, 0) + 1
+                cached = (fold.version, mine)
+                with self._lock:
+                    self._served[head.stream_id] = cached
+            for who, n in cached[1].items():
+                counts[who] = counts.get(who, 0) + n
         return counts
 
     def serving(self, tournament: str, state: TournamentState | None = None) -> dict[str, int]:
@@ -640,6 +665,7 @@ class Tournaments:
         """The next hand at `table` at the stakes in force; players serving a penalty are
         dealt in and their hands killed."""
         state = self.state(tournament)
+        self.check_hand_start(tournament, table, state)
         command = StartHand(stakes(state), 0, len(state.tables) == 1,
                             tuple(sorted(self.serving(tournament, state))))
         return self._table_step(tournament, table, _ids(None), lambda _fold: command, actor)
@@ -667,27 +693,143 @@ class Tournaments:
                 shown = [h for h in high_hands_shown(hand, table, entered)
                          if (h.player, h.table, h.hand_number) not in posted]
                 events.extend(post_high_hands(state, shown))
-            out = [s for s in tstate.seats if s.stack == 0]
-            if not out:
+            tables = [table]
+            if state.hand_for_hand is not None:
+                # Hand-for-hand: the players out in a round are placed together once every
+                # table has finished the round's hand (TDA RP-8-A, photo finish).
+                if not round_status(state, self.progress(tournament, state)).complete:
+                    return events, {}
+                tables = [t for t in state.tables if state.seated_at(t)]
+            busts, referred, commands = self._busts(tournament, state, tables)
+            if not busts:
                 return events, {}
-            started = (dict(zip(hand.setup.seats, hand.setup.stacks, strict=True))
-                       if hand else {})
-            number = hand.setup.hand_number if hand else 0
-            bounty = bool(state.structure.money.bounty)
-            calls = {s.player: bounty_for(hand, s.player) for s in out} if bounty else {}
-            busts = [Bust(s.player, started.get(s.seat, 0), table, number,
-                          calls[s.player].to if bounty else "") for s in out]
-            events.extend(eliminate(state, busts))
-            events.extend(BountyReferred(p, table, number, c.proposal, c.code)
-                          for p, c in calls.items() if not c.to)
+            after = state
+            for event in events:
+                after = apply_tournament(after, event)
+            events.extend(eliminate(after, busts))
+            events.extend(referred)
             events.extend(self._prizes_if_over(state, events))
-            return events, {table: [RemovePlayer(s.seat, "eliminated") for s in out]}
+            return events, commands
 
         recorded = self._atomic_or_none(tournament, ids, decide, actor)
         if recorded is None:
             return []
         return [e for e in (s.decode() for s in recorded.events)
                 if isinstance(e, PlayerEliminated)]
+
+    def _busts(self, tournament: str, state: TournamentState, tables: Sequence[str]
+               ) -> tuple[list[Bust], list[BountyReferred], dict[str, list[Any]]]:
+        """The players left without chips at `tables` after their last hands: each with his
+        chips at the start of that hand and his bounty's collector (or the referral), and the
+        seats to empty."""
+        busts: list[Bust] = []
+        referred: list[BountyReferred] = []
+        commands: dict[str, list[Any]] = {}
+        bounty = bool(state.structure.money.bounty)
+        for t in tables:
+            tstate = self.table(tournament, t).state
+            if tstate is None or tstate.hand_in_progress:
+                continue
+            out = [s for s in tstate.seats if s.stack == 0]
+            if not out:
+                continue
+            hand = tstate.hand
+            started = (dict(zip(hand.setup.seats, hand.setup.stacks, strict=True))
+                       if hand else {})
+            number = hand.setup.hand_number if hand else 0
+            for seat in out:
+                call = bounty_for(hand, seat.player) if bounty else None
+                busts.append(Bust(seat.player, started.get(seat.seat, 0), t, number,
+                                  call.to if call is not None else ""))
+                if call is not None and not call.to:
+                    referred.append(BountyReferred(seat.player, t, number, call.proposal,
+                                                   call.code))
+            commands[t] = [RemovePlayer(s.seat, "eliminated") for s in out]
+        return busts, referred, commands
+
+    def count_stacks(self, tournament: str, table: str, occasion: str,
+                     counted: Mapping[str, int], actor: Actor, *,
+                     event_id: uuid.UUID | None = None,
+                     expected_version: int | None = None) -> Recorded:
+        """The floor's counted stacks at `table` (at a break or the end of a day); the engine
+        sets each beside the stack the log computes (the table's, now)."""
+
+        def decide(state: TournamentState) -> list[Any]:
+            tstate = self.table(tournament, table).state if table in state.tables else None
+            if tstate is not None and tstate.hand_in_progress:
+                raise RuleViolation("chip count", f"a hand is in progress at table {table}: "
+                                    "count the stacks when it is over",
+                                    ("finish the hand first",))
+            computed = {s.player: s.stack for s in tstate.seats} if tstate is not None else {}
+            return [count_stacks(state, table, occasion, counted, computed)]
+
+        return self._step(tournament, _ids(event_id), decide, actor, expected_version,
+                          _Intent(StacksCounted.TYPE, {"table": table, "occasion": occasion}))
+
+    def correct_stack(self, tournament: str, player: str, reason: str, actor: Actor,
+                      stack: int | None = None, *, event_id: uuid.UUID | None = None,
+                      expected_version: int | None = None) -> Recorded:
+        """The director settles a count that differs from the log: the player's stack is ruled
+        to be `stack` (the counted one when None), the change recorded at his table as a
+        stack adjustment (one transaction)."""
+
+        def decide(state: TournamentState, _v: int) -> tuple[list[Any], dict[str, list[Any]]]:
+            entrant = state.entrant(player)
+            tstate = (self.table(tournament, entrant.table).state
+                      if entrant is not None and entrant.seated else None)
+            seat = tstate.seat_of(player) if tstate is not None else None
+            if tstate is not None and tstate.hand_in_progress:
+                raise RuleViolation("chip count", f"a hand is in progress at table "
+                                    f"{tstate.table}: correct the stack when it is over",
+                                    ("finish the hand first",))
+            corrected = correct_stack(state, player, reason, actor.name,
+                                      seat.stack if seat is not None else 0, stack)
+            if not corrected.amount or entrant is None or seat is None:
+                return [corrected], {}
+            return [corrected], {entrant.table: [AdjustStack(
+                seat.seat, corrected.amount, "count_correction", corrected.rule)]}
+
+        return self._atomic(tournament, _ids(event_id), expected_version,
+                            _Intent(StackCorrected.TYPE, {"player": player}), decide, actor)
+
+    def progress(self, tournament: str, state: TournamentState) -> dict[str, tuple[int, bool]]:
+        """Each table in play: (hands played, a hand in progress)."""
+        result = {}
+        for t in state.tables:
+            tstate = self.table(tournament, t).state
+            if tstate is not None:
+                result[t] = (tstate.hands_played, tstate.hand_in_progress)
+        return result
+
+    def hand_for_hand(self, tournament: str, on: bool, actor: Actor, *,
+                      event_id: uuid.UUID | None = None,
+                      expected_version: int | None = None) -> Recorded:
+        """Turn hand-for-hand on (from the next hand at every table) or off; turned off, the
+        players out in the round so far are placed together (one transaction)."""
+
+        def decide(state: TournamentState, _v: int) -> tuple[list[Any], dict[str, list[Any]]]:
+            if on:
+                return [start_hand_for_hand(state, self.progress(tournament, state))], {}
+            ended = end_hand_for_hand(state)
+            events: list[Any] = [ended]
+            tables = [t for t in state.tables if state.seated_at(t)]
+            busts, referred, commands = self._busts(tournament, state, tables)
+            if busts:
+                events.extend(eliminate(apply_tournament(state, ended), busts))
+                events.extend(referred)
+                events.extend(self._prizes_if_over(state, events))
+            return events, commands
+
+        kind = HandForHandStarted.TYPE if on else HandForHandEnded.TYPE
+        return self._atomic(tournament, _ids(event_id), expected_version, _Intent(kind),
+                            decide, actor)
+
+    def check_hand_start(self, tournament: str, table: str,
+                         state: TournamentState | None = None) -> None:
+        """Refuse the next hand at `table` while hand-for-hand waits for another table."""
+        state = state or self.state(tournament)
+        if state.hand_for_hand is not None:
+            check_hand_start(state, table, self.progress(tournament, state))
 
     @staticmethod
     def _prizes_if_over(state: TournamentState, events: Sequence[Any]) -> list[Any]:
@@ -780,8 +922,17 @@ class Tournaments:
             raise RuleViolation(BREAK_RULE, "every table is still needed: no table breaks now")
         return self._break(tournament, state, version, plan, seed, ids, actor)
 
+    def _round_open(self, tournament: str, state: TournamentState) -> bool:
+        """Hand-for-hand with the round not finished everywhere (its busts not yet out)."""
+        return state.hand_for_hand is not None and not round_status(
+            state, self.progress(tournament, state)).complete
+
     def _break(self, tournament: str, state: TournamentState, version: int, plan: TableBreak,
                seed: int | None, ids: _Ids, actor: Actor) -> Recorded:
+        if self._round_open(tournament, state):
+            raise RuleViolation(hand_for_hand_rule(state), "hand-for-hand: break the table "
+                                "when every table has finished the round's hand",
+                                ("finish the round first",))
         involved = (plan.table,) + plan.to_tables
         folds = {t: self.table(tournament, t) for t in involved}
         busy = [t for t, f in folds.items() if f.state is not None and f.state.hand_in_progress]
@@ -867,7 +1018,7 @@ class Tournaments:
                 raise ConcurrencyConflict(tournament_stream(tournament), expected, version)
             tables = [t for t in state.tables if state.seated_at(t)]
             if any(self.table(tournament, t).state.hand_in_progress  # type: ignore[union-attr]
-                   for t in tables):
+                   for t in tables) or self._round_open(tournament, state):
                 return done
             plan = table_to_break(state)
             if plan is not None:

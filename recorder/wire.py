@@ -19,6 +19,9 @@ from engine.table import MAX_CHIPS, MAX_SEATS, MIN_SEATS, Level
 from recorder import service
 from recorder.limits import Chips, Name, Position, Reason, Rule, Seat, SignedChips
 
+MAX_NAME_KEY = 80
+"""The longest player id a command names."""
+
 Cards = Annotated[str, Field(max_length=20)] | Annotated[
     list[Annotated[str, Field(max_length=3)]], Field(max_length=5)]
 
@@ -468,6 +471,34 @@ class RulingIn(_Command):
     version: int = Field(0, ge=0)
 
 
+class CountStacksIn(_Command):
+    """The floor's counted stacks at a table (player id -> chips), at a break or at the end
+    of a day; the engine sets each beside the stack the log computes."""
+
+    type: Literal["count_stacks"]
+    table: Name = Field(description="the table's name in the tournament")
+    occasion: Literal["break", "end_of_day"] = "break"
+    stacks: dict[Annotated[str, Field(max_length=MAX_NAME_KEY)], Chips] = Field(
+        min_length=1, max_length=MAX_SEATS)
+
+
+class CorrectStackIn(_Command):
+    """The director settles a count that differs from the log: the player's stack is ruled
+    `stack` (omitted: the counted stack), with the reason."""
+
+    type: Literal["correct_stack"]
+    player: Annotated[str, Field(max_length=MAX_NAME_KEY)]
+    reason: Reason = Field(min_length=1)
+    stack: Chips | None = None
+
+
+class HandForHandIn(_Command):
+    """Hand-for-hand on (every table waits for the others after each hand) or off."""
+
+    type: Literal["hand_for_hand"]
+    on: bool
+
+
 class SettleIn(_Command):
     type: Literal["settle"]
     table: Name = Field(description="the table's name in the tournament")
@@ -477,6 +508,6 @@ TournamentCommandIn = Annotated[
     RegisterIn | DrawSeatsIn | StartLevelIn | StartBreakIn | EndBreakIn | ColorUpIn
     | DecideAntesIn | MoveIn
     | BalanceIn | BreakTableIn | AssignBountyIn | AwardHighHandIn | DealIn | PenaltyIn
-    | ClockIn | RulingIn | SettleIn,
+    | ClockIn | RulingIn | SettleIn | CountStacksIn | CorrectStackIn | HandForHandIn,
     Field(discriminator="type"),
 ]

@@ -60,7 +60,9 @@ from engine.tournament_events import (
     PlayerWithdrew,
     PrizesAwarded,
     RulingRecorded,
+    StackCorrected,
 )
+from engine.tournament_state import TournamentState
 from replay.export_hands import (
     LogSnapshot,
     RecordedHand,
@@ -421,6 +423,25 @@ def _deal(deal: DealRecorded | None, names: Mapping[str, str]) -> dict[str, Any]
                        for x in deal.shares]}
 
 
+def _chip_counts(state: TournamentState, names: Mapping[str, str]) -> dict[str, Any]:
+    """The floor's counts beside the log's stacks, the differences still open and the
+    director's corrections with their reasons."""
+    return {
+        "counts": [{"table": c.table, "occasion": c.occasion, "level": c.level,
+                    "stacks": [{"player": x.player, "name": names.get(x.player, x.player),
+                                "counted": x.counted, "computed": x.computed}
+                               for x in c.counts]} for c in state.counts],
+        "open": [{"table": table, "player": x.player, "name": names.get(x.player, x.player),
+                  "counted": x.counted, "computed": x.computed}
+                 for table, x in state.differences],
+        "corrections": [{"player": c.player, "name": names.get(c.player, c.player),
+                         "table": c.table, "counted": c.counted, "computed": c.computed,
+                         "amount": c.amount, "reason": c.reason,
+                         "rule": words.rule_words(c.rule), "by": c.by}
+                        for c in state.corrections],
+    }
+
+
 def _tournament(record: TournamentRecord, tables: Sequence[TableHands],
                 log: LogSnapshot) -> dict[str, Any]:
     state = record.state
@@ -454,7 +475,8 @@ def _tournament(record: TournamentRecord, tables: Sequence[TableHands],
         "entries": ledger.entries, "starting_stack": ledger.starting_stack,
         "starting_chips": ledger.starting_chips, "late_deductions": ledger.late_deductions,
         "color_up_change": ledger.color_up_change, "carried_to_pots": ledger.carried_to_pots,
-        "withdrawn": ledger.withdrawn, "expected_total": ledger.total,
+        "withdrawn": ledger.withdrawn, "corrected": ledger.corrected,
+        "expected_total": ledger.total,
         "at_tables": at_tables, "hand_in_progress": in_hand,
         "balanced": at_tables == ledger.total,
     }
@@ -506,6 +528,7 @@ def _tournament(record: TournamentRecord, tables: Sequence[TableHands],
     out["high_hand"] = high_hand
     out["money"] = {"currency": money.currency} | money_block(state).as_dict()
     out["deal"] = _deal(state.deal, names)
+    out["chip_counts"] = _chip_counts(state, names)
     out["finished"] = state.finished
     out["level"] = state.level
     return out
@@ -573,6 +596,13 @@ def _rulings(log: LogSnapshot, tournaments: Sequence[TournamentRecord],
                             "by": event.by, "player": "",
                             "affects": f"{event.stream} v{event.version}" if event.stream
                             else ""})
+            elif isinstance(event, StackCorrected):
+                out.append({**base, "kind": "stack correction",
+                            "rule": words.rule_words(event.rule),
+                            "text": f"counted {event.counted}, the log {event.computed}: "
+                            f"{event.amount:+} ({event.reason})", "by": event.by,
+                            "player": names.get(event.player, event.player),
+                            "affects": f"table {event.table}"})
             elif isinstance(event, PenaltyRecorded):
                 hands = f" ({event.hands} hands)" if event.hands else ""
                 out.append({**base, "kind": "penalty", "rule": words.rule_words(event.rule),
@@ -905,6 +935,7 @@ def _tournament_html(t: Mapping[str, Any]) -> str:
         ["color-up changes (races, round-ups, forfeits)", f"{ledger['color_up_change']:+,}"],
         ["odd chips carried into next pots", f"{ledger['carried_to_pots']:+,}"],
         ["less chips of withdrawn players", f"−{ledger['withdrawn']:,}"],
+        ["stack corrections after chip counts", f"{ledger.get('corrected', 0):+,}"],
         ["<b>expected chip total</b>", f"<b>{ledger['expected_total']:,}</b>"],
         ["chips at the tables (replayed)" + (" — a hand is in progress"
                                              if ledger["hand_in_progress"] else ""),
@@ -950,6 +981,24 @@ def _tournament_html(t: Mapping[str, Any]) -> str:
                                  ([_e(x["name"]), f"{x['stack']:,}",
                                    _e(_money(x["amount"], currency)), _e(x["consent"])]
                                   for x in deal["shares"]), numeric=(1, 2)))
+    counts = t.get("chip_counts")
+    if counts and (counts["counts"] or counts["corrections"]):
+        parts.append("<h3>Chip counts</h3>")
+        parts.append(_table_html(
+            ("table", "when", "player", "counted", "log"),
+            ([_e(c["table"]), _e(f"{words.reason(c['occasion'])}, level {c['level']}"),
+              _e(x["name"]), f"{x['counted']:,}", f"{x['computed']:,}"]
+             for c in counts["counts"] for x in c["stacks"]), numeric=(3, 4)))
+        if counts["corrections"]:
+            parts.append(_table_html(
+                ("player", "counted", "log", "change", "reason", "rule", "by"),
+                ([_e(c["name"]), f"{c['counted']:,}", f"{c['computed']:,}",
+                  f"{c['amount']:+,}", _e(c["reason"]), _e(c["rule"]), _e(c["by"])]
+                 for c in counts["corrections"]), numeric=(1, 2, 3)))
+        if counts["open"]:
+            parts.append("<p><strong>Not settled:</strong> " + ", ".join(
+                _e(f"{x['name']} counted {x['counted']:,}, the log says {x['computed']:,}")
+                for x in counts["open"]) + "</p>")
     money_block = t.get("money")
     if money_block:
         rows = [(key.replace("_", " "), money_block[key]) for key in (

@@ -3,6 +3,7 @@ the chip total is what the tournament's events say it must be."""
 
 from __future__ import annotations
 
+from engine.chip_counts import count_findings
 from engine.errors import RuleViolation
 from engine.events import PlayerLeft, PlayerSeated, PotCarried, StackAdjusted
 from engine.money import money_findings
@@ -58,6 +59,11 @@ def check_tournament(stream: str, stored: list[StoredEvent],
     if places and (places[-1] > len(state.entrants) or places[0] < 1):
         findings.append(Finding(stream, 0, "player_eliminated", "places",
                                 f"places {places} do not fit {len(state.entrants)} entrants"))
+    for rule, table, count in count_findings(state):
+        findings.append(Finding(stream, 0, "stacks_counted", rule,
+                                f"{count.player}'s stack counted at table {table} differs from "
+                                "the log's: the director settles it with a stack correction",
+                                str(count.computed), str(count.counted)))
     for rule, code, want, got in money_findings(state):
         findings.append(Finding(stream, 0, "tournament", rule, MONEY_MESSAGES[code], want, got))
     expected = expected_chip_total(events)

@@ -487,14 +487,16 @@ def test_the_floor_runs_registration_moves_levels_breaks_color_ups_and_rulings(
     ok = lambda command: _floor_command(director, tournament, command)  # noqa: E731
     response = ok({"type": "register", "name": "Zelda"})
     assert response.status_code == 200, response.text
-    t = response.json()["tournaments"][0]
-    assert t["entries"] == 7 and any(p["name"] == "Zelda" for p in t["players"])
-    mover = next(p for p in t["players"] if p["table"] == "1")
+    t = response.json()["tournament"]
+    assert t["entries"] == 7 and any(p["name"] == "Zelda"
+                                     for p in t["lists"]["players"]["changed"])
+    mover = next(p for p in director.http.get("/api/floor").json()["tournaments"][0][
+        "players"] if p["table"] == "1")
     t = ok({"type": "move", "player": mover["player"], "to_table": "2",
-            "reason": "floor move"}).json()["tournaments"][0]
+            "reason": "floor move"}).json()["tournament"]
     assert t["moves"][0]["name"] == mover["name"] and t["moves"][0]["to_table"] == "2"
     t = ok({"type": "ruling", "rule": "TDA 45", "text": "verbal raise binding",
-            "stream": f"table-{tournament}-1"}).json()["tournaments"][0]
+            "stream": f"table-{tournament}-1"}).json()["tournament"]
     assert t["rulings"][0]["rule"] == "TDA 45: methods of betting: verbal and chips"
     for _ in range(3):
         assert ok({"type": "start_level"}).status_code == 200
@@ -508,16 +510,16 @@ def test_the_floor_runs_registration_moves_levels_breaks_color_ups_and_rulings(
             hand = director.ok(stream, {"type": "fold", "player": hand["legal"]["player"]})[
                 "table"]["hand"]
         director.ok(stream, {"type": "award_pots"})
-    t = ok({"type": "start_break"}).json()["tournaments"][0]
+    t = ok({"type": "start_break"}).json()["tournament"]
     assert t["on_break"] and t["clock"]["kind"] == "break" and t["clock"]["minutes"] == 5
     stream = f"table-{tournament}-1"
     assert director.send(stream, {"type": "start_hand"}).json()["rule"] == "schedule"
     ok({"type": "end_break"})
     response = ok({"type": "color_up"})
     assert response.status_code == 200, response.text
-    t = response.json()["tournaments"][0]
+    t = response.json()["tournament"]
     assert t["color_ups"][0]["colours"] == ["white"] and t["chip_unit"] == 100
-    t = ok({"type": "start_level"}).json()["tournaments"][0]
+    t = ok({"type": "start_level"}).json()["tournament"]
     assert t["level"] == 5 and t["stakes"]["big_blind"] == 400
     assert director.ok(stream, {"type": "start_hand"})["table"]["hand"]["chip_unit"] == 100
     director.__exit__(None, None, None)

@@ -56,11 +56,6 @@ def heads(recorder: Recorder) -> dict[str, int]:
     return {h.stream_id: h.version for h in recorder.store.streams()}
 
 
-def without_clock(answer: dict[str, Any]) -> dict[str, Any]:
-    """The floor view minus the server's time of rendering it."""
-    return answer | {"tournaments": [t | {"now": 0} for t in answer["tournaments"]]}
-
-
 def moved_player(client: Client, tournament: str) -> tuple[str, str]:
     """A player at table 1 and the table he can move to."""
     view = shown(client, tournament)
@@ -93,7 +88,10 @@ def test_a_floor_command_sent_twice_with_the_same_event_id_is_recorded_once(
     again = post(client, tournament, command, event_id, version)
     assert again.status_code == 200, again.text
     assert (first.json()["retried"], again.json()["retried"]) == (False, True)
-    assert without_clock(again.json()) | {"retried": False} == without_clock(first.json())
+    # The answer is what the command changed: a retry changes nothing.
+    assert again.json()["tournament"]["version"] == first.json()["tournament"]["version"]
+    assert set(again.json()["tournament"]) <= {"id", "version", "base", "now", "round"}
+    assert again.json()["tables"] == []
     assert heads(recorder) == after_first
     stream = f"tournament-{tournament}"
     mine = [e for e in recorder.store.read(stream) if e.event_id == uuid.UUID(event_id)]

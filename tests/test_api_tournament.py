@@ -156,7 +156,7 @@ def test_issue_12_fourteen_entrants_on_two_tables_play_down_to_a_winner_from_the
             if state["table_break"]:
                 labels.append(state["table_break"]["label"])
                 after = floor(client, "club", {"type": "break_table", "seed": len(labels)})
-                assert after["tournaments"][0]["table_break"] is None
+                assert after["tournament"]["table_break"] is None
                 continue
             if state["needs_balancing"]:
                 floor(client, "club", {"type": "balance"})

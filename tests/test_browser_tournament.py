@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import random
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -54,13 +55,17 @@ def view(api: Client) -> dict[str, Any]:
     return found
 
 
-def advance(floor: Any, api: Client) -> None:
-    """The next level, after whatever the schedule wants first, each a click."""
+def advance(floor: Any, api: Client,
+            at_break: Callable[[dict[str, Any]], None] | None = None) -> None:
+    """The next level, after whatever the schedule wants first, each a click (`at_break`:
+    what the floor does at a break before it ends it)."""
     for _ in range(6):
         v = view(api)
         if v["finished"]:
             return
         if v["on_break"]:
+            if at_break is not None:
+                at_break(v)
             click(floor, "end_break", api)
             continue
         if v["next"]["ok"]:
@@ -114,12 +119,42 @@ def register(floor: Any, name: str) -> None:
     settle(floor)
 
 
+def count_a_table(floor: Any, api: Client, recorder: Any, v: dict[str, Any]) -> str:
+    """At the break: the floor counts a table's stacks, one 500 over the log's; the
+    difference is listed with both numbers; the director corrects the stack. Returns the
+    player corrected."""
+    current(floor, api)
+    table = v["tables"][0]
+    pick = f"[data-form='count-table'][data-t='{T}']"
+    shows(floor, pick)
+    floor.select_option(f"{pick} select[name='table']", table)
+    floor.click(f"{pick} button")
+    form = f"[data-form='count'][data-t='{T}'][data-table='{table}']"
+    shows(floor, form)
+    seats = recorder.table(v["table_streams"][table]).state.seats
+    off = seats[0].player
+    for seat in seats:
+        floor.fill(f"{form} input[name='stack:{seat.player}']",
+                   str(seat.stack + (500 if seat.player == off else 0)))
+    floor.click(f"{form} button")
+    settle(floor)
+    row = f".count-differences li[data-player='{off}']"
+    shows(floor, row)
+    assert "the log says" in floor.inner_text(row)
+    floor.fill(f"{row} input[name='reason:{off}']", "a 500 chip under his cards")
+    floor.click(f"{row} button")
+    settle(floor)
+    shows(floor, ".count-corrections li")
+    assert view(api)["chip_counts"]["open"] == []
+    return str(off)
+
+
 def test_a_whole_octobermuck_tournament_from_the_floor_page(browser: Any,  # noqa: F811
                                                              tmp_path: Path) -> None:
     recorder = make_recorder(tmp_path)
     app, auth = make_app(recorder, level_for=lambda _s, _f: None)
     rng = random.Random(12)
-    done: dict[str, int] = {"breaks": 0, "balances": 0, "levels": 0}
+    done: dict[str, int] = {"breaks": 0, "balances": 0, "levels": 0, "hand_for_hand": 0}
     with serve_in_thread(app) as base, Client(app, auth) as api:
         assert api.login("director").status_code == 200
         floor = new_page(browser)
@@ -154,6 +189,12 @@ def test_a_whole_octobermuck_tournament_from_the_floor_page(browser: Any,  # noq
         assert view(api)["needs_balancing"]
         hands = rounds = 0
         penalty_given = False
+        counted: list[str] = []
+
+        def at_break(v: dict[str, Any]) -> None:
+            if not counted:
+                counted.append(count_a_table(floor, api, recorder, v))
+
         for _ in range(3000):  # the seat draw is the floor's own (random): some runs are long
             v = view(api)
             if v["prizes"]:
@@ -172,7 +213,18 @@ def test_a_whole_octobermuck_tournament_from_the_floor_page(browser: Any,  # noq
                 done["balances"] += 1
                 continue
             if v["on_break"]:
-                advance(floor, api)
+                advance(floor, api, at_break)
+                continue
+            # Hand-for-hand at the last two tables (Octobermuck's bubble, six paid, falls at
+            # the final table of ten: here the director plays the two tables' stage so), off
+            # at the final table.
+            if not v["hand_for_hand"] and len(v["tables"]) == 2 and not done["hand_for_hand"]:
+                click(floor, "hand_for_hand", api)
+                shows(floor, ".hand-for-hand")
+                done["hand_for_hand"] = 1
+                continue
+            if v["hand_for_hand"] and len(v["tables"]) == 1:
+                click(floor, "hand_for_hand", api)
                 continue
             if v["deals_allowed"] and v["remaining"] == 3:
                 form = f"[data-form='deal'][data-t='{T}']"
@@ -207,7 +259,7 @@ def test_a_whole_octobermuck_tournament_from_the_floor_page(browser: Any,  # noq
                     hands += 1
             rounds += 1
             if rounds % 2 == 0:  # a level every two rounds of hands
-                advance(floor, api)
+                advance(floor, api, at_break)
                 done["levels"] += 1
         v = view(api)
         shows(floor, ".money [data-money='unaccounted']")
@@ -223,8 +275,10 @@ def test_a_whole_octobermuck_tournament_from_the_floor_page(browser: Any,  # noq
     assert done["breaks"] == 2  # three tables, then two, then the final table
     assert done["balances"] >= 1, done
     types = [e.type for e in recorder.store.read(f"tournament-{T}")]
+    assert counted
     for fact in ("break_started", "chips_colored_up", "penalty_recorded", "deal_recorded",
-                 "prizes_awarded"):
+                 "prizes_awarded", "stacks_counted", "stack_corrected", "hand_for_hand_started",
+                 "hand_for_hand_ended"):
         assert fact in types, fact
     killed = [e for e in recorder.store.read_all() if e.type == "hand_killed"
               and e.payload["reason"] == "penalty"]
@@ -237,4 +291,5 @@ def test_a_whole_octobermuck_tournament_from_the_floor_page(browser: Any,  # noq
                                "--out", str(out)]).exit_code == 0
     (tournament,) = json.loads(out.read_text())["tournaments"]
     assert tournament["money"]["unaccounted"] == 0
+    assert [c["amount"] for c in tournament["chip_counts"]["corrections"]] == [500]
     recorder.store.close()

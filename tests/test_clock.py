@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 from test_tournament import example, started
-from web_support import Client, make_app, make_recorder
+from web_support import Client, apply_changes, make_app, make_recorder
 
 from engine.clock import add_time, pause_clock, resume_clock
 from engine.errors import RuleViolation
@@ -54,11 +54,17 @@ def test_the_floor_pauses_the_clock_adds_a_minute_and_resumes(tmp_path: Path) ->
                                   headers={"X-CSRF-Token": client.csrf},
                                   json={"command": command})
         assert answer.status_code == 200, answer.text
-        view: dict[str, Any] = answer.json()["tournaments"][0]
-        return view
+        # The answer is what changed, against the view of version `base`: applied to it, it
+        # is the floor's view now.
+        shown.update(apply_changes(shown, answer.json()["tournament"]))
+        whole = client.http.get("/api/floor").json()["tournaments"][0]
+        assert shown | {"now": 0} == whole | {"now": 0}
+        return shown
 
+    shown: dict[str, Any] = {}
     with Client(app, auth) as client:
         assert client.login("director").status_code == 200
+        shown.update(client.http.get("/api/floor").json()["tournaments"][0])
         clock.now += timedelta(minutes=4)
         view = send(client, {"type": "clock", "action": "pause", "reason": "dispute"})
         assert view["clock"]["paused"] and view["clock"]["left_ms"] == 6 * 60_000

@@ -40,7 +40,11 @@ def test_octobermuck_demo_with_an_icm_deal_replays_clean_with_nothing_unaccounte
     penalty served, every bounty and the jackpot paid, the deal followed by the payouts."""
     tournament, types = demo_and_report(
         db_url, tmp_path, "--players", "24", "--tables", "3", "--seed", "3",
-        "--structure", str(EXAMPLES / "octobermuck.toml"), "--deal", "icm")
+        "--structure", str(EXAMPLES / "octobermuck.toml"), "--deal", "icm", "--chip-count",
+        "--hand-for-hand")
+    for fact in ("stacks_counted:", "stack_corrected:demo: a chip under his cards",
+                 "hand_for_hand_started:", "hand_for_hand_ended:"):
+        assert fact in types, fact
     money = tournament["money"]
     assert isinstance(money, dict)
     assert money["unaccounted"] == 0
@@ -55,9 +59,10 @@ def test_octobermuck_demo_with_an_icm_deal_replays_clean_with_nothing_unaccounte
         assert fact in types, fact
 
 
-def test_octobermuck_demo_with_a_chip_chop(tmp_path: Path) -> None:
+def test_octobermuck_demo_with_a_chip_chop(db_url: str, tmp_path: Path) -> None:
+    """On SQLite and PostgreSQL too (the Done-when asks both deals on both backends)."""
     tournament, _types = demo_and_report(
-        f"sqlite:///{tmp_path / 'chop.db'}", tmp_path, "--players", "24", "--tables", "3",
+        db_url, tmp_path, "--players", "24", "--tables", "3",
         "--seed", "5", "--structure", str(EXAMPLES / "octobermuck.toml"), "--deal", "chip-chop")
     deal = tournament["deal"]
     money = tournament["money"]
@@ -68,11 +73,16 @@ def test_octobermuck_demo_with_a_chip_chop(tmp_path: Path) -> None:
 def test_tda_demo_breaks_tables_to_the_final_table_and_serves_a_penalty(
         db_url: str, tmp_path: Path) -> None:
     tournament, types = demo_and_report(db_url, tmp_path, "--players", "20", "--tables", "3",
-                                        "--seed", "4")
+                                        "--seed", "4", "--chip-count", "--hand-for-hand")
     money = tournament["money"]
     assert isinstance(money, dict) and money["unaccounted"] == 0 and money["prizes_paid"] > 0
-    for fact in ("table_closed:table_broken", "seats_drawn:final_table", "hand_killed:penalty"):
+    for fact in ("table_closed:table_broken", "seats_drawn:final_table", "hand_killed:penalty",
+                 "stacks_counted:", "stack_corrected:demo: a chip under his cards",
+                 "stack_adjusted:count_correction", "hand_for_hand_started:",
+                 "hand_for_hand_ended:"):
         assert fact in types, fact
+    counts = tournament["chip_counts"]
+    assert isinstance(counts, dict) and counts["open"] == [] and len(counts["corrections"]) == 1
 
 
 def test_a_deal_under_rules_without_deals_is_refused_saying_why(tmp_path: Path) -> None:

@@ -121,7 +121,7 @@ def test_the_floor_gives_a_penalty_and_shows_who_is_serving(tmp_path: Path) -> N
             json={"command": {"type": "penalty", "player": player["player"],
                               "penalty": "rounds", "count": 1, "reason": "soft play"}})
         assert answer.status_code == 200, answer.text
-        shown = answer.json()["tournaments"][0]
+        shown = answer.json()["tournament"]
         assert shown["penalties"][0] | {"by": ""} == {
             "player": player["player"], "name": player["name"], "penalty": "rounds",
             "hands": 6, "rule": "tda-71", "reason": "soft play", "by": ""}

@@ -128,7 +128,8 @@ def test_report_has_the_tournament_its_ledger_places_and_prizes(report: AuditRep
     assert ledger["expected_total"] == ledger["at_tables"] and ledger["balanced"]
     assert ledger["expected_total"] == (ledger["starting_chips"] - ledger["late_deductions"]
                                         + ledger["color_up_change"]
-                                        + ledger["carried_to_pots"] - ledger["withdrawn"])
+                                        + ledger["carried_to_pots"] - ledger["withdrawn"]
+                                        + ledger["corrected"])
     places = [e["place"] for e in tournament["eliminations"]]
     assert places == list(range(9, 1, -1))
     assert all(e["chips_at_start"] > 0 and e["hand"] > 0 for e in tournament["eliminations"])

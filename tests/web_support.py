@@ -135,3 +135,16 @@ def require_chromium() -> None:
     if os.environ.get("HANDLOG_REQUIRE_BROWSER") == "1":
         pytest.fail(f"HANDLOG_REQUIRE_BROWSER=1 but {reason}", pytrace=False)
     pytest.skip(f"browser tests skipped: {reason}")
+
+
+def apply_changes(view: dict[str, Any], delta: dict[str, Any]) -> dict[str, Any]:
+    """A tournament command's answer applied to the tournament view it was taken against, as
+    the floor page applies it (recorder/static/floor.js applyChanges, mergeRows)."""
+    assert delta["base"] == view["version"], (delta["base"], view["version"])
+    result = view | {k: v for k, v in delta.items() if k not in ("base", "lists")}
+    for key, change in delta.get("lists", {}).items():
+        changed = {row["player"] for row in change["changed"]}
+        rows = [r for r in view[key] if r["player"] not in changed
+                and r["player"] not in change["removed"]] + change["changed"]
+        result[key] = sorted(rows, key=lambda r: (r.get("table", ""), r.get("seat", 0), r["n"]))
+    return result

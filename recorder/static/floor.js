@@ -196,6 +196,8 @@
       }
       html += "</section>";
       html += '<section class="box"><h2>Moves</h2>';
+      if (t.tables.length > 1 || t.hand_for_hand) html += cmd(t, "hand_for_hand", t.hand_for_hand ? "End hand-for-hand" : "Start hand-for-hand", "wide", { on: t.hand_for_hand ? "false" : "true" });
+      html += handForHandNote(t);
       if (t.table_break) html += cmd(t, "break_table", t.table_break.label, "primary wide");
       else if (t.needs_balancing) html += cmd(t, "balance", "Balance the tables", "primary wide");
       if (t.tables.length > 1) {
@@ -205,6 +207,7 @@
       html += "</section>";
       html += `<section class="box"><h2>Penalties</h2><form class="form" data-form="penalty" data-t="${H.esc(t.id)}"><select name="player">${t.players.map((p) => `<option value="${H.esc(p.player)}">${H.esc(p.name)}</option>`).join("")}</select><select name="penalty"><option value="warning">warning</option><option value="hands">hands</option><option value="rounds">rounds</option><option value="disqualification">disqualification</option></select><input name="count" type="number" min="0" max="100" value="1" inputmode="numeric" aria-label="hands or rounds"><input name="rule" value="tda-71" aria-label="rule"><input name="reason" placeholder="Reason"><button type="submit" class="btn">Give penalty</button></form>`;
       html += penaltyList(t) + "</section>";
+      html += chipCountBox(t);
       if (t.bounties_referred.length) {
         html += '<section class="box"><h2>Bounties to decide</h2><ol class="list bounties">';
         for (const b of t.bounties_referred) {
@@ -224,7 +227,7 @@
     } else if (t.moves.length) {
       html += `<section class="box"><h2>Moves</h2><ol class="list moves">${t.moves.map((m) => `<li>${H.esc(m.name)}: ${H.esc(m.from_table)} → ${H.esc(m.to_table)} seat ${m.to_seat}</li>`).join("")}</ol></section>`;
     }
-    if (!director()) html += `<section class="box"><h2>Penalties</h2>${penaltyList(t)}</section>`;
+    if (!director()) html += `<section class="box"><h2>Penalties</h2>${penaltyList(t)}</section>` + (t.hand_for_hand ? `<section class="box"><h2>Hand-for-hand</h2>${handForHandNote(t)}</section>` : "");
     if (t.high_hand) html += `<section class="box"><h2>High hand</h2><div class="high-hand">${t.high_hand.cards ? `${H.esc(t.high_hand.cards)} · ${t.high_hand.players.map((p) => H.esc(p.name)).join(", ")}` : "none posted yet"}${t.high_hand.awarded ? ` · paid ${t.high_hand.shares.map((x) => `${H.esc(x.name)} ${H.esc(t.currency)} ${(x.amount / 100).toFixed(2)}`).join(", ")}` : ""}</div></section>`;
     if (t.deal) html += `<section class="box"><h2>Deal (${H.esc(t.deal.method)})</h2><ol class="list deal">${t.deal.shares.map((x) => `<li>${H.esc(x.name)}: ${H.esc(t.currency)} ${(x.amount / 100).toFixed(2)} <small>stack ${H.chips(x.stack)}, agreed as ${H.esc(x.consent)}</small></li>`).join("")}</ol></section>`;
     html += `<section class="box"><h2>Money</h2><div class="money">${["buy_ins", "fees", "bounty_pool", "high_hand_pool", "prizes_paid", "bounties_paid", "high_hand_paid", "unaccounted"].map((k) => `<span data-money="${k}">${k.replace(/_/g, " ")} ${H.esc(t.currency)} ${(t.money[k] / 100).toFixed(2)}</span>`).join(" · ")}</div></section>`;
@@ -234,6 +237,33 @@
     html += `<section class="box"><h2>Color-ups</h2><ol class="list colorups">${t.color_ups.map((c) => `<li>after level ${c.after_level}: ${H.esc(c.colours.join(", "))} out, smallest chip ${H.chips(c.old_unit)} → ${H.chips(c.new_unit)} (${H.esc(c.method)}) <span class="rule">${H.esc(c.rule)}</span>${c.changes.length ? `<br><small>${c.changes.map((x) => `${H.esc(x.name)} ${x.amount > 0 ? "+" : ""}${H.chips(x.amount)}`).join(", ")}</small>` : ""}</li>`).join("") || "<li>none yet</li>"}</ol></section>`;
     html += `<section class="box"><h2>Rulings</h2><ol class="list rulings">${t.rulings.map((r) => `<li><span class="rule">${H.esc(r.rule)}</span> ${H.esc(r.text)} <small>${H.esc(r.by)}${r.stream ? ` · ${H.esc(r.stream)}` : ""}</small></li>`).join("") || "<li>none yet</li>"}</ol></section>`;
     return html;
+  }
+
+  // Hand-for-hand: the round being played and the tables the others wait for.
+  function handForHandNote(t) {
+    if (!t.hand_for_hand) return "";
+    const r = t.round || { number: 0, complete: true, waiting: [] };
+    return `<div class="panel-note hand-for-hand" data-round="${r.number}">Hand-for-hand${r.number ? `, round ${r.number}` : ""}: ${r.complete ? "every table may deal the next hand" : `waiting for table ${r.waiting.map((x) => H.esc(x)).join(", ")}`}</div>`;
+  }
+
+  // Chip counts: pick a table, type each counted stack (at a break or the end of the day);
+  // the differences from the log stay listed until the director corrects each stack.
+  const countTable = {};
+  function chipCountBox(t) {
+    const c = t.chip_counts || { open: [], corrections: [], counted_tables: [] };
+    let html = '<section class="box"><h2>Chip counts</h2>';
+    html += `<form class="form inline" data-form="count-table" data-t="${H.esc(t.id)}"><select name="table" aria-label="table to count">${t.tables.map((x) => `<option${countTable[t.id] === x ? " selected" : ""}>${H.esc(x)}</option>`).join("")}</select><button type="submit" class="btn small">Count this table</button></form>`;
+    const table = countTable[t.id];
+    if (table && t.tables.includes(table)) {
+      const seated = t.players.filter((p) => p.table === table);
+      html += `<form class="form" data-form="count" data-t="${H.esc(t.id)}" data-table="${H.esc(table)}"><select name="occasion" aria-label="when"><option value="break"${t.on_break ? " selected" : ""}>at the break</option><option value="end_of_day"${t.on_break ? "" : " selected"}>end of the day</option></select>`;
+      html += seated.map((p) => `<label class="count">${H.esc(p.name)} (s${p.seat}) <input name="stack:${H.esc(p.player)}" type="number" min="0" inputmode="numeric" required></label>`).join("");
+      html += `<button type="submit" class="btn primary">Record the count of table ${H.esc(table)}</button></form>`;
+    }
+    if (c.counted_tables.length) html += `<div class="panel-note">Counted this level: table ${c.counted_tables.map((x) => H.esc(x)).join(", ")}</div>`;
+    html += `<ol class="list count-differences">${c.open.map((d) => `<li data-player="${H.esc(d.player)}">${H.esc(d.name)} (table ${H.esc(d.table)}): counted ${H.chips(d.counted)}, the log says ${H.chips(d.computed)}<form class="form inline" data-form="correct" data-t="${H.esc(t.id)}" data-player="${H.esc(d.player)}"><input name="ruled:${H.esc(d.player)}" type="number" min="0" value="${d.counted}" inputmode="numeric" aria-label="stack ruled"><input name="reason:${H.esc(d.player)}" placeholder="Reason" required><button type="submit" class="btn small">Correct the stack</button></form></li>`).join("") || "<li>no difference open</li>"}</ol>`;
+    if (c.corrections.length) html += `<ol class="list count-corrections">${c.corrections.map((x) => `<li>${H.esc(x.name)}: ${x.amount > 0 ? "+" : ""}${H.chips(x.amount)} (counted ${H.chips(x.counted)}, the log ${H.chips(x.computed)}) <small>${H.esc(x.reason)} · ${H.esc(x.by)}</small></li>`).join("")}</ol>`;
+    return html + "</section>";
   }
 
   function penaltyList(t) {
@@ -317,7 +347,8 @@
       const resend = answer && answer.body && answer.body.resend;
       if (answer && answer.status === 200) {
         alertBox = null;
-        apply(answer.body);
+        if (answer.body.tournament) applyChanges(answer.body);
+        else apply(answer.body);
         return answer.body;
       }
       if (answer && answer.status < 500 && !resend) {
@@ -419,7 +450,7 @@
       for (const [key, value] of Object.entries(el.dataset)) {
         if (!key.startsWith("arg")) continue;
         const name = key.slice(3).toLowerCase();
-        command[name] = name === "seconds" ? parseInt(value, 10) : value;
+        command[name] = name === "seconds" ? parseInt(value, 10) : name === "on" ? value === "true" : value;
       }
       await tournamentCommand(el.dataset.t, command, el.textContent);
     },
@@ -453,6 +484,23 @@
       const consents = {};
       for (const [key, value] of Object.entries(data)) if (key.startsWith("consent:")) consents[key.slice(8)] = value;
       done = await tournamentCommand(t, { type: "deal", method: data.method, kept: parseInt(data.kept || "0", 10), consents }, "deal");
+    }
+    else if (kind === "count-table") {
+      countTable[t] = data.table;
+      render();
+    } else if (kind === "count") {
+      const stacks = {};
+      for (const [key, value] of Object.entries(data)) if (key.startsWith("stack:")) stacks[key.slice(6)] = parseInt(value, 10);
+      done = await tournamentCommand(t, { type: "count_stacks", table: form.dataset.table, occasion: data.occasion, stacks }, `count of table ${form.dataset.table}`);
+      if (done) {
+        delete countTable[t];
+        render();
+      }
+    } else if (kind === "correct") {
+      const player = form.dataset.player;
+      const command = { type: "correct_stack", player, reason: data[`reason:${player}`] };
+      if (data[`ruled:${player}`] !== "") command.stack = parseInt(data[`ruled:${player}`], 10);
+      done = await tournamentCommand(t, command, "stack correction");
     }
     else if (kind === "draw") done = await tournamentCommand(t, { type: "draw_seats", tables: parseInt(data.tables, 10) }, "seat draw");
     else if (kind === "move") done = await tournamentCommand(t, { type: "move", player: data.player, to_table: data.to_table, reason: "floor move" }, "move");
@@ -497,9 +545,52 @@
 
   function apply(view) {
     if (!view || (floor && view.version < floor.version)) return; // an older view, late
+    if (floor && view.tournaments) {
+      // A tournament already shown newer (a command's answer applied) stays as it is.
+      const mine = new Map((floor.tournaments || []).map((t) => [t.id, t]));
+      view.tournaments = view.tournaments.map((t) => (mine.has(t.id) && mine.get(t.id).version > t.version ? mine.get(t.id) : t));
+    }
     floor = view;
     window.__floorUpdates += 1;
     render();
+  }
+
+  // A tournament command's answer is what it changed: the tournament view's changed fields
+  // (against the view of version `base`) and the cards of the tables it recorded at. Applied
+  // to the floor on screen when that is the view they were taken against; else (another
+  // change came in between, not yet here) the floor is read whole.
+  function applyChanges(changes) {
+    const delta = changes.tournament;
+    const list = (floor && floor.tournaments) || [];
+    const index = list.findIndex((x) => x.id === delta.id);
+    const shown = index >= 0 ? list[index] : null;
+    if (shown && shown.version >= delta.version) return; // the live view got here first
+    if (!shown || shown.version !== delta.base) {
+      refresh();
+      return;
+    }
+    const { base: _base, lists, ...fields } = delta;
+    const next = Object.assign({}, shown, fields);
+    for (const [key, change] of Object.entries(lists || {})) next[key] = mergeRows(shown[key] || [], change);
+    list[index] = next;
+    for (const card of changes.tables || []) {
+      const at = floor.tables.findIndex((x) => x.stream === card.stream);
+      if (at >= 0) floor.tables[at] = card;
+      else floor.tables.push(card);
+    }
+    if (changes.dealer_pins) floor.dealer_pins = Object.assign({}, floor.dealer_pins, changes.dealer_pins);
+    window.__floorUpdates += 1;
+    render();
+  }
+
+  // A list of players changed row by row (by player id): ordered as the server orders it,
+  // by table, seat and entry number.
+  function mergeRows(rows, change) {
+    const gone = new Set(change.removed);
+    const changed = new Map(change.changed.map((r) => [r.player, r]));
+    const merged = rows.filter((r) => !gone.has(r.player) && !changed.has(r.player)).concat(change.changed);
+    const cmp = (a, b) => (a < b ? -1 : a > b ? 1 : 0);
+    return merged.sort((a, b) => cmp(a.table || "", b.table || "") || (a.seat || 0) - (b.seat || 0) || a.n - b.n);
   }
 
   function signIn() {
