@@ -3,13 +3,13 @@
 // showdown and the start of the next hand, the tools row; and what their taps record.
 
 import { startClock, stopClock } from "./clock.js";
-import { discardConflict, reapplyConflict, record } from "./outbox.js";
+import { discardConflict, discardHeld, reapplyConflict, record, sendHeld } from "./outbox.js";
 import { render } from "./render.js";
-import { $, H, MODE, S, busy, canRecord, legal, levelText, nameOf, seatName } from "./store.js";
+import { $, H, MODE, S, blocked, canRecord, legal, levelText, nameOf, seatName } from "./store.js";
 
 export function button(action, label, cls, data) {
   const attrs = Object.entries(data || {}).map(([k, v]) => ` data-${k}="${H.esc(v)}"`).join("");
-  const disabled = busy() ? " disabled" : "";
+  const disabled = blocked() ? " disabled" : "";
   return `<button type="button" class="btn ${cls || ""}" data-action="${action}"${attrs}${disabled}>${label}</button>`;
 }
 
@@ -152,6 +152,18 @@ export function renderTools() {
   box.innerHTML = html;
 }
 
+// A betting action for the player to act. Tapped while earlier entries are still waiting (in
+// flight or offline), it is the action of whoever is to act once they are recorded: the outbox
+// fills in the player (and an all-in's amount) from the table the previous answer brings.
+function bet(command, words, queuedWords, queued) {
+  const l = legal();
+  if (!S.outbox.length) {
+    record(Object.assign({ player: l.player }, command), `${l.name}: ${words}`);
+    return;
+  }
+  record(Object.assign({ player: null }, command, queued || {}), `next to act: ${queuedWords || words}`, { forNext: true });
+}
+
 /** @type {Record<string, (el: any) => void>} */
 export const actionTaps = {
   dismiss() {
@@ -160,21 +172,21 @@ export const actionTaps = {
   },
   discard: discardConflict,
   reapply: reapplyConflict,
+  "send-held": sendHeld,
+  "discard-held": discardHeld,
   fold() {
-    const l = legal();
-    record({ type: "fold", player: l.player }, `${l.name}: fold`);
+    bet({ type: "fold" }, "fold");
   },
   check() {
-    const l = legal();
-    record({ type: "check_call", player: l.player }, `${l.name}: check`);
+    bet({ type: "check_call" }, "check", "check/call");
   },
   call() {
     const l = legal();
-    record({ type: "check_call", player: l.player }, `${l.name}: call ${H.chips(l.call)}`);
+    bet({ type: "check_call" }, `call ${H.chips(l.call)}`, "check/call");
   },
   allin() {
     const l = legal();
-    record({ type: "bet_raise", player: l.player, to: l.max_to }, `${l.name}: all-in ${H.chips(l.max_to)}`);
+    bet({ type: "bet_raise", to: l.max_to }, `all-in ${H.chips(l.max_to)}`, "all-in", { to: "max" });
   },
   size(el) {
     S.ui.typed = el.dataset.to;
@@ -198,11 +210,10 @@ export const actionTaps = {
     render();
   },
   push() {
-    const l = legal();
     const motions = S.ui.tray.filter((m) => m.length);
     const chips = motions.reduce((n, m) => n + m.reduce((a, b) => a + b, 0), 0);
-    record({ type: "push_chips", player: l.player, motions, said: S.ui.said },
-      `${l.name}: pushed ${H.chips(chips)}${motions.length > 1 ? ` in ${motions.length} motions` : ""}${S.ui.said === "raise" ? ", said raise" : ""}`);
+    bet({ type: "push_chips", motions, said: S.ui.said },
+      `pushed ${H.chips(chips)}${motions.length > 1 ? ` in ${motions.length} motions` : ""}${S.ui.said === "raise" ? ", said raise" : ""}`);
   },
   key(el) {
     const key = el.dataset.key;
@@ -214,7 +225,7 @@ export const actionTaps = {
     const l = legal();
     const to = amountOf(l);
     const verb = l.raise_kind === "bet" ? "bet" : "raise to";
-    record({ type: "bet_raise", player: l.player, to }, `${l.name}: ${verb} ${H.chips(to)}`);
+    bet({ type: "bet_raise", to }, `${verb} ${H.chips(to)}`, `bet/raise to ${H.chips(to)}`);
   },
   start() {
     record({ type: "start_hand" }, "start the next hand");

@@ -6,9 +6,10 @@
 
 import { sendCommand } from "./api.js";
 import { apply, setConnection } from "./main.js";
+import { fill, h } from "./dom.js";
 import { render } from "./render.js";
 import { showSignIn } from "./signin.js";
-import { H, OUTBOX_KEY, S, canRecord, freshUi } from "./store.js";
+import { $, H, OUTBOX_KEY, S, blocked, canRecord, freshUi } from "./store.js";
 
 let flushing = false;
 /** @type {any} */
@@ -31,16 +32,26 @@ export function saveOutbox() {
   localStorage.setItem(OUTBOX_KEY, JSON.stringify(S.outbox));
 }
 
-// One tap = one command. The version is the one on screen when the dealer tapped; a command
-// queued behind another takes the version that one is recorded at.
-export function record(command, label) {
-  if (!canRecord() || !S.state) return;
+// One tap = one command, never dropped: a tap while earlier entries are still on their way
+// (in flight, offline) joins the queue behind them, in order. The version is the one on screen
+// when the dealer tapped; a command queued behind another takes the version that one is
+// recorded at. `forNext` marks a betting action tapped while others wait: it is the action of
+// whoever is to act once they are recorded, so its player (and an all-in's amount) is filled
+// in from the table the previous answer brought, just before it is sent.
+/**
+ * @param {any} command
+ * @param {string} label
+ * @param {{forNext?: boolean}} [options]
+ */
+export function record(command, label, options) {
+  if (!canRecord() || !S.state || blocked()) return;
   S.tapAt = S.lastTap !== null ? S.lastTap : performance.now();
   S.outbox.push({
     event_id: H.uuid4(),
     expected_version: S.outbox.length ? null : S.state.version,
     command,
     label,
+    for_next: !!(options && options.forNext),
     queued_at: new Date().toISOString(),
   });
   saveOutbox();
@@ -50,16 +61,39 @@ export function record(command, label) {
   flush();
 }
 
+// The player to act now (after every answer so far) for an entry tapped as "next to act".
+function resolve(item) {
+  if (!item.for_next) return true;
+  const legal = S.state && S.state.hand && S.state.hand_in_progress ? S.state.hand.legal : null;
+  if (!legal) return false;
+  item.command.player = legal.player;
+  if (item.command.to === "max") item.command.to = legal.max_to;
+  item.label = `${legal.name}: ${item.label.replace(/^next to act: /, "")}`;
+  item.for_next = false;
+  return true;
+}
+
+/** The last entries this tablet recorded (newest first), for the outbox box. */
+function remember(item, version) {
+  S.recorded = [{ label: item.label, version }].concat(S.recorded || []).slice(0, 3);
+}
+
 export async function flush() {
-  if (flushing || S.conflict || !S.outbox.length) return;
+  if (flushing || blocked() || !S.outbox.length) return;
   flushing = true;
   try {
-    while (S.outbox.length && !S.conflict) {
+    while (S.outbox.length && !blocked()) {
       const item = S.outbox[0];
       if (item.expected_version === null) {
         item.expected_version = S.state.version;
         saveOutbox();
       }
+      if (!resolve(item)) {
+        refuse(item, { rule: "turn", message: "nobody is to act on the table as it is now", legal: [] }, 0);
+        render();
+        continue;
+      }
+      saveOutbox();
       let answer;
       try {
         answer = await sendCommand(item);
@@ -73,6 +107,7 @@ export async function flush() {
         S.outbox.shift();
         if (S.outbox.length && S.outbox[0].expected_version === null) S.outbox[0].expected_version = body.version;
         saveOutbox();
+        remember(item, body.version);
         if (S.connection === "offline") setConnection("live");
         apply(body.table);
       } else if (answer.status === 409) {
@@ -86,20 +121,8 @@ export async function flush() {
         scheduleRetry();
         return;
       } else {
-        // Refused (422 rule or request, 403 role, 400 malformed, 413 too large): nothing was recorded. What was queued
-        // behind it was meant to follow it, so it goes too.
-        const dropped = S.outbox.length;
-        S.outbox = [];
-        saveOutbox();
-        S.alertBox = {
-          kind: "refused",
-          title: `Refused: ${item.label}`,
-          rule: body.rule || `HTTP ${answer.status}`,
-          rule_words: body.rule_words || "",
-          text: body.message || "",
-          legal: body.legal || [],
-          extra: dropped > 1 ? `${dropped - 1} later entr${dropped > 2 ? "ies" : "y"} dropped too` : "",
-        };
+        // Refused (422 rule or request, 403 role, 400 malformed, 413 too large): nothing was recorded.
+        refuse(item, body, answer.status);
         if (body.table) apply(body.table);
       }
       render();
@@ -107,6 +130,43 @@ export async function flush() {
   } finally {
     flushing = false;
   }
+  render();
+}
+
+// A refused entry leaves the queue and is shown with its rule. What was queued behind it was
+// meant to follow it: it is held (not dropped) until the dealer sends it or discards it.
+function refuse(item, body, status) {
+  S.outbox.shift();
+  saveOutbox();
+  S.failed = [{ label: item.label, rule: body.rule || `HTTP ${status}`, text: body.message || "" }].concat(S.failed || []).slice(0, 3);
+  S.held = S.outbox.length ? { after: item.label } : null;
+  S.alertBox = {
+    kind: "refused",
+    title: `Refused: ${item.label}`,
+    rule: body.rule || `HTTP ${status}`,
+    rule_words: body.rule_words || "",
+    text: body.message || "",
+    legal: body.legal || [],
+    extra: S.outbox.length ? `${S.outbox.length} later entr${S.outbox.length > 1 ? "ies" : "y"} held: send or discard ${S.outbox.length > 1 ? "them" : "it"} below` : "",
+  };
+}
+
+/** Send the entries held after a refusal, on the table as it is now. */
+export function sendHeld() {
+  S.held = null;
+  for (const item of S.outbox) item.expected_version = null;
+  if (S.outbox.length) S.outbox[0].expected_version = S.state.version;
+  saveOutbox();
+  S.alertBox = null;
+  render();
+  flush();
+}
+
+export function discardHeld() {
+  S.held = null;
+  S.outbox = [];
+  saveOutbox();
+  S.alertBox = null;
   render();
 }
 
@@ -133,6 +193,59 @@ export function reapplyConflict() {
   saveOutbox();
   S.tapAt = performance.now();
   flush();
+}
+
+// What this tablet has recorded, what is waiting (the first one on its way), what failed:
+// the box above the action panel, while anything waits or needs the dealer.
+export function renderOutbox() {
+  const box = $("outbox");
+  if (!S.outbox.length && !S.conflict && !S.held) {
+    box.hidden = true;
+    return;
+  }
+  box.hidden = false;
+  const waiting = S.outbox.length;
+  const entries = `${waiting} entr${waiting === 1 ? "y" : "ies"}`;
+  const parts = [];
+  if (S.conflict) {
+    const b = S.conflict.body || {};
+    box.className = "outbox conflict";
+    parts.push(h("div", { class: "alert-title" }, "Not recorded: the table changed"));
+    parts.push(h("div", { class: "alert-text" }, b.rule === "stale version"
+      ? `This tablet saw version ${b.expected}; the table is at ${b.actual}. Meanwhile it recorded:`
+      : b.message || ""));
+    parts.push(h("ol", { class: "since" }, (b.since || []).map((e) =>
+      h("li", null, `#${e.version} ${e.text} `, h("small", null, `(${e.actor}, ${e.device})`)))));
+    parts.push(h("div", { class: "alert-text" }, "Still to send from this tablet:"));
+  } else if (S.held) {
+    box.className = "outbox held";
+    parts.push(h("div", { class: "alert-title" }, `Held: ${entries} tapped after "${S.held.after}", which was refused`));
+  } else {
+    box.className = "outbox";
+    const how = S.connection === "offline" ? "Offline: " : "Sending: ";
+    parts.push(h("div", { class: "alert-title" }, `${how}${entries} waiting`));
+  }
+  if (S.recorded && S.recorded.length && !S.conflict) {
+    parts.push(h("ol", { class: "recorded" }, S.recorded.slice().reverse().map((r) =>
+      h("li", { dataset: { version: r.version } }, h("b", null, "recorded "), `#${r.version} ${r.label}`))));
+  }
+  parts.push(h("ol", { class: "pending" }, S.outbox.map((item, i) =>
+    h("li", { class: i === 0 && isFlushing() && !blocked() ? "sending" : "waiting" },
+      h("b", null, i === 0 && isFlushing() && !blocked() ? "sending " : "waiting "), item.label))));
+  if (S.failed && S.failed.length && S.held) {
+    parts.push(h("ol", { class: "failed" }, S.failed.slice(0, 1).map((f) =>
+      h("li", null, h("b", null, "refused "), `${f.label} (${f.rule}) ${f.text}`))));
+  }
+  if (S.conflict) {
+    parts.push(h("div", { class: "row" },
+      h("button", { type: "button", class: "btn", dataset: { action: "discard" } }, "Discard mine"),
+      h("button", { type: "button", class: "btn primary", dataset: { action: "reapply" } }, "Re-apply mine")));
+  } else if (S.held) {
+    parts.push(h("div", { class: "row" },
+      h("button", { type: "button", class: "btn", dataset: { action: "discard-held" } }, "Discard them"),
+      h("button", { type: "button", class: "btn primary", dataset: { action: "send-held" } }, "Send them")));
+  }
+  fill(box, parts);
 }
 
 S.outbox = loadOutbox();

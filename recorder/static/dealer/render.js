@@ -5,6 +5,7 @@
 
 import { renderActions, renderTools } from "./actions.js";
 import { renderClock } from "./clock.js";
+import { renderOutbox } from "./outbox.js";
 import { renderSheet } from "./sheets.js";
 import { $, H, MODE, S, STREAM, canRecord, levelText, seatName } from "./store.js";
 
@@ -145,36 +146,6 @@ export function renderFelt() {
 
 export function renderAlert() {
   H.showAlert($("alert"), S.alertBox);
-}
-
-export function renderOutbox() {
-  const box = $("outbox");
-  if (!S.outbox.length && !S.conflict) {
-    box.hidden = true;
-    return;
-  }
-  box.hidden = false;
-  let html = "";
-  if (S.conflict) {
-    const b = S.conflict.body || {};
-    box.className = "outbox conflict";
-    html += `<div class="alert-title">Not recorded: the table changed</div>`;
-    if (b.rule === "stale version") {
-      html += `<div class="alert-text">This tablet saw version ${H.esc(b.expected)}; the table is at ${H.esc(b.actual)}. Meanwhile it recorded:</div>`;
-    } else {
-      html += `<div class="alert-text">${H.esc(b.message || "")}</div>`;
-    }
-    html += `<ol class="since">${(b.since || []).map((e) => `<li>#${e.version} ${H.esc(e.text)} <small>(${H.esc(e.actor)}, ${H.esc(e.device)})</small></li>`).join("")}</ol>`;
-    html += `<div class="alert-text">Still to send from this tablet:</div>`;
-  } else {
-    box.className = "outbox";
-    html += `<div class="alert-title">${S.connection === "offline" ? "Offline: " : "Sending: "}${S.outbox.length} entr${S.outbox.length > 1 ? "ies" : "y"} waiting</div>`;
-  }
-  html += `<ol class="pending">${S.outbox.map((i) => `<li>${H.esc(i.label)}</li>`).join("")}</ol>`;
-  if (S.conflict) {
-    html += `<div class="row"><button type="button" class="btn" data-action="discard">Discard mine</button><button type="button" class="btn primary" data-action="reapply">Re-apply mine</button></div>`;
-  }
-  box.innerHTML = html;
 }
 
 export function renderEvents() {

@@ -27,6 +27,9 @@ export const S = {
   connection: "connecting",
   tapAt: null, // when the tap that is being recorded was made (performance.now)
   lastTap: null, // the event time of the tap being handled
+  held: null, // {after: label}: entries queued behind a refused one wait for the dealer
+  recorded: [], // the last entries this tablet recorded: {label, version}
+  failed: [], // the last entries refused: {label, rule, text}
 };
 
 export function freshUi() {
@@ -60,6 +63,11 @@ export function nameOf(position) {
 
 export function busy() {
   return S.outbox.length > 0 || S.conflict !== null;
+}
+
+/** A conflict or a refusal waits for the dealer: nothing is recorded until he decides. */
+export function blocked() {
+  return S.conflict !== null || S.held !== null;
 }
 
 export function legal() {
