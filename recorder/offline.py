@@ -38,13 +38,24 @@ def pyodide_installed() -> bool:
     return all((PYODIDE / name).is_file() for name in PYODIDE_FILES)
 
 
+SCHEMA = ENGINE.parent / "schema"
+# Beside the engine: the codec of its events (standard library only), and the tablet's side.
+CODEC_FILES = ("__init__.py", "codec.py", "errors.py")
+TABLET = Path(__file__).resolve().parent / "offline_engine.py"
+
+
 @cache
 def engine_zip() -> bytes:
-    """The engine package's .py files, as `engine/<name>.py` in a zip (deterministic bytes)."""
+    """The engine package's .py files (`engine/...`), the event codec (`schema/codec.py`,
+    `schema/errors.py`) and `handlog_offline.py` (recorder/offline_engine.py), in a zip with
+    the same bytes every time."""
+    files = [(f"engine/{p.relative_to(ENGINE).as_posix()}", p)
+             for p in sorted(ENGINE.rglob("*.py"))]
+    files += [(f"schema/{name}", SCHEMA / name) for name in CODEC_FILES]
+    files.append(("handlog_offline.py", TABLET))
     buffer = io.BytesIO()
     with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
-        for path in sorted(ENGINE.rglob("*.py")):
-            name = f"engine/{path.relative_to(ENGINE).as_posix()}"
+        for name, path in files:
             info = zipfile.ZipInfo(name, date_time=(2020, 1, 1, 0, 0, 0))
             info.compress_type = zipfile.ZIP_DEFLATED
             archive.writestr(info, path.read_bytes())

@@ -5,6 +5,7 @@ when the network returns: nothing lost, nothing doubled, checked in the server's
 
 from __future__ import annotations
 
+import os
 from typing import Any
 
 import pytest
@@ -21,6 +22,18 @@ from test_browser import (  # noqa: F401  (browser and site are fixtures)
 from web_support import open_table
 
 pytestmark = pytest.mark.browser
+
+def require_pyodide() -> None:
+    """Pyodide comes from npm (web/, .ci/run); CI must have it, elsewhere the test skips."""
+    from recorder.offline import pyodide_installed
+
+    if pyodide_installed():
+        return
+    reason = "Pyodide is not installed (npm ci --prefix web --no-audit --no-fund)"
+    if os.environ.get("HANDLOG_REQUIRE_BROWSER") == "1":
+        pytest.fail(f"HANDLOG_REQUIRE_BROWSER=1 but {reason}", pytrace=False)
+    pytest.skip(reason)
+
 
 FIVE = [(1, "Ann", 2000), (2, "Bob", 2000), (3, "Cy", 2000), (4, "Dee", 2000), (5, "Eve", 2000)]
 
@@ -93,7 +106,9 @@ def test_an_outage_mid_hand_with_a_reload_loses_nothing_and_doubles_nothing(
     page.wait_for_selector(".outbox .pending li >> nth=1")
     assert page.inner_text("#status-text").startswith("offline")
     assert to_act(page) == "Ann"  # the last view the tablet had (the server decides the rest)
-    page.click("[data-action='check']")  # next to act (Cy, the big blind) checks
+    # Next to act (Cy, the big blind): check/call is one command, so on Ann's screen the Call
+    # button records Cy's check.
+    page.click("[data-action='call']")
     page.wait_for_selector(".outbox .pending li >> nth=2")
     shot(page, "dealer-1280x800-offline-after-reload")
     queued = page.evaluate("() => window.handlogTable.outbox()")
@@ -123,3 +138,45 @@ def test_every_page_reloads_with_no_network(browser: Any, site: Site) -> None:  
         page.wait_for_selector(selector, state="attached")
         assert "handlog" in page.title().lower() or page.locator("#ring").count()
         context.set_offline(False)
+
+
+def test_offline_the_tablets_own_engine_decides_and_shows_who_is_next(
+        browser: Any, site: Site) -> None:  # noqa: F811
+    """Offline, the dealer page runs the engine package with Pyodide: a raise below the minimum
+    is refused on the tablet with the engine's rule, the screen moves on to the next player,
+    a reload offline keeps it; back online the server records the queue once, in order."""
+    require_pyodide()
+    page = dealer(browser, site)
+    controlled(page)
+    tap(page, "[data-action='start']")
+    page.context.set_offline(True)
+    page.click("[data-action='call']")  # Ann calls 100 (queued whatever the engine's state)
+    page.wait_for_selector(".outbox .engine[data-engine='ready']", timeout=120_000)
+    page.wait_for_function("() => document.querySelector('.to-act-title') && "
+                           "document.querySelector('.to-act-title').innerText.startsWith('Bob')")
+    for key in "150":
+        page.click(f"[data-action='key'][data-key='{key}']")
+    page.click("[data-action='raise']")
+    page.wait_for_selector(".alert.refused")
+    assert "Refused on this tablet" in page.inner_text(".alert")
+    assert page.inner_text(".alert-rule") == "TDA 43"
+    assert len(page.evaluate("() => window.handlogTable.outbox()")) == 1  # nothing queued
+    page.click("[data-action='dismiss']")
+    page.click("[data-action='call']")  # Bob completes the small blind
+    page.wait_for_function("() => document.querySelector('.to-act-title').innerText"
+                           ".startsWith('Cy')")
+    page.reload()  # offline: the page from the service worker, the engine starts again
+    page.wait_for_function("() => document.querySelector('.to-act-title') && document"
+                           ".querySelector('.to-act-title').innerText.startsWith('Cy')",
+                           timeout=120_000)
+    page.click("[data-action='check']")  # Cy checks: on screen because the engine said so
+    shot(page, "dealer-1280x800-offline-engine")
+    queued = page.evaluate("() => window.handlogTable.outbox()")
+    assert [q["label"] for q in queued] == ["Ann: call 100", "Bob: call 50", "Cy: check"]
+    page.context.set_offline(False)
+    drained(page, timeout=60_000)
+    events = site.recorder.store.read(STREAM)
+    mine = [e for e in events if str(e.event_id) in {q["event_id"] for q in queued}]
+    assert [e.type for e in mine] == ["player_called", "player_called", "player_checked"]
+    assert "raise_made" not in [e.type for e in events]
+    assert page.errors == []

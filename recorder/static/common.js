@@ -139,5 +139,10 @@ const Handlog = (() => {
       `<button type="button" class="btn small" data-action="dismiss">OK</button>`;
   }
 
-  return { testing, api, session, login, logout, follow, esc, chips, cardHtml, cardsText, uuid4, deviceId, cookie, showAlert };
+  // The service worker (sw.js) keeps the pages for a reload with no network. Browsers allow one
+  // only in a secure context (HTTPS, or localhost): a tablet on plain http over a LAN has none.
+  const offlinePages = "serviceWorker" in navigator && window.isSecureContext;
+  if (offlinePages) navigator.serviceWorker.register("/sw.js", { scope: "/" }).catch(() => null);
+
+  return { testing, offlinePages, api, session, login, logout, follow, esc, chips, cardHtml, cardsText, uuid4, deviceId, cookie, showAlert };
 })();

@@ -3,6 +3,7 @@
 // showdown and the start of the next hand, the tools row; and what their taps record.
 
 import { startClock, stopClock } from "./clock.js";
+import { decidesHere } from "./engine.js";
 import { discardConflict, discardHeld, reapplyConflict, record, sendHeld } from "./outbox.js";
 import { render } from "./render.js";
 import { $, H, MODE, S, blocked, canRecord, legal, levelText, nameOf, seatName } from "./store.js";
@@ -157,6 +158,12 @@ export function renderTools() {
 // fills in the player (and an all-in's amount) from the table the previous answer brings.
 function bet(command, words, queuedWords, queued) {
   const l = legal();
+  if (decidesHere()) {
+    // Offline with the engine here: the screen shows the engine's next player, the engine
+    // fills in who (record, engine.js).
+    record(Object.assign({ player: null }, command, queued || {}), `next to act: ${words}`, { forNext: true });
+    return;
+  }
   if (!S.outbox.length) {
     record(Object.assign({ player: l.player }, command), `${l.name}: ${words}`);
     return;

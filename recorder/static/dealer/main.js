@@ -8,6 +8,7 @@ import { actionTaps } from "./actions.js";
 import { fetchTable, followTable, login, session as getSession } from "./api.js";
 import { cardTaps } from "./cards.js";
 import { checkClock, tickClock } from "./clock.js";
+import { loadEngine, predictNow, watchEngine } from "./engine.js";
 import { flush, isFlushing } from "./outbox.js";
 import { render, renderStatus } from "./render.js";
 import { directorTaps, watchDirectorInputs } from "./sheets.js";
@@ -19,10 +20,29 @@ const actions = Object.assign({}, actionTaps, cardTaps, directorTaps);
 
 if (H.testing) /** @type {any} */ (window).__latencies = [];
 
+// The last table view and session this tablet had, for a reload with no network.
+const VIEW_KEY = `handlog.view.${STREAM}`;
+const ME_KEY = `handlog.me.${STREAM}`;
+
+function saved(key) {
+  try {
+    return JSON.parse(localStorage.getItem(key) || "null");
+  } catch (_e) {
+    return null;
+  }
+}
+
 export function apply(view) {
   if (!view || (S.state && view.version < S.state.version)) return;
   const before = S.state;
   S.state = view;
+  if (MODE === "dealer" && canRecord() && (!before || before.version !== view.version)) {
+    try {
+      localStorage.setItem(VIEW_KEY, JSON.stringify(view));
+    } catch (_e) {
+      // a full storage keeps the older view: the queue matters more
+    }
+  }
   if (!before || before.version !== view.version) {
     const hand = view.hand;
     const key = hand ? `${hand.number}:${hand.phase}:${hand.to_act}:${hand.board.length}` : "none";
@@ -47,7 +67,14 @@ export function apply(view) {
 export function setConnection(value) {
   S.connection = value;
   renderStatus();
+  // Offline: start the rules engine on this tablet (Pyodide, from the service worker's cache).
+  if (value === "offline" && MODE === "dealer" && canRecord()) loadEngine();
 }
+
+watchEngine(() => {
+  if (S.connection === "offline") predictNow();
+  if (S.state) render();
+});
 
 document.addEventListener("click", (event) => {
   const el = event.target.closest("[data-action]");
@@ -63,9 +90,10 @@ watchDirectorInputs();
 let following = null;
 
 export async function start() {
+  if (MODE === "dealer" && S.me.role) localStorage.setItem(ME_KEY, JSON.stringify(S.me));
   if (!following) {
     following = followTable(apply, (s) => {
-      setConnection(s);
+      setConnection(s !== "live" && !navigator.onLine ? "offline" : s);
       if (s === "live") flush();
       else checkSession();
     });
@@ -92,6 +120,17 @@ export async function checkSession() {
 
 export async function boot() {
   S.me = await getSession();
+  if (S.me.offline && MODE === "dealer") {
+    // No network (a reload during an outage): the tablet goes on as the dealer it was, from
+    // the last table view it had; what is tapped waits in the outbox.
+    const me = saved(ME_KEY);
+    const view = saved(VIEW_KEY);
+    if (me && me.role) {
+      S.me = me;
+      if (view) apply(view);
+      setConnection("offline");
+    }
+  }
   if (MODE === "viewer") {
     if (!S.me.role) {
       const answer = await login({ role: "viewer" });

@@ -7,6 +7,7 @@
 import { sendCommand } from "./api.js";
 import { apply, setConnection } from "./main.js";
 import { fill, h } from "./dom.js";
+import { decideOffline, decidesHere, engine } from "./engine.js";
 import { render } from "./render.js";
 import { showSignIn } from "./signin.js";
 import { $, H, OUTBOX_KEY, S, blocked, canRecord, freshUi } from "./store.js";
@@ -46,17 +47,39 @@ export function saveOutbox() {
 export function record(command, label, options) {
   if (!canRecord() || !S.state || blocked()) return;
   S.tapAt = S.lastTap !== null ? S.lastTap : performance.now();
+  let forNext = !!(options && options.forNext);
+  // Offline, the engine on this tablet decides the entry first (the server decides it again).
+  const decided = decidesHere() ? decideOffline(command) : null;
+  if (decided && !decided.ok) {
+    S.alertBox = {
+      kind: "refused",
+      title: `Refused on this tablet: ${label}`,
+      rule: decided.rule,
+      rule_words: decided.rule_words || "",
+      text: `${decided.message} (the rules engine on this tablet, offline: nothing was queued)`,
+      legal: decided.legal_words || [],
+    };
+    render();
+    return;
+  }
+  if (decided) {
+    command = decided.command;
+    if (forNext) label = `${decided.name}: ${label.replace(/^next to act: /, "")}`;
+    forNext = false;
+  }
   S.outbox.push({
     event_id: H.uuid4(),
     expected_version: S.outbox.length ? null : S.state.version,
     command,
     label,
-    for_next: !!(options && options.forNext),
+    for_next: forNext,
+    checked: !!decided,
     queued_at: new Date().toISOString(),
   });
   saveOutbox();
   S.alertBox = null;
   S.ui = freshUi();
+  if (decided) S.state = decided.view;
   render();
   flush();
 }
@@ -195,6 +218,17 @@ export function reapplyConflict() {
   flush();
 }
 
+function sending() {
+  return isFlushing() && !blocked() && S.connection !== "offline";
+}
+
+// What the tablet says about the rules while offline.
+function engineWords() {
+  if (engine.state === "ready") return "Checked on this tablet by the rules engine (the same as the server's); the server decides them again when the network returns.";
+  if (engine.state === "loading") return "Starting the rules engine on this tablet…";
+  return `Not checked on this tablet: ${engine.why || "no rules engine here"}. They are queued as tapped; the server decides them when the network returns.`;
+}
+
 // What this tablet has recorded, what is waiting (the first one on its way), what failed:
 // the box above the action panel, while anything waits or needs the dealer.
 export function renderOutbox() {
@@ -224,14 +258,16 @@ export function renderOutbox() {
     box.className = "outbox";
     const how = S.connection === "offline" ? "Offline: " : "Sending: ";
     parts.push(h("div", { class: "alert-title" }, `${how}${entries} waiting`));
+    if (S.connection === "offline") parts.push(h("div", { class: "alert-text engine", dataset: { engine: engine.state } }, engineWords()));
   }
   if (S.recorded && S.recorded.length && !S.conflict) {
     parts.push(h("ol", { class: "recorded" }, S.recorded.slice().reverse().map((r) =>
       h("li", { dataset: { version: r.version } }, h("b", null, "recorded "), `#${r.version} ${r.label}`))));
   }
   parts.push(h("ol", { class: "pending" }, S.outbox.map((item, i) =>
-    h("li", { class: i === 0 && isFlushing() && !blocked() ? "sending" : "waiting" },
-      h("b", null, i === 0 && isFlushing() && !blocked() ? "sending " : "waiting "), item.label))));
+    h("li", { class: i === 0 && sending() ? "sending" : "waiting" },
+      h("b", null, i === 0 && sending() ? "sending " : "waiting "), item.label,
+      item.checked ? h("small", null, " · checked here") : null))));
   if (S.failed && S.failed.length && S.held) {
     parts.push(h("ol", { class: "failed" }, S.failed.slice(0, 1).map((f) =>
       h("li", null, h("b", null, "refused "), `${f.label} (${f.rule}) ${f.text}`))));
