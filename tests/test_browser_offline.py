@@ -180,3 +180,21 @@ def test_offline_the_tablets_own_engine_decides_and_shows_who_is_next(
     assert [e.type for e in mine] == ["player_called", "player_called", "player_checked"]
     assert "raise_made" not in [e.type for e in events]
     assert page.errors == []
+
+
+def test_an_action_out_of_turn_is_recorded_from_the_action_panel(
+        browser: Any, site: Site) -> None:  # noqa: F811
+    """Ann is to act and Cy folds first: the dealer records it under "Out of turn…"; the
+    engine holds it and, when the action reaches Cy, it binds (TDA 53)."""
+    page = dealer(browser, site)
+    tap(page, "[data-action='start']")
+    assert to_act(page) == "Ann"
+    page.click("[data-action='out-of-turn']")
+    names = [b.inner_text() for b in page.query_selector_all(".out-of-turn-players .toggle")]
+    assert names == ["Bob", "Cy"]  # not Ann, whose turn it is
+    assert page.is_disabled("[data-action='oot-fold']")  # who first
+    page.click(".out-of-turn-players .toggle:has-text('Cy')")
+    tap(page, "[data-action='oot-fold']")
+    assert site.stream_types()[-1] == "acted_out_of_turn"
+    assert to_act(page) == "Ann"  # the turn stays with Ann
+    assert page.errors == []

@@ -147,7 +147,7 @@ export function renderTools() {
   const inHand = S.state.hand_in_progress;
   let html = "";
   if (hand) html += button("undo", "Undo", "tool");
-  if (inHand && hand.phase === "betting") html += button("clock", "Clock", "tool");
+  if (inHand && hand.phase === "betting") html += button("clock", "Clock", "tool") + button("out-of-turn", "Out of turn…", "tool");
   if (inHand) html += button("misdeal", "Misdeal", "tool") + button("exposed", "Exposed card", "tool");
   if (S.me.role === "director" && hand) html += button("director", "Director…", "tool");
   box.innerHTML = html;

@@ -11,12 +11,12 @@ import { checkClock, tickClock } from "./clock.js";
 import { loadEngine, predictNow, watchEngine } from "./engine.js";
 import { flush, isFlushing } from "./outbox.js";
 import { render, renderStatus } from "./render.js";
-import { directorTaps, watchDirectorInputs } from "./sheets.js";
+import { directorTaps, outOfTurnTaps, watchDirectorInputs } from "./sheets.js";
 import { showSignIn } from "./signin.js";
 import { $, H, MODE, S, STREAM, canRecord, freshUi } from "./store.js";
 
 /** @type {Record<string, (el: any) => void>} */
-const actions = Object.assign({}, actionTaps, cardTaps, directorTaps);
+const actions = Object.assign({}, actionTaps, cardTaps, directorTaps, outOfTurnTaps);
 
 if (H.testing) /** @type {any} */ (window).__latencies = [];
 

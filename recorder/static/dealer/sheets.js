@@ -36,6 +36,8 @@ export function renderSheet() {
     }
     html += `</div><div class="row"><button type="button" class="btn${S.ui.inDeal ? " primary" : ""}" data-action="in-deal" data-value="1">During the deal</button><button type="button" class="btn${S.ui.inDeal ? "" : " primary"}" data-action="in-deal" data-value="0">By the player</button></div>`;
     html += '<div class="row sheet-actions"><button type="button" class="btn" data-action="close">Cancel</button></div>';
+  } else if (s === "out-of-turn") {
+    html = outOfTurnSheet();
   } else if (s === "misdeal") {
     html = '<div class="sheet-title">Declare a misdeal: why?</div><div class="row wrap">';
     for (const reason of ["card exposed in the deal", "wrong number of cards", "button misplaced", "deck problem"]) {
@@ -70,6 +72,59 @@ export function renderSheet() {
     if (caret !== null && $(focused).setSelectionRange) $(focused).setSelectionRange(caret, caret);
   }
 }
+
+// A player acted before his turn (act_out_of_turn): who, and what he did; the engine holds it
+// as pending and, when the action reaches him, binds it or gives it back as the profile says.
+function outOfTurnSheet() {
+  const hand = S.state.hand;
+  const toAct = hand && hand.legal ? hand.legal.player : null;
+  let html = '<div class="sheet-title">Out of turn: who acted?</div><div class="row wrap out-of-turn-players">';
+  for (const seat of S.state.seats) {
+    if (!seat.in_hand || seat.folded || seat.all_in || seat.position === toAct) continue;
+    html += toggle("oot-player", { player: seat.position }, H.esc(seat.player), S.ui.player === seat.position);
+  }
+  html += "</div>";
+  const who = S.ui.player !== null && S.ui.player !== undefined;
+  html += '<div class="row wrap out-of-turn-actions">';
+  for (const action of ["fold", "check", "call"]) html += dButton(`oot-${action}`, `${action[0].toUpperCase()}${action.slice(1)}`, "", who);
+  html += "</div>";
+  html += `<div class="row"><input id="oot-to" inputmode="numeric" placeholder="Bet or raise to" autocomplete="off">${dButton("oot-bet", "Bet", "", who)}${dButton("oot-raise", "Raise to", "", who)}</div>`;
+  html += '<div class="row sheet-actions"><button type="button" class="btn" data-action="close">Cancel</button></div>';
+  return html;
+}
+
+function outOfTurn(action) {
+  const p = S.ui.player;
+  if (p === null || p === undefined) return;
+  const field = /** @type {HTMLInputElement | null} */ ($("oot-to"));
+  const to = action === "bet" || action === "raise" ? parseInt(field ? field.value : "", 10) : 0;
+  if ((action === "bet" || action === "raise") && !(to > 0)) {
+    S.alertBox = { kind: "refused", title: "An amount is needed", rule: "to", text: `Type the total of the ${action} out of turn.`, legal: [] };
+    renderAlert();
+    return;
+  }
+  const words = to ? `${action} ${H.chips(to)}` : action;
+  record({ type: "act_out_of_turn", player: p, action, to }, `${nameOf(p)}: ${words} out of turn`);
+}
+
+/** @type {Record<string, (el: any) => void>} */
+export const outOfTurnTaps = {
+  "out-of-turn"() {
+    S.ui.sheet = "out-of-turn";
+    S.ui.player = null;
+    render();
+  },
+  "oot-player"(el) {
+    const p = Number(el.dataset.player);
+    S.ui.player = S.ui.player === p ? null : p;
+    renderSheet();
+  },
+  "oot-fold": () => outOfTurn("fold"),
+  "oot-check": () => outOfTurn("check"),
+  "oot-call": () => outOfTurn("call"),
+  "oot-bet": () => outOfTurn("bet"),
+  "oot-raise": () => outOfTurn("raise"),
+};
 
 // --- the director's rulings at the table -----------------------------------------------------
 // A director signed in on the tablet (or the floor's browser) rules here: a hand killed, the
