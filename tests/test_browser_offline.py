@@ -198,3 +198,31 @@ def test_an_action_out_of_turn_is_recorded_from_the_action_panel(
     assert site.stream_types()[-1] == "acted_out_of_turn"
     assert to_act(page) == "Ann"  # the turn stays with Ann
     assert page.errors == []
+
+
+def test_without_pyodide_the_page_says_so_and_still_queues_every_tap(
+        browser: Any, site: Site, tmp_path: Any, monkeypatch: pytest.MonkeyPatch) -> None:  # noqa: F811
+    """A server that ran only the README's first command has no Pyodide: offline, the dealer
+    page says plainly that entries are not checked on the tablet, and queues them all."""
+    from recorder import offline
+
+    monkeypatch.setattr(offline, "PYODIDE", tmp_path / "no-pyodide")
+    offline._service_worker.cache_clear()
+    try:
+        page = dealer(browser, site)
+        controlled(page)
+        tap(page, "[data-action='start']")
+        page.context.set_offline(True)
+        page.click("[data-action='call']")
+        page.click("[data-action='fold']")
+        page.wait_for_selector(".outbox .engine[data-engine='missing']", timeout=60_000)
+        text = page.inner_text(".outbox .engine")
+        assert text.startswith("Not checked on this tablet") and "Pyodide" in text
+        assert len(page.evaluate("() => window.handlogTable.outbox()")) == 2
+        page.context.set_offline(False)
+        drained(page)
+        types = site.stream_types()
+        assert types[-2:] == ["player_called", "player_folded"]
+        assert page.errors == []
+    finally:
+        offline._service_worker.cache_clear()

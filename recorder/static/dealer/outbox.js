@@ -273,6 +273,7 @@ export function renderOutbox() {
       h("li", null, h("b", null, "refused "), `${f.label} (${f.rule}) ${f.text}`))));
   }
   if (S.conflict) {
+    parts.push(h("div", { class: "alert-text what-to-do" }, "Discard mine: the table keeps what it recorded. Re-apply mine: my entries go again, on the table as it is now, and the server decides them again."));
     parts.push(h("div", { class: "row" },
       h("button", { type: "button", class: "btn", dataset: { action: "discard" } }, "Discard mine"),
       h("button", { type: "button", class: "btn primary", dataset: { action: "reapply" } }, "Re-apply mine")));
