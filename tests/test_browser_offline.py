@@ -86,11 +86,24 @@ def controlled(page: Any) -> None:
                            timeout=60_000)
 
 
+@pytest.fixture
+def no_pyodide(tmp_path: Any, monkeypatch: pytest.MonkeyPatch) -> Any:
+    """A server without Pyodide (only the README's first command ran)."""
+    from recorder import offline
+
+    monkeypatch.setattr(offline, "PYODIDE", tmp_path / "no-pyodide")
+    offline._service_worker.cache_clear()
+    yield
+    offline._service_worker.cache_clear()
+
+
 def test_an_outage_mid_hand_with_a_reload_loses_nothing_and_doubles_nothing(
-        browser: Any, site: Site) -> None:  # noqa: F811
+        browser: Any, site: Site, no_pyodide: Any) -> None:  # noqa: F811
     """The network goes in the middle of a hand: the dealer records several actions, reloads
     the page (served by the service worker), and records more; back online, the queue goes to
-    the server once, in order, each entry with the event id it got on the tablet."""
+    the server once, in order, each entry with the event id it got on the tablet. (Without
+    the tablet's engine here, so the screen stays on the last view the server sent; the
+    engine's own run is the next test.)"""
     page = dealer(browser, site)
     controlled(page)
     tap(page, "[data-action='start']")
@@ -201,28 +214,21 @@ def test_an_action_out_of_turn_is_recorded_from_the_action_panel(
 
 
 def test_without_pyodide_the_page_says_so_and_still_queues_every_tap(
-        browser: Any, site: Site, tmp_path: Any, monkeypatch: pytest.MonkeyPatch) -> None:  # noqa: F811
+        browser: Any, site: Site, no_pyodide: Any) -> None:  # noqa: F811
     """A server that ran only the README's first command has no Pyodide: offline, the dealer
     page says plainly that entries are not checked on the tablet, and queues them all."""
-    from recorder import offline
-
-    monkeypatch.setattr(offline, "PYODIDE", tmp_path / "no-pyodide")
-    offline._service_worker.cache_clear()
-    try:
-        page = dealer(browser, site)
-        controlled(page)
-        tap(page, "[data-action='start']")
-        page.context.set_offline(True)
-        page.click("[data-action='call']")
-        page.click("[data-action='fold']")
-        page.wait_for_selector(".outbox .engine[data-engine='missing']", timeout=60_000)
-        text = page.inner_text(".outbox .engine")
-        assert text.startswith("Not checked on this tablet") and "Pyodide" in text
-        assert len(page.evaluate("() => window.handlogTable.outbox()")) == 2
-        page.context.set_offline(False)
-        drained(page)
-        types = site.stream_types()
-        assert types[-2:] == ["player_called", "player_folded"]
-        assert page.errors == []
-    finally:
-        offline._service_worker.cache_clear()
+    page = dealer(browser, site)
+    controlled(page)
+    tap(page, "[data-action='start']")
+    page.context.set_offline(True)
+    page.click("[data-action='call']")
+    page.click("[data-action='fold']")
+    page.wait_for_selector(".outbox .engine[data-engine='missing']", timeout=60_000)
+    text = page.inner_text(".outbox .engine")
+    assert text.startswith("Not checked on this tablet") and "Pyodide" in text
+    assert len(page.evaluate("() => window.handlogTable.outbox()")) == 2
+    page.context.set_offline(False)
+    drained(page)
+    types = site.stream_types()
+    assert types[-2:] == ["player_called", "player_folded"]
+    assert page.errors == []

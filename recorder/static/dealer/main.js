@@ -8,7 +8,7 @@ import { actionTaps } from "./actions.js";
 import { fetchTable, followTable, login, session as getSession } from "./api.js";
 import { cardTaps } from "./cards.js";
 import { checkClock, tickClock } from "./clock.js";
-import { loadEngine, predictNow, watchEngine } from "./engine.js";
+import { engine, loadEngine, predictNow, watchEngine } from "./engine.js";
 import { flush, isFlushing } from "./outbox.js";
 import { render, renderStatus } from "./render.js";
 import { directorTaps, outOfTurnTaps, watchDirectorInputs } from "./sheets.js";
@@ -67,8 +67,10 @@ export function apply(view) {
 export function setConnection(value) {
   S.connection = value;
   renderStatus();
-  // Offline: start the rules engine on this tablet (Pyodide, from the service worker's cache).
-  if (value === "offline" && MODE === "dealer" && canRecord()) loadEngine();
+  // Offline (the browser says so, or the server has not answered three tries in a row; one
+  // lost answer is not an outage): start the rules engine on this tablet (Pyodide, from the
+  // service worker's cache).
+  if (value === "offline" && MODE === "dealer" && canRecord() && (!navigator.onLine || S.failures >= 3)) loadEngine();
 }
 
 watchEngine(() => {
@@ -155,5 +157,5 @@ setInterval(() => {
   if (S.outbox.length && !S.conflict && !isFlushing()) flush();
 }, 3000);
 // What the browser tests read (only behind the test flag, see common.js).
-if (H.testing) /** @type {any} */ (window).handlogTable = { outbox: () => S.outbox.slice(), state: () => S.state };
+if (H.testing) /** @type {any} */ (window).handlogTable = { outbox: () => S.outbox.slice(), state: () => S.state, engine: () => engine.state };
 boot();

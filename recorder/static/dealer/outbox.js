@@ -81,6 +81,12 @@ export function record(command, label, options) {
   S.ui = freshUi();
   if (decided) S.state = decided.view;
   render();
+  if (decided && H.testing) {
+    // Offline, the updated screen is the engine's: tap to its paint (as in main.js's apply).
+    const started = S.tapAt;
+    S.tapAt = null;
+    requestAnimationFrame(() => setTimeout(() => /** @type {any} */ (window).__latencies.push(performance.now() - started), 0));
+  }
   flush();
 }
 
@@ -121,10 +127,12 @@ export async function flush() {
       try {
         answer = await sendCommand(item);
       } catch (_e) {
+        S.failures += 1;
         setConnection("offline");
         scheduleRetry();
         return;
       }
+      S.failures = 0;
       const body = answer.body || {};
       if (answer.status === 200) {
         S.outbox.shift();

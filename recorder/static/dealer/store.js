@@ -30,6 +30,7 @@ export const S = {
   held: null, // {after: label}: entries queued behind a refused one wait for the dealer
   recorded: [], // the last entries this tablet recorded: {label, version}
   failed: [], // the last entries refused: {label, rule, text}
+  failures: 0, // sends in a row that got no answer
 };
 
 export function freshUi() {
