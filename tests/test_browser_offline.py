@@ -232,3 +232,25 @@ def test_without_pyodide_the_page_says_so_and_still_queues_every_tap(
     types = site.stream_types()
     assert types[-2:] == ["player_called", "player_folded"]
     assert page.errors == []
+
+
+def test_offline_the_betting_ends_on_the_tablet_and_the_rest_waits_for_the_server(
+        browser: Any, site: Site) -> None:  # noqa: F811
+    """Two folds offline end the hand's betting: the tablet's engine says nobody is to act,
+    the panel says the server decides what follows; back online the server has both folds."""
+    require_pyodide()
+    page = dealer(browser, site)
+    controlled(page)
+    tap(page, "[data-action='start']")
+    page.context.set_offline(True)
+    page.wait_for_function("() => window.handlogTable.engine() === 'ready'", timeout=120_000)
+    page.click("[data-action='fold']")  # Ann
+    page.wait_for_function("() => document.querySelector('.to-act-title').innerText"
+                           ".startsWith('Bob')")
+    page.click("[data-action='fold']")  # Bob: Cy is alone
+    page.wait_for_selector("#actions .panel-title:has-text('server decides')")
+    assert page.query_selector("[data-action='fold']") is None
+    page.context.set_offline(False)
+    drained(page)
+    assert site.stream_types()[-2:] == ["player_folded", "player_folded"]
+    assert page.errors == []

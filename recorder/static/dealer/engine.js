@@ -100,7 +100,9 @@ function predicted(view, answer) {
     seat.to_act = answer.to_act === p;
   }
   hand.to_act = answer.to_act;
-  hand.phase = answer.phase;
+  // Betting and the board are played on here; what follows them (shows, the award) waits for
+  // the server: its view of them (the showdown's order, the proposed awards) is not predicted.
+  hand.phase = answer.phase === "betting" || answer.phase === "board" ? answer.phase : "waiting for the server";
   if (answer.phase === "board") hand.board_due = answer.board === 0 ? 3 : 1;
   const legal = answer.legal;
   if (legal) {
