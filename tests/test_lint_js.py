@@ -49,3 +49,11 @@ def test_every_dealer_module_is_type_checked() -> None:
     assert len(modules) >= 8
     for module in modules:
         assert module.read_text().startswith("// @ts-check\n"), module.name
+
+
+def test_the_outbox_sign_in_and_wiring_build_dom_from_text_only() -> None:
+    """Escaping by construction where it is done (dealer/dom.js: text nodes and attributes,
+    never markup from strings): these modules never set innerHTML."""
+    for name in ("main.js", "api.js", "outbox.js", "signin.js", "engine.js", "store.js",
+                 "dom.js"):
+        assert "innerHTML" not in (DEALER / name).read_text(), name

@@ -4,7 +4,8 @@
 
 import { login } from "./api.js";
 import { start } from "./main.js";
-import { $, H, S, STREAM } from "./store.js";
+import { fill, h } from "./dom.js";
+import { $, S, STREAM } from "./store.js";
 
 export function showSignIn(message) {
   const box = $("signin");
@@ -15,15 +16,19 @@ export function showSignIn(message) {
   };
   function draw(error) {
     const what = pin.director ? "Director PIN" : pin.code ? "Pairing code" : `Dealer PIN for table ${STREAM}`;
-    box.innerHTML =
-      `<div class="signin"><h1>${H.esc(what)}</h1>` +
-      (message ? `<p>${H.esc(message)}</p>` : "") +
-      `<input class="name-input" id="signin-name" autocomplete="name" placeholder="Your name (on every entry)" value="${H.esc(pin.name)}">` +
-      `<output class="pin" id="pin-value">${pin.value.replace(/./g, "•") || "&nbsp;"}</output>` +
-      (error ? `<p class="error" id="signin-error">${H.esc(error)}</p>` : "") +
-      `<div class="keypad">${["1", "2", "3", "4", "5", "6", "7", "8", "9", "C", "0", "⌫"].map((k) => `<button type="button" class="btn key" data-pin="${k}">${k}</button>`).join("")}</div>` +
-      `<button type="button" class="btn primary wide" data-pin="join">Join</button>` +
-      `<div class="row wrap"><button type="button" class="btn small" data-pin="mode-pin">Dealer PIN</button><button type="button" class="btn small" data-pin="mode-code">Pairing code</button><button type="button" class="btn small" data-pin="mode-director">Director</button><a class="btn small" href="/view/${encodeURIComponent(STREAM)}">Watch as viewer</a></div></div>`;
+    const keys = ["1", "2", "3", "4", "5", "6", "7", "8", "9", "C", "0", "⌫"];
+    const key = (k, cls, label) => h("button", { type: "button", class: `btn ${cls}`, dataset: { pin: k } }, label);
+    fill(box, h("div", { class: "signin" },
+      h("h1", null, what),
+      message ? h("p", null, message) : null,
+      h("input", { class: "name-input", id: "signin-name", autocomplete: "name", placeholder: "Your name (on every entry)", value: pin.name }),
+      h("output", { class: "pin", id: "pin-value" }, pin.value.replace(/./g, "•") || "\u00a0"),
+      error ? h("p", { class: "error", id: "signin-error" }, error) : null,
+      h("div", { class: "keypad" }, keys.map((k) => key(k, "key", k))),
+      key("join", "primary wide", "Join"),
+      h("div", { class: "row wrap" },
+        key("mode-pin", "small", "Dealer PIN"), key("mode-code", "small", "Pairing code"), key("mode-director", "small", "Director"),
+        h("a", { class: "btn small", href: `/view/${encodeURIComponent(STREAM)}` }, "Watch as viewer"))));
   }
   box.onclick = async (event) => {
     const el = event.target.closest("[data-pin]");
@@ -45,7 +50,7 @@ export function showSignIn(message) {
       if (answer.status === 200) {
         S.me = answer.body;
         box.hidden = true;
-        box.innerHTML = "";
+        box.replaceChildren();
         message = "";
         start();
         return;
