@@ -85,6 +85,7 @@ from recorder.headers import SecurityHeaders
 from recorder.limits import MAX_NAME, BodyLimit, body_limit, name_problem
 from recorder.live import Hub, event_stream
 from recorder.live_share import LiveCounter, LiveLimits, SharedViews
+from recorder.offline import add_offline_routes
 from recorder.service import Actor, DirectorsCorrection, Recorder, StartHand, utc_now
 from recorder.structure import StructureError, loads_structure
 from recorder.tournament_service import tournament_stream
@@ -734,6 +735,7 @@ def create_app(
         return page("join.html")
 
     app.include_router(hands_router(store, session_of))
+    add_offline_routes(app)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     return app
 

@@ -22,6 +22,7 @@ from engine import words
 from engine.cards import card_text
 from engine.errors import RuleViolation
 from engine.events import (
+    HAND_EVENT_TYPES,
     ActedOutOfTurn,
     BoardExposedEarly,
     ButtonPlaced,
@@ -55,6 +56,7 @@ from engine.hand import (
 from engine.profiles import get_profile, render_rule
 from engine.table import Level, TableState, plan_hand
 from replay.fold import TableFold
+from schema.codec import encode_event
 from schema.store import EventStore, StoredEvent
 
 VIEWER = "viewer"
@@ -437,6 +439,19 @@ def _level_dict(level: Level | None) -> dict[str, Any] | None:
             "chip_unit": level.chip_unit}
 
 
+def offline_hand(fold: TableFold) -> list[list[Any]]:
+    """The hand in progress as the engine's own events, [type, schema version, payload] each
+    (the canonical codec), from its hand_started on: what the dealer's tablet replays with the
+    same engine (run by Pyodide) to decide the entries it makes while offline."""
+    events: list[Any] = []
+    for _version, event in reversed(fold.effective):
+        if isinstance(event, HAND_EVENT_TYPES):
+            events.append(event)
+            if isinstance(event, HandStarted):
+                break
+    return [list(encode_event(e)) for e in reversed(events)]
+
+
 def table_view(
     fold: TableFold,
     recent: list[StoredEvent],
@@ -498,6 +513,8 @@ def table_view(
         row["button"] = row["seat"] == markers[0]
         row["small_blind"] = row["seat"] == markers[1]
         row["big_blind"] = row["seat"] == markers[2]
+    if in_hand and not public:
+        base["offline_hand"] = offline_hand(fold)
     return base | {
         "open": True,
         "table": state.table,
