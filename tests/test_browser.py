@@ -82,8 +82,14 @@ def shot(page: Any, name: str) -> None:
     page.screenshot(path=str(ARTIFACTS / f"{name}.png"))
 
 
+# The pages' test hooks (window.handlogTable, __latencies, __floorPending...) exist only behind
+# this flag (common.js), set before any page script runs.
+TEST_FLAG = "try { localStorage.setItem('handlog.test', '1'); } catch (e) {}"
+
+
 def new_page(browser: Any, viewport: dict[str, int] = LAPTOP) -> Any:
     context = browser.new_context(viewport=viewport)
+    context.add_init_script(TEST_FLAG)
     page = context.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda error: errors.append(str(error)))
@@ -446,6 +452,28 @@ def test_the_queue_survives_a_closed_page_and_is_sent_once_back_online(
     assert to_act(again) == "Bob"
     called = [e for e in site.recorder.store.read(STREAM) if e.type == "player_called"]
     assert len(called) == 1 and str(called[0].event_id) == queued[0]["event_id"]
+
+
+def test_the_test_hooks_exist_only_behind_the_test_flag(browser: Any, site: Site) -> None:
+    """A tablet as shipped has no window.handlogTable, __latencies, __renderMs or the floor's
+    counters; `?test=1` (or the localStorage flag the tests set) turns them on."""
+    context = browser.new_context(viewport=LAPTOP)
+    page = context.new_page()
+    hooks = ("handlogTable", "__latencies", "__renderMs", "__floorUpdates", "__floorPending")
+    present = "names => names.filter(n => n in window)"
+    page.goto(f"{site.base}/dealer/{STREAM}")
+    page.wait_for_selector("[data-pin='join']")
+    assert page.evaluate(present, list(hooks)) == []
+    page.goto(f"{site.base}/floor")
+    page.wait_for_selector("#director-pin")
+    assert page.evaluate(present, list(hooks)) == []
+    page.goto(f"{site.base}/view/{STREAM}")
+    page.wait_for_function("() => document.body.dataset.version > '0'")
+    assert page.evaluate(present, list(hooks)) == []
+    page.goto(f"{site.base}/view/{STREAM}?test=1")
+    page.wait_for_function("() => document.body.dataset.version > '0'")
+    assert page.evaluate(present, list(hooks)) == ["handlogTable", "__latencies", "__renderMs"]
+    context.close()
 
 
 def test_a_reload_shows_the_same_state_from_the_server(browser: Any, site: Site) -> None:

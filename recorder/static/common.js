@@ -1,10 +1,22 @@
 // Shared helpers of the handlog pages: the API (with the CSRF header), sessions, the device id,
 // server-sent events, HTML escaping and number formatting. No framework, no build step.
 "use strict";
+/* exported Handlog */
 
 const Handlog = (() => {
   const CSRF_COOKIE = "handlog_csrf";
   const CSRF_HEADER = "X-CSRF-Token";
+
+  // Test hooks (latencies, render times, the page's state for the browser tests) exist only
+  // behind the test flag: `?test=1` in the address, or localStorage "handlog.test" = "1" (the
+  // browser tests and the benchmark set it before the page loads).
+  const testing = (() => {
+    try {
+      return new URLSearchParams(location.search).get("test") === "1" || localStorage.getItem("handlog.test") === "1";
+    } catch (_e) {
+      return false;
+    }
+  })();
 
   function cookie(name) {
     for (const part of document.cookie.split(";")) {
@@ -45,7 +57,7 @@ const Handlog = (() => {
       credentials: "same-origin",
       cache: "no-store",
     });
-    let data = null;
+    let data;
     try {
       data = await response.json();
     } catch (_e) {
@@ -176,5 +188,5 @@ const Handlog = (() => {
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", addThemeToggle);
   else addThemeToggle();
 
-  return { api, session, login, logout, follow, esc, chips, cardHtml, cardsText, uuid4, deviceId, cookie, showAlert, theme, setTheme };
+  return { testing, api, session, login, logout, follow, esc, chips, cardHtml, cardsText, uuid4, deviceId, cookie, showAlert, theme, setTheme };
 })();

@@ -10,7 +10,9 @@
   let floor = null;
   let alertBox = null;
   let tick = null;
-  window.__floorUpdates = 0;
+  // Test hooks only behind the test flag (common.js): elsewhere they go to a throwaway object.
+  const hooks = H.testing ? window : {};
+  hooks.__floorUpdates = 0;
 
   function $(id) {
     return document.getElementById(id);
@@ -290,7 +292,7 @@
   // command may take several appends, e.g. a late entry and his seat; the live view can show
   // the first before the rest, and a version taken from it would be refused as stale.)
   let queue = Promise.resolve();
-  window.__floorPending = 0;
+  hooks.__floorPending = 0;
 
   function tournamentCommand(t, command, label) {
     const eventId = H.uuid4();
@@ -299,8 +301,8 @@
       const body = { event_id: eventId, expected_version: shown ? shown.version : null, command };
       return send(`/api/tournaments/${encodeURIComponent(t)}/commands`, body, label);
     };
-    window.__floorPending += 1;
-    const result = queue.then(run, run).finally(() => { window.__floorPending -= 1; });
+    hooks.__floorPending += 1;
+    const result = queue.then(run, run).finally(() => { hooks.__floorPending -= 1; });
     queue = result.catch(() => null);
     return result;
   }
@@ -308,7 +310,7 @@
   async function send(path, body, label) {
     unsent = null;
     for (let attempt = 1; ; attempt += 1) {
-      let answer = null;
+      let answer;
       try {
         answer = await H.api("POST", path, body);
       } catch (_e) {
@@ -498,7 +500,7 @@
   function apply(view) {
     if (!view || (floor && view.version < floor.version)) return; // an older view, late
     floor = view;
-    window.__floorUpdates += 1;
+    hooks.__floorUpdates += 1;
     render();
   }
 

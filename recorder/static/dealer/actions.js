@@ -1,0 +1,266 @@
+// @ts-check
+// The action panel: the betting buttons, the amount keypad and presets, the chip tray, the
+// showdown and the start of the next hand, the tools row; and what their taps record.
+
+import { startClock, stopClock } from "./clock.js";
+import { discardConflict, reapplyConflict, record } from "./outbox.js";
+import { render } from "./render.js";
+import { $, H, MODE, S, busy, canRecord, legal, levelText, nameOf, seatName } from "./store.js";
+
+export function button(action, label, cls, data) {
+  const attrs = Object.entries(data || {}).map(([k, v]) => ` data-${k}="${H.esc(v)}"`).join("");
+  const disabled = busy() ? " disabled" : "";
+  return `<button type="button" class="btn ${cls || ""}" data-action="${action}"${attrs}${disabled}>${label}</button>`;
+}
+
+export function renderActions() {
+  const box = $("actions");
+  if (!canRecord() || !S.state.open) {
+    box.innerHTML = MODE === "viewer" ? '<div class="viewer-note">Viewer: read-only. Hole cards appear when shown.</div>' : "";
+    return;
+  }
+  const hand = S.state.hand;
+  if (!hand || !S.state.hand_in_progress) {
+    box.innerHTML = startPanel();
+    return;
+  }
+  if (hand.phase === "betting" && hand.legal) {
+    box.innerHTML = bettingPanel(hand, hand.legal);
+  } else if (hand.phase === "board") {
+    box.innerHTML =
+      `<div class="panel-title">Deal the ${hand.board.length ? (hand.board.length === 3 ? "turn" : "river") : "flop"}</div>` +
+      button("open-board", `Pick ${hand.board_due === 3 ? "3 cards" : "1 card"}`, "primary wide") +
+      (hand.showdown ? showdownPanel(hand) : "");
+  } else if (hand.phase === "showdown") {
+    box.innerHTML = showdownPanel(hand);
+  } else {
+    box.innerHTML = `<div class="panel-title">${H.esc(hand.next_steps.join(" · "))}</div>`;
+  }
+}
+
+export function startPanel() {
+  const next = S.state.next_hand;
+  const hand = S.state.hand;
+  let html = "";
+  if (hand && hand.phase === "misdealt") html += '<div class="panel-title">Misdeal: re-deal the same hand</div>';
+  else if (hand && hand.phase === "void") html += '<div class="panel-title">Hand void: chips returned</div>';
+  if (next && next.ready) {
+    const number = hand && (hand.phase === "misdealt" || hand.phase === "void") ? hand.number : S.state.hands_played + 1;
+    html += `<div class="panel-note">Button seat ${next.button_seat} · SB ${next.small_blind_seat ? "seat " + next.small_blind_seat : "dead"} · BB seat ${next.big_blind_seat}${S.state.level ? " · " + H.esc(levelText(S.state.level)) : ""}</div>`;
+    if (S.state.carry) html += `<div class="panel-note carry">${H.chips(S.state.carry)} carried into this pot (odd chips of the color-up): put them in the middle</div>`;
+    html += button("start", `Start hand #${number}`, "primary wide");
+  } else if (next) {
+    html += `<div class="panel-note">No hand can start: ${H.esc(next.why.message)} (${H.esc(next.why.rule)})</div>`;
+  }
+  return html;
+}
+
+export function amountOf(legal) {
+  if (S.ui.typed) return parseInt(S.ui.typed, 10);
+  return legal.min_to;
+}
+
+export function bettingPanel(hand, legal) {
+  let html = `<div class="panel-title to-act-title">${H.esc(legal.name)} to act <small>seat ${legal.seat}</small></div>`;
+  html += '<div class="row actions-main">';
+  if (legal.fold) html += button("fold", "Fold", "fold");
+  if (legal.check) html += button("check", "Check", "check");
+  if (legal.call) html += button("call", `Call ${H.chips(legal.call)}${legal.call_all_in ? " (all-in)" : ""}`, "call");
+  if (legal.raise_kind) html += button("allin", `All-in ${H.chips(legal.max_to)}`, "allin", { to: legal.max_to });
+  html += "</div>";
+  if (legal.raise_kind) {
+    const verb = legal.raise_kind === "bet" ? "Bet" : "Raise to";
+    const amount = amountOf(legal);
+    html += '<div class="raise-box">';
+    html += `<div class="amount"><span>${verb}</span> <output id="amount" data-amount="${amount}">${H.chips(amount)}</output><small>min ${H.chips(legal.min_to)} · max ${H.chips(legal.max_to)}</small></div>`;
+    html += `<div class="row sizes">${legal.sizes.map((s) => button("size", `${s.label}<small>${H.chips(s.to)}</small>`, "size", { to: s.to })).join("")}</div>`;
+    html += '<div class="keypad">';
+    for (const key of ["1", "2", "3", "4", "5", "6", "7", "8", "9", "00", "0", "⌫"]) html += button("key", key, "key", { key });
+    html += "</div>";
+    html += button("raise", `${verb} ${H.chips(amount)}`, "raise primary wide", { to: amount });
+    html += "</div>";
+  }
+  html += chipTray(hand);
+  return html;
+}
+
+// The chip tray: what the dealer saw pushed, one tap per chip, motion by motion, and whether
+// the player said raise; the engine rules it under the house rules (push_chips).
+export function chipTray(hand) {
+  const unit = hand.chip_unit || 1;
+  const values = [1, 4, 20, 100].map((k) => k * unit);
+  const motions = S.ui.tray.filter((m) => m.length);
+  const text = motions.map((m) => {
+    const counts = {};
+    for (const v of m) counts[v] = (counts[v] || 0) + 1;
+    return Object.keys(counts).map(Number).sort((a, b) => b - a).map((v) => `${counts[v]} x ${H.chips(v)}`).join(" + ");
+  }).join(" | ");
+  let html = '<div class="chip-tray"><div class="panel-title">Chips pushed</div><div class="row wrap chips">';
+  html += values.map((v) => button("chip", H.chips(v), "chip", { value: v })).join("");
+  html += button("motion", "Next motion", "small", {}) + button("tray-clear", "Clear", "small", {});
+  html += `</div><div class="tray-content" id="tray">${H.esc(text || "no chips yet")}</div><div class="row">`;
+  html += button("said", S.ui.said === "raise" ? "Said raise" : "Said nothing", "said", {});
+  html += button("push", "Rule it", "push primary", {}) + "</div></div>";
+  return html;
+}
+
+export function showdownPanel(hand) {
+  const sd = hand.showdown;
+  const contested = sd.order.length > 1;
+  // TDA 16: with a player all-in and the betting over, every hand still in is tabled.
+  const tabled = S.state.seats.some((x) => x.in_hand && !x.folded && x.all_in);
+  let html = `<div class="panel-title">${contested ? "Showdown" : "Uncontested"}</div>`;
+  if (contested && tabled) html += '<div class="panel-note">All-in: every hand is turned face up (TDA 16)</div>';
+  html += '<ol class="showdown">';
+  for (const position of sd.order) {
+    const seat = S.state.seats.find((x) => x.position === position && x.in_hand);
+    if (!seat) continue;
+    const shown = seat.shown ? `<span class="shown">${seat.shown.map((c) => H.cardHtml(c, "small")).join("")}</span>` : "";
+    html += `<li><span class="name">${H.esc(seat.player)}</span>${shown}`;
+    if (!seat.shown && contested) html += button("open-show", "Show", "small", { player: position }) + (tabled ? "" : button("muck", "Muck", "small", { player: position }));
+    html += "</li>";
+  }
+  html += "</ol>";
+  if (hand.phase !== "showdown") return html;
+  if (sd.proposed) {
+    html += '<div class="awards">';
+    for (const a of sd.proposed) {
+      const winners = a.winners.map((w, i) => `${H.esc(nameOf(w))} ${H.chips(a.shares[i])}`).join(", ");
+      html += `<div class="award" data-pot="${a.pot}"><b>${a.pot ? "Side pot " + a.pot : "Main pot"} ${H.chips(a.amount)}</b> → ${winners}${a.hand_name ? ` <small>${H.esc(a.hand_name)}</small>` : ""}${a.odd_chips.length ? ` <small>odd chip: ${a.odd_chips.map((w) => H.esc(nameOf(w))).join(", ")}</small>` : ""}</div>`;
+    }
+    html += "</div>";
+    html += button("award", sd.proposed.length > 1 ? "Push the pots" : "Push the pot", "primary wide");
+  } else if (sd.pending) {
+    html += `<div class="panel-note">${H.esc(sd.pending.message)} (${H.esc(sd.pending.rule)})</div>`;
+  }
+  return html;
+}
+
+export function renderTools() {
+  const box = $("tools");
+  if (!canRecord() || !S.state.open) {
+    box.innerHTML = MODE === "dealer" ? "" : "";
+    return;
+  }
+  const hand = S.state.hand;
+  const inHand = S.state.hand_in_progress;
+  let html = "";
+  if (hand) html += button("undo", "Undo", "tool");
+  if (inHand && hand.phase === "betting") html += button("clock", "Clock", "tool");
+  if (inHand) html += button("misdeal", "Misdeal", "tool") + button("exposed", "Exposed card", "tool");
+  if (S.me.role === "director" && hand) html += button("director", "Director…", "tool");
+  box.innerHTML = html;
+}
+
+/** @type {Record<string, (el: any) => void>} */
+export const actionTaps = {
+  dismiss() {
+    S.alertBox = null;
+    render();
+  },
+  discard: discardConflict,
+  reapply: reapplyConflict,
+  fold() {
+    const l = legal();
+    record({ type: "fold", player: l.player }, `${l.name}: fold`);
+  },
+  check() {
+    const l = legal();
+    record({ type: "check_call", player: l.player }, `${l.name}: check`);
+  },
+  call() {
+    const l = legal();
+    record({ type: "check_call", player: l.player }, `${l.name}: call ${H.chips(l.call)}`);
+  },
+  allin() {
+    const l = legal();
+    record({ type: "bet_raise", player: l.player, to: l.max_to }, `${l.name}: all-in ${H.chips(l.max_to)}`);
+  },
+  size(el) {
+    S.ui.typed = el.dataset.to;
+    render();
+  },
+  chip(el) {
+    S.ui.tray[S.ui.tray.length - 1].push(Number(el.dataset.value));
+    render();
+  },
+  motion() {
+    if (S.ui.tray[S.ui.tray.length - 1].length) S.ui.tray.push([]);
+    render();
+  },
+  "tray-clear"() {
+    S.ui.tray = [[]];
+    S.ui.said = "nothing";
+    render();
+  },
+  said() {
+    S.ui.said = S.ui.said === "raise" ? "nothing" : "raise";
+    render();
+  },
+  push() {
+    const l = legal();
+    const motions = S.ui.tray.filter((m) => m.length);
+    const chips = motions.reduce((n, m) => n + m.reduce((a, b) => a + b, 0), 0);
+    record({ type: "push_chips", player: l.player, motions, said: S.ui.said },
+      `${l.name}: pushed ${H.chips(chips)}${motions.length > 1 ? ` in ${motions.length} motions` : ""}${S.ui.said === "raise" ? ", said raise" : ""}`);
+  },
+  key(el) {
+    const key = el.dataset.key;
+    if (key === "⌫") S.ui.typed = S.ui.typed.slice(0, -1);
+    else if (S.ui.typed.length < 9) S.ui.typed = (S.ui.typed + key).replace(/^0+/, "");
+    render();
+  },
+  raise() {
+    const l = legal();
+    const to = amountOf(l);
+    const verb = l.raise_kind === "bet" ? "bet" : "raise to";
+    record({ type: "bet_raise", player: l.player, to }, `${l.name}: ${verb} ${H.chips(to)}`);
+  },
+  start() {
+    record({ type: "start_hand" }, "start the next hand");
+  },
+  undo() {
+    record({ type: "undo" }, "undo the last entry");
+  },
+  award() {
+    record({ type: "award_pots" }, "push the pots as proposed");
+  },
+  muck(el) {
+    const p = Number(el.dataset.player);
+    record({ type: "muck_cards", player: p }, `${nameOf(p)}: muck`);
+  },
+  seat(el) {
+    S.ui.sheet = "seat";
+    S.ui.seat = Number(el.dataset.seat);
+    render();
+  },
+  absence(el) {
+    const seat = Number(el.dataset.seat);
+    const absent = el.dataset.value === "1";
+    record({ type: "set_absence", seat, absent }, `${seatName(seat)}: ${absent ? "absent" : "returned"}`);
+  },
+  misdeal() {
+    S.ui.sheet = "misdeal";
+    render();
+  },
+  "declare-misdeal"(el) {
+    record({ type: "declare_misdeal", reason: el.dataset.reason }, `misdeal: ${el.dataset.reason}`);
+  },
+  exposed() {
+    S.ui.sheet = "expose";
+    S.ui.inDeal = S.state.hand && S.state.hand.street === "preflop";
+    render();
+  },
+  "in-deal"(el) {
+    S.ui.inDeal = el.dataset.value === "1";
+    render();
+  },
+  "expose-player"(el) {
+    S.ui.player = Number(el.dataset.player);
+    S.ui.sheet = "expose-card";
+    S.ui.picked = [];
+    render();
+  },
+  clock: startClock,
+  "clock-cancel": stopClock,
+};

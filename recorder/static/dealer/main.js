@@ -1,0 +1,120 @@
+// @ts-check
+// The dealer's tablet (/dealer/<table>) and the viewer's screen (/view/<table>): the wiring.
+//
+// The state lives on the server: this page renders the table view the API sends (the same
+// after a reload) and records the dealer's taps as commands through the outbox (outbox.js).
+
+import { actionTaps } from "./actions.js";
+import { fetchTable, followTable, login, session as getSession } from "./api.js";
+import { cardTaps } from "./cards.js";
+import { checkClock, tickClock } from "./clock.js";
+import { flush, isFlushing } from "./outbox.js";
+import { render, renderStatus } from "./render.js";
+import { directorTaps, watchDirectorInputs } from "./sheets.js";
+import { showSignIn } from "./signin.js";
+import { $, H, MODE, S, STREAM, canRecord, freshUi } from "./store.js";
+
+/** @type {Record<string, (el: any) => void>} */
+const actions = Object.assign({}, actionTaps, cardTaps, directorTaps);
+
+if (H.testing) /** @type {any} */ (window).__latencies = [];
+
+export function apply(view) {
+  if (!view || (S.state && view.version < S.state.version)) return;
+  const before = S.state;
+  S.state = view;
+  if (!before || before.version !== view.version) {
+    const hand = view.hand;
+    const key = hand ? `${hand.number}:${hand.phase}:${hand.to_act}:${hand.board.length}` : "none";
+    if (S.ui.key !== key) {
+      S.ui = freshUi();
+      S.ui.key = key;
+      // A board card is due: open the picker straight away (one tap less per street).
+      if (hand && hand.phase === "board" && S.state.hand_in_progress && canRecord()) S.ui.sheet = "board";
+    }
+    checkClock();
+  }
+  render();
+  if (S.tapAt !== null && before && before.version !== view.version) {
+    // Tap to updated screen: from the tap's input event to the paint of the new state
+    // (a task queued from the next animation frame runs once that frame is painted).
+    const started = S.tapAt;
+    S.tapAt = null;
+    if (H.testing) requestAnimationFrame(() => setTimeout(() => /** @type {any} */ (window).__latencies.push(performance.now() - started), 0));
+  }
+}
+
+export function setConnection(value) {
+  S.connection = value;
+  renderStatus();
+}
+
+document.addEventListener("click", (event) => {
+  const el = event.target.closest("[data-action]");
+  if (!el || el.disabled) return;
+  const handler = actions[el.dataset.action];
+  S.lastTap = event.timeStamp;
+  if (handler) handler(el);
+  S.lastTap = null;
+});
+
+watchDirectorInputs();
+
+let following = null;
+
+export async function start() {
+  if (!following) {
+    following = followTable(apply, (s) => {
+      setConnection(s);
+      if (s === "live") flush();
+      else checkSession();
+    });
+  }
+  const answer = await fetchTable().catch(() => null);
+  if (answer && answer.status === 200) apply(answer.body);
+  else if (answer && answer.status === 404) $("title").textContent = `No table ${STREAM}`;
+  tickClock();
+  flush();
+}
+
+// A session can end (signed out, expired, or a server with a new secret): the event
+// stream then fails for good; say so.
+let lastCheck = 0;
+export async function checkSession() {
+  if (Date.now() - lastCheck < 5000 || !$("signin").hidden) return;
+  lastCheck = Date.now();
+  const session = await getSession();
+  if (!session.offline && !session.role) {
+    S.me = { role: null };
+    showSignIn("Your session ended: sign in again.");
+  }
+}
+
+export async function boot() {
+  S.me = await getSession();
+  if (MODE === "viewer") {
+    if (!S.me.role) {
+      const answer = await login({ role: "viewer" });
+      S.me = answer.body || { role: null };
+    }
+    start();
+    return;
+  }
+  if (S.me.role === "director" || (S.me.role === "dealer" && S.me.table === STREAM)) {
+    start();
+  } else {
+    showSignIn(S.me.role === "dealer" ? `This tablet is the dealer of table ${S.me.table}.` : "");
+  }
+}
+
+window.addEventListener("online", () => {
+  setConnection("live");
+  flush();
+});
+window.addEventListener("offline", () => setConnection("offline"));
+setInterval(() => {
+  if (S.outbox.length && !S.conflict && !isFlushing()) flush();
+}, 3000);
+// What the browser tests read (only behind the test flag, see common.js).
+if (H.testing) /** @type {any} */ (window).handlogTable = { outbox: () => S.outbox.slice(), state: () => S.state };
+boot();
