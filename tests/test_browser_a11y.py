@@ -17,8 +17,10 @@ from test_browser import (  # noqa: F401  (browser and site are fixtures)
     LAPTOP,
     PHONE,
     STREAM,
+    TEST_FLAG,
     Site,
     browser,
+    pick_cards,
     shot,
     site,
     tap,
@@ -70,6 +72,7 @@ def themed_page(browser: Any, scheme: str, viewport: dict[str, int] = LAPTOP) ->
     """A page in a browser whose system asks for `scheme` (prefers-color-scheme); the tablet
     has made no choice, so that is the theme it shows."""
     context = browser.new_context(viewport=viewport, color_scheme=scheme)
+    context.add_init_script(TEST_FLAG)
     page = context.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda error: errors.append(str(error)))
@@ -112,9 +115,7 @@ def test_the_dealers_tablet_and_a_viewers_screen_have_no_serious_violation(
     tap(page, "[data-action='check']")
     page.wait_for_selector(".sheet .picker")
     assert_clean(page, f"dealer card picker ({scheme})")
-    for card in ("Ah", "Kh", "Qd"):
-        page.click(f".pick[data-card='{card}']")
-    tap(page, "[data-action='deal']")
+    pick_cards(page, "AhKhQd", "deal")
     viewer = themed_page(browser, scheme)
     viewer.goto(f"{site.base}/view/{STREAM}")
     viewer.wait_for_selector(".seat.to-act")
@@ -221,3 +222,13 @@ def test_the_lists_that_scroll_are_reached_by_keyboard(browser: Any, tmp_path: P
         assert "corrections" in stops
         assert any("rulings" in s for s in stops)
     recorder.store.close()
+
+
+def test_the_dealers_event_list_is_reached_by_keyboard(browser: Any, site: Site) -> None:  # noqa: F811
+    """The last entries (a list that scrolls) are a Tab stop of their own on the tablet."""
+    page = signed_in_dealer(browser, site, "dark")
+    tap(page, "[data-action='start']")
+    page.evaluate("() => document.activeElement && document.activeElement.blur()")
+    stops = focus_walk(page, 80)
+    assert "events" in stops
+    assert page.evaluate("() => document.querySelector('#events').tabIndex") == 0

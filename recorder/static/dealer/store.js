@@ -27,6 +27,8 @@ export const S = {
   connection: "connecting",
   tapAt: null, // when the tap that is being recorded was made (performance.now)
   lastTap: null, // the event time of the tap being handled
+  trayOpen: false, // the chip tray is shown (a tool toggles it)
+  autoAt: null, // the version at which the page last took a step by itself (once each)
 };
 
 export function freshUi() {
