@@ -81,6 +81,19 @@ class Tablet:
         self.taps += 1
         self.page.click(selector)
 
+    def cards(self, cards: list[str], confirm: str) -> None:
+        """Pick the cards; confirm only if the page asks (it records on the last card)."""
+        version = self.page.get_attribute("body", "data-version")
+        for card in cards:
+            self.click(f".pick[data-card='{card}']")
+        button = f".sheet:not([hidden]) [data-action='{confirm}']:not([disabled])"
+        if self.page.locator(button).count():
+            self.click(button)
+        self.recording += 1
+        self.page.wait_for_function(
+            "v => document.body.dataset.version !== v && "
+            "window.handlogTable.outbox().length === 0", arg=version)
+
     def record(self, selector: str) -> None:
         version = self.page.get_attribute("body", "data-version")
         self.click(selector)
@@ -103,7 +116,8 @@ def play_offline(tablet: Tablet, rng: random.Random) -> list[float]:
     (Pyodide) until nobody is to act; then the network back, the queue sent, the hand
     finished online. Returns the offline taps' latencies (ms)."""
     page = tablet.page
-    tablet.record("[data-action='start']")
+    if not tablet.state()["hand_in_progress"]:
+        tablet.record("[data-action='start']")
     page.context.set_offline(True)
     page.wait_for_function("() => window.handlogTable.engine() === 'ready'", timeout=180_000)
     start = page.evaluate("() => window.__latencies.length")
@@ -124,17 +138,22 @@ def play_offline(tablet: Tablet, rng: random.Random) -> list[float]:
 
 
 def play_hand(tablet: Tablet, rng: random.Random) -> None:
-    tablet.record("[data-action='start']")
+    # The page starts the next hand by itself after the push when nothing is due, pushes a pot
+    # nobody contests, and records the board and a shown hand on their last card: the driver
+    # taps Start, Push and the confirm only when the page still asks for them.
+    if not tablet.state()["hand_in_progress"]:
+        tablet.record("[data-action='start']")
     finish_hand(tablet, rng)
 
 
 def finish_hand(tablet: Tablet, rng: random.Random) -> None:
+    number = tablet.state()["hand"]["number"]
     deck = [card_text(c) for c in FULL_DECK]
     rng.shuffle(deck)
     while True:
         state = tablet.state()
         hand = state["hand"]
-        if not state["hand_in_progress"]:
+        if not state["hand_in_progress"] or hand["number"] != number:
             return
         known = set(hand["known_cards"])
         deck = [c for c in deck if c not in known]
@@ -162,10 +181,8 @@ def finish_hand(tablet: Tablet, rng: random.Random) -> None:
             else:
                 tablet.record("[data-action='check']")
         elif hand["phase"] == "board":
-            for card in deck[:hand["board_due"]]:
-                tablet.click(f".pick[data-card='{card}']")
+            tablet.cards(deck[:hand["board_due"]], "deal")
             deck = deck[hand["board_due"]:]
-            tablet.record("[data-action='deal']")
         elif hand["phase"] == "showdown":
             showdown = hand["showdown"]
             if showdown["proposed"] is not None:
@@ -173,11 +190,15 @@ def finish_hand(tablet: Tablet, rng: random.Random) -> None:
                 continue
             shown = {s["position"] for s in state["seats"] if s.get("shown")}
             player = next(p for p in showdown["order"] if p not in shown)
-            tablet.click(f"[data-action='open-show'][data-player='{player}']")
-            for card in deck[:2]:
-                tablet.click(f".pick[data-card='{card}']")
+            name = next(s["player"] for s in state["seats"] if s.get("position") == player
+                        and s.get("in_hand"))
+            title = tablet.page.locator(".sheet:not([hidden]) .sheet-title")
+            if not (title.count() and name in title.inner_text()):
+                switch = f".sheet [data-action='open-show'][data-player='{player}']"
+                tablet.click(switch if tablet.page.locator(switch).count()
+                             else f"#actions [data-action='open-show'][data-player='{player}']")
+            tablet.cards(deck[:2], "show")
             deck = deck[2:]
-            tablet.record("[data-action='show']")
         else:
             raise RuntimeError(f"unexpected phase {hand['phase']}")
 

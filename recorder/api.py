@@ -324,7 +324,7 @@ def create_app(
         fold = fold or recorder.table(stream)
         return table_view(fold, log.recent(stream, fold.version), session.role,
                           context(stream, fold).level, desk.names(fold),
-                          dealer_of=session.table)
+                          dealer_of=session.table, due=desk.start_due(fold, clock()))
 
     def public_for(session: Session, stream: str) -> bool:
         """True when `session` gets only what was shown at table `stream`."""

@@ -97,7 +97,7 @@ def test_table_view_shows_seats_markers_and_the_legal_actions_with_amounts(
     legal = hand["legal"]
     assert legal["fold"] and not legal["check"] and legal["call"] == 100
     assert (legal["raise_kind"], legal["min_to"], legal["max_to"]) == ("raise", 200, 1000)
-    assert [s["to"] for s in legal["sizes"]] == [200, 225, 350, 1000]
+    assert [s["to"] for s in legal["sizes"]] == [200, 250, 300, 400, 1000]  # min, BB multiples
     assert view["level"]["big_blind"] == 100
 
 

@@ -49,6 +49,7 @@ export function startPanel() {
     const number = hand && (hand.phase === "misdealt" || hand.phase === "void") ? hand.number : S.state.hands_played + 1;
     html += `<div class="panel-note">Button seat ${next.button_seat} · SB ${next.small_blind_seat ? "seat " + next.small_blind_seat : "dead"} · BB seat ${next.big_blind_seat}${S.state.level ? " · " + H.esc(levelText(S.state.level)) : ""}</div>`;
     if (S.state.carry) html += `<div class="panel-note carry">${H.chips(S.state.carry)} carried into this pot (odd chips of the color-up): put them in the middle</div>`;
+    if (next.hold && next.hold_text && hand) html += `<div class="panel-note hold" data-hold="${H.esc(next.hold)}">${H.esc(next.hold_text)}</div>`;
     html += button("start", `Start hand #${number}`, "primary wide");
   } else if (next) {
     html += `<div class="panel-note">No hand can start: ${H.esc(next.why.message)} (${H.esc(next.why.rule)})</div>`;
@@ -59,6 +60,47 @@ export function startPanel() {
 export function amountOf(legal) {
   if (S.ui.typed) return parseInt(S.ui.typed, 10);
   return legal.min_to;
+}
+
+// What is wrong with an amount before it is sent (the server decides again): below the
+// minimum, above all-in, or chips the chips in play cannot make; "" when it may be sent.
+export function amountProblem(legal, amount) {
+  if (amount === legal.max_to) return "";
+  if (!(amount >= legal.min_to)) return `below the minimum ${H.chips(legal.min_to)}`;
+  if (amount > legal.max_to) return `more than all-in ${H.chips(legal.max_to)}`;
+  const step = legal.step || 1;
+  if (step > 1 && (amount - (legal.bet || 0)) % step) {
+    const lower = amount - ((amount - (legal.bet || 0)) % step);
+    const options = [lower, lower + step].filter((o) => o >= legal.min_to && o <= legal.max_to);
+    return `the chips in play make ${options.map((o) => H.chips(o)).join(" or ")}`;
+  }
+  return "";
+}
+
+// An amount above ten times the pot asks once (a slip of the keypad: 1500 for 150): the first
+// tap asks, the second records.
+export function isHuge(hand, amount) {
+  return amount > 10 * Math.max(hand.pot_total, 1);
+}
+
+// Auto steps after this tablet's own entry (never after another tablet's or an undo): a pot
+// nobody contests is pushed, and the next hand starts when the server says it starts by
+// itself (engine.table.start_hold: no level, break or move due).
+export function autoAdvance() {
+  const s = S.state;
+  if (!canRecord() || !s || !s.open || S.conflict || S.outbox.length) return;
+  const last = s.events && s.events[0];
+  if (!last || last.device !== H.deviceId() || S.autoAt === s.version) return;
+  const hand = s.hand;
+  if (s.hand_in_progress && hand && hand.phase === "showdown" && hand.showdown && hand.showdown.awards_by_itself
+      && (last.type === "player_folded" || last.type === "cards_mucked")) {
+    S.autoAt = s.version;
+    record({ type: "award_pots" }, "push the pot (nobody left to contest it)");
+  } else if (!s.hand_in_progress && hand && last.type === "pot_awarded" && s.next_hand && s.next_hand.ready
+      && s.next_hand.starts_by_itself) {
+    S.autoAt = s.version;
+    record({ type: "start_hand" }, "start the next hand");
+  }
 }
 
 export function bettingPanel(hand, legal) {
@@ -72,17 +114,33 @@ export function bettingPanel(hand, legal) {
   if (legal.raise_kind) {
     const verb = legal.raise_kind === "bet" ? "Bet" : "Raise to";
     const amount = amountOf(legal);
+    const problem = amountProblem(legal, amount);
     html += '<div class="raise-box">';
-    html += `<div class="amount"><span>${verb}</span> <output id="amount" data-amount="${amount}">${H.chips(amount)}</output><small>min ${H.chips(legal.min_to)} · max ${H.chips(legal.max_to)}</small></div>`;
-    html += `<div class="row sizes">${legal.sizes.map((s) => button("size", `${s.label}<small>${H.chips(s.to)}</small>`, "size", { to: s.to })).join("")}</div>`;
+    html += `<div class="amount"><span>${verb}</span> <output id="amount" data-amount="${amount}">${H.chips(amount)}</output><small id="amount-note"${problem ? ' class="amount-problem"' : ""}>${problem ? H.esc(problem) : `min ${H.chips(legal.min_to)} · max ${H.chips(legal.max_to)}`}</small></div>`;
+    html += `<div class="row sizes">${legal.sizes.map((s) => sizeButton(s)).join("")}</div>`;
     html += '<div class="keypad">';
     for (const key of ["1", "2", "3", "4", "5", "6", "7", "8", "9", "00", "0", "⌫"]) html += button("key", key, "key", { key });
     html += "</div>";
-    html += button("raise", `${verb} ${H.chips(amount)}`, "raise primary wide", { to: amount });
+    // The Raise button never reads an amount that cannot be sent: below the minimum it reads
+    // the minimum and is off until the amount is right.
+    if (problem) {
+      const floor = Math.max(legal.min_to, Math.min(amount, legal.max_to));
+      html += `<button type="button" class="btn raise primary wide" data-action="raise" data-to="${floor}" disabled>${verb} ${H.chips(floor)}${amount < legal.min_to ? " min" : ""}</button>`;
+    } else if (isHuge(hand, amount) && S.ui.confirmed === amount) {
+      html += button("raise", `${verb} ${H.chips(amount)}?<small>over 10× the pot: tap again to confirm</small>`, "raise primary wide confirm", { to: amount });
+    } else {
+      html += button("raise", `${verb} ${H.chips(amount)}`, "raise primary wide", { to: amount });
+    }
     html += "</div>";
   }
-  html += chipTray(hand);
+  if (S.trayOpen) html += chipTray(hand);
   return html;
+}
+
+// A preset: its label and amount; the all-in says which presets it caps ("= ½ pot, Pot").
+export function sizeButton(s) {
+  const capped = s.all_in && s.capped && s.capped.length ? ` = ${s.capped.join(", ")} capped` : "";
+  return button("size", `${H.esc(s.label)}<small>${H.chips(s.to)}${H.esc(capped)}</small>`, `size${s.all_in ? " size-all-in" : ""}`, { to: s.to });
 }
 
 // The chip tray: what the dealer saw pushed, one tap per chip, motion by motion, and whether
@@ -148,6 +206,7 @@ export function renderTools() {
   let html = "";
   if (hand) html += button("undo", "Undo", "tool");
   if (inHand && hand.phase === "betting") html += button("clock", "Clock", "tool") + button("out-of-turn", "Out of turn…", "tool");
+  if (inHand && hand.phase === "betting" && hand.legal) html += button("tray-toggle", S.trayOpen ? "Hide chips" : "Chips pushed…", "tool");
   if (inHand) html += button("misdeal", "Misdeal", "tool") + button("exposed", "Exposed card", "tool");
   if (S.me.role === "director" && hand) html += button("director", "Director…", "tool");
   box.innerHTML = html;
@@ -199,6 +258,10 @@ export const actionTaps = {
     S.ui.typed = el.dataset.to;
     render();
   },
+  "tray-toggle"() {
+    S.trayOpen = !S.trayOpen;
+    render();
+  },
   chip(el) {
     S.ui.tray[S.ui.tray.length - 1].push(Number(el.dataset.value));
     render();
@@ -231,6 +294,12 @@ export const actionTaps = {
   raise() {
     const l = legal();
     const to = amountOf(l);
+    if (amountProblem(l, to)) return;
+    if (isHuge(S.state.hand, to) && S.ui.confirmed !== to) {
+      S.ui.confirmed = to;
+      render();
+      return;
+    }
     const verb = l.raise_kind === "bet" ? "bet" : "raise to";
     bet({ type: "bet_raise", to }, `${verb} ${H.chips(to)}`, `bet/raise to ${H.chips(to)}`);
   },

@@ -4,16 +4,16 @@
 // The state lives on the server: this page renders the table view the API sends (the same
 // after a reload) and records the dealer's taps as commands through the outbox (outbox.js).
 
-import { actionTaps } from "./actions.js";
+import { actionTaps, autoAdvance } from "./actions.js";
 import { fetchTable, followTable, login, session as getSession } from "./api.js";
-import { cardTaps } from "./cards.js";
+import { autoOpen, cardTaps } from "./cards.js";
 import { checkClock, tickClock } from "./clock.js";
 import { engine, loadEngine, predictNow, watchEngine } from "./engine.js";
 import { flush, isFlushing } from "./outbox.js";
 import { render, renderStatus } from "./render.js";
 import { directorTaps, outOfTurnTaps, watchDirectorInputs } from "./sheets.js";
 import { showSignIn } from "./signin.js";
-import { $, H, MODE, S, STREAM, canRecord, freshUi } from "./store.js";
+import { $, H, MODE, S, STREAM, freshUi } from "./store.js";
 
 /** @type {Record<string, (el: any) => void>} */
 const actions = Object.assign({}, actionTaps, cardTaps, directorTaps, outOfTurnTaps);
@@ -49,12 +49,13 @@ export function apply(view) {
     if (S.ui.key !== key) {
       S.ui = freshUi();
       S.ui.key = key;
-      // A board card is due: open the picker straight away (one tap less per street).
-      if (hand && hand.phase === "board" && S.state.hand_in_progress && canRecord()) S.ui.sheet = "board";
+      // A board card is due, or a hand to show: open the picker straight away (cards.js).
+      autoOpen(hand);
     }
     checkClock();
   }
   render();
+  if (before) autoAdvance(); // its own guards: this tablet's entry, once per version
   if (S.tapAt !== null && before && before.version !== view.version) {
     // Tap to updated screen: from the tap's input event to the paint of the new state
     // (a task queued from the next animation frame runs once that frame is painted).

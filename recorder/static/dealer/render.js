@@ -21,6 +21,8 @@ export function render() {
 export function renderAll() {
   document.body.dataset.mode = MODE;
   document.body.dataset.version = S.state ? S.state.version : "";
+  // While a hand is played the phone layouts keep the last entries out of the way (app.css).
+  document.body.dataset.inHand = S.state && S.state.hand_in_progress ? "1" : "";
   renderStatus();
   if (!S.state) return;
   renderBar();

@@ -31,6 +31,8 @@ export const S = {
   recorded: [], // the last entries this tablet recorded: {label, version}
   failed: [], // the last entries refused: {label, rule, text}
   failures: 0, // sends in a row that got no answer
+  trayOpen: false, // the chip tray is shown (a tool toggles it)
+  autoAt: null, // the version at which the page last took a step by itself (once each)
 };
 
 export function freshUi() {
