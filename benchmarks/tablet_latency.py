@@ -14,6 +14,11 @@ Prints the taps per hand (every click, and the clicks that record an entry) and 
 a tap to the updated screen, measured in the page: from the click's input event to the second
 animation frame after the new state was rendered (the first frame has painted by then).
 
+Then `--offline-hands` hands (default 8) whose betting is recorded with the network cut: the
+tablet's own engine (Pyodide) decides each tap and the screen shows its next player; it prints
+the tap-to-screen p50/p95 offline beside the online p95 of the same run (main's page has no
+offline figure: after one offline tap it disabled every button). Needs `npm ci --prefix web`.
+
 With `--viewers N` the same hands (same seed) are played twice in one run, on a fresh server
 each: first with no viewer, then with N viewers following the floor's live stream (each signed
 in as a viewer from its own loopback address, 127.0.0.2 and up, in a separate process that reads
@@ -76,6 +81,19 @@ class Tablet:
         self.taps += 1
         self.page.click(selector)
 
+    def cards(self, cards: list[str], confirm: str) -> None:
+        """Pick the cards; confirm only if the page asks (it records on the last card)."""
+        version = self.page.get_attribute("body", "data-version")
+        for card in cards:
+            self.click(f".pick[data-card='{card}']")
+        button = f".sheet:not([hidden]) [data-action='{confirm}']:not([disabled])"
+        if self.page.locator(button).count():
+            self.click(button)
+        self.recording += 1
+        self.page.wait_for_function(
+            "v => document.body.dataset.version !== v && "
+            "window.handlogTable.outbox().length === 0", arg=version)
+
     def record(self, selector: str) -> None:
         version = self.page.get_attribute("body", "data-version")
         self.click(selector)
@@ -85,14 +103,57 @@ class Tablet:
             "window.handlogTable.outbox().length === 0", arg=version)
 
 
+def betting_choice(legal: dict[str, Any], preflop: bool, rng: random.Random) -> str:
+    """fold, call or check, as in a live game (the offline streets: no sizing taps)."""
+    facing = legal["call"] > 0
+    if facing and rng.random() < (0.70 if preflop else 0.50):
+        return "fold"
+    return "call" if facing else "check"
+
+
+def play_offline(tablet: Tablet, rng: random.Random) -> list[float]:
+    """Start a hand, cut the network and record the betting with the tablet's own engine
+    (Pyodide) until nobody is to act; then the network back, the queue sent, the hand
+    finished online. Returns the offline taps' latencies (ms)."""
+    page = tablet.page
+    if not tablet.state()["hand_in_progress"]:
+        tablet.record("[data-action='start']")
+    page.context.set_offline(True)
+    page.wait_for_function("() => window.handlogTable.engine() === 'ready'", timeout=180_000)
+    start = page.evaluate("() => window.__latencies.length")
+    while True:
+        hand = tablet.state()["hand"]
+        legal = hand and hand["legal"]
+        if not legal:
+            break
+        count = page.evaluate("() => window.__latencies.length")
+        tablet.click(f"[data-action='{betting_choice(legal, hand['street'] == 'preflop', rng)}']")
+        page.wait_for_function("n => window.__latencies.length > n", arg=count)
+    latencies: list[float] = page.evaluate("s => window.__latencies.slice(s)", start)
+    page.context.set_offline(False)
+    page.wait_for_function("() => window.handlogTable.outbox().length === 0 && "
+                           "!window.handlogTable.state().predicted", timeout=60_000)
+    finish_hand(tablet, rng)
+    return latencies
+
+
 def play_hand(tablet: Tablet, rng: random.Random) -> None:
-    tablet.record("[data-action='start']")
+    # The page starts the next hand by itself after the push when nothing is due, pushes a pot
+    # nobody contests, and records the board and a shown hand on their last card: the driver
+    # taps Start, Push and the confirm only when the page still asks for them.
+    if not tablet.state()["hand_in_progress"]:
+        tablet.record("[data-action='start']")
+    finish_hand(tablet, rng)
+
+
+def finish_hand(tablet: Tablet, rng: random.Random) -> None:
+    number = tablet.state()["hand"]["number"]
     deck = [card_text(c) for c in FULL_DECK]
     rng.shuffle(deck)
     while True:
         state = tablet.state()
         hand = state["hand"]
-        if not state["hand_in_progress"]:
+        if not state["hand_in_progress"] or hand["number"] != number:
             return
         known = set(hand["known_cards"])
         deck = [c for c in deck if c not in known]
@@ -120,10 +181,8 @@ def play_hand(tablet: Tablet, rng: random.Random) -> None:
             else:
                 tablet.record("[data-action='check']")
         elif hand["phase"] == "board":
-            for card in deck[:hand["board_due"]]:
-                tablet.click(f".pick[data-card='{card}']")
+            tablet.cards(deck[:hand["board_due"]], "deal")
             deck = deck[hand["board_due"]:]
-            tablet.record("[data-action='deal']")
         elif hand["phase"] == "showdown":
             showdown = hand["showdown"]
             if showdown["proposed"] is not None:
@@ -131,11 +190,15 @@ def play_hand(tablet: Tablet, rng: random.Random) -> None:
                 continue
             shown = {s["position"] for s in state["seats"] if s.get("shown")}
             player = next(p for p in showdown["order"] if p not in shown)
-            tablet.click(f"[data-action='open-show'][data-player='{player}']")
-            for card in deck[:2]:
-                tablet.click(f".pick[data-card='{card}']")
+            name = next(s["player"] for s in state["seats"] if s.get("position") == player
+                        and s.get("in_hand"))
+            title = tablet.page.locator(".sheet:not([hidden]) .sheet-title")
+            if not (title.count() and name in title.inner_text()):
+                switch = f".sheet [data-action='open-show'][data-player='{player}']"
+                tablet.click(switch if tablet.page.locator(switch).count()
+                             else f"#actions [data-action='open-show'][data-player='{player}']")
+            tablet.cards(deck[:2], "show")
             deck = deck[2:]
-            tablet.record("[data-action='show']")
         else:
             raise RuntimeError(f"unexpected phase {hand['phase']}")
 
@@ -220,6 +283,8 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=3)
     parser.add_argument("--players", type=int, default=6)
     parser.add_argument("--viewport", default="1280x800")
+    parser.add_argument("--offline-hands", type=int, default=8,
+                        help="then hands whose betting is recorded offline (0: none)")
     parser.add_argument("--viewers", type=int, default=0,
                         help="also play the same hands with N viewers following the floor")
     options = parser.parse_args()
@@ -265,6 +330,8 @@ def run(options: argparse.Namespace, viewers: int) -> list[float]:
             browser = playwright.chromium.launch(executable_path=CHROMIUM, headless=True,
                                                  args=ARGS)
             page = browser.new_page(viewport={"width": width, "height": height})
+            # The page keeps its tap latencies (window.__latencies) only behind the test flag.
+            page.add_init_script("try { localStorage.setItem('handlog.test', '1'); } catch (e) {}")
             page.goto(f"{base}/dealer/{STREAM}")
             for digit in auth.table_pin(STREAM):
                 page.click(f"[data-pin='{digit}']")
@@ -282,6 +349,16 @@ def run(options: argparse.Namespace, viewers: int) -> list[float]:
             elapsed = time.perf_counter() - started
             page.wait_for_timeout(100)
             latencies: list[float] = page.evaluate("() => window.__latencies")
+            offline: list[float] = []
+            offline_taps = 0
+            if options.offline_hands:
+                page.wait_for_function("() => navigator.serviceWorker.controller",
+                                       timeout=120_000)
+                # The same page, offline hand by hand: tap to the screen the tablet's engine
+                # decided (main's page disables every button after one offline tap).
+                for _ in range(options.offline_hands):
+                    offline += play_offline(Tablet(page), rng)
+                offline_taps = len(offline)
             browser.close()
             if swarm is not None:
                 frames = swarm.stop()
@@ -299,6 +376,13 @@ def run(options: argparse.Namespace, viewers: int) -> list[float]:
           f"over {len(latencies)} recording taps")
     print(f"wall clock: {elapsed:.1f} s for {sum(taps)} taps (includes the driver's own "
           "round trips)")
+    if offline:
+        print(f"offline (the tablet's engine, Pyodide, decides; {options.offline_hands} hands, "
+              f"{offline_taps} betting taps): tap -> updated screen p50 "
+              f"{percentile(offline, 0.5):.0f} ms, p95 {percentile(offline, 0.95):.0f} ms, "
+              f"max {max(offline):.0f} ms over {len(offline)} taps (online p95 "
+              f"{percentile(latencies, 0.95):.0f} ms: offline/online "
+              f"{percentile(offline, 0.95) / percentile(latencies, 0.95):.2f}x)")
     return latencies
 
 

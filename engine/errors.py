@@ -6,10 +6,15 @@ from __future__ import annotations
 class RuleViolation(Exception):
     """An entry the rules do not allow: which rule, why, and what is allowed instead."""
 
-    def __init__(self, rule: str, message: str, legal: tuple[str, ...] = ()) -> None:
+    def __init__(self, rule: str, message: str, legal: tuple[str, ...] = (),
+                 code: str = "", facts: tuple[int, ...] = ()) -> None:
+        """`code` and `facts`: what the message says, as facts a reader words itself
+        (engine/words.py violation_text), e.g. code "unshown", facts (pot, position)."""
         self.rule = rule
         self.message = message
         self.legal = legal
+        self.code = code
+        self.facts = facts
         text = f"{message} ({rule})"
         if legal:
             text += f"; allowed: {', '.join(legal)}"

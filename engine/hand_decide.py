@@ -289,10 +289,8 @@ def _decide_bet_raise(state: HandState,
     if bounds is not None:
         kind, min_to, max_to = bounds
         if min_to <= to <= max_to and to > current:
-            unit = state.setup.chip_unit
-            if unit > 1 and to != max_to and (to - state.bets[player]) % unit \
-                    and state.setup.chips_checked:
-                raise _unmakeable(state, player, to, unit)
+            if not chips_make(state, player, to, max_to):
+                raise _unmakeable(state, player, to, state.setup.chip_unit)
             if kind == "bet":
                 return _bet_made(player, to, to == max_to)
             return _raise_made(player, to, to == max_to, to - current >= state.last_full_raise)
@@ -341,6 +339,15 @@ def _bet_made(player: int, to: int, all_in: bool) -> tuple[BetMade]:
 def _raise_made(player: int, to: int, all_in: bool, full: bool) -> tuple[RaiseMade]:
     raised: tuple[RaiseMade] = _reused(_RAISES_MADE, RaiseMade, (player, to, all_in, full))
     return raised
+
+
+def chips_make(state: HandState, player: int, to: int, max_to: int) -> bool:
+    """Can the chips in play make a bet or raise of `player` to `to` (TDA 25)? The chips he
+    pushes must be a multiple of the smallest chip in play, unless he is all-in (`max_to`). The
+    one test decide and the tablet's offers (engine/offers.py) use."""
+    unit = state.setup.chip_unit
+    return unit <= 1 or to == max_to or not state.setup.chips_checked \
+        or (to - state.bets[player]) % unit == 0
 
 
 def _unmakeable(state: HandState, player: int, to: int, unit: int) -> RuleViolation:

@@ -111,6 +111,7 @@ def propose_awards(
                 raise RuleViolation(
                     "TDA 16", f"pot {index} is contested and position {unshown[0]} has not "
                     "shown both cards", ("show the cards", "muck", "award by a ruling"),
+                    "unshown", (index, unshown[0]),
                 )
             if len(board) != 5:
                 raise RuleViolation("board", "the board is not complete", ("deal the board",))

@@ -151,6 +151,31 @@ def _clockwise_from(start: int, seat_count: int) -> list[int]:
     return seats
 
 
+START_HOLDS = ("first_hand", "redeal", "level", "break", "move")
+"""Why the dealer starts the next hand himself (engine/words.py says each in words)."""
+
+
+def start_hold(table: TableState, level: Level | None, due: tuple[str, ...] = ()) -> str:
+    """After the push the next hand starts by itself (the tablet sends start_hand at once),
+    unless something the dealer must see to first is due: '' when it starts by itself, else
+    why not, one of START_HOLDS. `due`: what the tournament says is due at this table now
+    ("level": the level's time is up; "break": a break is; "move": players move from it).
+
+    The first hand and a re-deal (after a misdeal or a void hand) wait for the tap; so does a
+    hand at new stakes (the dealer announces the new level), a break and a move."""
+    hand = table.hand
+    if hand is None:
+        return "first_hand"
+    if hand.phase != "complete":
+        return "redeal"
+    for hold in ("break", "move"):
+        if hold in due:
+            return hold
+    if "level" in due or (level is not None and level.number != hand.setup.level):
+        return "level"
+    return ""
+
+
 def plan_hand(table: TableState, level: Level, hand_number: int,
               final_table: bool = False) -> HandSetup:
     """Who is dealt in, the button, and who posts what (TDA 32 dead button, 34 heads-up)."""

@@ -285,6 +285,41 @@ def reason(code: str) -> str:
     return REASONS.get(code, code)
 
 
+# --- a refusal's facts ----------------------------------------------------------------------------
+
+VIOLATIONS: dict[str, str] = {
+    "unshown": "{pot} is contested: {player} has not shown both cards",
+}
+"""Words for RuleViolation codes whose facts a reader names: {pot} (its name), {player}."""
+
+
+START_HOLDS: dict[str, str] = {
+    "first_hand": "the first hand: start it when the table is ready",
+    "redeal": "re-deal: start it when the cards are shuffled",
+    "level": "a new level: announce the blinds, then start",
+    "break": "a break is due: no hand until the floor says",
+    "move": "players move from this table: start when the floor has moved them",
+}
+"""Why the next hand waits for the dealer's tap (engine.table.START_HOLDS)."""
+
+
+def pot_name(index: int) -> str:
+    """"Main pot", "Side pot 1", ...: the name a person knows a pot by (never "pot 0")."""
+    return "Main pot" if index == 0 else f"Side pot {index}"
+
+
+def violation_text(code: str, facts: tuple[int, ...], who: Callable[[int], str]) -> str | None:
+    """A refusal said with names: the words of `code` with its facts (for "unshown": the pot
+    and the position, named by `who`); None for a code without words here."""
+    text = VIOLATIONS.get(code)
+    if text is None:
+        return None
+    if code == "unshown":
+        pot, player = facts
+        return text.format(pot=pot_name(pot), player=who(player))
+    return text  # pragma: no cover - every code above has its facts
+
+
 # --- one event ----------------------------------------------------------------------------------
 
 

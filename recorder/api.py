@@ -93,6 +93,7 @@ from recorder.headers import SecurityHeaders
 from recorder.limits import MAX_NAME, BodyLimit, body_limit, name_problem
 from recorder.live import Hub, event_stream, sse_text
 from recorder.live_share import LiveCounter, LiveLimits, SharedViews
+from recorder.offline import add_offline_routes
 from recorder.service import Actor, DirectorsCorrection, Recorder, StartHand, utc_now
 from recorder.structure import StructureError, loads_structure
 from recorder.tournament_service import tournament_stream
@@ -331,7 +332,7 @@ def create_app(
         fold = fold or recorder.table(stream)
         return table_view(fold, log.recent(stream, fold.version), session.role,
                           context(stream, fold).level, desk.names(fold),
-                          dealer_of=session.table)
+                          dealer_of=session.table, due=desk.start_due(fold, clock()))
 
     def public_for(session: Session, stream: str) -> bool:
         """True when `session` gets only what was shown at table `stream`."""
@@ -816,6 +817,7 @@ def create_app(
 
     app.include_router(hands_router(store, session_of))
     app.include_router(asof_router(store, session_of))
+    add_offline_routes(app)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     return app
 

@@ -21,7 +21,7 @@ from engine.errors import RuleViolation
 from engine.hand_for_hand import round_status
 from engine.money import high_hand_proposal, money_block
 from engine.profiles import get_profile
-from engine.seating import needs_balancing
+from engine.seating import needs_balancing, table_counts
 from engine.table import Level
 from engine.tournament import late_entry_open, stakes, start_level
 from engine.tournament_events import (
@@ -182,6 +182,37 @@ class TournamentDesk:
                 return HandContext(level, blocked=violation)
         penalized = tuple(sorted(self.tournaments.serving(state.tournament, t)))
         return HandContext(level, final_table=len(t.tables) == 1, penalized=penalized)
+
+    def start_due(self, fold: TableFold, now: datetime) -> tuple[str, ...]:
+        """What the tournament says is due at this table before its next hand, for
+        engine.table.start_hold: "break" (the level's time is up and a break follows it, or
+        the break is on), "level" (the level's time is up, or a break is over and the next
+        level not started), "move" (this table breaks, or it is the fullest of tables out of
+        balance). Nothing for a table outside any tournament."""
+        state = fold.state
+        if state is None or not state.tournament:
+            return ()
+        read = self._read(state.tournament)
+        if read is None:
+            return ()
+        t = read.state
+        clock = read.log.clock or {"kind": "none"}  # extended with each event (_ViewLog)
+        due: list[str] = []
+        over = (clock.get("kind") == "level" and not clock.get("paused")
+                and clock.get("ends", 0) <= now.timestamp() * 1000)
+        if t.on_break or (over and t.structure.break_after(t.level)
+                          and t.level not in t.breaks_taken):
+            due.append("break")
+        elif over or clock.get("kind") == "due":
+            due.append("level")
+        plan = table_to_break(t)
+        if plan is not None and plan.table == state.table:
+            due.append("move")
+        elif state.table in t.tables and needs_balancing(t):
+            counts = table_counts(t)
+            if counts.get(state.table) == max(counts.values()):
+                due.append("move")
+        return tuple(due)
 
     def open_tables(self, tournament: str) -> tuple[str, ...] | None:
         """The names of a tournament's tables in play now (None: no such tournament)."""

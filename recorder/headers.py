@@ -7,7 +7,10 @@ from __future__ import annotations
 from starlette.datastructures import MutableHeaders
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-CSP = ("default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; "
+# 'wasm-unsafe-eval' lets a page compile WebAssembly (Pyodide, which runs the engine on the
+# dealer's tablet while offline), and nothing else: no eval of JavaScript.
+CSP = ("default-src 'self'; img-src 'self' data:; style-src 'self'; "
+       "script-src 'self' 'wasm-unsafe-eval'; "
        "connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'")
 
 

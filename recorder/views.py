@@ -18,10 +18,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from engine import words
+from engine import offers, words
 from engine.cards import card_text
 from engine.errors import RuleViolation
 from engine.events import (
+    HAND_EVENT_TYPES,
     ActedOutOfTurn,
     BoardExposedEarly,
     ButtonPlaced,
@@ -53,8 +54,9 @@ from engine.hand import (
     showdown_order,
 )
 from engine.profiles import get_profile, render_rule
-from engine.table import Level, TableState, plan_hand
+from engine.table import Level, TableState, plan_hand, start_hold
 from replay.fold import TableFold
+from schema.codec import encode_event
 from schema.store import EventStore, StoredEvent
 
 VIEWER = "viewer"
@@ -288,31 +290,12 @@ def _cards(cards: tuple[int, ...] | None) -> list[str] | None:
     return None if cards is None else [card_text(c) for c in cards]
 
 
-def _round_down(amount: int, unit: int) -> int:
-    return amount - amount % unit if unit > 1 else amount
-
-
 def bet_sizes(hand: HandState, legal: LegalActions) -> list[dict[str, Any]]:
-    """The quick sizes a tablet offers: min, half pot, pot, all-in (each a legal total)."""
-    if not legal.raise_kind:
-        return []
-    pot = hand.pot_total
-    current = hand.current_bet
-    call = legal.call_amount
-    unit = hand.setup.chip_unit
-    sizes: list[dict[str, Any]] = [{"label": "Min", "to": legal.min_to}]
-    for label, fraction in (("½ pot", 2), ("Pot", 1)):
-        raw = current + (pot + call) // fraction
-        to = max(legal.min_to, min(legal.max_to, _round_down(raw, unit)))
-        sizes.append({"label": label, "to": to})
-    sizes.append({"label": "All-in", "to": legal.max_to})
-    seen: set[int] = set()
-    unique = []
-    for size in sizes:
-        if size["to"] not in seen:
-            seen.add(size["to"])
-            unique.append(size)
-    return unique
+    """The quick sizes a tablet offers (engine/offers.py): each a legal total the chips in play
+    make, with its size in big blinds; the all-in says which presets it caps."""
+    return [{"label": size.label, "to": size.to, "big_blinds": size.big_blinds,
+             "all_in": size.all_in, "capped": list(size.capped)}
+            for size in offers.bet_sizes(hand, legal)]
 
 
 def _legal(hand: HandState, seat_of: tuple[int, ...],
@@ -334,6 +317,11 @@ def _legal(hand: HandState, seat_of: tuple[int, ...],
         "max_to": legal.max_to,
         "all_in_to": legal.max_to if legal.raise_kind else 0,
         "sizes": bet_sizes(hand, legal),
+        # What the keypad may send: totals from min_to to max_to whose chips (the total less
+        # the player's bet) are a multiple of `step`, the smallest chip in play, or all-in.
+        "step": hand.setup.chip_unit if hand.setup.chips_checked else 1,
+        "bet": hand.bets[legal.player],
+        "big_blind": hand.setup.min_bet,
         "describe": list(legal.describe()),
     }
 
@@ -347,7 +335,7 @@ def _hand_view(hand: HandState, public: bool, names: dict[str, str]) -> dict[str
     pot_list = [
         {"amount": p.amount, "eligible": list(p.eligible),
          "eligible_seats": [seats[i] for i in p.eligible],
-         "name": "Main pot" if k == 0 else f"Side pot {k}"}
+         "name": words.pot_name(k)}
         for k, p in enumerate(pots(collected))
     ] if not hand.is_complete else []
     view: dict[str, Any] = {
@@ -382,7 +370,7 @@ def _hand_view(hand: HandState, public: bool, names: dict[str, str]) -> dict[str
     if hand.phase == "board":
         view["board_due"] = 3 if not hand.board else 1
     if hand.phase == SHOWDOWN or (hand.betting_closed and not hand.is_complete):
-        view["showdown"] = _showdown(hand, seats)
+        view["showdown"] = _showdown(hand, seats, names)
     return view
 
 
@@ -396,19 +384,34 @@ def _award(award: PotAwarded, seats: tuple[int, ...]) -> dict[str, Any]:
     }
 
 
-def _showdown(hand: HandState, seats: tuple[int, ...]) -> dict[str, Any]:
+def _showdown(hand: HandState, seats: tuple[int, ...],
+              names: dict[str, str]) -> dict[str, Any]:
+    """Who shows in what order, the engine's proposed awards or what is still pending (said
+    with names: "Main pot is contested: Bob has not shown both cards"), and whether the pots
+    go without a tap (`awards_by_itself`: nobody is left to contest them)."""
     result: dict[str, Any] = {
         "order": list(showdown_order(hand)),
         "order_seats": [seats[i] for i in showdown_order(hand)],
         "proposed": None,
         "pending": None,
+        "awards_by_itself": False,
     }
     if hand.phase != SHOWDOWN:
         return result
     try:
         result["proposed"] = [_award(a, seats) for a in propose_awards(hand)]
+        result["awards_by_itself"] = offers.awards_by_itself(hand)
     except RuleViolation as violation:
-        result["pending"] = violation.as_dict()
+        players = hand.setup.players
+
+        def who(position: int) -> str:
+            player = players[position] if 0 <= position < len(players) else ""
+            return names.get(player, player) or f"seat {seats[position]}"
+
+        pending = violation.as_dict()
+        pending["message"] = (words.violation_text(violation.code, violation.facts, who)
+                              or violation.message)
+        result["pending"] = pending
     return result
 
 
@@ -422,15 +425,20 @@ def _known(hand: HandState, public: bool) -> list[str]:
     return sorted(card_text(c) for c in seen)
 
 
-def _next_plan(state: TableState, level: Level | None) -> dict[str, Any] | None:
-    """Who has the button and the blinds next hand, or why no hand can start."""
+def _next_plan(state: TableState, level: Level | None,
+               due: tuple[str, ...] = ()) -> dict[str, Any] | None:
+    """Who has the button and the blinds next hand, or why no hand can start; and whether it
+    starts by itself after the push (`starts_by_itself`) or why the dealer starts it (`hold`,
+    engine.table.start_hold, and its words)."""
     try:
         plan = plan_hand(state, level or Level(1, 2), state.hands_played + 1)
     except RuleViolation as violation:
-        return {"ready": False, "why": violation.as_dict()}
+        return {"ready": False, "why": violation.as_dict(), "starts_by_itself": False}
+    hold = start_hold(state, level, due)
     return {"ready": True, "button_seat": plan.button_seat,
             "small_blind_seat": plan.small_blind_seat, "big_blind_seat": plan.big_blind_seat,
-            "seats": list(plan.seats)}
+            "seats": list(plan.seats), "starts_by_itself": not hold, "hold": hold,
+            "hold_text": words.START_HOLDS.get(hold, hold)}
 
 
 def _level_dict(level: Level | None) -> dict[str, Any] | None:
@@ -441,6 +449,19 @@ def _level_dict(level: Level | None) -> dict[str, Any] | None:
             "chip_unit": level.chip_unit, "denominations": list(level.denominations)}
 
 
+def offline_hand(fold: TableFold) -> list[list[Any]]:
+    """The hand in progress as the engine's own events, [type, schema version, payload] each
+    (the canonical codec), from its hand_started on: what the dealer's tablet replays with the
+    same engine (run by Pyodide) to decide the entries it makes while offline."""
+    events: list[Any] = []
+    for _version, event in reversed(fold.effective):
+        if isinstance(event, HAND_EVENT_TYPES):
+            events.append(event)
+            if isinstance(event, HandStarted):
+                break
+    return [list(encode_event(e)) for e in reversed(events)]
+
+
 def table_view(
     fold: TableFold,
     recent: list[StoredEvent],
@@ -449,10 +470,12 @@ def table_view(
     names: dict[str, str] | None = None,
     *,
     dealer_of: str | None = None,
+    due: tuple[str, ...] = (),
 ) -> dict[str, Any]:
     """Everything a tablet shows for one table, for `role`; `dealer_of` is the table a dealer's
     session is for. Only `sees_hole_cards` readers get cards that were not shown.
-    `names` maps a tournament's player ids to the names people know."""
+    `names` maps a tournament's player ids to the names people know; `due`: what the
+    tournament says is due at this table (engine.table.start_hold)."""
     public = not sees_hole_cards(role, fold.stream, dealer_of)
     names = names or {}
     state = fold.state
@@ -493,7 +516,7 @@ def table_view(
         markers = (hand.setup.button_seat, hand.setup.small_blind_seat,
                    hand.setup.big_blind_seat)
     else:
-        plan = _next_plan(state, level)
+        plan = _next_plan(state, level, due)
         if plan is not None and plan["ready"]:
             markers = (plan["button_seat"], plan["small_blind_seat"], plan["big_blind_seat"])
         else:
@@ -502,6 +525,8 @@ def table_view(
         row["button"] = row["seat"] == markers[0]
         row["small_blind"] = row["seat"] == markers[1]
         row["big_blind"] = row["seat"] == markers[2]
+    if in_hand and not public:
+        base["offline_hand"] = offline_hand(fold)
     return base | {
         "open": True,
         "table": state.table,

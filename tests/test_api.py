@@ -97,7 +97,7 @@ def test_table_view_shows_seats_markers_and_the_legal_actions_with_amounts(
     legal = hand["legal"]
     assert legal["fold"] and not legal["check"] and legal["call"] == 100
     assert (legal["raise_kind"], legal["min_to"], legal["max_to"]) == ("raise", 200, 1000)
-    assert [s["to"] for s in legal["sizes"]] == [200, 225, 350, 1000]
+    assert [s["to"] for s in legal["sizes"]] == [200, 250, 300, 400, 1000]  # min, BB multiples
     assert view["level"]["big_blind"] == 100
 
 
@@ -317,7 +317,11 @@ def test_pages_are_served_without_a_cdn(director: Client) -> None:
         assert response.status_code == 200
         assert "http://" not in response.text and "https://" not in response.text
         assert "default-src 'self'" in response.headers["content-security-policy"]
-    for name in ("common.js", "table.js", "floor.js", "app.css"):
+    static = Path(__file__).resolve().parent.parent / "recorder" / "static"
+    names = [p.relative_to(static).as_posix() for p in sorted(static.rglob("*"))
+             if p.suffix in (".js", ".css", ".html") and "vendor" not in p.parts]
+    assert "dealer/main.js" in names and "dealer/outbox.js" in names
+    for name in names:
         text = director.http.get(f"/static/{name}").text
         assert not re.search(r"https?://", text), name
 

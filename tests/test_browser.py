@@ -82,8 +82,14 @@ def shot(page: Any, name: str) -> None:
     page.screenshot(path=str(ARTIFACTS / f"{name}.png"))
 
 
+# The pages' test hooks (window.handlogTable, __latencies, __floorPending...) exist only behind
+# this flag (common.js), set before any page script runs.
+TEST_FLAG = "try { localStorage.setItem('handlog.test', '1'); } catch (e) {}"
+
+
 def new_page(browser: Any, viewport: dict[str, int] = LAPTOP) -> Any:
     context = browser.new_context(viewport=viewport)
+    context.add_init_script(TEST_FLAG)
     page = context.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda error: errors.append(str(error)))
@@ -143,10 +149,23 @@ def stacks(page: Any) -> dict[str, str]:
     return result
 
 
+def totals(page: Any) -> dict[str, int]:
+    """Each player's chips: his stack and what he has in front of him (the blinds of a hand
+    that started by itself)."""
+    return {s["player"]: s["stack"] + (s.get("bet") or 0)
+            for s in page.evaluate("() => window.handlogTable.state().seats") if s["player"]}
+
+
 def pick_cards(page: Any, cards: str, confirm: str) -> None:
+    """Pick the cards; the board and a shown hand are recorded on the last card, other picks
+    (hole cards, preselected cards) are confirmed with `confirm`."""
+    version = page.get_attribute("body", "data-version")
     for i in range(0, len(cards), 2):
         page.click(f".pick[data-card='{cards[i:i + 2]}']")
-    tap(page, f"[data-action='{confirm}']")
+    button = page.locator(f".sheet:not([hidden]) [data-action='{confirm}']:not([disabled])")
+    if button.count():
+        button.click()
+    settled(page, version)
 
 
 def test_a_dealer_records_a_hand_with_a_side_pot_and_a_split_pot_by_taps_alone(
@@ -191,8 +210,10 @@ def test_a_dealer_records_a_hand_with_a_side_pot_and_a_split_pot_by_taps_alone(
     assert awards[1].startswith("Side pot 1 1,000 → Bob 500, Cy 500")
     shot(page, "dealer-1280x800-showdown")
     tap(page, "[data-action='award']")
-    assert stacks(page) == {"Ann": "0", "Bob": "3,500", "Cy": "3,500"}
-    assert page.is_visible("[data-action='start']")
+    # The pots pushed, the next hand starts by itself (no level, break or move due): hand #2,
+    # heads-up, its blinds in front of Bob and Cy.
+    page.wait_for_function("() => window.handlogTable.state().hand.number === 2")
+    assert totals(page) == {"Ann": 0, "Bob": 3500, "Cy": 3500}
     assert site.stream_types().count("pot_awarded") == 2
     device = page.evaluate("() => localStorage.getItem('handlog.device')")
     mine = site.recorder.store.read(STREAM)[5:]  # after the set-up through the Recorder
@@ -206,7 +227,8 @@ def test_a_dealer_records_a_hand_with_a_side_pot_and_a_split_pot_by_taps_alone(
     floor.wait_for_selector(".table-card")
     rows = {r.get_attribute("data-player"): r.query_selector(".stack").inner_text()
             for r in floor.query_selector_all(".table-card tr")}
-    assert rows == {"Ann": "0", "Bob": "3,500", "Cy": "3,500"}
+    assert rows["Ann"] == "0" and set(rows) == {"Ann", "Bob", "Cy"}
+    assert "Hand #2" in floor.inner_text(".table-card")
     shot(floor, "floor-1280x800-tables")
 
 
@@ -268,10 +290,10 @@ def test_the_director_kills_a_hand_awards_by_ruling_voids_and_amends_entries(
     page.click(".award-pot .toggle:has-text('Cy')")
     page.click(".award-pot .toggle:has-text('Bob')")
     tap(page, "[data-action='d-award']")
-    assert stacks(page) == {"Ann": "1,000", "Bob": "2,900", "Cy": "3,100"}
+    page.wait_for_function("() => window.handlogTable.state().hand.number === 2")  # by itself
+    assert totals(page) == {"Ann": 1000, "Bob": 2900, "Cy": 3100}
     (award,) = [e for e in site.recorder.store.read(STREAM) if e.type == "pot_awarded"]
     assert award.payload["winners"] == [1] and award.payload["ruling"].startswith("TDA 1: ")
-    tap(page, "[data-action='start']")
     first = to_act(page)
     tap(page, "[data-action='call']")
     page.click("[data-action='director']")
@@ -305,22 +327,32 @@ def test_the_director_kills_a_hand_awards_by_ruling_voids_and_amends_entries(
     assert dealer_page.query_selector("[data-action='director']") is None  # the director's
 
 
-def test_an_illegal_amount_is_refused_with_the_rule_shown(browser: Any, site: Site) -> None:
+def test_an_amount_below_the_minimum_cannot_be_sent_and_a_huge_one_asks_once(
+        browser: Any, site: Site) -> None:
+    """150 keyed for a 200 minimum: the Raise button reads the minimum and is off, the note
+    says why, nothing is sent. 2000 keyed (over ten times the pot of 150) asks once."""
     page = dealer(browser, site)
     tap(page, "[data-action='start']")
     before = site.stream_types()
     for key in "150":
         page.click(f"[data-action='key'][data-key='{key}']")
-    page.click("[data-action='raise']")
-    page.wait_for_selector(".alert.refused")
-    assert page.inner_text(".alert-rule") == "TDA 43"
-    assert "at least 200" in page.inner_text(".alert-text")
-    assert "raise to 200 up to 1000" in page.inner_text(".alert-legal")
-    shot(page, "dealer-1280x800-refused")
+    assert page.inner_text("#amount") == "150"
+    assert page.is_disabled("[data-action='raise']")
+    assert page.inner_text("[data-action='raise']") == "Raise to 200 min"
+    assert "below the minimum 200" in page.inner_text("#amount-note")
+    shot(page, "dealer-1280x800-below-minimum")
+    page.click("[data-action='size'][data-to='300']")  # 3 BB: the button is on again
+    assert page.inner_text("[data-action='raise']") == "Raise to 300"
     assert site.stream_types() == before
-    page.click("[data-action='dismiss']")
-    assert not page.is_visible(".alert")
-    tap(page, "[data-action='fold']")  # the tablet goes on normally
+    tap(page, "[data-action='fold']")
+    assert to_act(page) == "Bob"
+    for key in "2000":  # over ten times the pot of 150: asks once
+        page.click(f"[data-action='key'][data-key='{key}']")
+    page.click("[data-action='raise']")
+    assert "tap again to confirm" in page.inner_text("[data-action='raise']")
+    assert site.stream_types()[-1] == "player_folded"
+    tap(page, "[data-action='raise']")
+    assert site.stream_types()[-1] == "raise_made"
 
 
 def test_undo_voids_the_last_entry_as_a_correction(browser: Any, site: Site) -> None:
@@ -368,7 +400,7 @@ def test_a_stale_tablet_gets_the_conflict_not_a_double_entry(browser: Any, site:
     b.click("[data-action='call']")  # Ann calls: queued, not sent
     b.wait_for_selector(".outbox:not(.conflict)")
     assert "Ann: call 100" in b.inner_text(".outbox")
-    assert b.is_disabled("[data-action='fold']")  # nothing more until it is sent
+    assert b.is_enabled("[data-action='fold']")  # a tap more would queue behind it
     tap(a, "[data-action='fold']")  # meanwhile tablet A records Ann's fold
     b.context.set_offline(False)
     b.wait_for_selector(".outbox.conflict", timeout=10_000)
@@ -446,6 +478,28 @@ def test_the_queue_survives_a_closed_page_and_is_sent_once_back_online(
     assert to_act(again) == "Bob"
     called = [e for e in site.recorder.store.read(STREAM) if e.type == "player_called"]
     assert len(called) == 1 and str(called[0].event_id) == queued[0]["event_id"]
+
+
+def test_the_test_hooks_exist_only_behind_the_test_flag(browser: Any, site: Site) -> None:
+    """A tablet as shipped has no window.handlogTable, __latencies, __renderMs or the floor's
+    counters; `?test=1` (or the localStorage flag the tests set) turns them on."""
+    context = browser.new_context(viewport=LAPTOP)
+    page = context.new_page()
+    hooks = ("handlogTable", "__latencies", "__renderMs", "__floorUpdates", "__floorPending")
+    present = "names => names.filter(n => n in window)"
+    page.goto(f"{site.base}/dealer/{STREAM}")
+    page.wait_for_selector("[data-pin='join']")
+    assert page.evaluate(present, list(hooks)) == []
+    page.goto(f"{site.base}/floor")
+    page.wait_for_selector("#director-pin")
+    assert page.evaluate(present, list(hooks)) == []
+    page.goto(f"{site.base}/view/{STREAM}")
+    page.wait_for_function("() => document.body.dataset.version > '0'")
+    assert page.evaluate(present, list(hooks)) == []
+    page.goto(f"{site.base}/view/{STREAM}?test=1")
+    page.wait_for_function("() => document.body.dataset.version > '0'")
+    assert page.evaluate(present, list(hooks)) == ["handlogTable", "__latencies", "__renderMs"]
+    context.close()
 
 
 def test_a_reload_shows_the_same_state_from_the_server(browser: Any, site: Site) -> None:
@@ -754,6 +808,8 @@ def test_the_chip_tray_records_one_chip_several_chip_and_string_bet_entries_per_
         page = dealer(browser, site, stream=stream)
         tap(page, "[data-action='start']")
         assert to_act(page) == "Ann"
+        if not page.locator("[data-action='chip']").count():
+            page.click("[data-action='tray-toggle']")  # the tray is one tap away
         page.click("[data-action='chip'][data-value='100']")
         page.click("[data-action='chip'][data-value='20']")
         assert page.inner_text("#tray") == "1 x 100 + 1 x 20"

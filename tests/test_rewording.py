@@ -32,7 +32,7 @@ def reword_everything(monkeypatch: pytest.MonkeyPatch) -> None:
         monkeypatch.setattr(words, name, tuple(f"{name.lower()}-{i}"
                                                for i, _ in enumerate(getattr(words, name))))
     for name in ("HAND_PHRASES", "RULES", "RULE_PATTERNS", "CONSEQUENCES", "MISDEAL_CAUSES",
-                 "KILL_CAUSES", "PROCEDURES", "REASONS"):
+                 "KILL_CAUSES", "PROCEDURES", "REASONS", "VIOLATIONS", "START_HOLDS"):
         table: dict[str, str] = getattr(words, name)
         monkeypatch.setattr(words, name, {key: _other(text) for key, text in table.items()})
     for profile in PROFILES.values():

@@ -23,7 +23,7 @@ from engine.events import (
     PotAwarded,
     RaiseMade,
 )
-from engine.hand import LegalActions, begin, legal_actions, start_hand
+from engine.hand import LegalActions, begin, execute, legal_actions, start_hand
 from engine.table import Level
 from recorder.floor import TournamentDesk, setup_demo
 from recorder.service import SetAbsence, StartHand, Undo
@@ -51,7 +51,9 @@ def test_between_hands_the_markers_show_the_next_hands_button_and_blinds(recorde
     """TDA 32: who will post what is on screen before the dealer starts the hand."""
     v = view(recorder)
     assert v["next_hand"] == {"ready": True, "button_seat": 1, "small_blind_seat": 3,
-                              "big_blind_seat": 5, "seats": [3, 5, 1]}
+                              "big_blind_seat": 5, "seats": [3, 5, 1],
+                              "starts_by_itself": False, "hold": "first_hand",
+                              "hold_text": "the first hand: start it when the table is ready"}
     marked = {s["seat"]: (s["button"], s["small_blind"], s["big_blind"]) for s in v["seats"]}
     assert marked[1] == (True, False, False) and marked[3] == (False, True, False)
     assert marked[5] == (False, False, True)
@@ -87,8 +89,10 @@ def _legal(**changes: Any) -> LegalActions:
     return LegalActions(**(base | changes))  # type: ignore[arg-type]
 
 
-def test_quick_sizes_are_legal_totals_min_half_pot_pot_all_in() -> None:
-    """Pot-sized raise = the bet + (pot + call); every size between the minimum and all-in."""
+def test_quick_sizes_preflop_are_multiples_of_the_big_blind_and_all_in_says_what_it_caps(
+        ) -> None:
+    """Unopened: 2 (the minimum), 2.5, 3 and 4 big blinds, then all-in; a short stack's all-in
+    names the presets it cut down, never "4 BB" for less than four big blinds."""
     from engine.hand import HandSetup
 
     state = start_hand(HandSetup(stacks=(5000, 5000, 5000), blinds=(50, 100, 0),
@@ -96,23 +100,39 @@ def test_quick_sizes_are_legal_totals_min_half_pot_pot_all_in() -> None:
     legal = legal_actions(state)
     assert legal is not None
     sizes = bet_sizes(state, legal)
-    assert [(s["label"], s["to"]) for s in sizes] == [
-        ("Min", 200), ("½ pot", 225), ("Pot", 350), ("All-in", 5000)]
+    assert [(s["label"], s["to"], s["big_blinds"]) for s in sizes] == [
+        ("Min", 200, 2.0), ("2.5 BB", 250, 2.5), ("3 BB", 300, 3.0), ("4 BB", 400, 4.0),
+        ("All-in", 5000, 50.0)]
+    assert [s["all_in"] for s in sizes] == [False] * 4 + [True]
     short = legal_actions(start_hand(HandSetup(stacks=(5000, 5000, 300), blinds=(50, 100, 0),
                                                antes=(0, 0, 0), min_bet=100)))
     assert short is not None
-    assert [s["to"] for s in bet_sizes(state, short)] == [200, 225, 300]
+    capped = bet_sizes(state, short)
+    assert [(s["label"], s["to"], s["capped"]) for s in capped] == [
+        ("Min", 200, []), ("2.5 BB", 250, []), ("All-in", 300, ["3 BB", "4 BB"])]
     assert bet_sizes(state, _legal(raise_kind="")) == []
 
 
-def test_chip_unit_rounds_the_quick_sizes_down() -> None:
+def test_quick_sizes_after_the_flop_are_pot_fractions_the_chips_in_play_make(
+        recorder: Any) -> None:
+    """Smallest chip 25: ½ pot, ¾ pot and pot, each rounded down to what the chips make."""
     from engine.hand import HandSetup
+    from engine.offers import makeable_at_most
 
     state = start_hand(HandSetup(stacks=(5000, 5000, 5000), blinds=(25, 50, 0),
                                  antes=(0, 0, 0), min_bet=50, chip_unit=25))
+    for command in (hc.CheckCall(2), hc.CheckCall(0), hc.CheckCall(1),
+                    hc.DealBoard(parse_cards("AhKhQd"))):
+        state = execute(state, command)
     legal = legal_actions(state)
-    assert legal is not None
-    assert all(s["to"] % 25 == 0 for s in bet_sizes(state, legal))
+    assert legal is not None and state.pot_total == 150
+    sizes = bet_sizes(state, legal)
+    assert [(s["label"], s["to"]) for s in sizes] == [
+        ("Min", 50), ("½ pot", 75), ("¾ pot", 100), ("Pot", 150), ("All-in", 4950)]
+    assert all(s["to"] % 25 == 0 for s in sizes)
+    assert makeable_at_most(state, legal, 137) == 125
+    assert makeable_at_most(state, legal, 10) == 50  # never below the minimum
+    assert makeable_at_most(state, legal, 9999) == 4950  # nor above all-in
 
 
 def test_a_viewer_gets_no_dealt_or_exposed_cards_and_the_dealer_does(recorder: Any) -> None:

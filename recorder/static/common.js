@@ -1,10 +1,22 @@
 // Shared helpers of the handlog pages: the API (with the CSRF header), sessions, the device id,
 // server-sent events, HTML escaping and number formatting. No framework, no build step.
 "use strict";
+/* exported Handlog */
 
 const Handlog = (() => {
   const CSRF_COOKIE = "handlog_csrf";
   const CSRF_HEADER = "X-CSRF-Token";
+
+  // Test hooks (latencies, render times, the page's state for the browser tests) exist only
+  // behind the test flag: `?test=1` in the address, or localStorage "handlog.test" = "1" (the
+  // browser tests and the benchmark set it before the page loads).
+  const testing = (() => {
+    try {
+      return new URLSearchParams(location.search).get("test") === "1" || localStorage.getItem("handlog.test") === "1";
+    } catch (_e) {
+      return false;
+    }
+  })();
 
   function cookie(name) {
     for (const part of document.cookie.split(";")) {
@@ -45,7 +57,7 @@ const Handlog = (() => {
       credentials: "same-origin",
       cache: "no-store",
     });
-    let data = null;
+    let data;
     try {
       data = await response.json();
     } catch (_e) {
@@ -127,5 +139,60 @@ const Handlog = (() => {
       `<button type="button" class="btn small" data-action="dismiss">OK</button>`;
   }
 
-  return { api, session, login, logout, follow, esc, chips, cardHtml, cardsText, uuid4, deviceId, cookie, showAlert };
+  // The theme: dark, or light for bright rooms. The tablet's choice is kept in localStorage;
+  // without one the system's preference (prefers-color-scheme, in app.css) holds.
+  const THEME_KEY = "handlog.theme";
+
+  function storedTheme() {
+    try {
+      const value = localStorage.getItem(THEME_KEY);
+      return value === "light" || value === "dark" ? value : null;
+    } catch (_e) {
+      return null;
+    }
+  }
+
+  function theme() {
+    const stored = storedTheme();
+    if (stored) return stored;
+    return window.matchMedia && window.matchMedia("(prefers-color-scheme: light)").matches ? "light" : "dark";
+  }
+
+  function setTheme(value) {
+    localStorage.setItem(THEME_KEY, value);
+    document.documentElement.dataset.theme = value;
+    for (const b of document.querySelectorAll(".theme-toggle")) drawThemeToggle(b);
+  }
+
+  function drawThemeToggle(b) {
+    const light = theme() === "light";
+    b.setAttribute("aria-pressed", String(light));
+    b.textContent = "☀ Light";
+    b.title = light ? "Light theme on: tap for the dark one" : "Tap for the light theme (bright rooms)";
+  }
+
+  // A toggle in the page's bar (or in an element marked data-theme-toggle).
+  function addThemeToggle() {
+    const holder = document.querySelector("[data-theme-toggle]") || document.querySelector("header.bar");
+    if (!holder || holder.querySelector(".theme-toggle")) return;
+    const b = document.createElement("button");
+    b.type = "button";
+    b.className = "btn small theme-toggle";
+    b.id = "theme-toggle";
+    b.addEventListener("click", () => setTheme(theme() === "light" ? "dark" : "light"));
+    drawThemeToggle(b);
+    holder.appendChild(b);
+  }
+
+  if (storedTheme()) document.documentElement.dataset.theme = storedTheme();
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", addThemeToggle);
+  else addThemeToggle();
+
+
+  // The service worker (sw.js) keeps the pages for a reload with no network. Browsers allow one
+  // only in a secure context (HTTPS, or localhost): a tablet on plain http over a LAN has none.
+  const offlinePages = "serviceWorker" in navigator && window.isSecureContext;
+  if (offlinePages) navigator.serviceWorker.register("/sw.js", { scope: "/" }).catch(() => null);
+
+  return { testing, offlinePages, api, session, login, logout, follow, esc, chips, cardHtml, cardsText, uuid4, deviceId, cookie, showAlert, theme, setTheme };
 })();

@@ -10,7 +10,9 @@
   let floor = null;
   let alertBox = null;
   let tick = null;
-  window.__floorUpdates = 0;
+  // Test hooks only behind the test flag (common.js): elsewhere they go to a throwaway object.
+  const hooks = H.testing ? window : {};
+  hooks.__floorUpdates = 0;
 
   function $(id) {
     return document.getElementById(id);
@@ -191,7 +193,7 @@
       if (t.unseated.length) {
         html += `<div class="panel-note">Not seated: ${t.unseated.map((e) => H.esc(e.name)).join(", ")}</div>`;
         if (!t.tables.length) {
-          html += `<form class="form" data-form="draw" data-t="${H.esc(t.id)}"><input name="tables" type="number" min="1" max="10000" data-follow value="${t.tables_needed || 1}" inputmode="numeric"><button type="submit" class="btn primary">Draw seats</button></form>`;
+          html += `<form class="form" data-form="draw" data-t="${H.esc(t.id)}"><input name="tables" type="number" min="1" max="10000" aria-label="Tables to draw" data-follow value="${t.tables_needed || 1}" inputmode="numeric"><button type="submit" class="btn primary">Draw seats</button></form>`;
         }
       }
       html += "</section>";
@@ -201,15 +203,15 @@
       if (t.table_break) html += cmd(t, "break_table", t.table_break.label, "primary wide");
       else if (t.needs_balancing) html += cmd(t, "balance", "Balance the tables", "primary wide");
       if (t.tables.length > 1) {
-        html += `<form class="form" data-form="move" data-t="${H.esc(t.id)}"><select name="player">${t.players.map((p) => `<option value="${H.esc(p.player)}">${H.esc(p.name)} (T${H.esc(p.table)} s${p.seat})</option>`).join("")}</select><select name="to_table">${t.tables.map((x) => `<option>${H.esc(x)}</option>`).join("")}</select><button type="submit" class="btn">Move</button></form>`;
+        html += `<form class="form" data-form="move" data-t="${H.esc(t.id)}"><select name="player" aria-label="Player to move">${t.players.map((p) => `<option value="${H.esc(p.player)}">${H.esc(p.name)} (T${H.esc(p.table)} s${p.seat})</option>`).join("")}</select><select name="to_table" aria-label="To table">${t.tables.map((x) => `<option>${H.esc(x)}</option>`).join("")}</select><button type="submit" class="btn">Move</button></form>`;
       }
-      html += `<ol class="list moves">${t.moves.map((m) => `<li>${H.esc(m.name)}: table ${H.esc(m.from_table)} seat ${m.from_seat} → table ${H.esc(m.to_table)} seat ${m.to_seat} with ${H.chips(m.stack)} <small>${H.esc(m.reason)}</small>${m.rule ? ` <span class="rule">${H.esc(m.rule)}</span>` : ""}</li>`).join("") || "<li>none</li>"}</ol>`;
+      html += `<ol tabindex="0" class="list moves">${t.moves.map((m) => `<li>${H.esc(m.name)}: table ${H.esc(m.from_table)} seat ${m.from_seat} → table ${H.esc(m.to_table)} seat ${m.to_seat} with ${H.chips(m.stack)} <small>${H.esc(m.reason)}</small>${m.rule ? ` <span class="rule">${H.esc(m.rule)}</span>` : ""}</li>`).join("") || "<li>none</li>"}</ol>`;
       html += "</section>";
-      html += `<section class="box"><h2>Penalties</h2><form class="form" data-form="penalty" data-t="${H.esc(t.id)}"><select name="player">${t.players.map((p) => `<option value="${H.esc(p.player)}">${H.esc(p.name)}</option>`).join("")}</select><select name="penalty"><option value="warning">warning</option><option value="hands">hands</option><option value="rounds">rounds</option><option value="disqualification">disqualification</option></select><input name="count" type="number" min="0" max="100" value="1" inputmode="numeric" aria-label="hands or rounds"><input name="rule" value="tda-71" aria-label="rule"><input name="reason" placeholder="Reason"><button type="submit" class="btn">Give penalty</button></form>`;
+      html += `<section class="box"><h2>Penalties</h2><form class="form" data-form="penalty" data-t="${H.esc(t.id)}"><select name="player" aria-label="Player penalised">${t.players.map((p) => `<option value="${H.esc(p.player)}">${H.esc(p.name)}</option>`).join("")}</select><select name="penalty" aria-label="Penalty"><option value="warning">warning</option><option value="hands">hands</option><option value="rounds">rounds</option><option value="disqualification">disqualification</option></select><input name="count" type="number" min="0" max="100" value="1" inputmode="numeric" aria-label="hands or rounds"><input name="rule" value="tda-71" aria-label="rule"><input name="reason" placeholder="Reason" aria-label="Reason"><button type="submit" class="btn">Give penalty</button></form>`;
       html += penaltyList(t) + "</section>";
       html += chipCountBox(t);
       if (t.bounties_referred.length) {
-        html += '<section class="box"><h2>Bounties to decide</h2><ol class="list bounties">';
+        html += '<section class="box"><h2>Bounties to decide</h2><ol tabindex="0" class="list bounties">';
         for (const b of t.bounties_referred) {
           html += `<li>${H.esc(b.name)} (table ${H.esc(b.table)}, hand #${b.hand}, ${H.esc(b.code)}): ${(b.proposal.length ? b.proposal : t.players).map((p) => cmd(t, "assign_bounty", `to ${p.name}`, "small", { player: b.player, to: p.player })).join(" ")}</li>`;
         }
@@ -219,23 +221,23 @@
         html += `<section class="box"><h2>High hand</h2>${cmd(t, "award_high_hand", `Award the jackpot: ${t.high_hand.players.map((p) => p.name).join(", ")}`, "primary wide")}</section>`;
       }
       if (t.deals_allowed) {
-        html += `<section class="box"><h2>Deal</h2><form class="form" data-form="deal" data-t="${H.esc(t.id)}"><select name="method"><option value="icm">ICM</option><option value="chip_chop">chip chop</option><option value="chip_chop_last_guaranteed">chip chop, last place guaranteed</option></select><input name="kept" type="number" min="0" value="0" inputmode="numeric" aria-label="kept to play for (cents)">${t.players.map((p) => `<label class="check"><input type="checkbox" name="consent:${H.esc(p.player)}" value="${H.esc(p.name)}"> ${H.esc(p.name)} agrees</label>`).join("")}<button type="submit" class="btn primary">Record the deal</button></form></section>`;
+        html += `<section class="box"><h2>Deal</h2><form class="form" data-form="deal" data-t="${H.esc(t.id)}"><select name="method" aria-label="Deal method"><option value="icm">ICM</option><option value="chip_chop">chip chop</option><option value="chip_chop_last_guaranteed">chip chop, last place guaranteed</option></select><input name="kept" type="number" min="0" value="0" inputmode="numeric" aria-label="kept to play for (cents)">${t.players.map((p) => `<label class="check"><input type="checkbox" name="consent:${H.esc(p.player)}" value="${H.esc(p.name)}"> ${H.esc(p.name)} agrees</label>`).join("")}<button type="submit" class="btn primary">Record the deal</button></form></section>`;
       }
       html += '<section class="box"><h2>Ruling</h2>';
-      html += `<form class="form" data-form="ruling" data-t="${H.esc(t.id)}"><input name="rule" placeholder="Rule (e.g. TDA 45)" required><input name="text" placeholder="Decision" required><select name="stream"><option value="">(tournament)</option>${t.tables.map((x) => `<option value="${H.esc(t.table_streams[x])}">table ${H.esc(x)}</option>`).join("")}</select><button type="submit" class="btn">Record ruling</button></form>`;
+      html += `<form class="form" data-form="ruling" data-t="${H.esc(t.id)}"><input name="rule" placeholder="Rule (e.g. TDA 45)" required><input name="text" placeholder="Decision" required><select name="stream" aria-label="Ruling at table"><option value="">(tournament)</option>${t.tables.map((x) => `<option value="${H.esc(t.table_streams[x])}">table ${H.esc(x)}</option>`).join("")}</select><button type="submit" class="btn">Record ruling</button></form>`;
       html += "</section>";
     } else if (t.moves.length) {
-      html += `<section class="box"><h2>Moves</h2><ol class="list moves">${t.moves.map((m) => `<li>${H.esc(m.name)}: ${H.esc(m.from_table)} → ${H.esc(m.to_table)} seat ${m.to_seat}</li>`).join("")}</ol></section>`;
+      html += `<section class="box"><h2>Moves</h2><ol tabindex="0" class="list moves">${t.moves.map((m) => `<li>${H.esc(m.name)}: ${H.esc(m.from_table)} → ${H.esc(m.to_table)} seat ${m.to_seat}</li>`).join("")}</ol></section>`;
     }
     if (!director()) html += `<section class="box"><h2>Penalties</h2>${penaltyList(t)}</section>` + (t.hand_for_hand ? `<section class="box"><h2>Hand-for-hand</h2>${handForHandNote(t)}</section>` : "");
     if (t.high_hand) html += `<section class="box"><h2>High hand</h2><div class="high-hand">${t.high_hand.cards ? `${H.esc(t.high_hand.cards)} · ${t.high_hand.players.map((p) => H.esc(p.name)).join(", ")}` : "none posted yet"}${t.high_hand.awarded ? ` · paid ${t.high_hand.shares.map((x) => `${H.esc(x.name)} ${H.esc(t.currency)} ${(x.amount / 100).toFixed(2)}`).join(", ")}` : ""}</div></section>`;
-    if (t.deal) html += `<section class="box"><h2>Deal (${H.esc(t.deal.method)})</h2><ol class="list deal">${t.deal.shares.map((x) => `<li>${H.esc(x.name)}: ${H.esc(t.currency)} ${(x.amount / 100).toFixed(2)} <small>stack ${H.chips(x.stack)}, agreed as ${H.esc(x.consent)}</small></li>`).join("")}</ol></section>`;
+    if (t.deal) html += `<section class="box"><h2>Deal (${H.esc(t.deal.method)})</h2><ol tabindex="0" class="list deal">${t.deal.shares.map((x) => `<li>${H.esc(x.name)}: ${H.esc(t.currency)} ${(x.amount / 100).toFixed(2)} <small>stack ${H.chips(x.stack)}, agreed as ${H.esc(x.consent)}</small></li>`).join("")}</ol></section>`;
     html += `<section class="box"><h2>Money</h2><div class="money">${["buy_ins", "fees", "bounty_pool", "high_hand_pool", "prizes_paid", "bounties_paid", "high_hand_paid", "unaccounted"].map((k) => `<span data-money="${k}">${k.replace(/_/g, " ")} ${H.esc(t.currency)} ${(t.money[k] / 100).toFixed(2)}</span>`).join(" · ")}</div></section>`;
-    html += `<section class="box"><h2>Eliminations and places</h2><ol class="list eliminations">${t.eliminations.map((e) => `<li data-place="${e.place}"><b>${e.place}.</b> ${H.esc(e.name)} <small>table ${H.esc(e.table)}, hand #${e.hand}</small></li>`).join("") || "<li>nobody out yet</li>"}</ol>`;
-    if (t.prizes.length) html += `<h2>Prizes</h2><ol class="list">${t.prizes.map((p) => `<li>${p.place}. ${H.esc(p.name)} ${H.esc(t.currency)} ${(p.amount / 100).toFixed(2)}</li>`).join("")}</ol>`;
+    html += `<section class="box"><h2>Eliminations and places</h2><ol tabindex="0" class="list eliminations">${t.eliminations.map((e) => `<li data-place="${e.place}"><b>${e.place}.</b> ${H.esc(e.name)} <small>table ${H.esc(e.table)}, hand #${e.hand}</small></li>`).join("") || "<li>nobody out yet</li>"}</ol>`;
+    if (t.prizes.length) html += `<h2>Prizes</h2><ol tabindex="0" class="list">${t.prizes.map((p) => `<li>${p.place}. ${H.esc(p.name)} ${H.esc(t.currency)} ${(p.amount / 100).toFixed(2)}</li>`).join("")}</ol>`;
     html += "</section>";
-    html += `<section class="box"><h2>Color-ups</h2><ol class="list colorups">${t.color_ups.map((c) => `<li>after level ${c.after_level}: ${H.esc(c.colours.join(", "))} out, smallest chip ${H.chips(c.old_unit)} → ${H.chips(c.new_unit)} (${H.esc(c.method)}) <span class="rule">${H.esc(c.rule)}</span>${c.changes.length ? `<br><small>${c.changes.map((x) => `${H.esc(x.name)} ${x.amount > 0 ? "+" : ""}${H.chips(x.amount)}`).join(", ")}</small>` : ""}</li>`).join("") || "<li>none yet</li>"}</ol></section>`;
-    html += `<section class="box"><h2>Rulings</h2><ol class="list rulings">${t.rulings.map((r) => `<li><span class="rule">${H.esc(r.rule)}</span> ${H.esc(r.text)} <small>${H.esc(r.by)}${r.stream ? ` · ${H.esc(r.stream)}` : ""}</small></li>`).join("") || "<li>none yet</li>"}</ol></section>`;
+    html += `<section class="box"><h2>Color-ups</h2><ol tabindex="0" class="list colorups">${t.color_ups.map((c) => `<li>after level ${c.after_level}: ${H.esc(c.colours.join(", "))} out, smallest chip ${H.chips(c.old_unit)} → ${H.chips(c.new_unit)} (${H.esc(c.method)}) <span class="rule">${H.esc(c.rule)}</span>${c.changes.length ? `<br><small>${c.changes.map((x) => `${H.esc(x.name)} ${x.amount > 0 ? "+" : ""}${H.chips(x.amount)}`).join(", ")}</small>` : ""}</li>`).join("") || "<li>none yet</li>"}</ol></section>`;
+    html += `<section class="box"><h2>Rulings</h2><ol tabindex="0" class="list rulings">${t.rulings.map((r) => `<li><span class="rule">${H.esc(r.rule)}</span> ${H.esc(r.text)} <small>${H.esc(r.by)}${r.stream ? ` · ${H.esc(r.stream)}` : ""}</small></li>`).join("") || "<li>none yet</li>"}</ol></section>`;
     return html;
   }
 
@@ -268,7 +270,7 @@
 
   function penaltyList(t) {
     const left = Object.fromEntries(t.serving.map((x) => [x.player, x.hands_left]));
-    return `<ol class="list penalties">${t.penalties.map((p) => `<li data-player="${H.esc(p.player)}">${H.esc(p.name)}: ${H.esc(p.penalty)}${p.hands ? ` ${p.hands} hand(s)` : ""}${left[p.player] ? ` <b class="serving">serving, ${left[p.player]} left</b>` : ""} <span class="rule">${H.esc(p.rule)}</span> <small>${H.esc(p.reason)}</small></li>`).join("") || "<li>none</li>"}</ol>`;
+    return `<ol tabindex="0" class="list penalties">${t.penalties.map((p) => `<li data-player="${H.esc(p.player)}">${H.esc(p.name)}: ${H.esc(p.penalty)}${p.hands ? ` ${p.hands} hand(s)` : ""}${left[p.player] ? ` <b class="serving">serving, ${left[p.player]} left</b>` : ""} <span class="rule">${H.esc(p.rule)}</span> <small>${H.esc(p.reason)}</small></li>`).join("") || "<li>none</li>"}</ol>`;
   }
 
   function renderTournament() {
@@ -288,7 +290,7 @@
   function renderSide() {
     let html = "";
     for (const t of floor.tournaments || []) html += tournamentSide(t);
-    html += '<section class="box"><h2>Table rulings and corrections</h2><ol class="list" id="corrections">';
+    html += '<section class="box"><h2>Table rulings and corrections</h2><ol tabindex="0" class="list" id="corrections">';
     html += (floor.corrections || [])
       .map((c) => `<li data-version="${c.version}"><b>${H.esc(c.table)}</b> #${c.version} ${H.esc(c.text)}${c.rule ? ` <span class="rule">${H.esc(c.rule)}</span>` : ""} <small>${H.esc(c.actor)} · ${H.esc(c.device)}</small></li>`)
       .join("") || "<li>none yet</li>";
@@ -320,7 +322,7 @@
   // command may take several appends, e.g. a late entry and his seat; the live view can show
   // the first before the rest, and a version taken from it would be refused as stale.)
   let queue = Promise.resolve();
-  window.__floorPending = 0;
+  hooks.__floorPending = 0;
 
   function tournamentCommand(t, command, label) {
     const eventId = H.uuid4();
@@ -329,8 +331,8 @@
       const body = { event_id: eventId, expected_version: shown ? shown.version : null, command };
       return send(`/api/tournaments/${encodeURIComponent(t)}/commands`, body, label);
     };
-    window.__floorPending += 1;
-    const result = queue.then(run, run).finally(() => { window.__floorPending -= 1; });
+    hooks.__floorPending += 1;
+    const result = queue.then(run, run).finally(() => { hooks.__floorPending -= 1; });
     queue = result.catch(() => null);
     return result;
   }
@@ -338,7 +340,7 @@
   async function send(path, body, label) {
     unsent = null;
     for (let attempt = 1; ; attempt += 1) {
-      let answer = null;
+      let answer;
       try {
         answer = await H.api("POST", path, body);
       } catch (_e) {
@@ -551,7 +553,7 @@
       view.tournaments = view.tournaments.map((t) => (mine.has(t.id) && mine.get(t.id).version > t.version ? mine.get(t.id) : t));
     }
     floor = view;
-    window.__floorUpdates += 1;
+    hooks.__floorUpdates += 1;
     render();
   }
 

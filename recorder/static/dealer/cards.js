@@ -1,0 +1,136 @@
+// @ts-check
+// Card entry: the 52-card picker (cards already seen are greyed out) for the board, the shown
+// hands, hole cards and an exposed card; and what its taps record.
+
+import { record } from "./outbox.js";
+import { render } from "./render.js";
+import { renderSheet } from "./sheets.js";
+import { H, RANKS, S, SUITS, canRecord, nameOf } from "./store.js";
+
+export function knownCards() {
+  const known = new Set(S.state.hand ? S.state.hand.known_cards : []);
+  for (const c of S.ui.picked) known.delete(c);
+  return known;
+}
+
+// The sheet that opens by itself when the view changes (one tap less each): the board picker
+// when a board card is due; at a contested showdown, the picker of the first hand to show.
+export function autoOpen(hand) {
+  if (!hand || !S.state.hand_in_progress || !canRecord()) return;
+  if (hand.phase === "board") {
+    S.ui.sheet = "board";
+    return;
+  }
+  const sd = hand.showdown;
+  if (hand.phase !== "showdown" || !sd || sd.proposed || sd.order.length < 2) return;
+  const next = unshown(sd)[0];
+  if (next !== undefined) openShow(next);
+}
+
+// The hands still to show or muck at the showdown, in the engine's showdown order.
+export function unshown(sd) {
+  return sd.order.filter((p) => {
+    const seat = S.state.seats.find((x) => x.position === p && x.in_hand);
+    return seat && !seat.shown && !seat.folded;
+  });
+}
+
+export function openShow(position) {
+  S.ui.sheet = "show";
+  S.ui.player = position;
+  // Hole cards the dealer recorded are the ones shown: preselected, one tap to confirm.
+  const seat = S.state.seats.find((x) => x.position === position && x.in_hand);
+  S.ui.preset = !!(seat && seat.hole && seat.hole.length === 2);
+  S.ui.picked = S.ui.preset ? seat.hole.slice() : [];
+}
+
+// At the showdown: whose cards these are (the winner's first: tap another name to switch),
+// and Muck when the hand may be thrown away unseen (not when an all-in tables every hand).
+export function showChoices() {
+  const hand = S.state.hand;
+  const sd = hand && hand.showdown;
+  if (!sd) return "";
+  const tabled = S.state.seats.some((x) => x.in_hand && !x.folded && x.all_in);
+  let html = '<div class="row wrap show-whose">';
+  for (const p of unshown(sd)) {
+    if (p === S.ui.player) continue;
+    html += `<button type="button" class="btn small" data-action="open-show" data-player="${p}">${H.esc(nameOf(p))}'s cards</button>`;
+  }
+  if (!tabled) html += `<button type="button" class="btn small" data-action="muck" data-player="${S.ui.player}">${H.esc(nameOf(S.ui.player))} mucks</button>`;
+  return html + "</div>";
+}
+
+export function picker(count, title, confirmAction, confirmLabel) {
+  const known = knownCards();
+  let html = `<div class="sheet-title">${H.esc(title)}</div>${S.ui.sheet === "show" ? showChoices() : ""}<div class="picker">`;
+  for (const suit of SUITS) {
+    for (const rank of RANKS) {
+      const card = rank + suit;
+      const picked = S.ui.picked.includes(card);
+      const seen = known.has(card) && !picked;
+      html += `<button type="button" class="pick suit-${suit}${picked ? " picked" : ""}" data-action="pick" data-card="${card}"${seen ? " disabled" : ""}>${rank === "T" ? "10" : rank}<span>${{ s: "♠", h: "♥", d: "♦", c: "♣" }[suit]}</span></button>`;
+    }
+  }
+  html += "</div>";
+  const ready = S.ui.picked.length === count;
+  html += `<div class="row sheet-actions"><button type="button" class="btn" data-action="close">Cancel</button><button type="button" class="btn" data-action="clear-pick">Clear</button><button type="button" class="btn primary" data-action="${confirmAction}"${ready ? "" : " disabled"}>${H.esc(confirmLabel)} ${H.esc(H.cardsText(S.ui.picked))}</button></div>`;
+  return html;
+}
+
+/** @type {Record<string, (el: any) => void>} */
+export const cardTaps = {
+  "open-board"() {
+    S.ui.sheet = "board";
+    S.ui.picked = [];
+    render();
+  },
+  "open-show"(el) {
+    openShow(Number(el.dataset.player));
+    render();
+  },
+  "open-hole"(el) {
+    S.ui.sheet = "hole";
+    S.ui.player = Number(el.dataset.player);
+    S.ui.picked = [];
+    render();
+  },
+  pick(el) {
+    const card = el.dataset.card;
+    const limit = { board: S.state.hand.board_due || 1, show: 2, hole: 2, "expose-card": 1 }[S.ui.sheet] || 1;
+    if (S.ui.picked.includes(card)) S.ui.picked = S.ui.picked.filter((c) => c !== card);
+    else if (S.ui.picked.length < limit) S.ui.picked.push(card);
+    else if (limit === 1) S.ui.picked = [card];
+    // The board and a shown hand are recorded on their last card (no confirm tap; Undo
+    // takes a slip back). Preselected hole cards still ask for the confirm.
+    if (S.ui.picked.length === limit && !S.ui.preset) {
+      if (S.ui.sheet === "board") return cardTaps.deal(el);
+      if (S.ui.sheet === "show") return cardTaps.show(el);
+    }
+    renderSheet();
+  },
+  "clear-pick"() {
+    S.ui.picked = [];
+    renderSheet();
+  },
+  close() {
+    S.ui.sheet = null;
+    S.ui.picked = [];
+    render();
+  },
+  deal() {
+    const cards = S.ui.picked.slice();
+    record({ type: "deal_board", cards: cards.join("") }, `board ${H.cardsText(cards)}`);
+  },
+  show() {
+    const cards = S.ui.picked.slice();
+    record({ type: "show_cards", player: S.ui.player, cards: cards.join("") }, `${nameOf(S.ui.player)} shows ${H.cardsText(cards)}`);
+  },
+  hole() {
+    const cards = S.ui.picked.slice();
+    record({ type: "deal_hole", player: S.ui.player, cards: cards.join("") }, `${nameOf(S.ui.player)} dealt ${H.cardsText(cards)}`);
+  },
+  expose() {
+    const card = S.ui.picked[0];
+    record({ type: "expose_card", player: S.ui.player, card, in_deal: S.ui.inDeal }, `${nameOf(S.ui.player)}: ${H.cardsText([card])} exposed`);
+  },
+};

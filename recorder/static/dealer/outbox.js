@@ -1,0 +1,296 @@
+// @ts-check
+// The outbox: each command gets its event id on the tablet and waits in a queue kept in
+// localStorage until the server answers, so a lost answer is retried with the same id (recorded
+// once) and a tablet that was offline shows what it still has to send, or the conflict with
+// what the table recorded meanwhile.
+
+import { sendCommand } from "./api.js";
+import { apply, setConnection } from "./main.js";
+import { fill, h } from "./dom.js";
+import { decideOffline, decidesHere, engine } from "./engine.js";
+import { render } from "./render.js";
+import { showSignIn } from "./signin.js";
+import { $, H, OUTBOX_KEY, S, blocked, canRecord, freshUi } from "./store.js";
+
+let flushing = false;
+/** @type {any} */
+let retryTimer = null;
+
+export function isFlushing() {
+  return flushing;
+}
+
+export function loadOutbox() {
+  try {
+    const items = JSON.parse(localStorage.getItem(OUTBOX_KEY) || "[]");
+    return Array.isArray(items) ? items : [];
+  } catch (_e) {
+    return [];
+  }
+}
+
+export function saveOutbox() {
+  localStorage.setItem(OUTBOX_KEY, JSON.stringify(S.outbox));
+}
+
+// One tap = one command, never dropped: a tap while earlier entries are still on their way
+// (in flight, offline) joins the queue behind them, in order. The version is the one on screen
+// when the dealer tapped; a command queued behind another takes the version that one is
+// recorded at. `forNext` marks a betting action tapped while others wait: it is the action of
+// whoever is to act once they are recorded, so its player (and an all-in's amount) is filled
+// in from the table the previous answer brought, just before it is sent.
+/**
+ * @param {any} command
+ * @param {string} label
+ * @param {{forNext?: boolean}} [options]
+ */
+export function record(command, label, options) {
+  if (!canRecord() || !S.state || blocked()) return;
+  S.tapAt = S.lastTap !== null ? S.lastTap : performance.now();
+  let forNext = !!(options && options.forNext);
+  // Offline, the engine on this tablet decides the entry first (the server decides it again).
+  const decided = decidesHere() ? decideOffline(command) : null;
+  if (decided && !decided.ok) {
+    S.alertBox = {
+      kind: "refused",
+      title: `Refused on this tablet: ${label}`,
+      rule: decided.rule,
+      rule_words: decided.rule_words || "",
+      text: `${decided.message} (the rules engine on this tablet, offline: nothing was queued)`,
+      legal: decided.legal_words || [],
+    };
+    render();
+    return;
+  }
+  if (decided) {
+    command = decided.command;
+    if (forNext) label = `${decided.name}: ${label.replace(/^next to act: /, "")}`;
+    forNext = false;
+  }
+  S.outbox.push({
+    event_id: H.uuid4(),
+    expected_version: S.outbox.length ? null : S.state.version,
+    command,
+    label,
+    for_next: forNext,
+    checked: !!decided,
+    queued_at: new Date().toISOString(),
+  });
+  saveOutbox();
+  S.alertBox = null;
+  S.ui = freshUi();
+  if (decided) S.state = decided.view;
+  render();
+  if (decided && H.testing) {
+    // Offline, the updated screen is the engine's: tap to its paint (as in main.js's apply).
+    const started = S.tapAt;
+    S.tapAt = null;
+    requestAnimationFrame(() => setTimeout(() => /** @type {any} */ (window).__latencies.push(performance.now() - started), 0));
+  }
+  flush();
+}
+
+// The player to act now (after every answer so far) for an entry tapped as "next to act".
+function resolve(item) {
+  if (!item.for_next) return true;
+  const legal = S.state && S.state.hand && S.state.hand_in_progress ? S.state.hand.legal : null;
+  if (!legal) return false;
+  item.command.player = legal.player;
+  if (item.command.to === "max") item.command.to = legal.max_to;
+  item.label = `${legal.name}: ${item.label.replace(/^next to act: /, "")}`;
+  item.for_next = false;
+  return true;
+}
+
+/** The last entries this tablet recorded (newest first), for the outbox box. */
+function remember(item, version) {
+  S.recorded = [{ label: item.label, version }].concat(S.recorded || []).slice(0, 3);
+}
+
+export async function flush() {
+  if (flushing || blocked() || !S.outbox.length) return;
+  flushing = true;
+  try {
+    while (S.outbox.length && !blocked()) {
+      const item = S.outbox[0];
+      if (item.expected_version === null) {
+        item.expected_version = S.state.version;
+        saveOutbox();
+      }
+      if (!resolve(item)) {
+        refuse(item, { rule: "turn", message: "nobody is to act on the table as it is now", legal: [] }, 0);
+        render();
+        continue;
+      }
+      saveOutbox();
+      let answer;
+      try {
+        answer = await sendCommand(item);
+      } catch (_e) {
+        S.failures += 1;
+        setConnection("offline");
+        scheduleRetry();
+        return;
+      }
+      S.failures = 0;
+      const body = answer.body || {};
+      if (answer.status === 200) {
+        S.outbox.shift();
+        if (S.outbox.length && S.outbox[0].expected_version === null) S.outbox[0].expected_version = body.version;
+        saveOutbox();
+        remember(item, body.version);
+        if (S.connection === "offline") setConnection("live");
+        apply(body.table);
+      } else if (answer.status === 409) {
+        S.conflict = { item, body };
+        apply(body.table);
+      } else if (answer.status === 401) {
+        S.me = { role: null };
+        showSignIn("Your session ended: sign in again to send the waiting entries.");
+        return;
+      } else if (answer.status >= 500 || answer.status === 0) {
+        scheduleRetry();
+        return;
+      } else {
+        // Refused (422 rule or request, 403 role, 400 malformed, 413 too large): nothing was recorded.
+        refuse(item, body, answer.status);
+        if (body.table) apply(body.table);
+      }
+      render();
+    }
+  } finally {
+    flushing = false;
+  }
+  render();
+}
+
+// A refused entry leaves the queue and is shown with its rule. What was queued behind it was
+// meant to follow it: it is held (not dropped) until the dealer sends it or discards it.
+function refuse(item, body, status) {
+  S.outbox.shift();
+  saveOutbox();
+  S.failed = [{ label: item.label, rule: body.rule || `HTTP ${status}`, text: body.message || "" }].concat(S.failed || []).slice(0, 3);
+  S.held = S.outbox.length ? { after: item.label } : null;
+  S.alertBox = {
+    kind: "refused",
+    title: `Refused: ${item.label}`,
+    rule: body.rule || `HTTP ${status}`,
+    rule_words: body.rule_words || "",
+    text: body.message || "",
+    legal: body.legal || [],
+    extra: S.outbox.length ? `${S.outbox.length} later entr${S.outbox.length > 1 ? "ies" : "y"} held: send or discard ${S.outbox.length > 1 ? "them" : "it"} below` : "",
+  };
+}
+
+/** Send the entries held after a refusal, on the table as it is now. */
+export function sendHeld() {
+  S.held = null;
+  for (const item of S.outbox) item.expected_version = null;
+  if (S.outbox.length) S.outbox[0].expected_version = S.state.version;
+  saveOutbox();
+  S.alertBox = null;
+  render();
+  flush();
+}
+
+export function discardHeld() {
+  S.held = null;
+  S.outbox = [];
+  saveOutbox();
+  S.alertBox = null;
+  render();
+}
+
+export function scheduleRetry() {
+  clearTimeout(retryTimer);
+  retryTimer = setTimeout(flush, 1500);
+  render();
+}
+
+export function discardConflict() {
+  S.outbox = [];
+  S.conflict = null;
+  saveOutbox();
+  render();
+}
+
+export function reapplyConflict() {
+  // The same entry again, as a new entry on the table as it is now.
+  if (!S.outbox.length) return discardConflict();
+  S.outbox[0].event_id = H.uuid4();
+  S.outbox[0].expected_version = S.state.version;
+  for (const item of S.outbox.slice(1)) item.expected_version = null;
+  S.conflict = null;
+  saveOutbox();
+  S.tapAt = performance.now();
+  flush();
+}
+
+function sending() {
+  return isFlushing() && !blocked() && S.connection !== "offline";
+}
+
+// What the tablet says about the rules while offline.
+function engineWords() {
+  if (engine.state === "ready") return "Checked on this tablet by the rules engine (the same as the server's); the server decides them again when the network returns.";
+  if (engine.state === "loading") return "Starting the rules engine on this tablet…";
+  return `Not checked on this tablet: ${engine.why || "no rules engine here"}. They are queued as tapped; the server decides them when the network returns.`;
+}
+
+// What this tablet has recorded, what is waiting (the first one on its way), what failed:
+// the box above the action panel, while anything waits or needs the dealer.
+export function renderOutbox() {
+  const box = $("outbox");
+  if (!S.outbox.length && !S.conflict && !S.held) {
+    box.hidden = true;
+    return;
+  }
+  box.hidden = false;
+  const waiting = S.outbox.length;
+  const entries = `${waiting} entr${waiting === 1 ? "y" : "ies"}`;
+  const parts = [];
+  if (S.conflict) {
+    const b = S.conflict.body || {};
+    box.className = "outbox conflict";
+    parts.push(h("div", { class: "alert-title" }, "Not recorded: the table changed"));
+    parts.push(h("div", { class: "alert-text" }, b.rule === "stale version"
+      ? `This tablet saw version ${b.expected}; the table is at ${b.actual}. Meanwhile it recorded:`
+      : b.message || ""));
+    parts.push(h("ol", { class: "since" }, (b.since || []).map((e) =>
+      h("li", null, `#${e.version} ${e.text} `, h("small", null, `(${e.actor}, ${e.device})`)))));
+    parts.push(h("div", { class: "alert-text" }, "Still to send from this tablet:"));
+  } else if (S.held) {
+    box.className = "outbox held";
+    parts.push(h("div", { class: "alert-title" }, `Held: ${entries} tapped after "${S.held.after}", which was refused`));
+  } else {
+    box.className = "outbox";
+    const how = S.connection === "offline" ? "Offline: " : "Sending: ";
+    parts.push(h("div", { class: "alert-title" }, `${how}${entries} waiting`));
+    if (S.connection === "offline") parts.push(h("div", { class: "alert-text engine", dataset: { engine: engine.state } }, engineWords()));
+  }
+  if (S.recorded && S.recorded.length && !S.conflict) {
+    parts.push(h("ol", { class: "recorded" }, S.recorded.slice().reverse().map((r) =>
+      h("li", { dataset: { version: r.version } }, h("b", null, "recorded "), `#${r.version} ${r.label}`))));
+  }
+  parts.push(h("ol", { class: "pending" }, S.outbox.map((item, i) =>
+    h("li", { class: i === 0 && sending() ? "sending" : "waiting" },
+      h("b", null, i === 0 && sending() ? "sending " : "waiting "), item.label,
+      item.checked ? h("small", null, " · checked here") : null))));
+  if (S.failed && S.failed.length && S.held) {
+    parts.push(h("ol", { class: "failed" }, S.failed.slice(0, 1).map((f) =>
+      h("li", null, h("b", null, "refused "), `${f.label} (${f.rule}) ${f.text}`))));
+  }
+  if (S.conflict) {
+    parts.push(h("div", { class: "alert-text what-to-do" }, "Discard mine: the table keeps what it recorded. Re-apply mine: my entries go again, on the table as it is now, and the server decides them again."));
+    parts.push(h("div", { class: "row" },
+      h("button", { type: "button", class: "btn", dataset: { action: "discard" } }, "Discard mine"),
+      h("button", { type: "button", class: "btn primary", dataset: { action: "reapply" } }, "Re-apply mine")));
+  } else if (S.held) {
+    parts.push(h("div", { class: "row" },
+      h("button", { type: "button", class: "btn", dataset: { action: "discard-held" } }, "Discard them"),
+      h("button", { type: "button", class: "btn primary", dataset: { action: "send-held" } }, "Send them")));
+  }
+  fill(box, parts);
+}
+
+S.outbox = loadOutbox();

@@ -1,0 +1,281 @@
+// @ts-check
+// The sheets over the table: the card picker, a seat, the misdeal, the exposed card, and the
+// director's rulings at the table (a hand killed, the hand void, the pots awarded by ruling,
+// entries voided, an amount amended); each ruling needs the rule and the reason.
+
+import { picker } from "./cards.js";
+import { record } from "./outbox.js";
+import { render, renderAlert } from "./render.js";
+import { $, H, S, busy, canRecord, nameOf } from "./store.js";
+
+export function renderSheet() {
+  const sheet = $("sheet");
+  if (!S.ui.sheet || !canRecord() || busy()) {
+    sheet.hidden = true;
+    sheet.innerHTML = "";
+    return;
+  }
+  sheet.hidden = false;
+  const hand = S.state.hand;
+  const s = S.ui.sheet;
+  let html = "";
+  if (s === "board" && hand) {
+    const due = hand.board_due || 1;
+    const street = hand.board.length ? (hand.board.length === 3 ? "turn" : "river") : "flop";
+    html = picker(due, `Deal the ${street}: pick ${due} card${due > 1 ? "s" : ""}`, "deal", `Deal ${street}`);
+  } else if (s === "show") {
+    html = picker(2, `${nameOf(S.ui.player)} shows: pick 2 cards`, "show", `${nameOf(S.ui.player)} shows`);
+  } else if (s === "hole") {
+    html = picker(2, `Hole cards of ${nameOf(S.ui.player)} (optional)`, "hole", "Deal");
+  } else if (s === "expose-card") {
+    html = picker(1, `Card exposed for ${nameOf(S.ui.player)} (${S.ui.inDeal ? "in the deal" : "by the player"})`, "expose", "Exposed:");
+  } else if (s === "expose") {
+    html = '<div class="sheet-title">Exposed card: whose card?</div><div class="row wrap">';
+    for (const seat of S.state.seats) {
+      if (seat.in_hand && !seat.folded) html += `<button type="button" class="btn" data-action="expose-player" data-player="${seat.position}">${H.esc(seat.player)}</button>`;
+    }
+    html += `</div><div class="row"><button type="button" class="btn${S.ui.inDeal ? " primary" : ""}" data-action="in-deal" data-value="1">During the deal</button><button type="button" class="btn${S.ui.inDeal ? "" : " primary"}" data-action="in-deal" data-value="0">By the player</button></div>`;
+    html += '<div class="row sheet-actions"><button type="button" class="btn" data-action="close">Cancel</button></div>';
+  } else if (s === "out-of-turn") {
+    html = outOfTurnSheet();
+  } else if (s === "misdeal") {
+    html = '<div class="sheet-title">Declare a misdeal: why?</div><div class="row wrap">';
+    for (const reason of ["card exposed in the deal", "wrong number of cards", "button misplaced", "deck problem"]) {
+      html += `<button type="button" class="btn" data-action="declare-misdeal" data-reason="${reason}">${reason}</button>`;
+    }
+    html += '</div><div class="row sheet-actions"><button type="button" class="btn" data-action="close">Cancel</button></div>';
+  } else if (s === "director") {
+    html = directorSheet();
+  } else if (s === "seat") {
+    const seat = S.state.seats.find((x) => x.seat === S.ui.seat);
+    if (!seat || !seat.player) {
+      S.ui.sheet = null;
+      sheet.hidden = true;
+      return;
+    }
+    html = `<div class="sheet-title">Seat ${seat.seat}: ${H.esc(seat.player)} · ${H.chips(seat.stack)}</div><div class="row wrap">`;
+    html += seat.absent
+      ? `<button type="button" class="btn primary" data-action="absence" data-seat="${seat.seat}" data-value="0">Returned</button>`
+      : `<button type="button" class="btn" data-action="absence" data-seat="${seat.seat}" data-value="1">Absent</button>`;
+    if (seat.in_hand && S.state.hand_in_progress && !seat.hole && !seat.folded) {
+      html += `<button type="button" class="btn" data-action="open-hole" data-player="${seat.position}">Hole cards…</button>`;
+    }
+    html += '</div><div class="row sheet-actions"><button type="button" class="btn" data-action="close">Close</button></div>';
+  }
+  if (sheet.innerHTML === html) return;
+  // Keep what the director is typing when the live view redraws the sheet.
+  const focused = document.activeElement && sheet.contains(document.activeElement) ? document.activeElement.id : null;
+  const caret = focused ? document.activeElement.selectionStart : null;
+  sheet.innerHTML = html;
+  if (focused && $(focused)) {
+    $(focused).focus();
+    if (caret !== null && $(focused).setSelectionRange) $(focused).setSelectionRange(caret, caret);
+  }
+}
+
+// A player acted before his turn (act_out_of_turn): who, and what he did; the engine holds it
+// as pending and, when the action reaches him, binds it or gives it back as the profile says.
+function outOfTurnSheet() {
+  const hand = S.state.hand;
+  const toAct = hand && hand.legal ? hand.legal.player : null;
+  let html = '<div class="sheet-title">Out of turn: who acted?</div><div class="row wrap out-of-turn-players">';
+  for (const seat of S.state.seats) {
+    if (!seat.in_hand || seat.folded || seat.all_in || seat.position === toAct) continue;
+    html += toggle("oot-player", { player: seat.position }, H.esc(seat.player), S.ui.player === seat.position);
+  }
+  html += "</div>";
+  const who = S.ui.player !== null && S.ui.player !== undefined;
+  html += '<div class="row wrap out-of-turn-actions">';
+  for (const action of ["fold", "check", "call"]) html += dButton(`oot-${action}`, `${action[0].toUpperCase()}${action.slice(1)}`, "", who);
+  html += "</div>";
+  html += `<div class="row"><input id="oot-to" inputmode="numeric" placeholder="Bet or raise to" autocomplete="off">${dButton("oot-bet", "Bet", "", who)}${dButton("oot-raise", "Raise to", "", who)}</div>`;
+  html += '<div class="row sheet-actions"><button type="button" class="btn" data-action="close">Cancel</button></div>';
+  return html;
+}
+
+function outOfTurn(action) {
+  const p = S.ui.player;
+  if (p === null || p === undefined) return;
+  const field = /** @type {HTMLInputElement | null} */ ($("oot-to"));
+  const to = action === "bet" || action === "raise" ? parseInt(field ? field.value : "", 10) : 0;
+  if ((action === "bet" || action === "raise") && !(to > 0)) {
+    S.alertBox = { kind: "refused", title: "An amount is needed", rule: "to", text: `Type the total of the ${action} out of turn.`, legal: [] };
+    renderAlert();
+    return;
+  }
+  const words = to ? `${action} ${H.chips(to)}` : action;
+  record({ type: "act_out_of_turn", player: p, action, to }, `${nameOf(p)}: ${words} out of turn`);
+}
+
+/** @type {Record<string, (el: any) => void>} */
+export const outOfTurnTaps = {
+  "out-of-turn"() {
+    S.ui.sheet = "out-of-turn";
+    S.ui.player = null;
+    render();
+  },
+  "oot-player"(el) {
+    const p = Number(el.dataset.player);
+    S.ui.player = S.ui.player === p ? null : p;
+    renderSheet();
+  },
+  "oot-fold": () => outOfTurn("fold"),
+  "oot-check": () => outOfTurn("check"),
+  "oot-call": () => outOfTurn("call"),
+  "oot-bet": () => outOfTurn("bet"),
+  "oot-raise": () => outOfTurn("raise"),
+};
+
+// --- the director's rulings at the table -----------------------------------------------------
+// A director signed in on the tablet (or the floor's browser) rules here: a hand killed, the
+// hand void (foreign or duplicate card), the pots awarded by ruling, earlier entries voided.
+// Each needs the rule it rests on and the reason; the log keeps both with the director's name.
+
+export function freshDirector() {
+  return { player: null, rule: "", reason: "", winners: null, versions: [], amend: null, to: "" };
+}
+
+export function dButton(action, label, cls, enabled) {
+  const off = busy() || !enabled ? " disabled" : "";
+  return `<button type="button" class="btn ${cls}" data-action="${action}"${off}>${label}</button>`;
+}
+
+export function toggle(action, data, label, on) {
+  const attrs = Object.entries(data).map(([k, v]) => ` data-${k}="${H.esc(v)}"`).join("");
+  return `<button type="button" class="btn toggle${on ? " picked" : ""}" aria-pressed="${on}" data-action="${action}"${attrs}>${label}</button>`;
+}
+
+export function directorSheet() {
+  const d = S.ui.director || (S.ui.director = freshDirector());
+  const hand = S.state.hand;
+  const inHand = S.state.hand_in_progress;
+  let html = '<div class="sheet-title">Director: ruling at the table</div>';
+  html += '<div class="row wrap director-why">' +
+    `<input id="d-rule" data-field="rule" placeholder="Rule (e.g. TDA 65)" autocomplete="off" value="${H.esc(d.rule)}">` +
+    `<input id="d-reason" data-field="reason" placeholder="Reason" autocomplete="off" value="${H.esc(d.reason)}"></div>`;
+  if (inHand && hand.phase !== "showdown") {
+    html += '<div class="panel-title">Kill a hand</div><div class="row wrap director-kill">';
+    for (const seat of S.state.seats) {
+      if (seat.in_hand && !seat.folded) html += toggle("d-player", { player: seat.position }, H.esc(seat.player), d.player === seat.position);
+    }
+    html += "</div>";
+    const who = d.player !== null ? nameOf(d.player) : "";
+    html += `<div class="row">${dButton("d-kill", who ? `Kill ${H.esc(who)}'s hand` : "Kill the hand", "", !!who)}</div>`;
+  }
+  if (inHand) {
+    html += '<div class="panel-title">Foreign-back or duplicate card</div>';
+    html += `<div class="row">${dButton("d-void-hand", "Void the hand: every bet back", "", true)}</div>`;
+  }
+  if (inHand && hand.phase === "showdown" && hand.pots.length) {
+    if (!d.winners) {
+      const proposed = (hand.showdown && hand.showdown.proposed) || [];
+      d.winners = hand.pots.map((_p, k) => (proposed[k] ? proposed[k].winners.slice() : []));
+    }
+    html += '<div class="panel-title">Award the pots by ruling</div>';
+    hand.pots.forEach((pot, k) => {
+      html += `<div class="row wrap award-pot" data-pot="${k}"><b>${H.esc(pot.name)} ${H.chips(pot.amount)}</b>`;
+      for (const p of pot.eligible) html += toggle("d-winner", { pot: k, player: p }, H.esc(nameOf(p)), d.winners[k].includes(p));
+      html += "</div>";
+    });
+    const ready = d.winners.every((w) => w.length);
+    html += `<div class="row">${dButton("d-award", "Award as ruled", "primary", ready)}</div>`;
+  }
+  // What a director voids is an entry: an action, a deal, a post, a push... The table's own
+  // set-up (opening, seating, the button, a hand's start) is corrected on the floor.
+  const fixed = new Set(["table_opened", "player_seated", "player_left", "button_placed", "hand_started"]);
+  const voidable = S.state.events.filter((e) => !e.voided && !e.correction && !fixed.has(e.type)).slice(0, 8);
+  if (voidable.length) {
+    html += '<div class="panel-title">Void earlier entries</div><div class="void-list">';
+    for (const e of voidable) html += toggle("d-version", { version: e.version }, `#${e.version} ${H.esc(e.text)}`, d.versions.includes(e.version));
+    html += `</div><div class="row">${dButton("d-void-events", "Void the chosen entries", "", d.versions.length > 0)}</div>`;
+  }
+  const bets = S.state.events.filter((e) => !e.voided && (e.type === "bet_made" || e.type === "raise_made")).slice(0, 6);
+  if (bets.length) {
+    html += '<div class="panel-title">Correct a bet\'s amount</div><div class="void-list amend-list">';
+    for (const e of bets) html += toggle("d-amend", { version: e.version }, `#${e.version} ${H.esc(e.text)}`, d.amend === e.version);
+    html += `</div><div class="row"><input id="d-to" data-field="to" inputmode="numeric" placeholder="Right amount (to)" autocomplete="off" value="${H.esc(d.to)}">`;
+    const to = parseInt(d.to, 10);
+    html += dButton("d-amend-amount", d.amend && to > 0 ? `Amend #${d.amend} to ${H.chips(to)}` : "Amend", "", !!d.amend && to > 0) + "</div>";
+  }
+  html += '<div class="row sheet-actions"><button type="button" class="btn" data-action="close">Close</button></div>';
+  return html;
+}
+
+// The rule and the reason, or an alert saying that a ruling needs both.
+export function ruling() {
+  const d = S.ui.director;
+  if (d && d.rule.trim() && d.reason.trim()) return { rule: d.rule.trim(), reason: d.reason.trim() };
+  S.alertBox = { kind: "refused", title: "A ruling needs its rule and its reason", rule: "ruling", text: "Fill in the rule (e.g. TDA 65) and the reason; the log keeps both with your name.", legal: [] };
+  renderAlert();
+  return null;
+}
+
+export function watchDirectorInputs() {
+  document.addEventListener("input", (event) => {
+    const field = event.target.dataset && event.target.dataset.field;
+    if (field && S.ui.director) {
+      S.ui.director[field] = event.target.value;
+      if (field === "to") renderSheet(); // the Amend button names the amount
+    }
+  });
+}
+
+/** @type {Record<string, (el: any) => void>} */
+export const directorTaps = {
+  director() {
+    S.ui.sheet = "director";
+    S.ui.director = freshDirector();
+    render();
+  },
+  "d-player"(el) {
+    const p = Number(el.dataset.player);
+    S.ui.director.player = S.ui.director.player === p ? null : p;
+    renderSheet();
+  },
+  "d-winner"(el) {
+    const k = Number(el.dataset.pot);
+    const p = Number(el.dataset.player);
+    const list = S.ui.director.winners[k];
+    S.ui.director.winners[k] = list.includes(p) ? list.filter((x) => x !== p) : list.concat([p]).sort((a, b) => a - b);
+    renderSheet();
+  },
+  "d-version"(el) {
+    const v = Number(el.dataset.version);
+    const list = S.ui.director.versions;
+    S.ui.director.versions = list.includes(v) ? list.filter((x) => x !== v) : list.concat([v]).sort((a, b) => a - b);
+    renderSheet();
+  },
+  "d-kill"() {
+    const why = ruling();
+    const p = S.ui.director.player;
+    if (!why || p === null) return;
+    record({ type: "kill_hand", player: p, reason: why.reason, rule: why.rule }, `${nameOf(p)}: hand killed (${why.rule})`);
+  },
+  "d-void-hand"() {
+    const why = ruling();
+    if (!why) return;
+    record({ type: "void_hand", reason: `${why.rule}: ${why.reason}` }, `hand void (${why.rule})`);
+  },
+  "d-award"() {
+    const why = ruling();
+    if (!why) return;
+    record({ type: "award_pots", winners: S.ui.director.winners, ruling: `${why.rule}: ${why.reason}` }, `pots awarded by ruling (${why.rule})`);
+  },
+  "d-amend"(el) {
+    const v = Number(el.dataset.version);
+    S.ui.director.amend = S.ui.director.amend === v ? null : v;
+    renderSheet();
+  },
+  "d-amend-amount"() {
+    const why = ruling();
+    const to = parseInt(S.ui.director.to, 10);
+    if (!why || !S.ui.director.amend || !(to > 0)) return;
+    record({ type: "amend_amount", version: S.ui.director.amend, to, reason: why.reason, rule: why.rule }, `#${S.ui.director.amend} amended to ${H.chips(to)} (${why.rule})`);
+  },
+  "d-void-events"() {
+    const why = ruling();
+    if (!why) return;
+    const versions = S.ui.director.versions.slice();
+    record({ type: "void_events", versions, reason: why.reason, rule: why.rule }, `void #${versions.join(", #")} (${why.rule})`);
+  },
+};

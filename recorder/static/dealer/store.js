@@ -1,0 +1,80 @@
+// @ts-check
+// The dealer page's shared state: the table view the server sent, who is signed in, the queue
+// of entries still to send, the open sheet and what is typed. Every module reads and writes it
+// through `S`; nothing else is global.
+
+/* global Handlog */
+// common.js (a classic script loaded first) holds the helpers every page shares.
+/** @type {any} */
+// @ts-ignore: a global of a classic script
+export const H = Handlog;
+const parts = location.pathname.split("/");
+export const MODE = parts[1] === "view" ? "viewer" : "dealer";
+export const STREAM = decodeURIComponent(parts[2] || "");
+export const OUTBOX_KEY = `handlog.outbox.${STREAM}`;
+export const CLOCK_KEY = `handlog.clock.${STREAM}`;
+export const RANKS = "AKQJT98765432";
+export const SUITS = "shdc";
+
+/** @type {any} */
+export const S = {
+  state: null, // the table view from the server
+  me: { role: null },
+  outbox: [], // the entries still to send, oldest first (kept in localStorage)
+  conflict: null, // {item, body} after a 409
+  alertBox: null, // {kind, title, text, legal}
+  ui: null,
+  connection: "connecting",
+  tapAt: null, // when the tap that is being recorded was made (performance.now)
+  lastTap: null, // the event time of the tap being handled
+  held: null, // {after: label}: entries queued behind a refused one wait for the dealer
+  recorded: [], // the last entries this tablet recorded: {label, version}
+  failed: [], // the last entries refused: {label, rule, text}
+  failures: 0, // sends in a row that got no answer
+  trayOpen: false, // the chip tray is shown (a tool toggles it)
+  autoAt: null, // the version at which the page last took a step by itself (once each)
+};
+
+export function freshUi() {
+  return { sheet: null, player: null, picked: [], typed: "", inDeal: true, key: null,
+    tray: [[]], said: "nothing" };
+}
+
+export function $(id) {
+  return document.getElementById(id);
+}
+
+export function canRecord() {
+  return MODE === "dealer" && (S.me.role === "director" || (S.me.role === "dealer" && S.me.table === STREAM));
+}
+
+export function levelText(level) {
+  if (!level) return "";
+  const ante = level.ante ? ` ante ${H.chips(level.ante)}` : "";
+  return `Level ${level.number} · ${H.chips(level.small_blind)}/${H.chips(level.big_blind)}${ante}`;
+}
+
+export function seatName(seat) {
+  const s = S.state.seats.find((x) => x.seat === seat);
+  return s && s.player ? s.player : `seat ${seat}`;
+}
+
+export function nameOf(position) {
+  const s = S.state.seats.find((x) => x.position === position && x.in_hand);
+  return s ? s.player : `position ${position}`;
+}
+
+export function busy() {
+  return S.outbox.length > 0 || S.conflict !== null;
+}
+
+/** A conflict or a refusal waits for the dealer: nothing is recorded until he decides. */
+export function blocked() {
+  return S.conflict !== null || S.held !== null;
+}
+
+export function legal() {
+  return S.state && S.state.hand ? S.state.hand.legal : null;
+}
+
+S.ui = freshUi();

@@ -1,0 +1,77 @@
+"""The dealer's tablet fits every screen: at 1024x768, 768x1024, 1280x800, 390x844 and 844x390
+the seats, the pots, the board and the action controls are all in the viewport while betting,
+with no scrolling; on a phone the main buttons are in the bottom half, within thumb reach.
+Screenshots of each size are kept in test-artifacts/ (gitignored)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from test_browser import (  # noqa: F401  (browser and site are fixtures)
+    Site,
+    browser,
+    dealer,
+    shot,
+    site,
+    tap,
+)
+
+pytestmark = pytest.mark.browser
+
+SIZES = [(1024, 768), (768, 1024), (1280, 800), (390, 844), (844, 390)]
+
+# What must be on screen while betting: every occupied seat, the pot, the board, the betting
+# buttons, the presets, the keypad and the Raise button.
+MUST_SEE = ("#ring .seat:not(.empty)", ".felt .pots", ".felt .board", ".actions-main .btn",
+            ".sizes .btn", ".keypad .btn", "[data-action='raise']")
+
+OUTSIDE = """selectors => {
+    const w = window.innerWidth, h = window.innerHeight, out = [];
+    for (const selector of selectors) {
+        const found = Array.from(document.querySelectorAll(selector));
+        if (!found.length) out.push(selector + ': missing');
+        for (const el of found) {
+            const r = el.getBoundingClientRect();
+            if (r.width === 0 || r.height === 0) out.push(selector + ': not shown');
+            else if (r.left < -1 || r.top < -1 || r.right > w + 1 || r.bottom > h + 1)
+                out.push(`${selector} "${el.textContent.trim().slice(0, 20)}": ` +
+                         `${Math.round(r.left)},${Math.round(r.top)}-` +
+                         `${Math.round(r.right)},${Math.round(r.bottom)} in ${w}x${h}`);
+        }
+    }
+    return out;
+}"""
+
+
+def outside(page: Any) -> list[str]:
+    """What must be seen but is not, with the page scrolled to its top (a tap may have
+    scrolled it: the dealer does not)."""
+    page.evaluate("() => window.scrollTo(0, 0)")
+    return list(page.evaluate(OUTSIDE, list(MUST_SEE)))
+
+
+@pytest.mark.parametrize(("width", "height"), SIZES, ids=[f"{w}x{h}" for w, h in SIZES])
+def test_the_table_and_the_controls_are_in_view_while_betting(
+        browser: Any, site: Site, width: int, height: int) -> None:  # noqa: F811
+    page = dealer(browser, site, {"width": width, "height": height})
+    tap(page, "[data-action='start']")
+    page.click("[data-action='key'][data-key='5']")  # an amount typed: the raise box in use
+    page.click("[data-action='key'][data-key='00']")
+    assert outside(page) == []
+    shot(page, f"fit-{width}x{height}-preflop")
+    tap(page, "[data-action='call']")  # Ann calls
+    tap(page, "[data-action='call']")  # Bob completes
+    tap(page, "[data-action='check']")  # Cy: the flop is due, the picker opens by itself
+    page.wait_for_selector(".sheet .picker")
+    shot(page, f"fit-{width}x{height}-flop-picker")
+    for card in ("Ah", "Kh", "Qd"):
+        page.click(f".pick[data-card='{card}']")  # the third card deals the flop
+    page.wait_for_selector(".actions-main [data-action='check']")
+    assert outside(page) == []
+    shot(page, f"fit-{width}x{height}-flop")
+    if width < 600 or height < 600:  # a phone: the main buttons within thumb reach
+        tops = page.evaluate("""() => Array.from(document.querySelectorAll('.actions-main .btn'))
+            .map(b => b.getBoundingClientRect().top)""")
+        assert min(tops) >= height / 2, tops
+    assert page.errors == []

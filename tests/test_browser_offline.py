@@ -1,0 +1,256 @@
+"""The dealer's tablet on bad Wi-Fi: no tap lost (taps made while a command is on its way are
+queued in order and all recorded), and offline first (a service worker serves the pages, the
+tablet keeps queueing through an outage and a reload, and the queue is sent once, in order,
+when the network returns: nothing lost, nothing doubled, checked in the server's log)."""
+
+from __future__ import annotations
+
+import os
+from typing import Any
+
+import pytest
+from test_browser import (  # noqa: F401  (browser and site are fixtures)
+    STREAM,
+    Site,
+    browser,
+    dealer,
+    shot,
+    site,
+    tap,
+    to_act,
+)
+from web_support import open_table
+
+pytestmark = pytest.mark.browser
+
+def require_pyodide() -> None:
+    """Pyodide comes from npm (web/, .ci/run); CI must have it, elsewhere the test skips."""
+    from recorder.offline import pyodide_installed
+
+    if pyodide_installed():
+        return
+    reason = "Pyodide is not installed (npm ci --prefix web --no-audit --no-fund)"
+    if os.environ.get("HANDLOG_REQUIRE_BROWSER") == "1":
+        pytest.fail(f"HANDLOG_REQUIRE_BROWSER=1 but {reason}", pytrace=False)
+    pytest.skip(reason)
+
+
+FIVE = [(1, "Ann", 2000), (2, "Bob", 2000), (3, "Cy", 2000), (4, "Dee", 2000), (5, "Eve", 2000)]
+
+
+def round_trip(page: Any, latency_ms: int) -> None:
+    """Every request of the page takes `latency_ms` more to answer (Chromium's network
+    emulation through the DevTools protocol)."""
+    cdp = page.context.new_cdp_session(page)
+    cdp.send("Network.enable")
+    cdp.send("Network.emulateNetworkConditions", {"offline": False, "latency": latency_ms,
+                                                  "downloadThroughput": -1,
+                                                  "uploadThroughput": -1})
+
+
+def drained(page: Any, timeout: float = 30_000) -> None:
+    page.wait_for_function("() => window.handlogTable.outbox().length === 0 && "
+                           "document.body.dataset.version === "
+                           "String(window.handlogTable.state().version)", timeout=timeout)
+
+
+def test_four_fast_folds_at_a_300_ms_round_trip_are_all_recorded_in_order(
+        browser: Any, site: Site) -> None:  # noqa: F811
+    open_table(site.recorder, "table-2", players=FIVE)
+    page = dealer(browser, site, stream="table-2")
+    tap(page, "[data-action='start']")
+    assert to_act(page) == "Dee"  # the button on seat 1: Bob SB, Cy BB, Dee first
+    seat_of = {s["position"]: s["seat"] for s in page.evaluate(
+        "() => window.handlogTable.state().seats") if s.get("position") is not None}
+    round_trip(page, 300)
+    for i in range(4):
+        page.click("[data-action='fold']")
+        if i == 1:
+            # Taps made while the first fold is on its way wait in the outbox, shown as such.
+            assert page.locator(".outbox .pending li").count() >= 1
+            shot(page, "dealer-1280x800-taps-waiting")
+        page.wait_for_timeout(150)
+    drained(page)
+    events = site.recorder.store.read("table-2")
+    folds = [e for e in events if e.type == "player_folded"]
+    # One fold per player, in turn: Dee, Eve, Ann, then Bob in the small blind; none doubled.
+    assert [seat_of[e.payload["player"]] for e in folds] == [4, 5, 1, 2]
+    assert [e.version for e in folds] == list(range(folds[0].version, folds[0].version + 4))
+    assert page.locator(".outbox").is_hidden()
+    assert page.errors == []
+
+
+def controlled(page: Any) -> None:
+    """Wait until the service worker has installed the pages and controls this one."""
+    page.wait_for_function("() => navigator.serviceWorker && navigator.serviceWorker.controller",
+                           timeout=60_000)
+
+
+@pytest.fixture
+def no_pyodide(tmp_path: Any, monkeypatch: pytest.MonkeyPatch) -> Any:
+    """A server without Pyodide (only the README's first command ran)."""
+    from recorder import offline
+
+    monkeypatch.setattr(offline, "PYODIDE", tmp_path / "no-pyodide")
+    offline._service_worker.cache_clear()
+    yield
+    offline._service_worker.cache_clear()
+
+
+def test_an_outage_mid_hand_with_a_reload_loses_nothing_and_doubles_nothing(
+        browser: Any, site: Site, no_pyodide: Any) -> None:  # noqa: F811
+    """The network goes in the middle of a hand: the dealer records several actions, reloads
+    the page (served by the service worker), and records more; back online, the queue goes to
+    the server once, in order, each entry with the event id it got on the tablet. (Without
+    the tablet's engine here, so the screen stays on the last view the server sent; the
+    engine's own run is the next test.)"""
+    page = dealer(browser, site)
+    controlled(page)
+    tap(page, "[data-action='start']")
+    assert to_act(page) == "Ann"
+    context = page.context
+    context.set_offline(True)
+    page.click("[data-action='call']")  # Ann calls 100
+    page.click("[data-action='call']")  # next to act (Bob, the small blind) completes
+    page.wait_for_selector(".outbox .pending li >> nth=1")
+    assert "Offline" in page.inner_text(".outbox")
+    before = page.evaluate("() => window.handlogTable.outbox()")
+    page.reload()  # no network: the page comes from the service worker, the queue from storage
+    page.wait_for_selector(".outbox .pending li >> nth=1")
+    assert page.inner_text("#status-text").startswith("offline")
+    assert to_act(page) == "Ann"  # the last view the tablet had (the server decides the rest)
+    # Next to act (Cy, the big blind): check/call is one command, so on Ann's screen the Call
+    # button records Cy's check.
+    page.click("[data-action='call']")
+    page.wait_for_selector(".outbox .pending li >> nth=2")
+    shot(page, "dealer-1280x800-offline-after-reload")
+    queued = page.evaluate("() => window.handlogTable.outbox()")
+    assert [q["event_id"] for q in queued[:2]] == [q["event_id"] for q in before]
+    assert site.stream_types()[-1] == "blind_posted" or "player_called" not in site.stream_types()
+    context.set_offline(False)
+    drained(page)
+    page.wait_for_selector(".sheet .picker")  # the flop is due: the server's view again
+    events = site.recorder.store.read(STREAM)
+    mine = [e for e in events if str(e.event_id) in {q["event_id"] for q in queued}]
+    assert [e.type for e in mine] == ["player_called", "player_called", "player_checked"]
+    assert [str(e.event_id) for e in mine] == [q["event_id"] for q in queued]
+    assert len({e.event_id for e in events}) == len(events)
+    assert page.errors == []
+
+
+def test_every_page_reloads_with_no_network(browser: Any, site: Site) -> None:  # noqa: F811
+    page = dealer(browser, site)
+    controlled(page)
+    context = page.context
+    for path, selector in (("/floor", "#director-pin, .tournament, .table-card"),
+                           ("/join", "#keys"), ("/replayer", "body"),
+                           (f"/view/{STREAM}", "#ring")):
+        page.goto(f"{site.base}{path}")  # online: the service worker may refresh the page
+        context.set_offline(True)
+        page.reload()
+        page.wait_for_selector(selector, state="attached")
+        assert "handlog" in page.title().lower() or page.locator("#ring").count()
+        context.set_offline(False)
+
+
+def test_offline_the_tablets_own_engine_decides_and_shows_who_is_next(
+        browser: Any, site: Site) -> None:  # noqa: F811
+    """Offline, the dealer page runs the engine package with Pyodide: a raise below the minimum
+    is refused on the tablet with the engine's rule, the screen moves on to the next player,
+    a reload offline keeps it; back online the server records the queue once, in order."""
+    require_pyodide()
+    page = dealer(browser, site)
+    controlled(page)
+    tap(page, "[data-action='start']")
+    page.context.set_offline(True)
+    page.click("[data-action='call']")  # Ann calls 100 (queued whatever the engine's state)
+    page.wait_for_selector(".outbox .engine[data-engine='ready']", timeout=120_000)
+    page.wait_for_function("() => document.querySelector('.to-act-title') && "
+                           "document.querySelector('.to-act-title').innerText.startsWith('Bob')")
+    for key in "150":
+        page.click(f"[data-action='key'][data-key='{key}']")
+    page.click("[data-action='raise']")
+    page.wait_for_selector(".alert.refused")
+    assert "Refused on this tablet" in page.inner_text(".alert")
+    assert page.inner_text(".alert-rule") == "TDA 43"
+    assert len(page.evaluate("() => window.handlogTable.outbox()")) == 1  # nothing queued
+    page.click("[data-action='dismiss']")
+    page.click("[data-action='call']")  # Bob completes the small blind
+    page.wait_for_function("() => document.querySelector('.to-act-title').innerText"
+                           ".startsWith('Cy')")
+    page.reload()  # offline: the page from the service worker, the engine starts again
+    page.wait_for_function("() => document.querySelector('.to-act-title') && document"
+                           ".querySelector('.to-act-title').innerText.startsWith('Cy')",
+                           timeout=120_000)
+    page.click("[data-action='check']")  # Cy checks: on screen because the engine said so
+    shot(page, "dealer-1280x800-offline-engine")
+    queued = page.evaluate("() => window.handlogTable.outbox()")
+    assert [q["label"] for q in queued] == ["Ann: call 100", "Bob: call 50", "Cy: check"]
+    page.context.set_offline(False)
+    drained(page, timeout=60_000)
+    events = site.recorder.store.read(STREAM)
+    mine = [e for e in events if str(e.event_id) in {q["event_id"] for q in queued}]
+    assert [e.type for e in mine] == ["player_called", "player_called", "player_checked"]
+    assert "raise_made" not in [e.type for e in events]
+    assert page.errors == []
+
+
+def test_an_action_out_of_turn_is_recorded_from_the_action_panel(
+        browser: Any, site: Site) -> None:  # noqa: F811
+    """Ann is to act and Cy folds first: the dealer records it under "Out of turn…"; the
+    engine holds it and, when the action reaches Cy, it binds (TDA 53)."""
+    page = dealer(browser, site)
+    tap(page, "[data-action='start']")
+    assert to_act(page) == "Ann"
+    page.click("[data-action='out-of-turn']")
+    names = [b.inner_text() for b in page.query_selector_all(".out-of-turn-players .toggle")]
+    assert names == ["Bob", "Cy"]  # not Ann, whose turn it is
+    assert page.is_disabled("[data-action='oot-fold']")  # who first
+    page.click(".out-of-turn-players .toggle:has-text('Cy')")
+    tap(page, "[data-action='oot-fold']")
+    assert site.stream_types()[-1] == "acted_out_of_turn"
+    assert to_act(page) == "Ann"  # the turn stays with Ann
+    assert page.errors == []
+
+
+def test_without_pyodide_the_page_says_so_and_still_queues_every_tap(
+        browser: Any, site: Site, no_pyodide: Any) -> None:  # noqa: F811
+    """A server that ran only the README's first command has no Pyodide: offline, the dealer
+    page says plainly that entries are not checked on the tablet, and queues them all."""
+    page = dealer(browser, site)
+    controlled(page)
+    tap(page, "[data-action='start']")
+    page.context.set_offline(True)
+    page.click("[data-action='call']")
+    page.click("[data-action='fold']")
+    page.wait_for_selector(".outbox .engine[data-engine='missing']", timeout=60_000)
+    text = page.inner_text(".outbox .engine")
+    assert text.startswith("Not checked on this tablet") and "Pyodide" in text
+    assert len(page.evaluate("() => window.handlogTable.outbox()")) == 2
+    page.context.set_offline(False)
+    drained(page)
+    types = site.stream_types()
+    assert types[-2:] == ["player_called", "player_folded"]
+    assert page.errors == []
+
+
+def test_offline_the_betting_ends_on_the_tablet_and_the_rest_waits_for_the_server(
+        browser: Any, site: Site) -> None:  # noqa: F811
+    """Two folds offline end the hand's betting: the tablet's engine says nobody is to act,
+    the panel says the server decides what follows; back online the server has both folds."""
+    require_pyodide()
+    page = dealer(browser, site)
+    controlled(page)
+    tap(page, "[data-action='start']")
+    page.context.set_offline(True)
+    page.wait_for_function("() => window.handlogTable.engine() === 'ready'", timeout=120_000)
+    page.click("[data-action='fold']")  # Ann
+    page.wait_for_function("() => document.querySelector('.to-act-title').innerText"
+                           ".startsWith('Bob')")
+    page.click("[data-action='fold']")  # Bob: Cy is alone
+    page.wait_for_selector("#actions .panel-title:has-text('server decides')")
+    assert page.query_selector("[data-action='fold']") is None
+    page.context.set_offline(False)
+    drained(page)
+    assert site.stream_types()[-2:] == ["player_folded", "player_folded"]
+    assert page.errors == []

@@ -1,0 +1,104 @@
+"""What the pages need offline, server side: the service worker at /sw.js (its scope the whole
+site, the page files listed, a digest that changes with them), the engine package served as a
+zip from the installed package, and the tablet's offline rules (recorder/offline_engine.py,
+run by Pyodide in the browser) deciding as the server does."""
+
+from __future__ import annotations
+
+import ast
+import io
+import json
+import sys
+import zipfile
+from pathlib import Path
+
+from web_support import Client, make_app, make_recorder, open_table
+
+from recorder import offline, offline_engine
+
+
+def client(tmp_path: Path) -> Client:
+    """The table's dealer (`.viewer`: a viewer of the same server)."""
+    recorder = make_recorder(tmp_path)
+    open_table(recorder, "table-1")
+    app, auth = make_app(recorder)
+    c = Client(app, auth).__enter__()
+    assert c.login("dealer", "table-1").status_code == 200
+    viewer = Client(app, auth).__enter__()
+    assert viewer.login("viewer").status_code == 200
+    c.viewer = viewer  # type: ignore[attr-defined]
+    return c
+
+
+def test_the_service_worker_keeps_every_page_and_file(tmp_path: Path) -> None:
+    c = client(tmp_path)
+    answer = c.http.get("/sw.js")
+    assert answer.status_code == 200
+    assert answer.headers["service-worker-allowed"] == "/"
+    assert answer.headers["content-type"].startswith("text/javascript")
+    text = answer.text
+    assert "__HANDLOG" not in text
+    start = text.index("JSON.parse(") + len("JSON.parse(")
+    assets = json.loads(json.loads(text[start:text.index(");", start)]))
+    for page in ("table.html", "floor.html", "join.html", "replayer.html", "common.js",
+                 "app.css", "dealer/main.js", "dealer/outbox.js", "floor.js", "join.js",
+                 "replayer.js"):
+        assert f"/static/{page}" in assets
+    assert "/vendor/engine.zip" in assets
+    assert ("/vendor/pyodide/pyodide.mjs" in assets) == offline.pyodide_installed()
+    for url in assets:  # every listed file is there (the worker's install fails otherwise)
+        assert c.http.get(url).status_code == 200, url
+    assert c.http.get("/vendor/pyodide/nothing.js").status_code == 404
+
+
+def test_the_engine_zip_is_the_installed_engine_and_imports_only_the_standard_library(
+        tmp_path: Path) -> None:
+    c = client(tmp_path)
+    data = c.http.get("/vendor/engine.zip").content
+    names = zipfile.ZipFile(io.BytesIO(data)).namelist()
+    engine_dir = Path(offline.ENGINE)
+    assert sorted(n for n in names if n.startswith("engine/")) == sorted(
+        f"engine/{p.relative_to(engine_dir).as_posix()}" for p in engine_dir.rglob("*.py"))
+    assert {"schema/codec.py", "schema/errors.py", "handlog_offline.py"} <= set(names)
+    archive = zipfile.ZipFile(io.BytesIO(data))
+    ours = {"engine", "schema", "handlog_offline"}
+    for name in names:
+        tree = ast.parse(archive.read(name))
+        top_level = set(tree.body)
+        for node in ast.walk(tree):
+            modules = ([a.name for a in node.names] if isinstance(node, ast.Import) else
+                       [node.module or ""] if isinstance(node, ast.ImportFrom) and not node.level
+                       else [])
+            for module in modules:
+                top = module.split(".")[0]
+                assert top in ours or top in sys.stdlib_module_names, (name, module)
+                if top == "schema" and node in top_level:  # only the codec and its errors
+                    assert module in ("schema.codec", "schema.errors"), (name, module)
+
+
+def test_the_tablets_engine_decides_as_the_server_does(tmp_path: Path) -> None:
+    c = client(tmp_path)
+    c.ok("table-1", {"type": "start_hand"})
+    view = c.table("table-1")
+    hand = json.dumps(view["offline_hand"])
+    ann = view["hand"]["legal"]["player"]
+    answer = json.loads(offline_engine.decide(hand, json.dumps(
+        [{"type": "check_call", "player": None}])))
+    assert answer["ok"] and answer["last"] == {"type": "check_call", "player": ann}
+    c.ok("table-1", {"type": "check_call", "player": ann})
+    legal = c.table("table-1")["hand"]["legal"]
+    assert {k: legal[k] for k in answer["legal"]} == answer["legal"]  # Bob's options, the same
+    refused = json.loads(offline_engine.decide(hand, json.dumps(
+        [{"type": "check_call", "player": None},
+         {"type": "bet_raise", "player": None, "to": 150}])))
+    assert not refused["ok"] and refused["rule"] == "tda-43"
+    assert refused["rule_words"] == "TDA 43"
+    answer = c.send("table-1", {"type": "bet_raise", "player": legal["player"], "to": 150})
+    assert answer.status_code == 422 and answer.json()["rule"] == "tda-43"  # the server agrees
+
+
+def test_only_a_tablet_that_sees_hole_cards_gets_the_hand_for_offline(tmp_path: Path) -> None:
+    c = client(tmp_path)
+    c.ok("table-1", {"type": "start_hand"})
+    assert c.table("table-1")["offline_hand"][0][0] == "hand_started"
+    assert "offline_hand" not in c.viewer.table("table-1")  # type: ignore[attr-defined]
