@@ -571,7 +571,10 @@
       refresh();
       return;
     }
-    const { base: _base, lists, ...fields } = delta;
+    const fields = Object.assign({}, delta);
+    const lists = fields.lists;
+    delete fields.base;
+    delete fields.lists;
     const next = Object.assign({}, shown, fields);
     for (const [key, change] of Object.entries(lists || {})) next[key] = mergeRows(shown[key] || [], change);
     list[index] = next;
@@ -581,7 +584,7 @@
       else floor.tables.push(card);
     }
     if (changes.dealer_pins) floor.dealer_pins = Object.assign({}, floor.dealer_pins, changes.dealer_pins);
-    window.__floorUpdates += 1;
+    hooks.__floorUpdates += 1;
     render();
   }
 

@@ -13,7 +13,7 @@ import { flush, isFlushing } from "./outbox.js";
 import { render, renderStatus } from "./render.js";
 import { directorTaps, outOfTurnTaps, watchDirectorInputs } from "./sheets.js";
 import { showSignIn } from "./signin.js";
-import { $, H, MODE, S, STREAM, freshUi } from "./store.js";
+import { $, H, MODE, S, STREAM, canRecord, freshUi } from "./store.js";
 
 /** @type {Record<string, (el: any) => void>} */
 const actions = Object.assign({}, actionTaps, cardTaps, directorTaps, outOfTurnTaps);
