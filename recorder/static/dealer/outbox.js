@@ -123,6 +123,12 @@ export async function flush() {
         continue;
       }
       saveOutbox();
+      if (!navigator.onLine) {
+        // The browser knows there is no network: no send (the "online" event flushes again).
+        setConnection("offline");
+        scheduleRetry();
+        return;
+      }
       let answer;
       try {
         answer = await sendCommand(item);
