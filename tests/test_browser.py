@@ -837,3 +837,26 @@ def test_the_chip_tray_records_one_chip_several_chip_and_string_bet_entries_per_
     pushed = [e.decode() for e in site.recorder.store.read("table-2") if e.type == "chips_pushed"]
     assert [(p.ruled, p.rule) for p in pushed] == [
         ("raise", "bse-betting"), ("call", "bse-betting"), ("check", "bse-betting")]
+
+
+def test_the_chip_tray_offers_the_chips_in_play_at_a_tournament_table(
+        browser: Any, site: Site) -> None:
+    """TDA 25 (chips in play): at a tournament table the tray's chips are the level's
+    denominations that hand_started recorded, not multiples of the smallest chip."""
+    from recorder.floor import setup_demo
+    from recorder.tournament_service import table_stream
+
+    tournament = setup_demo(site.recorder, players=6, tables=1)
+    stream = table_stream(tournament, "1")
+    page = dealer(browser, site, stream=stream)
+    if page.locator("[data-action='start']").count():
+        tap(page, "[data-action='start']")
+    page.wait_for_selector("[data-action='tray-toggle']")
+    page.click("[data-action='tray-toggle']")
+    page.wait_for_selector("[data-action='chip']")
+    hand = page.evaluate("() => window.handlogTable.state().hand")
+    assert hand["denominations"], "the demo structure lists its chips"
+    offered = [int(v) for v in page.eval_on_selector_all(
+        "[data-action='chip']", "els => els.map(e => e.dataset.value)")]
+    assert offered == sorted(hand["denominations"])
+    assert page.errors == []

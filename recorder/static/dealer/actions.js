@@ -146,8 +146,12 @@ export function sizeButton(s) {
 // The chip tray: what the dealer saw pushed, one tap per chip, motion by motion, and whether
 // the player said raise; the engine rules it under the house rules (push_chips).
 export function chipTray(hand) {
+  // The chips in play at this level (the structure's, after each color-up: hand_started
+  // records them); a table outside a tournament has none listed: multiples of its smallest.
   const unit = hand.chip_unit || 1;
-  const values = [1, 4, 20, 100].map((k) => k * unit);
+  const values = hand.denominations && hand.denominations.length
+    ? [...hand.denominations].sort((a, b) => a - b)
+    : [1, 4, 20, 100].map((k) => k * unit);
   const motions = S.ui.tray.filter((m) => m.length);
   const text = motions.map((m) => {
     const counts = {};
