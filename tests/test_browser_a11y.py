@@ -25,8 +25,8 @@ from test_browser import (  # noqa: F401  (browser and site are fixtures)
     site,
     tap,
 )
-from test_hands import PLAYERS, play_short_all_in_hand
-from web_support import Client, make_app, make_recorder, open_table
+from test_hands import served_short_all_in_hand
+from web_support import make_app, make_recorder
 
 from recorder.cli_serve import serve_in_thread
 from recorder.floor import setup_demo
@@ -157,15 +157,8 @@ def test_the_floor_and_the_join_page_have_no_serious_violation(
 @pytest.fixture
 def played(tmp_path: Path) -> Iterator[str]:
     """A server whose table-1 has one hand recorded (with a side pot)."""
-    recorder = make_recorder(tmp_path)
-    open_table(recorder, STREAM, PLAYERS)
-    app, auth = make_app(recorder)
-    with Client(*make_app(recorder, auth=auth)) as director:
-        assert director.login("director").status_code == 200
-        play_short_all_in_hand(director)
-    with serve_in_thread(app) as url:
+    with served_short_all_in_hand(tmp_path) as url:
         yield url
-    recorder.store.close()
 
 
 @pytest.mark.parametrize("scheme", THEMES)

@@ -9,25 +9,16 @@ from typing import Any
 
 import pytest
 from test_browser import browser, new_page, shot  # noqa: F401  (browser is a fixture)
-from test_hands import PLAYERS, STREAM, play_short_all_in_hand
-from web_support import DIRECTOR_PIN, Client, make_app, make_recorder, open_table
-
-from recorder.cli_serve import serve_in_thread
+from test_hands import STREAM, served_short_all_in_hand
+from web_support import DIRECTOR_PIN
 
 pytestmark = pytest.mark.browser
 
 
 @pytest.fixture
 def base(tmp_path: Path) -> Iterator[str]:
-    recorder = make_recorder(tmp_path)
-    open_table(recorder, STREAM, PLAYERS)
-    app, auth = make_app(recorder)
-    with Client(*make_app(recorder, auth=auth)) as director:
-        assert director.login("director").status_code == 200
-        play_short_all_in_hand(director)
-    with serve_in_thread(app) as url:
+    with served_short_all_in_hand(tmp_path) as url:
         yield url
-    recorder.store.close()
 
 
 def _step_text(page: Any) -> str:

@@ -5,6 +5,8 @@ corrections where they happened, and no unshown card for a viewer."""
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -50,6 +52,22 @@ def play_short_all_in_hand(client: Client) -> None:
     client.ok(STREAM, {"type": "show_cards", "player": 1, "cards": "9c9d"})
     client.ok(STREAM, {"type": "show_cards", "player": 3, "cards": "AsAd"})
     client.ok(STREAM, {"type": "award_pots"})
+
+
+@contextmanager
+def served_short_all_in_hand(tmp_path: Path) -> Iterator[str]:
+    """A server (its address) whose table-1 has one hand recorded, with a side pot."""
+    from recorder.cli_serve import serve_in_thread
+
+    recorder = make_recorder(tmp_path)
+    open_table(recorder, STREAM, PLAYERS)
+    app, auth = make_app(recorder)
+    with Client(*make_app(recorder, auth=auth)) as director:
+        assert director.login("director").status_code == 200
+        play_short_all_in_hand(director)
+    with serve_in_thread(app) as url:
+        yield url
+    recorder.store.close()
 
 
 @pytest.fixture
