@@ -86,6 +86,21 @@ def controlled(page: Any) -> None:
                            timeout=60_000)
 
 
+def go_offline(page: Any) -> None:
+    """Cut the network and wait until the page knows it (navigator.onLine): a tap made before
+    that could still reach the server, as on a real tablet in the moment the Wi-Fi drops."""
+    page.context.set_offline(True)
+    # Chromium's emulated outage can miss a page's first request just after a reload under a
+    # service worker; a real outage misses nothing, so the API is cut here as well.
+    page.context.route("**/api/**", lambda route: route.abort("internetdisconnected"))
+    page.wait_for_function("() => !navigator.onLine")
+
+
+def go_online(page: Any) -> None:
+    page.context.unroute("**/api/**")
+    page.context.set_offline(False)
+
+
 @pytest.fixture
 def no_pyodide(tmp_path: Any, monkeypatch: pytest.MonkeyPatch) -> Any:
     """A server without Pyodide (only the README's first command ran)."""
@@ -108,8 +123,7 @@ def test_an_outage_mid_hand_with_a_reload_loses_nothing_and_doubles_nothing(
     controlled(page)
     tap(page, "[data-action='start']")
     assert to_act(page) == "Ann"
-    context = page.context
-    context.set_offline(True)
+    go_offline(page)
     page.click("[data-action='call']")  # Ann calls 100
     page.click("[data-action='call']")  # next to act (Bob, the small blind) completes
     page.wait_for_selector(".outbox .pending li >> nth=1")
@@ -128,7 +142,7 @@ def test_an_outage_mid_hand_with_a_reload_loses_nothing_and_doubles_nothing(
     assert [q["event_id"] for q in queued[:2]] == [q["event_id"] for q in before]
     recorded = site.stream_types()
     assert recorded[-1] == "blind_posted" or "player_called" not in recorded, " ".join(recorded[5:])
-    context.set_offline(False)
+    go_online(page)
     drained(page)
     page.wait_for_selector(".sheet .picker")  # the flop is due: the server's view again
     events = site.recorder.store.read(STREAM)
@@ -151,7 +165,7 @@ def test_every_page_reloads_with_no_network(browser: Any, site: Site) -> None:  
         page.reload()
         page.wait_for_selector(selector, state="attached")
         assert "handlog" in page.title().lower() or page.locator("#ring").count()
-        context.set_offline(False)
+        go_online(page)
 
 
 def test_offline_the_tablets_own_engine_decides_and_shows_who_is_next(
@@ -163,7 +177,7 @@ def test_offline_the_tablets_own_engine_decides_and_shows_who_is_next(
     page = dealer(browser, site)
     controlled(page)
     tap(page, "[data-action='start']")
-    page.context.set_offline(True)
+    go_offline(page)
     page.click("[data-action='call']")  # Ann calls 100 (queued whatever the engine's state)
     page.wait_for_selector(".outbox .engine[data-engine='ready']", timeout=120_000)
     page.wait_for_function("() => document.querySelector('.to-act-title') && "
@@ -188,7 +202,7 @@ def test_offline_the_tablets_own_engine_decides_and_shows_who_is_next(
     shot(page, "dealer-1280x800-offline-engine")
     queued = page.evaluate("() => window.handlogTable.outbox()")
     assert [q["label"] for q in queued] == ["Ann: call 100", "Bob: call 50", "Cy: check"]
-    page.context.set_offline(False)
+    go_online(page)
     drained(page, timeout=60_000)
     events = site.recorder.store.read(STREAM)
     mine = [e for e in events if str(e.event_id) in {q["event_id"] for q in queued}]
@@ -222,14 +236,14 @@ def test_without_pyodide_the_page_says_so_and_still_queues_every_tap(
     page = dealer(browser, site)
     controlled(page)
     tap(page, "[data-action='start']")
-    page.context.set_offline(True)
+    go_offline(page)
     page.click("[data-action='call']")
     page.click("[data-action='fold']")
     page.wait_for_selector(".outbox .engine[data-engine='missing']", timeout=60_000)
     text = page.inner_text(".outbox .engine")
     assert text.startswith("Not checked on this tablet") and "Pyodide" in text
     assert len(page.evaluate("() => window.handlogTable.outbox()")) == 2
-    page.context.set_offline(False)
+    go_online(page)
     drained(page)
     types = site.stream_types()
     assert types[-2:] == ["player_called", "player_folded"]
@@ -244,7 +258,7 @@ def test_offline_the_betting_ends_on_the_tablet_and_the_rest_waits_for_the_serve
     page = dealer(browser, site)
     controlled(page)
     tap(page, "[data-action='start']")
-    page.context.set_offline(True)
+    go_offline(page)
     page.wait_for_function("() => window.handlogTable.engine() === 'ready'", timeout=120_000)
     page.click("[data-action='fold']")  # Ann
     page.wait_for_function("() => document.querySelector('.to-act-title').innerText"
@@ -252,7 +266,7 @@ def test_offline_the_betting_ends_on_the_tablet_and_the_rest_waits_for_the_serve
     page.click("[data-action='fold']")  # Bob: Cy is alone
     page.wait_for_selector("#actions .panel-title:has-text('server decides')")
     assert page.query_selector("[data-action='fold']") is None
-    page.context.set_offline(False)
+    go_online(page)
     drained(page)
     # (Then the page pushes the pot nobody contests and starts the next hand by itself.)
     types = site.stream_types()
