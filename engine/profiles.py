@@ -19,6 +19,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, fields, replace
 from typing import Any, Literal, TypeVar, get_args, get_origin, get_type_hints
 
+from engine.words import rule_citation
+
 ButtonRule = Literal["dead_button", "moving_button"]
 BigBlindAnteOrder = Literal["big_blind_first", "ante_first"]
 ColorUp = Literal["race", "round_up", "forfeit_to_next_pot"]
@@ -327,46 +329,10 @@ TDA_RULES: dict[str, str] = {
 }
 RULE_CONCEPTS: tuple[str, ...] = tuple(TDA_RULES)
 
-RULE_WORDS: dict[str, str] = {
-    "tda-23": "TDA 23", "tda-35": "TDA 35", "tda-35-e": "TDA 35-E", "tda-43": "TDA 43",
-    "tda-47": "TDA 47",
-    "tda-68": "TDA 68", "tda-rp-5": "TDA RP-5", "tda-29": "TDA 29", "tda-11": "TDA 11",
-    "bse-seating": "BSE Seating", "bse-photo-finishes": "BSE Photo Finishes",
-    "practice-photo-finish": "usual practice (TDA 2024 has no rule): more chips at the start "
-    "of the hand places higher, equal stacks share",
-    "tda-rp-8": "TDA RP-8-A", "tda-24": "TDA 24", "tda-25": "TDA 25",
-    "tda-40": "TDA 40", "tda-42": "TDA 42", "tda-44": "TDA 44", "tda-45": "TDA 45",
-    "tda-53": "TDA 53", "league-out-of-turn": "League Calling (a bet out of turn)",
-    "bse-betting": "BSE Betting", "octobermuck-one-chip": "Octobermuck one-chip rule",
-    "octobermuck-announce": "Octobermuck General Rules (announce your actions)",
-    "octobermuck-bounties": "Octobermuck Bounties",
-    "league-single-chip-bets": "League Calling (and Single Chip Bets)",
-    "league-string-betting": "League String Betting",
-    "octobermuck-buy-downs": "Octobermuck Chip Buy-downs (odd chips forfeited to the next pot)",
-    "tda-8": "TDA 8", "tda-71": "TDA 71-A",
-    "tda-deals": "TDA 2024 (no rule on deals: the posted payouts apply)",
-    "octobermuck-re-buys": "Octobermuck Re-Buys", "octobermuck-deals": "Octobermuck deals",
-    "league-out-of-chips": "League (out of chips, out of the tournament)",
-    "league-leaving-the-table": "League Leaving the Table",
-    "league-timely-bets": "League Timely Bets",
-    "bse-all-in": "BSE All-In", "bse-blinds": "BSE Blinds",
-    "bse-pre-flop-action": "BSE Pre-Flop Action", "bse-mucked-cards": "BSE Mucked Cards",
-    "bse-misdealt-exposed-cards": "BSE Misdealt / Exposed Cards",
-    "octobermuck-short-all-in": "Octobermuck General Rules (short all-in)",
-    "octobermuck-minimum-bet": "Octobermuck General Rules (minimum bet)",
-    "octobermuck-raises": "Octobermuck General Rules (raises)",
-    "chairperson-misdeal-2": "Chairperson misdeals 1-2",
-    "chairperson-fouled-deck": "Chairperson: a different back or a duplicate card voids the hand",
-    "chairperson-premature-board": "Chairperson premature board cards",
-    "league-raising": "League Raising", "league-misdeals": "League Misdeals",
-    "league-accidental-reveals": "League Accidental Reveals",
-}
-
-
 def render_rule(rule_id: str, profile: Profile | None = None) -> str:
     """The words for a rule identifier; a TDA rule cited under a house profile says that the
     house document is silent there ("TDA 47 (Octobermuck is silent here)")."""
-    words = RULE_WORDS.get(rule_id, rule_id)
+    words = rule_citation(rule_id)
     if profile is not None and profile.short and rule_id.startswith("tda-") and \
             rule_id not in profile.rule_ids.values():
         return f"{words} ({profile.short} is silent here)"
@@ -728,7 +694,7 @@ CHAIRPERSON = _derive(TDA, "chairperson", "Event chairperson's dealer procedures
                  "is defined in a separate document.' (not given: the TDA race applies)"),
 }, rules={
     "misdeal": "chairperson-misdeal-2", "void": "chairperson-fouled-deck",
-    "premature_board": "chairperson-premature-board",
+    "premature_board": "chairperson-premature-board-cards",
 })
 
 LEAGUE = _derive(TDA, "league", "Self-dealt league", "shared/seeds/league-self-dealt-rules.txt",

@@ -69,51 +69,104 @@ def hand_name(hand_rank: tuple[int, ...]) -> str:
 
 # --- rules --------------------------------------------------------------------------------------
 
-RULES: dict[str, str] = {
-    "tda-1": "TDA 1: floor decisions consider the best interest of the game and fairness",
-    "tda-16": "TDA 16: face up for all-ins; cards speak at showdown",
-    "tda-20": "TDA 20: odd chips",
-    "tda-21": "TDA 21: side pots, each split separately",
-    "tda-29": "TDA 29: calling for a clock; facing a bet when time expires the hand is dead",
-    "tda-30": "TDA 30: players must be at their seats when the last card of the initial deal "
-              "is dealt",
-    "tda-32": "TDA 32: dead button",
-    "tda-35": "TDA 35: misdeals",
-    "tda-35-e": "TDA 35-E: a fouled deck stops play and all bets are returned",
-    "tda-36": "TDA 36: substantial action",
-    "tda-45": "TDA 45: methods of betting: verbal and chips",
-    "tda-47": "TDA 47: re-opening the bet",
-    "tda-65": "TDA 65: dead hands",
-    "tda-68": "TDA 68: exposing cards with action pending",
-    "tda-rp-5": "TDA RP-5: premature flop, turn or river",
-    "bse-mucked-cards": "BSE Mucked Cards: a card exposed with action pending",
-    "bse-misdealt-exposed-cards": "BSE Misdealt / Exposed Cards",
-    "chairperson-misdeal-2": "Chairperson's misdeal rule 2: two players have acted",
-    "chairperson-premature-board-cards": "Chairperson's premature board cards",
-    "chairperson-fouled-deck": "Chairperson: a different back or a duplicate card voids all "
-                               "action",
-    "league-misdeals": "League Misdeals: any card flipped in the initial deal",
-    "league-exposed-cards": "League Exposed Card(s): both cards exposed, call or fold only",
-    "league-accidental-reveals": "League Accidental Reveals",
-    "league-timely-bets": "League Timely Bets: the hand is dead when the countdown ends",
-    "tda-11-a": "TDA 11-A: the player due the big blind next moves to the shortest table",
-    "bse-drawing-for-dealer": "BSE Drawing for Dealer: high card draws the button; suits rank "
-                              "spades, hearts, diamonds, clubs",
-    "bse-missing-player": "BSE Missing Player: chips of a player who withdraws are removed "
-                          "from play; League: chips are never split amongst the players",
-    "octobermuck-seating": "Octobermuck Seating: 'the players at the table with extra people "
-                           "will draw for high card'",
-    "correction": "Correction of an entry",
+RULES: dict[str, tuple[str, str]] = {
+    "tda-1": ("TDA 1", "floor decisions consider the best interest of the game and fairness"),
+    "tda-16": ("TDA 16", "face up for all-ins; cards speak at showdown"),
+    "tda-20": ("TDA 20", "odd chips"),
+    "tda-21": ("TDA 21", "side pots, each split separately"),
+    "tda-29": ("TDA 29", "calling for a clock; facing a bet when time expires the hand is dead"),
+    "tda-30": ("TDA 30",
+              "players must be at their seats when the last card of the initial deal is dealt"),
+    "tda-32": ("TDA 32", "dead button"),
+    "tda-35": ("TDA 35", "misdeals"),
+    "tda-35-e": ("TDA 35-E", "a fouled deck stops play and all bets are returned"),
+    "tda-36": ("TDA 36", "substantial action"),
+    "tda-45": ("TDA 45", "methods of betting: verbal and chips"),
+    "tda-47": ("TDA 47", "re-opening the bet"),
+    "tda-65": ("TDA 65", "dead hands"),
+    "tda-68": ("TDA 68", "exposing cards with action pending"),
+    "tda-rp-5": ("TDA RP-5", "premature flop, turn or river"),
+    "bse-mucked-cards": ("BSE Mucked Cards", "a card exposed with action pending"),
+    "bse-misdealt-exposed-cards": ("BSE Misdealt / Exposed Cards", ""),
+    "chairperson-misdeal-2": ("Chairperson misdeals 1-2", "two players have acted"),
+    "chairperson-premature-board-cards": ("Chairperson premature board cards", ""),
+    "chairperson-fouled-deck": ("Chairperson fouled deck",
+                               "a different back or a duplicate card voids all action"),
+    "league-misdeals": ("League Misdeals", "any card flipped in the initial deal"),
+    "league-exposed-cards": ("League Exposed Card(s)", "both cards exposed, call or fold only"),
+    "league-accidental-reveals": ("League Accidental Reveals", ""),
+    "league-timely-bets": ("League Timely Bets", "the hand is dead when the countdown ends"),
+    "tda-11-a": ("TDA 11-A", "the player due the big blind next moves to the shortest table"),
+    "bse-drawing-for-dealer": ("BSE Drawing for Dealer",
+                              "high card draws the button; suits rank spades, hearts, diamonds, "
+                               "clubs"),
+    "bse-missing-player": ("BSE Missing Player",
+                          "chips of a player who withdraws are removed from play; League: "
+                           "chips are never split amongst the players"),
+    "octobermuck-seating": ("Octobermuck Seating",
+                           "'the players at the table with extra people will draw for high card'"),
+    "correction": ("Correction of an entry", ""),
+    "tda-23": ("TDA 23", ""),
+    "tda-43": ("TDA 43", ""),
+    "tda-11": ("TDA 11", ""),
+    "bse-seating": ("BSE Seating", ""),
+    "bse-photo-finishes": ("BSE Photo Finishes", ""),
+    "practice-photo-finish": ("usual practice (TDA 2024 has no rule): more chips at the start of "
+                              "the hand places higher, equal stacks share", ""),
+    "tda-rp-8": ("TDA RP-8-A", ""),
+    "tda-24": ("TDA 24", ""),
+    "tda-25": ("TDA 25", ""),
+    "tda-40": ("TDA 40", ""),
+    "tda-42": ("TDA 42", ""),
+    "tda-44": ("TDA 44", ""),
+    "tda-53": ("TDA 53", ""),
+    "league-out-of-turn": ("League Calling (a bet out of turn)", ""),
+    "bse-betting": ("BSE Betting", ""),
+    "octobermuck-one-chip": ("Octobermuck one-chip rule", ""),
+    "octobermuck-announce": ("Octobermuck General Rules (announce your actions)", ""),
+    "octobermuck-bounties": ("Octobermuck Bounties", ""),
+    "league-single-chip-bets": ("League Calling (and Single Chip Bets)", ""),
+    "league-string-betting": ("League String Betting", ""),
+    "octobermuck-buy-downs": ("Octobermuck Chip Buy-downs (odd chips forfeited to the next pot)",
+                             ""),
+    "tda-8": ("TDA 8", ""),
+    "tda-71": ("TDA 71-A", ""),
+    "tda-deals": ("TDA 2024 (no rule on deals: the posted payouts apply)", ""),
+    "octobermuck-re-buys": ("Octobermuck Re-Buys", ""),
+    "octobermuck-deals": ("Octobermuck deals", ""),
+    "league-out-of-chips": ("League (out of chips, out of the tournament)", ""),
+    "league-leaving-the-table": ("League Leaving the Table", ""),
+    "bse-all-in": ("BSE All-In", ""),
+    "bse-blinds": ("BSE Blinds", ""),
+    "bse-pre-flop-action": ("BSE Pre-Flop Action", ""),
+    "octobermuck-short-all-in": ("Octobermuck General Rules (short all-in)", ""),
+    "octobermuck-minimum-bet": ("Octobermuck General Rules (minimum bet)", ""),
+    "octobermuck-raises": ("Octobermuck General Rules (raises)", ""),
+    "league-raising": ("League Raising", ""),
 }
-"""The title of each rule identifier the engine cites. An identifier not listed (one a
-director typed) is shown as it is written."""
+"""Every rule identifier the engine, a profile or a ruling cites, with its citation (the
+short name a refusal gives, "TDA 47") and its gist (what the report's title adds after a
+colon, "re-opening the bet"; empty where the citation says it). The one table of rule words:
+an identifier not listed (one a director typed) is shown as it is written."""
+
+
+def rule_citation(rule: str) -> str:
+    """The short name of one rule identifier ("TDA 47"), as a refusal cites it."""
+    known = RULES.get(rule)
+    if known is not None:
+        return known[0]
+    if rule.startswith("tda-"):
+        return RULE_PATTERNS["tda"].format(number=rule[4:].upper())
+    return rule
 
 
 def rule_title(rule: str) -> str:
-    """The words of one rule identifier (the identifier itself when none are known)."""
-    title = RULES.get(rule)
-    if title is not None:
-        return title
+    """The words of one rule identifier: its citation and gist ("TDA 47: re-opening the bet");
+    the identifier itself when none are known."""
+    known = RULES.get(rule)
+    if known is not None:
+        citation, gist = known
+        return f"{citation}: {gist}" if gist else citation
     profile, _, parameter = rule.partition(":")
     if profile == "payouts" and parameter:
         return RULE_PATTERNS["payouts"].format(players=parameter)
@@ -121,14 +174,10 @@ def rule_title(rule: str) -> str:
         # A profile parameter's citation: `octobermuck:color_up`.
         from engine.profiles import PROFILES  # the citations live with the parameters
 
-        known = PROFILES.get(profile)
-        if known is not None and parameter in known.citations:
-            return known.citations[parameter]
-    if rule.startswith("tda-"):
-        return RULE_PATTERNS["tda"].format(number=rule[4:].upper())
-    from engine.profiles import RULE_WORDS  # the house documents' own rules, by identifier
-
-    return RULE_WORDS.get(rule, rule)
+        found = PROFILES.get(profile)
+        if found is not None and parameter in found.citations:
+            return found.citations[parameter]
+    return rule_citation(rule)
 
 
 RULE_PATTERNS: dict[str, str] = {

@@ -160,7 +160,7 @@ def test_chairperson_fourth_card_turned_early_is_taken_out_of_play_for_that_roun
         assert decide(state, DealBoard(early))[0].cards == ("Ks",)  # type: ignore[union-attr]
         return
     refused = refusal(state, DealBoard(early))
-    assert refused.rule == "chairperson-premature-board"
+    assert refused.rule == "chairperson-premature-board-cards"
     assert "out of play for this round" in refused.message
     state = play(state, DealBoard(parse_cards("Qs")), CheckCall(0), CheckCall(1), CheckCall(2))
     assert decide(state, DealBoard(early))[0].cards == ("Ks",)  # type: ignore[union-attr]

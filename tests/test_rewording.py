@@ -31,7 +31,9 @@ def reword_everything(monkeypatch: pytest.MonkeyPatch) -> None:
     for name in ("HAND_CATEGORIES", "RANK_NAMES", "RANK_PLURALS"):
         monkeypatch.setattr(words, name, tuple(f"{name.lower()}-{i}"
                                                for i, _ in enumerate(getattr(words, name))))
-    for name in ("HAND_PHRASES", "RULES", "RULE_PATTERNS", "CONSEQUENCES", "MISDEAL_CAUSES",
+    monkeypatch.setattr(words, "RULES", {key: (_other(cite), _other(gist) if gist else "")
+                                         for key, (cite, gist) in words.RULES.items()})
+    for name in ("HAND_PHRASES", "RULE_PATTERNS", "CONSEQUENCES", "MISDEAL_CAUSES",
                  "KILL_CAUSES", "PROCEDURES", "REASONS", "VIOLATIONS", "START_HOLDS"):
         table: dict[str, str] = getattr(words, name)
         monkeypatch.setattr(words, name, {key: _other(text) for key, text in table.items()})
@@ -59,6 +61,7 @@ def test_rewording_changes_the_words_readers_show(monkeypatch: pytest.MonkeyPatc
     assert all(a != b for a, b in zip(before, after, strict=True))
     assert words.hand_name((6, 11, 5)).startswith("reworded-")
     assert words.rule_title("octobermuck:color_up").startswith("reworded-")
+    assert words.rule_citation("tda-47").startswith("reworded-")
 
 
 @pytest.mark.parametrize("path", GOLDEN_LOGS, ids=lambda p: p.stem)
