@@ -130,7 +130,7 @@ RULES: dict[str, tuple[str, str]] = {
     "octobermuck-buy-downs": ("Octobermuck Chip Buy-downs (odd chips forfeited to the next pot)",
                              ""),
     "tda-8": ("TDA 8", ""),
-    "tda-71": ("TDA 71-A", ""),
+    "tda-71": ("TDA 71", ""),
     "tda-deals": ("TDA 2024 (no rule on deals: the posted payouts apply)", ""),
     "octobermuck-re-buys": ("Octobermuck Re-Buys", ""),
     "octobermuck-deals": ("Octobermuck deals", ""),

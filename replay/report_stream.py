@@ -31,7 +31,6 @@ from replay.export_hands import (
 )
 from replay.fold import fold_table
 from replay.report import (
-    PAGED_ABOVE,
     AuditReport,
     _attach,
     _checkpoint,
@@ -41,10 +40,8 @@ from replay.report import (
     _table,
     _tournament,
     build_report,
-    render_html,
-    render_table_page,
-    table_page_name,
 )
+from replay.report_html import PAGED_ABOVE, render_html, render_table_page, table_page_name
 from replay.verify import replay_log
 from schema.checkpoint import latest_checkpoint
 from schema.logcheck import check_store

@@ -13,7 +13,7 @@ import pytest
 from test_hands import PLAYERS, STREAM, play_short_all_in_hand
 from web_support import Client, make_app, make_recorder, open_table
 
-from replay import report as report_module
+from replay import report_html as report_module
 from replay.report import AuditReport, build_report
 
 
@@ -111,7 +111,7 @@ def test_the_charts_are_inline_svg_drawn_from_the_reports_numbers(
 
 def test_a_report_of_many_hands_has_a_page_per_table(recorded: AuditReport, tmp_path: Path,
                                                       monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(report_module, "PAGED_ABOVE", 1)
+    monkeypatch.setattr("replay.report.PAGED_ABOVE", 1)
     out = tmp_path / "event.html"
     written = recorded.write("html", out)
     table_page = tmp_path / "event-tables" / f"{STREAM}.html"
