@@ -89,6 +89,13 @@ def _assign(state: TournamentState, order: Sequence[str], tables: Sequence[str],
         result.append(SeatAssignment(player, table, seat))
         if count + 1 < seats:
             heapq.heappush(heap, (count + 1, k, table))
+    short = [t for t in tables if len(occupied[t]) < 2]
+    if short:
+        players = sum(len(occupied[t]) for t in tables)
+        raise RuleViolation(
+            "seating", f"a draw of {players} players over {len(tables)} tables leaves "
+            f"{short[0]} with fewer than two players: no hand could be dealt there",
+            (f"at most {max(1, players // 2)} table(s)",))
     return tuple(result)
 
 

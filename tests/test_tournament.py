@@ -809,7 +809,7 @@ def test_places_are_one_to_n_with_shared_places_for_ties(
     log = Log(replace(example("tda-demo"), seats_per_table=12))
     for p in players(n):
         log.add(register(log.state, p, p))
-    log.add(draw_seats(log.state, ("A", "B", "C"), players(n)))
+    log.add(draw_seats(log.state, ("A", "B", "C")[:max(1, min(3, n // 2))], players(n)))
     for chips in rounds:
         alive = [e.player for e in log.state.remaining]
         busts = [Bust(player, c, "A", 1) for player, c in zip(alive, chips, strict=False)]
@@ -839,12 +839,26 @@ def test_seat_draws_keep_tables_within_one_player(n: int, tables: int,
     for p in players(n):
         log.add(register(log.state, p, p))
     order = data.draw(st.permutations(players(n)))
-    names = ("A", "B", "C")[:tables]
+    names = ("A", "B", "C")[:max(1, min(tables, n // 2))]
     event = draw_seats(log.state, names, order)
     log.add(event)
     sizes = [len(log.state.seated_at(t)) for t in names]
     assert sum(sizes) == n and max(sizes) - min(sizes) <= 1
     assert len({(a.table, a.seat) for a in event.assignments}) == n
+
+
+def test_a_seat_draw_that_leaves_a_table_with_fewer_than_two_players_is_refused() -> None:
+    """A table always plays when two or more players can be dealt in: a draw of 5 players
+    over 3 tables would leave one with a single player (no hand there, ever), so it is
+    refused, saying how many tables the field fills; nothing is recorded."""
+    log = Log(example("tda-demo"))
+    for p in players(5):
+        log.add(register(log.state, p, p))
+    with pytest.raises(RuleViolation) as refused:
+        draw_seats(log.state, ("A", "B", "C"), players(5))
+    assert refused.value.rule == "seating" and refused.value.legal == ("at most 2 table(s)",)
+    assert "fewer than two players" in refused.value.message
+    assert len(draw_seats(log.state, ("A", "B"), players(5)).assignments) == 5
 
 
 def test_colored_up_event_is_folded_into_the_chip_unit() -> None:
