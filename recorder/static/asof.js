@@ -1,3 +1,4 @@
+// @ts-check
 // A table's page as it stood at a moment (/view/<table>?at=VERSION, ?hand=N or ?time=UTC;
 // /dealer/<table>?... the same): read-only, from GET /api/tables/{stream}/as-of, the same
 // time travel `handlog table show --at/--hand/--time` prints. Nothing here records anything;

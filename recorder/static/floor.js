@@ -1,3 +1,4 @@
+// @ts-check
 // The floor page (/floor, and /view for viewers): every table at a glance, the tournament's
 // clock, registration, seat draw, moves, eliminations, color-ups, rulings and corrections;
 // for the director the dealer PINs and one-time pairing codes. Live over server-sent events.

@@ -1,3 +1,4 @@
+// @ts-check
 // /join: a dealer's tablet joins its table with the one-time pairing code from the floor page.
 "use strict";
 

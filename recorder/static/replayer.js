@@ -1,3 +1,4 @@
+// @ts-check
 // The hand replayer (/replayer?table=STREAM&hand=N&at=VERSION): step through one hand action
 // by action. Everything shown comes from GET /api/tables/{stream}/hands/{n}; a viewer gets
 // only the cards shown at the table (the server decides that, not this page).
