@@ -18,7 +18,7 @@
     document.getElementById("code").textContent = code || "\u00a0";
   }
   keys.addEventListener("click", (e) => {
-    const k = e.target.closest("[data-key]");
+    const k = /** @type {any} */ (e.target).closest("[data-key]");
     if (!k) return;
     const key = k.dataset.key;
     if (key === "C") code = "";

@@ -134,6 +134,7 @@ export function renderFelt() {
 function feltView() {
   if (!S.state.open) return html`<div class="felt-note">table ${STREAM} is not open</div>`;
   const hand = S.state.hand;
+  /** @type {unknown} */
   let pots = nothing;
   if (hand && S.state.hand_in_progress) {
     const side = hand.pots.length > 1 || (hand.pots.length === 1 && hand.pots[0].amount !== hand.pot_total) ? hand.pots : [];

@@ -184,9 +184,10 @@ export function ruling() {
 
 export function watchDirectorInputs() {
   document.addEventListener("input", (event) => {
-    const field = event.target.dataset && event.target.dataset.field;
+    const target = /** @type {HTMLInputElement} */ (event.target);
+    const field = target.dataset && target.dataset.field;
     if (field && S.ui.director) {
-      S.ui.director[field] = event.target.value;
+      S.ui.director[field] = target.value;
       if (field === "to") renderSheet(); // the Amend button names the amount
     }
   });
