@@ -33,12 +33,18 @@ update); it prints both tap p50/p95 and their ratio (the peer is the run without
 
 The same script runs against an older page (for the before figure: run it from a checkout of
 that release) as long as the buttons keep their data-action names and the test hooks
-(window.handlogTable, window.__latencies behind the test flag) are there. Figures, 1280x800,
-chromium headless on the 2-core machine (medians of the run; the peer is the other page in the
-same session):
-  before #16 (main at c67dc0b): walk 4, raise-and-call 18, all-in showdown 21, chop 31 taps.
-  main at b236025 (before this page's lit-html rendering) and after it: see docs/benchmarks or
-  the figures in the commit that merged tablet_taps.py into this file.
+(window.handlogTable, window.__latencies behind the test flag) are there.
+
+Figures, 1280x800, --hands 30 --offline-hands 4, pure-Python install, chromium headless on the
+2-core machine shared with other jobs (load average 9 to 15: the p95s are noisy); before and
+after run alternately in one session, four runs each, medians of the runs:
+  taps per hand      walk  raise-and-call  all-in showdown  chop
+    main at c67dc0b     4              18               21    31
+    main at b236025     2              13               13    23
+    lit-html page       2              13               13    23   (rendering changes no tap)
+  tap -> updated screen, online p50 / p95; offline (Pyodide) p95; render() p50
+    main at b236025    49 / 99 ms;  30 ms;  1.15 ms
+    lit-html page      48 / 131 ms; 32 ms;  0.6 ms  (render 0.5x; the taps within the noise)
 """
 
 from __future__ import annotations
@@ -517,6 +523,8 @@ def run(browser: Any, options: argparse.Namespace, viewers: int) -> list[float]:
         elapsed = time.perf_counter() - started
         page.wait_for_timeout(100)
         latencies: list[float] = page.evaluate("() => window.__latencies")
+        # The page's own render() times (the last 200: the whole screen drawn from a state).
+        renders: list[float] = page.evaluate("() => window.__renderMs || []")
         if options.offline_hands and not viewers:
             page.wait_for_function("() => navigator.serviceWorker.controller", timeout=120_000)
             # The same page, offline hand by hand: tap to the screen the tablet's engine decided.
@@ -536,6 +544,9 @@ def run(browser: Any, options: argparse.Namespace, viewers: int) -> list[float]:
     print(f"online: tap -> updated screen p50 {percentile(latencies, 0.5):.0f} ms, "
           f"p95 {percentile(latencies, 0.95):.0f} ms, max {max(latencies):.0f} ms "
           f"over {len(latencies)} recording taps")
+    if renders:
+        print(f"render(): p50 {percentile(renders, 0.5):.1f} ms, p95 "
+              f"{percentile(renders, 0.95):.1f} ms over the last {len(renders)} renders")
     print(f"wall clock: {elapsed:.1f} s for {sum(taps)} taps (includes the driver's own "
           "round trips)")
     if offline:
