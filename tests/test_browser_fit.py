@@ -22,9 +22,9 @@ pytestmark = pytest.mark.browser
 SIZES = [(1024, 768), (768, 1024), (1280, 800), (390, 844), (844, 390)]
 
 # What must be on screen while betting: every occupied seat, the pot, the board, the betting
-# buttons, the presets, the keypad and the Raise button.
+# buttons, the presets, the keypad, the Raise button and the tools row (Undo, Misdeal...), whole.
 MUST_SEE = ("#ring .seat:not(.empty)", ".felt .pots", ".felt .board", ".actions-main .btn",
-            ".sizes .btn", ".keypad .btn", "[data-action='raise']")
+            ".sizes .btn", ".keypad .btn", "[data-action='raise']", "#tools .btn")
 
 OUTSIDE = """selectors => {
     const w = window.innerWidth, h = window.innerHeight, out = [];

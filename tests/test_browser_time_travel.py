@@ -93,7 +93,7 @@ def test_a_table_page_at_a_version_shows_the_table_then_read_only(
     assert page.locator("#actions, [data-pin]").count() == 0
     # One entry later is one click away.
     page.click(f"a[data-version='{step.version + 1}']")
-    page.wait_for_function("v => document.body.dataset.version === v",
+    page.wait_for_function("v => document.body && document.body.dataset.version === v",
                            arg=str(step.version + 1))
     shot(page, "viewer-as-of-version")
     assert page.errors == []

@@ -1,3 +1,4 @@
+// @ts-check
 // A table's page as it stood at a moment (/view/<table>?at=VERSION, ?hand=N or ?time=UTC;
 // /dealer/<table>?... the same): read-only, from GET /api/tables/{stream}/as-of, the same
 // time travel `handlog table show --at/--hand/--time` prints. Nothing here records anything;
@@ -6,6 +7,7 @@
 
 (() => {
   const H = Handlog;
+  /** @type {(id: string) => any} */
   const $ = (id) => document.getElementById(id);
   const parts = location.pathname.split("/");
   const STREAM = decodeURIComponent(parts[2] || "");
@@ -73,6 +75,7 @@
     render(r.body);
   }
 
-  window.handlogAsOf = { moment };
+  // What the browser tests read, only behind the test flag (common.js).
+  if (H.testing) window.handlogAsOf = { moment };
   start();
 })();

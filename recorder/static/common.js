@@ -1,3 +1,4 @@
+// @ts-check
 // Shared helpers of the handlog pages: the API (with the CSRF header), sessions, the device id,
 // server-sent events, HTML escaping and number formatting. No framework, no build step.
 "use strict";

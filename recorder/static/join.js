@@ -1,3 +1,4 @@
+// @ts-check
 // /join: a dealer's tablet joins its table with the one-time pairing code from the floor page.
 "use strict";
 
@@ -17,7 +18,7 @@
     document.getElementById("code").textContent = code || "\u00a0";
   }
   keys.addEventListener("click", (e) => {
-    const k = e.target.closest("[data-key]");
+    const k = /** @type {any} */ (e.target).closest("[data-key]");
     if (!k) return;
     const key = k.dataset.key;
     if (key === "C") code = "";

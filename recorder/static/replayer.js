@@ -1,3 +1,4 @@
+// @ts-check
 // The hand replayer (/replayer?table=STREAM&hand=N&at=VERSION): step through one hand action
 // by action. Everything shown comes from GET /api/tables/{stream}/hands/{n}; a viewer gets
 // only the cards shown at the table (the server decides that, not this page).
@@ -5,6 +6,7 @@
 
 (() => {
   const H = Handlog;
+  /** @type {(id: string) => any} */
   const $ = (id) => document.getElementById(id);
   const params = new URLSearchParams(location.search);
   const state = { table: params.get("table") || "", hand: Number(params.get("hand") || 0),
@@ -124,7 +126,7 @@
     $("pots").innerHTML = step.pots.map((p) =>
       `<li class="pot"><b>${H.esc(p.name)}</b> <span class="amount">${H.chips(p.amount)}</span> · eligible: ${H.esc(p.eligible.join(", "))}</li>`).join("") +
       `<li class="pot-total">Total <span id="pot-total">${H.chips(step.pot_total)}</span></li>`;
-    document.querySelectorAll("#corrections li").forEach((li) => {
+    /** @type {NodeListOf<HTMLElement>} */ (document.querySelectorAll("#corrections li")).forEach((li) => {
       li.classList.toggle("here", Number(li.dataset.version) === step.version);
     });
     renderWhatIf(step);
@@ -223,7 +225,8 @@
       await loadHands(); await loadHand();
     });
     document.addEventListener("keydown", (e) => {
-      if (e.target && (e.target.tagName === "INPUT" && e.target.type !== "range")) return;
+      const target = /** @type {HTMLInputElement | null} */ (e.target);
+      if (target && (target.tagName === "INPUT" && target.type !== "range")) return;
       if (e.key === "ArrowRight") { go(state.step + 1); e.preventDefault(); }
       if (e.key === "ArrowLeft") { go(state.step - 1); e.preventDefault(); }
       if (e.key === "Home") go(0);

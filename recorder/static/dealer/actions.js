@@ -2,59 +2,63 @@
 // The action panel: the betting buttons, the amount keypad and presets, the chip tray, the
 // showdown and the start of the next hand, the tools row; and what their taps record.
 
+import { html, nothing, render as paint } from "./lit.js";
+import { cardView } from "./cards.js";
 import { startClock, stopClock } from "./clock.js";
 import { decidesHere } from "./engine.js";
 import { discardConflict, discardHeld, reapplyConflict, record, sendHeld } from "./outbox.js";
 import { render } from "./render.js";
 import { $, H, MODE, S, blocked, canRecord, legal, levelText, nameOf, seatName } from "./store.js";
 
+/**
+ * A button that the page's one click handler dispatches by its data-action (main.js); its
+ * data (to, key, value, player) go into data- attributes. Off while a conflict or a refusal
+ * waits for the dealer.
+ * @param {string} action
+ * @param {unknown} label text, or a template
+ * @param {string} [cls]
+ * @param {{to?: number | string, key?: string, value?: number | string, player?: number}} [data]
+ */
 export function button(action, label, cls, data) {
-  const attrs = Object.entries(data || {}).map(([k, v]) => ` data-${k}="${H.esc(v)}"`).join("");
-  const disabled = blocked() ? " disabled" : "";
-  return `<button type="button" class="btn ${cls || ""}" data-action="${action}"${attrs}${disabled}>${label}</button>`;
+  const d = data || {};
+  return html`<button type="button" class=${`btn ${cls || ""}`} data-action=${action} data-to=${d.to ?? nothing} data-key=${d.key ?? nothing} data-value=${d.value ?? nothing} data-player=${d.player ?? nothing} ?disabled=${blocked()}>${label}</button>`;
 }
 
 export function renderActions() {
-  const box = $("actions");
+  paint(actionsView(), $("actions"));
+}
+
+function actionsView() {
   if (!canRecord() || !S.state.open) {
-    box.innerHTML = MODE === "viewer" ? '<div class="viewer-note">Viewer: read-only. Hole cards appear when shown.</div>' : "";
-    return;
+    return MODE === "viewer" ? html`<div class="viewer-note">Viewer: read-only. Hole cards appear when shown.</div>` : nothing;
   }
   const hand = S.state.hand;
-  if (!hand || !S.state.hand_in_progress) {
-    box.innerHTML = startPanel();
-    return;
+  if (!hand || !S.state.hand_in_progress) return startPanel();
+  if (hand.phase === "betting" && hand.legal) return bettingPanel(hand, hand.legal);
+  if (hand.phase === "board") {
+    const street = hand.board.length ? (hand.board.length === 3 ? "turn" : "river") : "flop";
+    return html`<div class="panel-title">Deal the ${street}</div>${button("open-board", `Pick ${hand.board_due === 3 ? "3 cards" : "1 card"}`, "primary wide")}${hand.showdown ? showdownPanel(hand) : nothing}`;
   }
-  if (hand.phase === "betting" && hand.legal) {
-    box.innerHTML = bettingPanel(hand, hand.legal);
-  } else if (hand.phase === "board") {
-    box.innerHTML =
-      `<div class="panel-title">Deal the ${hand.board.length ? (hand.board.length === 3 ? "turn" : "river") : "flop"}</div>` +
-      button("open-board", `Pick ${hand.board_due === 3 ? "3 cards" : "1 card"}`, "primary wide") +
-      (hand.showdown ? showdownPanel(hand) : "");
-  } else if (hand.phase === "showdown") {
-    box.innerHTML = showdownPanel(hand);
-  } else {
-    box.innerHTML = `<div class="panel-title">${H.esc(hand.next_steps.join(" · "))}</div>`;
-  }
+  if (hand.phase === "showdown") return showdownPanel(hand);
+  return html`<div class="panel-title">${hand.next_steps.join(" · ")}</div>`;
 }
 
 export function startPanel() {
   const next = S.state.next_hand;
   const hand = S.state.hand;
-  let html = "";
-  if (hand && hand.phase === "misdealt") html += '<div class="panel-title">Misdeal: re-deal the same hand</div>';
-  else if (hand && hand.phase === "void") html += '<div class="panel-title">Hand void: chips returned</div>';
+  const parts = [];
+  if (hand && hand.phase === "misdealt") parts.push(html`<div class="panel-title">Misdeal: re-deal the same hand</div>`);
+  else if (hand && hand.phase === "void") parts.push(html`<div class="panel-title">Hand void: chips returned</div>`);
   if (next && next.ready) {
     const number = hand && (hand.phase === "misdealt" || hand.phase === "void") ? hand.number : S.state.hands_played + 1;
-    html += `<div class="panel-note">Button seat ${next.button_seat} · SB ${next.small_blind_seat ? "seat " + next.small_blind_seat : "dead"} · BB seat ${next.big_blind_seat}${S.state.level ? " · " + H.esc(levelText(S.state.level)) : ""}</div>`;
-    if (S.state.carry) html += `<div class="panel-note carry">${H.chips(S.state.carry)} carried into this pot (odd chips of the color-up): put them in the middle</div>`;
-    if (next.hold && next.hold_text && hand) html += `<div class="panel-note hold" data-hold="${H.esc(next.hold)}">${H.esc(next.hold_text)}</div>`;
-    html += button("start", `Start hand #${number}`, "primary wide");
+    parts.push(html`<div class="panel-note">Button seat ${next.button_seat} · SB ${next.small_blind_seat ? "seat " + next.small_blind_seat : "dead"} · BB seat ${next.big_blind_seat}${S.state.level ? " · " + levelText(S.state.level) : ""}</div>`);
+    if (S.state.carry) parts.push(html`<div class="panel-note carry">${H.chips(S.state.carry)} carried into this pot (odd chips of the color-up): put them in the middle</div>`);
+    if (next.hold && next.hold_text && hand) parts.push(html`<div class="panel-note hold" data-hold=${next.hold}>${next.hold_text}</div>`);
+    parts.push(button("start", `Start hand #${number}`, "primary wide"));
   } else if (next) {
-    html += `<div class="panel-note">No hand can start: ${H.esc(next.why.message)} (${H.esc(next.why.rule)})</div>`;
+    parts.push(html`<div class="panel-note">No hand can start: ${next.why.message} (${next.why.rule})</div>`);
   }
-  return html;
+  return parts;
 }
 
 export function amountOf(legal) {
@@ -104,43 +108,40 @@ export function autoAdvance() {
 }
 
 export function bettingPanel(hand, legal) {
-  let html = `<div class="panel-title to-act-title">${H.esc(legal.name)} to act <small>seat ${legal.seat}</small></div>`;
-  html += '<div class="row actions-main">';
-  if (legal.fold) html += button("fold", "Fold", "fold");
-  if (legal.check) html += button("check", "Check", "check");
-  if (legal.call) html += button("call", `Call ${H.chips(legal.call)}${legal.call_all_in ? " (all-in)" : ""}`, "call");
-  if (legal.raise_kind) html += button("allin", `All-in ${H.chips(legal.max_to)}`, "allin", { to: legal.max_to });
-  html += "</div>";
-  if (legal.raise_kind) {
-    const verb = legal.raise_kind === "bet" ? "Bet" : "Raise to";
-    const amount = amountOf(legal);
-    const problem = amountProblem(legal, amount);
-    html += '<div class="raise-box">';
-    html += `<div class="amount"><span>${verb}</span> <output id="amount" data-amount="${amount}">${H.chips(amount)}</output><small id="amount-note"${problem ? ' class="amount-problem"' : ""}>${problem ? H.esc(problem) : `min ${H.chips(legal.min_to)} · max ${H.chips(legal.max_to)}`}</small></div>`;
-    html += `<div class="row sizes">${legal.sizes.map((s) => sizeButton(s)).join("")}</div>`;
-    html += '<div class="keypad">';
-    for (const key of ["1", "2", "3", "4", "5", "6", "7", "8", "9", "00", "0", "⌫"]) html += button("key", key, "key", { key });
-    html += "</div>";
-    // The Raise button never reads an amount that cannot be sent: below the minimum it reads
-    // the minimum and is off until the amount is right.
-    if (problem) {
-      const floor = Math.max(legal.min_to, Math.min(amount, legal.max_to));
-      html += `<button type="button" class="btn raise primary wide" data-action="raise" data-to="${floor}" disabled>${verb} ${H.chips(floor)}${amount < legal.min_to ? " min" : ""}</button>`;
-    } else if (isHuge(hand, amount) && S.ui.confirmed === amount) {
-      html += button("raise", `${verb} ${H.chips(amount)}?<small>over 10× the pot: tap again to confirm</small>`, "raise primary wide confirm", { to: amount });
-    } else {
-      html += button("raise", `${verb} ${H.chips(amount)}`, "raise primary wide", { to: amount });
-    }
-    html += "</div>";
+  const main = [];
+  if (legal.fold) main.push(button("fold", "Fold", "fold"));
+  if (legal.check) main.push(button("check", "Check", "check"));
+  if (legal.call) main.push(button("call", `Call ${H.chips(legal.call)}${legal.call_all_in ? " (all-in)" : ""}`, "call"));
+  if (legal.raise_kind) main.push(button("allin", `All-in ${H.chips(legal.max_to)}`, "allin", { to: legal.max_to }));
+  return html`<div class="panel-title to-act-title">${legal.name} to act <small>seat ${legal.seat}</small></div><div class="row actions-main">${main}</div>${legal.raise_kind ? raiseBox(hand, legal) : nothing}${S.trayOpen ? chipTray(hand) : nothing}`;
+}
+
+const KEYS = ["1", "2", "3", "4", "5", "6", "7", "8", "9", "00", "0", "⌫"];
+
+/** The amount, its presets, the keypad and the Raise button. */
+function raiseBox(hand, legal) {
+  const verb = legal.raise_kind === "bet" ? "Bet" : "Raise to";
+  const amount = amountOf(legal);
+  const problem = amountProblem(legal, amount);
+  let raise;
+  // The Raise button never reads an amount that cannot be sent: below the minimum it reads
+  // the minimum and is off until the amount is right.
+  if (problem) {
+    const floor = Math.max(legal.min_to, Math.min(amount, legal.max_to));
+    raise = html`<button type="button" class="btn raise primary wide" data-action="raise" data-to=${floor} disabled>${verb} ${H.chips(floor)}${amount < legal.min_to ? " min" : ""}</button>`;
+  } else if (isHuge(hand, amount) && S.ui.confirmed === amount) {
+    raise = button("raise", html`${verb} ${H.chips(amount)}?<small>over 10× the pot: tap again to confirm</small>`, "raise primary wide confirm", { to: amount });
+  } else {
+    raise = button("raise", `${verb} ${H.chips(amount)}`, "raise primary wide", { to: amount });
   }
-  if (S.trayOpen) html += chipTray(hand);
-  return html;
+  const note = problem || `min ${H.chips(legal.min_to)} · max ${H.chips(legal.max_to)}`;
+  return html`<div class="raise-box"><div class="amount"><span>${verb}</span> <output id="amount" data-amount=${amount}>${H.chips(amount)}</output><small id="amount-note" class=${problem ? "amount-problem" : nothing}>${note}</small></div><div class="row sizes">${legal.sizes.map((s) => sizeButton(s))}</div><div class="keypad">${KEYS.map((key) => button("key", key, "key", { key }))}</div>${raise}</div>`;
 }
 
 // A preset: its label and amount; the all-in says which presets it caps ("= ½ pot, Pot").
 export function sizeButton(s) {
   const capped = s.all_in && s.capped && s.capped.length ? ` = ${s.capped.join(", ")} capped` : "";
-  return button("size", `${H.esc(s.label)}<small>${H.chips(s.to)}${H.esc(capped)}</small>`, `size${s.all_in ? " size-all-in" : ""}`, { to: s.to });
+  return button("size", html`${s.label}<small>${H.chips(s.to)}${capped}</small>`, `size${s.all_in ? " size-all-in" : ""}`, { to: s.to });
 }
 
 // The chip tray: what the dealer saw pushed, one tap per chip, motion by motion, and whether
@@ -158,13 +159,7 @@ export function chipTray(hand) {
     for (const v of m) counts[v] = (counts[v] || 0) + 1;
     return Object.keys(counts).map(Number).sort((a, b) => b - a).map((v) => `${counts[v]} x ${H.chips(v)}`).join(" + ");
   }).join(" | ");
-  let html = '<div class="chip-tray"><div class="panel-title">Chips pushed</div><div class="row wrap chips">';
-  html += values.map((v) => button("chip", H.chips(v), "chip", { value: v })).join("");
-  html += button("motion", "Next motion", "small", {}) + button("tray-clear", "Clear", "small", {});
-  html += `</div><div class="tray-content" id="tray">${H.esc(text || "no chips yet")}</div><div class="row">`;
-  html += button("said", S.ui.said === "raise" ? "Said raise" : "Said nothing", "said", {});
-  html += button("push", "Rule it", "push primary", {}) + "</div></div>";
-  return html;
+  return html`<div class="chip-tray"><div class="panel-title">Chips pushed</div><div class="row wrap chips">${values.map((v) => button("chip", H.chips(v), "chip", { value: v }))}${button("motion", "Next motion", "small", {})}${button("tray-clear", "Clear", "small", {})}</div><div class="tray-content" id="tray">${text || "no chips yet"}</div><div class="row">${button("said", S.ui.said === "raise" ? "Said raise" : "Said nothing", "said", {})}${button("push", "Rule it", "push primary", {})}</div></div>`;
 }
 
 export function showdownPanel(hand) {
@@ -172,48 +167,39 @@ export function showdownPanel(hand) {
   const contested = sd.order.length > 1;
   // TDA 16: with a player all-in and the betting over, every hand still in is tabled.
   const tabled = S.state.seats.some((x) => x.in_hand && !x.folded && x.all_in);
-  let html = `<div class="panel-title">${contested ? "Showdown" : "Uncontested"}</div>`;
-  if (contested && tabled) html += '<div class="panel-note">All-in: every hand is turned face up (TDA 16)</div>';
-  html += '<ol class="showdown">';
+  const rows = [];
   for (const position of sd.order) {
     const seat = S.state.seats.find((x) => x.position === position && x.in_hand);
     if (!seat) continue;
-    const shown = seat.shown ? `<span class="shown">${seat.shown.map((c) => H.cardHtml(c, "small")).join("")}</span>` : "";
-    html += `<li><span class="name">${H.esc(seat.player)}</span>${shown}`;
-    if (!seat.shown && contested) html += button("open-show", "Show", "small", { player: position }) + (tabled ? "" : button("muck", "Muck", "small", { player: position }));
-    html += "</li>";
+    const shown = seat.shown ? html`<span class="shown">${seat.shown.map((c) => cardView(c, "small"))}</span>` : nothing;
+    const choices = !seat.shown && contested
+      ? html`${button("open-show", "Show", "small", { player: position })}${tabled ? nothing : button("muck", "Muck", "small", { player: position })}`
+      : nothing;
+    rows.push(html`<li><span class="name">${seat.player}</span>${shown}${choices}</li>`);
   }
-  html += "</ol>";
-  if (hand.phase !== "showdown") return html;
+  const head = html`<div class="panel-title">${contested ? "Showdown" : "Uncontested"}</div>${contested && tabled ? html`<div class="panel-note">All-in: every hand is turned face up (TDA 16)</div>` : nothing}<ol class="showdown">${rows}</ol>`;
+  if (hand.phase !== "showdown") return head;
   if (sd.proposed) {
-    html += '<div class="awards">';
-    for (const a of sd.proposed) {
-      const winners = a.winners.map((w, i) => `${H.esc(nameOf(w))} ${H.chips(a.shares[i])}`).join(", ");
-      html += `<div class="award" data-pot="${a.pot}"><b>${a.pot ? "Side pot " + a.pot : "Main pot"} ${H.chips(a.amount)}</b> → ${winners}${a.hand_name ? ` <small>${H.esc(a.hand_name)}</small>` : ""}${a.odd_chips.length ? ` <small>odd chip: ${a.odd_chips.map((w) => H.esc(nameOf(w))).join(", ")}</small>` : ""}</div>`;
-    }
-    html += "</div>";
-    html += button("award", sd.proposed.length > 1 ? "Push the pots" : "Push the pot", "primary wide");
-  } else if (sd.pending) {
-    html += `<div class="panel-note">${H.esc(sd.pending.message)} (${H.esc(sd.pending.rule)})</div>`;
+    const awards = sd.proposed.map((a) => {
+      const winners = a.winners.map((w, i) => `${nameOf(w)} ${H.chips(a.shares[i])}`).join(", ");
+      return html`<div class="award" data-pot=${a.pot}><b>${a.pot ? "Side pot " + a.pot : "Main pot"} ${H.chips(a.amount)}</b> → ${winners}${a.hand_name ? html` <small>${a.hand_name}</small>` : nothing}${a.odd_chips.length ? html` <small>odd chip: ${a.odd_chips.map((w) => nameOf(w)).join(", ")}</small>` : nothing}</div>`;
+    });
+    return html`${head}<div class="awards">${awards}</div>${button("award", sd.proposed.length > 1 ? "Push the pots" : "Push the pot", "primary wide")}`;
   }
-  return html;
+  if (sd.pending) return html`${head}<div class="panel-note">${sd.pending.message} (${sd.pending.rule})</div>`;
+  return head;
 }
 
 export function renderTools() {
-  const box = $("tools");
-  if (!canRecord() || !S.state.open) {
-    box.innerHTML = MODE === "dealer" ? "" : "";
-    return;
-  }
+  paint(toolsView(), $("tools"));
+}
+
+function toolsView() {
+  if (!canRecord() || !S.state.open) return nothing;
   const hand = S.state.hand;
   const inHand = S.state.hand_in_progress;
-  let html = "";
-  if (hand) html += button("undo", "Undo", "tool");
-  if (inHand && hand.phase === "betting") html += button("clock", "Clock", "tool") + button("out-of-turn", "Out of turn…", "tool");
-  if (inHand && hand.phase === "betting" && hand.legal) html += button("tray-toggle", S.trayOpen ? "Hide chips" : "Chips pushed…", "tool");
-  if (inHand) html += button("misdeal", "Misdeal", "tool") + button("exposed", "Exposed card", "tool");
-  if (S.me.role === "director" && hand) html += button("director", "Director…", "tool");
-  box.innerHTML = html;
+  const betting = inHand && hand.phase === "betting";
+  return html`${hand ? button("undo", "Undo", "tool") : nothing}${betting ? html`${button("clock", "Clock", "tool")}${button("out-of-turn", "Out of turn…", "tool")}` : nothing}${betting && hand.legal ? button("tray-toggle", S.trayOpen ? "Hide chips" : "Chips pushed…", "tool") : nothing}${inHand ? html`${button("misdeal", "Misdeal", "tool")}${button("exposed", "Exposed card", "tool")}` : nothing}${S.me.role === "director" && hand ? button("director", "Director…", "tool") : nothing}`;
 }
 
 // A betting action for the player to act. Tapped while earlier entries are still waiting (in

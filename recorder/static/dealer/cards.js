@@ -2,6 +2,7 @@
 // Card entry: the 52-card picker (cards already seen are greyed out) for the board, the shown
 // hands, hole cards and an exposed card; and what its taps record.
 
+import { html, nothing } from "./lit.js";
 import { record } from "./outbox.js";
 import { render } from "./render.js";
 import { renderSheet } from "./sheets.js";
@@ -44,37 +45,50 @@ export function openShow(position) {
   S.ui.picked = S.ui.preset ? seat.hole.slice() : [];
 }
 
+const SUIT_SIGNS = { s: "♠", h: "♥", d: "♦", c: "♣" };
+
+/**
+ * A card face ("Ah": A♥), or a blank place for a card still to come.
+ * @param {string | null} card
+ * @param {string} [extra] another class ("small")
+ */
+export function cardView(card, extra) {
+  const more = extra ? ` ${extra}` : "";
+  if (!card) return html`<span class=${`card blank${more}`}></span>`;
+  return html`<span class=${`card suit-${card[1]}${more}`} data-card=${card}>${card[0] === "T" ? "10" : card[0]}${SUIT_SIGNS[card[1]] || ""}</span>`;
+}
+
 // At the showdown: whose cards these are (the winner's first: tap another name to switch),
 // and Muck when the hand may be thrown away unseen (not when an all-in tables every hand).
 export function showChoices() {
   const hand = S.state.hand;
   const sd = hand && hand.showdown;
-  if (!sd) return "";
+  if (!sd) return nothing;
   const tabled = S.state.seats.some((x) => x.in_hand && !x.folded && x.all_in);
-  let html = '<div class="row wrap show-whose">';
-  for (const p of unshown(sd)) {
-    if (p === S.ui.player) continue;
-    html += `<button type="button" class="btn small" data-action="open-show" data-player="${p}">${H.esc(nameOf(p))}'s cards</button>`;
-  }
-  if (!tabled) html += `<button type="button" class="btn small" data-action="muck" data-player="${S.ui.player}">${H.esc(nameOf(S.ui.player))} mucks</button>`;
-  return html + "</div>";
+  const others = unshown(sd).filter((p) => p !== S.ui.player);
+  return html`<div class="row wrap show-whose">${others.map((p) => html`<button type="button" class="btn small" data-action="open-show" data-player=${p}>${nameOf(p)}'s cards</button>`)}${tabled ? nothing : html`<button type="button" class="btn small" data-action="muck" data-player=${S.ui.player}>${nameOf(S.ui.player)} mucks</button>`}</div>`;
 }
 
+/**
+ * The 52-card picker with its title and its Cancel, Clear and confirm buttons.
+ * @param {number} count how many cards to pick
+ * @param {string} title
+ * @param {string} confirmAction
+ * @param {string} confirmLabel
+ */
 export function picker(count, title, confirmAction, confirmLabel) {
   const known = knownCards();
-  let html = `<div class="sheet-title">${H.esc(title)}</div>${S.ui.sheet === "show" ? showChoices() : ""}<div class="picker">`;
+  const picks = [];
   for (const suit of SUITS) {
     for (const rank of RANKS) {
       const card = rank + suit;
       const picked = S.ui.picked.includes(card);
       const seen = known.has(card) && !picked;
-      html += `<button type="button" class="pick suit-${suit}${picked ? " picked" : ""}" data-action="pick" data-card="${card}"${seen ? " disabled" : ""}>${rank === "T" ? "10" : rank}<span>${{ s: "♠", h: "♥", d: "♦", c: "♣" }[suit]}</span></button>`;
+      picks.push(html`<button type="button" class=${`pick suit-${suit}${picked ? " picked" : ""}`} data-action="pick" data-card=${card} ?disabled=${seen}>${rank === "T" ? "10" : rank}<span>${SUIT_SIGNS[suit]}</span></button>`);
     }
   }
-  html += "</div>";
   const ready = S.ui.picked.length === count;
-  html += `<div class="row sheet-actions"><button type="button" class="btn" data-action="close">Cancel</button><button type="button" class="btn" data-action="clear-pick">Clear</button><button type="button" class="btn primary" data-action="${confirmAction}"${ready ? "" : " disabled"}>${H.esc(confirmLabel)} ${H.esc(H.cardsText(S.ui.picked))}</button></div>`;
-  return html;
+  return html`<div class="sheet-title">${title}</div>${S.ui.sheet === "show" ? showChoices() : nothing}<div class="picker">${picks}</div><div class="row sheet-actions"><button type="button" class="btn" data-action="close">Cancel</button><button type="button" class="btn" data-action="clear-pick">Clear</button><button type="button" class="btn primary" data-action=${confirmAction} ?disabled=${!ready}>${confirmLabel} ${H.cardsText(S.ui.picked)}</button></div>`;
 }
 
 /** @type {Record<string, (el: any) => void>} */

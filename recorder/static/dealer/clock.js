@@ -2,8 +2,9 @@
 // The action clock on a player (TDA: clock called), kept in localStorage so a reload keeps
 // it; when it runs out the tablet records the clock's expiry.
 
+import { html, render as paint } from "./lit.js";
 import { record } from "./outbox.js";
-import { $, CLOCK_KEY, H, MODE, S, busy } from "./store.js";
+import { $, CLOCK_KEY, MODE, S, busy } from "./store.js";
 
 /** @type {any} */
 let clockTimer = null;
@@ -66,5 +67,5 @@ export function renderClock() {
   const left = Math.max(0, Math.ceil((clock.ends - Date.now()) / 1000));
   box.hidden = false;
   box.className = `clock${left <= clock.countdown ? " countdown" : ""}`;
-  box.innerHTML = `<span>Clock on ${H.esc(clock.name)}</span> <b id="clock-left">${left}</b><button type="button" class="btn small" data-action="clock-cancel">Cancel</button>`;
+  paint(html`<span>Clock on ${clock.name}</span> <b id="clock-left">${left}</b><button type="button" class="btn small" data-action="clock-cancel">Cancel</button>`, box);
 }

@@ -80,7 +80,7 @@ watchEngine(() => {
 });
 
 document.addEventListener("click", (event) => {
-  const el = event.target.closest("[data-action]");
+  const el = /** @type {any} */ (event.target).closest("[data-action]");
   if (!el || el.disabled) return;
   const handler = actions[el.dataset.action];
   S.lastTap = event.timeStamp;

@@ -3,7 +3,9 @@
 // the outbox, the last entries. What the action panel and the sheets show is in actions.js,
 // cards.js and sheets.js.
 
+import { html, nothing, render as paint } from "./lit.js";
 import { renderActions, renderTools } from "./actions.js";
+import { cardView } from "./cards.js";
 import { renderClock } from "./clock.js";
 import { renderOutbox } from "./outbox.js";
 import { renderSheet } from "./sheets.js";
@@ -71,90 +73,99 @@ export function seatPosition(seat, count) {
   return { left: 50 + 41 * Math.cos(angle), top: 50 + 40 * Math.sin(angle) };
 }
 
+// Where the seats end in the ring, before the felt (lit-html keeps a region's state on the
+// node it renders before, so the felt, a region of its own, cannot be that node).
+/** @type {Comment | null} */
+let seatsEnd = null;
+
 export function renderRing() {
   const ring = $("ring");
-  const felt = $("felt");
-  for (const node of Array.from(ring.querySelectorAll(".seat"))) node.remove();
-  if (!S.state.open) return;
-  const tag = canRecord() ? "button" : "div";
-  for (const s of S.state.seats) {
-    const el = document.createElement(tag);
-    el.className = "seat";
-    el.dataset.seat = s.seat;
-    if (tag === "button") {
-      el.type = "button";
-      el.dataset.action = "seat";
-    }
-    const pos = seatPosition(s.seat, S.state.seat_count);
+  if (!seatsEnd) seatsEnd = ring.insertBefore(document.createComment("seats"), $("felt"));
+  const seats = S.state.open ? S.state.seats : [];
+  const asButtons = canRecord();
+  paint(html`${seats.map((s) => seatView(s, asButtons))}`, ring, { renderBefore: seatsEnd });
+  // Placed through the CSSOM: the pages' Content-Security-Policy (style-src 'self') refuses
+  // style attributes.
+  for (const el of /** @type {NodeListOf<HTMLElement>} */ (ring.querySelectorAll(".seat"))) {
+    const pos = seatPosition(Number(el.dataset.seat), S.state.seat_count);
     el.style.left = `${pos.left}%`;
     el.style.top = `${pos.top}%`;
-    if (!s.player) {
-      el.classList.add("empty");
-      el.innerHTML = `<div class="seat-head"><span class="seat-no">${s.seat}</span><span class="name">empty</span>${markers(s)}</div>`;
-      if (tag === "button") el.disabled = true;
-      ring.insertBefore(el, felt);
-      continue;
-    }
-    for (const flag of ["to_act", "folded", "all_in", "absent"]) if (s[flag]) el.classList.add(flag.replace("_", "-"));
-    if (s.in_hand === false && S.state.hand_in_progress) el.classList.add("out");
-    const cards = s.shown || s.hole;
-    const tags = [];
-    if (s.folded) tags.push("folded");
-    if (s.all_in) tags.push("all-in");
-    if (s.absent) tags.push("absent");
-    if (s.waits) tags.push("waits");
-    el.innerHTML =
-      `<div class="seat-head"><span class="seat-no">${s.seat}</span><span class="name">${H.esc(s.player)}</span>${markers(s)}</div>` +
-      `<div class="stack" data-stack="${s.stack}">${H.chips(s.stack)}</div>` +
-      (s.bet ? `<div class="bet">bet ${H.chips(s.bet)}</div>` : "") +
-      (cards && cards.length ? `<div class="seat-cards${s.shown ? " shown" : ""}">${cards.map((c) => H.cardHtml(c, "small")).join("")}</div>` : "") +
-      (tags.length ? `<div class="tags">${tags.map((t) => `<span class="tag">${t}</span>`).join("")}</div>` : "");
-    ring.insertBefore(el, felt);
   }
 }
 
+/**
+ * One seat around the felt: a button the dealer taps for the seat's sheet, or a plain box.
+ * @param {any} s the seat of the table view
+ * @param {boolean} asButton
+ */
+function seatView(s, asButton) {
+  const classes = ["seat"];
+  if (!s.player) classes.push("empty");
+  else {
+    for (const flag of ["to_act", "folded", "all_in", "absent"]) if (s[flag]) classes.push(flag.replace("_", "-"));
+    if (s.in_hand === false && S.state.hand_in_progress) classes.push("out");
+  }
+  const body = s.player ? seatBody(s) : html`<div class="seat-head"><span class="seat-no">${s.seat}</span><span class="name">empty</span>${markers(s)}</div>`;
+  return asButton
+    ? html`<button type="button" class=${classes.join(" ")} data-seat=${s.seat} data-action="seat" ?disabled=${!s.player}>${body}</button>`
+    : html`<div class=${classes.join(" ")} data-seat=${s.seat}>${body}</div>`;
+}
+
+/** @param {any} s */
+function seatBody(s) {
+  const cards = s.shown || s.hole;
+  const tags = [];
+  if (s.folded) tags.push("folded");
+  if (s.all_in) tags.push("all-in");
+  if (s.absent) tags.push("absent");
+  if (s.waits) tags.push("waits");
+  return html`<div class="seat-head"><span class="seat-no">${s.seat}</span><span class="name">${s.player}</span>${markers(s)}</div><div class="stack" data-stack=${s.stack}>${H.chips(s.stack)}</div>${s.bet ? html`<div class="bet">bet ${H.chips(s.bet)}</div>` : nothing}${cards && cards.length ? html`<div class=${s.shown ? "seat-cards shown" : "seat-cards"}>${cards.map((c) => cardView(c, "small"))}</div>` : nothing}${tags.length ? html`<div class="tags">${tags.map((t) => html`<span class="tag">${t}</span>`)}</div>` : nothing}`;
+}
+
+/** @param {any} s */
 export function markers(s) {
-  let html = "";
-  if (s.button) html += '<span class="marker button" title="button">D</span>';
-  if (s.small_blind) html += '<span class="marker sb" title="small blind">SB</span>';
-  if (s.big_blind) html += '<span class="marker bb" title="big blind">BB</span>';
-  return `<span class="markers">${html}</span>`;
+  return html`<span class="markers">${s.button ? html`<span class="marker button" title="button">D</span>` : nothing}${s.small_blind ? html`<span class="marker sb" title="small blind">SB</span>` : nothing}${s.big_blind ? html`<span class="marker bb" title="big blind">BB</span>` : nothing}</span>`;
 }
 
 export function renderFelt() {
-  const felt = $("felt");
-  if (!S.state.open) {
-    felt.innerHTML = `<div class="felt-note">table ${H.esc(STREAM)} is not open</div>`;
-    return;
-  }
+  paint(feltView(), $("felt"));
+}
+
+function feltView() {
+  if (!S.state.open) return html`<div class="felt-note">table ${STREAM} is not open</div>`;
   const hand = S.state.hand;
-  let html = "";
+  /** @type {unknown} */
+  let pots = nothing;
   if (hand && S.state.hand_in_progress) {
-    const pots = hand.pots.length > 1 || (hand.pots.length === 1 && hand.pots[0].amount !== hand.pot_total) ? hand.pots : [];
-    html += `<div class="pots">${pots.map((p) => `<div class="pot" data-pot="${H.esc(p.name)}"><span>${H.esc(p.name)}</span> <b>${H.chips(p.amount)}</b></div>`).join("")}<div class="pot total"><span>${pots.length ? "Total" : "Pot"}</span> <b id="pot-total">${H.chips(hand.pot_total)}</b></div></div>`;
+    const side = hand.pots.length > 1 || (hand.pots.length === 1 && hand.pots[0].amount !== hand.pot_total) ? hand.pots : [];
+    pots = html`<div class="pots">${side.map((p) => html`<div class="pot" data-pot=${p.name}><span>${p.name}</span> <b>${H.chips(p.amount)}</b></div>`)}<div class="pot total"><span>${side.length ? "Total" : "Pot"}</span> <b id="pot-total">${H.chips(hand.pot_total)}</b></div></div>`;
   } else if (hand && hand.awards.length) {
-    html += `<div class="pots">${hand.awards.map((a) => `<div class="pot done">${a.pot ? "Side pot " + a.pot : "Main pot"} ${H.chips(a.amount)} → ${a.winner_seats.map((w, i) => `${H.esc(seatName(w))} ${H.chips(a.shares[i])}`).join(", ")}</div>`).join("")}</div>`;
+    pots = html`<div class="pots">${hand.awards.map((a) => html`<div class="pot done">${a.pot ? "Side pot " + a.pot : "Main pot"} ${H.chips(a.amount)} → ${a.winner_seats.map((w, i) => `${seatName(w)} ${H.chips(a.shares[i])}`).join(", ")}</div>`)}</div>`;
   }
   const board = hand ? hand.board : [];
-  html += `<div class="board">${[0, 1, 2, 3, 4].map((i) => H.cardHtml(board[i] || null)).join("")}</div>`;
-  if (hand && S.state.hand_in_progress) {
-    const who = hand.legal ? `${hand.legal.name} to act` : hand.next_steps.join(" · ");
-    html += `<div class="felt-note">${H.esc(who)}</div>`;
-  } else {
-    html += `<div class="felt-note">${hand ? "hand complete" : "no hand yet"}</div>`;
-  }
-  felt.innerHTML = html;
+  const note = hand && S.state.hand_in_progress
+    ? (hand.legal ? `${hand.legal.name} to act` : hand.next_steps.join(" · "))
+    : (hand ? "hand complete" : "no hand yet");
+  return html`${pots}<div class="board">${[0, 1, 2, 3, 4].map((i) => cardView(board[i] || null))}</div><div class="felt-note">${note}</div>`;
 }
 
 export function renderAlert() {
-  H.showAlert($("alert"), S.alertBox);
+  const box = $("alert");
+  const alert = S.alertBox;
+  box.hidden = !alert;
+  if (alert) box.className = `alert ${alert.kind}`;
+  paint(alert ? alertView(alert) : nothing, box);
+}
+
+/**
+ * A refusal, a conflict or a lost connection: title, rule, text, what is allowed, then OK.
+ * @param {{title: string, text: string, rule?: string, rule_words?: string, legal?: string[], extra?: string}} alert
+ */
+export function alertView(alert) {
+  return html`<div class="alert-title">${alert.title}</div>${alert.rule ? html`<div class="alert-rule" data-rule=${alert.rule}>${alert.rule_words || alert.rule}</div>` : nothing}<div class="alert-text">${alert.text}</div>${alert.legal && alert.legal.length ? html`<div class="alert-legal">Allowed: ${alert.legal.join("; ")}</div>` : nothing}${alert.extra ? html`<div class="alert-legal">${alert.extra}</div>` : nothing}<button type="button" class="btn small" data-action="dismiss">OK</button>`;
 }
 
 export function renderEvents() {
-  $("events").innerHTML = S.state.events
-    .map(
-      (e) =>
-        `<li class="${e.voided ? "voided" : ""}${e.correction ? " correction" : ""}" data-version="${e.version}"><a class="v" href="/replayer?table=${encodeURIComponent(STREAM)}&at=${e.version}" title="Replay the hand at this entry">#${e.version}</a> <span class="text">${H.esc(e.text)}</span>${e.rule ? ` <span class="rule">${H.esc(e.rule)}</span>` : ""} <small>${H.esc(e.actor)} · ${H.esc(e.device)}</small></li>`,
-    )
-    .join("");
+  const table = encodeURIComponent(STREAM);
+  paint(html`${S.state.events.map((e) => html`<li class=${`${e.voided ? "voided" : ""}${e.correction ? " correction" : ""}`} data-version=${e.version}><a class="v" href=${`/replayer?table=${table}&at=${e.version}`} title="Replay the hand at this entry">#${e.version}</a> <span class="text">${e.text}</span>${e.rule ? html` <span class="rule">${e.rule}</span>` : nothing} <small>${e.actor} · ${e.device}</small></li>`)}`, $("events"));
 }

@@ -3,6 +3,7 @@
 // director's rulings at the table (a hand killed, the hand void, the pots awarded by ruling,
 // entries voided, an amount amended); each ruling needs the rule and the reason.
 
+import { html, nothing, render as paint } from "./lit.js";
 import { picker } from "./cards.js";
 import { record } from "./outbox.js";
 import { render, renderAlert } from "./render.js";
@@ -10,67 +11,54 @@ import { $, H, S, busy, canRecord, nameOf } from "./store.js";
 
 export function renderSheet() {
   const sheet = $("sheet");
-  if (!S.ui.sheet || !canRecord() || busy()) {
-    sheet.hidden = true;
-    sheet.innerHTML = "";
-    return;
-  }
-  sheet.hidden = false;
+  const view = S.ui.sheet && canRecord() && !busy() ? sheetView() : null;
+  sheet.hidden = !view;
+  // lit-html updates the sheet in place: what the director is typing keeps its focus and caret
+  // when the live view redraws it.
+  paint(view || nothing, sheet);
+}
+
+const CLOSE = html`<div class="row sheet-actions"><button type="button" class="btn" data-action="close">Cancel</button></div>`;
+const MISDEALS = ["card exposed in the deal", "wrong number of cards", "button misplaced", "deck problem"];
+
+/** The open sheet's content, or null when there is none to show. */
+function sheetView() {
   const hand = S.state.hand;
   const s = S.ui.sheet;
-  let html = "";
   if (s === "board" && hand) {
     const due = hand.board_due || 1;
     const street = hand.board.length ? (hand.board.length === 3 ? "turn" : "river") : "flop";
-    html = picker(due, `Deal the ${street}: pick ${due} card${due > 1 ? "s" : ""}`, "deal", `Deal ${street}`);
-  } else if (s === "show") {
-    html = picker(2, `${nameOf(S.ui.player)} shows: pick 2 cards`, "show", `${nameOf(S.ui.player)} shows`);
-  } else if (s === "hole") {
-    html = picker(2, `Hole cards of ${nameOf(S.ui.player)} (optional)`, "hole", "Deal");
-  } else if (s === "expose-card") {
-    html = picker(1, `Card exposed for ${nameOf(S.ui.player)} (${S.ui.inDeal ? "in the deal" : "by the player"})`, "expose", "Exposed:");
-  } else if (s === "expose") {
-    html = '<div class="sheet-title">Exposed card: whose card?</div><div class="row wrap">';
-    for (const seat of S.state.seats) {
-      if (seat.in_hand && !seat.folded) html += `<button type="button" class="btn" data-action="expose-player" data-player="${seat.position}">${H.esc(seat.player)}</button>`;
-    }
-    html += `</div><div class="row"><button type="button" class="btn${S.ui.inDeal ? " primary" : ""}" data-action="in-deal" data-value="1">During the deal</button><button type="button" class="btn${S.ui.inDeal ? "" : " primary"}" data-action="in-deal" data-value="0">By the player</button></div>`;
-    html += '<div class="row sheet-actions"><button type="button" class="btn" data-action="close">Cancel</button></div>';
-  } else if (s === "out-of-turn") {
-    html = outOfTurnSheet();
-  } else if (s === "misdeal") {
-    html = '<div class="sheet-title">Declare a misdeal: why?</div><div class="row wrap">';
-    for (const reason of ["card exposed in the deal", "wrong number of cards", "button misplaced", "deck problem"]) {
-      html += `<button type="button" class="btn" data-action="declare-misdeal" data-reason="${reason}">${reason}</button>`;
-    }
-    html += '</div><div class="row sheet-actions"><button type="button" class="btn" data-action="close">Cancel</button></div>';
-  } else if (s === "director") {
-    html = directorSheet();
-  } else if (s === "seat") {
+    return picker(due, `Deal the ${street}: pick ${due} card${due > 1 ? "s" : ""}`, "deal", `Deal ${street}`);
+  }
+  if (s === "show") return picker(2, `${nameOf(S.ui.player)} shows: pick 2 cards`, "show", `${nameOf(S.ui.player)} shows`);
+  if (s === "hole") return picker(2, `Hole cards of ${nameOf(S.ui.player)} (optional)`, "hole", "Deal");
+  if (s === "expose-card") {
+    return picker(1, `Card exposed for ${nameOf(S.ui.player)} (${S.ui.inDeal ? "in the deal" : "by the player"})`, "expose", "Exposed:");
+  }
+  if (s === "expose") {
+    const players = S.state.seats.filter((seat) => seat.in_hand && !seat.folded);
+    return html`<div class="sheet-title">Exposed card: whose card?</div><div class="row wrap">${players.map((seat) => html`<button type="button" class="btn" data-action="expose-player" data-player=${seat.position}>${seat.player}</button>`)}</div><div class="row"><button type="button" class=${S.ui.inDeal ? "btn primary" : "btn"} data-action="in-deal" data-value="1">During the deal</button><button type="button" class=${S.ui.inDeal ? "btn" : "btn primary"} data-action="in-deal" data-value="0">By the player</button></div>${CLOSE}`;
+  }
+  if (s === "out-of-turn") return outOfTurnSheet();
+  if (s === "misdeal") {
+    return html`<div class="sheet-title">Declare a misdeal: why?</div><div class="row wrap">${MISDEALS.map((reason) => html`<button type="button" class="btn" data-action="declare-misdeal" data-reason=${reason}>${reason}</button>`)}</div>${CLOSE}`;
+  }
+  if (s === "director") return directorSheet();
+  if (s === "seat") {
     const seat = S.state.seats.find((x) => x.seat === S.ui.seat);
     if (!seat || !seat.player) {
       S.ui.sheet = null;
-      sheet.hidden = true;
-      return;
+      return null;
     }
-    html = `<div class="sheet-title">Seat ${seat.seat}: ${H.esc(seat.player)} · ${H.chips(seat.stack)}</div><div class="row wrap">`;
-    html += seat.absent
-      ? `<button type="button" class="btn primary" data-action="absence" data-seat="${seat.seat}" data-value="0">Returned</button>`
-      : `<button type="button" class="btn" data-action="absence" data-seat="${seat.seat}" data-value="1">Absent</button>`;
-    if (seat.in_hand && S.state.hand_in_progress && !seat.hole && !seat.folded) {
-      html += `<button type="button" class="btn" data-action="open-hole" data-player="${seat.position}">Hole cards…</button>`;
-    }
-    html += '</div><div class="row sheet-actions"><button type="button" class="btn" data-action="close">Close</button></div>';
+    const absence = seat.absent
+      ? html`<button type="button" class="btn primary" data-action="absence" data-seat=${seat.seat} data-value="0">Returned</button>`
+      : html`<button type="button" class="btn" data-action="absence" data-seat=${seat.seat} data-value="1">Absent</button>`;
+    const hole = seat.in_hand && S.state.hand_in_progress && !seat.hole && !seat.folded
+      ? html`<button type="button" class="btn" data-action="open-hole" data-player=${seat.position}>Hole cards…</button>`
+      : nothing;
+    return html`<div class="sheet-title">Seat ${seat.seat}: ${seat.player} · ${H.chips(seat.stack)}</div><div class="row wrap">${absence}${hole}</div><div class="row sheet-actions"><button type="button" class="btn" data-action="close">Close</button></div>`;
   }
-  if (sheet.innerHTML === html) return;
-  // Keep what the director is typing when the live view redraws the sheet.
-  const focused = document.activeElement && sheet.contains(document.activeElement) ? document.activeElement.id : null;
-  const caret = focused ? document.activeElement.selectionStart : null;
-  sheet.innerHTML = html;
-  if (focused && $(focused)) {
-    $(focused).focus();
-    if (caret !== null && $(focused).setSelectionRange) $(focused).setSelectionRange(caret, caret);
-  }
+  return null;
 }
 
 // A player acted before his turn (act_out_of_turn): who, and what he did; the engine holds it
@@ -78,19 +66,9 @@ export function renderSheet() {
 function outOfTurnSheet() {
   const hand = S.state.hand;
   const toAct = hand && hand.legal ? hand.legal.player : null;
-  let html = '<div class="sheet-title">Out of turn: who acted?</div><div class="row wrap out-of-turn-players">';
-  for (const seat of S.state.seats) {
-    if (!seat.in_hand || seat.folded || seat.all_in || seat.position === toAct) continue;
-    html += toggle("oot-player", { player: seat.position }, H.esc(seat.player), S.ui.player === seat.position);
-  }
-  html += "</div>";
+  const players = S.state.seats.filter((seat) => seat.in_hand && !seat.folded && !seat.all_in && seat.position !== toAct);
   const who = S.ui.player !== null && S.ui.player !== undefined;
-  html += '<div class="row wrap out-of-turn-actions">';
-  for (const action of ["fold", "check", "call"]) html += dButton(`oot-${action}`, `${action[0].toUpperCase()}${action.slice(1)}`, "", who);
-  html += "</div>";
-  html += `<div class="row"><input id="oot-to" inputmode="numeric" placeholder="Bet or raise to" autocomplete="off">${dButton("oot-bet", "Bet", "", who)}${dButton("oot-raise", "Raise to", "", who)}</div>`;
-  html += '<div class="row sheet-actions"><button type="button" class="btn" data-action="close">Cancel</button></div>';
-  return html;
+  return html`<div class="sheet-title">Out of turn: who acted?</div><div class="row wrap out-of-turn-players">${players.map((seat) => toggle("oot-player", { player: seat.position }, seat.player, S.ui.player === seat.position))}</div><div class="row wrap out-of-turn-actions">${["fold", "check", "call"].map((action) => dButton(`oot-${action}`, `${action[0].toUpperCase()}${action.slice(1)}`, "", who))}</div><div class="row"><input id="oot-to" inputmode="numeric" placeholder="Bet or raise to" autocomplete="off">${dButton("oot-bet", "Bet", "", who)}${dButton("oot-raise", "Raise to", "", who)}</div>${CLOSE}`;
 }
 
 function outOfTurn(action) {
@@ -135,70 +113,64 @@ export function freshDirector() {
   return { player: null, rule: "", reason: "", winners: null, versions: [], amend: null, to: "" };
 }
 
+/**
+ * A button of a sheet, off while entries are waiting or until what it needs is chosen.
+ * @param {string} action
+ * @param {string} label
+ * @param {string} cls
+ * @param {boolean} enabled
+ */
 export function dButton(action, label, cls, enabled) {
-  const off = busy() || !enabled ? " disabled" : "";
-  return `<button type="button" class="btn ${cls}" data-action="${action}"${off}>${label}</button>`;
+  return html`<button type="button" class=${`btn ${cls}`} data-action=${action} ?disabled=${busy() || !enabled}>${label}</button>`;
 }
 
+/**
+ * A choice that is on or off (aria-pressed), with its data (player, pot, version).
+ * @param {string} action
+ * @param {{player?: number, pot?: number, version?: number}} data
+ * @param {string} label
+ * @param {boolean} on
+ */
 export function toggle(action, data, label, on) {
-  const attrs = Object.entries(data).map(([k, v]) => ` data-${k}="${H.esc(v)}"`).join("");
-  return `<button type="button" class="btn toggle${on ? " picked" : ""}" aria-pressed="${on}" data-action="${action}"${attrs}>${label}</button>`;
+  return html`<button type="button" class=${on ? "btn toggle picked" : "btn toggle"} aria-pressed=${String(on)} data-action=${action} data-player=${data.player ?? nothing} data-pot=${data.pot ?? nothing} data-version=${data.version ?? nothing}>${label}</button>`;
 }
 
 export function directorSheet() {
   const d = S.ui.director || (S.ui.director = freshDirector());
   const hand = S.state.hand;
   const inHand = S.state.hand_in_progress;
-  let html = '<div class="sheet-title">Director: ruling at the table</div>';
-  html += '<div class="row wrap director-why">' +
-    `<input id="d-rule" data-field="rule" placeholder="Rule (e.g. TDA 65)" autocomplete="off" value="${H.esc(d.rule)}">` +
-    `<input id="d-reason" data-field="reason" placeholder="Reason" autocomplete="off" value="${H.esc(d.reason)}"></div>`;
+  const parts = [html`<div class="sheet-title">Director: ruling at the table</div><div class="row wrap director-why"><input id="d-rule" data-field="rule" placeholder="Rule (e.g. TDA 65)" autocomplete="off" .value=${d.rule}><input id="d-reason" data-field="reason" placeholder="Reason" autocomplete="off" .value=${d.reason}></div>`];
   if (inHand && hand.phase !== "showdown") {
-    html += '<div class="panel-title">Kill a hand</div><div class="row wrap director-kill">';
-    for (const seat of S.state.seats) {
-      if (seat.in_hand && !seat.folded) html += toggle("d-player", { player: seat.position }, H.esc(seat.player), d.player === seat.position);
-    }
-    html += "</div>";
+    const players = S.state.seats.filter((seat) => seat.in_hand && !seat.folded);
     const who = d.player !== null ? nameOf(d.player) : "";
-    html += `<div class="row">${dButton("d-kill", who ? `Kill ${H.esc(who)}'s hand` : "Kill the hand", "", !!who)}</div>`;
+    parts.push(html`<div class="panel-title">Kill a hand</div><div class="row wrap director-kill">${players.map((seat) => toggle("d-player", { player: seat.position }, seat.player, d.player === seat.position))}</div><div class="row">${dButton("d-kill", who ? `Kill ${who}'s hand` : "Kill the hand", "", !!who)}</div>`);
   }
   if (inHand) {
-    html += '<div class="panel-title">Foreign-back or duplicate card</div>';
-    html += `<div class="row">${dButton("d-void-hand", "Void the hand: every bet back", "", true)}</div>`;
+    parts.push(html`<div class="panel-title">Foreign-back or duplicate card</div><div class="row">${dButton("d-void-hand", "Void the hand: every bet back", "", true)}</div>`);
   }
   if (inHand && hand.phase === "showdown" && hand.pots.length) {
     if (!d.winners) {
       const proposed = (hand.showdown && hand.showdown.proposed) || [];
       d.winners = hand.pots.map((_p, k) => (proposed[k] ? proposed[k].winners.slice() : []));
     }
-    html += '<div class="panel-title">Award the pots by ruling</div>';
-    hand.pots.forEach((pot, k) => {
-      html += `<div class="row wrap award-pot" data-pot="${k}"><b>${H.esc(pot.name)} ${H.chips(pot.amount)}</b>`;
-      for (const p of pot.eligible) html += toggle("d-winner", { pot: k, player: p }, H.esc(nameOf(p)), d.winners[k].includes(p));
-      html += "</div>";
-    });
+    const pots = hand.pots.map((pot, k) => html`<div class="row wrap award-pot" data-pot=${k}><b>${pot.name} ${H.chips(pot.amount)}</b>${pot.eligible.map((p) => toggle("d-winner", { pot: k, player: p }, nameOf(p), d.winners[k].includes(p)))}</div>`);
     const ready = d.winners.every((w) => w.length);
-    html += `<div class="row">${dButton("d-award", "Award as ruled", "primary", ready)}</div>`;
+    parts.push(html`<div class="panel-title">Award the pots by ruling</div>${pots}<div class="row">${dButton("d-award", "Award as ruled", "primary", ready)}</div>`);
   }
   // What a director voids is an entry: an action, a deal, a post, a push... The table's own
   // set-up (opening, seating, the button, a hand's start) is corrected on the floor.
   const fixed = new Set(["table_opened", "player_seated", "player_left", "button_placed", "hand_started"]);
   const voidable = S.state.events.filter((e) => !e.voided && !e.correction && !fixed.has(e.type)).slice(0, 8);
   if (voidable.length) {
-    html += '<div class="panel-title">Void earlier entries</div><div class="void-list">';
-    for (const e of voidable) html += toggle("d-version", { version: e.version }, `#${e.version} ${H.esc(e.text)}`, d.versions.includes(e.version));
-    html += `</div><div class="row">${dButton("d-void-events", "Void the chosen entries", "", d.versions.length > 0)}</div>`;
+    parts.push(html`<div class="panel-title">Void earlier entries</div><div class="void-list">${voidable.map((e) => toggle("d-version", { version: e.version }, `#${e.version} ${e.text}`, d.versions.includes(e.version)))}</div><div class="row">${dButton("d-void-events", "Void the chosen entries", "", d.versions.length > 0)}</div>`);
   }
   const bets = S.state.events.filter((e) => !e.voided && (e.type === "bet_made" || e.type === "raise_made")).slice(0, 6);
   if (bets.length) {
-    html += '<div class="panel-title">Correct a bet\'s amount</div><div class="void-list amend-list">';
-    for (const e of bets) html += toggle("d-amend", { version: e.version }, `#${e.version} ${H.esc(e.text)}`, d.amend === e.version);
-    html += `</div><div class="row"><input id="d-to" data-field="to" inputmode="numeric" placeholder="Right amount (to)" autocomplete="off" value="${H.esc(d.to)}">`;
     const to = parseInt(d.to, 10);
-    html += dButton("d-amend-amount", d.amend && to > 0 ? `Amend #${d.amend} to ${H.chips(to)}` : "Amend", "", !!d.amend && to > 0) + "</div>";
+    parts.push(html`<div class="panel-title">Correct a bet's amount</div><div class="void-list amend-list">${bets.map((e) => toggle("d-amend", { version: e.version }, `#${e.version} ${e.text}`, d.amend === e.version))}</div><div class="row"><input id="d-to" data-field="to" inputmode="numeric" placeholder="Right amount (to)" autocomplete="off" .value=${d.to}>${dButton("d-amend-amount", d.amend && to > 0 ? `Amend #${d.amend} to ${H.chips(to)}` : "Amend", "", !!d.amend && to > 0)}</div>`);
   }
-  html += '<div class="row sheet-actions"><button type="button" class="btn" data-action="close">Close</button></div>';
-  return html;
+  parts.push(html`<div class="row sheet-actions"><button type="button" class="btn" data-action="close">Close</button></div>`);
+  return parts;
 }
 
 // The rule and the reason, or an alert saying that a ruling needs both.
@@ -212,9 +184,10 @@ export function ruling() {
 
 export function watchDirectorInputs() {
   document.addEventListener("input", (event) => {
-    const field = event.target.dataset && event.target.dataset.field;
+    const target = /** @type {HTMLInputElement} */ (event.target);
+    const field = target.dataset && target.dataset.field;
     if (field && S.ui.director) {
-      S.ui.director[field] = event.target.value;
+      S.ui.director[field] = target.value;
       if (field === "to") renderSheet(); // the Amend button names the amount
     }
   });

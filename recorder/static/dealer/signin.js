@@ -12,7 +12,8 @@ export function showSignIn(message) {
   box.hidden = false;
   const pin = { value: "", code: false, director: false, name: localStorage.getItem("handlog.name") || "" };
   box.oninput = (event) => {
-    if (event.target.id === "signin-name") pin.name = event.target.value;
+    const target = /** @type {HTMLInputElement} */ (event.target);
+    if (target.id === "signin-name") pin.name = target.value;
   };
   function draw(error) {
     const what = pin.director ? "Director PIN" : pin.code ? "Pairing code" : `Dealer PIN for table ${STREAM}`;
@@ -31,7 +32,7 @@ export function showSignIn(message) {
         h("a", { class: "btn small", href: `/view/${encodeURIComponent(STREAM)}` }, "Watch as viewer"))));
   }
   box.onclick = async (event) => {
-    const el = event.target.closest("[data-pin]");
+    const el = /** @type {any} */ (event.target).closest("[data-pin]");
     if (!el) return;
     const key = el.dataset.pin;
     if (key === "C") pin.value = "";
