@@ -19,6 +19,7 @@ from typing import Any
 
 from engine.cards import parse_cards
 from engine.commands import (
+    ActOutOfTurn,
     AwardPots,
     BetRaise,
     CheckCall,
@@ -26,6 +27,7 @@ from engine.commands import (
     DealBoard,
     Fold,
     MuckCards,
+    PushChips,
     ShowCards,
 )
 from engine.errors import RuleViolation
@@ -37,8 +39,8 @@ from schema.codec import EventCodec
 
 _CODEC = EventCodec(EVENT_TYPES)
 
-DECIDED = ("fold", "check_call", "bet_raise", "deal_board", "show_cards", "muck_cards",
-           "award_pots", "start_hand")
+DECIDED = ("fold", "check_call", "bet_raise", "push_chips", "act_out_of_turn", "deal_board",
+           "show_cards", "muck_cards", "award_pots", "start_hand")
 """The entries decided here; any other is queued as tapped and decided by the server."""
 
 
@@ -50,6 +52,14 @@ def _command(entry: dict[str, Any]) -> Command:
         return CheckCall(int(entry["player"]))
     if kind == "bet_raise":
         return BetRaise(int(entry["player"]), int(entry["to"]))
+    if kind == "push_chips":  # as recorder/wire.py reads the chip tray's motions
+        motions = [[int(chip) for chip in motion] for motion in entry.get("motions") or []]
+        return PushChips(int(entry["player"]), tuple(c for m in motions for c in m),
+                         tuple(len(m) for m in motions) if len(motions) > 1 else (),
+                         str(entry.get("said") or "nothing"), int(entry.get("said_to") or 0),
+                         bool(entry.get("bounty_chip")))
+    if kind == "act_out_of_turn":
+        return ActOutOfTurn(int(entry["player"]), str(entry["action"]), int(entry.get("to") or 0))
     if kind == "deal_board":
         return DealBoard(tuple(parse_cards(str(entry["cards"]))))
     if kind == "show_cards":

@@ -7,7 +7,7 @@
 import { sendCommand } from "./api.js";
 import { apply, setConnection } from "./main.js";
 import { fill, h } from "./dom.js";
-import { decideOffline, decidesHere, engine } from "./engine.js";
+import { decideOffline, decidesHere, engine, nextStepOffline, show } from "./engine.js";
 import { render } from "./render.js";
 import { showSignIn } from "./signin.js";
 import { $, H, OUTBOX_KEY, S, blocked, canRecord, freshUi } from "./store.js";
@@ -79,7 +79,7 @@ export function record(command, label, options) {
   saveOutbox();
   S.alertBox = null;
   S.ui = freshUi();
-  if (decided) S.state = decided.view;
+  if (decided) show(decided.view);
   render();
   if (decided && H.testing) {
     // Offline, the updated screen is the engine's: tap to its paint (as in main.js's apply).
@@ -87,6 +87,9 @@ export function record(command, label, options) {
     S.tapAt = null;
     requestAnimationFrame(() => setTimeout(() => /** @type {any} */ (window).__latencies.push(performance.now() - started), 0));
   }
+  // Offline, the step the page takes by itself (the push nobody contests, the next hand).
+  const step = decided ? nextStepOffline(command) : null;
+  if (step) record(step[0], step[1]);
   flush();
 }
 
@@ -238,7 +241,7 @@ function sending() {
 
 // What the tablet says about the rules while offline.
 function engineWords() {
-  if (engine.state === "ready") return "Checked on this tablet by the rules engine (the same as the server's); the server decides them again when the network returns.";
+  if (engine.state === "ready") return "Checked on this tablet by the rules engine (the same as the server's): betting, the board, the shows, the push and the next hand, which starts by itself after the push. A new level, a break or a move the director records meanwhile is not known here: the server decides every entry again when the network returns, and says so if the table changed.";
   if (engine.state === "loading") return "Starting the rules engine on this tablet…";
   return `Not checked on this tablet: ${engine.why || "no rules engine here"}. They are queued as tapped; the server decides them when the network returns.`;
 }
