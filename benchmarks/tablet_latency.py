@@ -121,10 +121,13 @@ def play_offline(tablet: Tablet, rng: random.Random) -> list[float]:
     page.context.set_offline(True)
     page.wait_for_function("() => window.handlogTable.engine() === 'ready'", timeout=180_000)
     start = page.evaluate("() => window.__latencies.length")
+    number = tablet.state()["hand"]["number"]
     while True:
         hand = tablet.state()["hand"]
         legal = hand and hand["legal"]
-        if not legal:
+        # The betting is over (a board card is due), or the last fold pushed the pot and the
+        # next hand started by itself on the tablet.
+        if not legal or hand["number"] != number:
             break
         count = page.evaluate("() => window.__latencies.length")
         tablet.click(f"[data-action='{betting_choice(legal, hand['street'] == 'preflop', rng)}']")

@@ -154,4 +154,24 @@ def test_only_a_tablet_that_sees_hole_cards_gets_the_hand_for_offline(tmp_path: 
     c = client(tmp_path)
     c.ok("table-1", {"type": "start_hand"})
     assert c.table("table-1")["offline_hand"][0][0] == "hand_started"
-    assert "offline_hand" not in c.viewer.table("table-1")  # type: ignore[attr-defined]
+    viewer = c.viewer.table("table-1")  # type: ignore[attr-defined]
+    assert "offline_hand" not in viewer and "offline_table" not in viewer
+
+
+def test_the_chip_tray_and_an_action_out_of_turn_are_decided_offline_as_the_server_does(
+        tmp_path: Path) -> None:
+    c = client(tmp_path)
+    c.ok("table-1", {"type": "start_hand"})
+    view = c.table("table-1")
+    ann = view["hand"]["legal"]["player"]
+    cy = (ann + 2) % 3
+    entries = [{"type": "act_out_of_turn", "player": cy, "action": "fold"},
+               {"type": "push_chips", "player": ann, "motions": [[50, 50]]}]
+    answer = decided_offline(view, entries)
+    assert answer["ok"], answer
+    for entry in entries:
+        c.ok("table-1", entry)
+    server = c.table("table-1")
+    assert answer["view"] == {k: v for k, v in server.items() if k not in STREAM_KEYS}
+    types = [e["type"] for e in server["events"]]
+    assert "acted_out_of_turn" in types and "chips_pushed" in types

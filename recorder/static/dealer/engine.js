@@ -85,9 +85,12 @@ function ask(entries) {
  */
 export function decideOffline(command) {
   if (!engine.kinds.has(command.type)) return null;
-  const answer = ask(waiting().concat([command]));
+  const entries = waiting().concat([command]);
+  const answer = ask(entries);
   if (!answer) return null;
-  if (!answer.ok) return answer;
+  // An entry queued before the engine started that it refuses: the server will say; this
+  // one cannot be decided on a table the tablet does not know, so it is queued as tapped.
+  if (!answer.ok) return answer.index === entries.length - 1 ? answer : null;
   const last = answer.commands[answer.commands.length - 1];
   const seat = S.state.seats.find((s) => s.position === last.player && s.in_hand);
   return { ok: true, command: last, name: seat ? seat.player : "", view: predicted(S.state, answer) };
