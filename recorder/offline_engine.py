@@ -93,20 +93,33 @@ def _start(state: TableState, level: Any) -> list[Any]:
     return list(begin(plan_hand(state, level, number)))
 
 
-def decide_entries(view_json: str, entries_json: str) -> str:
-    """Rebuild the table of `view` (a dealer's table view) and decide the queued `entries`
-    (wire commands; a null player is the player to act, a "max" amount his all-in) one after
-    the other: {ok: true, commands: [each entry with its player], view: the table's view after
-    them} or, for the first entry the engine refuses, {ok: false, index, rule, message,
-    legal_words}."""
-    view = json.loads(view_json)
-    events = [_CODEC.decode(t, v, p) for t, v, p in view.get("offline_hand") or []]
+# The last answer's table and the entries it followed: the next tap is one entry more on the
+# same table, so it is decided from there (an outage of two hands is some forty entries).
+_last: dict[str, Any] = {"table": None, "entries": [], "commands": [], "state": None}
+
+
+def _table(table_json: str) -> tuple[TableState, Any, dict[str, str]]:
+    table = json.loads(table_json)
+    events = [_CODEC.decode(t, v, p) for t, v, p in table.get("offline_hand") or []]
     hand = replay_events(events) if events else None
-    state = table_of(view["offline_table"], hand)
-    level = level_of(view.get("level"))
-    names = {seat["id"]: seat["player"] for seat in view.get("seats", []) if seat.get("id")}
+    names = {seat["id"]: seat["player"] for seat in table.get("seats", []) if seat.get("id")}
+    return table_of(table["offline_table"], hand), level_of(table.get("level")), names
+
+
+def decide_entries(table_json: str, entries_json: str) -> str:
+    """Rebuild the table a dealer's table view sent (its `offline_table`, `offline_hand`,
+    `level` and `seats`) and decide the queued `entries` (wire commands; a null player is the
+    player to act, a "max" amount his all-in) one after the other: {ok: true, commands: [each
+    entry with its player], view: the table's view after them} or, for the first entry the
+    engine refuses, {ok: false, index, rule, message, legal_words}."""
+    state, level, names = _table(table_json)
+    entries = [json.dumps(e, sort_keys=True) for e in json.loads(entries_json)]
     commands: list[dict[str, Any]] = []
-    for index, entry in enumerate(json.loads(entries_json)):
+    done = 0
+    if _last["table"] == table_json and entries[:len(_last["entries"])] == _last["entries"]:
+        state, done, commands = _last["state"], len(_last["entries"]), list(_last["commands"])
+    for index in range(done, len(entries)):
+        entry = json.loads(entries[index])
         try:
             if entry.get("type") == "start_hand":
                 decided = _start(state, level)
@@ -127,5 +140,6 @@ def decide_entries(view_json: str, entries_json: str) -> str:
         except RuleViolation as refused:
             return json.dumps(json.loads(_refused(refused)) | {"index": index})
         commands.append(entry)
+    _last.update(table=table_json, entries=entries, commands=commands, state=state)
     return json.dumps({"ok": True, "commands": commands,
                        "view": table_body(state, level, names, (), False)})

@@ -73,7 +73,11 @@ function waiting() {
 function ask(entries) {
   const view = S.state;
   if (engine.state !== "ready" || !view || !view.open || !view.offline_table) return null;
-  return JSON.parse(engine.decide(JSON.stringify(view), JSON.stringify(entries)));
+  // The table as the server sent it (the same on every tap until it sends another: the engine
+  // goes on from its last answer), and the names of its players.
+  const table = { offline_table: view.offline_table, offline_hand: view.offline_hand || [], level: view.level,
+    seats: view.seats.map((s) => ({ id: s.id || null, player: s.player })) };
+  return JSON.parse(engine.decide(JSON.stringify(table), JSON.stringify(entries)));
 }
 
 /**

@@ -42,7 +42,7 @@ export function saveOutbox() {
 /**
  * @param {any} command
  * @param {string} label
- * @param {{forNext?: boolean}} [options]
+ * @param {{forNext?: boolean, auto?: boolean}} [options] auto: a step the page takes by itself
  */
 export function record(command, label, options) {
   if (!canRecord() || !S.state || blocked()) return;
@@ -81,7 +81,7 @@ export function record(command, label, options) {
   S.ui = freshUi();
   if (decided) show(decided.view);
   render();
-  if (decided && H.testing) {
+  if (decided && H.testing && !(options && options.auto)) {
     // Offline, the updated screen is the engine's: tap to its paint (as in main.js's apply).
     const started = S.tapAt;
     S.tapAt = null;
@@ -89,7 +89,7 @@ export function record(command, label, options) {
   }
   // Offline, the step the page takes by itself (the push nobody contests, the next hand).
   const step = decided ? nextStepOffline(command) : null;
-  if (step) record(step[0], step[1]);
+  if (step) record(step[0], step[1], { auto: true });
   flush();
 }
 
