@@ -39,11 +39,12 @@ from engine.events import (
     StackAdjusted,
     TableOpened,
 )
-from engine.hand import (
-    STREETS,
-)
+from engine.hand import STREETS
 from engine.profiles import get_profile, render_rule
 from engine.table import Level
+
+# bet_sizes: the tablet's quick sizes, still importable from here since the view code moved.
+from recorder.offline_view import bet_sizes as bet_sizes
 from recorder.offline_view import (
     cards_view,
     level_dict,

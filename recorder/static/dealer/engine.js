@@ -89,6 +89,8 @@ function ask(entries) {
  */
 export function decideOffline(command) {
   if (!engine.kinds.has(command.type)) return null;
+  // A table with no level in its view (no tournament's clock): the server picks the stakes.
+  if (command.type === "start_hand" && !(S.state && S.state.level)) return null;
   const entries = waiting().concat([command]);
   const answer = ask(entries);
   if (!answer) return null;
