@@ -14,10 +14,12 @@ Prints the taps per hand (every click, and the clicks that record an entry) and 
 a tap to the updated screen, measured in the page: from the click's input event to the second
 animation frame after the new state was rendered (the first frame has painted by then).
 
-Then `--offline-hands` hands (default 8) whose betting is recorded with the network cut: the
-tablet's own engine (Pyodide) decides each tap and the screen shows its next player; it prints
-the tap-to-screen p50/p95 offline beside the online p95 of the same run (main's page has no
-offline figure: after one offline tap it disabled every button). Needs `npm ci --prefix web`.
+Then `--offline-hands` hands (default 8) recorded whole with the network cut: the tablet's own
+engine (Pyodide) decides each tap (the betting, the board, the shows, the push) and the screen
+shows what it decided, until the next hand starts by itself; it prints the tap-to-screen
+p50/p95 offline beside the online p95 of the same run. (Before the showdown and the push were
+decided on the tablet the offline hands were their betting only: p95 35-46 ms in two runs
+where this page's was 24-41 ms, p50 16-17 ms both.) Needs `npm ci --prefix web`.
 
 With `--viewers N` the same hands (same seed) are played twice in one run, on a fresh server
 each: first with no viewer, then with N viewers following the floor's live stream (each signed
@@ -112,9 +114,10 @@ def betting_choice(legal: dict[str, Any], preflop: bool, rng: random.Random) -> 
 
 
 def play_offline(tablet: Tablet, rng: random.Random) -> list[float]:
-    """Start a hand, cut the network and record the betting with the tablet's own engine
-    (Pyodide) until nobody is to act; then the network back, the queue sent, the hand
-    finished online. Returns the offline taps' latencies (ms)."""
+    """Start a hand, cut the network and record the whole hand with the tablet's own engine
+    (Pyodide): the betting, the board from the card pad, the shows and the push, until the
+    next hand starts by itself; then the network back and the queue sent. Returns the offline
+    taps' latencies (ms): each tap that records, to the screen the engine decided."""
     page = tablet.page
     if not tablet.state()["hand_in_progress"]:
         tablet.record("[data-action='start']")
@@ -122,20 +125,38 @@ def play_offline(tablet: Tablet, rng: random.Random) -> list[float]:
     page.wait_for_function("() => window.handlogTable.engine() === 'ready'", timeout=180_000)
     start = page.evaluate("() => window.__latencies.length")
     number = tablet.state()["hand"]["number"]
-    while True:
-        hand = tablet.state()["hand"]
-        legal = hand and hand["legal"]
-        # The betting is over (a board card is due), or the last fold pushed the pot and the
-        # next hand started by itself on the tablet.
-        if not legal or hand["number"] != number:
-            break
+    deck = [card_text(c) for c in FULL_DECK]
+    rng.shuffle(deck)
+
+    def recorded(selector: str) -> None:
         count = page.evaluate("() => window.__latencies.length")
-        tablet.click(f"[data-action='{betting_choice(legal, hand['street'] == 'preflop', rng)}']")
+        tablet.click(selector)
         page.wait_for_function("n => window.__latencies.length > n", arg=count)
+
+    while True:
+        state = tablet.state()
+        hand = state["hand"]
+        if not state["hand_in_progress"] or hand["number"] != number:
+            break  # the pot was pushed and (unless a hold is due) the next hand started
+        deck = [c for c in deck if c not in set(hand["known_cards"])]
+        if hand["phase"] == "betting":
+            choice = betting_choice(hand["legal"], hand["street"] == "preflop", rng)
+            recorded(f"[data-action='{choice}']")
+        elif hand["phase"] == "board":
+            page.wait_for_selector(".sheet .picker")  # opened by itself
+            for card in deck[:hand["board_due"] - 1]:
+                tablet.click(f".pick[data-card='{card}']")
+            recorded(f".pick[data-card='{deck[hand['board_due'] - 1]}']")  # on the last card
+        elif hand["showdown"] and hand["showdown"]["proposed"] is not None:
+            recorded("[data-action='award']")
+        else:  # the card pad is open on the next hand to show
+            page.wait_for_selector(".sheet .picker")
+            tablet.click(f".pick[data-card='{deck[0]}']")
+            recorded(f".pick[data-card='{deck[1]}']")
     latencies: list[float] = page.evaluate("s => window.__latencies.slice(s)", start)
     page.context.set_offline(False)
     page.wait_for_function("() => window.handlogTable.outbox().length === 0 && "
-                           "!window.handlogTable.state().predicted", timeout=60_000)
+                           "!window.handlogTable.state().predicted", timeout=120_000)
     finish_hand(tablet, rng)
     return latencies
 
@@ -358,7 +379,7 @@ def run(options: argparse.Namespace, viewers: int) -> list[float]:
                 page.wait_for_function("() => navigator.serviceWorker.controller",
                                        timeout=120_000)
                 # The same page, offline hand by hand: tap to the screen the tablet's engine
-                # decided (main's page disables every button after one offline tap).
+                # decided, each hand whole (the board, the shows, the push) before the next.
                 for _ in range(options.offline_hands):
                     offline += play_offline(Tablet(page), rng)
                 offline_taps = len(offline)
@@ -380,8 +401,8 @@ def run(options: argparse.Namespace, viewers: int) -> list[float]:
     print(f"wall clock: {elapsed:.1f} s for {sum(taps)} taps (includes the driver's own "
           "round trips)")
     if offline:
-        print(f"offline (the tablet's engine, Pyodide, decides; {options.offline_hands} hands, "
-              f"{offline_taps} betting taps): tap -> updated screen p50 "
+        print(f"offline (the tablet's engine, Pyodide, decides; {options.offline_hands} whole "
+              f"hands, {offline_taps} recording taps): tap -> updated screen p50 "
               f"{percentile(offline, 0.5):.0f} ms, p95 {percentile(offline, 0.95):.0f} ms, "
               f"max {max(offline):.0f} ms over {len(offline)} taps (online p95 "
               f"{percentile(latencies, 0.95):.0f} ms: offline/online "

@@ -31,6 +31,7 @@ from engine.commands import (
     ShowCards,
 )
 from engine.errors import RuleViolation
+from engine.evaluator import evaluate
 from engine.events import EVENT_TYPES
 from engine.hand import begin, decide, legal_actions, replay_events
 from engine.table import TableState, apply_table, plan_hand
@@ -42,6 +43,12 @@ _CODEC = EventCodec(EVENT_TYPES)
 DECIDED = ("fold", "check_call", "bet_raise", "push_chips", "act_out_of_turn", "deal_board",
            "show_cards", "muck_cards", "award_pots", "start_hand")
 """The entries decided here; any other is queued as tapped and decided by the server."""
+
+
+def warm() -> None:
+    """Build the hand evaluator's tables now, while the engine loads (a second or so in the
+    browser), not on the first showdown's tap."""
+    evaluate(tuple(parse_cards("AsKsQsJsTs2c3d")))
 
 
 def _command(entry: dict[str, Any]) -> Command:

@@ -41,6 +41,7 @@ export function loadEngine() {
       const module = py.pyimport("handlog_offline");
       engine.decide = module.decide_entries;
       engine.kinds = new Set(module.DECIDED.toJs());
+      module.warm();
       engine.state = "ready";
     } catch (e) {
       engine.state = "missing";
