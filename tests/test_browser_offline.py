@@ -19,7 +19,10 @@ from test_browser import (  # noqa: F401  (browser and site are fixtures)
     tap,
     to_act,
 )
-from web_support import open_table
+from web_support import LEVEL, make_app, make_recorder, open_table
+
+from engine.table import Level
+from recorder.cli_serve import serve_in_thread
 
 pytestmark = pytest.mark.browser
 
@@ -410,3 +413,45 @@ def test_a_conflict_with_what_the_table_recorded_offline_is_shown_with_names(
     assert to_act(page) == "Bob"  # the table as the server has it
     assert site.stream_types() == recorded  # nothing of this tablet's was recorded
     assert page.errors == []
+
+
+def test_a_new_level_while_offline_the_server_starts_the_hand_at_it_and_holds_the_rest(
+        browser: Any, tmp_path: Any) -> None:  # noqa: F811
+    """The tablet starts the next hand offline at the level it knows; meanwhile the
+    tournament's next level begins. Back online the server starts that hand at the new level
+    (it decides every entry again), and the betting tapped for the hand as the tablet showed
+    it is held, said so, until the dealer sends it on the table as it is now or discards it."""
+    require_pyodide()
+    level = [LEVEL]
+    recorder = make_recorder(tmp_path)
+    open_table(recorder, STREAM)
+    app, auth = make_app(recorder, level_for=lambda _stream, _fold: level[0])
+    with serve_in_thread(app) as base:
+        here = Site(base, auth, recorder)
+        page = dealer(browser, here)
+        controlled(page)
+        tap(page, "[data-action='start']")
+        go_offline(page)
+        page.wait_for_function("() => window.handlogTable.engine() === 'ready'",
+                               timeout=120_000)
+        offline_tap(page, "[data-action='fold']")  # Ann
+        offline_tap(page, "[data-action='fold']")  # Bob: the pot to Cy, the next hand starts
+        page.wait_for_function("() => window.handlogTable.state().hand.number === 2")
+        offline_tap(page, "[data-action='call']")  # Bob calls 100 (the blind the tablet knows)
+        level[0] = Level(100, 200, number=2)  # the director's clock moves on meanwhile
+        go_online(page)
+        page.wait_for_selector(".outbox.held", timeout=30_000)
+        assert "the server decided differently" in page.inner_text(".outbox")
+        assert "Decided differently by the server: start the next hand" in page.inner_text(
+            "#alert")
+        events = recorder.store.read(STREAM)
+        started = [e for e in events if e.type == "hand_started"][-1]
+        assert started.payload["min_bet"] == 200  # the server's level, not the tablet's
+        assert events[-1].type != "player_called"  # Bob's call waits for the dealer
+        page.click("[data-action='discard-held']")
+        page.wait_for_selector(".outbox", state="hidden")
+        assert to_act(page) == "Bob" and "Call 200" in page.inner_text("[data-action='call']")
+        assert "player_called" not in [e.type for e in recorder.store.read(STREAM)
+                                       if e.version > started.version]
+        assert page.errors == []
+        recorder.store.close()
