@@ -19,7 +19,9 @@ engine (Pyodide) decides each tap (the betting, the board, the shows, the push) 
 shows what it decided, until the next hand starts by itself; it prints the tap-to-screen
 p50/p95 offline beside the online p95 of the same run. (Before the showdown and the push were
 decided on the tablet the offline hands were their betting only: p95 35-46 ms in two runs
-where this page's was 24-41 ms, p50 16-17 ms both.) Needs `npm ci --prefix web`.
+where this page's was 24-41 ms, p50 16-17 ms both. Whole hands offline: p50 18-20 ms, p95
+40 ms at load 6, 137 ms at load 12, against an online p95 of 121 and 387 ms in those runs.)
+Needs `npm ci --prefix web`.
 
 With `--viewers N` the same hands (same seed) are played twice in one run, on a fresh server
 each: first with no viewer, then with N viewers following the floor's live stream (each signed
