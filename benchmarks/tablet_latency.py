@@ -21,10 +21,14 @@ chromium and signs in with the table PIN (one set-up: `served_table` and `dealer
    usual case). It prints the taps per hand and the time from a tap to the updated screen,
    measured in the page: from the click's input event to the task after the next animation
    frame once the new state was rendered (that frame has painted by then).
-3. Offline: then `--offline-hands` hands (default 8) whose betting is recorded with the network
-   cut: the tablet's own engine (Pyodide) decides each tap and the screen shows its next
-   player; it prints the tap-to-screen p50/p95 offline beside the online p95 of the same run.
-   Needs `npm ci --prefix web`.
+3. Offline: then `--offline-hands` hands (default 8) recorded whole with the network cut: the
+   tablet's own engine (Pyodide) decides each tap (the betting, the board, the shows, the push)
+   and the screen shows what it decided, until the next hand starts by itself; it prints the
+   tap-to-screen p50/p95 offline beside the online p95 of the same run. (Before the showdown
+   and the push were decided on the tablet the offline hands were their betting only: p95
+   35-46 ms in two runs where this page's was 24-41 ms, p50 16-17 ms both. Whole hands
+   offline: p50 18-20 ms, p95 40 ms at load 6, 137 ms at load 12, against an online p95 of 121
+   and 387 ms in those runs.) Needs `npm ci --prefix web`.
 
 With `--viewers N` the online hands (same seed) are played twice, on a fresh server each: first
 with no viewer, then with N viewers following the floor's live stream (each signed in as a
@@ -304,27 +308,49 @@ def betting_choice(legal: dict[str, Any], preflop: bool, rng: random.Random) -> 
 
 
 def play_offline(tablet: Tablet, rng: random.Random) -> list[float]:
-    """Start a hand, cut the network and record the betting with the tablet's own engine
-    (Pyodide) until nobody is to act; then the network back, the queue sent, the hand
-    finished online. Returns the offline taps' latencies (ms)."""
+    """Start a hand, cut the network and record the whole hand with the tablet's own engine
+    (Pyodide): the betting, the board from the card pad, the shows and the push, until the
+    next hand starts by itself; then the network back and the queue sent. Returns the offline
+    taps' latencies (ms): each tap that records, to the screen the engine decided."""
     page = tablet.page
     if not tablet.state()["hand_in_progress"]:
         tablet.record("[data-action='start']")
     page.context.set_offline(True)
     page.wait_for_function("() => window.handlogTable.engine() === 'ready'", timeout=180_000)
     start = page.evaluate("() => window.__latencies.length")
-    while True:
-        hand = tablet.state()["hand"]
-        legal = hand and hand["legal"]
-        if not legal:
-            break
+    number = tablet.state()["hand"]["number"]
+    deck = [card_text(c) for c in FULL_DECK]
+    rng.shuffle(deck)
+
+    def recorded(selector: str) -> None:
         count = page.evaluate("() => window.__latencies.length")
-        tablet.click(f"[data-action='{betting_choice(legal, hand['street'] == 'preflop', rng)}']")
+        tablet.click(selector)
         page.wait_for_function("n => window.__latencies.length > n", arg=count)
+
+    while True:
+        state = tablet.state()
+        hand = state["hand"]
+        if not state["hand_in_progress"] or hand["number"] != number:
+            break  # the pot was pushed and (unless a hold is due) the next hand started
+        deck = [c for c in deck if c not in set(hand["known_cards"])]
+        if hand["phase"] == "betting":
+            choice = betting_choice(hand["legal"], hand["street"] == "preflop", rng)
+            recorded(f"[data-action='{choice}']")
+        elif hand["phase"] == "board":
+            page.wait_for_selector(".sheet .picker")  # opened by itself
+            for card in deck[:hand["board_due"] - 1]:
+                tablet.click(f".pick[data-card='{card}']")
+            recorded(f".pick[data-card='{deck[hand['board_due'] - 1]}']")  # on the last card
+        elif hand["showdown"] and hand["showdown"]["proposed"] is not None:
+            recorded("[data-action='award']")
+        else:  # the card pad is open on the next hand to show
+            page.wait_for_selector(".sheet .picker")
+            tablet.click(f".pick[data-card='{deck[0]}']")
+            recorded(f".pick[data-card='{deck[1]}']")
     latencies: list[float] = page.evaluate("s => window.__latencies.slice(s)", start)
     page.context.set_offline(False)
     page.wait_for_function("() => window.handlogTable.outbox().length === 0 && "
-                           "!window.handlogTable.state().predicted", timeout=60_000)
+                           "!window.handlogTable.state().predicted", timeout=120_000)
     finish_hand(tablet, rng)
     return latencies
 
@@ -550,7 +576,8 @@ def run(browser: Any, options: argparse.Namespace, viewers: int) -> list[float]:
     print(f"wall clock: {elapsed:.1f} s for {sum(taps)} taps (includes the driver's own "
           "round trips)")
     if offline:
-        print(f"offline (the tablet's engine, Pyodide, decides; {options.offline_hands} hands): "
+        print(f"offline (the tablet's engine, Pyodide, decides; {options.offline_hands} whole "
+              "hands): "
               f"tap -> updated screen p50 {percentile(offline, 0.5):.0f} ms, "
               f"p95 {percentile(offline, 0.95):.0f} ms, max {max(offline):.0f} ms over "
               f"{len(offline)} taps (offline/online p95 "

@@ -39,19 +39,25 @@ def pyodide_installed() -> bool:
 
 
 SCHEMA = ENGINE.parent / "schema"
-# Beside the engine: the codec of its events (standard library only), and the tablet's side.
+# Beside the engine: the codec of its events (standard library only), and the tablet's side:
+# the server's view code of a table (offline_view.py, engine imports only) and the module the
+# page calls (offline_engine.py, as handlog_offline.py).
 CODEC_FILES = ("__init__.py", "codec.py", "errors.py")
-TABLET = Path(__file__).resolve().parent / "offline_engine.py"
+RECORDER = Path(__file__).resolve().parent
+VIEW_FILES = ("__init__.py", "offline_view.py")
+TABLET = RECORDER / "offline_engine.py"
 
 
 @cache
 def engine_zip() -> bytes:
     """The engine package's .py files (`engine/...`), the event codec (`schema/codec.py`,
-    `schema/errors.py`) and `handlog_offline.py` (recorder/offline_engine.py), in a zip with
-    the same bytes every time."""
+    `schema/errors.py`), the table's view code (`recorder/offline_view.py`) and
+    `handlog_offline.py` (recorder/offline_engine.py), in a zip with the same bytes every
+    time."""
     files = [(f"engine/{p.relative_to(ENGINE).as_posix()}", p)
              for p in sorted(ENGINE.rglob("*.py"))]
     files += [(f"schema/{name}", SCHEMA / name) for name in CODEC_FILES]
+    files += [(f"recorder/{name}", RECORDER / name) for name in VIEW_FILES]
     files.append(("handlog_offline.py", TABLET))
     buffer = io.BytesIO()
     with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:

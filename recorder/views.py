@@ -18,9 +18,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from engine import offers, words
-from engine.cards import card_text
-from engine.errors import RuleViolation
+from engine import words
 from engine.events import (
     HAND_EVENT_TYPES,
     ActedOutOfTurn,
@@ -41,20 +39,18 @@ from engine.events import (
     StackAdjusted,
     TableOpened,
 )
-from engine.hand import (
-    BETTING,
-    SHOWDOWN,
-    STREETS,
-    HandState,
-    LegalActions,
-    legal_actions,
-    next_steps,
-    pots,
-    propose_awards,
-    showdown_order,
-)
+from engine.hand import STREETS
 from engine.profiles import get_profile, render_rule
-from engine.table import Level, TableState, plan_hand, start_hold
+from engine.table import Level
+
+# bet_sizes: the tablet's quick sizes, still importable from here since the view code moved.
+from recorder.offline_view import bet_sizes as bet_sizes
+from recorder.offline_view import (
+    cards_view,
+    level_dict,
+    table_body,
+    table_snapshot,
+)
 from replay.fold import TableFold
 from schema.codec import encode_event
 from schema.store import EventStore, StoredEvent
@@ -286,168 +282,6 @@ def event_rows(fold: TableFold, stored: list[StoredEvent], public: bool,
 # --- a table -----------------------------------------------------------------------------
 
 
-def _cards(cards: tuple[int, ...] | None) -> list[str] | None:
-    return None if cards is None else [card_text(c) for c in cards]
-
-
-def bet_sizes(hand: HandState, legal: LegalActions) -> list[dict[str, Any]]:
-    """The quick sizes a tablet offers (engine/offers.py): each a legal total the chips in play
-    make, with its size in big blinds; the all-in says which presets it caps."""
-    return [{"label": size.label, "to": size.to, "big_blinds": size.big_blinds,
-             "all_in": size.all_in, "capped": list(size.capped)}
-            for size in offers.bet_sizes(hand, legal)]
-
-
-def _legal(hand: HandState, seat_of: tuple[int, ...],
-           names: dict[str, str]) -> dict[str, Any] | None:
-    legal = legal_actions(hand)
-    if legal is None:
-        return None
-    return {
-        "player": legal.player,
-        "seat": seat_of[legal.player],
-        "name": names.get(hand.setup.players[legal.player], hand.setup.players[legal.player])
-        if hand.setup.players else f"position {legal.player}",
-        "fold": legal.can_fold,
-        "check": legal.can_check,
-        "call": legal.call_amount,
-        "call_all_in": legal.call_all_in,
-        "raise_kind": legal.raise_kind,
-        "min_to": legal.min_to,
-        "max_to": legal.max_to,
-        "all_in_to": legal.max_to if legal.raise_kind else 0,
-        "sizes": bet_sizes(hand, legal),
-        # What the keypad may send: totals from min_to to max_to whose chips (the total less
-        # the player's bet) are a multiple of `step`, the smallest chip in play, or all-in.
-        "step": hand.setup.chip_unit if hand.setup.chips_checked else 1,
-        "bet": hand.bets[legal.player],
-        "big_blind": hand.setup.min_bet,
-        "describe": list(legal.describe()),
-    }
-
-
-def _hand_view(hand: HandState, public: bool, names: dict[str, str]) -> dict[str, Any]:
-    seats = hand.setup.seats or tuple(range(1, hand.player_count + 1))
-    # The pots in the middle: what was collected from earlier streets (this street's bets are
-    # still in front of the players; the pots gather them when the street ends).
-    collected = hand._replace(committed=tuple(
-        c - b for c, b in zip(hand.committed, hand.bets, strict=True)))
-    pot_list = [
-        {"amount": p.amount, "eligible": list(p.eligible),
-         "eligible_seats": [seats[i] for i in p.eligible],
-         "name": words.pot_name(k)}
-        for k, p in enumerate(pots(collected))
-    ] if not hand.is_complete else []
-    view: dict[str, Any] = {
-        "number": hand.setup.hand_number,
-        "phase": hand.phase,
-        "street": STREETS[min(hand.street, 3)],
-        "complete": hand.is_complete,
-        "board": _cards(hand.board) or [],
-        "pots": pot_list,
-        "pot_total": hand.pot_total if not hand.is_complete else 0,
-        "current_bet": hand.current_bet,
-        "to_act": hand.to_act,
-        "to_act_seat": seats[hand.to_act] if hand.to_act is not None else None,
-        "legal": _legal(hand, seats, names) if hand.phase == BETTING else None,
-        "board_due": 0,
-        "betting_closed": hand.betting_closed,
-        "next_steps": list(next_steps(hand)),
-        "showdown": None,
-        "awards": [_award(a, seats) for a in hand.awards],
-        "button_seat": hand.setup.button_seat,
-        "small_blind_seat": hand.setup.small_blind_seat,
-        "big_blind_seat": hand.setup.big_blind_seat,
-        "known_cards": _known(hand, public),
-        "level": hand.setup.level,
-        "min_bet": hand.setup.min_bet,
-        "chip_unit": hand.setup.chip_unit,
-        # The chips in play at this level (after its color-ups), smallest first: the chip tray
-        # offers these and no others (empty: the table has no structure; any multiple of
-        # chip_unit is a chip).
-        "denominations": list(hand.setup.denominations),
-    }
-    if hand.phase == "board":
-        view["board_due"] = 3 if not hand.board else 1
-    if hand.phase == SHOWDOWN or (hand.betting_closed and not hand.is_complete):
-        view["showdown"] = _showdown(hand, seats, names)
-    return view
-
-
-def _award(award: PotAwarded, seats: tuple[int, ...]) -> dict[str, Any]:
-    return {
-        "pot": award.pot, "amount": award.amount, "winners": list(award.winners),
-        "winner_seats": [seats[w] for w in award.winners], "shares": list(award.shares),
-        "odd_chips": list(award.odd_chips), "hand_rank": list(award.hand_rank),
-        "hand_name": words.hand_name(award.hand_rank),
-        "ruling": award.ruling,
-    }
-
-
-def _showdown(hand: HandState, seats: tuple[int, ...],
-              names: dict[str, str]) -> dict[str, Any]:
-    """Who shows in what order, the engine's proposed awards or what is still pending (said
-    with names: "Main pot is contested: Bob has not shown both cards"), and whether the pots
-    go without a tap (`awards_by_itself`: nobody is left to contest them)."""
-    result: dict[str, Any] = {
-        "order": list(showdown_order(hand)),
-        "order_seats": [seats[i] for i in showdown_order(hand)],
-        "proposed": None,
-        "pending": None,
-        "awards_by_itself": False,
-    }
-    if hand.phase != SHOWDOWN:
-        return result
-    try:
-        result["proposed"] = [_award(a, seats) for a in propose_awards(hand)]
-        result["awards_by_itself"] = offers.awards_by_itself(hand)
-    except RuleViolation as violation:
-        players = hand.setup.players
-
-        def who(position: int) -> str:
-            player = players[position] if 0 <= position < len(players) else ""
-            return names.get(player, player) or f"seat {seats[position]}"
-
-        pending = violation.as_dict()
-        pending["message"] = (words.violation_text(violation.code, violation.facts, who)
-                              or violation.message)
-        result["pending"] = pending
-    return result
-
-
-def _known(hand: HandState, public: bool) -> list[str]:
-    """Cards the picker greys out: the board, shown cards, and (not for viewers) dealt ones."""
-    seen = set(hand.board)
-    groups = list(hand.shown) + ([] if public else list(hand.hole))
-    for cards in groups:
-        if cards:
-            seen.update(cards)
-    return sorted(card_text(c) for c in seen)
-
-
-def _next_plan(state: TableState, level: Level | None,
-               due: tuple[str, ...] = ()) -> dict[str, Any] | None:
-    """Who has the button and the blinds next hand, or why no hand can start; and whether it
-    starts by itself after the push (`starts_by_itself`) or why the dealer starts it (`hold`,
-    engine.table.start_hold, and its words)."""
-    try:
-        plan = plan_hand(state, level or Level(1, 2), state.hands_played + 1)
-    except RuleViolation as violation:
-        return {"ready": False, "why": violation.as_dict(), "starts_by_itself": False}
-    hold = start_hold(state, level, due)
-    return {"ready": True, "button_seat": plan.button_seat,
-            "small_blind_seat": plan.small_blind_seat, "big_blind_seat": plan.big_blind_seat,
-            "seats": list(plan.seats), "starts_by_itself": not hold, "hold": hold,
-            "hold_text": words.START_HOLDS.get(hold, hold)}
-
-
-def _level_dict(level: Level | None) -> dict[str, Any] | None:
-    if level is None:
-        return None
-    return {"number": level.number, "small_blind": level.small_blind,
-            "big_blind": level.big_blind, "ante": level.ante, "ante_kind": level.ante_kind,
-            "chip_unit": level.chip_unit, "denominations": list(level.denominations)}
-
 
 def offline_hand(fold: TableFold) -> list[list[Any]]:
     """The hand in progress as the engine's own events, [type, schema version, payload] each
@@ -483,67 +317,13 @@ def table_view(
                             "events": event_rows(fold, recent, public, names)}
     if state is None:
         return base | {"open": False, "problem": table_problem(fold)}
-    profile = get_profile(state.profile)
-    hand = state.hand
-    in_hand = hand is not None and not hand.is_complete
-    position = {s: i for i, s in enumerate(hand.setup.seats)} if hand is not None else {}
-    seats = []
-    for number in range(1, state.seat_count + 1):
-        seat = state.occupant(number)
-        row: dict[str, Any] = {"seat": number, "player": None}
-        if seat is not None:
-            row |= {"player": names.get(seat.player, seat.player), "id": seat.player,
-                    "stack": seat.stack, "absent": seat.absent,
-                    "waits": seat.waits, "position": None, "bet": 0, "in_hand": False,
-                    "folded": False, "all_in": False, "hole": None, "shown": None,
-                    "to_act": False}
-            p = position.get(number)
-            if hand is not None and p is not None:
-                row |= {
-                    "position": p, "in_hand": True, "folded": hand.folded[p],
-                    "shown": _cards(hand.shown[p]),
-                    "hole": None if public else _cards(hand.hole[p] or None),
-                }
-                if in_hand:
-                    row |= {"stack": hand.stacks[p], "bet": hand.bets[p],
-                            "committed": hand.committed[p], "absent": hand.absent[p],
-                            "all_in": hand.stacks[p] == 0 and not hand.folded[p],
-                            "to_act": hand.to_act == p}
-        seats.append(row)
-    plan = None
-    if in_hand:
-        assert hand is not None
-        markers = (hand.setup.button_seat, hand.setup.small_blind_seat,
-                   hand.setup.big_blind_seat)
-    else:
-        plan = _next_plan(state, level, due)
-        if plan is not None and plan["ready"]:
-            markers = (plan["button_seat"], plan["small_blind_seat"], plan["big_blind_seat"])
-        else:
-            markers = (state.button, state.small_blind_seat, state.big_blind_seat)
-    for row in seats:
-        row["button"] = row["seat"] == markers[0]
-        row["small_blind"] = row["seat"] == markers[1]
-        row["big_blind"] = row["seat"] == markers[2]
-    if in_hand and not public:
-        base["offline_hand"] = offline_hand(fold)
-    return base | {
-        "open": True,
-        "table": state.table,
-        "tournament": state.tournament,
-        "carry": state.carry,  # chips waiting for the next pot (Octobermuck color-up)
-        "seat_count": state.seat_count,
-        "profile": {"name": profile.name, "title": profile.title,
-                    "clock_seconds": profile.clock_seconds,
-                    "clock_countdown_seconds": profile.clock_countdown_seconds},
-        "hands_played": state.hands_played,
-        "seats": seats,
-        "hand": _hand_view(hand, public, names) if hand is not None else None,
-        "hand_in_progress": in_hand,
-        "level": _level_dict(level),
-        "next_hand": None if in_hand else plan,
-        "chips": state.chips(),
-    }
+    body = table_body(state, level, names, due, public)
+    if not public:
+        # What the dealer's tablet decides with while offline (recorder/offline_engine.py).
+        base["offline_table"] = table_snapshot(state)
+        if state.hand is not None:
+            base["offline_hand"] = offline_hand(fold)
+    return base | body
 
 
 def table_summary(fold: TableFold, level: Level | None = None,
@@ -570,7 +350,7 @@ def table_summary(fold: TableFold, level: Level | None = None,
         "stream": fold.stream, "version": fold.version, "open": True, "table": state.table,
         "tournament": state.tournament, "seat_count": state.seat_count,
         "profile": state.profile, "hands_played": state.hands_played, "players": players,
-        "chips": state.chips(), "level": _level_dict(level), "hand": None,
+        "chips": state.chips(), "level": level_dict(level), "hand": None,
         "findings": len(fold.findings),
         "carry": state.carry if not in_hand else 0,  # waiting for the next pot
     }
@@ -579,7 +359,7 @@ def table_summary(fold: TableFold, level: Level | None = None,
         summary["hand"] = {
             "number": hand.setup.hand_number, "phase": hand.phase,
             "street": STREETS[min(hand.street, 3)], "pot_total": hand.pot_total,
-            "board": _cards(hand.board) or [],
+            "board": cards_view(hand.board) or [],
             "to_act": names.get(hand.setup.players[to_act], hand.setup.players[to_act])
             if to_act is not None else None,
             "level": hand.setup.level, "blinds": f"{max(hand.setup.blinds, default=0)}",

@@ -19,7 +19,10 @@ from test_browser import (  # noqa: F401  (browser and site are fixtures)
     tap,
     to_act,
 )
-from web_support import open_table
+from web_support import LEVEL, make_app, make_recorder, open_table
+
+from engine.table import Level
+from recorder.cli_serve import serve_in_thread
 
 pytestmark = pytest.mark.browser
 
@@ -250,10 +253,10 @@ def test_without_pyodide_the_page_says_so_and_still_queues_every_tap(
     assert page.errors == []
 
 
-def test_offline_the_betting_ends_on_the_tablet_and_the_rest_waits_for_the_server(
+def test_offline_the_pot_nobody_contests_is_pushed_and_the_next_hand_starts_on_the_tablet(
         browser: Any, site: Site) -> None:  # noqa: F811
-    """Two folds offline end the hand's betting: the tablet's engine says nobody is to act,
-    the panel says the server decides what follows; back online the server has both folds."""
+    """Two folds offline end the hand: the tablet's engine pushes the pot to Cy and starts the
+    next hand by itself (button and blinds moved on); back online the server has them all."""
     require_pyodide()
     page = dealer(browser, site)
     controlled(page)
@@ -264,13 +267,191 @@ def test_offline_the_betting_ends_on_the_tablet_and_the_rest_waits_for_the_serve
     page.wait_for_function("() => document.querySelector('.to-act-title').innerText"
                            ".startsWith('Bob')")
     page.click("[data-action='fold']")  # Bob: Cy is alone
-    page.wait_for_selector("#actions .panel-title:has-text('server decides')")
-    assert page.query_selector("[data-action='fold']") is None
+    page.wait_for_function("() => window.handlogTable.state().hand.number === 2")
+    labels = [q["label"] for q in page.evaluate("() => window.handlogTable.outbox()")]
+    assert labels == ["Ann: fold", "Bob: fold", "push the pot (nobody left to contest it)",
+                      "start the next hand"]
+    assert to_act(page) == "Bob"  # the button on Bob: Cy small blind, Ann big blind
     go_online(page)
     drained(page)
-    # (Then the page pushes the pot nobody contests and starts the next hand by itself.)
     types = site.stream_types()
-    first_hand = types[types.index("hand_started"):]
-    assert [t for t in first_hand if t.startswith("player_")][:2] == ["player_folded",
-                                                                      "player_folded"]
+    second = len(types) - types[::-1].index("hand_started") - 1
+    first_hand = types[types.index("hand_started"):second]
+    assert [t for t in first_hand if t in ("player_folded", "pot_awarded")] == [
+        "player_folded", "player_folded", "pot_awarded"]
+    assert to_act(page) == "Bob"
     assert page.errors == []
+
+
+# What a view holds that the tablet's engine does not compute (the stream's facts).
+STREAM_KEYS = ("stream", "version", "role", "events", "offline_hand", "offline_table",
+               "predicted")
+
+
+def offline_tap(page: Any, selector: str) -> None:
+    """Tap while offline and wait until the entry is queued (the engine decided it)."""
+    count = len(page.evaluate("() => window.handlogTable.outbox()"))
+    page.click(selector)
+    page.wait_for_function(f"() => window.handlogTable.outbox().length > {count}")
+
+
+def pick(page: Any, cards: str) -> None:
+    """Tap the cards on the card pad (a board or a shown hand is recorded on its last card)."""
+    count = len(page.evaluate("() => window.handlogTable.outbox()"))
+    page.wait_for_selector(".sheet .picker")
+    for k in range(0, len(cards), 2):
+        page.click(f"[data-action='pick'][data-card='{cards[k:k + 2]}']")
+    page.wait_for_function(f"() => window.handlogTable.outbox().length > {count}")
+
+
+def test_a_whole_hand_and_the_next_offline_with_a_reload_are_recorded_once_in_order(
+        browser: Any, site: Site) -> None:  # noqa: F811
+    """The network goes in the middle of a hand and stays gone: the dealer finishes the hand on
+    the tablet (the board, both hands shown on the card pad, the pot pushed as the engine
+    proposes), the next hand starts by itself, he plays it, reloads the page, plays on. Back
+    online the server's log holds exactly what was tapped, in order, once each, and the table
+    it shows is the one the offline screen showed."""
+    require_pyodide()
+    page = dealer(browser, site)
+    controlled(page)
+    tap(page, "[data-action='start']")  # Ann (button) 1000, Bob SB 3000, Cy BB 3000, 50/100
+    go_offline(page)
+    page.wait_for_function("() => window.handlogTable.engine() === 'ready'", timeout=120_000)
+    offline_tap(page, "[data-action='call']")  # Ann calls 100
+    offline_tap(page, "[data-action='fold']")  # Bob folds
+    offline_tap(page, "[data-action='check']")  # Cy checks: the flop is due
+    for board in ("2c7d9h", "Js", "Qd"):
+        pick(page, board)
+        offline_tap(page, "[data-action='check']")  # Cy
+        offline_tap(page, "[data-action='check']")  # Ann
+    # The showdown: the card pad opens on the first hand to show, then on the next.
+    pick(page, "AsAh")
+    pick(page, "KsKh")
+    page.wait_for_selector(".awards .award")
+    assert "Push the pot" in page.inner_text("[data-action='award']")
+    offline_tap(page, "[data-action='award']")  # the pot, as the engine proposes
+    page.wait_for_function("() => window.handlogTable.state().hand.number === 2")
+    assert "Offline" in page.inner_text(".outbox")
+    assert "move the director records" in page.inner_text(".outbox .engine")
+    assert to_act(page) == "Bob"  # the button moved on: Bob, Cy SB, Ann BB
+    offline_tap(page, "[data-action='call']")  # Bob calls 100
+    offline_tap(page, "[data-action='call']")  # Cy completes: 50
+    offline_tap(page, "[data-action='check']")  # Ann checks
+    before = page.evaluate("() => window.handlogTable.outbox()")
+    page.reload()  # no network: the page from the service worker, the queue from storage
+    page.wait_for_function("() => window.handlogTable.engine() === 'ready' && "
+                           "window.handlogTable.state().predicted", timeout=120_000)
+    assert [q["event_id"] for q in page.evaluate("() => window.handlogTable.outbox()")] == [
+        q["event_id"] for q in before]
+    pick(page, "3c8dTh")  # the flop of hand 2, after the reload
+    for key in "300":
+        page.click(f"[data-action='key'][data-key='{key}']")
+    offline_tap(page, "[data-action='raise']")  # Cy bets 300
+    offline_tap(page, "[data-action='call']")  # Ann calls 300
+    offline_tap(page, "[data-action='fold']")  # Bob folds
+    page.wait_for_selector(".sheet .picker")  # the turn is due
+    shot(page, "dealer-1280x800-offline-second-hand")
+    queued = page.evaluate("() => window.handlogTable.outbox()")
+    shown = page.evaluate("() => window.handlogTable.state()")
+    assert "pot_awarded" not in site.stream_types()  # nothing reached the server
+
+    go_online(page)
+    drained(page, timeout=120_000)
+    events = site.recorder.store.read(STREAM)
+    assert len({e.event_id for e in events}) == len(events)
+    ids = [q["event_id"] for q in queued]
+    mine = sorted((e for e in events if str(e.event_id) in ids), key=lambda e: e.version)
+    assert [str(e.event_id) for e in mine] == ids  # each entry once, in the order tapped
+    called, checked, dealt = "player_called", "player_checked", "board_dealt"
+    assert [(e.type, e.payload.get("amount", e.payload.get("to"))) for e in mine] == [
+        (called, 100), ("player_folded", None), (checked, None),
+        (dealt, None), (checked, None), (checked, None),
+        (dealt, None), (checked, None), (checked, None),
+        (dealt, None), (checked, None), (checked, None),
+        ("cards_shown", None), ("cards_shown", None), ("pot_awarded", 250),
+        ("hand_started", None), (called, 100), (called, 50), (checked, None),
+        (dealt, None), ("bet_made", 300), (called, 300), ("player_folded", None)]
+    after = page.evaluate("() => window.handlogTable.state()")
+    assert {k: v for k, v in after.items() if k not in STREAM_KEYS} == {
+        k: v for k, v in shown.items() if k not in STREAM_KEYS}
+    assert page.errors == []
+
+
+def test_a_conflict_with_what_the_table_recorded_offline_is_shown_with_names(
+        browser: Any, site: Site) -> None:  # noqa: F811
+    """While this tablet is offline another tablet records on the server: the first offline
+    entry meets the conflict, shown with the names of what the table recorded and what to do;
+    re-applied on the table as it is now, the server refuses it (named) and holds the rest (the
+    push and the next hand) until the dealer sends or discards them. Nothing is doubled."""
+    require_pyodide()
+    page = dealer(browser, site)
+    controlled(page)
+    tap(page, "[data-action='start']")
+    go_offline(page)
+    page.wait_for_function("() => window.handlogTable.engine() === 'ready'", timeout=120_000)
+    offline_tap(page, "[data-action='fold']")  # Ann
+    offline_tap(page, "[data-action='fold']")  # Bob: the pot to Cy, the next hand starts
+    page.wait_for_function("() => window.handlogTable.outbox().length === 4")
+    other = dealer(browser, site)  # another tablet at the table, online
+    tap(other, "[data-action='call']")  # Ann calls 100 there
+    recorded = site.stream_types()
+    go_online(page)
+    page.wait_for_selector(".outbox.conflict", timeout=30_000)
+    text = page.inner_text(".outbox")
+    assert "Not recorded: the table changed" in text
+    assert "Ann calls 100" in text and "Ann: fold" in text and "start the next hand" in text
+    assert "Discard mine" in text and "Re-apply mine" in text  # what to do, said
+    shot(page, "dealer-1280x800-offline-conflict")
+    page.click("[data-action='reapply']")  # Ann's fold again, on the table as it is now
+    page.wait_for_selector(".outbox.held", timeout=30_000)
+    alert = page.inner_text("#alert")
+    assert "Refused: Ann: fold" in alert
+    held = page.inner_text(".outbox")
+    assert "3 entries tapped after \"Ann: fold\"" in held and "push the pot" in held
+    page.click("[data-action='discard-held']")
+    page.wait_for_selector(".outbox", state="hidden")
+    assert to_act(page) == "Bob"  # the table as the server has it
+    assert site.stream_types() == recorded  # nothing of this tablet's was recorded
+    assert page.errors == []
+
+
+def test_a_new_level_while_offline_the_server_starts_the_hand_at_it_and_holds_the_rest(
+        browser: Any, tmp_path: Any) -> None:  # noqa: F811
+    """The tablet starts the next hand offline at the level it knows; meanwhile the
+    tournament's next level begins. Back online the server starts that hand at the new level
+    (it decides every entry again), and the betting tapped for the hand as the tablet showed
+    it is held, said so, until the dealer sends it on the table as it is now or discards it."""
+    require_pyodide()
+    level = [LEVEL]
+    recorder = make_recorder(tmp_path)
+    open_table(recorder, STREAM)
+    app, auth = make_app(recorder, level_for=lambda _stream, _fold: level[0])
+    with serve_in_thread(app) as base:
+        here = Site(base, auth, recorder)
+        page = dealer(browser, here)
+        controlled(page)
+        tap(page, "[data-action='start']")
+        go_offline(page)
+        page.wait_for_function("() => window.handlogTable.engine() === 'ready'",
+                               timeout=120_000)
+        offline_tap(page, "[data-action='fold']")  # Ann
+        offline_tap(page, "[data-action='fold']")  # Bob: the pot to Cy, the next hand starts
+        page.wait_for_function("() => window.handlogTable.state().hand.number === 2")
+        offline_tap(page, "[data-action='call']")  # Bob calls 100 (the blind the tablet knows)
+        level[0] = Level(100, 200, number=2)  # the director's clock moves on meanwhile
+        go_online(page)
+        page.wait_for_selector(".outbox.held", timeout=30_000)
+        assert "the server decided differently" in page.inner_text(".outbox")
+        assert "Decided differently by the server: start the next hand" in page.inner_text(
+            "#alert")
+        events = recorder.store.read(STREAM)
+        started = [e for e in events if e.type == "hand_started"][-1]
+        assert started.payload["min_bet"] == 200  # the server's level, not the tablet's
+        assert events[-1].type != "player_called"  # Bob's call waits for the dealer
+        page.click("[data-action='discard-held']")
+        page.wait_for_selector(".outbox", state="hidden")
+        assert to_act(page) == "Bob" and "Call 200" in page.inner_text("[data-action='call']")
+        assert "player_called" not in [e.type for e in recorder.store.read(STREAM)
+                                       if e.version > started.version]
+        assert page.errors == []
+        recorder.store.close()

@@ -11,6 +11,7 @@ import json
 import sys
 import zipfile
 from pathlib import Path
+from typing import Any
 
 from web_support import Client, make_app, make_recorder, open_table
 
@@ -59,9 +60,12 @@ def test_the_engine_zip_is_the_installed_engine_and_imports_only_the_standard_li
     engine_dir = Path(offline.ENGINE)
     assert sorted(n for n in names if n.startswith("engine/")) == sorted(
         f"engine/{p.relative_to(engine_dir).as_posix()}" for p in engine_dir.rglob("*.py"))
-    assert {"schema/codec.py", "schema/errors.py", "handlog_offline.py"} <= set(names)
+    assert {"schema/codec.py", "schema/errors.py", "handlog_offline.py",
+            "recorder/offline_view.py"} <= set(names)
     archive = zipfile.ZipFile(io.BytesIO(data))
-    ours = {"engine", "schema", "handlog_offline"}
+    ours = {"engine", "schema", "recorder", "handlog_offline"}
+    assert {n for n in names if n.startswith("recorder/")} == {"recorder/__init__.py",
+                                                              "recorder/offline_view.py"}
     for name in names:
         tree = ast.parse(archive.read(name))
         top_level = set(tree.body)
@@ -76,29 +80,98 @@ def test_the_engine_zip_is_the_installed_engine_and_imports_only_the_standard_li
                     assert module in ("schema.codec", "schema.errors"), (name, module)
 
 
+def decided_offline(view: dict[str, Any], entries: list[dict[str, Any]]) -> dict[str, Any]:
+    answer: dict[str, Any] = json.loads(offline_engine.decide_entries(json.dumps(view),
+                                                                      json.dumps(entries)))
+    return answer
+
+
+# The facts of a view that the tablet's engine computes (the rest is the stream's: its version,
+# the recent events, what the tablet decides with).
+STREAM_KEYS = {"stream", "version", "role", "events", "offline_hand", "offline_table"}
+
+
 def test_the_tablets_engine_decides_as_the_server_does(tmp_path: Path) -> None:
     c = client(tmp_path)
     c.ok("table-1", {"type": "start_hand"})
     view = c.table("table-1")
-    hand = json.dumps(view["offline_hand"])
     ann = view["hand"]["legal"]["player"]
-    answer = json.loads(offline_engine.decide(hand, json.dumps(
-        [{"type": "check_call", "player": None}])))
-    assert answer["ok"] and answer["last"] == {"type": "check_call", "player": ann}
+    answer = decided_offline(view, [{"type": "check_call", "player": None}])
+    assert answer["ok"] and answer["commands"] == [{"type": "check_call", "player": ann}]
     c.ok("table-1", {"type": "check_call", "player": ann})
-    legal = c.table("table-1")["hand"]["legal"]
-    assert {k: legal[k] for k in answer["legal"]} == answer["legal"]  # Bob's options, the same
-    refused = json.loads(offline_engine.decide(hand, json.dumps(
-        [{"type": "check_call", "player": None},
-         {"type": "bet_raise", "player": None, "to": 150}])))
-    assert not refused["ok"] and refused["rule"] == "tda-43"
+    server = c.table("table-1")
+    assert answer["view"] == {k: v for k, v in server.items() if k not in STREAM_KEYS}
+    refused = decided_offline(view, [{"type": "check_call", "player": None},
+                             {"type": "bet_raise", "player": None, "to": 150}])
+    assert not refused["ok"] and refused["rule"] == "tda-43" and refused["index"] == 1
     assert refused["rule_words"] == "TDA 43"
+    legal = server["hand"]["legal"]
     answer = c.send("table-1", {"type": "bet_raise", "player": legal["player"], "to": 150})
     assert answer.status_code == 422 and answer.json()["rule"] == "tda-43"  # the server agrees
+
+
+def test_offline_a_whole_hand_to_the_push_and_the_next_hand_are_the_servers_view(
+        tmp_path: Path) -> None:
+    """From the view the tablet last had, the tablet's engine plays the hand on through the
+    board, the shows, the award and its push and starts the next hand (button, blinds): after
+    each entry its view of the table is the one the server gives once the entry is recorded."""
+    c = client(tmp_path)
+    c.ok("table-1", {"type": "start_hand"})
+    view = c.table("table-1")
+    entries: list[dict[str, Any]] = []
+
+    def both(entry: dict[str, Any]) -> dict[str, Any]:
+        entries.append(entry)
+        answer = decided_offline(view, entries)
+        assert answer["ok"], answer
+        c.ok("table-1", answer["commands"][-1])
+        server = c.table("table-1")
+        assert answer["view"] == {k: v for k, v in server.items() if k not in STREAM_KEYS}
+        return server
+
+    for _ in range(3):
+        server = both({"type": "check_call", "player": None})  # call, complete, check
+    for cards in ("2c7d9h", "Js", "Qd"):
+        both({"type": "deal_board", "cards": cards})
+        while (server := c.table("table-1"))["hand"]["legal"]:
+            both({"type": "check_call", "player": None})
+    server = c.table("table-1")
+    order = server["hand"]["showdown"]["order"]
+    for player, cards in zip(order, ("AsAh", "KsKh", "3c3d"), strict=False):
+        server = both({"type": "show_cards", "player": player, "cards": cards})
+    assert server["hand"]["showdown"]["proposed"]
+    server = both({"type": "award_pots"})
+    assert not server["hand_in_progress"] and server["next_hand"]["starts_by_itself"]
+    server = both({"type": "start_hand"})
+    assert server["hand"]["number"] == 2 and server["hand_in_progress"]
+    both({"type": "fold", "player": None})
+    both({"type": "bet_raise", "player": None, "to": "max"})
+    types = [e["type"] for e in c.table("table-1")["events"]]
+    assert "pot_awarded" in types and "hand_started" in types
 
 
 def test_only_a_tablet_that_sees_hole_cards_gets_the_hand_for_offline(tmp_path: Path) -> None:
     c = client(tmp_path)
     c.ok("table-1", {"type": "start_hand"})
     assert c.table("table-1")["offline_hand"][0][0] == "hand_started"
-    assert "offline_hand" not in c.viewer.table("table-1")  # type: ignore[attr-defined]
+    viewer = c.viewer.table("table-1")  # type: ignore[attr-defined]
+    assert "offline_hand" not in viewer and "offline_table" not in viewer
+
+
+def test_the_chip_tray_and_an_action_out_of_turn_are_decided_offline_as_the_server_does(
+        tmp_path: Path) -> None:
+    c = client(tmp_path)
+    c.ok("table-1", {"type": "start_hand"})
+    view = c.table("table-1")
+    ann = view["hand"]["legal"]["player"]
+    cy = (ann + 2) % 3
+    entries = [{"type": "act_out_of_turn", "player": cy, "action": "fold"},
+               {"type": "push_chips", "player": ann, "motions": [[50, 50]]}]
+    answer = decided_offline(view, entries)
+    assert answer["ok"], answer
+    for entry in entries:
+        c.ok("table-1", entry)
+    server = c.table("table-1")
+    assert answer["view"] == {k: v for k, v in server.items() if k not in STREAM_KEYS}
+    types = [e["type"] for e in server["events"]]
+    assert "acted_out_of_turn" in types and "chips_pushed" in types

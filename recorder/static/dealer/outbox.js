@@ -7,7 +7,7 @@
 import { sendCommand } from "./api.js";
 import { apply, setConnection } from "./main.js";
 import { fill, h } from "./dom.js";
-import { decideOffline, decidesHere, engine } from "./engine.js";
+import { decideOffline, decidesHere, engine, nextStepOffline, show } from "./engine.js";
 import { render } from "./render.js";
 import { showSignIn } from "./signin.js";
 import { $, H, OUTBOX_KEY, S, blocked, canRecord, freshUi } from "./store.js";
@@ -42,7 +42,7 @@ export function saveOutbox() {
 /**
  * @param {any} command
  * @param {string} label
- * @param {{forNext?: boolean}} [options]
+ * @param {{forNext?: boolean, auto?: boolean}} [options] auto: a step the page takes by itself
  */
 export function record(command, label, options) {
   if (!canRecord() || !S.state || blocked()) return;
@@ -74,20 +74,38 @@ export function record(command, label, options) {
     label,
     for_next: forNext,
     checked: !!decided,
+    // What the tablet's engine said the table would be after it: the server, deciding it
+    // again, may differ (a level, a break or a move recorded meanwhile on the tournament).
+    expect: decided ? facts(decided.view) : null,
     queued_at: new Date().toISOString(),
   });
   saveOutbox();
   S.alertBox = null;
   S.ui = freshUi();
-  if (decided) S.state = decided.view;
+  if (decided) show(decided.view);
   render();
-  if (decided && H.testing) {
+  if (decided && H.testing && !(options && options.auto)) {
     // Offline, the updated screen is the engine's: tap to its paint (as in main.js's apply).
     const started = S.tapAt;
     S.tapAt = null;
     requestAnimationFrame(() => setTimeout(() => /** @type {any} */ (window).__latencies.push(performance.now() - started), 0));
   }
+  // Offline, the step the page takes by itself (the push nobody contests, the next hand).
+  const step = decided ? nextStepOffline(command) : null;
+  if (step) record(step[0], step[1], { auto: true });
   flush();
+}
+
+/**
+ * The table's facts an entry decided offline must lead to: the hand, the markers, who is to
+ * act, the board, every stack and bet.
+ * @param {any} view
+ */
+export function facts(view) {
+  const hand = view.hand || {};
+  return JSON.stringify([view.hand_in_progress, hand.number, hand.phase, hand.to_act, hand.board, hand.button_seat,
+    hand.small_blind_seat, hand.big_blind_seat, hand.pot_total,
+    (view.seats || []).map((s) => [s.seat, s.stack, s.bet, s.folded])]);
 }
 
 // The player to act now (after every answer so far) for an entry tapped as "next to act".
@@ -146,6 +164,7 @@ export async function flush() {
         saveOutbox();
         remember(item, body.version);
         if (S.connection === "offline") setConnection("live");
+        if (item.expect && body.table && S.outbox.length && facts(body.table) !== item.expect) differs(item);
         apply(body.table);
       } else if (answer.status === 409) {
         S.conflict = { item, body };
@@ -188,10 +207,28 @@ function refuse(item, body, status) {
   };
 }
 
+// The server recorded an entry decided offline but its table is not the one the tablet's
+// engine showed (the tournament moved on meanwhile: a new level's blinds, a break, a move):
+// what was tapped after it was meant for the table shown then, so it is held for the dealer.
+function differs(item) {
+  S.held = { after: item.label, why: "differs" };
+  S.alertBox = {
+    kind: "refused",
+    title: `Decided differently by the server: ${item.label}`,
+    text: "It is recorded, but the table is not the one this tablet showed offline: the director may have started a new level, a break or a move meanwhile. Check the table as it is now.",
+    legal: [],
+    extra: `${S.outbox.length} later entr${S.outbox.length > 1 ? "ies" : "y"} held: send ${S.outbox.length > 1 ? "them" : "it"} on the table as it is now, or discard, below`,
+  };
+}
+
 /** Send the entries held after a refusal, on the table as it is now. */
 export function sendHeld() {
   S.held = null;
-  for (const item of S.outbox) item.expected_version = null;
+  // On the table as it is now: what the tablet's engine predicted offline no longer applies.
+  for (const item of S.outbox) {
+    item.expected_version = null;
+    item.expect = null;
+  }
   if (S.outbox.length) S.outbox[0].expected_version = S.state.version;
   saveOutbox();
   S.alertBox = null;
@@ -226,6 +263,7 @@ export function reapplyConflict() {
   S.outbox[0].event_id = H.uuid4();
   S.outbox[0].expected_version = S.state.version;
   for (const item of S.outbox.slice(1)) item.expected_version = null;
+  for (const item of S.outbox) item.expect = null;
   S.conflict = null;
   saveOutbox();
   S.tapAt = performance.now();
@@ -238,7 +276,7 @@ function sending() {
 
 // What the tablet says about the rules while offline.
 function engineWords() {
-  if (engine.state === "ready") return "Checked on this tablet by the rules engine (the same as the server's); the server decides them again when the network returns.";
+  if (engine.state === "ready") return "Checked on this tablet by the rules engine (the same as the server's): betting, the board, the shows, the push and the next hand, which starts by itself after the push. A new level, a break or a move the director records meanwhile is not known here: the server decides every entry again when the network returns, and says so if the table changed.";
   if (engine.state === "loading") return "Starting the rules engine on this tablet…";
   return `Not checked on this tablet: ${engine.why || "no rules engine here"}. They are queued as tapped; the server decides them when the network returns.`;
 }
@@ -267,7 +305,7 @@ export function renderOutbox() {
     parts.push(h("div", { class: "alert-text" }, "Still to send from this tablet:"));
   } else if (S.held) {
     box.className = "outbox held";
-    parts.push(h("div", { class: "alert-title" }, `Held: ${entries} tapped after "${S.held.after}", which was refused`));
+    parts.push(h("div", { class: "alert-title" }, `Held: ${entries} tapped after "${S.held.after}", which ${S.held.why === "differs" ? "the server decided differently" : "was refused"}`));
   } else {
     box.className = "outbox";
     const how = S.connection === "offline" ? "Offline: " : "Sending: ";

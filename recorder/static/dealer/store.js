@@ -64,8 +64,13 @@ export function nameOf(position) {
   return s ? s.player : `position ${position}`;
 }
 
+/**
+ * Entries are on their way (or a conflict waits): no sheet opens on a table that is about to
+ * change. Offline, a screen the tablet's engine predicted already shows the table after the
+ * waiting entries: its sheets (the board, a hand to show) are the next step.
+ */
 export function busy() {
-  return S.outbox.length > 0 || S.conflict !== null;
+  return (S.outbox.length > 0 && !(S.state && S.state.predicted)) || S.conflict !== null;
 }
 
 /** A conflict or a refusal waits for the dealer: nothing is recorded until he decides. */
