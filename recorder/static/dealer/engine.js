@@ -146,6 +146,7 @@ export function show(view) {
  * Offline the tablet cannot know of a level, a break or a move the director records meanwhile:
  * the server decides the start again when the entry arrives. Returns [command, label] or null.
  * @param {any} command
+ * @returns {[any, string] | null}
  */
 export function nextStepOffline(command) {
   const s = S.state;
