@@ -358,8 +358,8 @@ def create_app(
     # The floor's read model: each table's card (and its JSON text) and notable rows, built
     # once per version of the table and of its tournament (the floor answer does not re-derive
     # or re-encode idle tables).
-    floor_rows: dict[str, tuple[tuple[int, int], dict[str, Any], list[dict[str, Any]]]] = {}
-    floor_text: dict[str, tuple[tuple[int, int], str]] = {}
+    floor_rows: dict[str, tuple[tuple[int, Any], dict[str, Any], list[dict[str, Any]]]] = {}
+    floor_text: dict[str, tuple[tuple[int, Any], str]] = {}
 
     def card_text(stream: str, card: dict[str, Any]) -> str:
         """The card's JSON, encoded once per version of the card kept above."""
@@ -383,7 +383,9 @@ def create_app(
                 return broken_summary(stream, fold.version,
                                       RuleViolation(fold.findings[0].rule,
                                                     fold.findings[0].message)), []
-            key = (fold.version, desk.version(fold))
+            # The card shows the tournament's stakes and its players' names (which never
+            # change): a registration or a clock change elsewhere leaves it as it is.
+            key = (fold.version, desk.card_level(fold))
             cached = floor_rows.get(stream)
             if cached is None or cached[0] != key:
                 names = desk.names(fold)
@@ -650,7 +652,8 @@ def create_app(
         id was used for a different command."""
         actor = Actor(session.name, session.role, session.device)
         tables_before = desk.table_versions(tournament)
-        view_before = desk.view(tournament, clock())
+        base = desk.tournament_version(tournament)
+        desk.view_head(tournament)  # the base the answer's delta is taken against
         try:
             retried = desk.run(tournament, body.command, actor, body.event_id,
                                body.expected_version)
@@ -673,34 +676,28 @@ def create_app(
         except DuplicateEventConflict as duplicate:
             return _error(409, "event id", str(duplicate), ["make a new event id"],
                           floor=floor(session))
-        return JSONResponse(changes(session, tournament, tables_before, view_before)
+        return JSONResponse(changes(session, tournament, tables_before, base)
                             | {"retried": retried})
 
     def changes(session: Session, tournament: str, tables_before: dict[str, int],
-                view_before: dict[str, Any] | None) -> dict[str, Any]:
+                base: int) -> dict[str, Any]:
         """What a tournament command changed, not the whole floor: the tournament view's
-        fields that differ from the view before it (`base`: that view's version; the floor
-        page applies them to it, or reads the floor when it holds another), and the cards of
-        the tables the command recorded at."""
-        view = desk.view(tournament, clock()) or {}
-        fields = {k: v for k, v in view.items()
-                  if view_before is None or view_before.get(k) != v}
-        if view_before is not None:
-            # The lists of players change a row or two a command: the rows changed and the
-            # players gone, not the list (10,000 rows at a big registration).
-            lists = {}
-            for key in PLAYER_LISTS:
-                if key in fields and isinstance(view_before.get(key), list):
-                    lists[key] = row_changes(view_before[key], fields.pop(key))
-            if lists:
-                fields["lists"] = lists
-        fields |= {"id": tournament, "version": view.get("version", 0),
-                   "base": view_before.get("version", 0) if view_before else 0}
+        fields that differ from the view at version `base` and its player lists row by row
+        (FloorDesk.delta: the floor page applies them to that view, or reads the floor when
+        it holds another), and the cards of the tables the command recorded at; past
+        CARDS_IN_ANSWER of them (a seat draw over 1,000 tables) only their names
+        (`tables_changed`: the page reads the floor once)."""
+        fields = desk.delta(tournament, base, clock()) or {
+            "id": tournament, "version": 0, "base": 0}
         tables_after = desk.table_versions(tournament)
         changed = sorted(s for s in set(tables_before) | set(tables_after)
                          if tables_before.get(s) != tables_after.get(s))
+        result: dict[str, Any] = {"tournament": fields}
+        if len(changed) > CARDS_IN_ANSWER:
+            result |= {"tables": [], "tables_changed": changed}
+            return result
         cards = [summary(s, notable=False)[0] for s in changed]
-        result: dict[str, Any] = {"tournament": fields, "tables": cards}
+        result["tables"] = cards
         if session.role == "director":
             result["dealer_pins"] = {c["stream"]: auth.table_pin(c["stream"]) for c in cards}
         return result
@@ -822,18 +819,8 @@ def create_app(
     return app
 
 
-PLAYER_LISTS = ("players", "unseated")
-"""The tournament view's lists of players: rows keyed by `player`, ordered by table, seat
-and entry number `n` (the floor page re-sorts them so)."""
-
-
-def row_changes(before: list[dict[str, Any]], after: list[dict[str, Any]]) -> dict[str, Any]:
-    """The rows of `after` that are new or differ from `before`'s (by `player`), and the
-    players `before` has and `after` has not."""
-    old = {row["player"]: row for row in before}
-    keys = {row["player"] for row in after}
-    return {"changed": [row for row in after if old.get(row["player"]) != row],
-            "removed": [player for player in old if player not in keys]}
+CARDS_IN_ANSWER = 50
+"""Table cards a tournament command's answer carries at most (else their names only)."""
 
 
 def checkpoint_view(stored: StoredCheckpoint | None) -> dict[str, Any] | None:
