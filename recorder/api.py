@@ -28,6 +28,7 @@ the allowed methods in `Allow`.
 """
 
 
+import heapq
 import json
 import uuid
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
@@ -96,7 +97,7 @@ from recorder.live_share import LiveCounter, LiveLimits, SharedViews
 from recorder.offline import add_offline_routes
 from recorder.service import Actor, DirectorsCorrection, Recorder, StartHand, utc_now
 from recorder.structure import StructureError, loads_structure
-from recorder.tournament_service import tournament_stream
+from recorder.tournament_service import table_stream, tournament_stream
 from recorder.views import (
     EventLog,
     broken_summary,
@@ -717,25 +718,85 @@ def create_app(
     @app.get("/api/floor/events", tags=["live"], responses=FLOOR_STREAM,
              response_class=StreamingResponse)
     async def follow_floor(request: Request, session: Reader) -> StreamingResponse:
-        """Server-sent events: `state` (the floor view) now and after every append anywhere."""
+        """Server-sent events: `state` (the whole floor view) now, then `changes` (what changed:
+        FloorFollower) after every append anywhere."""
 
         slot = live.take(request, session)
+        follower = FloorFollower(session)
 
-        async def render() -> dict[str, Any] | str:
-            if session.role == "viewer":  # one view per change, shared by every viewer
-                second = int(clock().timestamp())  # the view carries the server's clock
-                return await shared.frame(("floor", hub.generation, second),
-                                          lambda: floor(session))
-            return await anyio.to_thread.run_sync(floor_frame, session, limiter=floor_threads)
-
-        def floor_frame(session: Session) -> str:
-            text, version = floor_encoded(session)
-            return sse_text("state", text, version)
+        async def render() -> str:
+            return await anyio.to_thread.run_sync(follower.frame, limiter=floor_threads)
 
         subscription = hub.subscribe(None)
         return _sse(slot.wrap(event_stream(
             hub, subscription, render, request.is_disconnected, still_valid=valid(session),
             settle_seconds=live.settle_seconds(session))))
+
+    class FloorFollower:
+        """One live floor: the whole floor first (`state`), then only what changed since the
+        frame before (`changes`): the cards of the tables that moved on, each tournament's
+        delta against the version this screen holds (TournamentDesk.delta), the rulings and
+        corrections when a changed table has any. Nothing is folded or encoded again for a
+        table that did not change (the cards are the floor's read model)."""
+
+        def __init__(self, session: Session) -> None:
+            self.session = session
+            self.tables: dict[str, int] | None = None
+            self.tournaments: dict[str, int] = {}
+
+        def frame(self) -> str:
+            if self.tables is None:
+                result, cards = floor_parts(self.session)
+                self.tables = {c["stream"]: c["version"] for c in cards}
+                self.tournaments = {t["id"]: t["version"] for t in result["tournaments"]}
+                head = json.dumps(result, separators=(",", ":"))
+                text = ",".join(card_text(c["stream"], c) for c in cards)
+                return sse_text("state", f'{head[:-1]},"tables":[{text}]}}',
+                                int(result["version"]))
+            heads = store.streams()
+            version = sum(h.version for h in heads)
+            deltas = []
+            restaked: set[str] = set()  # tables whose cards show new stakes
+            for h in heads:
+                tournament = h.stream_id.removeprefix("tournament-")
+                if h.kind != "tournament" or self.tournaments.get(tournament) == h.version:
+                    continue
+                delta = desk.delta(tournament, self.tournaments.get(tournament, 0), clock())
+                if delta is not None:
+                    deltas.append(delta)
+                    self.tournaments[tournament] = delta["version"]
+                    if {"stakes", "level", "finished"} & set(delta):
+                        restaked.update(delta.get("table_streams", {}).values() or (
+                            table_stream(tournament, t)
+                            for t in desk.open_tables(tournament) or ()))
+            changed = [h.stream_id for h in heads if h.kind == "table"
+                       and (self.tables.get(h.stream_id) != h.version
+                            or h.stream_id in restaked)]
+            recorder.preload(changed)
+            cards, notable = [], False
+            for stream in changed:
+                card, rows = summary(stream)
+                cards.append(card)
+                self.tables[stream] = card["version"]
+                notable = notable or bool(rows)
+            body: dict[str, Any] = {"version": version, "tournaments": deltas}
+            if notable:
+                body["corrections"] = corrections_now()
+            if cards:
+                body["checkpoint"] = checkpoint_view(latest_checkpoint(store))
+            if self.session.role == "director" and cards:
+                body["dealer_pins"] = {c["stream"]: auth.table_pin(c["stream"]) for c in cards}
+            text = json.dumps(body, separators=(",", ":"))
+            cards_text = ",".join(card_text(c["stream"], c) for c in cards)
+            return sse_text("changes", f'{text[:-1]},"tables":[{cards_text}]}}', version)
+
+    def corrections_now() -> list[dict[str, Any]]:
+        """The floor's rulings and corrections over every table, newest first (its first 100),
+        from the cards' read model."""
+        rows: list[dict[str, Any]] = []
+        for kept in floor_rows.values():
+            rows.extend(kept[2])
+        return heapq.nlargest(100, rows, key=lambda row: row["at"])
 
     def valid(session: Session) -> Callable[[], Awaitable[bool]]:
         """Whether an open event stream's session still holds (revoked, signed out, expired:

@@ -538,7 +538,15 @@ class TournamentDesk:
                 return None if view is None else view | {"base": 0}
             fields = {k: v for k, v in head.items() if before.get(k) != v} | fresh
             if base != read.version:
-                fields["lists"] = lists
+                whole = None
+                for key, change in lists.items():
+                    if len(change["changed"]) + len(change["removed"]) > LIST_LIMIT:
+                        # Most of the list changed (a seat draw): the list as it is now.
+                        with self._lock:
+                            whole = whole or read.rows.lists()
+                        fields[key] = whole[key]
+                    else:
+                        fields.setdefault("lists", {})[key] = change
             return fields | {"id": tournament, "version": read.version, "base": base}
         except (RuleViolation, KeyError, IndexError, ValueError, TypeError):
             return None
