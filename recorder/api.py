@@ -719,12 +719,17 @@ def create_app(
              response_class=StreamingResponse)
     async def follow_floor(request: Request, session: Reader) -> StreamingResponse:
         """Server-sent events: `state` (the whole floor view) now, then `changes` (what changed:
-        FloorFollower) after every append anywhere."""
+        FloorFollower) after every append anywhere; a viewer gets `state` each time (one
+        view per change, encoded once and shared by every viewer)."""
 
         slot = live.take(request, session)
         follower = FloorFollower(session)
 
-        async def render() -> str:
+        async def render() -> dict[str, Any] | str:
+            if session.role == "viewer":  # one whole view per change, shared by every viewer
+                second = int(clock().timestamp())  # the view carries the server's clock
+                return await shared.frame(("floor", hub.generation, second),
+                                          lambda: floor(session))
             return await anyio.to_thread.run_sync(follower.frame, limiter=floor_threads)
 
         subscription = hub.subscribe(None)
