@@ -618,6 +618,7 @@
     if (changes.checkpoint !== undefined) floor.checkpoint = changes.checkpoint;
     floor.version = Math.max(floor.version, changes.version);
     hooks.__floorUpdates += 1;
+    hooks.__floorLive = (hooks.__floorLive || 0) + 1;
     render();
   }
 
