@@ -737,6 +737,8 @@ def create_app(
             hub, subscription, render, request.is_disconnected, still_valid=valid(session),
             settle_seconds=live.settle_seconds(session))))
 
+    dealer_pin = auth.table_pin
+
     class FloorFollower:
         """One live floor: the whole floor first (`state`), then only what changed since the
         frame before (`changes`): the cards of the tables that moved on, each tournament's
@@ -790,7 +792,7 @@ def create_app(
             if cards:
                 body["checkpoint"] = checkpoint_view(latest_checkpoint(store))
             if self.session.role == "director" and cards:
-                body["dealer_pins"] = {c["stream"]: auth.table_pin(c["stream"]) for c in cards}
+                body["dealer_pins"] = {c["stream"]: dealer_pin(c["stream"]) for c in cards}
             text = json.dumps(body, separators=(",", ":"))
             cards_text = ",".join(card_text(c["stream"], c) for c in cards)
             return sse_text("changes", f'{text[:-1]},"tables":[{cards_text}]}}', version)
