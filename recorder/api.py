@@ -30,7 +30,9 @@ the allowed methods in `Allow`.
 
 import heapq
 import json
+import threading
 import uuid
+from collections import deque
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import replace
@@ -390,8 +392,12 @@ def create_app(
             cached = floor_rows.get(stream)
             if cached is None or cached[0] != key:
                 names = desk.names(fold)
-                cached = (key, table_summary(fold, context(stream, fold).level, names),
-                          notable_rows(fold, log.notable(stream, fold.version), names))
+                level = (key[1] if fold.state is not None and fold.state.tournament
+                         else context(stream, fold).level)
+                stored = log.notable(stream, fold.version)
+                # (no rulings: the hands' names are not looked up through its history)
+                cached = (key, table_summary(fold, level, names),
+                          notable_rows(fold, stored, names) if stored else [])
                 floor_rows[stream] = cached
             return cached[1], (cached[2] if notable else [])
         except Exception as error:  # noqa: BLE001 - any entry an older release let in
@@ -724,12 +730,15 @@ def create_app(
 
         slot = live.take(request, session)
         follower = FloorFollower(session)
+        seen: list[int | None] = [None]  # the viewers' frame this viewer was sent last
 
-        async def render() -> dict[str, Any] | str:
-            if session.role == "viewer":  # one whole view per change, shared by every viewer
-                second = int(clock().timestamp())  # the view carries the server's clock
-                return await shared.frame(("floor", hub.generation, second),
-                                          lambda: floor(session))
+        def viewer_frames() -> str:
+            text, seen[0] = viewers.since(session, seen[0])
+            return text
+
+        async def render() -> str:
+            if session.role == "viewer":  # each frame built once, shared by every viewer
+                return await anyio.to_thread.run_sync(viewer_frames, limiter=floor_threads)
             return await anyio.to_thread.run_sync(follower.frame, limiter=floor_threads)
 
         subscription = hub.subscribe(None)
@@ -796,6 +805,48 @@ def create_app(
             text = json.dumps(body, separators=(",", ":"))
             cards_text = ",".join(card_text(c["stream"], c) for c in cards)
             return sse_text("changes", f'{text[:-1]},"tables":[{cards_text}]}}', version)
+
+    class ViewerFloor:
+        """The viewers' live floor, built once for all of them: one follower makes each
+        `changes` frame (one per change heard of), every viewer is sent the frames after the
+        one it had; a viewer new or further behind than the frames kept gets the whole floor
+        (its frame shared too while nothing changed)."""
+
+        KEEP = 64
+
+        def __init__(self) -> None:
+            self.lock = threading.Lock()
+            self.follower: FloorFollower | None = None
+            self.frames: deque[tuple[int, str]] = deque(maxlen=self.KEEP)
+            self.state: tuple[int, int, str] | None = None  # (frame number, second, text)
+            self.number = 0
+            self.generation = -1
+            self.builds = 0
+
+        def since(self, session: Session, seen: int | None) -> tuple[str, int]:
+            with self.lock:
+                second = int(clock().timestamp())  # the whole view carries the clock
+                if self.follower is None:
+                    self.follower = FloorFollower(session)
+                    self.generation = hub.generation
+                    self.state = (0, second, self.follower.frame())
+                    self.builds += 1
+                elif hub.generation != self.generation:
+                    self.generation = hub.generation
+                    self.number += 1
+                    self.frames.append((self.number, self.follower.frame()))
+                    self.builds += 1
+                if seen is not None and (seen == self.number or (
+                        self.frames and self.frames[0][0] <= seen + 1)):
+                    return "".join(t for n, t in self.frames if n > seen), self.number
+                if self.state is None or self.state[:2] != (self.number, second):
+                    text, version = floor_encoded(session)
+                    self.state = (self.number, second, sse_text("state", text, version))
+                    self.builds += 1
+                return self.state[2], self.number
+
+    viewers = ViewerFloor()
+    app.state.viewer_floor = viewers
 
     def corrections_now() -> list[dict[str, Any]]:
         """The floor's rulings and corrections over every table, newest first (its first 100),
