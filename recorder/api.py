@@ -31,6 +31,7 @@ the allowed methods in `Allow`.
 import heapq
 import json
 import threading
+import time
 import uuid
 from collections import deque
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
@@ -124,6 +125,7 @@ from schema.checkpoint import (
     record_checkpoint,
 )
 from schema.errors import ConcurrencyConflict, DuplicateEventConflict, HandlogError
+from schema.store import StoredEvent
 
 STATIC = Path(__file__).resolve().parent / "static"
 STREAM_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9._:-]{0,199}$"
@@ -420,24 +422,70 @@ def create_app(
         cards = ",".join(card_text(card["stream"], card) for card in tables)
         return f'{head[:-1]},"tables":[{cards}]}}', int(result["version"])
 
+    # The room's streams as the floor lists them: read from the store when a stream is new
+    # (an append at version 1 here, a stream the hub had not heard of) or every few seconds,
+    # and their versions from the recorder's heads in memory (no query a floor read).
+    known: dict[str, Any] = {"streams": None, "read": 0.0, "heard": -1}
+
+    def new_stream(stored: Sequence[StoredEvent]) -> None:
+        if any(e.version == 1 for e in stored):
+            known["streams"] = None
+
+    recorder.on_appended(new_stream)
+
+    def floor_heads() -> list[tuple[str, str, int]]:
+        """(stream, kind, version) of every stream, by stream id."""
+        streams = known["streams"]
+        heard = hub.heard()
+        if (streams is None or heard != known["heard"]
+                or time.monotonic() - known["read"] > HEADS_SECONDS):
+            heads = store.streams()
+            for head in heads:
+                recorder.observe(head.stream_id, head.version)
+            streams = known["streams"] = [(h.stream_id, h.kind) for h in heads]
+            recorder.preload([h.stream_id for h in heads if h.kind == "table"])  # (heads too)
+            known["read"], known["heard"] = time.monotonic(), heard
+        return [(stream, kind, recorder.head_version(stream)) for stream, kind in streams]
+
     def floor_parts(session: Session) -> tuple[dict[str, Any], list[dict[str, Any]]]:
         tables = []
         corrections: list[dict[str, Any]] = []
-        heads = store.streams()
-        recorder.preload([h.stream_id for h in heads if h.kind == "table"])
-        for head in heads:
-            if head.kind == "table":
-                card, notable = summary(head.stream_id)
+        heads = floor_heads()
+        levels: dict[str, Any] = {}  # each tournament's stakes, as its tables' cards show
+        missing: list[str] = []
+        for stream, kind, version in heads:
+            if kind != "table":
+                continue
+            kept = floor_rows.get(stream)
+            if kept is not None:
+                tournament = kept[1].get("tournament") or ""
+                if tournament not in levels:
+                    try:
+                        levels[tournament] = desk.level_of(tournament)
+                    except Exception:  # noqa: BLE001 - its cards say why (summary)
+                        levels[tournament] = missing  # matches no card's key
+                if kept[0] == (version, levels[tournament]):
+                    continue  # the card as kept (no fold looked at)
+            missing.append(stream)
+        recorder.preload(missing)
+        rebuild = set(missing)
+        for stream, kind, _version in heads:
+            if kind == "table":
+                kept = floor_rows.get(stream)
+                if kept is not None and stream not in rebuild:
+                    card, notable = kept[1], kept[2]
+                else:
+                    card, notable = summary(stream)
                 tables.append(card)
                 corrections.extend(notable)
-        corrections.sort(key=lambda row: row["at"], reverse=True)
+        corrections = heapq.nlargest(100, corrections, key=lambda row: row["at"])
         problems: list[dict[str, Any]] = []
-        tournaments = [h.stream_id.removeprefix("tournament-") for h in heads
-                       if h.kind == "tournament"]
+        tournaments = [stream.removeprefix("tournament-") for stream, kind, _v in heads
+                       if kind == "tournament"]
         result: dict[str, Any] = {
-            "role": session.role, "corrections": corrections[:100],
+            "role": session.role, "corrections": corrections,
             "tournaments": desk.views(clock(), problems, tournaments), "problems": problems,
-            "version": sum(h.version for h in heads),
+            "version": sum(version for _s, _k, version in heads),
         }
         result["checkpoint"] = checkpoint_view(latest_checkpoint(store))
         if session.role == "director":
@@ -769,13 +817,13 @@ def create_app(
                 text = ",".join(card_text(c["stream"], c) for c in cards)
                 return sse_text("state", f'{head[:-1]},"tables":[{text}]}}',
                                 int(result["version"]))
-            heads = store.streams()
-            version = sum(h.version for h in heads)
+            heads = floor_heads()
+            version = sum(v for _s, _k, v in heads)
             deltas = []
             restaked: set[str] = set()  # tables whose cards show new stakes
-            for h in heads:
-                tournament = h.stream_id.removeprefix("tournament-")
-                if h.kind != "tournament" or self.tournaments.get(tournament) == h.version:
+            for stream_id, kind, at in heads:
+                tournament = stream_id.removeprefix("tournament-")
+                if kind != "tournament" or self.tournaments.get(tournament) == at:
                     continue
                 delta = desk.delta(tournament, self.tournaments.get(tournament, 0), clock())
                 if delta is not None:
@@ -785,9 +833,8 @@ def create_app(
                         restaked.update(delta.get("table_streams", {}).values() or (
                             table_stream(tournament, t)
                             for t in desk.open_tables(tournament) or ()))
-            changed = [h.stream_id for h in heads if h.kind == "table"
-                       and (self.tables.get(h.stream_id) != h.version
-                            or h.stream_id in restaked)]
+            changed = [stream_id for stream_id, kind, at in heads if kind == "table"
+                       and (self.tables.get(stream_id) != at or stream_id in restaked)]
             recorder.preload(changed)
             cards, notable = [], False
             for stream in changed:
@@ -938,6 +985,9 @@ def create_app(
     return app
 
 
+HEADS_SECONDS = 2.0
+"""The floor reads the store's list of streams again at least this often (a stream made by
+another process appears within it even when no notice of it came)."""
 CARDS_IN_ANSWER = 50
 """Table cards a tournament command's answer carries at most (else their names only)."""
 

@@ -513,6 +513,11 @@ class TournamentDesk:
         read = self._read(state.tournament)
         return None if read is None else read.level
 
+    def level_of(self, tournament: str) -> Level | None:
+        """`card_level` by the tournament's name ("": a table of no tournament)."""
+        read = self._read(tournament) if tournament else None
+        return None if read is None else read.level
+
     def tournament_version(self, tournament: str) -> int:
         return self.recorder.head_version(tournament_stream(tournament))
 
