@@ -229,9 +229,11 @@ def create_app(
         await hub.start()
         unsubscribe = recorder.subscribe(hub.notify)
         forget = recorder.on_appended(log.add)
+        forget_cards = recorder.on_appended(keep_cards)  # (after the log: it reads it)
         try:
             yield
         finally:
+            forget_cards()
             forget()
             unsubscribe()
             await hub.stop()
@@ -405,6 +407,36 @@ def create_app(
         except Exception as error:  # noqa: BLE001 - any entry an older release let in
             head = store.head(stream)
             return broken_summary(stream, head.version if head else 0, error), []
+
+    def keep_cards(stored: Sequence[StoredEvent]) -> None:
+        """A table's floor card built and encoded as its events are appended (by the thread
+        that appended them), once the floor has shown it: a floor read finds it ready. A
+        tournament's stakes and names are taken as last kept (no lock waited for here); a
+        card they do not match is built at the read."""
+        for stream in dict.fromkeys(e.stream_id for e in stored):
+            if stream not in floor_rows:
+                continue
+            try:
+                fold = recorder.table(stream)
+                state = fold.state
+                if state is None:
+                    continue
+                tournament = state.tournament
+                kept = desk.kept(tournament) if tournament else (None, {})
+                if kept is None:
+                    continue
+                key = (fold.version, kept[0])
+                if floor_rows[stream][0] == key or (tournament and any(
+                        seat.player not in kept[1] for seat in state.seats)):
+                    continue  # (a player the names kept do not know yet: built at the read)
+                level = kept[0] if tournament else context(stream, fold).level
+                notable = log.notable(stream, fold.version)
+                card = table_summary(fold, level, kept[1])
+                floor_rows[stream] = (key, card, notable_rows(fold, notable, kept[1])
+                                      if notable else [])
+                floor_text[stream] = (key, json.dumps(card, separators=(",", ":")))
+            except Exception:  # noqa: BLE001 - the read builds it, or says what is wrong
+                continue
 
     def floor(session: Session) -> dict[str, Any]:
         result, tables = floor_parts(session)
@@ -899,7 +931,7 @@ def create_app(
         """The floor's rulings and corrections over every table, newest first (its first 100),
         from the cards' read model."""
         rows: list[dict[str, Any]] = []
-        for kept in floor_rows.values():
+        for kept in list(floor_rows.values()):
             rows.extend(kept[2])
         return heapq.nlargest(100, rows, key=lambda row: row["at"])
 

@@ -513,6 +513,13 @@ class TournamentDesk:
         read = self._read(state.tournament)
         return None if read is None else read.level
 
+    def kept(self, tournament: str) -> tuple[Level | None, dict[str, str]] | None:
+        """The stakes and the names of a tournament as last read (None: not read yet), taken
+        without waiting for a lock or reading the store (a table's append builds its floor
+        card with them)."""
+        read = self._cache.get(tournament)
+        return None if read is None else (read.level, read.rows.names)
+
     def level_of(self, tournament: str) -> Level | None:
         """`card_level` by the tournament's name ("": a table of no tournament)."""
         read = self._read(tournament) if tournament else None
