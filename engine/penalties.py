@@ -47,6 +47,8 @@ def give_penalty(state: TournamentState, player: str, kind: str, rule: str, reas
 def hands_owed(state: TournamentState) -> dict[str, int]:
     """Penalty hands given to each player still in (served or not)."""
     owed: dict[str, int] = {}
+    if not any(p.hands for p in state.penalties):
+        return owed  # (asked at every floor view: no pass over 10,000 entrants for nothing)
     alive = {e.player for e in state.remaining}
     for p in state.penalties:
         if p.hands and p.player in alive:

@@ -28,8 +28,12 @@ the allowed methods in `Allow`.
 """
 
 
+import heapq
 import json
+import threading
+import time
 import uuid
+from collections import deque
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import replace
@@ -96,7 +100,7 @@ from recorder.live_share import LiveCounter, LiveLimits, SharedViews
 from recorder.offline import add_offline_routes
 from recorder.service import Actor, DirectorsCorrection, Recorder, StartHand, utc_now
 from recorder.structure import StructureError, loads_structure
-from recorder.tournament_service import tournament_stream
+from recorder.tournament_service import table_stream, tournament_stream
 from recorder.views import (
     EventLog,
     broken_summary,
@@ -121,6 +125,7 @@ from schema.checkpoint import (
     record_checkpoint,
 )
 from schema.errors import ConcurrencyConflict, DuplicateEventConflict, HandlogError
+from schema.store import StoredEvent
 
 STATIC = Path(__file__).resolve().parent / "static"
 STREAM_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9._:-]{0,199}$"
@@ -224,9 +229,11 @@ def create_app(
         await hub.start()
         unsubscribe = recorder.subscribe(hub.notify)
         forget = recorder.on_appended(log.add)
+        forget_cards = recorder.on_appended(keep_cards)  # (after the log: it reads it)
         try:
             yield
         finally:
+            forget_cards()
             forget()
             unsubscribe()
             await hub.stop()
@@ -358,8 +365,8 @@ def create_app(
     # The floor's read model: each table's card (and its JSON text) and notable rows, built
     # once per version of the table and of its tournament (the floor answer does not re-derive
     # or re-encode idle tables).
-    floor_rows: dict[str, tuple[tuple[int, int], dict[str, Any], list[dict[str, Any]]]] = {}
-    floor_text: dict[str, tuple[tuple[int, int], str]] = {}
+    floor_rows: dict[str, tuple[tuple[int, Any], dict[str, Any], list[dict[str, Any]]]] = {}
+    floor_text: dict[str, tuple[tuple[int, Any], str]] = {}
 
     def card_text(stream: str, card: dict[str, Any]) -> str:
         """The card's JSON, encoded once per version of the card kept above."""
@@ -383,17 +390,53 @@ def create_app(
                 return broken_summary(stream, fold.version,
                                       RuleViolation(fold.findings[0].rule,
                                                     fold.findings[0].message)), []
-            key = (fold.version, desk.version(fold))
+            # The card shows the tournament's stakes and its players' names (which never
+            # change): a registration or a clock change elsewhere leaves it as it is.
+            key = (fold.version, desk.card_level(fold))
             cached = floor_rows.get(stream)
             if cached is None or cached[0] != key:
                 names = desk.names(fold)
-                cached = (key, table_summary(fold, context(stream, fold).level, names),
-                          notable_rows(fold, log.notable(stream, fold.version), names))
+                level = (key[1] if fold.state is not None and fold.state.tournament
+                         else context(stream, fold).level)
+                stored = log.notable(stream, fold.version)
+                # (no rulings: the hands' names are not looked up through its history)
+                cached = (key, table_summary(fold, level, names),
+                          notable_rows(fold, stored, names) if stored else [])
                 floor_rows[stream] = cached
             return cached[1], (cached[2] if notable else [])
         except Exception as error:  # noqa: BLE001 - any entry an older release let in
             head = store.head(stream)
             return broken_summary(stream, head.version if head else 0, error), []
+
+    def keep_cards(stored: Sequence[StoredEvent]) -> None:
+        """A table's floor card built and encoded as its events are appended (by the thread
+        that appended them), once the floor has shown it: a floor read finds it ready. A
+        tournament's stakes and names are taken as last kept (no lock waited for here); a
+        card they do not match is built at the read."""
+        for stream in dict.fromkeys(e.stream_id for e in stored):
+            if stream not in floor_rows:
+                continue
+            try:
+                fold = recorder.table(stream)
+                state = fold.state
+                if state is None:
+                    continue
+                tournament = state.tournament
+                kept = desk.kept(tournament) if tournament else (None, {})
+                if kept is None:
+                    continue
+                key = (fold.version, kept[0])
+                if floor_rows[stream][0] == key or (tournament and any(
+                        seat.player not in kept[1] for seat in state.seats)):
+                    continue  # (a player the names kept do not know yet: built at the read)
+                level = kept[0] if tournament else context(stream, fold).level
+                notable = log.notable(stream, fold.version)
+                card = table_summary(fold, level, kept[1])
+                floor_rows[stream] = (key, card, notable_rows(fold, notable, kept[1])
+                                      if notable else [])
+                floor_text[stream] = (key, json.dumps(card, separators=(",", ":")))
+            except Exception:  # noqa: BLE001 - the read builds it, or says what is wrong
+                continue
 
     def floor(session: Session) -> dict[str, Any]:
         result, tables = floor_parts(session)
@@ -411,24 +454,70 @@ def create_app(
         cards = ",".join(card_text(card["stream"], card) for card in tables)
         return f'{head[:-1]},"tables":[{cards}]}}', int(result["version"])
 
+    # The room's streams as the floor lists them: read from the store when a stream is new
+    # (an append at version 1 here, a stream the hub had not heard of) or every few seconds,
+    # and their versions from the recorder's heads in memory (no query a floor read).
+    known: dict[str, Any] = {"streams": None, "read": 0.0, "heard": -1}
+
+    def new_stream(stored: Sequence[StoredEvent]) -> None:
+        if any(e.version == 1 for e in stored):
+            known["streams"] = None
+
+    recorder.on_appended(new_stream)
+
+    def floor_heads() -> list[tuple[str, str, int]]:
+        """(stream, kind, version) of every stream, by stream id."""
+        streams = known["streams"]
+        heard = hub.heard()
+        if (streams is None or heard != known["heard"]
+                or time.monotonic() - known["read"] > HEADS_SECONDS):
+            heads = store.streams()
+            for head in heads:
+                recorder.observe(head.stream_id, head.version)
+            streams = known["streams"] = [(h.stream_id, h.kind) for h in heads]
+            recorder.preload([h.stream_id for h in heads if h.kind == "table"])  # (heads too)
+            known["read"], known["heard"] = time.monotonic(), heard
+        return [(stream, kind, recorder.head_version(stream)) for stream, kind in streams]
+
     def floor_parts(session: Session) -> tuple[dict[str, Any], list[dict[str, Any]]]:
         tables = []
         corrections: list[dict[str, Any]] = []
-        heads = store.streams()
-        recorder.preload([h.stream_id for h in heads if h.kind == "table"])
-        for head in heads:
-            if head.kind == "table":
-                card, notable = summary(head.stream_id)
+        heads = floor_heads()
+        levels: dict[str, Any] = {}  # each tournament's stakes, as its tables' cards show
+        missing: list[str] = []
+        for stream, kind, version in heads:
+            if kind != "table":
+                continue
+            kept = floor_rows.get(stream)
+            if kept is not None:
+                tournament = kept[1].get("tournament") or ""
+                if tournament not in levels:
+                    try:
+                        levels[tournament] = desk.level_of(tournament)
+                    except Exception:  # noqa: BLE001 - its cards say why (summary)
+                        levels[tournament] = missing  # matches no card's key
+                if kept[0] == (version, levels[tournament]):
+                    continue  # the card as kept (no fold looked at)
+            missing.append(stream)
+        recorder.preload(missing)
+        rebuild = set(missing)
+        for stream, kind, _version in heads:
+            if kind == "table":
+                kept = floor_rows.get(stream)
+                if kept is not None and stream not in rebuild:
+                    card, notable = kept[1], kept[2]
+                else:
+                    card, notable = summary(stream)
                 tables.append(card)
                 corrections.extend(notable)
-        corrections.sort(key=lambda row: row["at"], reverse=True)
+        corrections = heapq.nlargest(100, corrections, key=lambda row: row["at"])
         problems: list[dict[str, Any]] = []
-        tournaments = [h.stream_id.removeprefix("tournament-") for h in heads
-                       if h.kind == "tournament"]
+        tournaments = [stream.removeprefix("tournament-") for stream, kind, _v in heads
+                       if kind == "tournament"]
         result: dict[str, Any] = {
-            "role": session.role, "corrections": corrections[:100],
+            "role": session.role, "corrections": corrections,
             "tournaments": desk.views(clock(), problems, tournaments), "problems": problems,
-            "version": sum(h.version for h in heads),
+            "version": sum(version for _s, _k, version in heads),
         }
         result["checkpoint"] = checkpoint_view(latest_checkpoint(store))
         if session.role == "director":
@@ -650,7 +739,8 @@ def create_app(
         id was used for a different command."""
         actor = Actor(session.name, session.role, session.device)
         tables_before = desk.table_versions(tournament)
-        view_before = desk.view(tournament, clock())
+        base = desk.tournament_version(tournament)
+        desk.view_head(tournament)  # the base the answer's delta is taken against
         try:
             retried = desk.run(tournament, body.command, actor, body.event_id,
                                body.expected_version)
@@ -673,34 +763,28 @@ def create_app(
         except DuplicateEventConflict as duplicate:
             return _error(409, "event id", str(duplicate), ["make a new event id"],
                           floor=floor(session))
-        return JSONResponse(changes(session, tournament, tables_before, view_before)
+        return JSONResponse(changes(session, tournament, tables_before, base)
                             | {"retried": retried})
 
     def changes(session: Session, tournament: str, tables_before: dict[str, int],
-                view_before: dict[str, Any] | None) -> dict[str, Any]:
+                base: int) -> dict[str, Any]:
         """What a tournament command changed, not the whole floor: the tournament view's
-        fields that differ from the view before it (`base`: that view's version; the floor
-        page applies them to it, or reads the floor when it holds another), and the cards of
-        the tables the command recorded at."""
-        view = desk.view(tournament, clock()) or {}
-        fields = {k: v for k, v in view.items()
-                  if view_before is None or view_before.get(k) != v}
-        if view_before is not None:
-            # The lists of players change a row or two a command: the rows changed and the
-            # players gone, not the list (10,000 rows at a big registration).
-            lists = {}
-            for key in PLAYER_LISTS:
-                if key in fields and isinstance(view_before.get(key), list):
-                    lists[key] = row_changes(view_before[key], fields.pop(key))
-            if lists:
-                fields["lists"] = lists
-        fields |= {"id": tournament, "version": view.get("version", 0),
-                   "base": view_before.get("version", 0) if view_before else 0}
+        fields that differ from the view at version `base` and its player lists row by row
+        (FloorDesk.delta: the floor page applies them to that view, or reads the floor when
+        it holds another), and the cards of the tables the command recorded at; past
+        CARDS_IN_ANSWER of them (a seat draw over 1,000 tables) only their names
+        (`tables_changed`: the page reads the floor once)."""
+        fields = desk.delta(tournament, base, clock()) or {
+            "id": tournament, "version": 0, "base": 0}
         tables_after = desk.table_versions(tournament)
         changed = sorted(s for s in set(tables_before) | set(tables_after)
                          if tables_before.get(s) != tables_after.get(s))
+        result: dict[str, Any] = {"tournament": fields}
+        if len(changed) > CARDS_IN_ANSWER:
+            result |= {"tables": [], "tables_changed": changed}
+            return result
         cards = [summary(s, notable=False)[0] for s in changed]
-        result: dict[str, Any] = {"tournament": fields, "tables": cards}
+        result["tables"] = cards
         if session.role == "director":
             result["dealer_pins"] = {c["stream"]: auth.table_pin(c["stream"]) for c in cards}
         return result
@@ -720,25 +804,136 @@ def create_app(
     @app.get("/api/floor/events", tags=["live"], responses=FLOOR_STREAM,
              response_class=StreamingResponse)
     async def follow_floor(request: Request, session: Reader) -> StreamingResponse:
-        """Server-sent events: `state` (the floor view) now and after every append anywhere."""
+        """Server-sent events: `state` (the whole floor view) now, then `changes` (what changed:
+        FloorFollower) after every append anywhere; a viewer gets `state` each time (one
+        view per change, encoded once and shared by every viewer)."""
 
         slot = live.take(request, session)
+        follower = FloorFollower(session)
+        seen: list[int | None] = [None]  # the viewers' frame this viewer was sent last
 
-        async def render() -> dict[str, Any] | str:
-            if session.role == "viewer":  # one view per change, shared by every viewer
-                second = int(clock().timestamp())  # the view carries the server's clock
-                return await shared.frame(("floor", hub.generation, second),
-                                          lambda: floor(session))
-            return await anyio.to_thread.run_sync(floor_frame, session, limiter=floor_threads)
+        def viewer_frames() -> str:
+            text, seen[0] = viewers.since(session, seen[0])
+            return text
 
-        def floor_frame(session: Session) -> str:
-            text, version = floor_encoded(session)
-            return sse_text("state", text, version)
+        async def render() -> str:
+            if session.role == "viewer":  # each frame built once, shared by every viewer
+                return await anyio.to_thread.run_sync(viewer_frames, limiter=floor_threads)
+            return await anyio.to_thread.run_sync(follower.frame, limiter=floor_threads)
 
         subscription = hub.subscribe(None)
         return _sse(slot.wrap(event_stream(
             hub, subscription, render, request.is_disconnected, still_valid=valid(session),
             settle_seconds=live.settle_seconds(session))))
+
+    dealer_pin = auth.table_pin
+
+    class FloorFollower:
+        """One live floor: the whole floor first (`state`), then only what changed since the
+        frame before (`changes`): the cards of the tables that moved on, each tournament's
+        delta against the version this screen holds (TournamentDesk.delta), the rulings and
+        corrections when a changed table has any. Nothing is folded or encoded again for a
+        table that did not change (the cards are the floor's read model)."""
+
+        def __init__(self, session: Session) -> None:
+            self.session = session
+            self.tables: dict[str, int] | None = None
+            self.tournaments: dict[str, int] = {}
+
+        def frame(self) -> str:
+            if self.tables is None:
+                result, cards = floor_parts(self.session)
+                self.tables = {c["stream"]: c["version"] for c in cards}
+                self.tournaments = {t["id"]: t["version"] for t in result["tournaments"]}
+                head = json.dumps(result, separators=(",", ":"))
+                text = ",".join(card_text(c["stream"], c) for c in cards)
+                return sse_text("state", f'{head[:-1]},"tables":[{text}]}}',
+                                int(result["version"]))
+            heads = floor_heads()
+            version = sum(v for _s, _k, v in heads)
+            deltas = []
+            restaked: set[str] = set()  # tables whose cards show new stakes
+            for stream_id, kind, at in heads:
+                tournament = stream_id.removeprefix("tournament-")
+                if kind != "tournament" or self.tournaments.get(tournament) == at:
+                    continue
+                delta = desk.delta(tournament, self.tournaments.get(tournament, 0), clock())
+                if delta is not None:
+                    deltas.append(delta)
+                    self.tournaments[tournament] = delta["version"]
+                    if {"stakes", "level", "finished"} & set(delta):
+                        restaked.update(delta.get("table_streams", {}).values() or (
+                            table_stream(tournament, t)
+                            for t in desk.open_tables(tournament) or ()))
+            changed = [stream_id for stream_id, kind, at in heads if kind == "table"
+                       and (self.tables.get(stream_id) != at or stream_id in restaked)]
+            recorder.preload(changed)
+            cards, notable = [], False
+            for stream in changed:
+                card, rows = summary(stream)
+                cards.append(card)
+                self.tables[stream] = card["version"]
+                notable = notable or bool(rows)
+            body: dict[str, Any] = {"version": version, "tournaments": deltas}
+            if notable:
+                body["corrections"] = corrections_now()
+            if cards:
+                body["checkpoint"] = checkpoint_view(latest_checkpoint(store))
+            if self.session.role == "director" and cards:
+                body["dealer_pins"] = {c["stream"]: dealer_pin(c["stream"]) for c in cards}
+            text = json.dumps(body, separators=(",", ":"))
+            cards_text = ",".join(card_text(c["stream"], c) for c in cards)
+            return sse_text("changes", f'{text[:-1]},"tables":[{cards_text}]}}', version)
+
+    class ViewerFloor:
+        """The viewers' live floor, built once for all of them: one follower makes each
+        `changes` frame (one per change heard of), every viewer is sent the frames after the
+        one it had; a viewer new or further behind than the frames kept gets the whole floor
+        (its frame shared too while nothing changed)."""
+
+        KEEP = 64
+
+        def __init__(self) -> None:
+            self.lock = threading.Lock()
+            self.follower: FloorFollower | None = None
+            self.frames: deque[tuple[int, str]] = deque(maxlen=self.KEEP)
+            self.state: tuple[int, int, str] | None = None  # (frame number, second, text)
+            self.number = 0
+            self.generation = -1
+            self.builds = 0
+
+        def since(self, session: Session, seen: int | None) -> tuple[str, int]:
+            with self.lock:
+                second = int(clock().timestamp())  # the whole view carries the clock
+                if self.follower is None:
+                    self.follower = FloorFollower(session)
+                    self.generation = hub.generation
+                    self.state = (0, second, self.follower.frame())
+                    self.builds += 1
+                elif hub.generation != self.generation:
+                    self.generation = hub.generation
+                    self.number += 1
+                    self.frames.append((self.number, self.follower.frame()))
+                    self.builds += 1
+                if seen is not None and (seen == self.number or (
+                        self.frames and self.frames[0][0] <= seen + 1)):
+                    return "".join(t for n, t in self.frames if n > seen), self.number
+                if self.state is None or self.state[:2] != (self.number, second):
+                    text, version = floor_encoded(session)
+                    self.state = (self.number, second, sse_text("state", text, version))
+                    self.builds += 1
+                return self.state[2], self.number
+
+    viewers = ViewerFloor()
+    app.state.viewer_floor = viewers
+
+    def corrections_now() -> list[dict[str, Any]]:
+        """The floor's rulings and corrections over every table, newest first (its first 100),
+        from the cards' read model."""
+        rows: list[dict[str, Any]] = []
+        for kept in list(floor_rows.values()):
+            rows.extend(kept[2])
+        return heapq.nlargest(100, rows, key=lambda row: row["at"])
 
     def valid(session: Session) -> Callable[[], Awaitable[bool]]:
         """Whether an open event stream's session still holds (revoked, signed out, expired:
@@ -822,18 +1017,11 @@ def create_app(
     return app
 
 
-PLAYER_LISTS = ("players", "unseated")
-"""The tournament view's lists of players: rows keyed by `player`, ordered by table, seat
-and entry number `n` (the floor page re-sorts them so)."""
-
-
-def row_changes(before: list[dict[str, Any]], after: list[dict[str, Any]]) -> dict[str, Any]:
-    """The rows of `after` that are new or differ from `before`'s (by `player`), and the
-    players `before` has and `after` has not."""
-    old = {row["player"]: row for row in before}
-    keys = {row["player"] for row in after}
-    return {"changed": [row for row in after if old.get(row["player"]) != row],
-            "removed": [player for player in old if player not in keys]}
+HEADS_SECONDS = 2.0
+"""The floor reads the store's list of streams again at least this often (a stream made by
+another process appears within it even when no notice of it came)."""
+CARDS_IN_ANSWER = 50
+"""Table cards a tournament command's answer carries at most (else their names only)."""
 
 
 def checkpoint_view(stored: StoredCheckpoint | None) -> dict[str, Any] | None:

@@ -7,9 +7,12 @@ their names; after a hand, players left without chips are eliminated with their 
 
 from __future__ import annotations
 
+import contextlib
+import heapq
 import random
 import threading
 import uuid
+from collections import OrderedDict, deque
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
@@ -30,7 +33,12 @@ from engine.tournament_events import (
     PlayerMoved,
     RulingRecorded,
 )
-from engine.tournament_state import TournamentState, apply_tournament, fold_tournament
+from engine.tournament_state import (
+    Entrant,
+    TournamentState,
+    apply_tournament,
+    fold_tournament,
+)
 from recorder import wire
 from recorder.service import Actor, Recorder
 from recorder.tournament_service import (
@@ -65,9 +73,8 @@ class _ViewLog:
     rulings: tuple[dict[str, Any], ...] = ()
     clock: Any = None
 
-    def extend(self, state: TournamentState, stored: Sequence[StoredEvent]) -> _ViewLog:
-        names = {e.player: e.name for e in state.entrants} if any(
-            s.type in _LISTED for s in stored) else {}
+    def extend(self, state: TournamentState, stored: Sequence[StoredEvent],
+               names: dict[str, str]) -> _ViewLog:
         moves, out, color_ups, rulings = [], [], [], []
         timed = []
         for item in stored:
@@ -107,12 +114,98 @@ class _ViewLog:
 
 _LISTED = frozenset((PlayerMoved.TYPE, PlayerEliminated.TYPE, ChipsColoredUp.TYPE))
 
+LIST_LIMIT = 500
+"""Rows of each player list (`players`, `unseated`) a floor answer carries, in the lists'
+order; `players_count` and `unseated_count` say how many there are (a floor answer does not
+grow with the field)."""
+LOG_LIMIT = 200
+"""Rows of each of the view's logs (eliminations, moves, color-ups, rulings) a floor answer
+carries, newest first; `*_count` says how many there are."""
+HEADS_KEPT = 64
+"""Views (without the player lists) kept per tournament: the bases deltas are taken from."""
+CHANGES_KEPT = 1024
+"""Versions of a tournament whose player-row changes are kept: a delta against a view older
+than that is answered with the whole view."""
+
+
+def _row_key(row: dict[str, Any]) -> tuple[str, int, int]:
+    return (row.get("table", ""), row.get("seat", 0), row["n"])
+
+
+class _Rows:
+    """The tournament's player lists as the floor shows them, kept row by row as its events
+    land: each new state is compared with the one before entrant by entrant (an untouched
+    entrant is the same object), so a registration changes one row, not 10,000. The players
+    each version changed are kept (`since`: the rows changed after a version)."""
+
+    def __init__(self, entrants: Sequence[Entrant], version: int) -> None:
+        self.players: dict[str, dict[str, Any]] = {}
+        self.unseated: dict[str, dict[str, Any]] = {}
+        self.names: dict[str, str] = {}
+        self._log: deque[tuple[int, tuple[str, ...]]] = deque()
+        self._first = version  # the oldest version `since` can answer from
+        self._take(enumerate(entrants))
+
+    def _take(self, entries: Any) -> list[str]:
+        changed = []
+        for n, e in entries:
+            changed.append(e.player)
+            self.names[e.player] = e.name
+            self.players.pop(e.player, None)
+            self.unseated.pop(e.player, None)
+            if not e.alive:
+                continue
+            if e.table:
+                self.players[e.player] = {"player": e.player, "name": e.name,
+                                          "table": e.table, "seat": e.seat, "n": n}
+            else:
+                self.unseated[e.player] = {"player": e.player, "name": e.name, "n": n}
+        return changed
+
+    def advance(self, before: Sequence[Entrant], after: Sequence[Entrant],
+                version: int) -> None:
+        count = len(before)
+        changed = self._take((n, e) for n, e in enumerate(after)
+                             if n >= count or before[n] is not e)
+        self._log.append((version, tuple(changed)))
+        while len(self._log) > CHANGES_KEPT:
+            self._first = self._log.popleft()[0]
+
+    def lists(self) -> dict[str, list[dict[str, Any]]]:
+        """The first LIST_LIMIT rows of each list, ordered by table, seat and entry number."""
+        return {"players": heapq.nsmallest(LIST_LIMIT, self.players.values(), key=_row_key),
+                "unseated": heapq.nsmallest(LIST_LIMIT, self.unseated.values(),
+                                            key=_row_key)}
+
+    def since(self, base: int) -> dict[str, dict[str, Any]] | None:
+        """Each list's rows changed after version `base` and the players it lost (None: that
+        version is older than the changes kept)."""
+        if base < self._first:
+            return None
+        touched = dict.fromkeys(p for v, players in self._log if v > base for p in players)
+        result = {}
+        for key, rows in (("players", self.players), ("unseated", self.unseated)):
+            changed = sorted((rows[p] for p in touched if p in rows), key=_row_key)
+            result[key] = {"changed": changed, "removed": [p for p in touched if p not in rows]}
+        return result
+
 
 @dataclass(frozen=True)
 class _Read:
     state: TournamentState
     version: int
     log: _ViewLog
+    rows: _Rows
+    level: Level | None  # the stakes a table's card shows (None: no hand may start)
+
+
+def _card_level(state: TournamentState) -> Level | None:
+    if state.finished:
+        return None
+    try:
+        return stakes(state)
+    except RuleViolation:
+        return None
 
 
 class TournamentDesk:
@@ -123,6 +216,8 @@ class TournamentDesk:
         self.tournaments = Tournaments(recorder)
         self._cache: dict[str, _Read] = {}
         self._views: dict[str, tuple[Any, dict[str, Any]]] = {}
+        self._heads: dict[str, OrderedDict[Any, dict[str, Any]]] = {}
+        self._head_at: dict[tuple[str, int], Any] = {}
         self._lock = threading.Lock()
 
     def _read(self, tournament: str) -> _Read | None:
@@ -143,13 +238,17 @@ class TournamentDesk:
                 state = cached.state
                 for item in new:
                     state = apply_tournament(state, item.decode())
-                read = _Read(state, new[-1].version if new else cached.version,
-                             cached.log.extend(state, new))
+                at = new[-1].version if new else cached.version
+                cached.rows.advance(cached.state.entrants, state.entrants, at)
+                read = _Read(state, at, cached.log.extend(state, new, cached.rows.names),
+                             cached.rows, _card_level(state))
             else:
                 stored = self.recorder.events(stream)
                 state = fold_tournament(e.decode() for e in stored)
-                read = _Read(state, stored[-1].version if stored else 0,
-                             _ViewLog().extend(state, stored))
+                at = stored[-1].version if stored else 0
+                rows = _Rows(state.entrants, at)
+                read = _Read(state, at, _ViewLog().extend(state, stored, rows.names), rows,
+                             _card_level(state))
             self._cache[tournament] = read
             return read
 
@@ -227,7 +326,7 @@ class TournamentDesk:
         read = self._read(state.tournament)
         if read is None:
             return {}
-        return {e.player: e.name for e in read.state.entrants}
+        return read.rows.names  # kept as entrants register: read it, never change it
 
     def settle(self, fold: TableFold, actor: Actor, event_id: uuid.UUID | None = None,
                retried: bool = False) -> list[str]:
@@ -354,26 +453,114 @@ class TournamentDesk:
             read = self._read(tournament)
             if read is None:
                 return None
-            serving = self.tournaments.serving(tournament, read.state)
-            key = (read.version, tuple(sorted(serving.items())))
+            head = self._head(tournament, read)
+            key = ("view", read.version)
             cached = self._views.get(tournament)
             if cached is None or cached[0] != key:
-                cached = (key, tournament_view(tournament, read.state, read.version,
-                                               read.log, now, serving))
+                with self._lock:
+                    lists = read.rows.lists()
+                cached = (key, head | lists)
                 self._views[tournament] = cached
-            fresh: dict[str, Any] = {"now": _epoch_ms(now)}
-            if read.state.hand_for_hand is not None:
-                status = round_status(read.state, self.tournaments.progress(
-                    tournament, read.state))
-                fresh["round"] = {"number": status.number, "complete": status.complete,
-                                  "waiting": list(status.waiting)}
-            view: dict[str, Any] = cached[1] | fresh
-            return view
+            return cached[1] | self._fresh(tournament, read, now)
         except (RuleViolation, KeyError, IndexError, ValueError, TypeError) as error:
             if problems is not None:
                 problems.append({"tournament": tournament, "rule": getattr(
                     error, "rule", "log"), "message": f"this tournament cannot be shown: "
                     f"{getattr(error, 'message', error)}"})
+            return None
+
+    def _fresh(self, tournament: str, read: _Read, now: datetime) -> dict[str, Any]:
+        fresh: dict[str, Any] = {"now": _epoch_ms(now)}
+        if read.state.hand_for_hand is not None:
+            status = round_status(read.state, self.tournaments.progress(
+                tournament, read.state))
+            fresh["round"] = {"number": status.number, "complete": status.complete,
+                              "waiting": list(status.waiting)}
+        return fresh
+
+    def _head(self, tournament: str, read: _Read) -> dict[str, Any]:
+        """The view without its player lists, built once per version of the stream and of
+        who is serving a penalty; the last few are kept (the base of a delta)."""
+        serving = self.tournaments.serving(tournament, read.state)
+        key = (read.version, tuple(sorted(serving.items())))
+        with self._lock:
+            heads = self._heads.setdefault(tournament, OrderedDict())
+            head = heads.get(key)
+        if head is None:
+            head = tournament_view(tournament, read.state, read.version, read.log, serving,
+                                   read.rows)
+            with self._lock:
+                heads[key] = head
+                self._head_at[(tournament, read.version)] = key
+                while len(heads) > HEADS_KEPT:
+                    old, _ = heads.popitem(last=False)
+                    self._head_at.pop((tournament, old[0]), None)
+        return head
+
+    def view_head(self, tournament: str) -> None:
+        """Keep the view as it is now (the base of the delta a command will answer with)."""
+        with contextlib.suppress(RuleViolation, KeyError, IndexError, ValueError, TypeError):
+            read = self._read(tournament)
+            if read is not None:
+                self._head(tournament, read)
+
+    def card_level(self, fold: TableFold) -> Level | None:
+        """The stakes a tournament table's floor card shows (its cache key besides the
+        table's version): the same for every table of a tournament, kept per version."""
+        state = fold.state
+        if state is None or not state.tournament:
+            return None
+        read = self._read(state.tournament)
+        return None if read is None else read.level
+
+    def kept(self, tournament: str) -> tuple[Level | None, dict[str, str]] | None:
+        """The stakes and the names of a tournament as last read (None: not read yet), taken
+        without waiting for a lock or reading the store (a table's append builds its floor
+        card with them)."""
+        read = self._cache.get(tournament)
+        return None if read is None else (read.level, read.rows.names)
+
+    def level_of(self, tournament: str) -> Level | None:
+        """`card_level` by the tournament's name ("": a table of no tournament)."""
+        read = self._read(tournament) if tournament else None
+        return None if read is None else read.level
+
+    def tournament_version(self, tournament: str) -> int:
+        return self.recorder.head_version(tournament_stream(tournament))
+
+    def delta(self, tournament: str, base: int, now: datetime) -> dict[str, Any] | None:
+        """What changed in the tournament's view since version `base` (a view the floor
+        holds): the fields that differ, and the player lists row by row (`lists`: the rows
+        changed and the players gone); `base` and `version` say from what to what. The
+        whole view (with `base` 0) when `base` is older than the changes kept. None when the
+        tournament cannot be shown."""
+        try:
+            read = self._read(tournament)
+            if read is None:
+                return None
+            head = self._head(tournament, read)
+            with self._lock:
+                before_key = self._head_at.get((tournament, base))
+                before = (self._heads.get(tournament, {}).get(before_key)
+                          if before_key is not None else None)
+                lists = read.rows.since(base) if before is not None else None
+            fresh = self._fresh(tournament, read, now)
+            if before is None or lists is None:
+                view = self.view(tournament, now)
+                return None if view is None else view | {"base": 0}
+            fields = {k: v for k, v in head.items() if before.get(k) != v} | fresh
+            if base != read.version:
+                whole = None
+                for key, change in lists.items():
+                    if len(change["changed"]) + len(change["removed"]) > LIST_LIMIT:
+                        # Most of the list changed (a seat draw): the list as it is now.
+                        with self._lock:
+                            whole = whole or read.rows.lists()
+                        fields[key] = whole[key]
+                    else:
+                        fields.setdefault("lists", {})[key] = change
+            return fields | {"id": tournament, "version": read.version, "base": base}
+        except (RuleViolation, KeyError, IndexError, ValueError, TypeError):
             return None
 
     def table_versions(self, tournament: str) -> dict[str, int]:
@@ -393,12 +580,12 @@ def _epoch_ms(moment: datetime) -> int:
 
 
 def tournament_view(tournament: str, state: TournamentState, version: int, log: _ViewLog,
-                    now: datetime, serving: dict[str, int] | None = None) -> dict[str, Any]:
-    """The tournament at a glance: clock, schedule, players, moves, eliminations, color-ups,
-    rulings; every list newest first."""
+                    serving: dict[str, int], rows: _Rows) -> dict[str, Any]:
+    """The tournament at a glance without its player lists (`players` and `unseated` come
+    from `rows`): clock, schedule, moves, eliminations, color-ups, rulings; every list newest
+    first, the first LOG_LIMIT rows of each."""
     s = state.structure
-    names = {e.player: e.name for e in state.entrants}
-    serving = serving or {}
+    names = rows.names
     clock = log.clock or {"kind": "none"}
     moves, out, color_ups, rulings = log.moves, log.out, log.color_ups, log.rulings
     try:
@@ -406,8 +593,7 @@ def tournament_view(tournament: str, state: TournamentState, version: int, log: 
         next_step: dict[str, Any] = {"ok": True, "text": f"start level {state.level + 1}"}
     except RuleViolation as violation:
         next_step = {"ok": False} | violation.as_dict()
-    remaining = state.remaining
-    alive = [(n, e) for n, e in enumerate(state.entrants) if e.alive]
+    remaining = len(rows.players) + len(rows.unseated)
     ledger = state.ledger
     schedule = [
         {"number": lv.number, "small_blind": lv.small_blind, "big_blind": lv.big_blind,
@@ -431,25 +617,24 @@ def tournament_view(tournament: str, state: TournamentState, version: int, log: 
         "winner": names.get(state.winner, state.winner),
         "stakes": _stakes(state),
         "clock": clock,
-        "now": _epoch_ms(now),
         "next": next_step,
         "schedule": schedule,
         "entries": len(state.entrants),
-        "remaining": len(remaining),
+        "remaining": remaining,
         "chip_total": ledger.total,
-        "average_stack": ledger.total // len(remaining) if remaining else 0,
+        "average_stack": ledger.total // remaining if remaining else 0,
         "chip_unit": state.chip_unit,
         "registration_open": late_entry_open(state),
-        # `n`: the entry's number (registration order), the last key of each list's order.
-        "unseated": [{"player": e.player, "name": e.name, "n": n} for n, e in alive
-                     if not e.table],
-        "players": [{"player": e.player, "name": e.name, "table": e.table, "seat": e.seat,
-                     "n": n} for n, e in sorted(alive, key=lambda x: (x[1].table, x[1].seat))],
+        # `players` and `unseated` (rows.lists): the first LIST_LIMIT rows of each, ordered
+        # by table, seat and `n`, the entry's number (registration order).
+        "players_count": len(rows.players),
+        "unseated_count": len(rows.unseated),
+        "list_limit": LIST_LIMIT,
         "tables": list(state.tables),
         "table_streams": {t: table_stream(tournament, t) for t in state.tables},
         "needs_balancing": needs_balancing(state) if state.tables else False,
         "table_break": _table_break(state),
-        "tables_needed": max(1, -(-len(remaining) // s.seats_per_table)),
+        "tables_needed": max(1, -(-remaining // s.seats_per_table)),
         "upcoming": _upcoming(state),
         "money": money_block(state).as_dict(),
         "jackpot": bool(s.money.high_hand_fee),
@@ -483,10 +668,14 @@ def tournament_view(tournament: str, state: TournamentState, version: int, log: 
                                       if c.level == state.level}),
         },
         "hand_for_hand": state.hand_for_hand is not None,
-        "eliminations": sorted(out, key=lambda e: e["place"]),
-        "moves": list(moves[::-1]),
-        "color_ups": list(color_ups[::-1]),
-        "rulings": list(rulings[::-1]),
+        # Places are given from the last up: the lowest places are the newest.
+        "eliminations": heapq.nsmallest(LOG_LIMIT, out, key=lambda e: e["place"]),
+        "eliminations_count": len(out),
+        "moves": list(moves[:-LOG_LIMIT - 1:-1]),
+        "moves_count": len(moves),
+        "color_ups": list(color_ups[:-LOG_LIMIT - 1:-1]),
+        "rulings": list(rulings[:-LOG_LIMIT - 1:-1]),
+        "rulings_count": len(rulings),
         "prizes": prizes,
         "currency": s.money.currency,
     }

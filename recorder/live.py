@@ -140,6 +140,11 @@ class Hub:
             self._observe(stream, version)
         self._publish(stream, version)
 
+    def heard(self) -> int:
+        """How many streams the hub has heard of (a new one: the floor lists the streams
+        again)."""
+        return len(self._versions)
+
     def subscribe(self, streams: frozenset[str] | None) -> Subscription:
         subscription = Subscription(streams)
         self._subscriptions.add(subscription)

@@ -399,8 +399,11 @@ class Tournaments:
             events: list[Any] = [drawn]
             commands: dict[str, list[Any]] = {name: [] for name in drawn.tables}
             structure = state.structure
+            # Which tables are open already, from the heads read once (not a query a table).
+            opened = {h.stream_id for h in self.recorder.store.streams() if h.kind == "table"}
             for name in drawn.tables:
-                if self.table(tournament, name).state is None:
+                stream = table_stream(tournament, name)
+                if stream not in opened or self.table(tournament, name).state is None:
                     commands[name].append(OpenTable(name, structure.seats_per_table,
                                                     structure.profile, tournament))
             deducted = {e.player: e.chips_deducted for e in after.entrants}

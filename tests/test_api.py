@@ -331,7 +331,7 @@ def _sse_states(response: httpx.Response, count: int, into: list[tuple[float, An
     for line in response.iter_lines():
         if line.startswith("event:"):
             event = line.split(":", 1)[1].strip()
-        elif line.startswith("data:") and event == "state":
+        elif line.startswith("data:") and event in ("state", "changes"):  # (the floor)
             into.append((time.monotonic(), json.loads(line[5:])))
             if len(into) >= count:
                 return

@@ -108,7 +108,7 @@ def test_the_public_view_is_built_once_per_change_and_shared_by_every_viewer(
                 _adjust(recorder, step)
                 _until(lambda step=step: all(len(v.frames) == 1 + step for v in viewers),
                        f"change {step} reached every viewer")
-            assert app.state.shared_views.builds == 4
+            assert app.state.viewer_floor.builds == 4
             assert len({tuple(v.frames) for v in viewers}) == 1
         finally:
             for viewer in viewers:

@@ -140,11 +140,14 @@ def require_chromium() -> None:
 def apply_changes(view: dict[str, Any], delta: dict[str, Any]) -> dict[str, Any]:
     """A tournament command's answer applied to the tournament view it was taken against, as
     the floor page applies it (recorder/static/floor.js applyChanges, mergeRows)."""
+    if not delta["base"]:  # the whole view
+        return {k: v for k, v in delta.items() if k != "base"}
     assert delta["base"] == view["version"], (delta["base"], view["version"])
     result = view | {k: v for k, v in delta.items() if k not in ("base", "lists")}
     for key, change in delta.get("lists", {}).items():
         changed = {row["player"] for row in change["changed"]}
         rows = [r for r in view[key] if r["player"] not in changed
                 and r["player"] not in change["removed"]] + change["changed"]
-        result[key] = sorted(rows, key=lambda r: (r.get("table", ""), r.get("seat", 0), r["n"]))
+        result[key] = sorted(rows, key=lambda r: (r.get("table", ""), r.get("seat", 0), r["n"])
+                             )[:result.get("list_limit")]
     return result

@@ -565,40 +565,92 @@
   // to the floor on screen when that is the view they were taken against; else (another
   // change came in between, not yet here) the floor is read whole.
   function applyChanges(changes) {
-    const delta = changes.tournament;
-    const list = (floor && floor.tournaments) || [];
-    const index = list.findIndex((x) => x.id === delta.id);
-    const shown = index >= 0 ? list[index] : null;
-    if (shown && shown.version >= delta.version) return; // the live view got here first
-    if (!shown || shown.version !== delta.base) {
+    if (!floor) return;
+    if (changes.tables_changed) {
+      refresh(); // a seat draw over many tables: the floor read once, not 1,000 cards here
+      return;
+    }
+    if (!mergeTournament(changes.tournament)) {
       refresh();
       return;
     }
+    mergeCards(changes);
+    hooks.__floorUpdates += 1;
+    render();
+  }
+
+  // One tournament's delta merged into the floor on screen; false when it was taken against
+  // a view this page does not hold (the floor is then read whole).
+  function mergeTournament(delta) {
+    const list = floor.tournaments || (floor.tournaments = []);
+    const index = list.findIndex((x) => x.id === delta.id);
+    const shown = index >= 0 ? list[index] : null;
+    if (shown && shown.version >= delta.version) return true; // got here first
+    if (!delta.base) { // the whole view
+      if (index >= 0) list[index] = delta;
+      else list.push(delta);
+      return true;
+    }
+    if (!shown || shown.version !== delta.base) return false;
     const fields = Object.assign({}, delta);
     const lists = fields.lists;
     delete fields.base;
     delete fields.lists;
     const next = Object.assign({}, shown, fields);
-    for (const [key, change] of Object.entries(lists || {})) next[key] = mergeRows(shown[key] || [], change);
+    for (const [key, change] of Object.entries(lists || {})) next[key] = mergeRows(shown[key] || [], change, next.list_limit);
     list[index] = next;
+    return true;
+  }
+
+  function mergeCards(changes) {
     for (const card of changes.tables || []) {
       const at = floor.tables.findIndex((x) => x.stream === card.stream);
       if (at >= 0) floor.tables[at] = card;
       else floor.tables.push(card);
     }
     if (changes.dealer_pins) floor.dealer_pins = Object.assign({}, floor.dealer_pins, changes.dealer_pins);
+  }
+
+  // A live `changes` frame (GET /api/floor/events): the cards of the tables that changed,
+  // each tournament's delta, the corrections when they changed.
+  function applyLive(changes) {
+    if (!floor) return refresh();
+    if (!(changes.tournaments || []).every(mergeTournament)) return refresh();
+    mergeCards(changes);
+    if (changes.corrections) floor.corrections = changes.corrections;
+    if (changes.checkpoint !== undefined) floor.checkpoint = changes.checkpoint;
+    floor.version = Math.max(floor.version, changes.version);
     hooks.__floorUpdates += 1;
+    hooks.__floorLive = (hooks.__floorLive || 0) + 1;
     render();
   }
 
   // A list of players changed row by row (by player id): ordered as the server orders it,
-  // by table, seat and entry number.
-  function mergeRows(rows, change) {
+  // by table, seat and entry number, and held to the first `limit` rows as the server's.
+  function mergeRows(rows, change, limit) {
     const gone = new Set(change.removed);
     const changed = new Map(change.changed.map((r) => [r.player, r]));
     const merged = rows.filter((r) => !gone.has(r.player) && !changed.has(r.player)).concat(change.changed);
     const cmp = (a, b) => (a < b ? -1 : a > b ? 1 : 0);
-    return merged.sort((a, b) => cmp(a.table || "", b.table || "") || (a.seat || 0) - (b.seat || 0) || a.n - b.n);
+    merged.sort((a, b) => cmp(a.table || "", b.table || "") || (a.seat || 0) - (b.seat || 0) || a.n - b.n);
+    return limit ? merged.slice(0, limit) : merged;
+  }
+
+  // The floor's event stream: `state` (the whole floor) on opening, `changes` after.
+  function follow(path, onStatus) {
+    let source = null;
+    function open() {
+      source = new EventSource(path);
+      source.addEventListener("state", (e) => apply(JSON.parse(e.data)));
+      source.addEventListener("changes", (e) => applyLive(JSON.parse(e.data)));
+      source.onopen = () => onStatus("live");
+      source.onerror = () => {
+        onStatus("reconnecting");
+        if (source.readyState === EventSource.CLOSED) setTimeout(open, 1000);
+      };
+    }
+    open();
+    return () => source && source.close();
   }
 
   function signIn() {
@@ -633,7 +685,7 @@
   function start() {
     $("new-tournament").hidden = !director();
     if (following) following();
-    following = H.follow("/api/floor/events", apply, async (s) => {
+    following = follow("/api/floor/events", async (s) => {
       $("status-text").textContent = s;
       $("status").dataset.state = s;
       if (s !== "live" && Date.now() - lastCheck > 5000) {
