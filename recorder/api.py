@@ -29,6 +29,7 @@ the allowed methods in `Allow`.
 
 
 import json
+import os
 import uuid
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from contextlib import asynccontextmanager
@@ -171,6 +172,16 @@ class LoginRequest(BaseModel):
     device: str = Field("", max_length=80, description="the tablet's id (kept in localStorage)")
 
 
+THREADS_ENV_VAR = "HANDLOG_THREADS"
+
+
+def worker_threads() -> int:
+    """Threads that run the routes of one server process: $HANDLOG_THREADS, else 8 (the
+    appends themselves run two at a time, schema/database.py writer_slots)."""
+    raw = os.environ.get(THREADS_ENV_VAR, "").strip()
+    return int(raw) if raw.isdigit() and int(raw) > 0 else 8
+
+
 def last_level(stream: str, fold: TableFold) -> Level | None:
     """The level the table's last hand was played at (when nothing better is known)."""
     for _version, event in reversed(fold.effective):
@@ -221,6 +232,10 @@ def create_app(
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
+        # Python runs one thread at a time: forty worker threads (anyio's default) only wait
+        # for the interpreter, and the one that holds the database's append lock waits with
+        # them (recorder/cli_serve.py also shortens the interpreter's switch interval).
+        anyio.to_thread.current_default_thread_limiter().total_tokens = worker_threads()
         await hub.start()
         unsubscribe = recorder.subscribe(hub.notify)
         forget = recorder.on_appended(log.add)
