@@ -227,7 +227,7 @@ def create_app(
     live = LiveCounter(live_limits or LiveLimits())
     shared = SharedViews()
     desk = TournamentDesk(recorder)
-    hub = Hub(store, poll_seconds, observe=recorder.observe)
+    hub = Hub(store, poll_seconds, observe=recorder.observe, sessions=auth.sessions)
     log = EventLog(store)
 
     @asynccontextmanager
