@@ -119,20 +119,23 @@ def drop_schema(server_url: str, name: str) -> None:
         connection.execute(f"DROP SCHEMA {name} CASCADE")
 
 
-def seat_tables(url: str, count: int) -> list[str]:
-    """`count` open six-handed tables, each written in one append."""
+def seat_tables(url: str, count: int, batch: int = 50) -> list[str]:
+    """`count` open six-handed tables, `batch` tables per transaction (append_many)."""
     now = datetime.now(UTC)
-    streams = []
+    streams = [f"table-r{index}" for index in range(1, count + 1)]
     with open_store(url) as store:
-        for index in range(1, count + 1):
-            stream = f"table-r{index}"
-            events: list[Any] = [TableOpened(f"r{index}", 9, "tda")]
-            events += [PlayerSeated(seat, f"p{index}-{seat}", 20_000) for seat in range(1, 7)]
-            events.append(ButtonPlaced(1, "draw for the button"))
-            store.append(stream, 0, [
-                NewEvent.from_domain(e, event_id=uuid.uuid4(), actor="bench", device="setup",
-                                     recorded_at=now) for e in events])
-            streams.append(stream)
+        for start in range(0, count, batch):
+            parts = []
+            for index in range(start + 1, min(count, start + batch) + 1):
+                events: list[Any] = [TableOpened(f"r{index}", 9, "tda")]
+                events += [PlayerSeated(seat, f"p{index}-{seat}", 20_000)
+                           for seat in range(1, 7)]
+                events.append(ButtonPlaced(1, "draw for the button"))
+                parts.append((f"table-r{index}", 0, [
+                    NewEvent.from_domain(e, event_id=uuid.uuid4(), actor="bench",
+                                         device="setup", recorded_at=now) for e in events],
+                    "table"))
+            store.append_many(parts)
     return streams
 
 
@@ -415,7 +418,7 @@ def main() -> None:
                                            ("bare append", [bare_base], True)):
                     phase = asyncio.run(run_phase(Phase(label, n, args.seconds), bases,
                                                   streams if not bare else
-                                                  [f"bare-{i}" for i in range(n)], bare,
+                                                  [f"bare{n}-{i}" for i in range(n)], bare,
                                                   floor=not bare and n == max(closed)))
                     results.append(phase.row())
                     print(json.dumps(results[-1]), flush=True)
