@@ -95,7 +95,7 @@ class PipelineUnavailable(Exception):
 
 def pipelined_append(raw: Any, events_insert: str, params: tuple[Any, ...],
                      rows: list[dict[str, Any]], expected_version: int, prev_hash: str,
-                     notice: str, leaves: bool) -> list[int] | None:
+                     notice: str) -> list[int] | None:
     """Append `rows` (chained on `prev_hash` at `expected_version`) in one round trip on the
     pooled connection `raw` (SQLAlchemy's proxy: its `info` remembers the function); returns
     the positions, or None when nothing was written (the caller takes the full path).
@@ -121,10 +121,10 @@ def pipelined_append(raw: Any, events_insert: str, params: tuple[Any, ...],
                 head.execute(_NOTIFY, (notice,))
                 head.execute(_LOCK)
                 inserted.execute(events_insert, params)
-                if leaves:
-                    head.execute(_LEAVES, (
-                        stream_id, rows[0]["version"], last["version"], last["hash"],
-                        [event_leaf(stream_id, row["version"], row["hash"]) for row in rows]))
+                # Also the check that the head moved here (else the whole is rolled back).
+                head.execute(_LEAVES, (
+                    stream_id, rows[0]["version"], last["version"], last["hash"],
+                    [event_leaf(stream_id, row["version"], row["hash"]) for row in rows]))
                 connection.commit()
                 positions = [int(row[0]) for row in inserted.fetchall()]
     except psycopg.Error:

@@ -227,7 +227,8 @@ class EventStore:
             for attempt in (1, 2, 3):
                 known = self._heads.get(stream_id) if attempt == 1 else None
                 tree: list[Appended] = []
-                if known is not None and known[0] == expected_version and self._pipelined:
+                if (known is not None and known[0] == expected_version and self._pipelined
+                        and self.write_merkle_leaves):
                     stored = self._append_pipelined(stream_id, expected_version, prepared,
                                                     known[1])
                     if stored is not None:
@@ -405,8 +406,7 @@ class EventStore:
         try:
             positions = pipelined_append(
                 raw, f"{statement} RETURNING position", params, rows, expected_version,
-                prev_hash, f"{rows[-1]['version']} {self.token} {stream_id}",
-                self.write_merkle_leaves)
+                prev_hash, f"{rows[-1]['version']} {self.token} {stream_id}")
         except PipelineUnavailable:
             self._pipelined = False
             return None
