@@ -226,6 +226,13 @@ class EventStore:
         with translate_errors(self._url, "write to"), self._writers:
             for attempt in (1, 2, 3):
                 known = self._heads.get(stream_id) if attempt == 1 else None
+                if known is None and attempt == 1 and expected_version > 0 and self._pipelined:
+                    # A stream this store has not written yet (a server's first entry at a
+                    # table): its head read outside any lock, so that the append is still one
+                    # round trip under the events lock (the pipeline checks the head again).
+                    head = self.head(stream_id)
+                    if head is not None and head.version == expected_version:
+                        known = (head.version, head.hash)
                 tree: list[Appended] = []
                 if (known is not None and known[0] == expected_version and self._pipelined
                         and self.write_merkle_leaves):
