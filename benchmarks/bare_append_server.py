@@ -10,6 +10,8 @@ from __future__ import annotations
 import argparse
 import sys
 import uuid
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -17,11 +19,14 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+import anyio  # noqa: E402
 import uvicorn  # noqa: E402
 from fastapi import FastAPI  # noqa: E402
 from fastapi.responses import JSONResponse  # noqa: E402
 from pydantic import BaseModel  # noqa: E402
 
+from recorder.api import worker_threads  # noqa: E402
+from recorder.cli_serve import SWITCH_SECONDS  # noqa: E402
 from schema.errors import ConcurrencyConflict  # noqa: E402
 from schema.store import NewEvent, open_store  # noqa: E402
 
@@ -34,7 +39,13 @@ class AppendRequest(BaseModel):
 
 def make_app(url: str) -> FastAPI:
     store = open_store(url)
-    app = FastAPI()
+
+    @asynccontextmanager
+    async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
+        anyio.to_thread.current_default_thread_limiter().total_tokens = worker_threads()
+        yield
+
+    app = FastAPI(lifespan=lifespan)
 
     @app.post("/append/{stream}")
     def append(stream: str, body: AppendRequest) -> JSONResponse:
@@ -50,6 +61,9 @@ def make_app(url: str) -> FastAPI:
 
 
 def main() -> None:
+    # The same process settings as `handlog serve` (recorder/cli_serve.py, recorder/api.py):
+    # like for like, the ratio measures what handlog does per tap, not how it is run.
+    sys.setswitchinterval(SWITCH_SECONDS)
     parser = argparse.ArgumentParser()
     parser.add_argument("--db", required=True)
     parser.add_argument("--port", type=int, required=True)

@@ -4,7 +4,7 @@ holding every table of a 100,000-event log, beside a peer in the same run: plain
 reading and hashing every row of the same file.
 
     .venv/bin/python benchmarks/memory.py [--events 700000] [--server-events 100000]
-        [--runs 1] [--cache DIR] [--skip report,export]
+        [--runs 1] [--cache DIR] [--skip report,export] [--db postgresql://...]
 
 The logs are real hands (benchmarks/report_size.py's builder: 9-handed tables, every hand
 decided by the engine with seeded random legal play, appended in batches straight to the
@@ -13,6 +13,11 @@ command runs as its own process; its peak resident memory is the child's own ru_
 (os.wait4), its time the wall clock. The server is started on the smaller log, every table is
 read through the API (so the server folds and holds each one), and its VmHWM/VmRSS are read
 from /proc; the peer there is benchmarks/bare_append_server.py on the same store.
+
+With `--db` (a PostgreSQL server's URL) the logs are built in schemas of that database instead
+(`bench_memory_<events>_<tables>`, kept between runs like the files; a schema is renamed to
+its name only once complete), the commands read them there, and the peer is psycopg reading
+every row through a server-side cursor and hashing it.
 
 Targets (issue 17): replay and log verify of 700,000 events under 200 MB; the server after
 100,000 events under 300 MB.
@@ -58,6 +63,60 @@ for row in connection.execute(
 print(count, digest.hexdigest())
 """
 
+PEER_PG = r"""
+import hashlib, sys
+import psycopg
+digest = hashlib.sha256()
+count = 0
+with psycopg.connect(sys.argv[1]) as connection:
+    with connection.cursor(name="peer") as cursor:
+        cursor.itersize = 2000
+        cursor.execute(
+            "SELECT position, stream_id, version, event_id, type, schema_version, payload, "
+            "recorded_at, actor, device, prev_hash, hash FROM events ORDER BY position")
+        for row in cursor:
+            digest.update(repr(row).encode())
+            count += 1
+print(count, digest.hexdigest())
+"""
+
+
+def pg_log(server_url: str, events: int, tables: int) -> str:
+    """The URL of a schema of `server_url` holding about `events` events (built the first
+    time, then kept)."""
+    import psycopg
+    from sqlalchemy.engine import make_url
+
+    from schema.database import resolve_url
+
+    server_url = resolve_url(server_url)
+    libpq = make_url(server_url).set(drivername="postgresql").render_as_string(
+        hide_password=False)
+    name = f"bench_memory_{events}_{tables}"
+
+    def url_of(schema: str) -> str:
+        return make_url(server_url).update_query_dict(
+            {"options": f"-csearch_path={schema}"}).render_as_string(hide_password=False)
+
+    with psycopg.connect(libpq, autocommit=True) as connection:
+        found = connection.execute(
+            "SELECT 1 FROM information_schema.schemata WHERE schema_name = %s",
+            (name,)).fetchone()
+        if found is None:
+            connection.execute(f"DROP SCHEMA IF EXISTS {name}_building CASCADE")
+            connection.execute(f"CREATE SCHEMA {name}_building")
+            started = time.perf_counter()
+            build(url_of(f"{name}_building"), events // EVENTS_PER_HAND, tables, 7)
+            connection.execute(f"ALTER SCHEMA {name}_building RENAME TO {name}")
+            print(f"built schema {name} in {time.perf_counter() - started:.0f} s", flush=True)
+    return url_of(name)
+
+
+def _libpq(url: str) -> str:
+    from sqlalchemy.engine import make_url
+
+    return make_url(url).set(drivername="postgresql").render_as_string(hide_password=False)
+
 
 def log_file(cache: Path, events: int, tables: int) -> Path:
     """The cached log of about `events` events (built the first time)."""
@@ -74,9 +133,26 @@ def log_file(cache: Path, events: int, tables: int) -> Path:
     return path
 
 
-def count_events(path: Path) -> int:
+def count_events(path: Path | str) -> int:
+    if isinstance(path, str):
+        import psycopg
+
+        with psycopg.connect(_libpq(path)) as connection:
+            row = connection.execute("SELECT count(*) FROM events").fetchone()
+            return int(row[0]) if row else 0
     with sqlite3.connect(path) as connection:
         return int(connection.execute("SELECT count(*) FROM events").fetchone()[0])
+
+
+def table_streams(path: Path | str) -> list[str]:
+    query = "SELECT id FROM streams WHERE kind = 'table' ORDER BY id"
+    if isinstance(path, str):
+        import psycopg
+
+        with psycopg.connect(_libpq(path)) as connection:
+            return [r[0] for r in connection.execute(query)]
+    with sqlite3.connect(path) as connection:
+        return [r[0] for r in connection.execute(query)]
 
 
 # A child's ru_maxrss counts the memory of the process it was forked from (Linux carries the
@@ -142,12 +218,11 @@ def stop(proc: subprocess.Popen[bytes]) -> None:
         proc.wait()
 
 
-def server_memory(path: Path, code: Path) -> dict[str, float]:
-    """handlog serve holding every table of the log, and the bare append server on it."""
-    url = f"sqlite:///{path}"
-    with sqlite3.connect(path) as connection:
-        streams = [r[0] for r in connection.execute(
-            "SELECT id FROM streams WHERE kind = 'table' ORDER BY id")]
+def server_memory(path: Path | str, code: Path) -> dict[str, float]:
+    """handlog serve holding every table of the log (a SQLite file, or a PostgreSQL URL), and
+    the bare append server on it."""
+    url = path if isinstance(path, str) else f"sqlite:///{path}"
+    streams = table_streams(path)
     port = free_port()
     proc = serve([*HANDLOG, "serve", "--db", url, "--port", str(port), "--no-demo"], port,
                  "/api/session", code)
@@ -186,14 +261,22 @@ def main() -> None:
                         "of an older commit, for a before/after)")
     parser.add_argument("--skip", default="", help="comma-separated: replay, verify, report, "
                         "export, server")
+    parser.add_argument("--db", default="", help="a PostgreSQL server's URL: build and read "
+                        "the logs in schemas there instead of SQLite files")
     options = parser.parse_args()
     skip = set(filter(None, options.skip.split(",")))
-    big = log_file(options.cache, options.events, options.tables)
+    big: Path | str
+    if options.db:
+        big = url = pg_log(options.db, options.events, options.tables)
+        peer = [sys.executable, "-c", PEER_PG, _libpq(url)]
+    else:
+        big = log_file(options.cache, options.events, options.tables)
+        url = f"sqlite:///{big}"
+        peer = [sys.executable, "-c", PEER, str(big)]
     events = count_events(big)
-    url = f"sqlite:///{big}"
     out = Path(tempfile.mkdtemp(prefix="handlog-memory-"))
     commands = {
-        "peer": [sys.executable, "-c", PEER, str(big)],
+        "peer": peer,
         "replay": [*HANDLOG, "replay", "--db", url],
         "verify": [*HANDLOG, "log", "verify", "--db", url],
         "replay --json": [*HANDLOG, "replay", "--db", url, "--json"],
@@ -216,8 +299,8 @@ def main() -> None:
                   flush=True)
     summary: dict[str, object] = {"events": events}
     peer_mb = statistics.median(m for _s, m in results["peer"])
-    print(f"\n{events:,} events ({big.stat().st_size / 1e6:.0f} MB file), median of "
-          f"{options.runs} run(s):")
+    where = "PostgreSQL" if isinstance(big, str) else f"{big.stat().st_size / 1e6:.0f} MB file"
+    print(f"\n{events:,} events ({where}), median of {options.runs} run(s):")
     print(f"{'command':<16}{'seconds':>9}{'peak MB':>9}{'x peer':>8}")
     for name, runs in results.items():
         seconds = statistics.median(s for s, _m in runs)
@@ -229,7 +312,9 @@ def main() -> None:
         summary["report_first_page_kb"] = round(report.stat().st_size / 1e3, 1)
         print(f"report: first page {report.stat().st_size / 1e3:.0f} kB")
     if "server" not in skip:
-        small = log_file(options.cache, options.server_events, options.tables)
+        small: Path | str = (pg_log(options.db, options.server_events, options.tables)
+                             if options.db else
+                             log_file(options.cache, options.server_events, options.tables))
         server = server_memory(small, options.code) | {"events": count_events(small)}
         summary["server"] = server
         print(f"server holding {server['tables']} tables of {server['events']:,} events: "

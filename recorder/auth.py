@@ -213,6 +213,11 @@ class Auth:
         """This server's clock (seconds since the epoch)."""
         return self._clock()
 
+    @property
+    def sessions(self) -> SessionStore:
+        """Where the sessions are kept (the Hub tells it of sessions ended elsewhere)."""
+        return self._store
+
     def bind(self, sessions: SessionStore) -> None:
         """Keep the sessions in this database (unless a store was given already)."""
         if not self._bound:
@@ -456,6 +461,13 @@ class Auth:
             return None
         now = self._clock()
         seen = kept.last_seen.timestamp()
+        if now - seen > self.idle_seconds:
+            # Kept in memory (schema/sessions.py): its last use may have been on another
+            # server; the database says.
+            kept = self._store.get(session.id, cached=False)
+            if kept is None:
+                return None
+            seen = kept.last_seen.timestamp()
         if now - seen > self.idle_seconds:
             self._store.end(session.id, _utc(now), "idle", "")
             return None

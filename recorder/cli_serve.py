@@ -14,6 +14,7 @@ import json
 import os
 import secrets
 import socket
+import sys
 import threading
 import time
 from collections.abc import Iterator, Sequence
@@ -29,6 +30,8 @@ from recorder.service import Recorder
 from recorder.signing import sign_checkpoints, signing_key, signing_key_option, signing_key_path
 from schema.database import display_url, resolve_url
 from schema.store import open_store
+
+SWITCH_SECONDS = float(os.environ.get("HANDLOG_SWITCH_SECONDS") or 0.0005)
 
 
 def free_port(host: str = "127.0.0.1") -> int:
@@ -170,6 +173,10 @@ def serve(db_url: str | None, host: str, port: int, director_pin: str | None,
           no_demo: bool, signing_key_file: Path | None, origin: str | None,
           workers: int) -> None:
     """Serve the tablet, floor and viewer pages and the JSON API (Ctrl+C stops)."""
+    # The thread that holds PostgreSQL's append lock needs the interpreter back as soon as
+    # the database answers: 5 ms (Python's default switch interval) per round trip under
+    # that lock is what capped a room's appends, whatever the number of processes.
+    sys.setswitchinterval(SWITCH_SECONDS)
     from recorder.api import create_app
     from recorder.floor import setup_demo
     from recorder.tournament_service import Tournaments
@@ -261,6 +268,7 @@ def worker_app() -> Any:
     from recorder.api import create_app
 
     config = json.loads(os.environ[_WORKER_ENV])
+    sys.setswitchinterval(SWITCH_SECONDS)
     store = open_store(config["url"])
     recorder = Recorder(store)
     key = signing_key(Path(config["key"]), config["origin"])

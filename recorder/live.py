@@ -20,6 +20,7 @@ from typing import Any
 import anyio
 
 from schema.notify import AppendListener
+from schema.sessions import SessionStore
 from schema.store import EventStore
 
 KEEPALIVE_SECONDS = 15.0
@@ -42,10 +43,14 @@ class Hub:
     """Fans "stream at version N" notices out to the open event streams."""
 
     def __init__(self, store: EventStore, poll_seconds: float = 1.0,
-                 observe: Callable[[str, int], None] | None = None) -> None:
+                 observe: Callable[[str, int], None] | None = None,
+                 sessions: SessionStore | None = None) -> None:
         """`observe(stream, version)` hears of appends made elsewhere (another process) before
-        the screens are told, so that the recorder's cache catches up first."""
+        the screens are told, so that the recorder's cache catches up first. `sessions`: kept
+        in memory while the database's notices are heard (PostgreSQL), forgotten when one
+        ends anywhere."""
         self._store = store
+        self._sessions = sessions
         self._observe = observe
         self._poll_seconds = poll_seconds
         self._loop: asyncio.AbstractEventLoop | None = None
@@ -69,14 +74,21 @@ class Hub:
                 with contextlib.suppress(RuntimeError):  # the loop closed meanwhile
                     loop.call_soon_threadsafe(self.external, stream, version)
 
+            sessions = self._sessions
+
             def gap() -> None:
+                if sessions is not None:
+                    sessions.forget()  # an ending may have been missed
                 with contextlib.suppress(RuntimeError):
                     loop.call_soon_threadsafe(self._poll_once_soon)
 
             # This process's own appends reach the screens through `notify` already.
-            self._listener = AppendListener(self._store.raw_url, heard, gap,
-                                            ignore=self._store.token)
-            await anyio.to_thread.run_sync(self._listener.start)
+            self._listener = AppendListener(
+                self._store.raw_url, heard, gap, ignore=self._store.token,
+                on_ended=sessions.forget if sessions is not None else None)
+            listening = await anyio.to_thread.run_sync(self._listener.start)
+            if sessions is not None and listening:
+                sessions.caching = True
         elif self._poll_seconds > 0:
             self._poller = asyncio.create_task(self._poll())
 
@@ -84,6 +96,9 @@ class Hub:
         asyncio.ensure_future(self._poll_once())
 
     async def stop(self) -> None:
+        if self._sessions is not None:
+            self._sessions.caching = False
+            self._sessions.forget()
         self.close()
         if self._listener is not None:
             self._listener.stop()

@@ -35,13 +35,13 @@ _UTC_FORMAT = "%Y-%m-%dT%H:%M:%S.%fZ"
 
 def canonical_json(value: object) -> str:
     """The canonical JSON text of `value` (see the module docstring); raises CanonicalJsonError."""
-    return json.dumps(
-        _canonical(value, "$"),
-        sort_keys=True,
-        separators=(",", ":"),
-        ensure_ascii=False,
-        allow_nan=False,
-    )
+    return _CANONICAL.encode(_canonical(value, "$"))
+
+
+# One encoder for every call (json.dumps with options builds a new one each time; an append
+# encodes every event it writes).
+_CANONICAL = json.JSONEncoder(sort_keys=True, separators=(",", ":"), ensure_ascii=False,
+                              allow_nan=False)
 
 
 def format_utc(moment: datetime) -> str:

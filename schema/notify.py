@@ -30,10 +30,13 @@ class AppendListener:
     """Calls `on_append(stream, version)` for every append committed to the database."""
 
     def __init__(self, url: str, on_append: Callable[[str, int], None],
-                 on_gap: Callable[[], None] | None = None, ignore: str = "") -> None:
-        """`ignore`: a store token whose appends are not reported (this process's own)."""
+                 on_gap: Callable[[], None] | None = None, ignore: str = "",
+                 on_ended: Callable[[str], None] | None = None) -> None:
+        """`ignore`: a store token whose appends are not reported (this process's own);
+        `on_ended(session id)`: a sign-in ended (schema/sessions.py sends `ended <id>`)."""
         self._url = libpq_url(url)
         self._ignore = ignore
+        self._on_ended = on_ended
         self._on_append = on_append
         self._on_gap = on_gap
         self._stop = threading.Event()
@@ -72,6 +75,10 @@ class AppendListener:
 
     def _deliver(self, payload: str) -> None:
         version, _, rest = payload.partition(" ")
+        if version == "ended":
+            if self._on_ended is not None:
+                self._on_ended(rest)
+            return
         token, _, stream = rest.partition(" ")
         if stream and version.isdigit() and token != self._ignore:
             self._on_append(stream, int(version))

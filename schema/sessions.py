@@ -5,16 +5,26 @@ A director's or dealer's session is a row of `signed_in_sessions` from sign-in u
 ending it (signed out, revoked by the director, idle too long) deletes that row and adds one to
 `revoked_sessions` saying when, why and by whom. A token whose session has no row is refused,
 so the revocation list is the record, and the check is one primary-key read. Rows past their
-expiry are pruned as new sessions open. Viewers' sessions are not stored (they read only what
-anyone may read, and cost nothing to keep).
+expiry are pruned as new sessions open.
+
+On PostgreSQL a server keeps the sessions it has read in memory while it listens for the
+database's notices (`caching`, set by recorder/live.py's Hub): ending a session sends one
+(`NOTIFY`, at commit) and every listening server forgets it, so a tap costs no read of its
+session. A session ended on one server is refused there at once and on the others as soon as
+the notice arrives (milliseconds); a gap in listening empties the cache.
+
+Viewers' sessions are not stored (they read only what anyone may read, and cost nothing to
+keep).
 """
 
 from __future__ import annotations
 
+import threading
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from typing import Any
 
+import sqlalchemy as sa
 from sqlalchemy.engine import Engine, Row
 from sqlalchemy.exc import IntegrityError
 
@@ -47,12 +57,28 @@ class Revoked:
     by: str
 
 
+_ENDED = sa.text("SELECT pg_notify('handlog:' || current_schema(), :payload)")
+
+
 class SessionStore:
     """The `signed_in_sessions` and `revoked_sessions` tables of one database."""
 
     def __init__(self, engine: Engine, url: str) -> None:
         self._engine = engine
         self._url = url
+        self._cache: dict[str, SignedIn] = {}
+        self._cache_lock = threading.Lock()
+        self.caching = False
+        """Keep read sessions in memory: only while ended sessions are heard of (a listener
+        on PostgreSQL calls `forget`)."""
+
+    def forget(self, session_id: str | None = None) -> None:
+        """Drop one cached session (ended elsewhere), or all of them (a gap in listening)."""
+        with self._cache_lock:
+            if session_id is None:
+                self._cache.clear()
+            else:
+                self._cache.pop(session_id, None)
 
     def open(self, session: SignedIn) -> None:
         """Record a new sign-in (and prune the sessions that expired)."""
@@ -69,12 +95,21 @@ class SessionStore:
                     client=session.client[:NAME_LENGTH], signed_in_at=_utc(now),
                     last_seen=_utc(session.last_seen), expires=_utc(session.expires)))
 
-    def get(self, session_id: str) -> SignedIn | None:
-        """The session, while it is signed in; else None."""
+    def get(self, session_id: str, cached: bool = True) -> SignedIn | None:
+        """The session, while it is signed in; else None. `cached=False` reads the database
+        (its last use may have been on another server)."""
+        if cached and self.caching:
+            kept = self._cache.get(session_id)
+            if kept is not None:
+                return kept
         with translate_errors(self._url, "read"), self._engine.connect() as connection:
             row = connection.execute(signed_in_table.select().where(
                 signed_in_table.c.id == session_id)).first()
-        return _signed_in(row) if row is not None else None
+        found = _signed_in(row) if row is not None else None
+        if found is not None and self.caching:
+            with self._cache_lock:
+                self._cache[session_id] = found
+        return found
 
     def touch(self, session_id: str, at: datetime) -> None:
         """The session was used at `at`."""
@@ -83,6 +118,10 @@ class SessionStore:
             with connection.begin():
                 connection.execute(signed_in_table.update().where(
                     signed_in_table.c.id == session_id).values(last_seen=_utc(at)))
+        with self._cache_lock:
+            kept = self._cache.get(session_id)
+            if kept is not None:
+                self._cache[session_id] = _replace_seen(kept, at)
 
     def end(self, session_id: str, at: datetime, reason: str, by: str) -> bool:
         """End a session: False when it was not signed in (already ended, or unknown)."""
@@ -92,9 +131,13 @@ class SessionStore:
                 row = connection.execute(signed_in_table.select().where(
                     signed_in_table.c.id == session_id)).first()
                 if row is None:
+                    self.forget(session_id)
                     return False
                 connection.execute(signed_in_table.delete().where(
                     signed_in_table.c.id == session_id))
+                if connection.dialect.name == "postgresql":
+                    # At commit, to every server listening (recorder/live.py): they forget it.
+                    connection.execute(_ENDED, {"payload": f"ended {session_id}"})
                 try:
                     with connection.begin_nested():
                         connection.execute(revoked_table.insert().values(
@@ -102,7 +145,8 @@ class SessionStore:
                             by=by[:NAME_LENGTH], expires=row.expires))
                 except IntegrityError:
                     pass  # ended twice at once, by two servers: once is enough
-                return True
+        self.forget(session_id)
+        return True
 
     def revoked(self, session_id: str) -> Revoked | None:
         """How the session ended, if it was ended early."""
@@ -128,11 +172,14 @@ class MemorySessions(SessionStore):
     def __init__(self) -> None:
         self._open: dict[str, SignedIn] = {}
         self._ended: dict[str, Revoked] = {}
+        self._cache = {}
+        self._cache_lock = threading.Lock()
+        self.caching = False
 
     def open(self, session: SignedIn) -> None:
         self._open[session.id] = session
 
-    def get(self, session_id: str) -> SignedIn | None:
+    def get(self, session_id: str, cached: bool = True) -> SignedIn | None:
         return self._open.get(session_id)
 
     def touch(self, session_id: str, at: datetime) -> None:

@@ -71,6 +71,7 @@ from schema.merkle import (
     plan_leaves,
     read_head,
 )
+from schema.pg_append import PipelineUnavailable, pipelined_append
 from schema.sessions import SessionStore
 from schema.tables import (
     ACTOR_LENGTH,
@@ -163,6 +164,7 @@ class EventStore:
         # written without them no longer verifies against its checkpoints.
         self.write_merkle_leaves = True
         self._tree_head = HeadCache()
+        self._pipelined = self._postgresql  # appends in one round trip (schema/pg_append.py)
         # stream -> (version, hash) of the last event this store appended there (committed).
         self._heads: dict[str, tuple[int, str]] = {}
         self._writers = threading.BoundedSemaphore(writer_slots(self._postgresql))
@@ -224,7 +226,22 @@ class EventStore:
         with translate_errors(self._url, "write to"), self._writers:
             for attempt in (1, 2, 3):
                 known = self._heads.get(stream_id) if attempt == 1 else None
+                if known is None and attempt == 1 and expected_version > 0 and self._pipelined:
+                    # A stream this store has not written yet (a server's first entry at a
+                    # table): its head read outside any lock, so that the append is still one
+                    # round trip under the events lock (the pipeline checks the head again).
+                    head = self.head(stream_id)
+                    if head is not None and head.version == expected_version:
+                        known = (head.version, head.hash)
                 tree: list[Appended] = []
+                if (known is not None and known[0] == expected_version and self._pipelined
+                        and self.write_merkle_leaves):
+                    stored = self._append_pipelined(stream_id, expected_version, prepared,
+                                                    known[1])
+                    if stored is not None:
+                        self._remember(stream_id, stored[-1], tree)
+                        return stored
+                    continue  # not written: the full path tells a conflict from a retry
                 try:
                     with self._engine.connect() as connection:
                         connection = connection.execution_options(**WRITE_OPTIONS)
@@ -368,26 +385,12 @@ class EventStore:
         prev_hash: str,
         tree: list[Appended],
     ) -> list[StoredEvent]:
-        """The append when this store wrote the stream's head itself: no read of the head and
-        no look for the ids first. The head row moves only if it is still where this store
-        left it (else _HeadMoved: the full path reads it); a stored id fails the insert on
-        the unique index (then the full path finds the retry)."""
+        """The append when this store wrote the stream's head itself, on SQLite (PostgreSQL's
+        is _append_pipelined): no read of the head and no look for the ids first. The head
+        row moves only if it is still where this store left it (else _HeadMoved: the full
+        path reads it); a stored id fails the insert on the unique index (then the full path
+        finds the retry)."""
         rows = _chained_rows(stream_id, expected_version, prepared, prev_hash)
-        if self._postgresql:
-            # One round trip for the head's move, the notice and the lock on `events` (three
-            # statements, in the order _insert gives them): values quoted by the driver.
-            raw = connection.connection.dbapi_connection
-            quoted = [_literal(raw, value) for value in (
-                rows[-1]["hash"], stream_id, prev_hash,
-                f"{rows[-1]['version']} {self.token} {stream_id}")]
-            moved = connection.execution_options(no_parameters=True).exec_driver_sql(
-                f"UPDATE streams SET head_version = {int(rows[-1]['version'])}, head_hash = "
-                f"{quoted[0]} WHERE id = {quoted[1]} AND head_version = {int(expected_version)}"
-                f" AND head_hash = {quoted[2]}; SELECT pg_notify('handlog:' || "
-                f"current_schema(), {quoted[3]}); LOCK TABLE events IN EXCLUSIVE MODE")
-            if moved.rowcount != 1:
-                raise _HeadMoved
-            return self._insert(connection, stream_id, rows, prepared, tree, locked=True)
         moved = connection.execute(
             sa.update(streams_table)
             .where(streams_table.c.id == stream_id,
@@ -399,6 +402,27 @@ class EventStore:
             raise _HeadMoved
         return self._insert(connection, stream_id, rows, prepared, tree)
 
+    def _append_pipelined(self, stream_id: str, expected_version: int,
+                          prepared: list[_Prepared], prev_hash: str) -> list[StoredEvent] | None:
+        """The append on a head this store wrote itself, on PostgreSQL, in one round trip
+        (schema/pg_append.py); None when nothing was written."""
+        rows = _chained_rows(stream_id, expected_version, prepared, prev_hash)
+        statement = _PG_EVENTS.format(values=", ".join([_PG_EVENT_ROW] * len(rows)))
+        params = tuple(row[column] for row in rows for column in _EVENT_COLUMNS)
+        raw = self._engine.raw_connection()
+        try:
+            positions = pipelined_append(
+                raw, f"{statement} RETURNING position", params, rows, expected_version,
+                prev_hash, f"{rows[-1]['version']} {self.token} {stream_id}")
+        except PipelineUnavailable:
+            self._pipelined = False
+            return None
+        finally:
+            raw.close()
+        if positions is None:
+            return None
+        return _as_stored(stream_id, positions, rows, prepared)
+
     def _remember(self, stream_id: str, last: StoredEvent, tree: list[Appended]) -> None:
         if tree:
             self._tree_head.committed(tree[-1])
@@ -407,18 +431,16 @@ class EventStore:
             self._heads[stream_id] = (last.version, last.hash)
 
     def _insert(self, connection: Connection, stream_id: str, rows: list[dict[str, Any]],
-                prepared: list[_Prepared], tree: list[Appended],
-                locked: bool = False) -> list[StoredEvent]:
+                prepared: list[_Prepared], tree: list[Appended]) -> list[StoredEvent]:
         if self._postgresql:
-            if not locked:
-                # Delivered at commit, to every process listening on this database
-                # (schema/notify.py).
-                connection.execute(_NOTIFY, {
-                    "payload": f"{rows[-1]['version']} {self.token} {stream_id}"})
-                # Serialise appends so that positions (a sequence) are handed out in commit
-                # order. Taken last, so that it is held only for the insert and the commit:
-                # the stream's own row lock (above) is what orders one table's appends.
-                connection.exec_driver_sql("LOCK TABLE events IN EXCLUSIVE MODE")
+            # Delivered at commit, to every process listening on this database
+            # (schema/notify.py).
+            connection.execute(_NOTIFY, {
+                "payload": f"{rows[-1]['version']} {self.token} {stream_id}"})
+            # Serialise appends so that positions (a sequence) are handed out in commit
+            # order. Taken last, so that it is held only for the insert and the commit:
+            # the stream's own row lock (above) is what orders one table's appends.
+            connection.exec_driver_sql("LOCK TABLE events IN EXCLUSIVE MODE")
             positions, done = self._insert_pg(connection, rows, tree)
         else:
             positions, done = list(connection.execute(
@@ -436,26 +458,7 @@ class EventStore:
                 for position, row in zip(positions, rows, strict=True)
             ], None if self._postgresql  # (the cached frontier was tried, or is empty)
                 else self._tree_head if not tree else _Pending(tree[-1])))
-        return [
-            StoredEvent(
-                position=position,
-                stream_id=stream_id,
-                version=row["version"],
-                event_id=row["event_id"],
-                type=row["type"],
-                schema_version=row["schema_version"],
-                # Parsed back from the stored text: what read() returns (lists, not tuples),
-                # and not the caller's dict, which it may still change.
-                payload=json.loads(item.payload_json),
-                payload_json=row["payload"],
-                recorded_at=row["recorded_at"],
-                actor=row["actor"],
-                device=row["device"],
-                prev_hash=row["prev_hash"],
-                hash=row["hash"],
-            )
-            for position, row, item in zip(positions, rows, prepared, strict=True)
-        ]
+        return _as_stored(stream_id, positions, rows, prepared)
 
     def _insert_pg(self, connection: Connection, rows: list[dict[str, Any]],
                    tree: list[Appended]) -> tuple[list[int], bool]:
@@ -693,6 +696,30 @@ class LogReader:
             yield _stored(row, strict=strict)
 
 
+def _as_stored(stream_id: str, positions: Sequence[int], rows: list[dict[str, Any]],
+               prepared: list[_Prepared]) -> list[StoredEvent]:
+    return [
+        StoredEvent(
+            position=position,
+            stream_id=stream_id,
+            version=row["version"],
+            event_id=row["event_id"],
+            type=row["type"],
+            schema_version=row["schema_version"],
+            # Parsed back from the stored text: what read() returns (lists, not tuples),
+            # and not the caller's dict, which it may still change.
+            payload=json.loads(item.payload_json),
+            payload_json=row["payload"],
+            recorded_at=row["recorded_at"],
+            actor=row["actor"],
+            device=row["device"],
+            prev_hash=row["prev_hash"],
+            hash=row["hash"],
+        )
+        for position, row, item in zip(positions, rows, prepared, strict=True)
+    ]
+
+
 def _chained_rows(stream_id: str, expected_version: int, prepared: list[_Prepared],
                   prev_hash: str) -> list[dict[str, Any]]:
     """The rows to insert, each hash chained to the one before."""
@@ -742,13 +769,6 @@ _PG_EVENTS_AND_LEAVES = (
     "JOIN e ON e.version = v.version{guard} RETURNING 1) "
     "SELECT e.position, (SELECT count(*) FROM l) FROM e ORDER BY e.version"
 )
-
-
-def _literal(raw: Any, value: str) -> str:
-    """`value` as a PostgreSQL string literal, quoted by psycopg for this connection."""
-    from psycopg import sql
-
-    return sql.Literal(value).as_string(raw)
 
 
 class _Pending(HeadCache):

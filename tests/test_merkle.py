@@ -162,6 +162,24 @@ def test_two_stores_taking_turns_keep_one_tree(store: EventStore, db_url: str) -
         _stored_tree_matches(store, db_url)
 
 
+def test_two_stores_each_on_its_own_table_keep_one_tree(store: EventStore, db_url: str) -> None:
+    """Two servers' stores, each recording its own table (its head known, so PostgreSQL's
+    append is one round trip, schema/pg_append.py) while the other moves the tree on between
+    every append, with one to four events per append: the stored leaves and nodes are the RFC
+    tree of the log in commit order."""
+    with open_store(db_url) as other:
+        versions = {"table-1": 0, "table-2": 0}
+        number = 1
+        for n in range(24):
+            writer, stream = (store, "table-1") if n % 2 == 0 else (other, "table-2")
+            count = 1 + n % 4
+            writer.append(stream, versions[stream], new_events(count, start=number))
+            versions[stream] += count
+            number += count
+        assert store.tree_head().size == number - 1
+        _stored_tree_matches(store, db_url)
+
+
 def test_one_transaction_over_several_streams_adds_their_leaves_in_order(
     store: EventStore, db_url: str
 ) -> None:

@@ -78,8 +78,9 @@ def _server(recorder_url: str, clock: Any = time.time, **options: Any) -> tuple[
 
 def test_a_revoked_token_is_refused_after_a_restart_and_on_a_second_server(
         db_url: str, recorder: Recorder) -> None:
-    """The director revokes a dealer's tablet on server A: its token is refused on A, on
-    server B sharing the database, and on A started again (a new app, the same secret)."""
+    """The director revokes a dealer's tablet on server A: its token is refused on A at once,
+    on server B sharing the database as soon as B hears of it, and on A started again (a new
+    app, the same secret)."""
     first, first_auth = _server(db_url)
     second, second_auth = _server(db_url)
     with Client(first, first_auth) as tablet, Client(first, first_auth) as director, \
@@ -97,7 +98,11 @@ def test_a_revoked_token_is_refused_after_a_restart_and_on_a_second_server(
         refused = tablet.http.get(f"/api/tables/{STREAM}")
         assert refused.status_code == 401 and "signed out by director" in refused.json()[
             "message"]
-        assert on_second.http.get(f"/api/tables/{STREAM}").status_code == 401
+        # Server B keeps the sessions it read in memory while it hears the database's
+        # notices (PostgreSQL): it refuses the token once the revocation's notice arrives.
+        deadline = time.monotonic() + 10
+        while on_second.http.get(f"/api/tables/{STREAM}").status_code != 401:
+            assert time.monotonic() < deadline, "server B still takes the revoked token"
         cookies = dict(tablet.http.cookies)
     restarted, restarted_auth = _server(db_url)
     with Client(restarted, restarted_auth) as again:
@@ -244,3 +249,39 @@ def test_handlog_serve_serves_https_with_secure_host_prefixed_cookies(tmp_path: 
     finally:
         process.terminate()
         process.wait(timeout=20)
+
+
+def test_a_server_reads_a_session_once_while_it_hears_endings(pg_url: str) -> None:
+    """On PostgreSQL a listening server keeps the sessions it read (a tap reads no session
+    row), and forgets one ended by another server sharing the database."""
+    seed = Recorder(open_store(pg_url, upgrade=True))
+    open_table(seed, STREAM)
+    seed.store.close()
+    first, first_auth = _server(pg_url)
+    second, second_auth = _server(pg_url)
+    with Client(first, first_auth) as tablet, Client(second, second_auth) as director:
+        assert tablet.login("dealer", STREAM).status_code == 200
+        token = tablet.http.cookies["handlog_session"]
+        assert tablet.http.get(f"/api/tables/{STREAM}").status_code == 200
+        kept = first_auth.sessions
+        assert kept.caching
+        reads = []
+        original = kept._engine.connect
+
+        def counted() -> Any:
+            reads.append(1)
+            return original()
+
+        kept._engine.connect = counted  # type: ignore[method-assign]
+        for _ in range(3):
+            assert tablet.http.get(f"/api/tables/{STREAM}").status_code == 200
+        kept._engine.connect = original  # type: ignore[method-assign]
+        assert reads == []
+        director.login("director", pin=second_auth.director_pin)
+        session = first_auth.session(token)
+        assert session is not None
+        assert director.http.delete(f"/api/sessions/{session.id}",
+                                    headers={CSRF_HEADER: director.csrf}).status_code == 200
+        deadline = time.monotonic() + 10
+        while tablet.http.get(f"/api/tables/{STREAM}").status_code != 401:
+            assert time.monotonic() < deadline, "server A still takes the revoked token"

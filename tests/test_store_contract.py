@@ -223,6 +223,29 @@ def test_same_id_on_another_stream_is_refused(store: EventStore) -> None:
     assert store.head("table-2") is None
 
 
+def test_an_append_on_a_head_another_store_moved_is_a_conflict(
+        store: EventStore, db_url: str) -> None:
+    """This store remembers the head it wrote (its next append there is one round trip on
+    PostgreSQL); another store (another server process) appended since: the append is refused
+    with the actual version and adds nothing, a retry of the other's events through this
+    store succeeds, and an id already stored is refused as before."""
+    store.append("table-1", 0, new_events(2))
+    theirs = new_events(1, start=3)
+    with open_store(db_url) as other:
+        other.append("table-1", 2, theirs)
+    before = (store.read_all(), store.tree_head())
+    with pytest.raises(ConcurrencyConflict) as caught:
+        store.append("table-1", 2, new_events(1, start=4))
+    assert (caught.value.expected, caught.value.actual) == (2, 3)
+    assert (store.read_all(), store.tree_head()) == before
+    assert [e.event_id for e in store.append("table-1", 2, theirs)] == [
+        e.event_id for e in theirs]
+    assert store.append("table-1", 3, new_events(1, start=5))[0].version == 4
+    with pytest.raises(DuplicateEventConflict):
+        store.append("table-1", 4, [theirs[0]])
+    assert store.tree_head().size == 4
+
+
 def test_same_id_at_another_version_is_refused(store: EventStore) -> None:
     batch = new_events(2)
     store.append("table-1", 0, batch)
