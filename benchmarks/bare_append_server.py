@@ -26,7 +26,7 @@ from fastapi.responses import JSONResponse  # noqa: E402
 from pydantic import BaseModel  # noqa: E402
 
 from recorder.api import worker_threads  # noqa: E402
-from recorder.cli_serve import SWITCH_SECONDS  # noqa: E402
+from recorder.cli_serve import server_runtime  # noqa: E402
 from schema.errors import ConcurrencyConflict  # noqa: E402
 from schema.store import NewEvent, open_store  # noqa: E402
 
@@ -63,7 +63,7 @@ def make_app(url: str) -> FastAPI:
 def main() -> None:
     # The same process settings as `handlog serve` (recorder/cli_serve.py, recorder/api.py):
     # like for like, the ratio measures what handlog does per tap, not how it is run.
-    sys.setswitchinterval(SWITCH_SECONDS)
+    server_runtime()
     parser = argparse.ArgumentParser()
     parser.add_argument("--db", required=True)
     parser.add_argument("--port", type=int, required=True)

@@ -61,6 +61,7 @@ SECURE_PREFIX = "__Host-"  # over HTTPS: Secure, Path=/, no Domain (the browser 
 MIN_SECRET_BYTES = 32
 PIN_DIGITS = 10
 MAX_TOKEN_LENGTH = 2048
+VERIFIED_KEEP = 10_000  # tokens whose signature this server has checked, kept to skip the check
 
 
 def cookie_name(name: str, secure: bool) -> str:
@@ -202,6 +203,7 @@ class Auth:
         self._bound = sessions is not None
         signer = _timestamp_signer(clock)
         self._tokens = URLSafeTimedSerializer(self._secret, salt="handlog-session", signer=signer)
+        self._verified: dict[str, tuple[dict[str, Any], float]] = {}
         self._devices = URLSafeTimedSerializer(self._secret, salt="handlog-device", signer=signer)
         self._csrf = Signer(self._secret, salt="handlog-csrf")
         self._codes: dict[str, PairingCode] = {}
@@ -428,6 +430,9 @@ class Auth:
         """The claims of a well-signed, unexpired token and when it was signed."""
         if not token or len(token) > MAX_TOKEN_LENGTH:
             return None
+        known = self._verified.get(token)
+        if known is not None:  # its signature was checked once; its time is checked each time
+            return known if known[1] > self._clock() else None
         try:
             claims, signed = self._tokens.loads(
                 token, max_age=int(max(self._session_seconds, self._viewer_seconds)),
@@ -443,6 +448,9 @@ class Auth:
         expires = signed.timestamp() + lifetime
         if expires <= self._clock():
             return None
+        if len(self._verified) >= VERIFIED_KEEP:
+            self._verified.clear()  # bounded: a flood of new tokens costs a check each, no more
+        self._verified[token] = (claims, expires)
         return claims, expires
 
     def session(self, token: str | None) -> Session | None:

@@ -10,6 +10,7 @@ of `--forwarded-allow-ips` (default: none).
 from __future__ import annotations
 
 import contextlib
+import gc
 import json
 import os
 import secrets
@@ -173,10 +174,7 @@ def serve(db_url: str | None, host: str, port: int, director_pin: str | None,
           no_demo: bool, signing_key_file: Path | None, origin: str | None,
           workers: int) -> None:
     """Serve the tablet, floor and viewer pages and the JSON API (Ctrl+C stops)."""
-    # The thread that holds PostgreSQL's append lock needs the interpreter back as soon as
-    # the database answers: 5 ms (Python's default switch interval) per round trip under
-    # that lock is what capped a room's appends, whatever the number of processes.
-    sys.setswitchinterval(SWITCH_SECONDS)
+    server_runtime()
     from recorder.api import create_app
     from recorder.floor import setup_demo
     from recorder.tournament_service import Tournaments
@@ -263,12 +261,28 @@ def _shown(hosts: Sequence[str]) -> str:
 _WORKER_ENV = "HANDLOG_SERVE_WORKER"
 
 
+GC_THRESHOLDS = (100_000, 50, 1_000)
+
+
+def server_runtime() -> None:
+    """The interpreter settings of a server process. The switch interval: the thread that
+    holds PostgreSQL's append lock needs the interpreter back as soon as the database answers
+    (5 ms, Python's default, per round trip under that lock is what capped a room's appends).
+    The collector's thresholds: a server keeps every live table's state, and with Python's
+    default (a young collection every 700 allocations, a full one every 100 of those) the
+    collector walked that heap over and over while tablets recorded; handlog's garbage is
+    freed by reference counting, the collector only finds cycles (benchmarks/room_load.py:
+    about 5% more taps a second at 200 tablets)."""
+    sys.setswitchinterval(SWITCH_SECONDS)
+    gc.set_threshold(*GC_THRESHOLDS)
+
+
 def worker_app() -> Any:
     """The app of one `handlog serve --workers N` process (uvicorn calls it in each)."""
     from recorder.api import create_app
 
     config = json.loads(os.environ[_WORKER_ENV])
-    sys.setswitchinterval(SWITCH_SECONDS)
+    server_runtime()
     store = open_store(config["url"])
     recorder = Recorder(store)
     key = signing_key(Path(config["key"]), config["origin"])

@@ -47,6 +47,7 @@ from recorder.tournament_service import (
     table_stream,
     tournament_stream,
 )
+from recorder.views import NO_NAMES
 from replay.fold import TableFold
 from schema.errors import ConcurrencyConflict
 from schema.store import StoredEvent
@@ -322,10 +323,10 @@ class TournamentDesk:
         """Player id -> name at a tournament's table."""
         state = fold.state
         if state is None or not state.tournament:
-            return {}
+            return NO_NAMES
         read = self._read(state.tournament)
         if read is None:
-            return {}
+            return NO_NAMES
         return read.rows.names  # kept as entrants register: read it, never change it
 
     def settle(self, fold: TableFold, actor: Actor, event_id: uuid.UUID | None = None,

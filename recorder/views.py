@@ -59,6 +59,7 @@ VIEWER = "viewer"
 DIRECTOR = "director"
 DEALER = "dealer"
 RECENT = 12  # events listed on a tablet
+NO_NAMES: dict[str, str] = {}  # the names of a table outside a tournament: none (never changed)
 NOTABLE_KEEP = 200  # rulings and corrections kept per table for the floor
 NOTABLE_TYPES = frozenset({  # what the floor lists as a table's rulings and corrections
     EventVoided.TYPE, EventAmended.TYPE, HandKilled.TYPE, StackAdjusted.TYPE,
@@ -258,18 +259,28 @@ def event_text(event: Any, version: int, names: _Names, public: bool) -> str:
 
 def event_rows(fold: TableFold, stored: list[StoredEvent], public: bool,
                player_names: dict[str, str] | None = None) -> list[dict[str, Any]]:
-    """The events newest first, each with its text, rule and who recorded it on what device."""
-    names = _Names(fold, player_names, min((e.version for e in stored), default=0))
+    """The events newest first, each with its text, rule and who recorded it on what device.
+    An event's words are worked out once per audience and names table and kept with the stored
+    event (a live table's answer lists its last events at every tap)."""
+    names: _Names | None = None
     rows = []
     for item in reversed(stored):
-        event = item.decode()
+        kept: dict[bool, tuple[object, str, str]] = item.__dict__.setdefault("_said", {})
+        said = kept.get(public)
+        if said is None or said[0] is not player_names:
+            if names is None:
+                names = _Names(fold, player_names, min(e.version for e in stored))
+            event = item.decode()
+            said = (player_names, event_text(event, item.version, names, public),
+                    words.render_rules(getattr(event, "rules", ()))
+                    or words.rule_words(getattr(event, "rule", ""))
+                    or getattr(event, "ruling", ""))
+            kept[public] = said
         rows.append({
             "version": item.version,
             "type": item.type,
-            "text": event_text(event, item.version, names, public),
-            "rule": (words.render_rules(getattr(event, "rules", ()))
-                     or words.rule_words(getattr(event, "rule", ""))
-                     or getattr(event, "ruling", "")),
+            "text": said[1],
+            "rule": said[2],
             "actor": item.actor,
             "device": item.device,
             "at": item.recorded_at.isoformat(),
@@ -293,7 +304,28 @@ def offline_hand(fold: TableFold) -> list[list[Any]]:
             events.append(event)
             if isinstance(event, HandStarted):
                 break
-    return [list(encode_event(e)) for e in reversed(events)]
+    if not events:
+        return []
+    # Each event is encoded once per hand (an answer at every tap carries the hand so far):
+    # kept by identity, for the hand of this table being played (its hand_started).
+    started = events[-1]
+    kept = _ENCODED.get(fold.stream)
+    if kept is None or kept[0] is not started:
+        kept = (started, {})
+        _ENCODED[fold.stream] = kept
+    encoded = kept[1]
+    rows = []
+    for event in reversed(events):
+        known = encoded.get(id(event))
+        if known is None or known[0] is not event:
+            known = (event, list(encode_event(event)))
+            encoded[id(event)] = known
+        rows.append(known[1])
+    return [list(row) for row in rows]
+
+
+_ENCODED: dict[str, tuple[Any, dict[int, tuple[Any, list[Any]]]]] = {}
+"""offline_hand's encodings, per table: its current hand's hand_started and each event's."""
 
 
 def table_view(
@@ -311,7 +343,7 @@ def table_view(
     `names` maps a tournament's player ids to the names people know; `due`: what the
     tournament says is due at this table (engine.table.start_hold)."""
     public = not sees_hole_cards(role, fold.stream, dealer_of)
-    names = names or {}
+    names = NO_NAMES if names is None else names
     state = fold.state
     base: dict[str, Any] = {"stream": fold.stream, "version": fold.version, "role": role,
                             "events": event_rows(fold, recent, public, names)}

@@ -132,8 +132,14 @@ class StoredEvent:
     hash: str
 
     def decode(self) -> Any:
-        """The domain event, upcast to the current version of its class."""
-        return decode_event(self.type, self.schema_version, self.payload)
+        """The domain event, upcast to the current version of its class: decoded once, since
+        neither the stored event nor its (frozen) domain event ever changes; a live table's
+        answer shows its last events at every tap."""
+        decoded = self.__dict__.get("_decoded")
+        if decoded is None:
+            decoded = decode_event(self.type, self.schema_version, self.payload)
+            object.__setattr__(self, "_decoded", decoded)
+        return decoded
 
 
 @dataclass(frozen=True)

@@ -253,3 +253,50 @@ def test_begin_events_match_what_the_view_reports(recorder: Any) -> None:
     record(recorder, STREAM, StartHand(LEVEL))
     assert view(recorder)["hand"]["number"] == setup.hand_number == 1
     assert len(begin(setup)) == 3
+
+
+def test_an_events_words_are_kept_per_names_table_and_audience(recorder: Any) -> None:
+    """The last events' words are worked out once and kept with the stored event: the same
+    events shown with other names (a tournament's names table) or to a viewer are worded
+    again, never the kept words of another reader."""
+    record(recorder, STREAM, StartHand(LEVEL))
+    record(recorder, STREAM, hc.Fold(2))
+    log = EventLog(recorder.store)
+    fold = recorder.table(STREAM)
+    recent = log.recent(STREAM, fold.version)
+
+    def first(names: dict[str, str] | None, role: str = "dealer") -> str:
+        rows = table_view(fold, recent, role, LEVEL, names,
+                          dealer_of=STREAM if role == "dealer" else None)["events"]
+        return str(rows[0]["text"])
+
+    assert first(None) == "Ann folds"
+    assert first({"Ann": "Annie"}) == "Annie folds"
+    assert first(None) == "Ann folds" and first(None, "viewer") == "Ann folds"
+
+
+def test_the_offline_hand_follows_a_correction_in_the_hand(recorder: Any) -> None:
+    """The hand's events are encoded once each for the tablet's engine; an entry undone drops
+    out of what the tablet is sent, and what it is sent is the fresh encoding."""
+    from engine.events import HandStarted
+    from recorder.views import HAND_EVENT_TYPES, offline_hand
+    from schema.codec import encode_event
+
+    def fresh() -> list[list[Any]]:
+        events: list[Any] = []
+        for _v, event in reversed(recorder.table(STREAM).effective):
+            if isinstance(event, HAND_EVENT_TYPES):
+                events.append(event)
+                if isinstance(event, HandStarted):
+                    break
+        return [list(encode_event(e)) for e in reversed(events)]
+
+    record(recorder, STREAM, StartHand(LEVEL))
+    record(recorder, STREAM, hc.Fold(2))
+    folded = offline_hand(recorder.table(STREAM))
+    assert folded == fresh() and folded[-1][0] == "player_folded"
+    record(recorder, STREAM, Undo())
+    undone = offline_hand(recorder.table(STREAM))
+    assert undone == fresh() and len(undone) == len(folded) - 1
+    record(recorder, STREAM, hc.CheckCall(2))
+    assert offline_hand(recorder.table(STREAM)) == fresh()
