@@ -107,6 +107,9 @@ def pipelined_append(raw: Any, events_insert: str, params: tuple[Any, ...],
         try:
             connection.execute(_LEAVES_FUNCTION)
             connection.commit()
+        except psycopg.OperationalError:
+            raw.invalidate()  # the connection is gone: the full path opens another
+            return None
         except psycopg.Error as refused:
             connection.rollback()
             raise PipelineUnavailable(str(refused)) from refused
