@@ -32,6 +32,7 @@ class LastEvent(BaseModel):
 
     version: int
     type: str
+    text: str = Field(description="the entry in words, as the table's log shows it to anyone")
     actor: str
     device: str
     recorded_at: str

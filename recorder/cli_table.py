@@ -14,6 +14,7 @@ from engine.tournament_state import fold_tournament
 from recorder.cli_db import db_option, user_errors
 from recorder.hand_views import registered_names
 from recorder.table_text import describe_table
+from recorder.views import event_rows
 from replay.fold import OTHER_RULES, TableFold, fold_table, level_of
 from schema.store import EventStore, StoredEvent, open_store
 
@@ -91,13 +92,16 @@ def table_at(store: EventStore, stream: str, at_version: int | None = None,
     fold = fold_table(stream, stored, verify=True)
     if fold.state is None:
         raise click.ClickException(f"{stream} has no table yet")
-    view = describe_table(fold.state, names if names is not None else player_names(store),
-                          last_level(fold))
+    known = names if names is not None else player_names(store)
+    view = describe_table(fold.state, known, last_level(fold))
     view["stream"] = stream
     view["version"] = fold.version
     last = stored[-1]
-    view["last_event"] = {"version": last.version, "type": last.type, "actor": last.actor,
-                          "device": last.device, "recorded_at": last.recorded_at.isoformat()}
+    # The last entry in words, as the table's log shows it to anyone (no unshown card).
+    text = event_rows(fold, [last], True, known)[0]["text"]
+    view["last_event"] = {"version": last.version, "type": last.type, "text": text,
+                          "actor": last.actor, "device": last.device,
+                          "recorded_at": last.recorded_at.isoformat()}
     head = store.head(stream)
     cut = head is not None and fold.version < head.version
     # A moment in the middle of a hand is not a log that ends early.
@@ -108,7 +112,7 @@ def table_at(store: EventStore, stream: str, at_version: int | None = None,
 
 def _echo_table(view: dict[str, Any]) -> None:
     last = view["last_event"]
-    click.echo(f"{view['stream']} at version {view['version']} (last: {last['type']} by "
+    click.echo(f"{view['stream']} at version {view['version']} (last: {last['text']} by "
                f"{last['actor']} on {last['device']}, {last['recorded_at'][:19]} UTC)")
     for line in view["lines"]:
         click.echo(line)

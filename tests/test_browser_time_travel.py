@@ -86,6 +86,9 @@ def test_a_table_page_at_a_version_shows_the_table_then_read_only(
     banner = page.inner_text("#asof")
     assert banner.startswith(f"As of version {step.version}: version {step.version} of ")
     assert "Read-only" in banner
+    # The last entry in words (as the table's log words it), not its event type's name.
+    said = expected["last_event"]["text"]
+    assert said and "_" not in said and f'"{said}" by ' in banner
     assert _lines(page) == _said(expected)
     assert any(line.startswith("pots in all: ") for line in _lines(page))
     # Read-only: the live tablet page is not loaded, nothing follows the table.

@@ -36,7 +36,7 @@
     const when = view.last_event.recorded_at.slice(0, 19).replace("T", " ");
     const asked = view.as_of.startsWith("hand") ? `the start of ${view.as_of}` : view.as_of;
     return `As of ${asked}: version ${view.version} of ${view.live_version}, last entry ` +
-      `${view.last_event.type.replace(/_/g, " ")} by ${view.last_event.actor} at ${when} UTC. ` +
+      `"${view.last_event.text}" by ${view.last_event.actor} at ${when} UTC. ` +
       "Read-only: this is the table as it stood then, not now.";
   }
 
