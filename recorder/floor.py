@@ -49,6 +49,7 @@ from recorder.tournament_service import (
 )
 from recorder.views import NO_NAMES
 from replay.fold import TableFold
+from replay.report import chip_count_rows
 from schema.errors import ConcurrencyConflict
 from schema.store import StoredEvent
 
@@ -587,6 +588,7 @@ def tournament_view(tournament: str, state: TournamentState, version: int, log: 
     first, the first LOG_LIMIT rows of each."""
     s = state.structure
     names = rows.names
+    counts = chip_count_rows(state, names)
     clock = log.clock or {"kind": "none"}
     moves, out, color_ups, rulings = log.moves, log.out, log.color_ups, log.rulings
     try:
@@ -657,14 +659,8 @@ def tournament_view(tournament: str, state: TournamentState, version: int, log: 
             "shares": [{"name": names.get(x.player, x.player), "stack": x.stack,
                         "amount": x.amount, "consent": x.consent} for x in state.deal.shares]},
         "chip_counts": {
-            "open": [{"table": table, "player": x.player, "name": names.get(x.player, x.player),
-                      "counted": x.counted, "computed": x.computed}
-                     for table, x in state.differences],
-            "corrections": [{"player": c.player, "name": names.get(c.player, c.player),
-                             "table": c.table, "counted": c.counted, "computed": c.computed,
-                             "amount": c.amount, "reason": c.reason,
-                             "rule": words.rule_words(c.rule), "by": c.by}
-                            for c in state.corrections][::-1],
+            "open": counts["open"],
+            "corrections": counts["corrections"][::-1],  # the newest first
             "counted_tables": sorted({c.table for c in state.counts
                                       if c.level == state.level}),
         },

@@ -421,14 +421,11 @@ def _deal(deal: DealRecorded | None, names: Mapping[str, str]) -> dict[str, Any]
                        for x in deal.shares]}
 
 
-def _chip_counts(state: TournamentState, names: Mapping[str, str]) -> dict[str, Any]:
-    """The floor's counts beside the log's stacks, the differences still open and the
-    director's corrections with their reasons."""
+def chip_count_rows(state: TournamentState,
+                    names: Mapping[str, str]) -> dict[str, list[dict[str, Any]]]:
+    """The differences between counted and computed stacks still open, and the director's
+    corrections with their reasons (oldest first): as the report and the floor show them."""
     return {
-        "counts": [{"table": c.table, "occasion": c.occasion, "level": c.level,
-                    "stacks": [{"player": x.player, "name": names.get(x.player, x.player),
-                                "counted": x.counted, "computed": x.computed}
-                               for x in c.counts]} for c in state.counts],
         "open": [{"table": table, "player": x.player, "name": names.get(x.player, x.player),
                   "counted": x.counted, "computed": x.computed}
                  for table, x in state.differences],
@@ -438,6 +435,17 @@ def _chip_counts(state: TournamentState, names: Mapping[str, str]) -> dict[str, 
                          "rule": words.rule_words(c.rule), "by": c.by}
                         for c in state.corrections],
     }
+
+
+def _chip_counts(state: TournamentState, names: Mapping[str, str]) -> dict[str, Any]:
+    """The floor's counts beside the log's stacks, the differences still open and the
+    director's corrections with their reasons."""
+    return {
+        "counts": [{"table": c.table, "occasion": c.occasion, "level": c.level,
+                    "stacks": [{"player": x.player, "name": names.get(x.player, x.player),
+                                "counted": x.counted, "computed": x.computed}
+                               for x in c.counts]} for c in state.counts],
+    } | chip_count_rows(state, names)
 
 
 def _tournament(record: TournamentRecord, tables: Sequence[TableHands],

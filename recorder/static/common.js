@@ -85,11 +85,16 @@ const Handlog = (() => {
   }
 
   // Follow server-sent `state` events; onState(view), onStatus("live" | "reconnecting").
-  function follow(path, onState, onStatus) {
+  // Follow a stream of server-sent events: `state` frames to onState, and each other named
+  // frame to its handler in `more` (the floor's `changes`); reconnects by itself.
+  function follow(path, onState, onStatus, more = {}) {
     let source = null;
     function open() {
       source = new EventSource(path);
       source.addEventListener("state", (e) => onState(JSON.parse(e.data)));
+      for (const [name, handler] of Object.entries(more)) {
+        source.addEventListener(name, (e) => handler(JSON.parse(e.data)));
+      }
       source.onopen = () => onStatus("live");
       source.onerror = () => {
         onStatus("reconnecting");
@@ -141,7 +146,7 @@ const Handlog = (() => {
   }
 
   // The theme: dark, or light for bright rooms. The tablet's choice is kept in localStorage;
-  // without one the system's preference (prefers-color-scheme, in app.css) holds.
+  // without one the system's preference (prefers-color-scheme) holds.
   const THEME_KEY = "handlog.theme";
 
   function storedTheme() {
@@ -185,7 +190,16 @@ const Handlog = (() => {
     holder.appendChild(b);
   }
 
-  if (storedTheme()) document.documentElement.dataset.theme = storedTheme();
+  // The theme that holds (the tablet's choice, else the system's) is data-theme on <html>, the
+  // one switch app.css reads; without a choice it follows the system when that changes.
+  document.documentElement.dataset.theme = theme();
+  if (window.matchMedia) {
+    window.matchMedia("(prefers-color-scheme: light)").addEventListener("change", () => {
+      if (storedTheme()) return;
+      document.documentElement.dataset.theme = theme();
+      for (const b of document.querySelectorAll(".theme-toggle")) drawThemeToggle(b);
+    });
+  }
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", addThemeToggle);
   else addThemeToggle();
 

@@ -638,19 +638,7 @@
 
   // The floor's event stream: `state` (the whole floor) on opening, `changes` after.
   function follow(path, onStatus) {
-    let source = null;
-    function open() {
-      source = new EventSource(path);
-      source.addEventListener("state", (e) => apply(JSON.parse(e.data)));
-      source.addEventListener("changes", (e) => applyLive(JSON.parse(e.data)));
-      source.onopen = () => onStatus("live");
-      source.onerror = () => {
-        onStatus("reconnecting");
-        if (source.readyState === EventSource.CLOSED) setTimeout(open, 1000);
-      };
-    }
-    open();
-    return () => source && source.close();
+    return H.follow(path, apply, onStatus, { changes: applyLive });
   }
 
   function signIn() {

@@ -6,12 +6,25 @@ import { html, nothing } from "./lit.js";
 import { record } from "./outbox.js";
 import { render } from "./render.js";
 import { renderSheet } from "./sheets.js";
-import { H, RANKS, S, SUITS, canRecord, nameOf } from "./store.js";
+import { H, RANKS, S, SUITS, canRecord, freshUi, nameOf } from "./store.js";
 
 export function knownCards() {
   const known = new Set(S.state.hand ? S.state.hand.known_cards : []);
   for (const c of S.ui.picked) known.delete(c);
   return known;
+}
+
+/**
+ * A new step on screen (another player to act, a board card due, a hand to show) starts a
+ * fresh entry and opens its picker; the same step keeps what the dealer has keyed so far.
+ * @param {any} hand
+ */
+export function stepTo(hand) {
+  const key = hand ? `${hand.number}:${hand.phase}:${hand.to_act}:${hand.board.length}` : "none";
+  if (S.ui.key === key) return;
+  S.ui = freshUi();
+  S.ui.key = key;
+  autoOpen(hand);
 }
 
 // The sheet that opens by itself when the view changes (one tap less each): the board picker

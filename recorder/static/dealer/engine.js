@@ -10,8 +10,8 @@
 // Without Pyodide on the server (a machine that ran only the README's first command) the page
 // says so, and taps are queued unchecked.
 
-import { autoOpen } from "./cards.js";
-import { S, freshUi } from "./store.js";
+import { stepTo } from "./cards.js";
+import { S } from "./store.js";
 
 /** @type {{state: "off" | "loading" | "ready" | "missing", why: string, decide: any, kinds: Set<string>}} */
 export const engine = { state: "off", why: "", decide: null, kinds: new Set() };
@@ -130,13 +130,7 @@ function predicted(view, answer) {
  */
 export function show(view) {
   S.state = view;
-  const hand = view.hand;
-  const key = hand ? `${hand.number}:${hand.phase}:${hand.to_act}:${hand.board.length}` : "none";
-  if (S.ui.key !== key) {
-    S.ui = freshUi();
-    S.ui.key = key;
-    autoOpen(hand);
-  }
+  stepTo(view.hand);
 }
 
 /**

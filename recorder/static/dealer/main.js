@@ -6,14 +6,14 @@
 
 import { actionTaps, autoAdvance } from "./actions.js";
 import { fetchTable, followTable, login, session as getSession } from "./api.js";
-import { autoOpen, cardTaps } from "./cards.js";
+import { cardTaps, stepTo } from "./cards.js";
 import { checkClock, tickClock } from "./clock.js";
 import { engine, loadEngine, predictNow, watchEngine } from "./engine.js";
 import { flush, isFlushing } from "./outbox.js";
 import { render, renderStatus } from "./render.js";
 import { directorTaps, outOfTurnTaps, watchDirectorInputs } from "./sheets.js";
 import { showSignIn } from "./signin.js";
-import { $, H, MODE, S, STREAM, canRecord, freshUi } from "./store.js";
+import { $, H, MODE, S, STREAM, canRecord } from "./store.js";
 
 /** @type {Record<string, (el: any) => void>} */
 const actions = Object.assign({}, actionTaps, cardTaps, directorTaps, outOfTurnTaps);
@@ -44,14 +44,7 @@ export function apply(view) {
     }
   }
   if (!before || before.version !== view.version) {
-    const hand = view.hand;
-    const key = hand ? `${hand.number}:${hand.phase}:${hand.to_act}:${hand.board.length}` : "none";
-    if (S.ui.key !== key) {
-      S.ui = freshUi();
-      S.ui.key = key;
-      // A board card is due, or a hand to show: open the picker straight away (cards.js).
-      autoOpen(hand);
-    }
+    stepTo(view.hand);
     checkClock();
   }
   render();
