@@ -31,7 +31,7 @@ from pathlib import Path
 import sqlalchemy as sa
 from sqlalchemy.engine import make_url
 
-from schema.store import EventStore, NewEvent, open_store, upgrade_database
+from handlog.schema.store import EventStore, NewEvent, open_store, upgrade_database
 
 
 @dataclass

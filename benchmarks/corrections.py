@@ -31,11 +31,11 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from engine import commands as hc  # noqa: E402
-from engine.hand import BETTING, BOARD, legal_actions, showdown_order  # noqa: E402
-from engine.table import Level  # noqa: E402
-from recorder import service  # noqa: E402
-from schema.store import open_store  # noqa: E402
+from handlog.engine import commands as hc  # noqa: E402
+from handlog.engine.hand import BETTING, BOARD, legal_actions, showdown_order  # noqa: E402
+from handlog.engine.table import Level  # noqa: E402
+from handlog.recorder import service  # noqa: E402
+from handlog.schema.store import open_store  # noqa: E402
 
 STREAM = "table-long"
 LEVEL = Level(50, 100)

@@ -26,13 +26,13 @@ from typing import Any
 
 from fastapi.testclient import TestClient
 
-from recorder.api import create_app
-from recorder.auth import Auth
-from recorder.demo import DEMO_STRUCTURE
-from recorder.service import Actor, Recorder
-from recorder.structure import load_structure
-from recorder.tournament_service import Tournaments
-from schema.store import open_store
+from handlog.recorder.api import create_app
+from handlog.recorder.auth import Auth
+from handlog.recorder.demo import DEMO_STRUCTURE
+from handlog.recorder.service import Actor, Recorder
+from handlog.recorder.structure import load_structure
+from handlog.recorder.tournament_service import Tournaments
+from handlog.schema.store import open_store
 
 DIRECTOR = Actor("director", "director", "benchmark")
 PIN = "4321"

@@ -1,4 +1,5 @@
-"""Seven-card evaluations per second: engine.evaluator.evaluate7 against phevaluator and eval7.
+"""Seven-card evaluations per second: handlog.engine.evaluator.evaluate7 against phevaluator
+and eval7.
 
 Run from the repository root: .venv/bin/python benchmarks/hand_eval.py [--hands N] [--rounds R]
 
@@ -26,10 +27,11 @@ SEED = 20240601
 
 def timed_import() -> float:
     """Seconds spent importing the evaluator, which builds its tables at import."""
-    if "engine.evaluator" in sys.modules:
-        raise RuntimeError("engine.evaluator already imported; the build time would be wrong")
+    if "handlog.engine.evaluator" in sys.modules:
+        raise RuntimeError("handlog.engine.evaluator already imported; the build time would "
+                           "be wrong")
     start = time.perf_counter()
-    import engine.evaluator  # noqa: F401
+    import handlog.engine.evaluator  # noqa: F401
 
     return time.perf_counter() - start
 
@@ -48,8 +50,8 @@ def main() -> None:
     import eval7
     from phevaluator import evaluate_cards
 
-    from engine.cards import FULL_DECK, card_text
-    from engine.evaluator import evaluate7
+    from handlog.engine.cards import FULL_DECK, card_text
+    from handlog.engine.evaluator import evaluate7
 
     rng = random.Random(SEED)
     hands = [tuple(rng.sample(FULL_DECK, 7)) for _ in range(args.hands)]
@@ -85,7 +87,7 @@ def main() -> None:
 
     print(f"Python {sys.version.split()[0]}, pinned to CPU {cpu}, seed {SEED}")
     print(f"{args.hands:,} random 7-card hands x {args.rounds} rounds per evaluator")
-    print(f"table build (import engine.evaluator): {build_seconds * 1000:.0f} ms")
+    print(f"table build (import handlog.engine.evaluator): {build_seconds * 1000:.0f} ms")
     print()
     best = {name: args.hands / min(times) for name, times in seconds.items()}
     median = {name: args.hands / statistics.median(times) for name, times in seconds.items()}

@@ -40,11 +40,11 @@ SAMPLES = next((p for p in (ROOT.parent / "shared", Path("/work/shared"))
 
 
 def demo_export(folder: Path, players: int) -> Path:
-    from recorder.demo import run_demo
-    from recorder.service import Recorder
-    from replay.export_hands import load_hands
-    from replay.export_pokerstars import write_pokerstars
-    from schema.store import open_store
+    from handlog.recorder.demo import run_demo
+    from handlog.recorder.service import Recorder
+    from handlog.replay.export_hands import load_hands
+    from handlog.replay.export_pokerstars import write_pokerstars
+    from handlog.schema.store import open_store
 
     with open_store(f"sqlite:///{folder / 'bench.db'}", upgrade=True) as store:
         run_demo(Recorder(store), players=players, tables=max(1, players // 9), seed=7)
@@ -55,7 +55,7 @@ def demo_export(folder: Path, players: int) -> Path:
 
 
 def run_handlog(files: list[Path]) -> tuple[int, dict[str, int]]:
-    from replay.import_hands import import_files
+    from handlog.replay.import_hands import import_files
 
     report = import_files(files, "pokerstars")
     return len(report.verify.results), {k: v for k, v in report.verify.counts.items() if v}
@@ -64,7 +64,7 @@ def run_handlog(files: list[Path]) -> tuple[int, dict[str, int]]:
 def run_pokerkit(files: list[Path]) -> int:
     from pokerkit import PokerStarsParser
 
-    from replay.import_pokerstars import decode
+    from handlog.replay.import_pokerstars import decode
 
     parser = PokerStarsParser()
     count = 0

@@ -28,10 +28,10 @@ from pathlib import Path
 
 from append_latency import postgres_store, reachable
 
-from schema.checkpoint import SigningKey, record_checkpoint
-from schema.export import verify_store
-from schema.logcheck import GivenCheckpoint, check_store
-from schema.store import EventStore, NewEvent, open_store
+from handlog.schema.checkpoint import SigningKey, record_checkpoint
+from handlog.schema.export import verify_store
+from handlog.schema.logcheck import GivenCheckpoint, check_store
+from handlog.schema.store import EventStore, NewEvent, open_store
 
 STREAMS = 20
 BATCH = 500

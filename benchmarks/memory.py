@@ -43,10 +43,10 @@ sys.path.insert(0, str(ROOT / "benchmarks"))
 import httpx  # noqa: E402
 from report_size import build  # noqa: E402
 
-from recorder.auth import Auth  # noqa: E402
-from recorder.cli_serve import free_port  # noqa: E402
+from handlog.recorder.auth import Auth  # noqa: E402
+from handlog.recorder.cli_serve import free_port  # noqa: E402
 
-HANDLOG = [sys.executable, "-m", "recorder.cli"]
+HANDLOG = [sys.executable, "-m", "handlog.recorder.cli"]
 EVENTS_PER_HAND = 30  # about 31 in the builder's hands: a little more than asked
 SECRET = "bench-memory-secret-0123456789abcdef"
 
@@ -87,7 +87,7 @@ def pg_log(server_url: str, events: int, tables: int) -> str:
     import psycopg
     from sqlalchemy.engine import make_url
 
-    from schema.database import resolve_url
+    from handlog.schema.database import resolve_url
 
     server_url = resolve_url(server_url)
     libpq = make_url(server_url).set(drivername="postgresql").render_as_string(

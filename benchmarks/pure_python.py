@@ -56,14 +56,14 @@ def prefer_sources() -> None:
 
 def engine_build() -> str:
     """How the engine runs in this process: 'compiled' or 'pure Python'."""
-    import engine.hand
+    import handlog.engine.hand
 
-    return "pure Python" if str(engine.hand.__file__).endswith(".py") else "compiled"
+    return "pure Python" if str(handlog.engine.hand.__file__).endswith(".py") else "compiled"
 
 
 if __name__ == "__main__":
     sys.path.insert(0, str(ROOT))
     prefer_sources()
-    from recorder.cli import cli
+    from handlog.recorder.cli import cli
 
     cli(sys.argv[1:], prog_name="handlog")

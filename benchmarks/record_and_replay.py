@@ -17,10 +17,10 @@ import time
 import uuid
 from pathlib import Path
 
-from recorder.demo import run_demo
-from recorder.service import Recorder
-from replay.verify import replay_log
-from schema.store import NewEvent, open_store
+from handlog.recorder.demo import run_demo
+from handlog.recorder.service import Recorder
+from handlog.replay.verify import replay_log
+from handlog.schema.store import NewEvent, open_store
 
 
 def fresh_postgres(url: str) -> str | None:

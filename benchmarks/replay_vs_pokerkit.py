@@ -45,8 +45,8 @@ END_TO_END_TARGET = 5.0
 
 def clear_caches() -> None:
     """Forget everything our parser, replayer and engine memoise across hands."""
-    from engine.hand_decide import forget_memos
-    from replay import phh, phh_verify
+    from handlog.engine.hand_decide import forget_memos
+    from handlog.replay import phh, phh_verify
 
     phh.parse_action.cache_clear()
     phh_verify._cards.cache_clear()
@@ -187,8 +187,8 @@ def main() -> None:
 
     from pokerkit import HandHistory
 
-    from replay.phh import PhhHand, find_phh_files, load_file
-    from replay.phh_verify import replay_hand, verify_file
+    from handlog.replay.phh import PhhHand, find_phh_files, load_file
+    from handlog.replay.phh_verify import replay_hand, verify_file
 
     files = find_phh_files([args.path])[: args.hands]
     if not files:

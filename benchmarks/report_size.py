@@ -30,12 +30,20 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
-from engine import commands as hc
-from engine.cards import FULL_DECK
-from engine.events import ButtonPlaced, PlayerSeated
-from engine.hand import BETTING, BOARD, SHOWDOWN, begin, decide, legal_actions, showdown_order
-from engine.table import Level, TableState, apply_table, open_table, plan_hand, table_opened
-from schema.store import NewEvent, open_store
+from handlog.engine import commands as hc
+from handlog.engine.cards import FULL_DECK
+from handlog.engine.events import ButtonPlaced, PlayerSeated
+from handlog.engine.hand import (
+    BETTING,
+    BOARD,
+    SHOWDOWN,
+    begin,
+    decide,
+    legal_actions,
+    showdown_order,
+)
+from handlog.engine.table import Level, TableState, apply_table, open_table, plan_hand, table_opened
+from handlog.schema.store import NewEvent, open_store
 
 HANDLOG = Path(sys.executable).with_name("handlog")
 LEVEL = Level(50, 100, number=1)

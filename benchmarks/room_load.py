@@ -62,11 +62,11 @@ import httpx  # noqa: E402
 import psycopg  # noqa: E402
 from sqlalchemy.engine import make_url  # noqa: E402
 
-from engine.events import ButtonPlaced, PlayerSeated, TableOpened  # noqa: E402
-from recorder.auth import Auth  # noqa: E402
-from recorder.cli_serve import free_port  # noqa: E402
-from schema.database import resolve_url  # noqa: E402
-from schema.store import NewEvent, open_store, upgrade_database  # noqa: E402
+from handlog.engine.events import ButtonPlaced, PlayerSeated, TableOpened  # noqa: E402
+from handlog.recorder.auth import Auth  # noqa: E402
+from handlog.recorder.cli_serve import free_port  # noqa: E402
+from handlog.schema.database import resolve_url  # noqa: E402
+from handlog.schema.store import NewEvent, open_store, upgrade_database  # noqa: E402
 
 SECRET = "bench-room-load-secret-0123456789abcdef"
 TABLES = 1000
@@ -181,7 +181,7 @@ def process(args: list[str], port: int, ready_path: str) -> Iterator[tuple[str, 
 
 def handlog_server(url: str) -> Any:
     port = free_port()
-    return process([sys.executable, "-m", "recorder.cli", "serve", "--db", url, "--port",
+    return process([sys.executable, "-m", "handlog.recorder.cli", "serve", "--db", url, "--port",
                     str(port), "--no-demo"], port, "/api/session")
 
 
@@ -535,7 +535,7 @@ def startup_times(runs: int = 5) -> dict[str, float]:
             samples.append(time.perf_counter() - started)
         return sorted(samples)[len(samples) // 2]
 
-    return {"version_s": took([sys.executable, "-m", "recorder.cli", "--version"]),
+    return {"version_s": took([sys.executable, "-m", "handlog.recorder.cli", "--version"]),
             "python_s": took([sys.executable, "-c", "pass"])}
 
 

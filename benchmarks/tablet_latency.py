@@ -68,19 +68,19 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from engine.cards import FULL_DECK, card_text  # noqa: E402
-from engine.table import Level  # noqa: E402
-from recorder.api import create_app  # noqa: E402
-from recorder.auth import Auth  # noqa: E402
-from recorder.cli_serve import serve_in_thread  # noqa: E402
-from recorder.service import (  # noqa: E402
+from handlog.engine.cards import FULL_DECK, card_text  # noqa: E402
+from handlog.engine.table import Level  # noqa: E402
+from handlog.recorder.api import create_app  # noqa: E402
+from handlog.recorder.auth import Auth  # noqa: E402
+from handlog.recorder.cli_serve import serve_in_thread  # noqa: E402
+from handlog.recorder.service import (  # noqa: E402
     SYSTEM,
     OpenTable,
     PlaceButton,
     Recorder,
     SeatPlayer,
 )
-from schema.store import open_store  # noqa: E402
+from handlog.schema.store import open_store  # noqa: E402
 
 CHROMIUM = "/usr/bin/chromium"
 ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",

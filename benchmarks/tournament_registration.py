@@ -19,11 +19,11 @@ import time
 from dataclasses import replace
 from pathlib import Path
 
-from recorder.demo import DEMO_STRUCTURE
-from recorder.service import Actor, Recorder
-from recorder.structure import load_structure
-from recorder.tournament_service import Tournaments
-from schema.store import open_store
+from handlog.recorder.demo import DEMO_STRUCTURE
+from handlog.recorder.service import Actor, Recorder
+from handlog.recorder.structure import load_structure
+from handlog.recorder.tournament_service import Tournaments
+from handlog.schema.store import open_store
 
 DIRECTOR = Actor("director", "director", "benchmark")
 

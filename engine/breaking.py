@@ -20,18 +20,18 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 
-from engine.errors import RuleViolation
-from engine.profiles import Profile, get_profile
-from engine.seating import draw_button
-from engine.table import Level, TableState, plan_hand
-from engine.tournament_events import (
+from handlog.engine.errors import RuleViolation
+from handlog.engine.profiles import Profile, get_profile
+from handlog.engine.seating import draw_button
+from handlog.engine.table import Level, TableState, plan_hand
+from handlog.engine.tournament_events import (
     ButtonDrawn,
     PlayerMoved,
     SeatAssignment,
     SeatsDrawn,
     TableClosed,
 )
-from engine.tournament_state import TournamentState, apply_tournament
+from handlog.engine.tournament_state import TournamentState, apply_tournament
 
 BREAK_RULE = "tda-12"
 """TDA 2024 Rule 12: players from broken tables are assigned seats by random draw at the

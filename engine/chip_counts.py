@@ -10,10 +10,10 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from engine.errors import RuleViolation
-from engine.profiles import get_profile
-from engine.tournament_events import StackCorrected, StackCount, StacksCounted
-from engine.tournament_state import TournamentState
+from handlog.engine.errors import RuleViolation
+from handlog.engine.profiles import get_profile
+from handlog.engine.tournament_events import StackCorrected, StackCount, StacksCounted
+from handlog.engine.tournament_state import TournamentState
 
 COUNT_OCCASIONS = ("break", "end_of_day")
 

@@ -3,9 +3,9 @@ read off the recorder's clock), the engine checks what may happen now."""
 
 from __future__ import annotations
 
-from engine.errors import RuleViolation
-from engine.tournament_events import ClockPaused, ClockResumed, TimeAdded
-from engine.tournament_state import TournamentState
+from handlog.engine.errors import RuleViolation
+from handlog.engine.tournament_events import ClockPaused, ClockResumed, TimeAdded
+from handlog.engine.tournament_state import TournamentState
 
 CLOCK_RULE = "clock"
 

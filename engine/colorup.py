@@ -17,9 +17,9 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from engine.cards import parse_card
-from engine.errors import RuleViolation
-from engine.tournament_events import ChipAdjustment, PotCarry
+from handlog.engine.cards import parse_card
+from handlog.engine.errors import RuleViolation
+from handlog.engine.tournament_events import ChipAdjustment, PotCarry
 
 METHODS: tuple[str, ...] = ("race", "round_up", "forfeit_to_next_pot")
 

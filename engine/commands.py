@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from engine.cards import Card
-from engine.values import fast_init
+from handlog.engine.cards import Card
+from handlog.engine.values import fast_init
 
 
 @dataclass(frozen=True, slots=True)

@@ -21,11 +21,11 @@ from collections.abc import Mapping, Sequence
 from fractions import Fraction
 from functools import cache
 
-from engine.errors import RuleViolation
-from engine.profiles import get_profile
-from engine.structure import payouts_for
-from engine.tournament_events import DealRecorded, DealShare
-from engine.tournament_state import TournamentState
+from handlog.engine.errors import RuleViolation
+from handlog.engine.profiles import get_profile
+from handlog.engine.structure import payouts_for
+from handlog.engine.tournament_events import DealRecorded, DealShare
+from handlog.engine.tournament_state import TournamentState
 
 DEAL_METHODS = ("icm", "chip_chop", "chip_chop_last_guaranteed", "typed")
 DEAL_RULE = "deals_allowed"

@@ -22,7 +22,7 @@ class RuleViolation(Exception):
 
     def as_dict(self) -> dict[str, object]:
         """The rule's identifier, its words (for people), the message and the options."""
-        from engine.profiles import render_rule  # profiles never import errors: no cycle
+        from handlog.engine.profiles import render_rule  # profiles never import errors: no cycle
 
         return {"rule": self.rule, "rule_words": render_rule(self.rule),
                 "message": self.message, "legal": list(self.legal)}

@@ -18,9 +18,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from itertools import combinations, combinations_with_replacement
 
-from engine import words
-from engine.cards import Card, cards_text
-from engine.words import HAND_CATEGORIES
+from handlog.engine import words
+from handlog.engine.cards import Card, cards_text
+from handlog.engine.words import HAND_CATEGORIES
 
 HIGH_CARD, PAIR, TWO_PAIR, THREE_OF_A_KIND, STRAIGHT = 0, 1, 2, 3, 4
 FLUSH, FULL_HOUSE, FOUR_OF_A_KIND, STRAIGHT_FLUSH = 5, 6, 7, 8

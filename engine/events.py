@@ -10,8 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import ClassVar
 
-from engine.tournament_events import TOURNAMENT_EVENT_TYPES
-from engine.values import fast_init
+from handlog.engine.tournament_events import TOURNAMENT_EVENT_TYPES
+from handlog.engine.values import fast_init
 
 
 @dataclass(frozen=True, slots=True)

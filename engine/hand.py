@@ -18,21 +18,21 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from engine.cards import Card
-from engine.commands import (
+from handlog.engine.cards import Card
+from handlog.engine.commands import (
     BetRaise,
     CheckCall,
     Command,
     DealHole,
     Fold,
 )
-from engine.errors import RuleViolation
-from engine.events import (
+from handlog.engine.errors import RuleViolation
+from handlog.engine.events import (
     HandEvent,
     HandStarted,
     PlayerChecked,
 )
-from engine.hand_apply import (
+from handlog.engine.hand_apply import (
     _APPLIERS,
     _apply_bet,
     _apply_call,
@@ -43,7 +43,7 @@ from engine.hand_apply import (
     _started,
     apply,
 )
-from engine.hand_decide import (
+from handlog.engine.hand_decide import (
     _decide_bet_raise,
     _decide_check_call,
     _decide_fold,
@@ -52,8 +52,8 @@ from engine.hand_decide import (
     legal_actions,
     next_steps,
 )
-from engine.hand_pots import pots, propose_awards, showdown_order
-from engine.hand_start import (
+from handlog.engine.hand_pots import pots, propose_awards, showdown_order
+from handlog.engine.hand_start import (
     _deal_kills,
     _new_values,
     _validate_setup,
@@ -64,7 +64,7 @@ from engine.hand_start import (
     new_hand,
     setup_from_event,
 )
-from engine.hand_state import (
+from handlog.engine.hand_state import (
     _HOLE,
     _KNOWN,
     _OVER,

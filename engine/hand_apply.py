@@ -8,8 +8,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, Final
 
-from engine.cards import Card
-from engine.events import (
+from handlog.engine.cards import Card
+from handlog.engine.events import (
     ActedOutOfTurn,
     BetMade,
     BoardDealt,
@@ -33,8 +33,8 @@ from engine.events import (
     PotAwarded,
     RaiseMade,
 )
-from engine.hand_start import _killed_at_deal, initial_state
-from engine.hand_state import (
+from handlog.engine.hand_start import _killed_at_deal, initial_state
+from handlog.engine.hand_state import (
     _ACTED_LEVEL,
     _ACTIONS_IN_TURN,
     _AGGRESSOR,

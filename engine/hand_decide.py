@@ -7,8 +7,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, Final
 
-from engine.cards import FULL_DECK, Card, card_text
-from engine.commands import (
+from handlog.engine.cards import FULL_DECK, Card, card_text
+from handlog.engine.commands import (
     OUT_OF_TURN_ACTIONS,
     ActOutOfTurn,
     AwardPots,
@@ -30,8 +30,8 @@ from engine.commands import (
     ShowCards,
     VoidHand,
 )
-from engine.errors import RuleViolation
-from engine.events import (
+from handlog.engine.errors import RuleViolation
+from handlog.engine.events import (
     ActedOutOfTurn,
     BetMade,
     BoardDealt,
@@ -52,9 +52,9 @@ from engine.events import (
     PlayerReturned,
     RaiseMade,
 )
-from engine.hand_pots import propose_awards
-from engine.hand_push import check_push, rule_push
-from engine.hand_state import (
+from handlog.engine.hand_pots import propose_awards
+from handlog.engine.hand_push import check_push, rule_push
+from handlog.engine.hand_state import (
     _OVER,
     _PREBUILT,
     _TEXT_OF_CARD,
@@ -68,8 +68,8 @@ from engine.hand_state import (
     LegalActions,
     _texts,
 )
-from engine.profiles import TDA_RULES, Profile, render_rule
-from engine.words import rule_ids
+from handlog.engine.profiles import TDA_RULES, Profile, render_rule
+from handlog.engine.words import rule_ids
 
 _TDA_35: Final = ("tda-35",)
 

@@ -13,10 +13,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from engine.errors import RuleViolation
-from engine.profiles import get_profile
-from engine.tournament_events import HandForHandEnded, HandForHandStarted, TableHand
-from engine.tournament_state import TournamentState
+from handlog.engine.errors import RuleViolation
+from handlog.engine.profiles import get_profile
+from handlog.engine.tournament_events import HandForHandEnded, HandForHandStarted, TableHand
+from handlog.engine.tournament_state import TournamentState
 
 TableProgress = tuple[int, bool]
 """(hands played at the table, a hand in progress there)."""

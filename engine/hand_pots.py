@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from engine.errors import RuleViolation
-from engine.evaluator import evaluate, hand_rank
-from engine.events import (
+from handlog.engine.errors import RuleViolation
+from handlog.engine.evaluator import evaluate, hand_rank
+from handlog.engine.events import (
     PotAwarded,
 )
-from engine.hand_state import HandState, Pot
+from handlog.engine.hand_state import HandState, Pot
 
 # --- pots and awards -----------------------------------------------------------------------
 

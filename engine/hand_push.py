@@ -15,10 +15,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from engine.commands import SAID, PushChips
-from engine.errors import RuleViolation
-from engine.hand_state import HandState, LegalActions
-from engine.profiles import render_rule
+from handlog.engine.commands import SAID, PushChips
+from handlog.engine.errors import RuleViolation
+from handlog.engine.hand_state import HandState, LegalActions
+from handlog.engine.profiles import render_rule
 
 REASONS: tuple[str, ...] = (
     "declared",  # what was said decides (a call, "raise N", all-in)

@@ -4,15 +4,15 @@ from __future__ import annotations
 
 from typing import Any, NoReturn
 
-from engine import HANDLOG_VERSION
-from engine.errors import RuleViolation
-from engine.events import (
+from handlog.engine import HANDLOG_VERSION
+from handlog.engine.errors import RuleViolation
+from handlog.engine.events import (
     ChipsPosted,
     HandEvent,
     HandKilled,
     HandStarted,
 )
-from engine.hand_state import (
+from handlog.engine.hand_state import (
     _FALSES,
     _NONES,
     _NOT_ACTED,
@@ -24,7 +24,7 @@ from engine.hand_state import (
     HandState,
     _build,
 )
-from engine.profiles import (
+from handlog.engine.profiles import (
     PROFILES,
     Profile,
     profile_digest,

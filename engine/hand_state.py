@@ -9,12 +9,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Final, NamedTuple
 
-from engine.cards import FULL_DECK, Card, card_text
-from engine.events import (
+from handlog.engine.cards import FULL_DECK, Card, card_text
+from handlog.engine.events import (
     PotAwarded,
 )
-from engine.profiles import Profile
-from engine.values import fast_init
+from handlog.engine.profiles import Profile
+from handlog.engine.values import fast_init
 
 # Phases of a hand.
 POSTING: Final = "posting"

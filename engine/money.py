@@ -16,12 +16,12 @@ from __future__ import annotations
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 
-from engine.cards import card_text, parse_card
-from engine.errors import RuleViolation
-from engine.evaluator import FLUSH, best_five, evaluate
-from engine.hand_state import HandState
-from engine.tournament_events import BountyAssigned, HighHandPosted
-from engine.tournament_state import TournamentState
+from handlog.engine.cards import card_text, parse_card
+from handlog.engine.errors import RuleViolation
+from handlog.engine.evaluator import FLUSH, best_five, evaluate
+from handlog.engine.hand_state import HandState
+from handlog.engine.tournament_events import BountyAssigned, HighHandPosted
+from handlog.engine.tournament_state import TournamentState
 
 BOUNTY_RULE = "octobermuck-bounties"
 HIGH_HAND_RULE = "octobermuck-high-hand-jackpot"

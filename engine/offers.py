@@ -12,9 +12,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 
-from engine.hand_decide import chips_make
-from engine.hand_pots import pots
-from engine.hand_state import HandState, LegalActions
+from handlog.engine.hand_decide import chips_make
+from handlog.engine.hand_pots import pots
+from handlog.engine.hand_state import HandState, LegalActions
 
 PREFLOP_OPEN = (Fraction(2), Fraction(5, 2), Fraction(3), Fraction(4))  # big blinds
 PREFLOP_RAISED = (Fraction(5, 2), Fraction(3))  # times the bet to call

@@ -11,9 +11,9 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from engine.errors import RuleViolation
-from engine.tournament_events import PenaltyRecorded
-from engine.tournament_state import TournamentState
+from handlog.engine.errors import RuleViolation
+from handlog.engine.tournament_events import PenaltyRecorded
+from handlog.engine.tournament_state import TournamentState
 
 PENALTY_RULE = "tda-71"
 PENALTY_KINDS = ("warning", "hands", "rounds", "disqualification")

@@ -19,7 +19,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, fields, replace
 from typing import Any, Literal, TypeVar, get_args, get_origin, get_type_hints
 
-from engine.words import rule_citation
+from handlog.engine.words import rule_citation
 
 ButtonRule = Literal["dead_button", "moving_button"]
 BigBlindAnteOrder = Literal["big_blind_first", "ante_first"]

@@ -10,10 +10,10 @@ import heapq
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 
-from engine.cards import SUITS, Card, card_rank, card_suit, parse_card
-from engine.errors import RuleViolation
-from engine.profiles import Profile, get_profile
-from engine.tournament_events import (
+from handlog.engine.cards import SUITS, Card, card_rank, card_suit, parse_card
+from handlog.engine.errors import RuleViolation
+from handlog.engine.profiles import Profile, get_profile
+from handlog.engine.tournament_events import (
     ButtonDrawn,
     PlayerMoved,
     SeatAssignment,
@@ -21,8 +21,8 @@ from engine.tournament_events import (
     SeatsDrawn,
     TableClosed,
 )
-from engine.tournament_state import Entrant, TournamentState
-from engine.words import cite
+from handlog.engine.tournament_state import Entrant, TournamentState
+from handlog.engine.words import cite
 
 SEATING_RULE = "random seating (TDA; BSE Seating; Chairperson seat cards; Octobermuck Seating)"
 BUTTON_RULE = ("high card draws the button; suits rank as the profile's seat_draw_suit_order "

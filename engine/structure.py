@@ -15,8 +15,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Literal, get_args
 
-from engine.errors import RuleViolation
-from engine.profiles import profile_ref_problems
+from handlog.engine.errors import RuleViolation
+from handlog.engine.profiles import profile_ref_problems
 
 AnteKind = Literal["none", "uniform", "big_blind"]
 

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from engine.errors import RuleViolation
-from engine.events import (
+from handlog.engine.errors import RuleViolation
+from handlog.engine.events import (
     ButtonPlaced,
     HandEvent,
     HandImported,
@@ -22,21 +22,21 @@ from engine.events import (
     TableEvent,
     TableOpened,
 )
-from engine.hand import (
+from handlog.engine.hand import (
     COMPLETE,
     HandSetup,
     HandState,
     _started,
     apply,
 )
-from engine.profiles import (
+from handlog.engine.profiles import (
     PROFILES,
     get_profile,
     parameters_json,
     profile_ref_problems,
     remember_rules,
 )
-from engine.structure import AnteKind
+from handlog.engine.structure import AnteKind
 
 
 @dataclass(frozen=True, slots=True)

@@ -11,14 +11,14 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from engine.breaking import button_redraw_due
-from engine.colorup import SeatedStack, color_up_adjustments, race_chips
-from engine.deals import check_deal_allowed
-from engine.errors import RuleViolation
-from engine.events import HandStarted
-from engine.names import name_problem
-from engine.profiles import Profile, get_profile
-from engine.seating import (
+from handlog.engine.breaking import button_redraw_due
+from handlog.engine.colorup import SeatedStack, color_up_adjustments, race_chips
+from handlog.engine.deals import check_deal_allowed
+from handlog.engine.errors import RuleViolation
+from handlog.engine.events import HandStarted
+from handlog.engine.names import name_problem
+from handlog.engine.profiles import Profile, get_profile
+from handlog.engine.seating import (
     BalanceMove,
     close_table,
     draw_button,
@@ -30,7 +30,7 @@ from engine.seating import (
     suggest_balance,
     table_counts,
 )
-from engine.structure import (
+from handlog.engine.structure import (
     BlindLevel,
     LateEntry,
     Structure,
@@ -38,8 +38,8 @@ from engine.structure import (
     payouts_for,
     structure_problems,
 )
-from engine.table import Level
-from engine.tournament_events import (
+from handlog.engine.table import Level
+from handlog.engine.tournament_events import (
     TOURNAMENT_EVENT_TYPES,
     AntesDecided,
     BountyAward,
@@ -60,7 +60,7 @@ from engine.tournament_events import (
     TournamentEvent,
     TournamentFinished,
 )
-from engine.tournament_state import (
+from handlog.engine.tournament_state import (
     ChipLedger,
     Entrant,
     TournamentState,
@@ -69,7 +69,7 @@ from engine.tournament_state import (
     expected_chip_total,
     fold_tournament,
 )
-from engine.words import cite, profile_rule
+from handlog.engine.words import cite, profile_rule
 
 __all__ = [
     "TOURNAMENT_EVENT_TYPES", "BalanceMove",

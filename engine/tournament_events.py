@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import ClassVar
 
-from engine.structure import Structure
+from handlog.engine.structure import Structure
 
 
 @dataclass(frozen=True, slots=True)

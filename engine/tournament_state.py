@@ -10,12 +10,12 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 
-from engine.cards import parse_card
-from engine.errors import RuleViolation
-from engine.evaluator import evaluate
-from engine.structure import AnteKind, Structure
-from engine.table import Level
-from engine.tournament_events import (
+from handlog.engine.cards import parse_card
+from handlog.engine.errors import RuleViolation
+from handlog.engine.evaluator import evaluate
+from handlog.engine.structure import AnteKind, Structure
+from handlog.engine.table import Level
+from handlog.engine.tournament_events import (
     AntesDecided,
     BountyAssigned,
     BountyReferred,

@@ -172,7 +172,7 @@ def rule_title(rule: str) -> str:
         return RULE_PATTERNS["payouts"].format(players=parameter)
     if parameter:
         # A profile parameter's citation: `octobermuck:color_up`.
-        from engine.profiles import PROFILES  # the citations live with the parameters
+        from handlog.engine.profiles import PROFILES  # the citations live with the parameters
 
         found = PROFILES.get(profile)
         if found is not None and parameter in found.citations:

@@ -11,8 +11,8 @@ from alembic import context
 from sqlalchemy.engine import Connection
 from sqlmodel import SQLModel
 
-import schema.tables  # noqa: F401  (registers the tables on SQLModel.metadata)
-from schema.database import WRITE_OPTIONS, create_engine, resolve_url, translate_errors
+import handlog.schema.tables  # noqa: F401  (registers the tables on SQLModel.metadata)
+from handlog.schema.database import WRITE_OPTIONS, create_engine, resolve_url, translate_errors
 
 config = context.config
 target_metadata = SQLModel.metadata

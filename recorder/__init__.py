@@ -1,5 +1,5 @@
 """The write side: commands -> engine -> events -> store; CLI root, HTTP API and pages."""
 
-from engine import HANDLOG_VERSION as __version__
+from handlog.engine import HANDLOG_VERSION as __version__
 
 __all__ = ["__version__"]

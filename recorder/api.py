@@ -58,13 +58,13 @@ from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, Field
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from engine.errors import RuleViolation
-from engine.events import HandStarted
-from engine.profiles import render_rule
-from engine.table import Level
-from recorder.api_asof import asof_router
-from recorder.api_hands import hands_router
-from recorder.api_spec import (
+from handlog.engine.errors import RuleViolation
+from handlog.engine.events import HandStarted
+from handlog.engine.profiles import render_rule
+from handlog.engine.table import Level
+from handlog.recorder.api_asof import asof_router
+from handlog.recorder.api_hands import hands_router
+from handlog.recorder.api_spec import (
     DELETE_SESSION,
     FLOOR_STREAM,
     LOG_KEY,
@@ -83,7 +83,7 @@ from recorder.api_spec import (
     WHOAMI,
     allow_header,
 )
-from recorder.auth import (
+from handlog.recorder.auth import (
     CSRF_COOKIE,
     CSRF_HEADER,
     DEVICE_COOKIE,
@@ -93,17 +93,17 @@ from recorder.auth import (
     Role,
     Session,
 )
-from recorder.cookies import cookie_of, delete_session_cookies, set_session_cookies
-from recorder.floor import HandContext, TournamentDesk
-from recorder.headers import SecurityHeaders
-from recorder.limits import MAX_NAME, BodyLimit, body_limit, name_problem
-from recorder.live import Hub, event_stream, sse_text
-from recorder.live_share import LiveCounter, LiveLimits, SharedViews
-from recorder.offline import add_offline_routes
-from recorder.service import Actor, DirectorsCorrection, Recorder, StartHand, utc_now
-from recorder.structure import StructureError, loads_structure
-from recorder.tournament_service import table_stream, tournament_stream
-from recorder.views import (
+from handlog.recorder.cookies import cookie_of, delete_session_cookies, set_session_cookies
+from handlog.recorder.floor import HandContext, TournamentDesk
+from handlog.recorder.headers import SecurityHeaders
+from handlog.recorder.limits import MAX_NAME, BodyLimit, body_limit, name_problem
+from handlog.recorder.live import Hub, event_stream, sse_text
+from handlog.recorder.live_share import LiveCounter, LiveLimits, SharedViews
+from handlog.recorder.offline import add_offline_routes
+from handlog.recorder.service import Actor, DirectorsCorrection, Recorder, StartHand, utc_now
+from handlog.recorder.structure import StructureError, loads_structure
+from handlog.recorder.tournament_service import table_stream, tournament_stream
+from handlog.recorder.views import (
     EventLog,
     broken_summary,
     event_rows,
@@ -112,22 +112,22 @@ from recorder.views import (
     table_summary,
     table_view,
 )
-from recorder.wire import (
+from handlog.recorder.wire import (
     CommandIn,
     StartHandIn,
     TournamentCommandIn,
     needs_director,
     to_command,
 )
-from replay.fold import TableFold, level_of
-from schema.checkpoint import (
+from handlog.replay.fold import TableFold, level_of
+from handlog.schema.checkpoint import (
     SigningKey,
     StoredCheckpoint,
     latest_checkpoint,
     record_checkpoint,
 )
-from schema.errors import ConcurrencyConflict, DuplicateEventConflict, HandlogError
-from schema.store import StoredEvent
+from handlog.schema.errors import ConcurrencyConflict, DuplicateEventConflict, HandlogError
+from handlog.schema.store import StoredEvent
 
 STATIC = Path(__file__).resolve().parent / "static"
 STREAM_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9._:-]{0,199}$"

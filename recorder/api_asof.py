@@ -17,10 +17,10 @@ from fastapi import Path as PathParam
 from pydantic import BaseModel, Field
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from recorder.api_spec import answers
-from recorder.auth import Session
-from recorder.cli_table import floor_at, table_at
-from schema.store import EventStore
+from handlog.recorder.api_spec import answers
+from handlog.recorder.auth import Session
+from handlog.recorder.cli_table import floor_at, table_at
+from handlog.schema.store import EventStore
 
 STATIC = Path(__file__).resolve().parent / "static"
 STREAM_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9._:-]{0,199}$"

@@ -17,11 +17,11 @@ from fastapi.responses import FileResponse
 from pydantic import BaseModel, Field
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from recorder.auth import AuthError, Session
-from recorder.hand_views import hand_view, registered_names
-from recorder.whatif_views import make_change, whatif_view
-from replay.hands import HandFilter, HandRecord, table_hands
-from schema.store import EventStore
+from handlog.recorder.auth import AuthError, Session
+from handlog.recorder.hand_views import hand_view, registered_names
+from handlog.recorder.whatif_views import make_change, whatif_view
+from handlog.replay.hands import HandFilter, HandRecord, table_hands
+from handlog.schema.store import EventStore
 
 STATIC = Path(__file__).resolve().parent / "static"
 STREAM_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9._:-]{0,199}$"

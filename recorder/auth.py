@@ -48,7 +48,7 @@ from typing import Any, Literal
 
 from itsdangerous import BadData, Signer, TimestampSigner, URLSafeTimedSerializer
 
-from schema.sessions import MemorySessions, SessionStore, SignedIn
+from handlog.schema.sessions import MemorySessions, SessionStore, SignedIn
 
 Role = Literal["director", "dealer", "viewer"]
 ROLES: tuple[Role, ...] = ("director", "dealer", "viewer")

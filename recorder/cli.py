@@ -12,8 +12,8 @@ import importlib
 
 import click
 
-from recorder import __version__
-from recorder.commands import LAZY_COMMANDS
+from handlog.recorder import __version__
+from handlog.recorder.commands import LAZY_COMMANDS
 
 
 class LazyGroup(click.Group):

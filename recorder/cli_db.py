@@ -9,9 +9,9 @@ from typing import Any, TypeVar
 
 import click
 
-from schema.database import display_url, resolve_url
-from schema.errors import HandlogError, SchemaMissing
-from schema.store import database_revision, upgrade_database
+from handlog.schema.database import display_url, resolve_url
+from handlog.schema.errors import HandlogError, SchemaMissing
+from handlog.schema.store import database_revision, upgrade_database
 
 F = TypeVar("F", bound=Callable[..., Any])
 

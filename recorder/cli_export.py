@@ -9,15 +9,15 @@ from typing import TextIO
 
 import click
 
-from recorder.cli_db import db_option, user_errors
-from replay.export_hands import ExportOptions, HandsExport, stream_hands, tournament_id
-from replay.export_ohh import write_ohh
-from replay.export_phh import write_phh
-from replay.export_pokerstars import write_pokerstars
-from replay.report import REPORT_FORMATS
-from replay.report_stream import NoSuchTournament, write_report
-from schema.database import display_url, resolve_url
-from schema.store import open_store
+from handlog.recorder.cli_db import db_option, user_errors
+from handlog.replay.export_hands import ExportOptions, HandsExport, stream_hands, tournament_id
+from handlog.replay.export_ohh import write_ohh
+from handlog.replay.export_phh import write_phh
+from handlog.replay.export_pokerstars import write_pokerstars
+from handlog.replay.report import REPORT_FORMATS
+from handlog.replay.report_stream import NoSuchTournament, write_report
+from handlog.schema.database import display_url, resolve_url
+from handlog.schema.store import open_store
 
 _WRITERS: dict[str, Callable[[HandsExport, ExportOptions, TextIO | None],
                              tuple[str, int, list[str]]]] = {

@@ -8,10 +8,10 @@ from typing import Any
 
 import click
 
-from recorder.cli_db import db_option, user_errors
-from recorder.hand_views import hand_lines, hand_view, registered_names, summary_row
-from replay.hands import HandFilter, HandRecord, table_hands
-from schema.store import EventStore, open_store
+from handlog.recorder.cli_db import db_option, user_errors
+from handlog.recorder.hand_views import hand_lines, hand_view, registered_names, summary_row
+from handlog.replay.hands import HandFilter, HandRecord, table_hands
+from handlog.schema.store import EventStore, open_store
 
 
 def _tables(store: EventStore, only: str | None = None) -> list[tuple[str, list[Any]]]:
@@ -146,8 +146,8 @@ def whatif(stream: str, at_version: int, award: tuple[str, ...], amount: int | N
            drop: bool, as_json: bool, db_url: str | None) -> None:
     """What would have followed another ruling at STREAM: stacks, eliminations, places and
     prizes beside what was recorded. Nothing is written to the log."""
-    from engine.errors import RuleViolation
-    from recorder.whatif_views import make_change, whatif_lines, whatif_view
+    from handlog.engine.errors import RuleViolation
+    from handlog.recorder.whatif_views import make_change, whatif_lines, whatif_view
 
     with user_errors(), open_store(db_url) as store:
         if store.head(stream) is None:

@@ -10,13 +10,13 @@ from pathlib import Path
 
 import click
 
-from engine.profiles import PROFILES
-from recorder.cli_db import db_option, user_errors
-from recorder.cli_phh import PROGRESS_MIN_FILES, summary
-from replay.import_hands import FORMATS, NoHandHistories, find_files, import_files
-from replay.import_log import IntoLog, add_hand, record
-from replay.phh_verify import DEFAULT_RULES
-from schema.store import open_store
+from handlog.engine.profiles import PROFILES
+from handlog.recorder.cli_db import db_option, user_errors
+from handlog.recorder.cli_phh import PROGRESS_MIN_FILES, summary
+from handlog.replay.import_hands import FORMATS, NoHandHistories, find_files, import_files
+from handlog.replay.import_log import IntoLog, add_hand, record
+from handlog.replay.phh_verify import DEFAULT_RULES
+from handlog.schema.store import open_store
 
 # Exit status when nothing given holds a hand history (as for `handlog phh verify`).
 NO_HAND_HISTORIES = 2

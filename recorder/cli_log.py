@@ -9,19 +9,19 @@ from pathlib import Path
 
 import click
 
-from recorder.cli_db import db_option, user_errors
-from recorder.signing import signing_key, signing_key_option, signing_key_path
-from schema.checkpoint import (
+from handlog.recorder.cli_db import db_option, user_errors
+from handlog.recorder.signing import signing_key, signing_key_option, signing_key_path
+from handlog.schema.checkpoint import (
     CheckpointError,
     VerifierKey,
     load_signing_key,
     parse_verifier,
     record_checkpoint,
 )
-from schema.export import export_source, export_store
-from schema.logcheck import GivenCheckpoint, LogCheck, check_log, check_store
-from schema.proof import ProvenExtension, check_proof, make_consistency_proof, make_proof
-from schema.store import open_store
+from handlog.schema.export import export_source, export_store
+from handlog.schema.logcheck import GivenCheckpoint, LogCheck, check_log, check_store
+from handlog.schema.proof import ProvenExtension, check_proof, make_consistency_proof, make_proof
+from handlog.schema.store import open_store
 
 
 @click.group("log")

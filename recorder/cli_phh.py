@@ -9,9 +9,9 @@ from pathlib import Path
 
 import click
 
-from engine.profiles import PROFILES
-from replay.phh import find_phh_files
-from replay.phh_verify import DEFAULT_RULES, HandResult, Status, VerifyReport, verify_files
+from handlog.engine.profiles import PROFILES
+from handlog.replay.phh import find_phh_files
+from handlog.replay.phh_verify import DEFAULT_RULES, HandResult, Status, VerifyReport, verify_files
 
 # Below this many files a run takes well under a second: no progress bar.
 PROGRESS_MIN_FILES = 200

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import click
 
-from recorder.cli_db import db_option, echo_json, user_errors
-from replay.fold import OTHER_RULES
-from replay.verify import replay_log
-from schema.logcheck import check_store
-from schema.store import open_store
+from handlog.recorder.cli_db import db_option, echo_json, user_errors
+from handlog.replay.fold import OTHER_RULES
+from handlog.replay.verify import replay_log
+from handlog.schema.logcheck import check_store
+from handlog.schema.store import open_store
 
 
 @click.command("replay")

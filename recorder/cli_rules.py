@@ -7,8 +7,15 @@ import textwrap
 
 import click
 
-from engine.profiles import FLIP_TEST, GOVERNS, PROFILES, Profile, get_profile, parameter_scopes
-from recorder.structure import StructureError, load_structure
+from handlog.engine.profiles import (
+    FLIP_TEST,
+    GOVERNS,
+    PROFILES,
+    Profile,
+    get_profile,
+    parameter_scopes,
+)
+from handlog.recorder.structure import StructureError, load_structure
 
 
 @click.group("rules")

@@ -25,12 +25,17 @@ from typing import Any
 import click
 import uvicorn
 
-from recorder.auth import MIN_SECRET_BYTES, Auth
-from recorder.cli_db import db_option, user_errors
-from recorder.service import Recorder
-from recorder.signing import sign_checkpoints, signing_key, signing_key_option, signing_key_path
-from schema.database import display_url, resolve_url
-from schema.store import open_store
+from handlog.recorder.auth import MIN_SECRET_BYTES, Auth
+from handlog.recorder.cli_db import db_option, user_errors
+from handlog.recorder.service import Recorder
+from handlog.recorder.signing import (
+    sign_checkpoints,
+    signing_key,
+    signing_key_option,
+    signing_key_path,
+)
+from handlog.schema.database import display_url, resolve_url
+from handlog.schema.store import open_store
 
 SWITCH_SECONDS = float(os.environ.get("HANDLOG_SWITCH_SECONDS") or 0.0005)
 
@@ -175,9 +180,9 @@ def serve(db_url: str | None, host: str, port: int, director_pin: str | None,
           workers: int) -> None:
     """Serve the tablet, floor and viewer pages and the JSON API (Ctrl+C stops)."""
     server_runtime()
-    from recorder.api import create_app
-    from recorder.floor import setup_demo
-    from recorder.tournament_service import Tournaments
+    from handlog.recorder.api import create_app
+    from handlog.recorder.floor import setup_demo
+    from handlog.recorder.tournament_service import Tournaments
 
     if (certfile is None) != (keyfile is None):
         raise click.UsageError("HTTPS needs both --certfile and --keyfile")
@@ -243,8 +248,8 @@ def serve(db_url: str | None, host: str, port: int, director_pin: str | None,
             "origin": origin})
         click.echo(f"{workers} server processes")
         proxies = [ip.strip() for ip in forwarded_allow_ips.split(",") if ip.strip()]
-        uvicorn.run("recorder.cli_serve:worker_app", factory=True, workers=workers, host=host,
-                    port=port, log_level="warning", timeout_graceful_shutdown=2,
+        uvicorn.run("handlog.recorder.cli_serve:worker_app", factory=True, workers=workers,
+                    host=host, port=port, log_level="warning", timeout_graceful_shutdown=2,
                     proxy_headers=bool(proxies), forwarded_allow_ips=proxies or [],
                     ssl_certfile=str(certfile) if certfile else None,
                     ssl_keyfile=str(keyfile) if keyfile else None)
@@ -279,7 +284,7 @@ def server_runtime() -> None:
 
 def worker_app() -> Any:
     """The app of one `handlog serve --workers N` process (uvicorn calls it in each)."""
-    from recorder.api import create_app
+    from handlog.recorder.api import create_app
 
     config = json.loads(os.environ[_WORKER_ENV])
     server_runtime()

@@ -8,15 +8,15 @@ from typing import Any
 
 import click
 
-from engine.events import HandStarted
-from engine.table import Level
-from engine.tournament_state import fold_tournament
-from recorder.cli_db import db_option, user_errors
-from recorder.hand_views import registered_names
-from recorder.table_text import describe_table
-from recorder.views import event_rows
-from replay.fold import OTHER_RULES, TableFold, fold_table, level_of
-from schema.store import EventStore, StoredEvent, open_store
+from handlog.engine.events import HandStarted
+from handlog.engine.table import Level
+from handlog.engine.tournament_state import fold_tournament
+from handlog.recorder.cli_db import db_option, user_errors
+from handlog.recorder.hand_views import registered_names
+from handlog.recorder.table_text import describe_table
+from handlog.recorder.views import event_rows
+from handlog.replay.fold import OTHER_RULES, TableFold, fold_table, level_of
+from handlog.schema.store import EventStore, StoredEvent, open_store
 
 
 @click.group("table")

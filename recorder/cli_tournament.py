@@ -7,14 +7,14 @@ from pathlib import Path
 
 import click
 
-from engine.errors import RuleViolation
-from engine.profiles import get_profile
-from recorder.cli_db import db_option, user_errors
-from recorder.demo import DEMO_STRUCTURE, DemoSummary, run_demo
-from recorder.service import Actor, Recorder
-from recorder.structure import StructureError, load_structure
-from recorder.tournament_service import Tournaments
-from schema.store import open_store
+from handlog.engine.errors import RuleViolation
+from handlog.engine.profiles import get_profile
+from handlog.recorder.cli_db import db_option, user_errors
+from handlog.recorder.demo import DEMO_STRUCTURE, DemoSummary, run_demo
+from handlog.recorder.service import Actor, Recorder
+from handlog.recorder.structure import StructureError, load_structure
+from handlog.recorder.tournament_service import Tournaments
+from handlog.schema.store import open_store
 
 
 @click.group("tournament")

@@ -6,7 +6,14 @@ from __future__ import annotations
 from starlette.requests import Request
 from starlette.responses import Response
 
-from recorder.auth import CSRF_COOKIE, DEVICE_COOKIE, SESSION_COOKIE, Auth, Session, cookie_name
+from handlog.recorder.auth import (
+    CSRF_COOKIE,
+    DEVICE_COOKIE,
+    SESSION_COOKIE,
+    Auth,
+    Session,
+    cookie_name,
+)
 
 DEVICE_DAYS = 30
 

@@ -12,13 +12,13 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from engine import commands as hc
-from engine.errors import RuleViolation
-from engine.hand import BETTING, BOARD, SHOWDOWN, legal_actions, showdown_order
-from engine.structure import Structure
-from recorder.service import Actor, Recorder, Undo
-from recorder.structure import load_structure
-from recorder.tournament_service import Tournaments, table_stream
+from handlog.engine import commands as hc
+from handlog.engine.errors import RuleViolation
+from handlog.engine.hand import BETTING, BOARD, SHOWDOWN, legal_actions, showdown_order
+from handlog.engine.structure import Structure
+from handlog.recorder.service import Actor, Recorder, Undo
+from handlog.recorder.structure import load_structure
+from handlog.recorder.tournament_service import Tournaments, table_stream
 
 DEMO_STRUCTURE = Path(__file__).resolve().parent.parent / "examples" / "tda-demo.toml"
 

@@ -18,40 +18,40 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from engine import words
-from engine.breaking import table_to_break
-from engine.errors import RuleViolation
-from engine.hand_for_hand import round_status
-from engine.money import high_hand_proposal, money_block
-from engine.profiles import get_profile
-from engine.seating import needs_balancing, table_counts
-from engine.table import Level
-from engine.tournament import late_entry_open, stakes, start_level
-from engine.tournament_events import (
+from handlog.engine import words
+from handlog.engine.breaking import table_to_break
+from handlog.engine.errors import RuleViolation
+from handlog.engine.hand_for_hand import round_status
+from handlog.engine.money import high_hand_proposal, money_block
+from handlog.engine.profiles import get_profile
+from handlog.engine.seating import needs_balancing, table_counts
+from handlog.engine.table import Level
+from handlog.engine.tournament import late_entry_open, stakes, start_level
+from handlog.engine.tournament_events import (
     ChipsColoredUp,
     PlayerEliminated,
     PlayerMoved,
     RulingRecorded,
 )
-from engine.tournament_state import (
+from handlog.engine.tournament_state import (
     Entrant,
     TournamentState,
     apply_tournament,
     fold_tournament,
 )
-from recorder import wire
-from recorder.service import Actor, Recorder
-from recorder.tournament_service import (
+from handlog.recorder import wire
+from handlog.recorder.service import Actor, Recorder
+from handlog.recorder.tournament_service import (
     Tournaments,
     level_clock,
     table_stream,
     tournament_stream,
 )
-from recorder.views import NO_NAMES
-from replay.fold import TableFold
-from replay.report import chip_count_rows
-from schema.errors import ConcurrencyConflict
-from schema.store import StoredEvent
+from handlog.recorder.views import NO_NAMES
+from handlog.replay.fold import TableFold
+from handlog.replay.report import chip_count_rows
+from handlog.schema.errors import ConcurrencyConflict
+from handlog.schema.store import StoredEvent
 
 
 @dataclass(frozen=True)
@@ -729,8 +729,8 @@ DEMO_DIRECTOR = Actor("director", "director", "serve")
 
 def setup_demo(recorder: Recorder, players: int = 16, tables: int = 2, seed: int = 11) -> str:
     """A demo tournament ready to play: players registered, seats drawn, level 1 running."""
-    from recorder.demo import DEMO_STRUCTURE, player_name
-    from recorder.structure import load_structure
+    from handlog.recorder.demo import DEMO_STRUCTURE, player_name
+    from handlog.recorder.structure import load_structure
 
     t = Tournaments(recorder)
     name = "demo"

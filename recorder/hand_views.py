@@ -10,12 +10,12 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from engine import words
-from engine.events import CardExposed, CardsShown, HoleCardsDealt
-from engine.tournament_events import PlayerRegistered
-from recorder.views import _Names, event_text
-from replay.hands import HandRecord, Step
-from schema.store import StoredEvent
+from handlog.engine import words
+from handlog.engine.events import CardExposed, CardsShown, HoleCardsDealt
+from handlog.engine.tournament_events import PlayerRegistered
+from handlog.recorder.views import _Names, event_text
+from handlog.replay.hands import HandRecord, Step
+from handlog.schema.store import StoredEvent
 
 
 class _HandNames(_Names):

@@ -13,8 +13,8 @@ from typing import Annotated, Any
 
 from pydantic import AfterValidator, Field
 
-from engine.errors import RuleViolation
-from engine.table import MAX_CHIPS, MAX_SEATS
+from handlog.engine.errors import RuleViolation
+from handlog.engine.table import MAX_CHIPS, MAX_SEATS
 
 MAX_NAME = 80  # a table's or a player's name
 MAX_REASON = 500  # a reason, a ruling's words, a misdeal's cause

@@ -19,9 +19,9 @@ from typing import Any
 
 import anyio
 
-from schema.notify import AppendListener
-from schema.sessions import SessionStore
-from schema.store import EventStore
+from handlog.schema.notify import AppendListener
+from handlog.schema.sessions import SessionStore
+from handlog.schema.store import EventStore
 
 KEEPALIVE_SECONDS = 15.0
 DISCONNECT_CHECK_SECONDS = 1.0

@@ -12,8 +12,8 @@ from typing import Any
 import anyio
 from starlette.requests import Request
 
-from recorder.auth import AuthError, Session
-from recorder.live import sse
+from handlog.recorder.auth import AuthError, Session
+from handlog.recorder.live import sse
 
 RETRY_AFTER_SECONDS = 5
 

@@ -22,7 +22,8 @@ from fastapi import FastAPI
 from fastapi.responses import FileResponse, Response
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-import engine
+import handlog
+from handlog import engine
 
 STATIC = Path(__file__).resolve().parent / "static"
 PYODIDE = Path(__file__).resolve().parent.parent / "web" / "node_modules" / "pyodide"
@@ -50,14 +51,16 @@ TABLET = RECORDER / "offline_engine.py"
 
 @cache
 def engine_zip() -> bytes:
-    """The engine package's .py files (`engine/...`), the event codec (`schema/codec.py`,
-    `schema/errors.py`), the table's view code (`recorder/offline_view.py`) and
+    """The engine package's .py files (`handlog/engine/...`), the event codec
+    (`handlog/schema/codec.py`, `handlog/schema/errors.py`), the table's view code
+    (`handlog/recorder/offline_view.py`) and
     `handlog_offline.py` (recorder/offline_engine.py), in a zip with the same bytes every
     time."""
-    files = [(f"engine/{p.relative_to(ENGINE).as_posix()}", p)
-             for p in sorted(ENGINE.rglob("*.py"))]
-    files += [(f"schema/{name}", SCHEMA / name) for name in CODEC_FILES]
-    files += [(f"recorder/{name}", RECORDER / name) for name in VIEW_FILES]
+    files = [("handlog/__init__.py", Path(handlog.__file__))]
+    files += [(f"handlog/engine/{p.relative_to(ENGINE).as_posix()}", p)
+              for p in sorted(ENGINE.rglob("*.py"))]
+    files += [(f"handlog/schema/{name}", SCHEMA / name) for name in CODEC_FILES]
+    files += [(f"handlog/recorder/{name}", RECORDER / name) for name in VIEW_FILES]
     files.append(("handlog_offline.py", TABLET))
     buffer = io.BytesIO()
     with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:

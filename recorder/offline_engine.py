@@ -17,8 +17,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from engine.cards import parse_cards
-from engine.commands import (
+from handlog.engine.cards import parse_cards
+from handlog.engine.commands import (
     ActOutOfTurn,
     AwardPots,
     BetRaise,
@@ -30,13 +30,13 @@ from engine.commands import (
     PushChips,
     ShowCards,
 )
-from engine.errors import RuleViolation
-from engine.evaluator import evaluate
-from engine.events import EVENT_TYPES
-from engine.hand import begin, decide, legal_actions, replay_events
-from engine.table import TableState, apply_table, plan_hand
-from recorder.offline_view import level_of, table_body, table_of
-from schema.codec import EventCodec
+from handlog.engine.errors import RuleViolation
+from handlog.engine.evaluator import evaluate
+from handlog.engine.events import EVENT_TYPES
+from handlog.engine.hand import begin, decide, legal_actions, replay_events
+from handlog.engine.table import TableState, apply_table, plan_hand
+from handlog.recorder.offline_view import level_of, table_body, table_of
+from handlog.schema.codec import EventCodec
 
 _CODEC = EventCodec(EVENT_TYPES)
 

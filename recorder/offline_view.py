@@ -10,11 +10,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine import offers, words
-from engine.cards import card_text
-from engine.errors import RuleViolation
-from engine.events import PotAwarded
-from engine.hand import (
+from handlog.engine import offers, words
+from handlog.engine.cards import card_text
+from handlog.engine.errors import RuleViolation
+from handlog.engine.events import PotAwarded
+from handlog.engine.hand import (
     BETTING,
     SHOWDOWN,
     STREETS,
@@ -26,8 +26,8 @@ from engine.hand import (
     propose_awards,
     showdown_order,
 )
-from engine.profiles import get_profile
-from engine.table import Level, Seat, TableState, plan_hand, start_hold
+from handlog.engine.profiles import get_profile
+from handlog.engine.table import Level, Seat, TableState, plan_hand, start_hold
 
 
 def cards_view(cards: tuple[int, ...] | None) -> list[str] | None:

@@ -13,9 +13,9 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
-from engine import commands as hand_commands
-from engine.errors import RuleViolation
-from engine.events import (
+from handlog.engine import commands as hand_commands
+from handlog.engine.errors import RuleViolation
+from handlog.engine.events import (
     BetMade,
     ButtonPlaced,
     ChipsPosted,
@@ -35,9 +35,9 @@ from engine.events import (
     StackAdjusted,
     TableOpened,
 )
-from engine.hand import begin, decide
-from engine.penalties import KILLED_FOR_PENALTY, PENALTY_RULE
-from engine.table import (
+from handlog.engine.hand import begin, decide
+from handlog.engine.penalties import KILLED_FOR_PENALTY, PENALTY_RULE
+from handlog.engine.table import (
     Level,
     TableState,
     apply_table,
@@ -47,14 +47,14 @@ from engine.table import (
     plan_hand,
     table_opened,
 )
-from engine.words import cite
-from recorder.limits import check_chips, check_name, check_reason
-from replay.fold import TableFold
-from replay.incremental import LiveTable
-from replay.whatif import follow_amendment
-from schema.codec import canonical_json, encode_event
-from schema.errors import ConcurrencyConflict, DuplicateEventConflict
-from schema.store import EventStore, NewEvent, StoredEvent
+from handlog.engine.words import cite
+from handlog.recorder.limits import check_chips, check_name, check_reason
+from handlog.replay.fold import TableFold
+from handlog.replay.incremental import LiveTable
+from handlog.replay.whatif import follow_amendment
+from handlog.schema.codec import canonical_json, encode_event
+from handlog.schema.errors import ConcurrencyConflict, DuplicateEventConflict
+from handlog.schema.store import EventStore, NewEvent, StoredEvent
 
 
 def utc_now() -> datetime:

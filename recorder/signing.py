@@ -17,9 +17,9 @@ from pathlib import Path
 
 import click
 
-from recorder.service import Recorder
-from schema.checkpoint import SigningKey, load_or_create_signing_key, record_checkpoint
-from schema.store import EventStore
+from handlog.recorder.service import Recorder
+from handlog.schema.checkpoint import SigningKey, load_or_create_signing_key, record_checkpoint
+from handlog.schema.store import EventStore
 
 KEY_FILE = "handlog.signing-key"
 

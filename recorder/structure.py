@@ -19,8 +19,8 @@ from decimal import Decimal, InvalidOperation
 from pathlib import Path
 from typing import Any, TypeVar
 
-from engine.profiles import profile_problems, room_profile_ref
-from engine.structure import (
+from handlog.engine.profiles import profile_problems, room_profile_ref
+from handlog.engine.structure import (
     ANTE_KINDS,
     AnteCheckpoint,
     AnteKind,

@@ -7,13 +7,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine import words
-from engine.cards import cards_text
-from engine.errors import RuleViolation
-from engine.hand import NOT_ACTED, HandState, legal_actions, pots, showdown_order
-from engine.hand_decide import reopening
-from engine.profiles import get_profile
-from engine.table import Level, TableState, plan_hand
+from handlog.engine import words
+from handlog.engine.cards import cards_text
+from handlog.engine.errors import RuleViolation
+from handlog.engine.hand import NOT_ACTED, HandState, legal_actions, pots, showdown_order
+from handlog.engine.hand_decide import reopening
+from handlog.engine.profiles import get_profile
+from handlog.engine.table import Level, TableState, plan_hand
 
 
 def _name(names: dict[str, str], player: str) -> str:

@@ -27,7 +27,7 @@ from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import Any
 
-from engine.breaking import (
+from handlog.engine.breaking import (
     BREAK_RULE,
     REASON_BROKEN,
     TableBreak,
@@ -35,21 +35,21 @@ from engine.breaking import (
     due_big_blind,
     table_to_break,
 )
-from engine.cards import FULL_DECK, card_text
-from engine.chip_counts import correct_stack, count_stacks
-from engine.clock import add_time, pause_clock, resume_clock
-from engine.deals import make_deal
-from engine.errors import RuleViolation
-from engine.events import HandKilled, HandStarted
-from engine.hand_for_hand import (
+from handlog.engine.cards import FULL_DECK, card_text
+from handlog.engine.chip_counts import correct_stack, count_stacks
+from handlog.engine.clock import add_time, pause_clock, resume_clock
+from handlog.engine.deals import make_deal
+from handlog.engine.errors import RuleViolation
+from handlog.engine.events import HandKilled, HandStarted
+from handlog.engine.hand_for_hand import (
     check_hand_start,
     end_hand_for_hand,
     hand_for_hand_rule,
     round_status,
     start_hand_for_hand,
 )
-from engine.hand_state import COMPLETE
-from engine.money import (
+from handlog.engine.hand_state import COMPLETE
+from handlog.engine.money import (
     HIGH_HAND_RULE,
     NO_POT,
     assign_bounty,
@@ -58,8 +58,8 @@ from engine.money import (
     high_hands_shown,
     post_high_hands,
 )
-from engine.penalties import KILLED_FOR_PENALTY, give_penalty, hands_owed, serving
-from engine.seating import (
+from handlog.engine.penalties import KILLED_FOR_PENALTY, give_penalty, hands_owed, serving
+from handlog.engine.seating import (
     draw_button,
     draw_seats,
     free_seats,
@@ -67,8 +67,8 @@ from engine.seating import (
     seating_order,
     suggest_balance,
 )
-from engine.structure import Structure
-from engine.tournament import (
+from handlog.engine.structure import Structure
+from handlog.engine.tournament import (
     Bust,
     award_high_hand,
     award_prizes,
@@ -86,7 +86,7 @@ from engine.tournament import (
     start_level,
     withdraw,
 )
-from engine.tournament_events import (
+from handlog.engine.tournament_events import (
     AntesDecided,
     BountyAssigned,
     BountyReferred,
@@ -113,10 +113,10 @@ from engine.tournament_events import (
     TimeAdded,
     TournamentCreated,
 )
-from engine.tournament_state import TournamentState, apply_tournament, fold_tournament
-from engine.words import cite, profile_rule
-from recorder.limits import check_name
-from recorder.service import (
+from handlog.engine.tournament_state import TournamentState, apply_tournament, fold_tournament
+from handlog.engine.words import cite, profile_rule
+from handlog.recorder.limits import check_name
+from handlog.recorder.service import (
     Actor,
     AdjustStack,
     CarryToPot,
@@ -129,8 +129,8 @@ from recorder.service import (
     StartHand,
     StreamChange,
 )
-from replay.fold import TableFold
-from schema.errors import ConcurrencyConflict, DuplicateEventConflict
+from handlog.replay.fold import TableFold
+from handlog.schema.errors import ConcurrencyConflict, DuplicateEventConflict
 
 
 def tournament_stream(tournament: str) -> str:

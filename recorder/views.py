@@ -18,8 +18,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from engine import words
-from engine.events import (
+from handlog.engine import words
+from handlog.engine.events import (
     HAND_EVENT_TYPES,
     ActedOutOfTurn,
     BoardExposedEarly,
@@ -39,21 +39,21 @@ from engine.events import (
     StackAdjusted,
     TableOpened,
 )
-from engine.hand import STREETS
-from engine.profiles import get_profile, render_rule
-from engine.table import Level
+from handlog.engine.hand import STREETS
+from handlog.engine.profiles import get_profile, render_rule
+from handlog.engine.table import Level
 
 # bet_sizes: the tablet's quick sizes, still importable from here since the view code moved.
-from recorder.offline_view import bet_sizes as bet_sizes
-from recorder.offline_view import (
+from handlog.recorder.offline_view import bet_sizes as bet_sizes
+from handlog.recorder.offline_view import (
     cards_view,
     level_dict,
     table_body,
     table_snapshot,
 )
-from replay.fold import TableFold
-from schema.codec import encode_event
-from schema.store import EventStore, StoredEvent
+from handlog.replay.fold import TableFold
+from handlog.schema.codec import encode_event
+from handlog.schema.store import EventStore, StoredEvent
 
 VIEWER = "viewer"
 DIRECTOR = "director"

@@ -6,13 +6,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.errors import RuleViolation
-from engine.events import TableOpened
-from recorder.hand_views import registered_names
-from recorder.tournament_service import tournament_stream
-from replay.hands import table_hands
-from replay.whatif import Change, tournament_outcome, what_if
-from schema.store import EventStore
+from handlog.engine.errors import RuleViolation
+from handlog.engine.events import TableOpened
+from handlog.recorder.hand_views import registered_names
+from handlog.recorder.tournament_service import tournament_stream
+from handlog.replay.hands import table_hands
+from handlog.replay.whatif import Change, tournament_outcome, what_if
+from handlog.schema.store import EventStore
 
 
 def _positions(hand_players: tuple[str, ...], names: dict[str, str],

@@ -11,13 +11,13 @@ from typing import Annotated, Literal
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field
 
-from engine import commands as hand
-from engine.cards import Card, parse_card, parse_cards
-from engine.errors import RuleViolation
-from engine.profiles import PROFILES
-from engine.table import MAX_CHIPS, MAX_SEATS, MIN_SEATS, Level
-from recorder import service
-from recorder.limits import Chips, Name, Position, Reason, Rule, Seat, SignedChips
+from handlog.engine import commands as hand
+from handlog.engine.cards import Card, parse_card, parse_cards
+from handlog.engine.errors import RuleViolation
+from handlog.engine.profiles import PROFILES
+from handlog.engine.table import MAX_CHIPS, MAX_SEATS, MIN_SEATS, Level
+from handlog.recorder import service
+from handlog.recorder.limits import Chips, Name, Position, Reason, Rule, Seat, SignedChips
 
 MAX_NAME_KEY = 80
 """The longest player id a command names."""

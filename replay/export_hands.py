@@ -17,10 +17,10 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Literal
 
-from engine import words
-from engine.cards import card_text
-from engine.errors import RuleViolation
-from engine.events import (
+from handlog.engine import words
+from handlog.engine.cards import card_text
+from handlog.engine.errors import RuleViolation
+from handlog.engine.events import (
     HAND_EVENT_TYPES,
     BetMade,
     BoardExposedEarly,
@@ -41,10 +41,10 @@ from engine.events import (
     RaiseMade,
     TableOpened,
 )
-from engine.hand import BETTING, COMPLETE, MISDEALT, VOID, HandState, apply, initial_state
-from engine.tournament_state import TournamentState, fold_tournament
-from replay.fold import TableFold, fold_table
-from schema.store import EventStore, StoredEvent, StreamHead
+from handlog.engine.hand import BETTING, COMPLETE, MISDEALT, VOID, HandState, apply, initial_state
+from handlog.engine.tournament_state import TournamentState, fold_tournament
+from handlog.replay.fold import TableFold, fold_table
+from handlog.schema.store import EventStore, StoredEvent, StreamHead
 
 HandStatus = Literal["complete", "misdealt", "voided", "in progress"]
 STREET_NAMES = ("preflop", "flop", "turn", "river")

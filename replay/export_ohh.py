@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any, TextIO
 
-from engine.events import (
+from handlog.engine.events import (
     BetMade,
     BoardDealt,
     CardsMucked,
@@ -39,10 +39,10 @@ from engine.events import (
     PlayerFolded,
     RaiseMade,
 )
-from engine.tournament_state import TournamentState
-from replay.export_hands import ExportOptions, HandsExport, RecordedHand
-from replay.export_pokerstars import Elimination, bounty_winners, hand_number
-from replay.export_pokerstars import tournament_info as stars_tournament_info
+from handlog.engine.tournament_state import TournamentState
+from handlog.replay.export_hands import ExportOptions, HandsExport, RecordedHand
+from handlog.replay.export_pokerstars import Elimination, bounty_winners, hand_number
+from handlog.replay.export_pokerstars import tournament_info as stars_tournament_info
 
 SPEC_VERSION = "1.4.6"
 _POSTS = {"ante": "Post Ante", "small_blind": "Post SB", "big_blind": "Post BB",

@@ -30,7 +30,7 @@ from collections.abc import Iterable
 from datetime import time
 from typing import Any, TextIO
 
-from engine.events import (
+from handlog.engine.events import (
     BetMade,
     BoardDealt,
     CardsMucked,
@@ -42,7 +42,7 @@ from engine.events import (
     PlayerFolded,
     RaiseMade,
 )
-from replay.export_hands import ExportOptions, HandsExport, RecordedHand
+from handlog.replay.export_hands import ExportOptions, HandsExport, RecordedHand
 
 _BARE_LITERAL = re.compile(r"[^'\x00-\x08\x0a-\x1f\x7f]*")
 

@@ -33,9 +33,9 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta, timezone, tzinfo
 from typing import TextIO
 
-from engine.cards import parse_card
-from engine.evaluator import describe, evaluate
-from engine.events import (
+from handlog.engine.cards import parse_card
+from handlog.engine.evaluator import describe, evaluate
+from handlog.engine.events import (
     BetMade,
     BoardDealt,
     CardsMucked,
@@ -47,9 +47,9 @@ from engine.events import (
     PlayerFolded,
     RaiseMade,
 )
-from engine.names import name_problem, safe_name
-from engine.tournament_state import TournamentState
-from replay.export_hands import ExportOptions, HandsExport, RecordedHand
+from handlog.engine.names import name_problem, safe_name
+from handlog.engine.tournament_state import TournamentState
+from handlog.replay.export_hands import ExportOptions, HandsExport, RecordedHand
 
 _STREET_TITLES = ("Flop", "Turn", "River")
 _CURRENCY_SIGNS = {"USD": "$", "EUR": "€", "GBP": "£"}

@@ -11,8 +11,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from engine.cards import parse_card
-from engine.commands import (
+from handlog.engine.cards import parse_card
+from handlog.engine.commands import (
     ActOutOfTurn,
     AwardPots,
     BetRaise,
@@ -33,8 +33,8 @@ from engine.commands import (
     ShowCards,
     VoidHand,
 )
-from engine.errors import RuleViolation
-from engine.events import (
+from handlog.engine.errors import RuleViolation
+from handlog.engine.events import (
     ActedOutOfTurn,
     BetMade,
     BoardDealt,
@@ -66,11 +66,11 @@ from engine.events import (
     StackAdjusted,
     TableOpened,
 )
-from engine.hand import begin, decide, setup_from_event
-from engine.profiles import profile_digest, rules_for
-from engine.table import Level, TableState, apply_table, open_table, plan_hand
-from schema.codec import decode_event
-from schema.store import StoredEvent
+from handlog.engine.hand import begin, decide, setup_from_event
+from handlog.engine.profiles import profile_digest, rules_for
+from handlog.engine.table import Level, TableState, apply_table, open_table, plan_hand
+from handlog.schema.codec import decode_event
+from handlog.schema.store import StoredEvent
 
 OTHER_RULES = "recorded under other rules"
 """The kind of finding for a hand whose recorded rules (their digest) are not today's profile

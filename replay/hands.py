@@ -20,8 +20,8 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from engine.cards import card_text
-from engine.events import (
+from handlog.engine.cards import card_text
+from handlog.engine.events import (
     BetMade,
     CardsShown,
     EventAmended,
@@ -35,11 +35,11 @@ from engine.events import (
     RaiseMade,
     TableOpened,
 )
-from engine.hand import NOT_ACTED, SHOWDOWN, STREETS, HandState, pots
-from engine.hand_decide import reopening
-from engine.table import TableState, apply_table, open_table
-from replay.fold import effective_events
-from schema.store import StoredEvent
+from handlog.engine.hand import NOT_ACTED, SHOWDOWN, STREETS, HandState, pots
+from handlog.engine.hand_decide import reopening
+from handlog.engine.table import TableState, apply_table, open_table
+from handlog.replay.fold import effective_events
+from handlog.schema.store import StoredEvent
 
 _BOARD_STREET = {0: 0, 3: 1, 4: 2, 5: 3}  # cards on the board -> the street being played
 

@@ -16,10 +16,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
-from replay.import_ohh import looks_like_ohh, read_ohh
-from replay.import_pokerstars import decode, looks_like_pokerstars, read_pokerstars
-from replay.phh import PHH_SUFFIXES, PhhEntry, PhhProblem, loads_file
-from replay.phh_verify import DEFAULT_RULES, HandResult, VerifyReport, verify_entry
+from handlog.replay.import_ohh import looks_like_ohh, read_ohh
+from handlog.replay.import_pokerstars import decode, looks_like_pokerstars, read_pokerstars
+from handlog.replay.phh import PHH_SUFFIXES, PhhEntry, PhhProblem, loads_file
+from handlog.replay.phh_verify import DEFAULT_RULES, HandResult, VerifyReport, verify_entry
 
 Format = Literal["pokerstars", "ohh", "phh"]
 FORMATS: tuple[Format, ...] = ("pokerstars", "ohh", "phh")

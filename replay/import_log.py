@@ -22,9 +22,9 @@ from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
 
-from engine.commands import AwardPots, Command, DealHole
-from engine.errors import RuleViolation
-from engine.events import (
+from handlog.engine.commands import AwardPots, Command, DealHole
+from handlog.engine.errors import RuleViolation
+from handlog.engine.events import (
     ButtonPlaced,
     HandImported,
     PlayerLeft,
@@ -32,14 +32,21 @@ from engine.events import (
     PotCarried,
     SeatAbsenceChanged,
 )
-from engine.hand import begin, decide
-from engine.hand_start import hand_started_event
-from engine.table import MAX_SEATS, TableState, apply_table, open_table, plan_hand, table_opened
-from replay.fold import fold_effective, level_of
-from replay.phh import PhhEntry, PhhHand
-from replay.phh_verify import HandResult, command_for, hand_commands, setup_for
-from schema.codec import decode_event, encode_event
-from schema.store import EventStore, NewEvent
+from handlog.engine.hand import begin, decide
+from handlog.engine.hand_start import hand_started_event
+from handlog.engine.table import (
+    MAX_SEATS,
+    TableState,
+    apply_table,
+    open_table,
+    plan_hand,
+    table_opened,
+)
+from handlog.replay.fold import fold_effective, level_of
+from handlog.replay.phh import PhhEntry, PhhHand
+from handlog.replay.phh_verify import HandResult, command_for, hand_commands, setup_for
+from handlog.schema.codec import decode_event, encode_event
+from handlog.schema.store import EventStore, NewEvent
 
 IMPORTED = "imported"  # the reason code of the seats and the button an import sets
 

@@ -17,8 +17,8 @@ from collections.abc import Iterator, Mapping
 from decimal import Decimal
 from typing import Any
 
-from replay.import_pokerstars import Number, Unsupported, written
-from replay.phh import PhhEntry, PhhProblem, hand_from_mapping
+from handlog.replay.import_pokerstars import Number, Unsupported, written
+from handlog.replay.phh import PhhEntry, PhhProblem, hand_from_mapping
 
 _POSTS = {"Post Ante", "Post SB", "Post BB", "Straddle", "Post Dead", "Post Extra Blind"}
 _IGNORED = {"Sits Down", "Stands Up", "Added Chips"}

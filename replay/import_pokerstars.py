@@ -20,7 +20,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from decimal import Decimal
 
-from replay.phh import PhhEntry, PhhProblem, hand_from_mapping
+from handlog.replay.phh import PhhEntry, PhhProblem, hand_from_mapping
 
 HAND_START = re.compile(r"^PokerStars (?:Zoom |Home Game )?(?:Hand|Game) #", re.MULTILINE)
 _HEADER = re.compile(r"^PokerStars .*?(?:Hand|Game) #(?P<number>\d+):\s*(?P<rest>.*)$")

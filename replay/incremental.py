@@ -16,12 +16,12 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any, overload
 
-from engine.errors import RuleViolation
-from engine.events import EventAmended, EventVoided, HandStarted, TableOpened
-from engine.table import TableState, apply_table, open_table
-from replay.fold import Finding, TableFold, effective_events, fold_effective
-from schema.codec import decode_event
-from schema.store import StoredEvent
+from handlog.engine.errors import RuleViolation
+from handlog.engine.events import EventAmended, EventVoided, HandStarted, TableOpened
+from handlog.engine.table import TableState, apply_table, open_table
+from handlog.replay.fold import Finding, TableFold, effective_events, fold_effective
+from handlog.schema.codec import decode_event
+from handlog.schema.store import StoredEvent
 
 RECENT_SNAPSHOTS = 16  # hand starts kept for the last hands (where corrections land)
 SPARSE_EVERY = 32  # and one hand start in this many further back

@@ -21,8 +21,8 @@ from decimal import Decimal
 from functools import lru_cache
 from typing import Literal, NamedTuple
 
-from engine.cards import RANKS, SUITS, Card, parse_card
-from engine.commands import (
+from handlog.engine.cards import RANKS, SUITS, Card, parse_card
+from handlog.engine.commands import (
     AwardPots,
     BetRaise,
     CheckCall,
@@ -34,8 +34,8 @@ from engine.commands import (
     MuckCards,
     ShowCards,
 )
-from engine.errors import RuleViolation
-from engine.hand import (
+from handlog.engine.errors import RuleViolation
+from handlog.engine.hand import (
     BETTING,
     BOARD,
     HandSetup,
@@ -45,8 +45,8 @@ from engine.hand import (
     execute,
     start_hand,
 )
-from engine.profiles import PROFILES, Profile
-from replay.phh import PhhAction, PhhEntry, PhhHand, PhhProblem, load_file
+from handlog.engine.profiles import PROFILES, Profile
+from handlog.replay.phh import PhhAction, PhhEntry, PhhHand, PhhProblem, load_file
 
 Status = Literal["match", "mismatch", "illegal", "unverified", "error"]
 STATUSES: tuple[Status, ...] = ("match", "mismatch", "illegal", "unverified", "error")

@@ -31,8 +31,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, cast
 
-from engine import words
-from engine.events import (
+from handlog.engine import words
+from handlog.engine.events import (
     BoardDealt,
     BoardExposedEarly,
     CardExposed,
@@ -44,8 +44,8 @@ from engine.events import (
     PotAwarded,
     StackAdjusted,
 )
-from engine.money import money_block
-from engine.tournament_events import (
+from handlog.engine.money import money_block
+from handlog.engine.tournament_events import (
     ChipsColoredUp,
     DealRecorded,
     HighHandAwarded,
@@ -59,8 +59,8 @@ from engine.tournament_events import (
     RulingRecorded,
     StackCorrected,
 )
-from engine.tournament_state import TournamentState
-from replay.export_hands import (
+from handlog.engine.tournament_state import TournamentState
+from handlog.replay.export_hands import (
     LogSnapshot,
     RecordedHand,
     TableHands,
@@ -69,15 +69,15 @@ from replay.export_hands import (
     read_tournaments,
     tournament_id,
 )
-from replay.fold import Finding
-from replay.report_csv import log_csv, pots_csv
-from replay.report_html import PAGED_ABOVE, render_html, render_table_page, table_page_name
-from replay.verify import replay_log
-from schema.checkpoint import StoredCheckpoint, latest_checkpoint
-from schema.codec import format_utc
-from schema.hashing import verify_events
-from schema.logcheck import Break, check_store
-from schema.store import EventStore, StoredEvent
+from handlog.replay.fold import Finding
+from handlog.replay.report_csv import log_csv, pots_csv
+from handlog.replay.report_html import PAGED_ABOVE, render_html, render_table_page, table_page_name
+from handlog.replay.verify import replay_log
+from handlog.schema.checkpoint import StoredCheckpoint, latest_checkpoint
+from handlog.schema.codec import format_utc
+from handlog.schema.hashing import verify_events
+from handlog.schema.logcheck import Break, check_store
+from handlog.schema.store import EventStore, StoredEvent
 
 REPORT_FORMATS = ("html", "json", "csv", "pdf")
 
@@ -128,7 +128,7 @@ class AuditReport:
             out.write_text(render_html(self.data, pages), encoding="utf-8")
             return written
         if fmt == "pdf":
-            from replay.report_pdf import write_pdf  # ReportLab is loaded for PDFs only
+            from handlog.replay.report_pdf import write_pdf  # ReportLab is loaded for PDFs only
 
             return write_pdf(self.data, out)
         if fmt == "csv":
@@ -353,9 +353,9 @@ def _actions(hand: RecordedHand, all_cards: bool) -> list[dict[str, Any]]:
 def _proposal(hand: RecordedHand) -> list[dict[str, Any]]:
     """What the engine would have awarded where a director ruled otherwise: each pot with the
     engine's winners and the hand it would have named, printed beside the ruling."""
-    from engine.commands import AwardPots
-    from engine.errors import RuleViolation
-    from engine.hand import apply, decide, initial_state
+    from handlog.engine.commands import AwardPots
+    from handlog.engine.errors import RuleViolation
+    from handlog.engine.hand import apply, decide, initial_state
 
     state = apply(initial_state(hand.started), hand.started)
     for step in hand.steps:

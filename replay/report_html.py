@@ -9,8 +9,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from engine import words
-from replay.report_charts import charts_html
+from handlog.engine import words
+from handlog.replay.report_charts import charts_html
 
 _CSS = """
 pre.checkpoint { white-space: pre-wrap; word-break: break-all; border: 1px solid var(--line);

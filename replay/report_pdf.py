@@ -37,7 +37,7 @@ from reportlab.platypus import (
 )
 from reportlab.platypus.tableofcontents import TableOfContents
 
-from replay import report_charts
+from handlog.replay import report_charts
 
 _STYLES = getSampleStyleSheet()
 BODY = ParagraphStyle("body", parent=_STYLES["BodyText"], fontSize=8.5, leading=10.5)

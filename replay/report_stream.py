@@ -22,15 +22,15 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from replay.export_hands import (
+from handlog.replay.export_hands import (
     LogSnapshot,
     TableHands,
     read_tournaments,
     table_hands,
     tournament_id,
 )
-from replay.fold import fold_table
-from replay.report import (
+from handlog.replay.fold import fold_table
+from handlog.replay.report import (
     AuditReport,
     _attach,
     _checkpoint,
@@ -41,11 +41,11 @@ from replay.report import (
     _tournament,
     build_report,
 )
-from replay.report_html import PAGED_ABOVE, render_html, render_table_page, table_page_name
-from replay.verify import replay_log
-from schema.checkpoint import latest_checkpoint
-from schema.logcheck import check_store
-from schema.store import EventStore, StoredEvent
+from handlog.replay.report_html import PAGED_ABOVE, render_html, render_table_page, table_page_name
+from handlog.replay.verify import replay_log
+from handlog.schema.checkpoint import latest_checkpoint
+from handlog.schema.logcheck import check_store
+from handlog.schema.store import EventStore, StoredEvent
 
 _SUMMARY = ("stream", "table", "hand", "status", "first_version", "last_version", "position",
             "recorded_at", "level", "small_blind", "big_blind", "ante", "pots_total",

@@ -3,15 +3,15 @@ the chip total is what the tournament's events say it must be."""
 
 from __future__ import annotations
 
-from engine.chip_counts import count_findings
-from engine.errors import RuleViolation
-from engine.events import PlayerLeft, PlayerSeated, PotCarried, StackAdjusted
-from engine.money import money_findings
-from engine.table import TableState
-from engine.tournament_events import ChipsColoredUp, PlayerEliminated
-from engine.tournament_state import expected_chip_total, fold_tournament
-from replay.fold import Finding, TableFold
-from schema.store import StoredEvent
+from handlog.engine.chip_counts import count_findings
+from handlog.engine.errors import RuleViolation
+from handlog.engine.events import PlayerLeft, PlayerSeated, PotCarried, StackAdjusted
+from handlog.engine.money import money_findings
+from handlog.engine.table import TableState
+from handlog.engine.tournament_events import ChipsColoredUp, PlayerEliminated
+from handlog.engine.tournament_state import expected_chip_total, fold_tournament
+from handlog.replay.fold import Finding, TableFold
+from handlog.schema.store import StoredEvent
 
 MONEY_MESSAGES = {
     "prizes_missing": "the tournament is over but no prizes are recorded",

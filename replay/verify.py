@@ -14,7 +14,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from engine.events import (
+from handlog.engine.events import (
     EventAmended,
     EventVoided,
     HandStarted,
@@ -23,10 +23,10 @@ from engine.events import (
     PotCarried,
     StackAdjusted,
 )
-from replay.fold import OTHER_RULES, Finding, StreamFolder, TableFold, fold_table
-from replay.tournament_check import check_tournament
-from schema.codec import decode_event
-from schema.store import EventStore, StoredEvent, StreamHead
+from handlog.replay.fold import OTHER_RULES, Finding, StreamFolder, TableFold, fold_table
+from handlog.replay.tournament_check import check_tournament
+from handlog.schema.codec import decode_event
+from handlog.schema.store import EventStore, StoredEvent, StreamHead
 
 
 @dataclass

@@ -20,18 +20,18 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
-from engine.commands import AwardPots, BetRaise, Command
-from engine.errors import RuleViolation
-from engine.events import (
+from handlog.engine.commands import AwardPots, BetRaise, Command
+from handlog.engine.errors import RuleViolation
+from handlog.engine.events import (
     HandStarted,
     PlayerLeft,
     PotAwarded,
     TableOpened,
 )
-from engine.hand import begin, decide, setup_from_event
-from engine.table import TableState, apply_table, open_table, plan_hand
-from replay.fold import command_for, effective_events, level_of
-from schema.store import StoredEvent
+from handlog.engine.hand import begin, decide, setup_from_event
+from handlog.engine.table import TableState, apply_table, open_table, plan_hand
+from handlog.replay.fold import command_for, effective_events, level_of
+from handlog.schema.store import StoredEvent
 
 ChangeKind = Literal["award", "amount", "drop"]
 
@@ -282,7 +282,7 @@ def tournament_outcome(tournament: Sequence[StoredEvent], result: WhatIf) -> lis
     time by the start of the hand they happened in (two in one hand: the bigger stack at the
     start of the hand places higher, TDA 2024 Rule 10's photo finish aside). A player still
     playing at the end of the what-if has no place yet, unless he is the last one left."""
-    from engine.tournament_events import PlayerEliminated, PlayerRegistered, PrizesAwarded
+    from handlog.engine.tournament_events import PlayerEliminated, PlayerRegistered, PrizesAwarded
 
     entrants: list[str] = []
     eliminated: list[tuple[Any, int, str, int]] = []  # (when, order, player, place)

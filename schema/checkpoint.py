@@ -36,10 +36,10 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import (
 )
 from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
 
-from schema.errors import HandlogError
-from schema.merkle import read_head
-from schema.store import EventStore
-from schema.tables import checkpoints_table
+from handlog.schema.errors import HandlogError
+from handlog.schema.merkle import read_head
+from handlog.schema.store import EventStore
+from handlog.schema.tables import checkpoints_table
 
 ED25519 = b"\x01"
 DASH = "\u2014"

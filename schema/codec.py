@@ -23,7 +23,7 @@ from collections.abc import Callable, Iterable, Mapping
 from datetime import datetime, timedelta
 from typing import Any
 
-from schema.errors import CanonicalJsonError, EventCodecError
+from handlog.schema.errors import CanonicalJsonError, EventCodecError
 
 Upcaster = Callable[[dict[str, Any]], dict[str, Any]]
 
@@ -304,8 +304,8 @@ def default_codec() -> EventCodec:
     """The codec of every class in `engine.events.EVENT_TYPES` and every registered upcaster."""
     global _default_codec
     if _default_codec is None:
-        from engine.events import EVENT_TYPES
-        from schema.upcasters import UPCASTERS
+        from handlog.engine.events import EVENT_TYPES
+        from handlog.schema.upcasters import UPCASTERS
 
         codec = EventCodec(EVENT_TYPES)
         for (event_type, from_version), upcaster in UPCASTERS.items():

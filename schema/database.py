@@ -26,7 +26,7 @@ import sqlalchemy as sa
 from sqlalchemy.engine import URL, Connection, Engine, make_url
 from sqlalchemy.exc import ArgumentError, DBAPIError
 
-from schema.errors import (
+from handlog.schema.errors import (
     DatabaseDamaged,
     DatabaseError,
     NotHandlogDatabase,
@@ -253,8 +253,7 @@ def translate_errors(url: str, doing: str) -> Iterator[None]:
 
 def check_schema(connection: Connection, url: str) -> str:
     """The schema revision of the database; raises SchemaMissing/Behind/Ahead unless at head."""
-    import migrations
-
+    from handlog import migrations
     current = migrations.current_revision(connection)
     head = migrations.HEAD_REVISION
     shown = display_url(url)

@@ -34,17 +34,17 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TextIO
 
-from schema.checkpoint import StoredCheckpoint, stored_checkpoints
-from schema.codec import canonical_json
-from schema.hashing import (
+from handlog.schema.checkpoint import StoredCheckpoint, stored_checkpoints
+from handlog.schema.codec import canonical_json
+from handlog.schema.hashing import (
     ChainProblem,
     event_id_text,
     parse_recorded_at,
     recorded_at_text,
     verify_events,
 )
-from schema.logcheck import LogSource, RawEvent
-from schema.store import EventStore, StoredEvent, StreamHead
+from handlog.schema.logcheck import LogSource, RawEvent
+from handlog.schema.store import EventStore, StoredEvent, StreamHead
 
 FORMAT = "handlog-log"
 FORMAT_VERSION = 2

@@ -48,8 +48,8 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any, Protocol
 
-from schema.codec import canonical_json, format_utc
-from schema.errors import ChainBroken
+from handlog.schema.codec import canonical_json, format_utc
+from handlog.schema.errors import ChainBroken
 
 GENESIS_HASH = "0" * 64
 

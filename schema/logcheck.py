@@ -30,16 +30,16 @@ from dataclasses import dataclass, field
 from json.encoder import encode_basestring  # the C encoder json.dumps uses
 from typing import Any, NamedTuple
 
-from schema.checkpoint import Checkpoint, CheckpointError, VerifierKey, parse_checkpoint
-from schema.hashing import GENESIS_HASH
-from schema.merkle import (
+from handlog.schema.checkpoint import Checkpoint, CheckpointError, VerifierKey, parse_checkpoint
+from handlog.schema.hashing import GENESIS_HASH
+from handlog.schema.merkle import (
     MemoryTree,
     read_head,
     tree_consistency_proof,
     tree_root,
     verify_consistency,
 )
-from schema.store import EventStore
+from handlog.schema.store import EventStore
 
 KINDS = {
     "payload_changed": "payload changed",

@@ -38,7 +38,7 @@ from typing import Any, Protocol
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection
 
-from schema.tables import merkle_leaves_table
+from handlog.schema.tables import merkle_leaves_table
 
 # A SQLite statement takes at most 32,766 parameters, PostgreSQL 65,535: 8 per leaf row.
 MAX_ROWS_PER_STATEMENT = 2000

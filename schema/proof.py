@@ -33,16 +33,16 @@ from typing import Any
 
 import sqlalchemy as sa
 
-from schema.checkpoint import (
+from handlog.schema.checkpoint import (
     CheckpointError,
     SigningKey,
     VerifierKey,
     parse_checkpoint,
     record_checkpoint,
 )
-from schema.codec import canonical_json
-from schema.hashing import chain_hash, event_id_text, parse_recorded_at, recorded_at_text
-from schema.merkle import (
+from handlog.schema.codec import canonical_json
+from handlog.schema.hashing import chain_hash, event_id_text, parse_recorded_at, recorded_at_text
+from handlog.schema.merkle import (
     StoredTree,
     event_leaf,
     read_head,
@@ -52,8 +52,8 @@ from schema.merkle import (
     verify_consistency,
     verify_inclusion,
 )
-from schema.store import EventStore
-from schema.tables import checkpoints_table, events_table, merkle_leaves_table
+from handlog.schema.store import EventStore
+from handlog.schema.tables import checkpoints_table, events_table, merkle_leaves_table
 
 FORMAT = "handlog-inclusion-proof"
 CONSISTENCY_FORMAT = "handlog-consistency-proof"

@@ -28,8 +28,8 @@ import sqlalchemy as sa
 from sqlalchemy.engine import Engine, Row
 from sqlalchemy.exc import IntegrityError
 
-from schema.database import WRITE_OPTIONS, translate_errors
-from schema.tables import NAME_LENGTH, revoked_table, signed_in_table
+from handlog.schema.database import WRITE_OPTIONS, translate_errors
+from handlog.schema.tables import NAME_LENGTH, revoked_table, signed_in_table
 
 
 @dataclass(frozen=True)

@@ -43,9 +43,9 @@ from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.engine import Connection, Engine, Row
 from sqlalchemy.exc import DBAPIError, IntegrityError
 
-import migrations
-from schema.codec import canonical_json, decode_event, encode_event
-from schema.database import (
+from handlog import migrations
+from handlog.schema.codec import canonical_json, decode_event, encode_event
+from handlog.schema.database import (
     WRITE_OPTIONS,
     check_schema,
     check_sqlite_file,
@@ -56,14 +56,14 @@ from schema.database import (
     translate_errors,
     writer_slots,
 )
-from schema.errors import (
+from handlog.schema.errors import (
     ChainBroken,
     ConcurrencyConflict,
     DuplicateEventConflict,
     SchemaMissing,
 )
-from schema.hashing import GENESIS_HASH, chain_hash, recorded_at_text
-from schema.merkle import (
+from handlog.schema.hashing import GENESIS_HASH, chain_hash, recorded_at_text
+from handlog.schema.merkle import (
     Appended,
     HeadCache,
     TreeHead,
@@ -71,9 +71,9 @@ from schema.merkle import (
     plan_leaves,
     read_head,
 )
-from schema.pg_append import PipelineUnavailable, pipelined_append
-from schema.sessions import SessionStore
-from schema.tables import (
+from handlog.schema.pg_append import PipelineUnavailable, pipelined_append
+from handlog.schema.sessions import SessionStore
+from handlog.schema.tables import (
     ACTOR_LENGTH,
     KIND_LENGTH,
     STREAM_ID_LENGTH,

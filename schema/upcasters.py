@@ -11,8 +11,8 @@ import hashlib
 import re
 from typing import Any
 
-from engine.words import rule_ids
-from schema.codec import Upcaster
+from handlog.engine.words import rule_ids
+from handlog.schema.codec import Upcaster
 
 
 def _event_amended_v1(payload: dict[str, Any]) -> dict[str, Any]:

@@ -20,7 +20,7 @@ import pytest
 import sqlalchemy as sa
 from sqlalchemy.engine import make_url
 
-from schema.store import EventStore, NewEvent, open_store, upgrade_database
+from handlog.schema.store import EventStore, NewEvent, open_store, upgrade_database
 
 POSTGRES_ENV = "HANDLOG_TEST_POSTGRES_URL"
 REQUIRE_ENV = "HANDLOG_REQUIRE_POSTGRES"

@@ -8,8 +8,8 @@ import uuid
 from pathlib import Path
 from typing import Any
 
-from schema.hashing import parse_recorded_at
-from schema.store import EventStore, NewEvent
+from handlog.schema.hashing import parse_recorded_at
+from handlog.schema.store import EventStore, NewEvent
 
 LOGS = Path(__file__).resolve().parent / "fixtures" / "logs"
 GOLDEN_LOGS = sorted(LOGS.glob("*.jsonl"))

@@ -13,8 +13,8 @@ from collections.abc import Sequence
 
 from hypothesis import strategies as st
 
-from engine.cards import Card, parse_cards
-from engine.commands import (
+from handlog.engine.cards import Card, parse_cards
+from handlog.engine.commands import (
     ActOutOfTurn,
     AwardPots,
     BetRaise,
@@ -35,9 +35,9 @@ from engine.commands import (
     ShowCards,
     VoidHand,
 )
-from engine.errors import RuleViolation
-from engine.events import HandEvent
-from engine.hand import (
+from handlog.engine.errors import RuleViolation
+from handlog.engine.events import HandEvent
+from handlog.engine.hand import (
     BETTING,
     BOARD,
     SHOWDOWN,
@@ -51,7 +51,7 @@ from engine.hand import (
     showdown_order,
     start_hand,
 )
-from engine.profiles import PROFILES
+from handlog.engine.profiles import PROFILES
 
 PROFILE_NAMES: tuple[str, ...] = tuple(PROFILES)
 ANTE_KINDS = ("none", "uniform", "big_blind")

@@ -18,13 +18,13 @@ import httpx
 import pytest
 from web_support import LEVEL, Client, make_app, make_recorder, open_table, record
 
-from engine import commands as hand_commands
-from engine.cards import parse_cards
-from engine.errors import RuleViolation
-from recorder import wire
-from recorder.auth import CSRF_HEADER
-from recorder.cli_serve import free_port, serve_in_thread
-from recorder.service import (
+from handlog.engine import commands as hand_commands
+from handlog.engine.cards import parse_cards
+from handlog.engine.errors import RuleViolation
+from handlog.recorder import wire
+from handlog.recorder.auth import CSRF_HEADER
+from handlog.recorder.cli_serve import free_port, serve_in_thread
+from handlog.recorder.service import (
     AdjustStack,
     AmendAmount,
     CarryToPot,
@@ -37,7 +37,7 @@ from recorder.service import (
     Undo,
     VoidEvents,
 )
-from replay.verify import replay_log
+from handlog.replay.verify import replay_log
 
 STREAM = "table-1"
 
@@ -390,7 +390,8 @@ def test_serve_upgrades_the_database_and_prints_the_pages_and_pins(tmp_path: Pat
     db = tmp_path / "serve.db"
     env = dict(os.environ, HANDLOG_DIRECTOR_PIN="97531")
     process = subprocess.Popen(
-        [sys.executable, "-m", "recorder.cli", "serve", "--db", str(db), "--port", str(port)],
+        [sys.executable, "-m", "handlog.recorder.cli", "serve", "--db", str(db),
+         "--port", str(port)],
         stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env)
     lines: list[str] = []
     try:
@@ -434,13 +435,13 @@ def test_serve_upgrades_the_database_and_prints_the_pages_and_pins(tmp_path: Pat
 
 
 def test_serve_is_a_handlog_command() -> None:
-    from recorder.commands import all_groups
+    from handlog.recorder.commands import all_groups
 
     assert "serve" in {command.name for command in all_groups()}
 
 
 def _tournament_client(tmp_path: Path, players: int, tables: int) -> tuple[Any, str, Client]:
-    from recorder.floor import setup_demo
+    from handlog.recorder.floor import setup_demo
 
     recorder = make_recorder(tmp_path)
     tournament = setup_demo(recorder, players=players, tables=tables, seed=9)

@@ -14,11 +14,11 @@ import pytest
 from fastapi import FastAPI
 from web_support import Client, make_app, make_recorder, open_table, record
 
-from engine.cards import parse_cards
-from engine.commands import DealHole
-from recorder.auth import CSRF_HEADER, SESSION_COOKIE, Auth
-from recorder.cli_serve import serve_in_thread
-from recorder.service import Recorder
+from handlog.engine.cards import parse_cards
+from handlog.engine.commands import DealHole
+from handlog.recorder.auth import CSRF_HEADER, SESSION_COOKIE, Auth
+from handlog.recorder.cli_serve import serve_in_thread
+from handlog.recorder.service import Recorder
 
 STREAM = "table-1"
 OTHER = "table-2"

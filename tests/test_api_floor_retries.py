@@ -13,10 +13,10 @@ from typing import Any
 import pytest
 from web_support import Client, make_app
 
-from recorder.floor import setup_demo
-from recorder.service import Recorder
-from schema.errors import DatabaseError
-from schema.store import open_store
+from handlog.recorder.floor import setup_demo
+from handlog.recorder.service import Recorder
+from handlog.schema.errors import DatabaseError
+from handlog.schema.store import open_store
 
 Site = tuple[Recorder, str, Client]
 

@@ -8,8 +8,8 @@ from pathlib import Path
 from click.testing import CliRunner
 from web_support import Client, make_app, make_recorder, open_table
 
-from recorder.cli import cli
-from replay.verify import replay_log
+from handlog.recorder.cli import cli
+from handlog.replay.verify import replay_log
 
 STREAM = "table-odd"
 PLAYERS = [(1, "Ann", 1000), (2, "Bob", 3000), (3, "Cy", 3000), (4, "Dee", 3000)]

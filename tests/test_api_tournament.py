@@ -9,11 +9,11 @@ from typing import Any
 
 from web_support import Client, make_app, make_recorder
 
-from recorder.demo import DEMO_STRUCTURE
-from recorder.service import Actor
-from recorder.structure import load_structure
-from recorder.tournament_service import Tournaments
-from replay.verify import replay_log
+from handlog.recorder.demo import DEMO_STRUCTURE
+from handlog.recorder.service import Actor
+from handlog.recorder.structure import load_structure
+from handlog.recorder.tournament_service import Tournaments
+from handlog.replay.verify import replay_log
 
 PLAYERS = ("Ada", "Bea", "Cal", "Dee", "Eli")
 

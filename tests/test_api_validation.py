@@ -14,14 +14,14 @@ from click.testing import CliRunner
 from fastapi import FastAPI
 from web_support import Client, make_app, make_recorder, open_table, record
 
-from engine.errors import RuleViolation
-from engine.events import PlayerSeated, TableOpened
-from recorder.auth import Auth
-from recorder.cli import cli
-from recorder.floor import setup_demo
-from recorder.service import SYSTEM, OpenTable, PlaceButton, Recorder, SeatPlayer, utc_now
-from replay.verify import replay_log
-from schema.store import NewEvent
+from handlog.engine.errors import RuleViolation
+from handlog.engine.events import PlayerSeated, TableOpened
+from handlog.recorder.auth import Auth
+from handlog.recorder.cli import cli
+from handlog.recorder.floor import setup_demo
+from handlog.recorder.service import SYSTEM, OpenTable, PlaceButton, Recorder, SeatPlayer, utc_now
+from handlog.replay.verify import replay_log
+from handlog.schema.store import NewEvent
 
 STREAM = "table-1"
 OTHER = "table-2"
@@ -262,7 +262,7 @@ def test_a_move_is_not_a_player_at_two_tables(tmp_path: Path) -> None:
     """A move (out of one seat, into another) leaves the log clean."""
     recorder = make_recorder(tmp_path)
     tournament = setup_demo(recorder, players=6, tables=2)
-    from recorder.tournament_service import Tournaments
+    from handlog.recorder.tournament_service import Tournaments
 
     seated = recorder.table(f"table-{tournament}-1").state
     assert seated is not None
@@ -274,8 +274,8 @@ def test_a_move_is_not_a_player_at_two_tables(tmp_path: Path) -> None:
 def test_floor_commands_refuse_bad_names_and_reasons_too(tmp_path: Path) -> None:
     """Registration and moves: the same 422 naming the field; the CLI's path (the tournament
     service) refuses the name as well; nothing written."""
-    from recorder.auth import CSRF_HEADER
-    from recorder.tournament_service import Tournaments
+    from handlog.recorder.auth import CSRF_HEADER
+    from handlog.recorder.tournament_service import Tournaments
 
     recorder = make_recorder(tmp_path)
     tournament = setup_demo(recorder, players=6, tables=2)
@@ -306,7 +306,7 @@ def test_a_tournament_whose_log_cannot_be_folded_leaves_the_floor_up(
         recorder: Recorder, director: Client) -> None:
     """A tournament stream that does not start with tournament_created: the floor answers 200
     with the tables and names that tournament's problem."""
-    from engine.tournament_events import RulingRecorded
+    from handlog.engine.tournament_events import RulingRecorded
 
     recorder.store.append("tournament-bad", 0, [NewEvent.from_domain(
         RulingRecorded("TDA 1", "orphan", "director"), event_id=uuid.uuid4(), actor="director",
@@ -322,7 +322,7 @@ def test_a_tournament_whose_log_cannot_be_folded_leaves_the_floor_up(
 def test_a_chunked_body_over_the_limit_gets_413_too(
         recorder: Recorder, director: Client) -> None:
     """No Content-Length to trust: the bytes are counted as they come."""
-    from recorder.auth import CSRF_HEADER
+    from handlog.recorder.auth import CSRF_HEADER
 
     before = heads(recorder)
 

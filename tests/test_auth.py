@@ -23,13 +23,13 @@ from fastapi.routing import APIRoute
 from itsdangerous import URLSafeTimedSerializer
 from web_support import Client, make_app, make_recorder, open_table, record
 
-from engine.cards import parse_cards
-from engine.commands import DealHole
-from recorder.auth import CSRF_COOKIE, CSRF_HEADER, SESSION_COOKIE, Auth
-from recorder.cli_serve import free_port, serve_in_thread, server_secret
-from recorder.demo import DEMO_STRUCTURE
-from recorder.floor import setup_demo
-from recorder.service import Recorder
+from handlog.engine.cards import parse_cards
+from handlog.engine.commands import DealHole
+from handlog.recorder.auth import CSRF_COOKIE, CSRF_HEADER, SESSION_COOKIE, Auth
+from handlog.recorder.cli_serve import free_port, serve_in_thread, server_secret
+from handlog.recorder.demo import DEMO_STRUCTURE
+from handlog.recorder.floor import setup_demo
+from handlog.recorder.service import Recorder
 
 STREAM = "table-1"
 OTHER = "table-2"
@@ -47,14 +47,14 @@ def recorder(tmp_path: Path) -> Any:
 
 @pytest.fixture
 def app_auth(recorder: Recorder, tmp_path: Path) -> tuple[FastAPI, Auth]:
-    from schema.checkpoint import load_or_create_signing_key
+    from handlog.schema.checkpoint import load_or_create_signing_key
 
     key, _ = load_or_create_signing_key(tmp_path / "handlog.signing-key", "auth-test")
     return make_app(recorder, signing_key=key)
 
 
 def _tournament_id(recorder: Recorder) -> str:
-    from recorder.tournament_service import Tournaments
+    from handlog.recorder.tournament_service import Tournaments
 
     ids = Tournaments(recorder).tournaments()
     return ids[0] if ids else setup_demo(recorder, players=6, tables=1)

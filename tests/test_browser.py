@@ -27,14 +27,14 @@ from web_support import (
     require_chromium,
 )
 
-from engine.cards import parse_cards
-from engine.commands import DealHole, KillHand
-from engine.profiles import room_profile_ref
-from recorder.auth import Auth
-from recorder.cli_serve import serve_in_thread
-from recorder.floor import setup_demo
-from recorder.service import Actor, Recorder, StartHand
-from recorder.tournament_service import Tournaments
+from handlog.engine.cards import parse_cards
+from handlog.engine.commands import DealHole, KillHand
+from handlog.engine.profiles import room_profile_ref
+from handlog.recorder.auth import Auth
+from handlog.recorder.cli_serve import serve_in_thread
+from handlog.recorder.floor import setup_demo
+from handlog.recorder.service import Actor, Recorder, StartHand
+from handlog.recorder.tournament_service import Tournaments
 
 pytestmark = pytest.mark.browser
 
@@ -843,8 +843,8 @@ def test_the_chip_tray_offers_the_chips_in_play_at_a_tournament_table(
         browser: Any, site: Site) -> None:
     """TDA 25 (chips in play): at a tournament table the tray's chips are the level's
     denominations that hand_started recorded, not multiples of the smallest chip."""
-    from recorder.floor import setup_demo
-    from recorder.tournament_service import table_stream
+    from handlog.recorder.floor import setup_demo
+    from handlog.recorder.tournament_service import table_stream
 
     tournament = setup_demo(site.recorder, players=6, tables=1)
     stream = table_stream(tournament, "1")

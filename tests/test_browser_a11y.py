@@ -28,8 +28,8 @@ from test_browser import (  # noqa: F401  (browser and site are fixtures)
 from test_hands import served_short_all_in_hand
 from web_support import make_app, make_recorder
 
-from recorder.cli_serve import serve_in_thread
-from recorder.floor import setup_demo
+from handlog.recorder.cli_serve import serve_in_thread
+from handlog.recorder.floor import setup_demo
 
 pytestmark = pytest.mark.browser
 

@@ -10,8 +10,8 @@ import pytest
 from test_browser import browser, new_page, shows  # noqa: F401  (the module's browser fixture)
 from web_support import DIRECTOR_PIN, make_app, make_recorder, open_table
 
-from recorder.cli_serve import serve_in_thread
-from schema.checkpoint import load_or_create_signing_key, parse_checkpoint
+from handlog.recorder.cli_serve import serve_in_thread
+from handlog.schema.checkpoint import load_or_create_signing_key, parse_checkpoint
 
 pytestmark = pytest.mark.browser
 

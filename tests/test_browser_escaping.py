@@ -18,7 +18,7 @@ from test_browser import (  # noqa: F401  (browser is a fixture)
 )
 from web_support import make_app, make_recorder, open_table
 
-from recorder.cli_serve import serve_in_thread
+from handlog.recorder.cli_serve import serve_in_thread
 
 pytestmark = pytest.mark.browser
 

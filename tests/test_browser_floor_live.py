@@ -11,9 +11,9 @@ import pytest
 from test_browser import browser, new_page, shows  # noqa: F401 - the browser fixture
 from web_support import DIRECTOR_PIN, make_app, make_recorder
 
-from recorder.cli_serve import serve_in_thread
-from recorder.floor import DEMO_DIRECTOR, setup_demo
-from recorder.tournament_service import Tournaments, table_stream
+from handlog.recorder.cli_serve import serve_in_thread
+from handlog.recorder.floor import DEMO_DIRECTOR, setup_demo
+from handlog.recorder.tournament_service import Tournaments, table_stream
 
 pytestmark = pytest.mark.browser
 

@@ -21,14 +21,14 @@ from test_browser import (  # noqa: F401  (browser and site are fixtures)
 )
 from web_support import LEVEL, make_app, make_recorder, open_table
 
-from engine.table import Level
-from recorder.cli_serve import serve_in_thread
+from handlog.engine.table import Level
+from handlog.recorder.cli_serve import serve_in_thread
 
 pytestmark = pytest.mark.browser
 
 def require_pyodide() -> None:
     """Pyodide comes from npm (web/, .ci/run); CI must have it, elsewhere the test skips."""
-    from recorder.offline import pyodide_installed
+    from handlog.recorder.offline import pyodide_installed
 
     if pyodide_installed():
         return
@@ -107,7 +107,7 @@ def go_online(page: Any) -> None:
 @pytest.fixture
 def no_pyodide(tmp_path: Any, monkeypatch: pytest.MonkeyPatch) -> Any:
     """A server without Pyodide (only the README's first command ran)."""
-    from recorder import offline
+    from handlog.recorder import offline
 
     monkeypatch.setattr(offline, "PYODIDE", tmp_path / "no-pyodide")
     offline._service_worker.cache_clear()

@@ -12,7 +12,7 @@ import pytest
 from test_browser import browser, new_page  # noqa: F401  (browser is a fixture)
 from test_report_record import event_of, recorded  # noqa: F401  (recorded is a fixture)
 
-from replay import report_html as report_module
+from handlog.replay import report_html as report_module
 
 pytestmark = pytest.mark.browser
 

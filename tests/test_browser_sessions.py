@@ -18,7 +18,7 @@ from web_support import (
     require_chromium,
 )
 
-from recorder.cli_serve import serve_in_thread
+from handlog.recorder.cli_serve import serve_in_thread
 
 pytestmark = pytest.mark.browser
 

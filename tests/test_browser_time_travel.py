@@ -19,12 +19,12 @@ from click.testing import CliRunner
 from test_browser import browser, new_page, shot  # noqa: F401  (browser is a fixture)
 from web_support import DIRECTOR_PIN, Client, make_app
 
-from recorder.cli import cli
-from recorder.cli_serve import serve_in_thread
-from recorder.hand_views import registered_names
-from recorder.service import Recorder
-from replay.hands import table_hands
-from schema.store import open_store
+from handlog.recorder.cli import cli
+from handlog.recorder.cli_serve import serve_in_thread
+from handlog.recorder.hand_views import registered_names
+from handlog.recorder.service import Recorder
+from handlog.replay.hands import table_hands
+from handlog.schema.store import open_store
 
 pytestmark = pytest.mark.browser
 

@@ -18,8 +18,8 @@ from test_api_tournament import play_hand
 from test_browser import browser, new_page, shows  # noqa: F401 - the browser fixture
 from web_support import DIRECTOR_PIN, Client, make_app, make_recorder
 
-from recorder.cli import cli
-from recorder.cli_serve import serve_in_thread
+from handlog.recorder.cli import cli
+from handlog.recorder.cli_serve import serve_in_thread
 
 pytestmark = pytest.mark.browser
 

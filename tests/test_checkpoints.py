@@ -13,20 +13,20 @@ from click.testing import CliRunner, Result
 from conftest_store import new_events
 from web_support import CSRF_HEADER, Client, make_app, make_recorder, open_table
 
-from recorder.demo import run_demo
-from recorder.service import Recorder
-from recorder.signing import sign_checkpoints, signing_key, signing_key_path
-from schema.checkpoint import (
+from handlog.recorder.demo import run_demo
+from handlog.recorder.service import Recorder
+from handlog.recorder.signing import sign_checkpoints, signing_key, signing_key_path
+from handlog.schema.checkpoint import (
     CheckpointError,
     load_or_create_signing_key,
     parse_checkpoint,
     stored_checkpoints,
 )
-from schema.store import open_store, upgrade_database
+from handlog.schema.store import open_store, upgrade_database
 
 
 def handlog(*arguments: str, env: dict[str, str] | None = None) -> Result:
-    from recorder.cli import cli
+    from handlog.recorder.cli import cli
 
     return CliRunner().invoke(cli, list(arguments), env=env, catch_exceptions=False)
 

@@ -15,16 +15,16 @@ from test_penalties import play_out
 from test_tournament import example, started
 from web_support import Client, make_app
 
-from engine.chip_counts import correct_stack, count_findings, count_stacks
-from engine.errors import RuleViolation
-from engine.tournament import start_break
-from recorder.cli import cli
-from recorder.floor import setup_demo
-from recorder.service import Actor, Recorder
-from recorder.tournament_service import Tournaments
-from replay.report import build_report
-from replay.verify import replay_log
-from schema.store import EventStore
+from handlog.engine.chip_counts import correct_stack, count_findings, count_stacks
+from handlog.engine.errors import RuleViolation
+from handlog.engine.tournament import start_break
+from handlog.recorder.cli import cli
+from handlog.recorder.floor import setup_demo
+from handlog.recorder.service import Actor, Recorder
+from handlog.recorder.tournament_service import Tournaments
+from handlog.replay.report import build_report
+from handlog.replay.verify import replay_log
+from handlog.schema.store import EventStore
 
 DIRECTOR = Actor("director", "director", "test")
 
@@ -153,7 +153,7 @@ def test_the_floor_counts_and_corrects_and_the_view_shows_it(tmp_path: Path) -> 
 
 def test_the_cli_records_a_count_and_a_correction(tmp_path: Path) -> None:
     url = f"sqlite:///{tmp_path / 'log.db'}"
-    from schema.store import open_store
+    from handlog.schema.store import open_store
 
     with open_store(url, upgrade=True) as store:
         recorder = Recorder(store)

@@ -9,12 +9,12 @@ from __future__ import annotations
 
 import pytest
 
-from engine.cards import parse_cards
-from engine.commands import BetRaise, CheckCall, DealBoard
-from engine.errors import RuleViolation
-from engine.events import BetMade, RaiseMade
-from engine.hand import HandSetup, HandState, decide, execute, legal_actions, start_hand
-from engine.profiles import PROFILES
+from handlog.engine.cards import parse_cards
+from handlog.engine.commands import BetRaise, CheckCall, DealBoard
+from handlog.engine.errors import RuleViolation
+from handlog.engine.events import BetMade, RaiseMade
+from handlog.engine.hand import HandSetup, HandState, decide, execute, legal_actions, start_hand
+from handlog.engine.profiles import PROFILES
 
 ALL = list(PROFILES)
 

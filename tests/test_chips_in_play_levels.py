@@ -12,17 +12,17 @@ import pytest
 from test_tournament import example, run_to_level, started
 from web_support import SHORT_STACK_TABLE, make_recorder, open_table, record
 
-from engine import commands as hc
-from engine.commands import BetRaise, PushChips
-from engine.errors import RuleViolation
-from engine.events import HandStarted
-from engine.hand import HandSetup, decide, legal_actions, start_hand
-from engine.hand_start import hand_started_event, setup_from_event
-from engine.table import Level, plan_hand
-from engine.tournament import color_up, stakes
-from recorder.service import StartHand
-from recorder.views import EventLog, bet_sizes, table_view
-from schema.codec import decode_event
+from handlog.engine import commands as hc
+from handlog.engine.commands import BetRaise, PushChips
+from handlog.engine.errors import RuleViolation
+from handlog.engine.events import HandStarted
+from handlog.engine.hand import HandSetup, decide, legal_actions, start_hand
+from handlog.engine.hand_start import hand_started_event, setup_from_event
+from handlog.engine.table import Level, plan_hand
+from handlog.engine.tournament import color_up, stakes
+from handlog.recorder.service import StartHand
+from handlog.recorder.views import EventLog, bet_sizes, table_view
+from handlog.schema.codec import decode_event
 
 STREAM = "table-1"
 
@@ -95,7 +95,7 @@ def test_a_hand_set_up_with_chips_that_cannot_be_in_play_is_refused(bad: tuple[i
 
 
 def test_plan_hand_hands_the_levels_chips_to_the_hand() -> None:
-    from engine.table import Seat, TableState
+    from handlog.engine.table import Seat, TableState
 
     table = TableState("t", 9, "tda", seats=(Seat(1, "a", 5000), Seat(2, "b", 5000)), button=1)
     setup = plan_hand(table, Level(50, 100, number=2, chip_unit=25,

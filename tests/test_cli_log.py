@@ -16,15 +16,15 @@ import pytest
 from click.testing import CliRunner, Result
 from conftest_store import driver_connect, new_events
 
-import migrations
-from schema.store import StoredEvent, open_store, upgrade_database
+from handlog import migrations
+from handlog.schema.store import StoredEvent, open_store, upgrade_database
 
 HEAD = migrations.HEAD_REVISION
 EMPTY_ROOT = "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"
 
 
 def handlog(*arguments: str, env: dict[str, str] | None = None) -> Result:
-    from recorder.cli import cli
+    from handlog.recorder.cli import cli
 
     return CliRunner().invoke(cli, list(arguments), env=env, catch_exceptions=False)
 
@@ -384,7 +384,7 @@ def run_handlog(
     *arguments: str, env: dict[str, str] | None = None
 ) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [sys.executable, "-m", "recorder.cli", *arguments],
+        [sys.executable, "-m", "handlog.recorder.cli", *arguments],
         capture_output=True, text=True, timeout=60, env={**os.environ, **(env or {})},
     )
 

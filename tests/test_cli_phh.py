@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-import recorder.cli_phh as cli_phh
-from recorder.cli_phh import phh
+import handlog.recorder.cli_phh as cli_phh
+from handlog.recorder.cli_phh import phh
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures" / "phh"
 # The repository is cloned next to shared/ (here and in CI).
@@ -147,7 +147,7 @@ def test_no_progress_bar_for_json_or_short_runs() -> None:
 
 def test_handlog_root_lists_phh() -> None:
     """`handlog --help` lists the phh group."""
-    from recorder.cli import cli
+    from handlog.recorder.cli import cli
 
     result = CliRunner().invoke(cli, ["--help"])
     assert result.exit_code == 0

@@ -9,8 +9,8 @@ from pathlib import Path
 
 from click.testing import CliRunner
 
-from recorder import __version__
-from recorder.cli import cli
+from handlog.recorder import __version__
+from handlog.recorder.cli import cli
 
 ROOT = Path(__file__).resolve().parent.parent
 GROUPS = ("db", "demo", "log", "phh", "replay", "rules", "serve", "table", "tournament")
@@ -48,7 +48,7 @@ def test_unknown_command_and_bad_option_exit_2_with_usage() -> None:
 
 def test_console_script_runs_as_a_subprocess() -> None:
     """The installed entry point answers like the click runner does."""
-    result = subprocess.run([sys.executable, "-m", "recorder.cli", "--version"],
+    result = subprocess.run([sys.executable, "-m", "handlog.recorder.cli", "--version"],
                             capture_output=True, text=True, check=False)
     assert result.returncode == 0 and __version__ in result.stdout
 
@@ -64,7 +64,7 @@ def test_readme_opens_with_exactly_two_commands_and_ci_runs_the_second() -> None
 
 def test_lazy_help_is_each_command_s_own_short_help() -> None:
     """The help `handlog --help` lists without importing a group is that group's own."""
-    from recorder.commands import LAZY_COMMANDS, all_groups
+    from handlog.recorder.commands import LAZY_COMMANDS, all_groups
 
     for (name, (_target, text)), command in zip(LAZY_COMMANDS.items(), all_groups(),
                                                 strict=True):
@@ -93,7 +93,7 @@ def test_version_answers_at_once_as_a_process() -> None:
     import time
 
     started = time.perf_counter()
-    result = subprocess.run([sys.executable, "-m", "recorder.cli", "--version"],
+    result = subprocess.run([sys.executable, "-m", "handlog.recorder.cli", "--version"],
                             capture_output=True, text=True, check=False)
     assert result.returncode == 0
     assert time.perf_counter() - started < 1.5

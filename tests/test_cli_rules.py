@@ -10,8 +10,8 @@ from click.testing import CliRunner
 from test_docs_rules import defined_tests
 from test_profile_flips import FLIPS
 
-from engine.profiles import FLIP_TEST, GOVERNS, PROFILES, parameter_names
-from recorder.cli import cli
+from handlog.engine.profiles import FLIP_TEST, GOVERNS, PROFILES, parameter_names
+from handlog.recorder.cli import cli
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 

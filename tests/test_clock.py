@@ -11,9 +11,9 @@ import pytest
 from test_tournament import example, started
 from web_support import Client, apply_changes, make_app, make_recorder
 
-from engine.clock import add_time, pause_clock, resume_clock
-from engine.errors import RuleViolation
-from recorder.floor import setup_demo
+from handlog.engine.clock import add_time, pause_clock, resume_clock
+from handlog.engine.errors import RuleViolation
+from handlog.recorder.floor import setup_demo
 
 
 def test_the_clock_pauses_resumes_and_takes_added_time() -> None:

@@ -18,10 +18,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from schema.codec import EventCodec, canonical_json, decode_event, encode_event
-from schema.errors import CanonicalJsonError, EventCodecError
+from handlog.schema.codec import EventCodec, canonical_json, decode_event, encode_event
+from handlog.schema.errors import CanonicalJsonError, EventCodecError
 
-events_module = pytest.importorskip("engine.events", reason="engine/events.py not written yet")
+events_module = pytest.importorskip("handlog.engine.events",
+                                    reason="engine/events.py not written yet")
 EVENT_TYPES: tuple[type, ...] = events_module.EVENT_TYPES
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures" / "events"
@@ -210,7 +211,7 @@ def test_golden_fixture_decodes(path: Path) -> None:
 def test_event_amended_v1_replaced_version_1_payloads() -> None:
     """An amendment stored before event_amended v2 decodes with replacement_version 1, the
     version every replacement payload had then, and its replacement still decodes."""
-    from engine.events import EventAmended, RaiseMade
+    from handlog.engine.events import EventAmended, RaiseMade
 
     stored = {"version": 7, "replacement_type": "raise_made", "reason": "typo", "rule": "TDA 1",
               "replacement_payload": '{"all_in":false,"full":true,"player":2,"to":80}'}
@@ -223,8 +224,8 @@ def test_event_amended_v1_replaced_version_1_payloads() -> None:
 def test_hand_started_v1_had_no_dead_money() -> None:
     """A hand started before hand_started v2 decodes with dead_money 0 (every pot then started
     empty), and the engine starts it exactly as before."""
-    from engine.events import HandStarted
-    from engine.hand import setup_from_event, start_hand
+    from handlog.engine.events import HandStarted
+    from handlog.engine.hand import setup_from_event, start_hand
 
     fixture = json.loads((FIXTURES / "hand_started.v1.json").read_text(encoding="utf-8"))
     event = decode_event("hand_started", 1, fixture["payload"])
@@ -394,7 +395,7 @@ def test_tda_rp_5_premature_board_v1_procedure_sentences_become_codes(
 ])
 def test_pot_awarded_v1_hand_names_become_hand_ranks(name: str, rank: tuple[int, ...]) -> None:
     """A version 1 hand name is the hand rank it names, and today's words say it the same."""
-    from engine.words import hand_name
+    from handlog.engine.words import hand_name
 
     event = decode_event("pot_awarded", 1, {
         "pot": 0, "amount": 10, "eligible": [0, 1], "winners": [0], "shares": [10],
@@ -458,7 +459,7 @@ def test_table_and_tournament_v1_sentences_become_codes(
 def test_chips_colored_up_v1_citation_and_adjustment_reasons_become_identifiers() -> None:
     """A color-up's citation (the profile's sentence) is `profile:color_up`, known by the
     digest of its old text; each adjustment's reason is a code."""
-    from engine.profiles import PROFILES
+    from handlog.engine.profiles import PROFILES
 
     payload = {"after_level": 3, "colours": ["green"], "old_unit": 25, "new_unit": 100,
                "method": "forfeit_to_next_pot", "removed": 0,

@@ -11,8 +11,8 @@ from typing import Any
 
 import pytest
 
-import engine.hand
-import replay.phh_verify
+import handlog.engine.hand
+import handlog.replay.phh_verify
 
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = ROOT / "tests" / "fixtures" / "phh"
@@ -37,7 +37,7 @@ def _paths() -> list[str]:
 def test_compiled_and_python_sources_give_the_same_verdicts() -> None:
     """`handlog phh verify` gives the same report, hand by hand, run from the installed build and
     from the Python sources of the compiled modules (benchmarks/pure_python.py)."""
-    installed = _verdicts(sys.executable, "-m", "recorder.cli")
+    installed = _verdicts(sys.executable, "-m", "handlog.recorder.cli")
     sources = _verdicts(sys.executable, str(ROOT / "benchmarks" / "pure_python.py"))
     assert installed["hands"] >= 20
     assert installed == sources
@@ -48,6 +48,6 @@ def test_the_engine_is_compiled_where_ci_asks_for_it() -> None:
     modules must then run compiled, or the speed the benchmark measures is not what ships."""
     if not os.environ.get("HANDLOG_REQUIRE_COMPILED"):
         pytest.skip("HANDLOG_REQUIRE_COMPILED is not set (CI sets it)")
-    for module in (engine.hand, replay.phh_verify):
+    for module in (handlog.engine.hand, handlog.replay.phh_verify):
         assert not str(module.__file__).endswith(".py"), (
             f"{module.__name__} runs from {module.__file__}: setup.py did not compile it")

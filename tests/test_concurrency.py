@@ -12,9 +12,9 @@ from typing import Any
 import pytest
 from conftest_store import new_event
 
-from schema.errors import ConcurrencyConflict
-from schema.hashing import verify_events
-from schema.store import EventStore, StoredEvent, open_store
+from handlog.schema.errors import ConcurrencyConflict
+from handlog.schema.hashing import verify_events
+from handlog.schema.store import EventStore, StoredEvent, open_store
 
 WRITERS = 4
 ROUNDS = 12
@@ -85,7 +85,7 @@ def _race_in_process(url: str, writer: int, rounds: int, barrier: Any, results: 
 def test_processes_racing_on_one_stream(store: EventStore, db_url: str) -> None:
     """Separate processes, each with its own connections, racing the same way."""
     context = multiprocessing.get_context("forkserver")
-    context.set_forkserver_preload(["schema.store"])
+    context.set_forkserver_preload(["handlog.schema.store"])
     barrier = context.Barrier(WRITERS)
     results = context.Queue()
     processes = [

@@ -33,7 +33,7 @@ def event_id(version: int) -> uuid.UUID:
 
 def writer(url: str, seed: int, acks: Connection) -> None:
     """Append batches forever, sending the stream version after each acknowledged append."""
-    from schema.store import NewEvent, open_store
+    from handlog.schema.store import NewEvent, open_store
 
     rng = random.Random(seed)
     store = open_store(url)
@@ -62,7 +62,7 @@ def writer(url: str, seed: int, acks: Connection) -> None:
 
 def _context() -> multiprocessing.context.ForkServerContext:
     context = multiprocessing.get_context("forkserver")
-    context.set_forkserver_preload(["schema.store", "schema.hashing"])
+    context.set_forkserver_preload(["handlog.schema.store", "handlog.schema.hashing"])
     return context
 
 
@@ -105,8 +105,8 @@ def kill_writer_repeatedly(url: str, seed: int, kills: int) -> int:
 
 
 def check_log(url: str, acknowledged: int) -> None:
-    from schema.hashing import verify_events
-    from schema.store import open_store
+    from handlog.schema.hashing import verify_events
+    from handlog.schema.store import open_store
 
     with open_store(url) as store:
         events = store.read(STREAM)
@@ -128,7 +128,7 @@ def check_log(url: str, acknowledged: int) -> None:
 @pytest.mark.parametrize("seed", [20250314, 7])
 def test_sqlite_keeps_every_acknowledged_event_across_kill_9(tmp_path: Path, seed: int) -> None:
     """25 random SIGKILLs per seed (50 in all): nothing acknowledged is lost, no batch is torn."""
-    from schema.store import upgrade_database
+    from handlog.schema.store import upgrade_database
 
     path = tmp_path / "crash.db"
     url = f"sqlite:///{path}"
@@ -147,7 +147,7 @@ def test_sqlite_keeps_every_acknowledged_event_across_kill_9(tmp_path: Path, see
 @pytest.mark.slow
 def test_postgresql_keeps_every_acknowledged_event_across_kill_9(pg_url: str) -> None:
     """10 random SIGKILLs of a PostgreSQL writer: nothing acknowledged is lost."""
-    from schema.store import upgrade_database
+    from handlog.schema.store import upgrade_database
 
     upgrade_database(pg_url)
     acknowledged = kill_writer_repeatedly(pg_url, 99, kills=10)
@@ -162,11 +162,11 @@ TABLE_BREAKS = 24
 
 def _tournament_ready(url: str, name: str, players: int) -> None:
     """`players` on two tables of 9 with level 1 running (done before any kill)."""
-    from recorder.demo import DEMO_STRUCTURE
-    from recorder.service import Actor, Recorder
-    from recorder.structure import load_structure
-    from recorder.tournament_service import Tournaments
-    from schema.store import open_store
+    from handlog.recorder.demo import DEMO_STRUCTURE
+    from handlog.recorder.service import Actor, Recorder
+    from handlog.recorder.structure import load_structure
+    from handlog.recorder.tournament_service import Tournaments
+    from handlog.schema.store import open_store
 
     director = Actor("director", "director", "crash-test")
     with open_store(url) as store:
@@ -181,9 +181,9 @@ def _tournament_ready(url: str, name: str, players: int) -> None:
 def tournament_writer(url: str, job: str, seed: int, acks: Connection) -> None:
     """Moves (job "move": one player back and forth) or table breaks (job "break": one
     prepared tournament after another), acknowledging each after it returns."""
-    from recorder.service import Actor, Recorder
-    from recorder.tournament_service import Tournaments
-    from schema.store import open_store
+    from handlog.recorder.service import Actor, Recorder
+    from handlog.recorder.tournament_service import Tournaments
+    from handlog.schema.store import open_store
 
     director = Actor("director", "director", f"seed-{seed}")
     store = open_store(url)
@@ -208,11 +208,11 @@ def tournament_writer(url: str, job: str, seed: int, acks: Connection) -> None:
 def check_tournament_whole(url: str, name: str) -> str:
     """The tournament's seats are the tables' seats and the log replays clean: 'broken' or
     'untouched', never half."""
-    from engine.tournament_state import fold_tournament
-    from recorder.service import Recorder
-    from recorder.tournament_service import Tournaments, tournament_stream
-    from replay.fold import fold_table
-    from schema.store import open_store
+    from handlog.engine.tournament_state import fold_tournament
+    from handlog.recorder.service import Recorder
+    from handlog.recorder.tournament_service import Tournaments, tournament_stream
+    from handlog.replay.fold import fold_table
+    from handlog.schema.store import open_store
 
     with open_store(url) as store:
         state = fold_tournament(e.decode() for e in store.read(tournament_stream(name)))
@@ -231,8 +231,8 @@ def check_tournament_whole(url: str, name: str) -> str:
 
 def kill_tournament_writer(url: str, job: str, seed: int, kills: int) -> int:
     context = multiprocessing.get_context("forkserver")
-    context.set_forkserver_preload(["schema.store", "recorder.tournament_service",
-                                    "replay.verify"])
+    context.set_forkserver_preload(["handlog.schema.store", "handlog.recorder.tournament_service",
+                                    "handlog.replay.verify"])
     rng = random.Random(seed)
     acknowledged = 0
     for round_number in range(kills):
@@ -273,8 +273,8 @@ def kill_tournament_writer(url: str, job: str, seed: int, kills: int) -> int:
 def test_a_move_killed_at_any_moment_is_there_whole_or_not_at_all(tmp_path: Path) -> None:
     """20 SIGKILLs of a writer moving a player between two tables: after each, the tournament
     and both tables agree on every seat and stack (the move is one transaction)."""
-    from replay.verify import replay_log
-    from schema.store import open_store, upgrade_database
+    from handlog.replay.verify import replay_log
+    from handlog.schema.store import open_store, upgrade_database
 
     url = f"sqlite:///{tmp_path / 'moves.db'}"
     upgrade_database(url)
@@ -290,8 +290,8 @@ def test_a_table_break_killed_at_any_moment_is_there_whole_or_not_at_all(
     """Writers breaking one prepared tournament after another are SIGKILLed 12 times: every
     tournament is either broken whole (final table redrawn, both tables and the tournament
     agreeing) or untouched; the log replays clean."""
-    from replay.verify import replay_log
-    from schema.store import open_store, upgrade_database
+    from handlog.replay.verify import replay_log
+    from handlog.schema.store import open_store, upgrade_database
 
     url = f"sqlite:///{tmp_path / 'breaks.db'}"
     upgrade_database(url)
@@ -309,8 +309,8 @@ def test_a_move_killed_at_any_moment_on_postgresql_is_there_whole_or_not_at_all(
         pg_url: str) -> None:
     """10 SIGKILLs of a PostgreSQL writer moving a player: the tournament and both tables
     agree on every seat after each."""
-    from replay.verify import replay_log
-    from schema.store import open_store, upgrade_database
+    from handlog.replay.verify import replay_log
+    from handlog.schema.store import open_store, upgrade_database
 
     upgrade_database(pg_url)
     _tournament_ready(pg_url, "m", 10)

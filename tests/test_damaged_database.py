@@ -13,7 +13,7 @@ import pytest
 from click.testing import CliRunner, Result
 from conftest_store import new_events
 
-from schema.store import open_store, upgrade_database
+from handlog.schema.store import open_store, upgrade_database
 
 COMMANDS = [
     ("log", "verify"),
@@ -24,7 +24,7 @@ COMMANDS = [
 
 
 def handlog(*arguments: str) -> Result:
-    from recorder.cli import cli
+    from handlog.recorder.cli import cli
 
     return CliRunner().invoke(cli, list(arguments), catch_exceptions=False)
 

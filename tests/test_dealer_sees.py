@@ -10,10 +10,10 @@ from __future__ import annotations
 
 import pytest
 
-from engine.cards import parse_cards
-from engine.commands import ActOutOfTurn, BetRaise, CheckCall, DealBoard, Fold, PushChips
-from engine.errors import RuleViolation
-from engine.events import (
+from handlog.engine.cards import parse_cards
+from handlog.engine.commands import ActOutOfTurn, BetRaise, CheckCall, DealBoard, Fold, PushChips
+from handlog.engine.errors import RuleViolation
+from handlog.engine.events import (
     ActedOutOfTurn,
     BetMade,
     ChipsPushed,
@@ -22,9 +22,9 @@ from engine.events import (
     PlayerFolded,
     RaiseMade,
 )
-from engine.hand import BETTING, HandSetup, HandState, decide, execute, start_hand
-from engine.profiles import PROFILES
-from replay.fold import command_for
+from handlog.engine.hand import BETTING, HandSetup, HandState, decide, execute, start_hand
+from handlog.engine.profiles import PROFILES
+from handlog.replay.fold import command_for
 
 ALL = list(PROFILES)
 
@@ -267,7 +267,7 @@ def test_league_if_you_throw_your_cards_into_the_muck_your_hand_is_folded(profil
     pile), then your hand is folded' (every house alike): the dealer enters the cards mucked
     during the betting; at the player's turn it is his fold, before it a fold out of turn,
     pending as TDA 53 (or the league's pull-back) says."""
-    from engine.commands import MuckCards
+    from handlog.engine.commands import MuckCards
 
     state = three_handed(profile)
     assert state.to_act == 2

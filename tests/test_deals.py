@@ -13,10 +13,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from test_tournament import Log, example, started
 
-from engine.deals import deal_amounts, icm_equities, make_deal, unpaid_prizes
-from engine.errors import RuleViolation
-from engine.money import money_block
-from engine.tournament import Bust, award_prizes, eliminate
+from handlog.engine.deals import deal_amounts, icm_equities, make_deal, unpaid_prizes
+from handlog.engine.errors import RuleViolation
+from handlog.engine.money import money_block
+from handlog.engine.tournament import Bust, award_prizes, eliminate
 
 STACKS = (400_000, 300_000, 200_000, 100_000)
 PRIZES = (160_000, 100_000, 60_000, 40_000)  # $1,600 / $1,000 / $600 / $400 in cents

@@ -10,8 +10,8 @@ from pathlib import Path
 
 from click.testing import CliRunner
 
-from recorder.cli import cli
-from schema.store import open_store
+from handlog.recorder.cli import cli
+from handlog.schema.store import open_store
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 

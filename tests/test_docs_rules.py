@@ -7,7 +7,7 @@ import re
 from functools import cache
 from pathlib import Path
 
-from engine.profiles import parameter_names
+from handlog.engine.profiles import parameter_names
 
 ROOT = Path(__file__).resolve().parent.parent
 DOC = ROOT / "docs" / "rules.md"

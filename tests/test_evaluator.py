@@ -12,7 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from pokerkit import StandardHighHand
 
-from engine.cards import (
+from handlog.engine.cards import (
     FULL_DECK,
     RANKS,
     SUITS,
@@ -23,7 +23,7 @@ from engine.cards import (
     parse_cards,
     parse_cards_or_unknown,
 )
-from engine.evaluator import best_five, describe, evaluate, evaluate7, hand_category
+from handlog.engine.evaluator import best_five, describe, evaluate, evaluate7, hand_category
 
 
 def value(text: str) -> int:

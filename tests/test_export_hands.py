@@ -22,13 +22,13 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 
-from engine import commands as hc
-from engine.cards import parse_cards
-from engine.events import RaiseMade
-from engine.table import Level
-from recorder.cli import cli
-from recorder.demo import run_demo
-from recorder.service import (
+from handlog.engine import commands as hc
+from handlog.engine.cards import parse_cards
+from handlog.engine.events import RaiseMade
+from handlog.engine.table import Level
+from handlog.recorder.cli import cli
+from handlog.recorder.demo import run_demo
+from handlog.recorder.service import (
     Actor,
     AmendEvent,
     OpenTable,
@@ -37,19 +37,19 @@ from recorder.service import (
     SeatPlayer,
     StartHand,
 )
-from recorder.tournament_service import Tournaments
-from replay.export_hands import (
+from handlog.recorder.tournament_service import Tournaments
+from handlog.replay.export_hands import (
     ExportOptions,
     HandsExport,
     RecordedHand,
     load_hands,
     odd_chip_split,
 )
-from replay.export_ohh import write_ohh
-from replay.export_phh import dumps_hand, phh_fields, write_phh
-from replay.export_pokerstars import hand_number, write_pokerstars
-from replay.phh_verify import verify_files
-from schema.store import open_store
+from handlog.replay.export_ohh import write_ohh
+from handlog.replay.export_phh import dumps_hand, phh_fields, write_phh
+from handlog.replay.export_pokerstars import hand_number, write_pokerstars
+from handlog.replay.phh_verify import verify_files
+from handlog.schema.store import open_store
 
 SAMPLES = Path("/work/shared/data/hand-histories")
 DEALER = Actor("dealer-7", "dealer", "tablet-7")

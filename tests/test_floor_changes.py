@@ -10,9 +10,9 @@ from typing import Any
 
 from web_support import Client, apply_changes, make_app, make_recorder
 
-from recorder.service import Actor
-from recorder.structure import load_structure
-from recorder.tournament_service import Tournaments
+from handlog.recorder.service import Actor
+from handlog.recorder.structure import load_structure
+from handlog.recorder.tournament_service import Tournaments
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 DIRECTOR = Actor("director", "director", "test")

@@ -8,8 +8,8 @@ from typing import Any
 import pytest
 from web_support import Client, make_app, make_recorder
 
-import recorder.api
-from recorder.floor import setup_demo
+import handlog.recorder.api
+from handlog.recorder.floor import setup_demo
 
 
 def test_the_floor_rebuilds_only_the_tables_that_changed(tmp_path: Any,
@@ -19,13 +19,13 @@ def test_the_floor_rebuilds_only_the_tables_that_changed(tmp_path: Any,
     recorder_ = make_recorder(tmp_path)
     setup_demo(recorder_)
     built: list[str] = []
-    summary = recorder.api.table_summary
+    summary = handlog.recorder.api.table_summary
 
     def counted(fold: Any, *args: Any, **kwargs: Any) -> Any:
         built.append(fold.stream)
         return summary(fold, *args, **kwargs)
 
-    monkeypatch.setattr(recorder.api, "table_summary", counted)
+    monkeypatch.setattr(handlog.recorder.api, "table_summary", counted)
     app, auth = make_app(recorder_)
     with Client(app, auth) as client:
         client.login("director")
@@ -47,7 +47,7 @@ def test_the_floor_rebuilds_only_the_tables_that_changed(tmp_path: Any,
 def test_the_first_floor_read_loads_the_tables_in_one_query(
         tmp_path: Any, monkeypatch: pytest.MonkeyPatch) -> None:
     """After a restart the floor reads its tables' streams together, not one query each."""
-    from recorder.service import Recorder
+    from handlog.recorder.service import Recorder
 
     setup_demo(make_recorder(tmp_path))
     fresh = make_recorder(tmp_path)  # a server started again on the same file

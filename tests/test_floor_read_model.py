@@ -14,12 +14,12 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from web_support import apply_changes
 
-from engine.errors import RuleViolation
-from recorder.floor import LIST_LIMIT, TournamentDesk
-from recorder.service import Actor, Recorder
-from recorder.structure import load_structure
-from recorder.tournament_service import Tournaments
-from schema.store import open_store
+from handlog.engine.errors import RuleViolation
+from handlog.recorder.floor import LIST_LIMIT, TournamentDesk
+from handlog.recorder.service import Actor, Recorder
+from handlog.recorder.structure import load_structure
+from handlog.recorder.tournament_service import Tournaments
+from handlog.schema.store import open_store
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 DIRECTOR = Actor("director", "director", "test")

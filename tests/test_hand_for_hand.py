@@ -14,19 +14,19 @@ import pytest
 from test_tournament import example, started
 from web_support import Client, make_app
 
-from engine import commands as hc
-from engine.cards import parse_card
-from engine.errors import RuleViolation
-from engine.hand import BETTING, BOARD, SHOWDOWN, legal_actions, showdown_order
-from engine.hand_for_hand import check_hand_start, round_status, start_hand_for_hand
-from engine.tournament import Bust, eliminate
-from engine.tournament_events import PlayerEliminated
-from engine.tournament_state import TournamentState
-from recorder.floor import TournamentDesk, setup_demo
-from recorder.service import Actor, Recorder
-from recorder.tournament_service import Tournaments, table_stream
-from replay.verify import replay_log
-from schema.store import EventStore
+from handlog.engine import commands as hc
+from handlog.engine.cards import parse_card
+from handlog.engine.errors import RuleViolation
+from handlog.engine.hand import BETTING, BOARD, SHOWDOWN, legal_actions, showdown_order
+from handlog.engine.hand_for_hand import check_hand_start, round_status, start_hand_for_hand
+from handlog.engine.tournament import Bust, eliminate
+from handlog.engine.tournament_events import PlayerEliminated
+from handlog.engine.tournament_state import TournamentState
+from handlog.recorder.floor import TournamentDesk, setup_demo
+from handlog.recorder.service import Actor, Recorder
+from handlog.recorder.tournament_service import Tournaments, table_stream
+from handlog.replay.verify import replay_log
+from handlog.schema.store import EventStore
 
 DIRECTOR = Actor("director", "director", "test")
 

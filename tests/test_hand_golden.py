@@ -15,12 +15,20 @@ from __future__ import annotations
 import pytest
 from strategies import call_around, deal, new_hand, play
 
-from engine.cards import parse_cards
-from engine.commands import AwardPots, BetRaise, CheckCall, DealHole, Fold, MuckCards, ShowCards
-from engine.errors import RuleViolation
-from engine.evaluator import PAIR, THREE_OF_A_KIND
-from engine.events import BetMade, PlayerCalled, PotAwarded, RaiseMade
-from engine.hand import (
+from handlog.engine.cards import parse_cards
+from handlog.engine.commands import (
+    AwardPots,
+    BetRaise,
+    CheckCall,
+    DealHole,
+    Fold,
+    MuckCards,
+    ShowCards,
+)
+from handlog.engine.errors import RuleViolation
+from handlog.engine.evaluator import PAIR, THREE_OF_A_KIND
+from handlog.engine.events import BetMade, PlayerCalled, PotAwarded, RaiseMade
+from handlog.engine.hand import (
     BETTING,
     BOARD,
     COMPLETE,
@@ -34,7 +42,7 @@ from engine.hand import (
     propose_awards,
     showdown_order,
 )
-from engine.words import hand_name
+from handlog.engine.words import hand_name
 
 SEVEN, KING, ACE = 5, 11, 12  # rank codes: 0 deuce .. 12 ace
 
@@ -572,10 +580,10 @@ def test_no_raise_when_nobody_could_call_more() -> None:
 
 
 def test_deal_hole_is_execute_of_deal_hole() -> None:
-    """engine.hand.deal_hole (the replay's path for a deal) gives what execute gives for
+    """handlog.engine.hand.deal_hole (the replay's path for a deal) gives what execute gives for
     DealHole, refusals included."""
-    from engine.commands import DealHole as Deal
-    from engine.hand import deal_hole, execute
+    from handlog.engine.commands import DealHole as Deal
+    from handlog.engine.hand import deal_hole, execute
 
     state = new_hand((1000, 1000, 1000))
     for player, cards in ((0, parse_cards("AsKs")), (1, None), (2, parse_cards("QdQc"))):
@@ -591,9 +599,9 @@ def test_deal_hole_is_execute_of_deal_hole() -> None:
 
 
 def test_deal_holes_is_deal_hole_in_turn_or_nothing() -> None:
-    """engine.hand.deal_holes (a replay's whole pre-flop deal at once) gives the state that
+    """handlog.engine.hand.deal_holes (a replay's whole pre-flop deal at once) gives the state that
     dealing one by one gives, and None (deal them one by one) for anything unusual."""
-    from engine.hand import deal_hole, deal_holes
+    from handlog.engine.hand import deal_hole, deal_holes
 
     state = new_hand((1000, 1000, 1000))
     deals = [(0, parse_cards("AsKs")), (1, parse_cards("QdQc")), (2, parse_cards("7h2c"))]

@@ -27,14 +27,14 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 
-from engine import commands as hc
-from engine.cards import parse_cards
-from engine.errors import RuleViolation
-from engine.names import name_problem, safe_name
-from engine.table import Level
-from recorder.cli import cli
-from recorder.demo import run_demo
-from recorder.service import (
+from handlog.engine import commands as hc
+from handlog.engine.cards import parse_cards
+from handlog.engine.errors import RuleViolation
+from handlog.engine.names import name_problem, safe_name
+from handlog.engine.table import Level
+from handlog.recorder.cli import cli
+from handlog.recorder.demo import run_demo
+from handlog.recorder.service import (
     Actor,
     OpenTable,
     PlaceButton,
@@ -43,14 +43,14 @@ from recorder.service import (
     SetAbsence,
     StartHand,
 )
-from recorder.structure import load_structure
-from recorder.tournament_service import Tournaments
-from replay.export_hands import HandsExport, RecordedHand, load_hands, odd_chip_split
-from replay.export_pokerstars import eastern_time, hand_number, pokerstars_hand
-from replay.import_hands import read_file
-from replay.import_ohh import objects
-from replay.phh_verify import replay_hand
-from schema.store import open_store
+from handlog.recorder.structure import load_structure
+from handlog.recorder.tournament_service import Tournaments
+from handlog.replay.export_hands import HandsExport, RecordedHand, load_hands, odd_chip_split
+from handlog.replay.export_pokerstars import eastern_time, hand_number, pokerstars_hand
+from handlog.replay.import_hands import read_file
+from handlog.replay.import_ohh import objects
+from handlog.replay.phh_verify import replay_hand
+from handlog.schema.store import open_store
 
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLES = Path("/work/shared/data/hand-histories")
@@ -618,7 +618,7 @@ def test_pokerstars_export_through_pokerkit_replays_to_the_same_final_stacks(
         event: Event) -> None:
     """export -> pokerkit (its PokerStars parser, then its PHH writer) -> handlog's strict
     replay: the same final stacks as the log, wherever pokerkit's rules are ours."""
-    from replay.phh import loads_file
+    from handlog.replay.phh import loads_file
 
     parsed = _PokerStarsWithAntes.parse(event.export("pokerstars"))
     by_number = event.by_number()
@@ -655,7 +655,7 @@ def test_import_of_an_ohh_sample_keeps_the_hero_cards(tmp_path: Path) -> None:
 
 def test_import_shows_a_progress_bar_on_standard_error(monkeypatch: pytest.MonkeyPatch) -> None:
     """A long run in a terminal gets click's progress bar on stderr; stdout keeps the report."""
-    from recorder import cli_import
+    from handlog.recorder import cli_import
 
     if not SAMPLES.exists():
         pytest.skip("the samples are not available")

@@ -10,8 +10,8 @@ from __future__ import annotations
 import pytest
 from strategies import call_around, deal, new_hand, play
 
-from engine.cards import parse_cards
-from engine.commands import (
+from handlog.engine.cards import parse_cards
+from handlog.engine.commands import (
     AwardPots,
     BetRaise,
     CheckCall,
@@ -28,8 +28,8 @@ from engine.commands import (
     MarkReturned,
     VoidHand,
 )
-from engine.errors import RuleViolation
-from engine.events import (
+from handlog.engine.errors import RuleViolation
+from handlog.engine.events import (
     BoardExposedEarly,
     CardExposed,
     HandKilled,
@@ -38,7 +38,7 @@ from engine.events import (
     PlayerChecked,
     PlayerFolded,
 )
-from engine.hand import (
+from handlog.engine.hand import (
     BETTING,
     COMPLETE,
     MISDEALT,

@@ -16,11 +16,11 @@ from hypothesis import HealthCheck, assume, given, settings
 from pokerkit import Automation, Mode, NoLimitTexasHoldem, State
 from strategies import PlayedHand, board_cards, hand_setups, played_hands
 
-from engine.cards import cards_text
-from engine.commands import BetRaise, CheckCall, DealBoard, DealHole, Fold
-from engine.errors import RuleViolation
-from engine.events import PotAwarded
-from engine.hand import BETTING, NOT_ACTED, HandSetup, HandState, decide, legal_actions
+from handlog.engine.cards import cards_text
+from handlog.engine.commands import BetRaise, CheckCall, DealBoard, DealHole, Fold
+from handlog.engine.errors import RuleViolation
+from handlog.engine.events import PotAwarded
+from handlog.engine.hand import BETTING, NOT_ACTED, HandSetup, HandState, decide, legal_actions
 
 AUTOMATIONS = (
     Automation.ANTE_POSTING,

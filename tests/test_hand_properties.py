@@ -10,10 +10,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from strategies import PlayedHand, hand_setups, played_hands, pushes
 
-from engine.commands import BetRaise, CheckCall, Fold, PushChips
-from engine.errors import RuleViolation
-from engine.events import ChipsPushed, PotAwarded
-from engine.hand import (
+from handlog.engine.commands import BetRaise, CheckCall, Fold, PushChips
+from handlog.engine.errors import RuleViolation
+from handlog.engine.events import ChipsPushed, PotAwarded
+from handlog.engine.hand import (
     BETTING,
     MISDEALT,
     VOID,
@@ -24,7 +24,7 @@ from engine.hand import (
     pots,
     replay_events,
 )
-from replay.fold import command_for
+from handlog.replay.fold import command_for
 
 # A played hand is a big example by nature (set-up, deck, every action): Hypothesis's size
 # health checks are about strategies that could be smaller, not about this one.

@@ -14,8 +14,8 @@ import pytest
 from click.testing import CliRunner
 from web_support import Client, make_app, make_recorder, open_table
 
-from recorder.cli import cli
-from replay.hands import HandFilter, table_hands
+from handlog.recorder.cli import cli
+from handlog.replay.hands import HandFilter, table_hands
 
 STREAM = "table-1"
 
@@ -57,7 +57,7 @@ def play_short_all_in_hand(client: Client) -> None:
 @contextmanager
 def served_short_all_in_hand(tmp_path: Path) -> Iterator[str]:
     """A server (its address) whose table-1 has one hand recorded, with a side pot."""
-    from recorder.cli_serve import serve_in_thread
+    from handlog.recorder.cli_serve import serve_in_thread
 
     recorder = make_recorder(tmp_path)
     open_table(recorder, STREAM, PLAYERS)

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import pytest
 
-from engine.cards import parse_cards
-from engine.commands import (
+from handlog.engine.cards import parse_cards
+from handlog.engine.commands import (
     BetRaise,
     CheckCall,
     DealBoard,
@@ -19,10 +19,18 @@ from engine.commands import (
     Fold,
     KillHand,
 )
-from engine.errors import RuleViolation
-from engine.events import MisdealDeclared
-from engine.hand import BETTING, HandSetup, HandState, decide, execute, legal_actions, start_hand
-from engine.profiles import PROFILES, get_profile, render_rule
+from handlog.engine.errors import RuleViolation
+from handlog.engine.events import MisdealDeclared
+from handlog.engine.hand import (
+    BETTING,
+    HandSetup,
+    HandState,
+    decide,
+    execute,
+    legal_actions,
+    start_hand,
+)
+from handlog.engine.profiles import PROFILES, get_profile, render_rule
 
 ALL = list(PROFILES)
 

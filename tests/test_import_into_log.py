@@ -14,9 +14,9 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 
-from recorder.cli import cli
-from replay.hands import table_hands
-from schema.store import open_store
+from handlog.recorder.cli import cli
+from handlog.replay.hands import table_hands
+from handlog.schema.store import open_store
 
 SAMPLES = Path("/work/shared/data/hand-histories")
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"

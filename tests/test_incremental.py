@@ -12,17 +12,17 @@ from typing import Any
 
 import pytest
 
-import replay.incremental
-from engine import commands as hc
-from engine.errors import RuleViolation
-from engine.events import BetMade, EventVoided, RaiseMade
-from engine.hand import BETTING, BOARD, legal_actions, showdown_order
-from recorder.demo import run_demo
-from recorder.service import Actor, AmendAmount, Recorder, Undo, VoidEvents
-from recorder.tournament_service import Tournaments, table_stream
-from replay.fold import fold_table
-from schema.codec import canonical_json, encode_event
-from schema.store import EventStore, StoredEvent
+import handlog.replay.incremental
+from handlog.engine import commands as hc
+from handlog.engine.errors import RuleViolation
+from handlog.engine.events import BetMade, EventVoided, RaiseMade
+from handlog.engine.hand import BETTING, BOARD, legal_actions, showdown_order
+from handlog.recorder.demo import run_demo
+from handlog.recorder.service import Actor, AmendAmount, Recorder, Undo, VoidEvents
+from handlog.recorder.tournament_service import Tournaments, table_stream
+from handlog.replay.fold import fold_table
+from handlog.schema.codec import canonical_json, encode_event
+from handlog.schema.store import EventStore, StoredEvent
 
 DIRECTOR = Actor("td", "director", "floor")
 DEALER = Actor("dealer", "dealer", "tablet")
@@ -152,13 +152,13 @@ class _Frozen:
 
 def _counting_folds(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     calls = [0]
-    original = replay.incremental.fold_effective
+    original = handlog.replay.incremental.fold_effective
 
     def counted(*args: Any, **kwargs: Any) -> Any:
         calls[0] += 1
         return original(*args, **kwargs)
 
-    monkeypatch.setattr(replay.incremental, "fold_effective", counted)
+    monkeypatch.setattr(handlog.replay.incremental, "fold_effective", counted)
     return calls
 
 
@@ -240,7 +240,7 @@ def test_a_connection_postgresql_dropped_is_replaced_without_an_error(pg_url: st
     retried once on a new one, for a read and for an append."""
     from conftest_store import driver_connect, new_event
 
-    from schema.store import open_store, upgrade_database
+    from handlog.schema.store import open_store, upgrade_database
 
     upgrade_database(pg_url)
     with open_store(pg_url) as store:
@@ -266,9 +266,9 @@ def test_a_head_kept_in_memory_never_breaks_the_chain(db_url: str) -> None:
     head, and the chains verify."""
     from conftest_store import new_event
 
-    from schema.errors import ConcurrencyConflict
-    from schema.hashing import verify_events
-    from schema.store import open_store, upgrade_database
+    from handlog.schema.errors import ConcurrencyConflict
+    from handlog.schema.hashing import verify_events
+    from handlog.schema.store import open_store, upgrade_database
 
     upgrade_database(db_url)
     with open_store(db_url) as mine, open_store(db_url) as other:

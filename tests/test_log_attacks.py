@@ -19,19 +19,19 @@ import pytest
 from click.testing import CliRunner, Result
 from conftest_store import driver_connect
 
-from recorder.demo import run_demo
-from recorder.service import Actor, Recorder
-from recorder.signing import sign_checkpoints
-from recorder.tournament_service import Tournaments
-from schema.checkpoint import load_or_create_signing_key
-from schema.hashing import GENESIS_HASH, chain_hash
-from schema.store import open_store, upgrade_database
+from handlog.recorder.demo import run_demo
+from handlog.recorder.service import Actor, Recorder
+from handlog.recorder.signing import sign_checkpoints
+from handlog.recorder.tournament_service import Tournaments
+from handlog.schema.checkpoint import load_or_create_signing_key
+from handlog.schema.hashing import GENESIS_HASH, chain_hash
+from handlog.schema.store import open_store, upgrade_database
 
 DIRECTOR = Actor("director", "director")
 
 
 def handlog(*arguments: str) -> Result:
-    from recorder.cli import cli
+    from handlog.recorder.cli import cli
 
     return CliRunner().invoke(cli, list(arguments), catch_exceptions=False)
 
@@ -338,8 +338,8 @@ def test_a_rewrite_of_the_merkle_tables_too_is_still_caught_by_the_checkpoint(
 
     attack(room, deed)
     # Re-add every leaf with the store's own code, from the forged events.
-    from schema.database import create_engine
-    from schema.merkle import append_leaves
+    from handlog.schema.database import create_engine
+    from handlog.schema.merkle import append_leaves
 
     engine = create_engine(room.url)
     with engine.begin() as connection:

@@ -12,12 +12,12 @@ import pytest
 from click.testing import CliRunner
 from log_fixtures import GOLDEN_LOGS, import_log
 
-from engine import words
-from engine.events import ButtonPlaced, PlayerSeated
-from engine.tournament_events import SeatsDrawn, TableClosed
-from recorder.cli import cli
-from schema.codec import decode_event
-from schema.store import open_store, upgrade_database
+from handlog.engine import words
+from handlog.engine.events import ButtonPlaced, PlayerSeated
+from handlog.engine.tournament_events import SeatsDrawn, TableClosed
+from handlog.recorder.cli import cli
+from handlog.schema.codec import decode_event
+from handlog.schema.store import open_store, upgrade_database
 
 
 def test_there_are_golden_logs() -> None:

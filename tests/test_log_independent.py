@@ -13,7 +13,7 @@ from click.testing import CliRunner, Result
 from conftest_store import new_events
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 
-from schema.store import open_store, upgrade_database
+from handlog.schema.store import open_store, upgrade_database
 
 # --- the verifier, from the texts ------------------------------------------------------------
 
@@ -118,7 +118,7 @@ def c2sp_open_checkpoint(note: str, name: str, public: bytes) -> tuple[str, int,
 
 
 def handlog(*arguments: str) -> Result:
-    from recorder.cli import cli
+    from handlog.recorder.cli import cli
 
     result = CliRunner().invoke(cli, list(arguments), catch_exceptions=False)
     assert result.exit_code == 0, result.output

@@ -13,8 +13,8 @@ import pytest
 import sqlalchemy as sa
 from conftest_store import new_events
 
-from schema.database import create_engine
-from schema.merkle import (
+from handlog.schema.database import create_engine
+from handlog.schema.merkle import (
     EMPTY_ROOT,
     MemoryTree,
     StoredTree,
@@ -29,7 +29,7 @@ from schema.merkle import (
     verify_consistency,
     verify_inclusion,
 )
-from schema.store import EventStore, open_store
+from handlog.schema.store import EventStore, open_store
 
 LEAVES = [leaf_hash(bytes([i])) for i in range(33)]
 
@@ -137,7 +137,7 @@ def test_processes_appending_at_once_keep_tree_order_equal_to_commit_order(
     """Four processes, each recording its own table at the same time: every leaf is in position
     order and the tree is the RFC tree of the log as committed."""
     context = multiprocessing.get_context("forkserver")
-    context.set_forkserver_preload(["schema.store"])
+    context.set_forkserver_preload(["handlog.schema.store"])
     barrier = context.Barrier(4)
     processes = [
         context.Process(target=_append_in_process, args=(db_url, f"table-{n}", 15, barrier))

@@ -13,11 +13,11 @@ from alembic.runtime.migration import MigrationContext
 from conftest_store import new_events
 from sqlmodel import SQLModel
 
-import migrations
-import schema.tables  # noqa: F401  (the tables on SQLModel.metadata)
-from schema.database import create_engine
-from schema.errors import SchemaMissing
-from schema.store import database_revision, open_store, upgrade_database
+import handlog.schema.tables  # noqa: F401  (the tables on SQLModel.metadata)
+from handlog import migrations
+from handlog.schema.database import create_engine
+from handlog.schema.errors import SchemaMissing
+from handlog.schema.store import database_revision, open_store, upgrade_database
 
 HANDLOG_TABLES = {
     "events", "streams", "merkle_leaves", "log_checkpoints",
@@ -144,8 +144,8 @@ def test_comparison_sees_a_difference(sqlite_url: str) -> None:
 def test_merkle_log_migration_makes_leaves_of_the_events_already_stored(db_url: str) -> None:
     """0002 turns a log written before it into leaves in position order: its root is the RFC
     9162 root of the events' leaves, and appends after it extend that tree."""
-    from schema.merkle import event_leaf, mth
-    from schema.store import EventStore
+    from handlog.schema.merkle import event_leaf, mth
+    from handlog.schema.store import EventStore
 
     migrations.upgrade(db_url, "0001_events_and_streams")
     with _store_at_0001(db_url) as store:
@@ -166,7 +166,7 @@ def test_nodes_move_into_the_leaf_rows_and_back(db_url: str) -> None:
     """0004 carries a tree written by 0002 (leaves, `merkle_nodes`, `merkle_head`) into the leaf
     rows: same size and root, proofs from the moved nodes hold, appends extend it; downgrading
     rebuilds the old tables with the same head."""
-    from schema.merkle import (
+    from handlog.schema.merkle import (
         StoredTree,
         event_leaf,
         inclusion_path,
@@ -226,6 +226,6 @@ def test_downgrade_of_the_merkle_log_keeps_the_events(db_url: str) -> None:
 
 
 def _store_at_0001(url: str) -> Any:
-    from schema.store import EventStore
+    from handlog.schema.store import EventStore
 
     return EventStore(create_engine(url), url)

@@ -11,10 +11,10 @@ import pytest
 from test_rules_seeds import cards, new_hand, play, run_out
 from test_tournament import EXAMPLES, Log, example, started
 
-from engine.commands import AwardPots, BetRaise, CheckCall, Fold, ShowCards
-from engine.errors import RuleViolation
-from engine.hand import HandState
-from engine.money import (
+from handlog.engine.commands import AwardPots, BetRaise, CheckCall, Fold, ShowCards
+from handlog.engine.errors import RuleViolation
+from handlog.engine.hand import HandState
+from handlog.engine.money import (
     COVERING_WINNER,
     NO_POT,
     SPLIT_POT,
@@ -26,13 +26,13 @@ from engine.money import (
     money_block,
     money_findings,
 )
-from engine.tournament import award_high_hand, register
-from engine.tournament_events import BountyReferred, HighHandPosted
-from recorder.demo import run_demo
-from recorder.service import Recorder
-from recorder.structure import load_structure
-from replay.verify import replay_log
-from schema.store import EventStore
+from handlog.engine.tournament import award_high_hand, register
+from handlog.engine.tournament_events import BountyReferred, HighHandPosted
+from handlog.recorder.demo import run_demo
+from handlog.recorder.service import Recorder
+from handlog.recorder.structure import load_structure
+from handlog.replay.verify import replay_log
+from handlog.schema.store import EventStore
 
 
 def showdown(state: HandState, shows: dict[int, str], board: str) -> HandState:
@@ -130,7 +130,7 @@ def test_octobermuck_demo_pays_every_cent_bounties_and_high_hand(store: EventSto
     """24 players under Octobermuck: every bounty assigned by the engine (or settled by the
     director on its proposal), the jackpot confirmed; the report's money block has unaccounted
     0 and the replay is clean. On SQLite and PostgreSQL."""
-    from replay.report import build_report
+    from handlog.replay.report import build_report
 
     recorder = Recorder(store)
     summary = run_demo(recorder, players=24, tables=3, seed=3,

@@ -17,8 +17,8 @@ from typing import Any
 import httpx
 import pytest
 
-from recorder.auth import Auth
-from recorder.cli_serve import free_port
+from handlog.recorder.auth import Auth
+from handlog.recorder.cli_serve import free_port
 
 SECRET = "0123456789abcdef" * 4
 
@@ -29,7 +29,7 @@ def handlog_serve(db_url: str, *extra: str) -> Iterator[str]:
     port = free_port()
     env = dict(os.environ, HANDLOG_SECRET=SECRET)
     process = subprocess.Popen(
-        [sys.executable, "-m", "recorder.cli", "serve", "--db", db_url, "--port", str(port),
+        [sys.executable, "-m", "handlog.recorder.cli", "serve", "--db", db_url, "--port", str(port),
          *extra], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, env=env)
     base = f"http://127.0.0.1:{port}"
     try:

@@ -15,7 +15,7 @@ from typing import Any
 
 from web_support import Client, make_app, make_recorder, open_table
 
-from recorder import offline, offline_engine
+from handlog.recorder import offline, offline_engine
 
 
 def client(tmp_path: Path) -> Client:
@@ -58,14 +58,15 @@ def test_the_engine_zip_is_the_installed_engine_and_imports_only_the_standard_li
     data = c.http.get("/vendor/engine.zip").content
     names = zipfile.ZipFile(io.BytesIO(data)).namelist()
     engine_dir = Path(offline.ENGINE)
-    assert sorted(n for n in names if n.startswith("engine/")) == sorted(
-        f"engine/{p.relative_to(engine_dir).as_posix()}" for p in engine_dir.rglob("*.py"))
-    assert {"schema/codec.py", "schema/errors.py", "handlog_offline.py",
-            "recorder/offline_view.py"} <= set(names)
+    assert sorted(n for n in names if n.startswith("handlog/engine/")) == sorted(
+        f"handlog/engine/{p.relative_to(engine_dir).as_posix()}"
+        for p in engine_dir.rglob("*.py"))
+    assert {"handlog/__init__.py", "handlog/schema/codec.py", "handlog/schema/errors.py",
+            "handlog_offline.py", "handlog/recorder/offline_view.py"} <= set(names)
     archive = zipfile.ZipFile(io.BytesIO(data))
-    ours = {"engine", "schema", "recorder", "handlog_offline"}
-    assert {n for n in names if n.startswith("recorder/")} == {"recorder/__init__.py",
-                                                              "recorder/offline_view.py"}
+    ours = {"handlog.engine", "handlog.schema", "handlog.recorder", "handlog_offline", "handlog"}
+    assert {n for n in names if n.startswith("handlog/recorder/")} == {
+        "handlog/recorder/__init__.py", "handlog/recorder/offline_view.py"}
     for name in names:
         tree = ast.parse(archive.read(name))
         top_level = set(tree.body)
@@ -74,10 +75,12 @@ def test_the_engine_zip_is_the_installed_engine_and_imports_only_the_standard_li
                        [node.module or ""] if isinstance(node, ast.ImportFrom) and not node.level
                        else [])
             for module in modules:
-                top = module.split(".")[0]
+                top = ".".join(module.split(".")[:2]) if module.startswith("handlog.") \
+                    else module.split(".")[0]
                 assert top in ours or top in sys.stdlib_module_names, (name, module)
-                if top == "schema" and node in top_level:  # only the codec and its errors
-                    assert module in ("schema.codec", "schema.errors"), (name, module)
+                if top == "handlog.schema" and node in top_level:  # only the codec and errors
+                    assert module in ("handlog.schema.codec", "handlog.schema.errors"), \
+                        (name, module)
 
 
 def decided_offline(view: dict[str, Any], entries: list[dict[str, Any]]) -> dict[str, Any]:

@@ -18,9 +18,9 @@ from hypothesis import HealthCheck, Phase, given, settings
 from schemathesis import checks
 from web_support import make_app, make_recorder, open_table
 
-from recorder.auth import CSRF_COOKIE, CSRF_HEADER, SESSION_COOKIE, Auth
-from recorder.floor import setup_demo
-from recorder.service import Recorder
+from handlog.recorder.auth import CSRF_COOKIE, CSRF_HEADER, SESSION_COOKIE, Auth
+from handlog.recorder.floor import setup_demo
+from handlog.recorder.service import Recorder
 
 STREAM = "table-1"
 MAX_EXAMPLES = 8

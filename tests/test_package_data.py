@@ -12,10 +12,10 @@ ROOT = Path(__file__).resolve().parent.parent
 
 def test_every_static_file_is_in_the_package_data() -> None:
     config = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
-    patterns = config["tool"]["setuptools"]["package-data"]["recorder"]
+    patterns = config["tool"]["setuptools"]["package-data"]["handlog.recorder"]
     package = ROOT / "recorder"
     shipped = {path for pattern in patterns for path in package.glob(pattern) if path.is_file()}
     assets = {path for path in (package / "static").rglob("*") if path.is_file()}
     assert any(p.parent.name == "dealer" for p in assets)  # the folders the patterns must reach
     missing = sorted(str(p.relative_to(package)) for p in assets - shipped)
-    assert not missing, f"not in [tool.setuptools.package-data] recorder: {missing}"
+    assert not missing, f"not in [tool.setuptools.package-data] handlog.recorder: {missing}"

@@ -11,17 +11,17 @@ from click.testing import CliRunner
 from test_tournament import example, started
 from web_support import Client, make_app
 
-from engine import commands as hc
-from engine.errors import RuleViolation
-from engine.events import ChipsPosted, HandKilled, HandStarted
-from engine.hand import legal_actions
-from engine.penalties import give_penalty
-from recorder.cli import cli
-from recorder.floor import setup_demo
-from recorder.service import Actor, Recorder
-from recorder.tournament_service import Tournaments, table_stream
-from replay.verify import replay_log
-from schema.store import EventStore
+from handlog.engine import commands as hc
+from handlog.engine.errors import RuleViolation
+from handlog.engine.events import ChipsPosted, HandKilled, HandStarted
+from handlog.engine.hand import legal_actions
+from handlog.engine.penalties import give_penalty
+from handlog.recorder.cli import cli
+from handlog.recorder.floor import setup_demo
+from handlog.recorder.service import Actor, Recorder
+from handlog.recorder.tournament_service import Tournaments, table_stream
+from handlog.replay.verify import replay_log
+from handlog.schema.store import EventStore
 
 DIRECTOR = Actor("director", "director", "test")
 

@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from replay.phh import (
+from handlog.replay.phh import (
     PhhAction,
     PhhFormatError,
     PhhHand,

@@ -6,13 +6,13 @@ from pathlib import Path
 
 import pytest
 
-import engine.hand as hand_module
-from engine.cards import parse_cards
-from engine.commands import BetRaise, CheckCall, Fold, ShowCards
-from engine.events import BoardDealt
-from engine.hand import HandState
-from replay.phh import PhhHand, find_phh_files, load_file, loads_file
-from replay.phh_verify import (
+import handlog.engine.hand as hand_module
+from handlog.engine.cards import parse_cards
+from handlog.engine.commands import BetRaise, CheckCall, Fold, ShowCards
+from handlog.engine.events import BoardDealt
+from handlog.engine.hand import HandState
+from handlog.replay.phh import PhhHand, find_phh_files, load_file, loads_file
+from handlog.replay.phh_verify import (
     HandResult,
     hand_commands,
     replay_hand,

@@ -20,8 +20,8 @@ from typing import Any
 
 import pytest
 
-from engine.cards import parse_cards
-from engine.commands import (
+from handlog.engine.cards import parse_cards
+from handlog.engine.commands import (
     ActOutOfTurn,
     AwardPots,
     BetRaise,
@@ -37,9 +37,9 @@ from engine.commands import (
     PushChips,
     ShowCards,
 )
-from engine.errors import RuleViolation
-from engine.events import ButtonPlaced, PlayerLeft, PlayerSeated, TableOpened
-from engine.hand import (
+from handlog.engine.errors import RuleViolation
+from handlog.engine.events import ButtonPlaced, PlayerLeft, PlayerSeated, TableOpened
+from handlog.engine.hand import (
     BETTING,
     BOARD,
     HandSetup,
@@ -51,10 +51,10 @@ from engine.hand import (
     propose_awards,
     start_hand,
 )
-from engine.profiles import PROFILES, get_profile, parameter_names, room_profile_ref
-from engine.structure import Structure
-from engine.table import Level, apply_table, open_table, plan_hand
-from engine.tournament import (
+from handlog.engine.profiles import PROFILES, get_profile, parameter_names, room_profile_ref
+from handlog.engine.structure import Structure
+from handlog.engine.table import Level, apply_table, open_table, plan_hand
+from handlog.engine.tournament import (
     Bust,
     TournamentState,
     apply_tournament,
@@ -75,7 +75,7 @@ from engine.tournament import (
     start_level,
     suggest_balance,
 )
-from recorder.structure import load_structure
+from handlog.recorder.structure import load_structure
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 TEST_NAME = "tests/test_profile_flips.py::test_flipping_a_parameter_changes_a_decision"
@@ -380,7 +380,7 @@ def seat_draw(profile: str) -> Any:
         log.add(register(log.state, p, p))
     # What the recorder's seat draw asks (a shuffle with a recorded seed, or the director's
     # order), and what the draw records.
-    from engine.seating import seating_order
+    from handlog.engine.seating import seating_order
 
     order, seed = seating_order(log.state, list(reversed(players(4))), "3")
     return tuple(order), seed, draw_seats(log.state, ("A",), order, seed=seed).reason

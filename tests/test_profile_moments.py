@@ -14,16 +14,16 @@ from typing import Any
 
 import pytest
 
-from engine import commands as hc
-from engine.breaking import table_to_break
-from engine.errors import RuleViolation
-from engine.events import HandStarted
-from engine.tournament import played_no_hand, stakes
-from engine.tournament_events import LevelStarted, PlayerWithdrew, SeatsDrawn
-from recorder.service import Actor, Recorder, SetAbsence, StartHand
-from recorder.structure import load_structure
-from recorder.tournament_service import Tournaments, table_stream
-from schema.store import open_store
+from handlog.engine import commands as hc
+from handlog.engine.breaking import table_to_break
+from handlog.engine.errors import RuleViolation
+from handlog.engine.events import HandStarted
+from handlog.engine.tournament import played_no_hand, stakes
+from handlog.engine.tournament_events import LevelStarted, PlayerWithdrew, SeatsDrawn
+from handlog.recorder.service import Actor, Recorder, SetAbsence, StartHand
+from handlog.recorder.structure import load_structure
+from handlog.recorder.tournament_service import Tournaments, table_stream
+from handlog.schema.store import open_store
 
 ROOT = Path(__file__).resolve().parent.parent
 DIRECTOR = Actor("Tina", "director", "floor-tablet")
@@ -88,8 +88,8 @@ def test_button_redraw_at_the_final_table_decides_the_break_plan(
     keeps the button moving at the final table (a random seat redraw aside); a profile whose
     button_redraw_at names the final table draws it there. Seats assigned (no redraw) make the
     difference show: both profiles are given seats_drawn_at_random false here."""
-    from engine.profiles import room_profile_ref
-    from engine.tournament_state import fold_tournament
+    from handlog.engine.profiles import room_profile_ref
+    from handlog.engine.tournament_state import fold_tournament
 
     room = room_profile_ref(f"{profile}-assigned", profile, {"seats_drawn_at_random": False})
     _tournament(desk, room, 6)

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from engine.profiles import (
+from handlog.engine.profiles import (
     BSE,
     CHAIRPERSON,
     LEAGUE,
@@ -21,7 +21,7 @@ from engine.profiles import (
     parameter_names,
     parameter_scopes,
 )
-from recorder.structure import load_structure
+from handlog.recorder.structure import load_structure
 
 # The seed documents live beside the repository (shared/seeds/), not in it.
 OUTSIDE = Path(__file__).resolve().parents[2]

@@ -12,20 +12,20 @@ import pytest
 from click.testing import CliRunner
 from log_fixtures import GOLDEN_LOGS, import_log
 
-import replay.report_stream as report_stream
-import schema.logcheck
-from engine.errors import RuleViolation
-from engine.events import BetMade, RaiseMade
-from recorder.cli import cli
-from recorder.demo import run_demo
-from recorder.service import Actor, AmendAmount, Recorder, VoidEvents
-from replay.export_hands import LogSnapshot
-from replay.report import build_report
-from replay.report_stream import write_report
-from replay.verify import ReplayReport, replay_log
-from schema.export import export_lines, export_store
-from schema.logcheck import check_store
-from schema.store import EventStore
+import handlog.replay.report_stream as report_stream
+import handlog.schema.logcheck
+from handlog.engine.errors import RuleViolation
+from handlog.engine.events import BetMade, RaiseMade
+from handlog.recorder.cli import cli
+from handlog.recorder.demo import run_demo
+from handlog.recorder.service import Actor, AmendAmount, Recorder, VoidEvents
+from handlog.replay.export_hands import LogSnapshot
+from handlog.replay.report import build_report
+from handlog.replay.report_stream import write_report
+from handlog.replay.verify import ReplayReport, replay_log
+from handlog.schema.export import export_lines, export_store
+from handlog.schema.logcheck import check_store
+from handlog.schema.store import EventStore
 
 DIRECTOR = Actor("td", "director", "floor")
 
@@ -94,9 +94,9 @@ def test_the_streamed_replay_applies_voids_and_amends_like_the_whole_fold(
 def test_log_verify_streams_a_sound_log_without_the_full_check(
         store: EventStore, monkeypatch: pytest.MonkeyPatch) -> None:
     _corrected_demo(store)
-    full = schema.logcheck._full_check
+    full = handlog.schema.logcheck._full_check
     whole = full(_unrereadable(store))
-    monkeypatch.setattr(schema.logcheck, "_full_check", _refuse)
+    monkeypatch.setattr(handlog.schema.logcheck, "_full_check", _refuse)
     streamed = check_store(store)
     assert streamed.ok and whole.ok
     assert (streamed.events, streamed.streams, streamed.size, streamed.root) == (
@@ -141,23 +141,24 @@ def _refuse(*_args: object) -> None:
     raise AssertionError("the full check ran on a sound log")
 
 
-def _unrereadable(store: EventStore) -> schema.logcheck.LogSource:
+def _unrereadable(store: EventStore) -> handlog.schema.logcheck.LogSource:
     """The database as a source the check cannot read twice (so it checks in full)."""
-    captured: list[schema.logcheck.LogSource] = []
-    original = schema.logcheck.check_log
+    captured: list[handlog.schema.logcheck.LogSource] = []
+    original = handlog.schema.logcheck.check_log
 
-    def capture(source: schema.logcheck.LogSource, *_a: object) -> schema.logcheck.LogCheck:
+    def capture(source: handlog.schema.logcheck.LogSource,
+                *_a: object) -> handlog.schema.logcheck.LogCheck:
         source = source.reread() if source.reread else source
         events = list(source.events)
         source.events = events
         captured.append(source)
-        return schema.logcheck.LogCheck()
+        return handlog.schema.logcheck.LogCheck()
 
-    schema.logcheck.check_log = capture  # type: ignore[assignment]
+    handlog.schema.logcheck.check_log = capture  # type: ignore[assignment]
     try:
         check_store(store)
     finally:
-        schema.logcheck.check_log = original
+        handlog.schema.logcheck.check_log = original
     return captured[0]
 
 
@@ -202,10 +203,10 @@ def test_the_streamed_export_writes_the_text_the_whole_export_made(
     same text as the export of the whole log held in memory."""
     import io
 
-    from replay.export_hands import ExportOptions, load_hands, stream_hands
-    from replay.export_ohh import write_ohh
-    from replay.export_phh import write_phh
-    from replay.export_pokerstars import write_pokerstars
+    from handlog.replay.export_hands import ExportOptions, load_hands, stream_hands
+    from handlog.replay.export_ohh import write_ohh
+    from handlog.replay.export_phh import write_phh
+    from handlog.replay.export_pokerstars import write_pokerstars
 
     _corrected_demo(store)
     writer = {"phh": write_phh, "pokerstars": write_pokerstars, "ohh": write_ohh}[fmt]

@@ -9,18 +9,18 @@ from dataclasses import replace
 import pytest
 from click.testing import CliRunner
 
-from engine import HANDLOG_VERSION, profiles
-from engine import commands as hc
-from engine.events import HandKilled, HandStarted, TableOpened
-from engine.hand import legal_actions
-from engine.profiles import PROFILES, TDA, profile_digest
-from engine.table import Level
-from recorder import service as service_module
-from recorder.cli import cli
-from recorder.service import Actor, OpenTable, PlaceButton, Recorder, SeatPlayer, StartHand
-from replay.fold import DIFFERS_UNDER_TODAYS_RULES, OTHER_RULES
-from replay.verify import replay_log
-from schema.store import EventStore
+from handlog.engine import HANDLOG_VERSION, profiles
+from handlog.engine import commands as hc
+from handlog.engine.events import HandKilled, HandStarted, TableOpened
+from handlog.engine.hand import legal_actions
+from handlog.engine.profiles import PROFILES, TDA, profile_digest
+from handlog.engine.table import Level
+from handlog.recorder import service as service_module
+from handlog.recorder.cli import cli
+from handlog.recorder.service import Actor, OpenTable, PlaceButton, Recorder, SeatPlayer, StartHand
+from handlog.replay.fold import DIFFERS_UNDER_TODAYS_RULES, OTHER_RULES
+from handlog.replay.verify import replay_log
+from handlog.schema.store import EventStore
 
 DEALER = Actor("dealer-1", "dealer", "tablet-1")
 STREAM = "table-rules"

@@ -14,15 +14,15 @@ from click.testing import CliRunner
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from engine import commands as hc
-from engine.cards import parse_cards
-from engine.errors import RuleViolation
-from engine.events import HandStarted, PotAwarded, PotCarried
-from engine.hand import legal_actions
-from engine.table import Level
-from recorder.cli import cli
-from recorder.demo import run_demo
-from recorder.service import (
+from handlog.engine import commands as hc
+from handlog.engine.cards import parse_cards
+from handlog.engine.errors import RuleViolation
+from handlog.engine.events import HandStarted, PotAwarded, PotCarried
+from handlog.engine.hand import legal_actions
+from handlog.engine.table import Level
+from handlog.recorder.cli import cli
+from handlog.recorder.demo import run_demo
+from handlog.recorder.service import (
     Actor,
     CarryToPot,
     OpenTable,
@@ -32,12 +32,12 @@ from recorder.service import (
     StartHand,
     Undo,
 )
-from recorder.structure import load_structure
-from recorder.tournament_service import Tournaments, table_stream
-from replay.fold import fold_table
-from replay.verify import replay_log
-from schema.errors import ConcurrencyConflict, DuplicateEventConflict
-from schema.store import EventStore, NewEvent, open_store
+from handlog.recorder.structure import load_structure
+from handlog.recorder.tournament_service import Tournaments, table_stream
+from handlog.replay.fold import fold_table
+from handlog.replay.verify import replay_log
+from handlog.schema.errors import ConcurrencyConflict, DuplicateEventConflict
+from handlog.schema.store import EventStore, NewEvent, open_store
 
 DEALER = Actor("dealer-1", "dealer", "tablet-1")
 STREAM = "table-test-1"
@@ -334,7 +334,7 @@ def test_wrong_award_written_into_the_log_is_found_by_replay(
     fold = recorder.table(STREAM)
     hand = fold.state.hand  # type: ignore[union-attr]
     right = hc.AwardPots()
-    from engine.hand import decide
+    from handlog.engine.hand import decide
 
     awards = decide(hand, right)  # type: ignore[arg-type]
     first = awards[0]
@@ -479,8 +479,8 @@ def test_director_amends_an_earlier_bet_and_later_events_are_revalidated(
         recorder: Recorder, store: EventStore) -> None:
     """An amendment re-derives the table (the original stays in the log); one that would make
     a later event illegal is refused with that event named."""
-    from engine.events import RaiseMade
-    from recorder.service import AmendEvent
+    from handlog.engine.events import RaiseMade
+    from handlog.recorder.service import AmendEvent
 
     three_handed(recorder)
     submit(recorder, StartHand(Level(10, 20)))

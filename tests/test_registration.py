@@ -6,8 +6,8 @@ from __future__ import annotations
 import pytest
 from test_tournament import Log, example
 
-from engine.errors import RuleViolation
-from engine.tournament import register
+from handlog.engine.errors import RuleViolation
+from handlog.engine.tournament import register
 
 
 def test_a_second_entrant_with_the_same_name_is_refused_unless_told_apart() -> None:

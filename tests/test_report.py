@@ -15,16 +15,16 @@ import pytest
 from click.testing import CliRunner
 from test_export_hands import CASH, DIRECTOR, LogUnderTest, build_log
 
-from engine import commands as hc
-from engine.cards import parse_cards
-from engine.events import PotAwarded
-from engine.hand import decide
-from engine.table import Level
-from recorder.cli import cli
-from recorder.service import OpenTable, PlaceButton, Recorder, SeatPlayer, StartHand
-from replay.fold import effective_events
-from replay.report import AuditReport, build_report, csv_paths
-from schema.store import NewEvent, open_store
+from handlog.engine import commands as hc
+from handlog.engine.cards import parse_cards
+from handlog.engine.events import PotAwarded
+from handlog.engine.hand import decide
+from handlog.engine.table import Level
+from handlog.recorder.cli import cli
+from handlog.recorder.service import OpenTable, PlaceButton, Recorder, SeatPlayer, StartHand
+from handlog.replay.fold import effective_events
+from handlog.replay.report import AuditReport, build_report, csv_paths
+from handlog.schema.store import NewEvent, open_store
 
 FORGED = "table-forged-1"
 

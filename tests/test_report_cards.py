@@ -14,10 +14,10 @@ import pytest
 from click.testing import CliRunner
 from web_support import LEVEL, make_recorder, open_table, record
 
-from engine import commands as hc
-from engine.cards import parse_cards
-from recorder.cli import cli
-from recorder.service import StartHand, Undo
+from handlog.engine import commands as hc
+from handlog.engine.cards import parse_cards
+from handlog.recorder.cli import cli
+from handlog.recorder.service import StartHand, Undo
 
 STREAM = "table-1"
 SHOWN = "JhTh"  # Bob's, shown at showdown

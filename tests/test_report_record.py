@@ -13,8 +13,8 @@ import pytest
 from test_hands import PLAYERS, STREAM, play_short_all_in_hand
 from web_support import Client, make_app, make_recorder, open_table
 
-from replay import report_html as report_module
-from replay.report import AuditReport, build_report
+from handlog.replay import report_html as report_module
+from handlog.replay.report import AuditReport, build_report
 
 
 @pytest.fixture(scope="module")
@@ -111,7 +111,7 @@ def test_the_charts_are_inline_svg_drawn_from_the_reports_numbers(
 
 def test_a_report_of_many_hands_has_a_page_per_table(recorded: AuditReport, tmp_path: Path,
                                                       monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr("replay.report.PAGED_ABOVE", 1)
+    monkeypatch.setattr("handlog.replay.report.PAGED_ABOVE", 1)
     out = tmp_path / "event.html"
     written = recorded.write("html", out)
     table_page = tmp_path / "event-tables" / f"{STREAM}.html"
@@ -175,7 +175,7 @@ def test_the_index_of_a_paged_report_stays_small_and_links_each_level(
 def test_the_eliminations_chart_counts_every_player_out(tmp_path: Path) -> None:
     from test_export_hands import build_log
 
-    from schema.store import open_store
+    from handlog.schema.store import open_store
 
     log = build_log(tmp_path)
     with open_store(log.url) as store:
@@ -210,7 +210,7 @@ def test_report_format_pdf_has_the_verdict_contents_hands_and_page_numbers(
 def test_handlog_report_format_pdf_on_the_command_line(tmp_path: Path) -> None:
     from click.testing import CliRunner
 
-    from recorder.cli import cli
+    from handlog.recorder.cli import cli
 
     url = f"sqlite:///{tmp_path / 'handlog.db'}"
     recorder = make_recorder(tmp_path)

@@ -12,12 +12,12 @@ import pytest
 from click.testing import CliRunner
 from log_fixtures import GOLDEN_LOGS, import_log
 
-from engine import words
-from engine.profiles import PROFILES
-from recorder.cli import cli
-from replay.report import build_report
-from replay.verify import replay_log
-from schema.store import EventStore, open_store, upgrade_database
+from handlog.engine import words
+from handlog.engine.profiles import PROFILES
+from handlog.recorder.cli import cli
+from handlog.replay.report import build_report
+from handlog.replay.verify import replay_log
+from handlog.schema.store import EventStore, open_store, upgrade_database
 
 
 def _other(text: str) -> str:

@@ -14,8 +14,8 @@ from __future__ import annotations
 
 import pytest
 
-from engine.cards import Card, parse_cards
-from engine.commands import (
+from handlog.engine.cards import Card, parse_cards
+from handlog.engine.commands import (
     AwardPots,
     BetRaise,
     CheckCall,
@@ -32,8 +32,8 @@ from engine.commands import (
     ShowCards,
     VoidHand,
 )
-from engine.errors import RuleViolation
-from engine.events import (
+from handlog.engine.errors import RuleViolation
+from handlog.engine.events import (
     BoardExposedEarly,
     CardExposed,
     ChipsPosted,
@@ -43,7 +43,7 @@ from engine.events import (
     PlayerCalled,
     PlayerChecked,
 )
-from engine.hand import (
+from handlog.engine.hand import (
     BETTING,
     BOARD,
     COMPLETE,
@@ -63,8 +63,8 @@ from engine.hand import (
     showdown_order,
     start_hand,
 )
-from engine.profiles import get_profile
-from engine.words import render
+from handlog.engine.profiles import get_profile
+from handlog.engine.words import render
 
 # --- helpers -------------------------------------------------------------------------------
 

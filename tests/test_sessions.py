@@ -21,12 +21,12 @@ import pytest
 from click.testing import CliRunner
 from web_support import Client, make_app, open_table
 
-from recorder.auth import CSRF_HEADER, Auth, SecretTooShort
-from recorder.cli import cli
-from recorder.cli_serve import free_port
-from recorder.service import Recorder
-from schema.sessions import SignedIn
-from schema.store import open_store
+from handlog.recorder.auth import CSRF_HEADER, Auth, SecretTooShort
+from handlog.recorder.cli import cli
+from handlog.recorder.cli_serve import free_port
+from handlog.recorder.service import Recorder
+from handlog.schema.sessions import SignedIn
+from handlog.schema.store import open_store
 
 STREAM = "table-1"
 SECRET = b"s" * 48

@@ -12,9 +12,9 @@ import httpx
 import pytest
 from web_support import DIRECTOR_PIN, Client, make_app, make_recorder, open_table
 
-from recorder.auth import Auth, Limits
-from recorder.cli_serve import listening_hosts, serve, serve_in_thread
-from recorder.service import Recorder
+from handlog.recorder.auth import Auth, Limits
+from handlog.recorder.cli_serve import listening_hosts, serve, serve_in_thread
+from handlog.recorder.service import Recorder
 
 STREAM = "table-1"
 
@@ -32,7 +32,7 @@ def _known(stream: str) -> bool:
 
 
 def _status(auth: Auth, client: str, **fields: Any) -> int:
-    from recorder.auth import AuthError
+    from handlog.recorder.auth import AuthError
 
     try:
         auth.login(client, fields.pop("role", "dealer"), table_known=_known, **fields)

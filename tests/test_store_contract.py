@@ -10,10 +10,10 @@ import pytest
 from conftest_store import driver_connect, new_event, new_events
 from sqlalchemy.engine import make_url
 
-from engine.events import PlayerCalled, PotAwarded
-from schema import database
-from schema.codec import format_utc
-from schema.errors import (
+from handlog.engine.events import PlayerCalled, PotAwarded
+from handlog.schema import database
+from handlog.schema.codec import format_utc
+from handlog.schema.errors import (
     CanonicalJsonError,
     ConcurrencyConflict,
     DuplicateEventConflict,
@@ -21,8 +21,8 @@ from schema.errors import (
     SchemaBehind,
     SchemaMissing,
 )
-from schema.hashing import GENESIS_HASH, chain_hash, verify_events
-from schema.store import EventStore, NewEvent, open_store, upgrade_database
+from handlog.schema.hashing import GENESIS_HASH, chain_hash, verify_events
+from handlog.schema.store import EventStore, NewEvent, open_store, upgrade_database
 
 # --- 1. append and read ---------------------------------------------------------------------
 
@@ -467,8 +467,7 @@ def test_store_behind_or_ahead_of_the_code_says_what_to_do(
     db_url: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """A database at an older revision names both revisions and the upgrade command."""
-    import migrations
-
+    from handlog import migrations
     upgrade_database(db_url)
     current = migrations.HEAD_REVISION
     monkeypatch.setattr(migrations, "HEAD_REVISION", "0002_from_the_future")

@@ -11,9 +11,9 @@ from pathlib import Path
 import pytest
 from conftest_store import new_event, new_events
 
-from schema.export import export_lines, export_store, verify_export, verify_lines
-from schema.hashing import event_hash
-from schema.store import EventStore
+from handlog.schema.export import export_lines, export_store, verify_export, verify_lines
+from handlog.schema.hashing import event_hash
+from handlog.schema.store import EventStore
 
 
 def test_export_round_trips_through_offline_verification(store: EventStore) -> None:

@@ -15,10 +15,10 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-import schema.hashing
-from schema.codec import canonical_json
-from schema.errors import CanonicalJsonError
-from schema.hashing import (
+import handlog.schema.hashing
+from handlog.schema.codec import canonical_json
+from handlog.schema.errors import CanonicalJsonError
+from handlog.schema.hashing import (
     GENESIS_HASH,
     ChainProblem,
     chain_hash,
@@ -27,7 +27,7 @@ from schema.hashing import (
     recorded_at_text,
     verify_events,
 )
-from schema.store import StoredEvent, StreamHead
+from handlog.schema.store import StoredEvent, StreamHead
 
 MOMENT = datetime(2025, 1, 1, tzinfo=UTC)
 
@@ -98,8 +98,8 @@ def test_definition_matches_the_docstring_example() -> None:
     and what sha256 gives over the documented text, recomputed here without handlog."""
     digest = example_hash()
     assert digest == EXAMPLE_DIGEST
-    assert f"`{digest}`" in (schema.hashing.__doc__ or "")
-    assert "hash format 2" in (schema.hashing.__doc__ or "")
+    assert f"`{digest}`" in (handlog.schema.hashing.__doc__ or "")
+    assert "hash format 2" in (handlog.schema.hashing.__doc__ or "")
     text = json.dumps(
         [GENESIS_HASH, "table-1", 1, "6f1c0a52-3b7e-4d2a-9c4e-1a2b3c4d5e6f", "player_folded", 1,
          '{"player":2}', "2025-03-14T19:30:00.123456Z", "dealer-7", "tablet-3"],

@@ -8,13 +8,13 @@ import uuid
 
 from click.testing import CliRunner
 
-from engine import commands as hc
-from engine.hand import legal_actions
-from engine.table import Level
-from recorder.cli import cli
-from recorder.service import Actor, OpenTable, PlaceButton, Recorder, SeatPlayer, StartHand
-from replay.verify import replay_log
-from schema.store import EventStore, NewEvent
+from handlog.engine import commands as hc
+from handlog.engine.hand import legal_actions
+from handlog.engine.table import Level
+from handlog.recorder.cli import cli
+from handlog.recorder.service import Actor, OpenTable, PlaceButton, Recorder, SeatPlayer, StartHand
+from handlog.replay.verify import replay_log
+from handlog.schema.store import EventStore, NewEvent
 
 DEALER = Actor("dealer", "dealer", "tablet")
 

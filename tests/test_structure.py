@@ -7,19 +7,19 @@ from pathlib import Path
 
 import pytest
 
-from engine.commands import BetRaise
-from engine.errors import RuleViolation
-from engine.hand import HandSetup, decide, legal_actions, start_hand
-from engine.profiles import PROFILES, get_profile
-from engine.structure import (
+from handlog.engine.commands import BetRaise
+from handlog.engine.errors import RuleViolation
+from handlog.engine.hand import HandSetup, decide, legal_actions, start_hand
+from handlog.engine.profiles import PROFILES, get_profile
+from handlog.engine.structure import (
     AnteCheckpoint,
     ColorUpStep,
     LateEntry,
     payouts_for,
     structure_problems,
 )
-from engine.tournament import create_tournament
-from recorder.structure import StructureError, load_structure
+from handlog.engine.tournament import create_tournament
+from handlog.recorder.structure import StructureError, load_structure
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 

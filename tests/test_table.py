@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import pytest
 
-from engine.commands import CheckCall, DeclareMisdeal, Fold
-from engine.errors import RuleViolation
-from engine.events import ButtonPlaced, PlayerLeft, PlayerSeated, TableOpened
-from engine.hand import HandSetup, begin, decide, legal_actions
-from engine.table import Level, TableState, apply_table, open_table, plan_hand
+from handlog.engine.commands import CheckCall, DeclareMisdeal, Fold
+from handlog.engine.errors import RuleViolation
+from handlog.engine.events import ButtonPlaced, PlayerLeft, PlayerSeated, TableOpened
+from handlog.engine.hand import HandSetup, begin, decide, legal_actions
+from handlog.engine.table import Level, TableState, apply_table, open_table, plan_hand
 
 LEVEL = Level(50, 100)
 
@@ -38,7 +38,7 @@ def fold_around(state: TableState, number: int = 1) -> tuple[TableState, HandSet
         if legal is not None:
             command = Fold(legal.player) if legal.call_amount else CheckCall(legal.player)
         else:
-            from engine.commands import AwardPots
+            from handlog.engine.commands import AwardPots
 
             command = AwardPots()  # type: ignore[assignment]
         for event in decide(state.hand, command):

@@ -11,13 +11,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from test_tournament import Log, example, started
 
-from engine.breaking import break_table, due_big_blind, table_to_break
-from engine.cards import FULL_DECK, card_text
-from engine.errors import RuleViolation
-from engine.events import ButtonPlaced, PlayerSeated, TableOpened
-from engine.table import Level, apply_table, open_table, plan_hand
-from engine.tournament import Bust, eliminate
-from engine.tournament_events import ButtonDrawn, PlayerMoved, SeatsDrawn, TableClosed
+from handlog.engine.breaking import break_table, due_big_blind, table_to_break
+from handlog.engine.cards import FULL_DECK, card_text
+from handlog.engine.errors import RuleViolation
+from handlog.engine.events import ButtonPlaced, PlayerSeated, TableOpened
+from handlog.engine.table import Level, apply_table, open_table, plan_hand
+from handlog.engine.tournament import Bust, eliminate
+from handlog.engine.tournament_events import ButtonDrawn, PlayerMoved, SeatsDrawn, TableClosed
 
 DECK = [card_text(c) for c in FULL_DECK]
 

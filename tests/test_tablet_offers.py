@@ -13,13 +13,13 @@ from typing import Any
 import pytest
 from web_support import LEVEL, Client, make_app, make_recorder, open_table, record
 
-from engine import commands as hc
-from engine.cards import parse_cards
-from engine.table import Level
-from recorder.floor import TournamentDesk, setup_demo
-from recorder.service import Actor, StartHand
-from recorder.tournament_service import Tournaments
-from recorder.views import EventLog, table_view
+from handlog.engine import commands as hc
+from handlog.engine.cards import parse_cards
+from handlog.engine.table import Level
+from handlog.recorder.floor import TournamentDesk, setup_demo
+from handlog.recorder.service import Actor, StartHand
+from handlog.recorder.tournament_service import Tournaments
+from handlog.recorder.views import EventLog, table_view
 
 STREAM = "table-1"
 DIRECTOR = Actor("director", "director", "test")

@@ -11,9 +11,9 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 
-from recorder.cli import cli
-from replay.hands import table_hands
-from schema.store import open_store
+from handlog.recorder.cli import cli
+from handlog.replay.hands import table_hands
+from handlog.schema.store import open_store
 
 
 @pytest.fixture(scope="module")

@@ -14,12 +14,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine.cards import FULL_DECK, card_text
-from engine.colorup import SeatedStack, color_up_adjustments, race_chips
-from engine.errors import RuleViolation
-from engine.structure import Structure, payout_bracket, place_amounts
-from engine.table import plan_hand
-from engine.tournament import (
+from handlog.engine.cards import FULL_DECK, card_text
+from handlog.engine.colorup import SeatedStack, color_up_adjustments, race_chips
+from handlog.engine.errors import RuleViolation
+from handlog.engine.structure import Structure, payout_bracket, place_amounts
+from handlog.engine.table import plan_hand
+from handlog.engine.tournament import (
     TOURNAMENT_EVENT_TYPES,
     Bust,
     TournamentEvent,
@@ -53,7 +53,7 @@ from engine.tournament import (
     suggest_balance,
     withdraw,
 )
-from engine.tournament_events import (
+from handlog.engine.tournament_events import (
     ChipsColoredUp,
     PlayerEliminated,
     PlayerRegistered,
@@ -61,8 +61,8 @@ from engine.tournament_events import (
     SeatAssignment,
     TournamentFinished,
 )
-from engine.words import rule_words
-from recorder.structure import load_structure
+from handlog.engine.words import rule_words
+from handlog.recorder.structure import load_structure
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 
@@ -676,7 +676,7 @@ def test_chip_ledger_follows_the_tournament() -> None:
 
 def test_every_tournament_event_round_trips_through_the_codec() -> None:
     """Encode and decode give back the same event, nested structure included."""
-    from schema.codec import EventCodec
+    from handlog.schema.codec import EventCodec
 
     codec = EventCodec(TOURNAMENT_EVENT_TYPES)
     log = started(example("octobermuck"), 24)
@@ -701,8 +701,8 @@ def test_apply_needs_the_tournament_first() -> None:
 
 def test_tournament_stakes_play_a_hand_at_the_table() -> None:
     """A level's stakes go straight into the table's hand plan."""
-    from engine.events import ButtonPlaced, PlayerSeated, TableOpened
-    from engine.table import apply_table, open_table
+    from handlog.engine.events import ButtonPlaced, PlayerSeated, TableOpened
+    from handlog.engine.table import apply_table, open_table
 
     log = started(example("tda-demo"), 3, tables=("A",))
     run_to_level(log, 4)
@@ -876,8 +876,8 @@ def test_tournament_event_types_are_stable_past_tense_names() -> None:
     import dataclasses
     import re
 
-    from engine.events import EVENT_TYPES
-    from schema.codec import EventCodec
+    from handlog.engine.events import EVENT_TYPES
+    from handlog.schema.codec import EventCodec
 
     names = [getattr(cls, "TYPE") for cls in TOURNAMENT_EVENT_TYPES]  # noqa: B009
     for cls, name in zip(TOURNAMENT_EVENT_TYPES, names, strict=True):

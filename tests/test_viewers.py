@@ -18,10 +18,10 @@ import httpx
 import pytest
 from web_support import make_app, make_recorder, open_table, record
 
-from recorder.auth import Auth
-from recorder.cli_serve import serve_in_thread
-from recorder.live_share import LiveLimits
-from recorder.service import AdjustStack, Recorder
+from handlog.recorder.auth import Auth
+from handlog.recorder.cli_serve import serve_in_thread
+from handlog.recorder.live_share import LiveLimits
+from handlog.recorder.service import AdjustStack, Recorder
 
 STREAM = "table-1"
 NOON = datetime(2026, 12, 1, 12, 0, tzinfo=UTC)
@@ -174,7 +174,7 @@ def test_a_stream_dropped_before_it_started_gives_its_place_back() -> None:
     import gc
     from types import SimpleNamespace
 
-    from recorder.live_share import LiveCounter
+    from handlog.recorder.live_share import LiveCounter
 
     counter = LiveCounter(LiveLimits(viewer_streams_per_client=1))
     request: Any = SimpleNamespace(client=SimpleNamespace(host="10.0.0.1"))

@@ -11,9 +11,9 @@ from typing import Any
 import pytest
 from web_support import LEVEL, SHORT_STACK_TABLE, make_recorder, open_table, record
 
-from engine import commands as hc
-from engine.cards import parse_cards
-from engine.events import (
+from handlog.engine import commands as hc
+from handlog.engine.cards import parse_cards
+from handlog.engine.events import (
     BetMade,
     CardExposed,
     ChipsPosted,
@@ -23,12 +23,19 @@ from engine.events import (
     PotAwarded,
     RaiseMade,
 )
-from engine.hand import LegalActions, begin, execute, legal_actions, start_hand
-from engine.table import Level
-from recorder.floor import TournamentDesk, setup_demo
-from recorder.service import SetAbsence, StartHand, Undo
-from recorder.views import EventLog, _Names, bet_sizes, event_text, table_summary, table_view
-from replay.fold import TableFold
+from handlog.engine.hand import LegalActions, begin, execute, legal_actions, start_hand
+from handlog.engine.table import Level
+from handlog.recorder.floor import TournamentDesk, setup_demo
+from handlog.recorder.service import SetAbsence, StartHand, Undo
+from handlog.recorder.views import (
+    EventLog,
+    _Names,
+    bet_sizes,
+    event_text,
+    table_summary,
+    table_view,
+)
+from handlog.replay.fold import TableFold
 
 STREAM = "table-1"
 
@@ -93,7 +100,7 @@ def test_quick_sizes_preflop_are_multiples_of_the_big_blind_and_all_in_says_what
         ) -> None:
     """Unopened: 2 (the minimum), 2.5, 3 and 4 big blinds, then all-in; a short stack's all-in
     names the presets it cut down, never "4 BB" for less than four big blinds."""
-    from engine.hand import HandSetup
+    from handlog.engine.hand import HandSetup
 
     state = start_hand(HandSetup(stacks=(5000, 5000, 5000), blinds=(50, 100, 0),
                                  antes=(0, 0, 0), min_bet=100))
@@ -116,8 +123,8 @@ def test_quick_sizes_preflop_are_multiples_of_the_big_blind_and_all_in_says_what
 def test_quick_sizes_after_the_flop_are_pot_fractions_the_chips_in_play_make(
         recorder: Any) -> None:
     """Smallest chip 25: ½ pot, ¾ pot and pot, each rounded down to what the chips make."""
-    from engine.hand import HandSetup
-    from engine.offers import makeable_at_most
+    from handlog.engine.hand import HandSetup
+    from handlog.engine.offers import makeable_at_most
 
     state = start_hand(HandSetup(stacks=(5000, 5000, 5000), blinds=(25, 50, 0),
                                  antes=(0, 0, 0), min_bet=50, chip_unit=25))
@@ -171,7 +178,7 @@ def test_showdown_lists_the_order_and_what_is_missing_before_the_award(recorder:
 
 
 def test_last_events_say_who_recorded_them_and_show_corrections(recorder: Any) -> None:
-    from recorder.service import Actor
+    from handlog.recorder.service import Actor
 
     dealer = Actor("Dana", "dealer", "tablet-7")
     record(recorder, STREAM, StartHand(LEVEL), dealer)
@@ -247,7 +254,7 @@ def test_begin_events_match_what_the_view_reports(recorder: Any) -> None:
     """The view is a fold: the hand the view shows is the one the engine started."""
     fold = recorder.table(STREAM)
     assert fold.state is not None
-    from engine.table import plan_hand
+    from handlog.engine.table import plan_hand
 
     setup = plan_hand(fold.state, LEVEL, 1)
     record(recorder, STREAM, StartHand(LEVEL))
@@ -278,9 +285,9 @@ def test_an_events_words_are_kept_per_names_table_and_audience(recorder: Any) ->
 def test_the_offline_hand_follows_a_correction_in_the_hand(recorder: Any) -> None:
     """The hand's events are encoded once each for the tablet's engine; an entry undone drops
     out of what the tablet is sent, and what it is sent is the fresh encoding."""
-    from engine.events import HandStarted
-    from recorder.views import HAND_EVENT_TYPES, offline_hand
-    from schema.codec import encode_event
+    from handlog.engine.events import HandStarted
+    from handlog.recorder.views import HAND_EVENT_TYPES, offline_hand
+    from handlog.schema.codec import encode_event
 
     def fresh() -> list[list[Any]]:
         events: list[Any] = []

@@ -13,11 +13,11 @@ from click.testing import CliRunner
 from test_hands import PLAYERS, STREAM, play_short_all_in_hand
 from web_support import Client, make_app, make_recorder, open_table
 
-from recorder.cli import cli
-from recorder.hand_views import registered_names
-from replay.hands import table_hands
-from replay.whatif import Change, what_if
-from schema.store import open_store
+from handlog.recorder.cli import cli
+from handlog.recorder.hand_views import registered_names
+from handlog.replay.hands import table_hands
+from handlog.replay.whatif import Change, what_if
+from handlog.schema.store import open_store
 
 
 @pytest.fixture
@@ -69,7 +69,7 @@ def test_another_award_moves_the_chips(hand_log: Any) -> None:
 
 
 def test_a_version_that_does_not_count_is_refused(hand_log: Any) -> None:
-    from engine.errors import RuleViolation
+    from handlog.engine.errors import RuleViolation
 
     with pytest.raises(RuleViolation, match="no entry that counts at version 999"):
         what_if(STREAM, hand_log.store.read(STREAM), Change("drop", 999))

@@ -18,10 +18,10 @@ with warnings.catch_warnings():
     warnings.simplefilter("ignore")
     from fastapi.testclient import TestClient
 
-from engine.table import Level
-from recorder.api import create_app
-from recorder.auth import CSRF_HEADER, Auth
-from recorder.service import (
+from handlog.engine.table import Level
+from handlog.recorder.api import create_app
+from handlog.recorder.auth import CSRF_HEADER, Auth
+from handlog.recorder.service import (
     SYSTEM,
     Actor,
     OpenTable,
@@ -30,8 +30,8 @@ from recorder.service import (
     SeatPlayer,
     TableCommand,
 )
-from replay.fold import TableFold
-from schema.store import open_store
+from handlog.replay.fold import TableFold
+from handlog.schema.store import open_store
 
 DIRECTOR_PIN = "2468"
 LEVEL = Level(50, 100, number=1)
