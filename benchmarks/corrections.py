@@ -32,6 +32,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from handlog.engine import commands as hc  # noqa: E402
+from handlog.engine import table_commands  # noqa: E402
 from handlog.engine.hand import BETTING, BOARD, legal_actions, showdown_order  # noqa: E402
 from handlog.engine.table import Level  # noqa: E402
 from handlog.recorder import service  # noqa: E402
@@ -87,13 +88,13 @@ def send(recorder: Any, command: Any, actor: Any = DEALER,
 def build(path: Path, hands: int) -> None:
     with open_store(f"sqlite:///{path}", upgrade=True) as store:
         recorder = service.Recorder(store)
-        send(recorder, service.OpenTable("long", 9, "tda"))
+        send(recorder, table_commands.OpenTable("long", 9, "tda"))
         for seat in range(1, 7):
-            send(recorder, service.SeatPlayer(seat, f"P{seat}", 10_000_000))
-        send(recorder, service.PlaceButton(1))
+            send(recorder, table_commands.SeatPlayer(seat, f"P{seat}", 10_000_000))
+        send(recorder, table_commands.PlaceButton(1))
         rng = random.Random(hands)
         for _ in range(hands):
-            send(recorder, service.StartHand(LEVEL))
+            send(recorder, table_commands.StartHand(LEVEL))
             while recorder.table(STREAM).state.hand_in_progress:
                 send(recorder, next_command(recorder.table(STREAM).state.hand, rng))
 

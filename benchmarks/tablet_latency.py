@@ -70,16 +70,11 @@ sys.path.insert(0, str(ROOT))
 
 from handlog.engine.cards import FULL_DECK, card_text  # noqa: E402
 from handlog.engine.table import Level  # noqa: E402
+from handlog.engine.table_commands import OpenTable, PlaceButton, SeatPlayer  # noqa: E402
 from handlog.recorder.api import create_app  # noqa: E402
 from handlog.recorder.auth import Auth  # noqa: E402
 from handlog.recorder.cli_serve import serve_in_thread  # noqa: E402
-from handlog.recorder.service import (  # noqa: E402
-    SYSTEM,
-    OpenTable,
-    PlaceButton,
-    Recorder,
-    SeatPlayer,
-)
+from handlog.recorder.service import SYSTEM, Recorder  # noqa: E402
 from handlog.schema.store import open_store  # noqa: E402
 
 CHROMIUM = "/usr/bin/chromium"

@@ -62,6 +62,7 @@ from handlog.engine.errors import RuleViolation
 from handlog.engine.events import HandStarted
 from handlog.engine.profiles import render_rule
 from handlog.engine.table import Level
+from handlog.engine.table_commands import DirectorsCorrection, StartHand
 from handlog.recorder.api_asof import asof_router
 from handlog.recorder.api_hands import hands_router
 from handlog.recorder.api_spec import (
@@ -100,7 +101,7 @@ from handlog.recorder.limits import MAX_NAME, BodyLimit, body_limit, name_proble
 from handlog.recorder.live import Hub, event_stream, sse_text
 from handlog.recorder.live_share import LiveCounter, LiveLimits, SharedViews
 from handlog.recorder.offline import add_offline_routes
-from handlog.recorder.service import Actor, DirectorsCorrection, Recorder, StartHand, utc_now
+from handlog.recorder.service import Actor, Recorder, utc_now
 from handlog.recorder.structure import StructureError, loads_structure
 from handlog.recorder.tournament_service import table_stream, tournament_stream
 from handlog.recorder.views import (

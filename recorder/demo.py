@@ -16,7 +16,8 @@ from handlog.engine import commands as hc
 from handlog.engine.errors import RuleViolation
 from handlog.engine.hand import BETTING, BOARD, SHOWDOWN, legal_actions, showdown_order
 from handlog.engine.structure import Structure
-from handlog.recorder.service import Actor, Recorder, Undo
+from handlog.engine.table_commands import Undo
+from handlog.recorder.service import Actor, Recorder
 from handlog.recorder.structure import load_structure
 from handlog.recorder.tournament_service import Tournaments, table_stream
 

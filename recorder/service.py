@@ -22,8 +22,6 @@ from handlog.engine.events import (
     ChipsPushed,
     EventAmended,
     EventVoided,
-    HandKilled,
-    HandVoided,
     PlayerLeft,
     PlayerMarkedAbsent,
     PlayerReturned,
@@ -38,7 +36,6 @@ from handlog.engine.events import (
 from handlog.engine.hand import begin, decide
 from handlog.engine.penalties import KILLED_FOR_PENALTY, PENALTY_RULE
 from handlog.engine.table import (
-    Level,
     TableState,
     apply_table,
     check_seat,
@@ -46,6 +43,24 @@ from handlog.engine.table import (
     open_table,
     plan_hand,
     table_opened,
+)
+from handlog.engine.table_commands import (
+    DEFAULT_UNDO_REASON,
+    AdjustStack,
+    AmendAmount,
+    AmendEvent,
+    CarryToPot,
+    DirectorsCorrection,
+    OpenTable,
+    PlaceButton,
+    RemovePlayer,
+    SeatPlayer,
+    SetAbsence,
+    StartHand,
+    TableCommand,
+    Undo,
+    VoidEvents,
+    directors_event,
 )
 from handlog.engine.words import cite
 from handlog.recorder.limits import check_chips, check_name, check_reason
@@ -73,138 +88,6 @@ class Actor:
 
 SYSTEM = Actor("handlog", "system", "server")
 
-
-# --- table commands that are not hand commands --------------------------------------------
-
-
-@dataclass(frozen=True)
-class OpenTable:
-    table: str
-    seat_count: int
-    profile: str
-    tournament: str = ""
-
-
-@dataclass(frozen=True)
-class SeatPlayer:
-    seat: int
-    player: str
-    stack: int
-    waits: bool = False
-    reason: str = "draw"
-
-
-@dataclass(frozen=True)
-class RemovePlayer:
-    seat: int
-    reason: str  # eliminated, moved, withdrawn
-
-
-@dataclass(frozen=True)
-class PlaceButton:
-    seat: int
-    reason: str = "button_draw"
-
-
-@dataclass(frozen=True)
-class AdjustStack:
-    seat: int
-    amount: int
-    reason: str
-    rule: str = ""
-
-
-@dataclass(frozen=True)
-class AmendAmount:
-    """A director's correction of a bet or raise keyed wrong: the entry at `version` counts as
-    a bet or raise to `to` (the engine decides it as at that moment); later entries are
-    re-validated, the original stays in the log."""
-
-    version: int
-    to: int
-    reason: str
-    rule: str
-
-
-@dataclass(frozen=True)
-class CarryToPot:
-    """Chips for the table's next pot, nobody's (Octobermuck: a buy-down's odd chips); a
-    negative amount takes them away to another table's next pot (the table breaks)."""
-
-    amount: int
-    reason: str
-    rule: str = ""
-    other_table: str = ""  # a hand-on from (or to) a broken table
-
-
-@dataclass(frozen=True)
-class SetAbsence:
-    seat: int
-    absent: bool
-
-
-@dataclass(frozen=True)
-class StartHand:
-    level: Level
-    hand_number: int = 0  # 0: the next number at this table
-    final_table: bool = False
-    penalized: tuple[str, ...] = ()  # players serving a penalty: dealt in, hand killed (TDA 71)
-
-
-@dataclass(frozen=True)
-class Undo:
-    """Void the last entry of the hand in progress (a correction; the original stays). An entry
-    that is a director's (a killed or voided hand, an award by a ruling, an amended entry) is
-    reversed by a director only, with his reason."""
-
-    reason: str = "undo"  # a code (engine/words.py REASONS), or the dealer's own words
-
-
-DEFAULT_UNDO_REASON = Undo.reason
-
-
-class DirectorsCorrection(RuleViolation):
-    """A correction only a director may record: a dealer's undo would reverse a director's
-    event (the API answers 403)."""
-
-
-def directors_event(event: Any) -> str:
-    """What makes `event` a director's ruling ("" for an observation a dealer records)."""
-    if isinstance(event, HandKilled):
-        return "a killed hand"
-    if isinstance(event, HandVoided):
-        return "a voided hand"
-    if isinstance(event, PotAwarded) and event.ruling:
-        return "an award by a ruling"
-    if isinstance(event, StackAdjusted):
-        return "a chip adjustment (penalty)"
-    return ""
-
-
-@dataclass(frozen=True)
-class VoidEvents:
-    """A director's correction: earlier events stop counting; later ones are re-validated."""
-
-    versions: tuple[int, ...]
-    reason: str
-    rule: str
-
-
-@dataclass(frozen=True)
-class AmendEvent:
-    """A director's correction: an earlier event counts as `replacement` from now on; the
-    original stays in the log and every later event is re-validated."""
-
-    version: int
-    replacement: Any
-    reason: str
-    rule: str
-
-
-TableCommand = (
-    OpenTable | SeatPlayer | RemovePlayer | PlaceButton | AdjustStack | CarryToPot | SetAbsence
-    | StartHand | Undo | VoidEvents | AmendEvent | AmendAmount | hand_commands.Command
-)
 
 # Events that follow from the one before them in the same command (undone together).
 _DERIVED = (ChipsPosted,)

@@ -68,6 +68,15 @@ from handlog.engine.seating import (
     suggest_balance,
 )
 from handlog.engine.structure import Structure
+from handlog.engine.table_commands import (
+    AdjustStack,
+    CarryToPot,
+    OpenTable,
+    PlaceButton,
+    RemovePlayer,
+    SeatPlayer,
+    StartHand,
+)
 from handlog.engine.tournament import (
     Bust,
     award_high_hand,
@@ -116,19 +125,7 @@ from handlog.engine.tournament_events import (
 from handlog.engine.tournament_state import TournamentState, apply_tournament, fold_tournament
 from handlog.engine.words import cite, profile_rule
 from handlog.recorder.limits import check_name
-from handlog.recorder.service import (
-    Actor,
-    AdjustStack,
-    CarryToPot,
-    OpenTable,
-    PlaceButton,
-    Recorded,
-    Recorder,
-    RemovePlayer,
-    SeatPlayer,
-    StartHand,
-    StreamChange,
-)
+from handlog.recorder.service import Actor, Recorded, Recorder, StreamChange
 from handlog.replay.fold import TableFold
 from handlog.schema.errors import ConcurrencyConflict, DuplicateEventConflict
 

@@ -12,11 +12,11 @@ from typing import Annotated, Literal
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field
 
 from handlog.engine import commands as hand
+from handlog.engine import table_commands
 from handlog.engine.cards import Card, parse_card, parse_cards
 from handlog.engine.errors import RuleViolation
 from handlog.engine.profiles import PROFILES
 from handlog.engine.table import MAX_CHIPS, MAX_SEATS, MIN_SEATS, Level
-from handlog.recorder import service
 from handlog.recorder.limits import Chips, Name, Position, Reason, Rule, Seat, SignedChips
 
 MAX_NAME_KEY = 80
@@ -285,7 +285,7 @@ def _card(text: str) -> Card:
         raise RuleViolation("cards", str(exc)) from None
 
 
-def to_command(command: CommandIn, level: Level | None = None) -> service.TableCommand:
+def to_command(command: CommandIn, level: Level | None = None) -> table_commands.TableCommand:
     """The dataclass `command` stands for. `level` is the level a start_hand without one
     plays at (the tournament's current level)."""
     c = command
@@ -329,29 +329,29 @@ def to_command(command: CommandIn, level: Level | None = None) -> service.TableC
     if isinstance(c, VoidHandIn):
         return hand.VoidHand(c.reason, c.in_stub)
     if isinstance(c, OpenTableIn):
-        return service.OpenTable(c.table, c.seat_count, c.profile, c.tournament)
+        return table_commands.OpenTable(c.table, c.seat_count, c.profile, c.tournament)
     if isinstance(c, SeatPlayerIn):
-        return service.SeatPlayer(c.seat, c.player, c.stack, c.waits, c.reason)
+        return table_commands.SeatPlayer(c.seat, c.player, c.stack, c.waits, c.reason)
     if isinstance(c, RemovePlayerIn):
-        return service.RemovePlayer(c.seat, c.reason)
+        return table_commands.RemovePlayer(c.seat, c.reason)
     if isinstance(c, PlaceButtonIn):
-        return service.PlaceButton(c.seat, c.reason)
+        return table_commands.PlaceButton(c.seat, c.reason)
     if isinstance(c, AdjustStackIn):
-        return service.AdjustStack(c.seat, c.amount, c.reason, c.rule)
+        return table_commands.AdjustStack(c.seat, c.amount, c.reason, c.rule)
     if isinstance(c, SetAbsenceIn):
-        return service.SetAbsence(c.seat, c.absent)
+        return table_commands.SetAbsence(c.seat, c.absent)
     if isinstance(c, StartHandIn):
         chosen = Level(**c.level.model_dump()) if c.level is not None else level
         if chosen is None:
             raise RuleViolation("level", "no level is known for this table: the director "
                                 "starts the tournament's levels first", ("start the clock",))
-        return service.StartHand(chosen, c.hand_number, c.final_table)
+        return table_commands.StartHand(chosen, c.hand_number, c.final_table)
     if isinstance(c, UndoIn):
-        return service.Undo(c.reason)
+        return table_commands.Undo(c.reason)
     if isinstance(c, AmendAmountIn):
-        return service.AmendAmount(c.version, c.to, c.reason, c.rule)
+        return table_commands.AmendAmount(c.version, c.to, c.reason, c.rule)
     assert isinstance(c, VoidEventsIn)
-    return service.VoidEvents(tuple(c.versions), c.reason, c.rule)
+    return table_commands.VoidEvents(tuple(c.versions), c.reason, c.rule)
 
 
 # --- the floor's tournament commands (director only) ---------------------------------------

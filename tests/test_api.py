@@ -21,10 +21,7 @@ from web_support import LEVEL, Client, make_app, make_recorder, open_table, reco
 from handlog.engine import commands as hand_commands
 from handlog.engine.cards import parse_cards
 from handlog.engine.errors import RuleViolation
-from handlog.recorder import wire
-from handlog.recorder.auth import CSRF_HEADER
-from handlog.recorder.cli_serve import free_port, serve_in_thread
-from handlog.recorder.service import (
+from handlog.engine.table_commands import (
     AdjustStack,
     AmendAmount,
     CarryToPot,
@@ -37,6 +34,9 @@ from handlog.recorder.service import (
     Undo,
     VoidEvents,
 )
+from handlog.recorder import wire
+from handlog.recorder.auth import CSRF_HEADER
+from handlog.recorder.cli_serve import free_port, serve_in_thread
 from handlog.replay.verify import replay_log
 
 STREAM = "table-1"

@@ -16,10 +16,11 @@ from web_support import Client, make_app, make_recorder, open_table, record
 
 from handlog.engine.errors import RuleViolation
 from handlog.engine.events import PlayerSeated, TableOpened
+from handlog.engine.table_commands import OpenTable, PlaceButton, SeatPlayer
 from handlog.recorder.auth import Auth
 from handlog.recorder.cli import cli
 from handlog.recorder.floor import setup_demo
-from handlog.recorder.service import SYSTEM, OpenTable, PlaceButton, Recorder, SeatPlayer, utc_now
+from handlog.recorder.service import SYSTEM, Recorder, utc_now
 from handlog.replay.verify import replay_log
 from handlog.schema.store import NewEvent
 

@@ -30,10 +30,11 @@ from web_support import (
 from handlog.engine.cards import parse_cards
 from handlog.engine.commands import DealHole, KillHand
 from handlog.engine.profiles import room_profile_ref
+from handlog.engine.table_commands import StartHand
 from handlog.recorder.auth import Auth
 from handlog.recorder.cli_serve import serve_in_thread
 from handlog.recorder.floor import setup_demo
-from handlog.recorder.service import Actor, Recorder, StartHand
+from handlog.recorder.service import Actor, Recorder
 from handlog.recorder.tournament_service import Tournaments
 
 pytestmark = pytest.mark.browser

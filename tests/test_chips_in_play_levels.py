@@ -19,8 +19,8 @@ from handlog.engine.events import HandStarted
 from handlog.engine.hand import HandSetup, decide, legal_actions, start_hand
 from handlog.engine.hand_start import hand_started_event, setup_from_event
 from handlog.engine.table import Level, plan_hand
+from handlog.engine.table_commands import StartHand
 from handlog.engine.tournament import color_up, stakes
-from handlog.recorder.service import StartHand
 from handlog.recorder.views import EventLog, bet_sizes, table_view
 from handlog.schema.codec import decode_event
 

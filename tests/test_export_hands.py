@@ -26,17 +26,10 @@ from handlog.engine import commands as hc
 from handlog.engine.cards import parse_cards
 from handlog.engine.events import RaiseMade
 from handlog.engine.table import Level
+from handlog.engine.table_commands import AmendEvent, OpenTable, PlaceButton, SeatPlayer, StartHand
 from handlog.recorder.cli import cli
 from handlog.recorder.demo import run_demo
-from handlog.recorder.service import (
-    Actor,
-    AmendEvent,
-    OpenTable,
-    PlaceButton,
-    Recorder,
-    SeatPlayer,
-    StartHand,
-)
+from handlog.recorder.service import Actor, Recorder
 from handlog.recorder.tournament_service import Tournaments
 from handlog.replay.export_hands import (
     ExportOptions,

@@ -32,17 +32,10 @@ from handlog.engine.cards import parse_cards
 from handlog.engine.errors import RuleViolation
 from handlog.engine.names import name_problem, safe_name
 from handlog.engine.table import Level
+from handlog.engine.table_commands import OpenTable, PlaceButton, SeatPlayer, SetAbsence, StartHand
 from handlog.recorder.cli import cli
 from handlog.recorder.demo import run_demo
-from handlog.recorder.service import (
-    Actor,
-    OpenTable,
-    PlaceButton,
-    Recorder,
-    SeatPlayer,
-    SetAbsence,
-    StartHand,
-)
+from handlog.recorder.service import Actor, Recorder
 from handlog.recorder.structure import load_structure
 from handlog.recorder.tournament_service import Tournaments
 from handlog.replay.export_hands import HandsExport, RecordedHand, load_hands, odd_chip_split

@@ -17,8 +17,9 @@ from handlog.engine import commands as hc
 from handlog.engine.errors import RuleViolation
 from handlog.engine.events import BetMade, EventVoided, RaiseMade
 from handlog.engine.hand import BETTING, BOARD, legal_actions, showdown_order
+from handlog.engine.table_commands import AmendAmount, Undo, VoidEvents
 from handlog.recorder.demo import run_demo
-from handlog.recorder.service import Actor, AmendAmount, Recorder, Undo, VoidEvents
+from handlog.recorder.service import Actor, Recorder
 from handlog.recorder.tournament_service import Tournaments, table_stream
 from handlog.replay.fold import fold_table
 from handlog.schema.codec import canonical_json, encode_event

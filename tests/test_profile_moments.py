@@ -18,9 +18,10 @@ from handlog.engine import commands as hc
 from handlog.engine.breaking import table_to_break
 from handlog.engine.errors import RuleViolation
 from handlog.engine.events import HandStarted
+from handlog.engine.table_commands import SetAbsence, StartHand
 from handlog.engine.tournament import played_no_hand, stakes
 from handlog.engine.tournament_events import LevelStarted, PlayerWithdrew, SeatsDrawn
-from handlog.recorder.service import Actor, Recorder, SetAbsence, StartHand
+from handlog.recorder.service import Actor, Recorder
 from handlog.recorder.structure import load_structure
 from handlog.recorder.tournament_service import Tournaments, table_stream
 from handlog.schema.store import open_store

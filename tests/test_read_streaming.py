@@ -16,9 +16,10 @@ import handlog.replay.report_stream as report_stream
 import handlog.schema.logcheck
 from handlog.engine.errors import RuleViolation
 from handlog.engine.events import BetMade, RaiseMade
+from handlog.engine.table_commands import AmendAmount, VoidEvents
 from handlog.recorder.cli import cli
 from handlog.recorder.demo import run_demo
-from handlog.recorder.service import Actor, AmendAmount, Recorder, VoidEvents
+from handlog.recorder.service import Actor, Recorder
 from handlog.replay.export_hands import LogSnapshot
 from handlog.replay.report import build_report
 from handlog.replay.report_stream import write_report

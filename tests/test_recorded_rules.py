@@ -15,9 +15,10 @@ from handlog.engine.events import HandKilled, HandStarted, TableOpened
 from handlog.engine.hand import legal_actions
 from handlog.engine.profiles import PROFILES, TDA, profile_digest
 from handlog.engine.table import Level
+from handlog.engine.table_commands import OpenTable, PlaceButton, SeatPlayer, StartHand
 from handlog.recorder import service as service_module
 from handlog.recorder.cli import cli
-from handlog.recorder.service import Actor, OpenTable, PlaceButton, Recorder, SeatPlayer, StartHand
+from handlog.recorder.service import Actor, Recorder
 from handlog.replay.fold import DIFFERS_UNDER_TODAYS_RULES, OTHER_RULES
 from handlog.replay.verify import replay_log
 from handlog.schema.store import EventStore

@@ -20,18 +20,17 @@ from handlog.engine.errors import RuleViolation
 from handlog.engine.events import HandStarted, PotAwarded, PotCarried
 from handlog.engine.hand import legal_actions
 from handlog.engine.table import Level
-from handlog.recorder.cli import cli
-from handlog.recorder.demo import run_demo
-from handlog.recorder.service import (
-    Actor,
+from handlog.engine.table_commands import (
     CarryToPot,
     OpenTable,
     PlaceButton,
-    Recorder,
     SeatPlayer,
     StartHand,
     Undo,
 )
+from handlog.recorder.cli import cli
+from handlog.recorder.demo import run_demo
+from handlog.recorder.service import Actor, Recorder
 from handlog.recorder.structure import load_structure
 from handlog.recorder.tournament_service import Tournaments, table_stream
 from handlog.replay.fold import fold_table

@@ -20,8 +20,9 @@ from handlog.engine.cards import parse_cards
 from handlog.engine.events import PotAwarded
 from handlog.engine.hand import decide
 from handlog.engine.table import Level
+from handlog.engine.table_commands import OpenTable, PlaceButton, SeatPlayer, StartHand
 from handlog.recorder.cli import cli
-from handlog.recorder.service import OpenTable, PlaceButton, Recorder, SeatPlayer, StartHand
+from handlog.recorder.service import Recorder
 from handlog.replay.fold import effective_events
 from handlog.replay.report import AuditReport, build_report, csv_paths
 from handlog.schema.store import NewEvent, open_store

@@ -16,8 +16,8 @@ from web_support import LEVEL, make_recorder, open_table, record
 
 from handlog.engine import commands as hc
 from handlog.engine.cards import parse_cards
+from handlog.engine.table_commands import StartHand, Undo
 from handlog.recorder.cli import cli
-from handlog.recorder.service import StartHand, Undo
 
 STREAM = "table-1"
 SHOWN = "JhTh"  # Bob's, shown at showdown

@@ -11,8 +11,9 @@ from click.testing import CliRunner
 from handlog.engine import commands as hc
 from handlog.engine.hand import legal_actions
 from handlog.engine.table import Level
+from handlog.engine.table_commands import OpenTable, PlaceButton, SeatPlayer, StartHand
 from handlog.recorder.cli import cli
-from handlog.recorder.service import Actor, OpenTable, PlaceButton, Recorder, SeatPlayer, StartHand
+from handlog.recorder.service import Actor, Recorder
 from handlog.replay.verify import replay_log
 from handlog.schema.store import EventStore, NewEvent
 

@@ -16,8 +16,9 @@ from web_support import LEVEL, Client, make_app, make_recorder, open_table, reco
 from handlog.engine import commands as hc
 from handlog.engine.cards import parse_cards
 from handlog.engine.table import Level
+from handlog.engine.table_commands import StartHand
 from handlog.recorder.floor import TournamentDesk, setup_demo
-from handlog.recorder.service import Actor, StartHand
+from handlog.recorder.service import Actor
 from handlog.recorder.tournament_service import Tournaments
 from handlog.recorder.views import EventLog, table_view
 

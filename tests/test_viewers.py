@@ -18,10 +18,11 @@ import httpx
 import pytest
 from web_support import make_app, make_recorder, open_table, record
 
+from handlog.engine.table_commands import AdjustStack
 from handlog.recorder.auth import Auth
 from handlog.recorder.cli_serve import serve_in_thread
 from handlog.recorder.live_share import LiveLimits
-from handlog.recorder.service import AdjustStack, Recorder
+from handlog.recorder.service import Recorder
 
 STREAM = "table-1"
 NOON = datetime(2026, 12, 1, 12, 0, tzinfo=UTC)

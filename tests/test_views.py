@@ -25,8 +25,8 @@ from handlog.engine.events import (
 )
 from handlog.engine.hand import LegalActions, begin, execute, legal_actions, start_hand
 from handlog.engine.table import Level
+from handlog.engine.table_commands import SetAbsence, StartHand, Undo
 from handlog.recorder.floor import TournamentDesk, setup_demo
-from handlog.recorder.service import SetAbsence, StartHand, Undo
 from handlog.recorder.views import (
     EventLog,
     _Names,

@@ -19,17 +19,10 @@ with warnings.catch_warnings():
     from fastapi.testclient import TestClient
 
 from handlog.engine.table import Level
+from handlog.engine.table_commands import OpenTable, PlaceButton, SeatPlayer, TableCommand
 from handlog.recorder.api import create_app
 from handlog.recorder.auth import CSRF_HEADER, Auth
-from handlog.recorder.service import (
-    SYSTEM,
-    Actor,
-    OpenTable,
-    PlaceButton,
-    Recorder,
-    SeatPlayer,
-    TableCommand,
-)
+from handlog.recorder.service import SYSTEM, Actor, Recorder
 from handlog.replay.fold import TableFold
 from handlog.schema.store import open_store
 
