@@ -127,6 +127,15 @@ export function cardsText(cards) {
   return (cards || []).map((c) => (c[0] === "T" ? "10" : c[0]) + (SUIT[c[1]] || "")).join(" ");
 }
 
+/**
+ * Items with `separator` between them (a list of templates read as "a, b, c").
+ * @param {unknown[]} items
+ * @param {unknown} separator
+ */
+export function joined(items, separator) {
+  return items.flatMap((item, i) => (i ? [separator, item] : [item]));
+}
+
 // A table's lines as the CLI prints them (the as-of pages): an indented line belongs to the
 // one above it.
 /** @param {string[]} lines */
