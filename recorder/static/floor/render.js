@@ -7,7 +7,7 @@ import { html, nothing, render as paint } from "../lit.js";
 import { sideView } from "./side.js";
 import { $, F } from "./state.js";
 import { tableCard } from "./tables.js";
-import { clockText, tournamentBox } from "./tournament.js";
+import { tournamentBox } from "./tournament.js";
 
 export function render() {
   const floor = F.floor;
@@ -41,8 +41,13 @@ export function showAlert(kind, title, body) {
 function renderTournament() {
   const list = F.floor.tournaments || [];
   if (list.length) F.offset = list[0].now - Date.now();
-  paint(list.map(tournamentBox), $("tournament"));
-  followProposals($("tournament"));
+  drawTournaments();
+}
+
+// lit-html owns the boxes' text (a clock written over by hand would break its next update):
+// the clocks tick by drawing the boxes again, which changes only their clocks' text.
+function drawTournaments() {
+  paint((F.floor.tournaments || []).map(tournamentBox), $("tournament"));
 }
 
 export function renderSide() {
@@ -59,8 +64,5 @@ function followProposals(box) {
 }
 
 export function tickClocks() {
-  for (const t of (F.floor && F.floor.tournaments) || []) {
-    const el = document.querySelector(`[data-clock="${CSS.escape(t.id)}"]`);
-    if (el) el.textContent = clockText(t);
-  }
+  if (F.floor) drawTournaments();
 }
