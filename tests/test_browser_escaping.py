@@ -1,4 +1,4 @@
-"""Escaping by construction on the dealer page (lit-html templates, dealer/lit.js): a player
+"""Escaping by construction on the dealer page (lit-html templates, lit.js): a player
 whose name is markup is shown as that text, in the seats, the action panel, the seat sheet and
 the last entries, and no element of his name is ever made."""
 

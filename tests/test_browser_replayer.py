@@ -101,7 +101,7 @@ def test_a_viewer_has_no_whatif(browser: Any, base: str) -> None:  # noqa: F811
     page.goto(f"{base}/replayer?table={STREAM}&hand=1")
     page.wait_for_selector("#pot-total")
     assert page.locator("#whatif").is_hidden()
-    csrf = page.evaluate("Handlog.cookie('handlog_csrf')")
+    csrf = next(c["value"] for c in page.context.cookies() if c["name"] == "handlog_csrf")
     answer = page.request.post(f"{base}/api/tables/{STREAM}/whatif",
                                data={"at": 5, "drop": True}, headers={"X-CSRF-Token": csrf})
     assert answer.status == 403

@@ -1,4 +1,4 @@
-"""The pages' JavaScript passes eslint (web/eslint.config.js, flat config), and the dealer page
+"""The pages' JavaScript passes eslint (web/eslint.config.js, flat config), and every page
 builds its DOM from text only (tests/test_typecheck_js.py runs TypeScript's checker). eslint
 comes from npm into web/node_modules (.ci/run: `npm ci --prefix web`); without it the test
 skips, except in CI (HANDLOG_REQUIRE_BROWSER=1), where that is a failure."""
@@ -6,6 +6,7 @@ skips, except in CI (HANDLOG_REQUIRE_BROWSER=1), where that is a failure."""
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import subprocess
 from pathlib import Path
@@ -14,7 +15,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 ESLINT = ROOT / "web" / "node_modules" / ".bin" / "eslint"
-DEALER = ROOT / "recorder" / "static" / "dealer"
+STATIC = ROOT / "recorder" / "static"
 
 
 def require_eslint() -> None:
@@ -44,13 +45,31 @@ def test_eslint_finds_what_it_is_there_for() -> None:
     assert done.returncode == 1 and "no-undef" in done.stdout, done.stdout + done.stderr
 
 
-def test_the_dealer_page_builds_dom_from_text_only() -> None:
-    """Escaping by construction on the dealer page: its modules render with lit-html templates
-    (dealer/lit.js) or dom.js's text nodes, and none of them sets innerHTML or builds markup
-    with the escaping helper, so a name or a message can never become HTML."""
-    modules = sorted(DEALER.glob("*.js"))
-    assert len(modules) >= 13
+def page_modules() -> list[Path]:
+    return sorted(p for p in STATIC.rglob("*.js") if "vendor" not in p.relative_to(STATIC).parts)
+
+
+def test_every_page_builds_dom_from_text_only() -> None:
+    """Escaping by construction on every page (floor, replayer, as-of, join, the dealer's and
+    viewer's table): the modules render with lit-html templates (lit.js) or dom.js's text
+    nodes, and none of them sets innerHTML or builds markup with an escaping helper, so a
+    name or a message can never become HTML."""
+    modules = page_modules()
+    assert len(modules) >= 28
+    assert {"floor/main.js", "replayer.js", "asof.js", "join.js", "dealer/main.js"} <= {
+        p.relative_to(STATIC).as_posix() for p in modules}
     for module in modules:
         text = module.read_text()
-        for banned in ("innerHTML", "outerHTML", "insertAdjacentHTML", "H.esc(", "cardHtml"):
-            assert banned not in text, f"{module.name}: {banned}"
+        for banned in ("innerHTML", "outerHTML", "insertAdjacentHTML", "H.esc(", "cardHtml",
+                       "Handlog"):
+            assert banned not in text, f"{module.relative_to(STATIC)}: {banned}"
+
+
+def test_no_page_loads_a_classic_script() -> None:
+    """Every page is ES modules: its one script tag is `type="module"`, and no page shares a
+    global namespace object with another (common.js is imported, not loaded beside)."""
+    pages = sorted(STATIC.glob("*.html"))
+    assert len(pages) >= 5
+    for page in pages:
+        tags = re.findall(r"<script\b[^>]*>", page.read_text())
+        assert tags and all('type="module"' in tag for tag in tags), (page.name, tags)

@@ -42,8 +42,8 @@ def test_the_service_worker_keeps_every_page_and_file(tmp_path: Path) -> None:
     start = text.index("JSON.parse(") + len("JSON.parse(")
     assets = json.loads(json.loads(text[start:text.index(");", start)]))
     for page in ("table.html", "floor.html", "join.html", "replayer.html", "common.js",
-                 "app.css", "dealer/main.js", "dealer/outbox.js", "floor.js", "join.js",
-                 "replayer.js"):
+                 "app.css", "lit.js", "dealer/main.js", "dealer/outbox.js", "floor/main.js",
+                 "floor/side.js", "join.js", "replayer.js", "asof.js"):
         assert f"/static/{page}" in assets
     assert "/vendor/engine.zip" in assets
     assert ("/vendor/pyodide/pyodide.mjs" in assets) == offline.pyodide_installed()

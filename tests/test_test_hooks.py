@@ -1,8 +1,8 @@
 """The pages' test hooks (window.handlogTable, __latencies, __renderMs, the floor's counters...)
-ship only behind the test flag (common.js's Handlog.testing: `?test=1`, or the localStorage
-flag the browser tests set). Read in the source: every statement that puts a name on `window`
-is guarded by the flag; and in a browser: a page as shipped has none of the names the source
-defines, and the flag turns them on."""
+ship only behind the test flag (common.js's `testing`, read as H.testing: `?test=1`, or the
+localStorage flag the browser tests set). Read in the source: every statement that puts a name
+on `window` is guarded by the flag; and in a browser: a page as shipped has none of the names
+the source defines, and the flag turns them on."""
 
 from __future__ import annotations
 
@@ -24,7 +24,7 @@ FLAG = "H.testing"
 
 
 def scripts() -> list[Path]:
-    return sorted([*STATIC.glob("*.js"), *STATIC.glob("dealer/*.js")])
+    return sorted(p for p in STATIC.rglob("*.js") if "vendor" not in p.relative_to(STATIC).parts)
 
 
 def guarded(lines: list[str], index: int) -> bool:

@@ -8,23 +8,13 @@ export default [
   { ignores: ["recorder/static/vendor/**", "web/node_modules/**", "tests/js/**"] },
   js.configs.recommended,
   {
-    files: ["recorder/static/dealer/**/*.js", "recorder/static/sw.js"],
+    // Every page is ES modules (common.js's helpers are imported, not a global).
+    files: ["recorder/static/**/*.js"],
     languageOptions: { ecmaVersion: 2022, sourceType: "module", globals: { ...globals.browser } },
   },
   {
     files: ["recorder/static/sw.js"],
     languageOptions: { globals: { ...globals.serviceworker } },
-  },
-  {
-    files: ["recorder/static/*.js"],
-    ignores: ["recorder/static/sw.js"],
-    languageOptions: { ecmaVersion: 2022, sourceType: "script", globals: { ...globals.browser } },
-  },
-  {
-    // The classic pages read common.js's one global.
-    files: ["recorder/static/*.js"],
-    ignores: ["recorder/static/sw.js", "recorder/static/common.js"],
-    languageOptions: { globals: { Handlog: "readonly" } },
   },
   {
     rules: {

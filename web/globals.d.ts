@@ -1,5 +1,5 @@
 // The pages' globals that TypeScript cannot see in their scripts: the test hooks, which exist
-// only behind the test flag (common.js's Handlog.testing; tests/test_test_hooks.py checks it).
+// only behind the test flag (common.js's testing; tests/test_test_hooks.py checks it).
 interface Window {
   handlogTable?: any;
   handlogFloor?: any;

@@ -2,12 +2,11 @@
 // The action panel: the betting buttons, the amount keypad and presets, the chip tray, the
 // showdown and the start of the next hand, the tools row; and what their taps record.
 
-import { html, nothing, render as paint } from "./lit.js";
-import { cardView } from "./cards.js";
+import { html, nothing, render as paint } from "../lit.js";
 import { startClock, stopClock } from "./clock.js";
 import { decidesHere } from "./engine.js";
 import { discardConflict, discardHeld, reapplyConflict, record, sendHeld } from "./outbox.js";
-import { render } from "./render.js";
+import { render } from "./hooks.js";
 import { $, H, MODE, S, blocked, canRecord, legal, levelText, nameOf, seatName } from "./store.js";
 
 /**
@@ -171,7 +170,7 @@ export function showdownPanel(hand) {
   for (const position of sd.order) {
     const seat = S.state.seats.find((x) => x.position === position && x.in_hand);
     if (!seat) continue;
-    const shown = seat.shown ? html`<span class="shown">${seat.shown.map((c) => cardView(c, "small"))}</span>` : nothing;
+    const shown = seat.shown ? html`<span class="shown">${seat.shown.map((c) => H.cardView(c, "small"))}</span>` : nothing;
     const choices = !seat.shown && contested
       ? html`${button("open-show", "Show", "small", { player: position })}${tabled ? nothing : button("muck", "Muck", "small", { player: position })}`
       : nothing;

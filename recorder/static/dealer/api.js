@@ -1,6 +1,6 @@
 // @ts-check
 // The dealer page's calls to the server: the table view, the live updates, the commands; the
-// CSRF header and the session cookie are common.js's (Handlog.api).
+// CSRF header and the session cookie are common.js's (api).
 
 import { H, STREAM } from "./store.js";
 

@@ -2,10 +2,8 @@
 // Card entry: the 52-card picker (cards already seen are greyed out) for the board, the shown
 // hands, hole cards and an exposed card; and what its taps record.
 
-import { html, nothing } from "./lit.js";
-import { record } from "./outbox.js";
-import { render } from "./render.js";
-import { renderSheet } from "./sheets.js";
+import { html, nothing } from "../lit.js";
+import { record, render, renderSheet } from "./hooks.js";
 import { H, RANKS, S, SUITS, canRecord, freshUi, nameOf } from "./store.js";
 
 export function knownCards() {
@@ -59,17 +57,6 @@ export function openShow(position) {
 }
 
 const SUIT_SIGNS = { s: "♠", h: "♥", d: "♦", c: "♣" };
-
-/**
- * A card face ("Ah": A♥), or a blank place for a card still to come.
- * @param {string | null} card
- * @param {string} [extra] another class ("small")
- */
-export function cardView(card, extra) {
-  const more = extra ? ` ${extra}` : "";
-  if (!card) return html`<span class=${`card blank${more}`}></span>`;
-  return html`<span class=${`card suit-${card[1]}${more}`} data-card=${card}>${card[0] === "T" ? "10" : card[0]}${SUIT_SIGNS[card[1]] || ""}</span>`;
-}
 
 // At the showdown: whose cards these are (the winner's first: tap another name to switch),
 // and Muck when the hand may be thrown away unseen (not when an all-in tables every hand).

@@ -2,7 +2,7 @@
 // The action clock on a player (TDA: clock called), kept in localStorage so a reload keeps
 // it; when it runs out the tablet records the clock's expiry.
 
-import { html, render as paint } from "./lit.js";
+import { html, render as paint } from "../lit.js";
 import { record } from "./outbox.js";
 import { $, CLOCK_KEY, MODE, S, busy } from "./store.js";
 

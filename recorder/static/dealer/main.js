@@ -9,11 +9,15 @@ import { fetchTable, followTable, login, session as getSession } from "./api.js"
 import { cardTaps, stepTo } from "./cards.js";
 import { checkClock, tickClock } from "./clock.js";
 import { engine, loadEngine, predictNow, watchEngine } from "./engine.js";
-import { flush, isFlushing } from "./outbox.js";
-import { render, renderStatus } from "./render.js";
-import { directorTaps, outOfTurnTaps, watchDirectorInputs } from "./sheets.js";
+import { wire } from "./hooks.js";
+import { flush, isFlushing, record } from "./outbox.js";
+import { render, renderAlert, renderStatus } from "./render.js";
+import { directorTaps, outOfTurnTaps, renderSheet, watchDirectorInputs } from "./sheets.js";
 import { showSignIn } from "./signin.js";
 import { $, H, MODE, S, STREAM, canRecord } from "./store.js";
+
+// The modules below this one reach these through hooks.js (no import circle).
+wire({ render, renderSheet, renderAlert, record, apply, setConnection, start });
 
 /** @type {Record<string, (el: any) => void>} */
 const actions = Object.assign({}, actionTaps, cardTaps, directorTaps, outOfTurnTaps);
@@ -32,7 +36,7 @@ function saved(key) {
   }
 }
 
-export function apply(view) {
+function apply(view) {
   if (!view || (S.state && view.version < S.state.version)) return;
   const before = S.state;
   S.state = view;
@@ -58,7 +62,7 @@ export function apply(view) {
   }
 }
 
-export function setConnection(value) {
+function setConnection(value) {
   S.connection = value;
   renderStatus();
   // Offline (the browser says so, or the server has not answered three tries in a row; one
@@ -85,7 +89,7 @@ watchDirectorInputs();
 
 let following = null;
 
-export async function start() {
+async function start() {
   if (MODE === "dealer" && S.me.role) localStorage.setItem(ME_KEY, JSON.stringify(S.me));
   if (!following) {
     following = followTable(apply, (s) => {
@@ -104,7 +108,7 @@ export async function start() {
 // A session can end (signed out, expired, or a server with a new secret): the event
 // stream then fails for good; say so.
 let lastCheck = 0;
-export async function checkSession() {
+async function checkSession() {
   if (Date.now() - lastCheck < 5000 || !$("signin").hidden) return;
   lastCheck = Date.now();
   const session = await getSession();
@@ -114,7 +118,7 @@ export async function checkSession() {
   }
 }
 
-export async function boot() {
+async function boot() {
   S.me = await getSession();
   if (S.me.offline && MODE === "dealer") {
     // No network (a reload during an outage): the tablet goes on as the dealer it was, from

@@ -5,10 +5,9 @@
 // what the table recorded meanwhile.
 
 import { sendCommand } from "./api.js";
-import { apply, setConnection } from "./main.js";
 import { fill, h } from "./dom.js";
+import { apply, render, setConnection } from "./hooks.js";
 import { decideOffline, decidesHere, engine, nextStepOffline, show } from "./engine.js";
-import { render } from "./render.js";
 import { showSignIn } from "./signin.js";
 import { $, H, OUTBOX_KEY, S, blocked, canRecord, freshUi } from "./store.js";
 

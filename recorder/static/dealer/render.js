@@ -3,9 +3,8 @@
 // the outbox, the last entries. What the action panel and the sheets show is in actions.js,
 // cards.js and sheets.js.
 
-import { html, nothing, render as paint } from "./lit.js";
+import { html, nothing, render as paint } from "../lit.js";
 import { renderActions, renderTools } from "./actions.js";
-import { cardView } from "./cards.js";
 import { renderClock } from "./clock.js";
 import { renderOutbox } from "./outbox.js";
 import { renderSheet } from "./sheets.js";
@@ -119,7 +118,7 @@ function seatBody(s) {
   if (s.all_in) tags.push("all-in");
   if (s.absent) tags.push("absent");
   if (s.waits) tags.push("waits");
-  return html`<div class="seat-head"><span class="seat-no">${s.seat}</span><span class="name">${s.player}</span>${markers(s)}</div><div class="stack" data-stack=${s.stack}>${H.chips(s.stack)}</div>${s.bet ? html`<div class="bet">bet ${H.chips(s.bet)}</div>` : nothing}${cards && cards.length ? html`<div class=${s.shown ? "seat-cards shown" : "seat-cards"}>${cards.map((c) => cardView(c, "small"))}</div>` : nothing}${tags.length ? html`<div class="tags">${tags.map((t) => html`<span class="tag">${t}</span>`)}</div>` : nothing}`;
+  return html`<div class="seat-head"><span class="seat-no">${s.seat}</span><span class="name">${s.player}</span>${markers(s)}</div><div class="stack" data-stack=${s.stack}>${H.chips(s.stack)}</div>${s.bet ? html`<div class="bet">bet ${H.chips(s.bet)}</div>` : nothing}${cards && cards.length ? html`<div class=${s.shown ? "seat-cards shown" : "seat-cards"}>${cards.map((c) => H.cardView(c, "small"))}</div>` : nothing}${tags.length ? html`<div class="tags">${tags.map((t) => html`<span class="tag">${t}</span>`)}</div>` : nothing}`;
 }
 
 /** @param {any} s */
@@ -146,7 +145,7 @@ function feltView() {
   const note = hand && S.state.hand_in_progress
     ? (hand.legal ? `${hand.legal.name} to act` : hand.next_steps.join(" · "))
     : (hand ? "hand complete" : "no hand yet");
-  return html`${pots}<div class="board">${[0, 1, 2, 3, 4].map((i) => cardView(board[i] || null))}</div><div class="felt-note">${note}</div>`;
+  return html`${pots}<div class="board">${[0, 1, 2, 3, 4].map((i) => H.cardView(board[i] || null))}</div><div class="felt-note">${note}</div>`;
 }
 
 export function renderAlert() {

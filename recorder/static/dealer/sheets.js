@@ -3,10 +3,10 @@
 // director's rulings at the table (a hand killed, the hand void, the pots awarded by ruling,
 // entries voided, an amount amended); each ruling needs the rule and the reason.
 
-import { html, nothing, render as paint } from "./lit.js";
+import { html, nothing, render as paint } from "../lit.js";
 import { picker } from "./cards.js";
 import { record } from "./outbox.js";
-import { render, renderAlert } from "./render.js";
+import { render, renderAlert } from "./hooks.js";
 import { $, H, S, busy, canRecord, nameOf } from "./store.js";
 
 export function renderSheet() {

@@ -3,8 +3,8 @@
 // a keypad, with the name put on every entry.
 
 import { login } from "./api.js";
-import { start } from "./main.js";
 import { fill, h } from "./dom.js";
+import { start } from "./hooks.js";
 import { $, S, STREAM } from "./store.js";
 
 export function showSignIn(message) {

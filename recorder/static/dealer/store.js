@@ -3,11 +3,9 @@
 // of entries still to send, the open sheet and what is typed. Every module reads and writes it
 // through `S`; nothing else is global.
 
-/* global Handlog */
-// common.js (a classic script loaded first) holds the helpers every page shares.
-/** @type {any} */
-// @ts-ignore: a global of a classic script
-export const H = Handlog;
+import * as H from "../common.js";
+
+export { H };
 const parts = location.pathname.split("/");
 export const MODE = parts[1] === "view" ? "viewer" : "dealer";
 export const STREAM = decodeURIComponent(parts[2] || "");
