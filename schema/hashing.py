@@ -36,6 +36,15 @@ the global position is stored next to the chain without being hashed: verificati
 positions increase instead. A chain only proves the log was not altered after its head hash was
 written down elsewhere (a printed slip, a published export): anyone can recompute a whole
 forged chain, so the stream heads are part of every check.
+
+Each event is also a leaf of one Merkle log over every stream, in global position order
+(RFC 9162 hashing, schema/tlog.py):
+
+    entry = utf8(canonical_json([stream_id, version, hash]))   # hash: the chain hash above
+    leaf  = SHA-256(0x00 || entry)
+
+The chain hash already covers the event's id, type, payload, time, actor, device and the hash
+before it, so a leaf commits to the whole event and to its stream's history.
 """
 
 from __future__ import annotations
@@ -50,6 +59,7 @@ from typing import Any, Protocol
 
 from handlog.schema.codec import canonical_json, format_utc
 from handlog.schema.errors import ChainBroken
+from handlog.schema.tlog import leaf_hash
 
 GENESIS_HASH = "0" * 64
 
@@ -110,6 +120,29 @@ def chain_hash(
         device,
     ])
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+# One encoder for every entry (json.dumps with options builds a new one per call).
+_ENTRY = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False)
+
+
+def leaf_entry(stream_id: str, version: int, event_hash: str) -> bytes:
+    """The bytes an event's leaf hashes: the canonical JSON of [stream_id, version, hash]."""
+    if type(version) is int and _verbatim(stream_id) and _verbatim(event_hash):
+        # What the encoder writes for text it leaves as it is (the common case, faster).
+        return f'["{stream_id}",{version},"{event_hash}"]'.encode()
+    return _ENTRY.encode([stream_id, version, event_hash]).encode("utf-8")
+
+
+def _verbatim(text: object) -> bool:
+    """Whether JSON (ensure_ascii off) writes `text` between its quotes unchanged: printable,
+    no quote, no backslash."""
+    return isinstance(text, str) and text.isprintable() and '"' not in text and "\\" not in text
+
+
+def event_leaf(stream_id: str, version: int, event_hash: str) -> bytes:
+    """The Merkle leaf hash of one event."""
+    return leaf_hash(leaf_entry(stream_id, version, event_hash))
 
 
 def event_hash(event: ChainedEvent) -> str:
