@@ -68,8 +68,8 @@ from handlog.engine.hand_state import (
     LegalActions,
     _texts,
 )
-from handlog.engine.profiles import TDA_RULES, Profile, render_rule
-from handlog.engine.words import rule_ids
+from handlog.engine.profiles import TDA_RULES, Profile
+from handlog.engine.words import render_rule, rule_ids
 
 _TDA_35: Final = ("tda-35",)
 

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from handlog.engine.commands import SAID, PushChips
 from handlog.engine.errors import RuleViolation
 from handlog.engine.hand_state import HandState, LegalActions
-from handlog.engine.profiles import render_rule
+from handlog.engine.words import render_rule
 
 REASONS: tuple[str, ...] = (
     "declared",  # what was said decides (a call, "raise N", all-in)

@@ -19,8 +19,6 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, fields, replace
 from typing import Any, Literal, TypeVar, get_args, get_origin, get_type_hints
 
-from handlog.engine.words import rule_citation
-
 ButtonRule = Literal["dead_button", "moving_button"]
 BigBlindAnteOrder = Literal["big_blind_first", "ante_first"]
 ColorUp = Literal["race", "round_up", "forfeit_to_next_pot"]
@@ -328,16 +326,6 @@ TDA_RULES: dict[str, str] = {
     "out_of_turn": "tda-53",
 }
 RULE_CONCEPTS: tuple[str, ...] = tuple(TDA_RULES)
-
-def render_rule(rule_id: str, profile: Profile | None = None) -> str:
-    """The words for a rule identifier; a TDA rule cited under a house profile says that the
-    house document is silent there ("TDA 47 (Octobermuck is silent here)")."""
-    words = rule_citation(rule_id)
-    if profile is not None and profile.short and rule_id.startswith("tda-") and \
-            rule_id not in profile.rule_ids.values():
-        return f"{words} ({profile.short} is silent here)"
-    return words
-
 
 # --- TDA 2024 (the baseline) ---------------------------------------------------------------
 # Rule numbers and gists from "Poker TDA Rules 2024, Version 1.0, Oct 9, 2024" (longform, with

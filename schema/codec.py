@@ -19,13 +19,12 @@ import enum
 import json
 import types
 import typing
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Iterable, Mapping
 from datetime import datetime, timedelta
 from typing import Any
 
 from handlog.schema.errors import CanonicalJsonError, EventCodecError
-
-Upcaster = Callable[[dict[str, Any]], dict[str, Any]]
+from handlog.schema.upcasters import UPCASTERS, Upcaster
 
 _UTC_FORMAT = "%Y-%m-%dT%H:%M:%S.%fZ"
 
@@ -305,7 +304,6 @@ def default_codec() -> EventCodec:
     global _default_codec
     if _default_codec is None:
         from handlog.engine.events import EVENT_TYPES
-        from handlog.schema.upcasters import UPCASTERS
 
         codec = EventCodec(EVENT_TYPES)
         for (event_type, from_version), upcaster in UPCASTERS.items():
