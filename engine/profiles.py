@@ -29,7 +29,6 @@ PrematureBoard = Literal[
     "reshuffle_keep_burn", "reshuffle_with_burn", "turn_out_for_the_round",
     "reshuffle_then_top_card",
 ]
-AnteFormat = Literal["big_blind_ante", "per_player"]
 HeadsUpTransition = Literal["next_big_blind_keeps_it", "button_moves_on"]
 WaitingPosition = Literal["between_small_blind_and_button", "small_blind", "big_blind", "button"]
 BalanceMover = Literal["next_big_blind", "high_card_draw"]
@@ -42,8 +41,6 @@ Scope = Literal["hand", "table", "tournament"]
 
 BlindLevel = tuple[int, int, int]
 """(small blind, big blind, ante)."""
-PayoutRow = tuple[int, int, tuple[int, ...]]
-"""(fewest entrants, most entrants, percent of the prize pool for 1st, 2nd, ...)."""
 
 _T = TypeVar("_T")
 

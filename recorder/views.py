@@ -55,7 +55,6 @@ from handlog.replay.fold import TableFold
 from handlog.schema.codec import encode_event
 from handlog.schema.store import EventStore, StoredEvent
 
-VIEWER = "viewer"
 DIRECTOR = "director"
 DEALER = "dealer"
 RECENT = 12  # events listed on a tablet
