@@ -86,7 +86,16 @@ _TDA_35: Final = ("tda-35",)
 
 
 def legal_actions(state: HandState) -> LegalActions | None:
-    """What the player to act may do, or None when nobody is to act."""
+    """What the player to act may do, or None when nobody is to act.
+
+    Three players, blinds 50-100: position 2 (the button) acts first before the flop.
+
+    >>> from handlog.engine.hand import HandSetup, start_hand
+    >>> hand = start_hand(HandSetup(stacks=(1000, 1000, 1000), blinds=(50, 100, 0),
+    ...                             antes=(0, 0, 0), min_bet=100))
+    >>> legal_actions(hand).describe()
+    ('call 100', 'raise to 200 up to 1000', 'fold')
+    """
     i = state.to_act
     if i is None or state.phase != BETTING:
         return None
@@ -125,7 +134,18 @@ def _bound(i: int, binding: tuple[str, int], owed: int, call: int, stack: int,
 
 def _raise_bounds(state: HandState, i: int) -> tuple[str, int, int] | None:
     """The bet or raise player `i` (to act) may make: (kind, min_to, max_to), or None. The one
-    computation both legal_actions and decide use."""
+    computation both legal_actions and decide use.
+
+    A raise is at least the last full bet or raise again (TDA 43): over a raise of 200 (to
+    300), the small blind may raise to 500 at least, 1,000 (all-in) at most.
+
+    >>> from handlog.engine.commands import BetRaise
+    >>> from handlog.engine.hand import HandSetup, execute, start_hand
+    >>> hand = start_hand(HandSetup(stacks=(1000, 1000, 1000), blinds=(50, 100, 0),
+    ...                             antes=(0, 0, 0), min_bet=100))
+    >>> _raise_bounds(execute(hand, BetRaise(2, 300)), 0)
+    ('raise', 500, 1000)
+    """
     if state.absent[i] or state.call_only[i]:
         return None
     stacks, bets = state.stacks, state.bets
@@ -159,7 +179,7 @@ def _raise_bounds(state: HandState, i: int) -> tuple[str, int, int] | None:
 
 def _raise_open(state: HandState, i: int) -> bool:
     """TDA 47 (and the profile's percent and measure): has the betting been reopened for this
-    player?"""
+    player? (`reopening` shows a worked case.)"""
     level = state.acted_level[i]
     if level == NOT_ACTED:
         return True
@@ -776,7 +796,23 @@ _DECIDERS: Final[dict[type, Callable[[HandState, Any], tuple[HandEvent, ...]]]] 
 def reopening(state: HandState, player: int) -> tuple[bool, str]:
     """Whether the betting is reopened for `player` now, and the identifier of the rule that
     decides it (`tda-47`, or the profile's own reopen_percent / reopen_measure): what a floor
-    person is asked after a short all-in. The same test the engine validates raises with."""
+    person is asked after a short all-in. The same test the engine validates raises with.
+
+    TDA 47: the button raises to 300 (a raise of 200), the small blind goes all-in for 400 (a
+    raise of only 100), the big blind calls; back to the button, who already acted, the short
+    all-in has not reopened the betting: he may call or fold, not raise.
+
+    >>> from handlog.engine.commands import BetRaise, CheckCall
+    >>> from handlog.engine.hand import HandSetup, execute, start_hand
+    >>> hand = start_hand(HandSetup(stacks=(400, 1000, 1000), blinds=(50, 100, 0),
+    ...                             antes=(0, 0, 0), min_bet=100))
+    >>> for command in (BetRaise(2, 300), BetRaise(0, 400), CheckCall(1)):
+    ...     hand = execute(hand, command)
+    >>> reopening(hand, 2)
+    (False, 'tda-47')
+    >>> legal_actions(hand).describe()
+    ('call 100', 'fold')
+    """
     profile = state.profile
     if profile.reopen_measure == "own_bet_total":
         rule = f"{profile.name}:reopen_measure"
