@@ -30,8 +30,8 @@ ROOT = Path(__file__).resolve().parent
 # modules handlog.engine.hand, ... as they are imported.
 COMPILED = [
     "handlog/engine/cards.py", "handlog/engine/evaluator.py", "handlog/engine/hand.py",
-    "handlog/engine/hand_apply.py", "handlog/engine/hand_decide.py", "handlog/engine/hand_pots.py",
-    "handlog/engine/hand_start.py", "handlog/engine/hand_state.py",
+    "handlog/engine/hand_apply.py", "handlog/engine/hand_decide.py", "handlog/engine/hand_memo.py",
+    "handlog/engine/hand_pots.py", "handlog/engine/hand_start.py", "handlog/engine/hand_state.py",
     "handlog/replay/phh_verify.py",
 ]
 MANIFEST = ROOT / "engine" / "_compiled.json"  # the sources' digests, for the staleness check

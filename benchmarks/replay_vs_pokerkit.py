@@ -45,7 +45,7 @@ END_TO_END_TARGET = 5.0
 
 def clear_caches() -> None:
     """Forget everything our parser, replayer and engine memoise across hands."""
-    from handlog.engine.hand_decide import forget_memos
+    from handlog.engine.hand_memo import forget_memos
     from handlog.replay import phh, phh_verify
 
     phh.parse_action.cache_clear()

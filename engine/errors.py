@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from handlog.engine.words import render_rule
+
 
 class RuleViolation(Exception):
     """An entry the rules do not allow: which rule, why, and what is allowed instead."""
@@ -22,7 +24,5 @@ class RuleViolation(Exception):
 
     def as_dict(self) -> dict[str, object]:
         """The rule's identifier, its words (for people), the message and the options."""
-        from handlog.engine.profiles import render_rule  # profiles never import errors: no cycle
-
         return {"rule": self.rule, "rule_words": render_rule(self.rule),
                 "message": self.message, "legal": list(self.legal)}

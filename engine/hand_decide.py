@@ -34,7 +34,6 @@ from handlog.engine.errors import RuleViolation
 from handlog.engine.events import (
     ActedOutOfTurn,
     BetMade,
-    BoardDealt,
     BoardExposedEarly,
     CardExposed,
     CardsMucked,
@@ -52,11 +51,20 @@ from handlog.engine.events import (
     PlayerReturned,
     RaiseMade,
 )
+from handlog.engine.hand_memo import (
+    bet_made,
+    board_dealt,
+    called,
+    checked,
+    folded,
+    known_hole_deal,
+    raise_made,
+    remember_hole_deal,
+)
 from handlog.engine.hand_pots import propose_awards
 from handlog.engine.hand_push import check_push, rule_push
 from handlog.engine.hand_state import (
     _OVER,
-    _PREBUILT,
     _TEXT_OF_CARD,
     BETTING,
     BOARD,
@@ -68,25 +76,26 @@ from handlog.engine.hand_state import (
     LegalActions,
     _texts,
 )
-from handlog.engine.profiles import TDA_RULES, Profile, render_rule
-from handlog.engine.words import rule_ids
+from handlog.engine.profiles import TDA_RULES, Profile
+from handlog.engine.words import render_rule, rule_ids
 
 _TDA_35: Final = ("tda-35",)
-
-_FOLD_EVENTS: Final[tuple[tuple[PlayerFolded], ...]] = tuple(
-    (PlayerFolded(i),) for i in range(_PREBUILT))
-_CHECK_EVENTS: Final[tuple[tuple[PlayerChecked], ...]] = tuple(
-    (PlayerChecked(i),) for i in range(_PREBUILT))
-# Hole-card deals seen so far, per position (at most 52 * 51 each): see _decide_deal_hole.
-_HOLE_DEALT: Final[tuple[dict[tuple[Card, ...], tuple[HoleCardsDealt]], ...]] = tuple(
-    {} for _ in range(_PREBUILT))
 
 
 # --- legal actions -------------------------------------------------------------------------
 
 
 def legal_actions(state: HandState) -> LegalActions | None:
-    """What the player to act may do, or None when nobody is to act."""
+    """What the player to act may do, or None when nobody is to act.
+
+    Three players, blinds 50-100: position 2 (the button) acts first before the flop.
+
+    >>> from handlog.engine.hand import HandSetup, start_hand
+    >>> hand = start_hand(HandSetup(stacks=(1000, 1000, 1000), blinds=(50, 100, 0),
+    ...                             antes=(0, 0, 0), min_bet=100))
+    >>> legal_actions(hand).describe()
+    ('call 100', 'raise to 200 up to 1000', 'fold')
+    """
     i = state.to_act
     if i is None or state.phase != BETTING:
         return None
@@ -125,7 +134,18 @@ def _bound(i: int, binding: tuple[str, int], owed: int, call: int, stack: int,
 
 def _raise_bounds(state: HandState, i: int) -> tuple[str, int, int] | None:
     """The bet or raise player `i` (to act) may make: (kind, min_to, max_to), or None. The one
-    computation both legal_actions and decide use."""
+    computation both legal_actions and decide use.
+
+    A raise is at least the last full bet or raise again (TDA 43): over a raise of 200 (to
+    300), the small blind may raise to 500 at least, 1,000 (all-in) at most.
+
+    >>> from handlog.engine.commands import BetRaise
+    >>> from handlog.engine.hand import HandSetup, execute, start_hand
+    >>> hand = start_hand(HandSetup(stacks=(1000, 1000, 1000), blinds=(50, 100, 0),
+    ...                             antes=(0, 0, 0), min_bet=100))
+    >>> _raise_bounds(execute(hand, BetRaise(2, 300)), 0)
+    ('raise', 500, 1000)
+    """
     if state.absent[i] or state.call_only[i]:
         return None
     stacks, bets = state.stacks, state.bets
@@ -159,7 +179,7 @@ def _raise_bounds(state: HandState, i: int) -> tuple[str, int, int] | None:
 
 def _raise_open(state: HandState, i: int) -> bool:
     """TDA 47 (and the profile's percent and measure): has the betting been reopened for this
-    player?"""
+    player? (`reopening` shows a worked case.)"""
     level = state.acted_level[i]
     if level == NOT_ACTED:
         return True
@@ -254,7 +274,7 @@ def _decide_fold(state: HandState, command: Fold) -> tuple[PlayerFolded, ...]:
             state.current_bet <= state.bets[player]:
         raise RuleViolation("absent player", "an absent big blind is checked through "
                             f"under the {state.profile.name} profile", ("check",))
-    return _FOLD_EVENTS[player] if player < _PREBUILT else (PlayerFolded(player),)
+    return folded(player)
 
 
 def _decide_check_call(state: HandState,
@@ -269,11 +289,11 @@ def _decide_check_call(state: HandState,
         raise RuleViolation("TDA 30", "the player is absent: his hand is killed when the "
                             "action reaches him", ("fold",))
     if owed <= 0:
-        return _CHECK_EVENTS[player] if player < _PREBUILT else (PlayerChecked(player),)
+        return checked(player)
     stack = state.stacks[player]
     if owed >= stack:
-        return _called(player, stack, True)
-    return _called(player, owed, False)
+        return called(player, stack, True)
+    return called(player, owed, False)
 
 
 def _decide_bet_raise(state: HandState,
@@ -292,53 +312,9 @@ def _decide_bet_raise(state: HandState,
             if not chips_make(state, player, to, max_to):
                 raise _unmakeable(state, player, to, state.setup.chip_unit)
             if kind == "bet":
-                return _bet_made(player, to, to == max_to)
-            return _raise_made(player, to, to == max_to, to - current >= state.last_full_raise)
+                return bet_made(player, to, to == max_to)
+            return raise_made(player, to, to == max_to, to - current >= state.last_full_raise)
     raise _refused_bet(state, player, to)
-
-
-# Events are values, and the betting events of the usual amounts (and the flops) recur from
-# hand to hand: finding one costs less than building it. Each memo is emptied when it fills.
-_MEMO_LIMIT: Final = 1 << 16
-_CALLS: Final[dict[tuple[int, int, bool], tuple[PlayerCalled]]] = {}
-_BETS_MADE: Final[dict[tuple[int, int, bool], tuple[BetMade]]] = {}
-_RAISES_MADE: Final[dict[tuple[int, int, bool, bool], tuple[RaiseMade]]] = {}
-_BOARDS_DEALT: Final[dict[tuple[str, ...], tuple[BoardDealt]]] = {}
-
-
-def forget_memos() -> None:
-    """Empty the event memos (benchmarks/replay_vs_pokerkit.py times cold rounds with it)."""
-    for dealt in _HOLE_DEALT:
-        dealt.clear()
-    _CALLS.clear()
-    _BETS_MADE.clear()
-    _RAISES_MADE.clear()
-    _BOARDS_DEALT.clear()
-
-
-def _reused(memo: dict[Any, Any], event_type: type, fields: tuple[Any, ...]) -> Any:
-    """`(event_type(*fields),)`, built once per distinct `fields` (until `memo` fills)."""
-    event = memo.get(fields)
-    if event is None:
-        if len(memo) >= _MEMO_LIMIT:
-            memo.clear()
-        event = memo[fields] = (event_type(*fields),)
-    return event
-
-
-def _called(player: int, amount: int, all_in: bool) -> tuple[PlayerCalled]:
-    called: tuple[PlayerCalled] = _reused(_CALLS, PlayerCalled, (player, amount, all_in))
-    return called
-
-
-def _bet_made(player: int, to: int, all_in: bool) -> tuple[BetMade]:
-    bet: tuple[BetMade] = _reused(_BETS_MADE, BetMade, (player, to, all_in))
-    return bet
-
-
-def _raise_made(player: int, to: int, all_in: bool, full: bool) -> tuple[RaiseMade]:
-    raised: tuple[RaiseMade] = _reused(_RAISES_MADE, RaiseMade, (player, to, all_in, full))
-    return raised
 
 
 def chips_make(state: HandState, player: int, to: int, max_to: int) -> bool:
@@ -523,7 +499,7 @@ def _hole_dealt(state: HandState, player: int,
             state.hole[player] is None:
         # The usual deal: two cards new to the hand. Its event is a value: the same deal
         # (player, cards) gives the same event, built once.
-        known = _HOLE_DEALT[player].get(cards) if player < _PREBUILT else None
+        known = known_hole_deal(player, cards)
         if known is not None:
             first, second = cards
             if not state.known & (1 << first | 1 << second):
@@ -534,8 +510,7 @@ def _hole_dealt(state: HandState, player: int,
             if first_text and second_text and first != second and \
                     not state.known & (1 << first | 1 << second):
                 dealt = (HoleCardsDealt(player, (first_text, second_text)),)
-                if player < _PREBUILT:
-                    _HOLE_DEALT[player][cards] = dealt
+                remember_hole_deal(player, cards, dealt)
                 return dealt
     _check_player(state, player)
     if state.hole[player] is not None:
@@ -563,12 +538,7 @@ def _decide_board(state: HandState, command: DealBoard) -> tuple[HandEvent, ...]
     if state.held_out:
         _refuse_held_out(state, command.cards)
     texts = _check_duplicates(state, command.cards)
-    dealt = _BOARDS_DEALT.get(texts)
-    if dealt is None:
-        dealt = _BOARDS_DEALT[texts] = (BoardDealt(texts),)
-        if len(_BOARDS_DEALT) > _MEMO_LIMIT:
-            _BOARDS_DEALT.clear()
-    return dealt
+    return board_dealt(texts)
 
 
 def _refuse_held_out(state: HandState, cards: tuple[Card, ...]) -> None:
@@ -826,7 +796,23 @@ _DECIDERS: Final[dict[type, Callable[[HandState, Any], tuple[HandEvent, ...]]]] 
 def reopening(state: HandState, player: int) -> tuple[bool, str]:
     """Whether the betting is reopened for `player` now, and the identifier of the rule that
     decides it (`tda-47`, or the profile's own reopen_percent / reopen_measure): what a floor
-    person is asked after a short all-in. The same test the engine validates raises with."""
+    person is asked after a short all-in. The same test the engine validates raises with.
+
+    TDA 47: the button raises to 300 (a raise of 200), the small blind goes all-in for 400 (a
+    raise of only 100), the big blind calls; back to the button, who already acted, the short
+    all-in has not reopened the betting: he may call or fold, not raise.
+
+    >>> from handlog.engine.commands import BetRaise, CheckCall
+    >>> from handlog.engine.hand import HandSetup, execute, start_hand
+    >>> hand = start_hand(HandSetup(stacks=(400, 1000, 1000), blinds=(50, 100, 0),
+    ...                             antes=(0, 0, 0), min_bet=100))
+    >>> for command in (BetRaise(2, 300), BetRaise(0, 400), CheckCall(1)):
+    ...     hand = execute(hand, command)
+    >>> reopening(hand, 2)
+    (False, 'tda-47')
+    >>> legal_actions(hand).describe()
+    ('call 100', 'fold')
+    """
     profile = state.profile
     if profile.reopen_measure == "own_bet_total":
         rule = f"{profile.name}:reopen_measure"

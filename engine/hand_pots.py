@@ -13,7 +13,20 @@ from handlog.engine.hand_state import HandState, Pot
 
 
 def pots(state: HandState) -> tuple[Pot, ...]:
-    """Main pot and side pots in layers; folded chips and antes are dead money in them."""
+    """Main pot and side pots in layers; folded chips and antes are dead money in them.
+
+    All-in for 300, 500 and 1,000: the main pot holds 300 from each of the three, the side
+    pot 200 from each of the two who had more (the 500 nobody could call goes back).
+
+    >>> from handlog.engine.commands import BetRaise, CheckCall
+    >>> from handlog.engine.hand import HandSetup, execute, start_hand
+    >>> hand = start_hand(HandSetup(stacks=(300, 500, 1000), blinds=(50, 100, 0),
+    ...                             antes=(0, 0, 0), min_bet=100))
+    >>> for command in (BetRaise(2, 1000), CheckCall(0), CheckCall(1)):
+    ...     hand = execute(hand, command)
+    >>> pots(hand)
+    (Pot(amount=900, eligible=(0, 1, 2)), Pot(amount=400, eligible=(1, 2)))
+    """
     committed = state.committed
     folded = state.folded
     if folded.count(False) == 1:
@@ -58,7 +71,18 @@ def showdown_order(state: HandState) -> tuple[int, ...]:
 
 
 def _split(state: HandState, amount: int, winners: list[int]) -> tuple[list[int], list[int]]:
-    """Shares in the smallest chip in play, odd chips clockwise from the button (TDA 20)."""
+    """Shares in the smallest chip in play, odd chips clockwise from the button (TDA 20): the
+    shares, and who got an odd chip.
+
+    A pot of 275 in chips of 25 split by positions 0 and 2: eleven chips, five each, the odd
+    one to position 0, the first left of the button.
+
+    >>> from handlog.engine.hand import HandSetup, start_hand
+    >>> hand = start_hand(HandSetup(stacks=(1000, 1000, 1000), blinds=(25, 50, 0),
+    ...                             antes=(0, 0, 0), min_bet=50, chip_unit=25))
+    >>> _split(hand, 275, [0, 2])
+    ([150, 125], [0])
+    """
     unit = state.setup.chip_unit
     n = len(winners)
     if n == 1:

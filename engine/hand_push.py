@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from handlog.engine.commands import SAID, PushChips
 from handlog.engine.errors import RuleViolation
 from handlog.engine.hand_state import HandState, LegalActions
-from handlog.engine.profiles import render_rule
+from handlog.engine.words import render_rule
 
 REASONS: tuple[str, ...] = (
     "declared",  # what was said decides (a call, "raise N", all-in)
@@ -119,7 +119,20 @@ def rule_push(state: HandState, command: PushChips, la: LegalActions) -> PushRul
 
 
 def _silent(state: HandState, chips: tuple[int, ...], la: LegalActions) -> PushRuling:
-    """Chips put out in one motion without a word."""
+    """Chips put out in one motion without a word.
+
+    Facing the big blind of 100: one 500 chip is a call (TDA 44); three 100 chips, not all
+    needed to call and at least half a raise over it, a raise, held to a full one (TDA 45).
+
+    >>> from handlog.engine.commands import PushChips
+    >>> from handlog.engine.hand import HandSetup, legal_actions, start_hand
+    >>> hand = start_hand(HandSetup(stacks=(1000, 1000, 1000), blinds=(50, 100, 0),
+    ...                             antes=(0, 0, 0), min_bet=100))
+    >>> rule_push(hand, PushChips(2, (500,)), legal_actions(hand))
+    PushRuling(ruled='call', to=0, reason='one_chip', rule='tda-44')
+    >>> rule_push(hand, PushChips(2, (100, 100, 100)), legal_actions(hand))
+    PushRuling(ruled='raise', to=300, reason='fifty_percent', rule='tda-45')
+    """
     profile = state.profile
     i = la.player
     total = state.bets[i] + sum(chips)

@@ -28,9 +28,9 @@ from handlog.engine.profiles import (
     PROFILES,
     Profile,
     profile_digest,
-    render_rule,
     rules_for,
 )
+from handlog.engine.words import render_rule
 
 # --- start ---------------------------------------------------------------------------------
 

@@ -19,8 +19,6 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, fields, replace
 from typing import Any, Literal, TypeVar, get_args, get_origin, get_type_hints
 
-from handlog.engine.words import rule_citation
-
 ButtonRule = Literal["dead_button", "moving_button"]
 BigBlindAnteOrder = Literal["big_blind_first", "ante_first"]
 ColorUp = Literal["race", "round_up", "forfeit_to_next_pot"]
@@ -31,7 +29,6 @@ PrematureBoard = Literal[
     "reshuffle_keep_burn", "reshuffle_with_burn", "turn_out_for_the_round",
     "reshuffle_then_top_card",
 ]
-AnteFormat = Literal["big_blind_ante", "per_player"]
 HeadsUpTransition = Literal["next_big_blind_keeps_it", "button_moves_on"]
 WaitingPosition = Literal["between_small_blind_and_button", "small_blind", "big_blind", "button"]
 BalanceMover = Literal["next_big_blind", "high_card_draw"]
@@ -44,8 +41,6 @@ Scope = Literal["hand", "table", "tournament"]
 
 BlindLevel = tuple[int, int, int]
 """(small blind, big blind, ante)."""
-PayoutRow = tuple[int, int, tuple[int, ...]]
-"""(fewest entrants, most entrants, percent of the prize pool for 1st, 2nd, ...)."""
 
 _T = TypeVar("_T")
 
@@ -328,16 +323,6 @@ TDA_RULES: dict[str, str] = {
     "out_of_turn": "tda-53",
 }
 RULE_CONCEPTS: tuple[str, ...] = tuple(TDA_RULES)
-
-def render_rule(rule_id: str, profile: Profile | None = None) -> str:
-    """The words for a rule identifier; a TDA rule cited under a house profile says that the
-    house document is silent there ("TDA 47 (Octobermuck is silent here)")."""
-    words = rule_citation(rule_id)
-    if profile is not None and profile.short and rule_id.startswith("tda-") and \
-            rule_id not in profile.rule_ids.values():
-        return f"{words} ({profile.short} is silent here)"
-    return words
-
 
 # --- TDA 2024 (the baseline) ---------------------------------------------------------------
 # Rule numbers and gists from "Poker TDA Rules 2024, Version 1.0, Oct 9, 2024" (longform, with

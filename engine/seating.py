@@ -24,7 +24,6 @@ from handlog.engine.tournament_events import (
 from handlog.engine.tournament_state import Entrant, TournamentState
 from handlog.engine.words import cite
 
-SEATING_RULE = "random seating (TDA; BSE Seating; Chairperson seat cards; Octobermuck Seating)"
 BUTTON_RULE = ("high card draws the button; suits rank as the profile's seat_draw_suit_order "
                "says (BSE Drawing for Dealer: spades, hearts, diamonds, clubs)")
 

@@ -15,6 +15,8 @@ import re
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
+from handlog.engine.profiles import PROFILES, Profile
+
 # --- hands ------------------------------------------------------------------------------------
 
 HAND_CATEGORIES: tuple[str, ...] = (
@@ -171,13 +173,21 @@ def rule_title(rule: str) -> str:
     if profile == "payouts" and parameter:
         return RULE_PATTERNS["payouts"].format(players=parameter)
     if parameter:
-        # A profile parameter's citation: `octobermuck:color_up`.
-        from handlog.engine.profiles import PROFILES  # the citations live with the parameters
-
+        # A profile parameter's citation (`octobermuck:color_up`) lives with the parameter.
         found = PROFILES.get(profile)
         if found is not None and parameter in found.citations:
             return found.citations[parameter]
     return rule_citation(rule)
+
+
+def render_rule(rule_id: str, profile: Profile | None = None) -> str:
+    """The words for a rule identifier; a TDA rule cited under a house profile says that the
+    house document is silent there ("TDA 47 (Octobermuck is silent here)")."""
+    words = rule_citation(rule_id)
+    if profile is not None and profile.short and rule_id.startswith("tda-") and \
+            rule_id not in profile.rule_ids.values():
+        return f"{words} ({profile.short} is silent here)"
+    return words
 
 
 RULE_PATTERNS: dict[str, str] = {

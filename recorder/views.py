@@ -40,7 +40,7 @@ from handlog.engine.events import (
     TableOpened,
 )
 from handlog.engine.hand import STREETS
-from handlog.engine.profiles import get_profile, render_rule
+from handlog.engine.profiles import get_profile
 from handlog.engine.table import Level
 
 # bet_sizes: the tablet's quick sizes, still importable from here since the view code moved.
@@ -55,7 +55,6 @@ from handlog.replay.fold import TableFold
 from handlog.schema.codec import encode_event
 from handlog.schema.store import EventStore, StoredEvent
 
-VIEWER = "viewer"
 DIRECTOR = "director"
 DEALER = "dealer"
 RECENT = 12  # events listed on a tablet
@@ -196,7 +195,7 @@ def push_text(event: ChipsPushed) -> str:
     verb = {"check": "a check", "call": "a call", "bet": f"a bet of {event.to}",
             "raise": f"a raise to {event.to}"}.get(event.ruled, event.ruled)
     why = PUSH_REASONS.get(event.reason, event.reason)
-    return f"ruled {verb}: {why} ({render_rule(event.rule)})"
+    return f"ruled {verb}: {why} ({words.render_rule(event.rule)})"
 
 
 def pushed_chips_text(event: ChipsPushed) -> str:
@@ -224,7 +223,7 @@ def event_text(event: Any, version: int, names: _Names, public: bool) -> str:
     if isinstance(event, ActedOutOfTurn):
         said = event.action + (f" to {event.to}" if event.action in ("bet", "raise") else "")
         return (f"{who(event.player)} acted out of turn: {said} (pending until the action "
-                f"reaches him; {render_rule(event.rule)})")
+                f"reaches him; {words.render_rule(event.rule)})")
     if isinstance(event, ChipsPushed):
         return f"{who(event.player)} puts out {pushed_chips_text(event)}: {push_text(event)}"
     text = words.action_text(event, who, public)

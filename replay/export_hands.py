@@ -47,7 +47,6 @@ from handlog.replay.fold import TableFold, fold_table
 from handlog.schema.store import EventStore, StoredEvent, StreamHead
 
 HandStatus = Literal["complete", "misdealt", "voided", "in progress"]
-STREET_NAMES = ("preflop", "flop", "turn", "river")
 _STREET_OF_BOARD = {0: 0, 3: 1, 4: 2, 5: 3}
 
 
@@ -333,11 +332,6 @@ class RecordedHand:
         if self.problem:
             out.append(self.problem)
         return out
-
-    def short_big_blind(self) -> bool:
-        """The big blind was posted all-in for less than the full big blind."""
-        return any(isinstance(s.event, ChipsPosted) and s.event.kind == "big_blind"
-                   and s.event.all_in and s.event.amount < self.big_blind for s in self.steps)
 
     def short_forced_bet(self) -> bool:
         """Some blind or ante was posted all-in (for less than it owes, or with nothing left:

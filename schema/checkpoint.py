@@ -15,7 +15,7 @@ golang.org/x/mod/sumdb/note reads); the private key file holds
 `PRIVATE+KEY+<name>+<key ID hex>+<base64(0x01 || 32-byte seed)>`.
 
 A checkpoint proves what the log held when it was signed: anyone holding it can later ask the
-room for a consistency proof (schema/merkle.py) that today's log only grew from it.
+room for a consistency proof (schema/tlog.py) that today's log only grew from it.
 """
 
 from __future__ import annotations

@@ -19,13 +19,14 @@ import enum
 import json
 import types
 import typing
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Iterable, Mapping
 from datetime import datetime, timedelta
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from handlog.schema.errors import CanonicalJsonError, EventCodecError
 
-Upcaster = Callable[[dict[str, Any]], dict[str, Any]]
+if TYPE_CHECKING:
+    from handlog.schema.upcasters import Upcaster
 
 _UTC_FORMAT = "%Y-%m-%dT%H:%M:%S.%fZ"
 
@@ -304,6 +305,7 @@ def default_codec() -> EventCodec:
     """The codec of every class in `engine.events.EVENT_TYPES` and every registered upcaster."""
     global _default_codec
     if _default_codec is None:
+        # Imported here: the tablet's offline engine carries the codec without the upcasters.
         from handlog.engine.events import EVENT_TYPES
         from handlog.schema.upcasters import UPCASTERS
 

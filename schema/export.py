@@ -17,7 +17,8 @@ Export format (one canonical-JSON object per line, UTF-8):
 * one line per signed checkpoint the room recorded, oldest first: `{"record":"checkpoint",
   "number", "reason", "created_at", "note"}` (`note`: the C2SP checkpoint text, signature
   included). With the events above, they are all an auditor needs to check the file against a
-  checkpoint: every leaf of the Merkle log is recomputed from the events (schema/merkle.py).
+  checkpoint: every leaf of the Merkle log is recomputed from the events (schema/hashing.py,
+  schema/tlog.py).
 
 Verifying recomputes every chain (schema/hashing.py) and compares each stream's last event with
 its head line, so a dropped last event or a cut-off file is found too.

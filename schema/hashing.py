@@ -36,6 +36,15 @@ the global position is stored next to the chain without being hashed: verificati
 positions increase instead. A chain only proves the log was not altered after its head hash was
 written down elsewhere (a printed slip, a published export): anyone can recompute a whole
 forged chain, so the stream heads are part of every check.
+
+Each event is also a leaf of one Merkle log over every stream, in global position order
+(RFC 9162 hashing, schema/tlog.py):
+
+    entry = utf8(canonical_json([stream_id, version, hash]))   # hash: the chain hash above
+    leaf  = SHA-256(0x00 || entry)
+
+The chain hash already covers the event's id, type, payload, time, actor, device and the hash
+before it, so a leaf commits to the whole event and to its stream's history.
 """
 
 from __future__ import annotations
@@ -46,10 +55,12 @@ import uuid
 from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from json.encoder import encode_basestring as _encode_text  # the one JSONEncoder uses
 from typing import Any, Protocol
 
 from handlog.schema.codec import canonical_json, format_utc
 from handlog.schema.errors import ChainBroken
+from handlog.schema.tlog import leaf_hash
 
 GENESIS_HASH = "0" * 64
 
@@ -110,6 +121,23 @@ def chain_hash(
         device,
     ])
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+# One encoder for every entry (json.dumps with options builds a new one per call).
+_ENTRY = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False)
+
+
+def leaf_entry(stream_id: str, version: int, event_hash: str) -> bytes:
+    """The bytes an event's leaf hashes: the canonical JSON of [stream_id, version, hash]."""
+    if type(version) is int and type(stream_id) is str and type(event_hash) is str:
+        # What the encoder writes, spelled out with its own C string encoder (faster).
+        return f"[{_encode_text(stream_id)},{version},{_encode_text(event_hash)}]".encode()
+    return _ENTRY.encode([stream_id, version, event_hash]).encode("utf-8")
+
+
+def event_leaf(stream_id: str, version: int, event_hash: str) -> bytes:
+    """The Merkle leaf hash of one event."""
+    return leaf_hash(leaf_entry(stream_id, version, event_hash))
 
 
 def event_hash(event: ChainedEvent) -> str:

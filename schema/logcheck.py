@@ -2,7 +2,7 @@
 from the events themselves, the log held to each signed checkpoint, every break listed.
 
 What it trusts: nothing stored but the events' own fields. Each event's chain hash is
-recomputed (schema/hashing.py) and from it its leaf (schema/merkle.py); the tree of those
+recomputed and from it its leaf (schema/hashing.py); the tree of those
 leaves, in position order, gives the root at each checkpoint's size, which must equal the
 signed root, and an RFC 9162 consistency proof from that size to the whole log, built from the
 recomputed tree, is checked with the RFC's algorithm.
@@ -31,15 +31,16 @@ from json.encoder import encode_basestring  # the C encoder json.dumps uses
 from typing import Any, NamedTuple
 
 from handlog.schema.checkpoint import Checkpoint, CheckpointError, VerifierKey, parse_checkpoint
-from handlog.schema.hashing import GENESIS_HASH
-from handlog.schema.merkle import (
+from handlog.schema.hashing import GENESIS_HASH, event_leaf
+from handlog.schema.merkle import read_head
+from handlog.schema.store import EventStore
+from handlog.schema.tlog import (
     MemoryTree,
-    read_head,
+    node_hash,
     tree_consistency_proof,
     tree_root,
     verify_consistency,
 )
-from handlog.schema.store import EventStore
 
 KINDS = {
     "payload_changed": "payload changed",
@@ -250,7 +251,7 @@ class CompactTree:
         row += leaf
         level = 0
         while not (len(row) // 32) & 1:
-            parent = _sha256(_NODE + row[-64:]).digest()
+            parent = node_hash(bytes(row[-64:-32]), bytes(row[-32:]))
             level += 1
             if level == len(levels):
                 levels.append(bytearray())
@@ -263,8 +264,6 @@ class CompactTree:
     def root(self, size: int | None = None) -> bytes:
         return tree_root(self, self.size if size is None else size)
 
-
-_NODE = b"\x01"
 
 
 def _streamed_check(source: LogSource, checkpoints: Sequence[GivenCheckpoint],
@@ -296,7 +295,7 @@ def _streamed_check(source: LogSource, checkpoints: Sequence[GivenCheckpoint],
         if sha256(f"[{enc(prev_hash)}{tail}".encode()).hexdigest() != stored:
             return None
         last[stream_id] = (version, stored)
-        leaf_digest = sha256(f'\x00[{enc(stream_id)},{version},"{stored}"]'.encode()).digest()
+        leaf_digest = event_leaf(stream_id, version, stored)
         append_leaf(leaf_digest)
         if leaves is not None:
             stored_leaf = next(leaves, None)
@@ -388,8 +387,8 @@ def _full_check(
             recomputed = own if prev_hash == stream.last_recomputed else sha256(
                 f'["{stream.last_recomputed}"{tail}'.encode()).hexdigest()
         stream.last_recomputed = recomputed
-        leaf_digest = sha256(f'\x00[{enc(stream_id)},{version},"{recomputed}"]'.encode()
-                             ).digest() if type(version) is int else b""
+        leaf_digest = event_leaf(stream_id, version, recomputed) if type(
+            version) is int else b""
         append_leaf(leaf_digest)
         positions.append(position)
         stream_of.append(stream_id)

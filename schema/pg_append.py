@@ -25,7 +25,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from handlog.schema.merkle import event_leaf
+from handlog.schema.hashing import event_leaf
 
 _LEAVES_FUNCTION = r"""
 CREATE OR REPLACE FUNCTION pg_temp.handlog_leaves(

@@ -11,7 +11,7 @@ Proof file (canonical JSON, one object):
      "checkpoint": "<the signed checkpoint text>"}
 
 Checking it: recompute the event's chain hash from its fields (schema/hashing.py) and its leaf
-(schema/merkle.py), verify the checkpoint's signature, and run RFC 9162 2.1.3.2 with the path
+(schema/hashing.py too), verify the checkpoint's signature, and run RFC 9162 2.1.3.2 with the path
 against the checkpoint's root and size.
 
 Consistency proofs: that the log signed in a later checkpoint only grew from an earlier one.
@@ -41,19 +41,23 @@ from handlog.schema.checkpoint import (
     record_checkpoint,
 )
 from handlog.schema.codec import canonical_json
-from handlog.schema.hashing import chain_hash, event_id_text, parse_recorded_at, recorded_at_text
-from handlog.schema.merkle import (
-    StoredTree,
+from handlog.schema.hashing import (
+    chain_hash,
+    event_id_text,
     event_leaf,
-    read_head,
+    parse_recorded_at,
+    recorded_at_text,
+)
+from handlog.schema.merkle import StoredTree, read_head
+from handlog.schema.store import EventStore
+from handlog.schema.tables import checkpoints_table, events_table, merkle_leaves_table
+from handlog.schema.tlog import (
     tree_consistency_proof,
     tree_inclusion_path,
     tree_root,
     verify_consistency,
     verify_inclusion,
 )
-from handlog.schema.store import EventStore
-from handlog.schema.tables import checkpoints_table, events_table, merkle_leaves_table
 
 FORMAT = "handlog-inclusion-proof"
 CONSISTENCY_FORMAT = "handlog-consistency-proof"

@@ -9,10 +9,13 @@ from __future__ import annotations
 
 import hashlib
 import re
+from collections.abc import Callable
 from typing import Any
 
 from handlog.engine.words import rule_ids
-from handlog.schema.codec import Upcaster
+
+Upcaster = Callable[[dict[str, Any]], dict[str, Any]]
+"""One step: a payload as stored at version v, in; the same as version v + 1 writes it, out."""
 
 
 def _event_amended_v1(payload: dict[str, Any]) -> dict[str, Any]:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+
 from conftest_store import (  # noqa: F401  (fixtures are found by name)
     db_url,
     pg_url,
@@ -9,6 +11,17 @@ from conftest_store import (  # noqa: F401  (fixtures are found by name)
     sqlite_url,
     store,
 )
+from hypothesis import settings
+
+# Hypothesis profiles, as attrs' tests/conftest.py has them; HYPOTHESIS_PROFILE picks one (.ci/run
+# sets "ci"). Both keep each test's own example count. No deadline in either: the time of one
+# example on a machine shared by several test runs says nothing about the code. "ci" is
+# derandomized, so a red build stays red on a re-run and a green one does not turn red by luck,
+# and prints the blob that reproduces a failure; "dev" explores new examples on every run and
+# keeps failing ones in .hypothesis/ to try first next time.
+settings.register_profile("dev", deadline=None)
+settings.register_profile("ci", deadline=None, derandomize=True, database=None, print_blob=True)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "dev"))
 
 
 def compiled_but_stale() -> list[str]:

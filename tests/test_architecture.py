@@ -68,3 +68,91 @@ def test_checker_catches_a_forbidden_import(tmp_path: Path) -> None:
         "engine/bad.py imports random",
         "engine/bad.py imports schema",
     ]
+
+
+def module_name(path: Path, root: Path) -> str:
+    """`engine/hand.py` -> `handlog.engine.hand` (a package's `__init__.py` -> the package)."""
+    parts = list(path.relative_to(root).with_suffix("").parts)
+    if parts[-1] == "__init__":
+        parts.pop()
+    return ".".join(["handlog", *parts])
+
+
+def import_graph(root: Path = ROOT) -> dict[str, set[str]]:
+    """Module -> the product modules it imports, anywhere in its source (a deferred import
+    inside a function still ties the two modules together)."""
+    files = {module_name(path, root): path for package in PACKAGES
+             for path in sorted((root / package).rglob("*.py"))}
+    graph: dict[str, set[str]] = {}
+    for name, path in files.items():
+        targets: set[str] = set()
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.Import):
+                targets.update(alias.name for alias in node.names)
+            elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+                targets.add(node.module)
+                targets.update(f"{node.module}.{alias.name}" for alias in node.names)
+        graph[name] = {target for target in targets if target in files and target != name}
+    return graph
+
+
+def import_circles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """Every strongly connected set of more than one module (Tarjan's algorithm), sorted."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    circles: list[list[str]] = []
+
+    def visit(module: str) -> None:
+        index[module] = low[module] = len(index)
+        stack.append(module)
+        on_stack.add(module)
+        for target in sorted(graph[module]):
+            if target not in index:
+                visit(target)
+                low[module] = min(low[module], low[target])
+            elif target in on_stack:
+                low[module] = min(low[module], index[target])
+        if low[module] == index[module]:
+            component = []
+            while True:
+                member = stack.pop()
+                on_stack.discard(member)
+                component.append(member)
+                if member == module:
+                    break
+            if len(component) > 1:
+                circles.append(sorted(component))
+
+    for module in sorted(graph):
+        if module not in index:
+            visit(module)
+    return sorted(circles)
+
+
+def test_no_import_circle() -> None:
+    """No two product modules import each other, directly or through others."""
+    assert import_circles(import_graph()) == []
+
+
+def test_circle_finder_sees_a_circle(tmp_path: Path) -> None:
+    """The finder sees a circle of three modules, one import deferred into a function."""
+    for package in PACKAGES:
+        (tmp_path / package).mkdir()
+    (tmp_path / "engine" / "a.py").write_text("from handlog.engine.b import x\n")
+    (tmp_path / "engine" / "b.py").write_text("from handlog.engine import c\n")
+    (tmp_path / "engine" / "c.py").write_text("def f():\n    import handlog.engine.a\n")
+    (tmp_path / "schema" / "d.py").write_text("from handlog.engine.a import y\n")
+    assert import_circles(import_graph(tmp_path)) == [
+        ["handlog.engine.a", "handlog.engine.b", "handlog.engine.c"]]
+
+
+def test_the_log_mathematics_stands_alone() -> None:
+    """schema/tlog.py (RFC 9162 hashing and proofs) imports the standard library only, so an
+    auditor can copy the one file into their own checker."""
+    import sys
+
+    source = (ROOT / "schema" / "tlog.py").read_text()
+    # Ours would show as their folder's name (`schema`), which is no standard module.
+    assert imported_modules(source) - {"__future__"} <= set(sys.stdlib_module_names)

@@ -30,7 +30,8 @@ from handlog.engine.hand import (
     legal_actions,
     start_hand,
 )
-from handlog.engine.profiles import PROFILES, get_profile, render_rule
+from handlog.engine.profiles import PROFILES, get_profile
+from handlog.engine.words import render_rule
 
 ALL = list(PROFILES)
 

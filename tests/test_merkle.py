@@ -14,14 +14,14 @@ import sqlalchemy as sa
 from conftest_store import new_events
 
 from handlog.schema.database import create_engine
-from handlog.schema.merkle import (
+from handlog.schema.hashing import event_leaf, leaf_entry
+from handlog.schema.merkle import StoredTree
+from handlog.schema.store import EventStore, open_store
+from handlog.schema.tlog import (
     EMPTY_ROOT,
     MemoryTree,
-    StoredTree,
     consistency_proof,
-    event_leaf,
     inclusion_path,
-    leaf_entry,
     leaf_hash,
     mth,
     tree_consistency_proof,
@@ -29,7 +29,6 @@ from handlog.schema.merkle import (
     verify_consistency,
     verify_inclusion,
 )
-from handlog.schema.store import EventStore, open_store
 
 LEAVES = [leaf_hash(bytes([i])) for i in range(33)]
 

@@ -144,8 +144,9 @@ def test_comparison_sees_a_difference(sqlite_url: str) -> None:
 def test_merkle_log_migration_makes_leaves_of_the_events_already_stored(db_url: str) -> None:
     """0002 turns a log written before it into leaves in position order: its root is the RFC
     9162 root of the events' leaves, and appends after it extend that tree."""
-    from handlog.schema.merkle import event_leaf, mth
+    from handlog.schema.hashing import event_leaf
     from handlog.schema.store import EventStore
+    from handlog.schema.tlog import mth
 
     migrations.upgrade(db_url, "0001_events_and_streams")
     with _store_at_0001(db_url) as store:
@@ -166,14 +167,9 @@ def test_nodes_move_into_the_leaf_rows_and_back(db_url: str) -> None:
     """0004 carries a tree written by 0002 (leaves, `merkle_nodes`, `merkle_head`) into the leaf
     rows: same size and root, proofs from the moved nodes hold, appends extend it; downgrading
     rebuilds the old tables with the same head."""
-    from handlog.schema.merkle import (
-        StoredTree,
-        event_leaf,
-        inclusion_path,
-        mth,
-        read_head,
-        tree_inclusion_path,
-    )
+    from handlog.schema.hashing import event_leaf
+    from handlog.schema.merkle import StoredTree, read_head
+    from handlog.schema.tlog import inclusion_path, mth, tree_inclusion_path
 
     migrations.upgrade(db_url, "0001_events_and_streams")
     with _store_at_0001(db_url) as store:

@@ -1,7 +1,7 @@
 """One Merkle log over every stream: its leaves, the hashes of its perfect subtrees, its head
 (size, root and right-edge frontier) and the signed checkpoints taken of it, with triggers that
 refuse UPDATE and DELETE on leaves, nodes and checkpoints. Events already stored become leaves
-in position order (schema/merkle.py defines the hashing).
+in position order (schema/hashing.py and schema/tlog.py define the hashing).
 
 Revision ID: 0002_merkle_log
 Revises: 0001_events_and_streams
@@ -10,12 +10,13 @@ Create Date: 2026-12-01
 
 from __future__ import annotations
 
-import hashlib
 import json
 from collections.abc import Sequence
 
 import sqlalchemy as sa
 from alembic import op
+
+from handlog.schema.tlog import EMPTY_ROOT, frontier_root, leaf_hash, node_hash
 
 revision: str = "0002_merkle_log"
 down_revision: str | None = "0001_events_and_streams"
@@ -117,7 +118,7 @@ def _backfill(bind: sa.engine.Connection) -> None:
     bind.execute(sa.text(
         "INSERT INTO merkle_head (id, tree_size, root_hash, frontier) "
         "VALUES (1, 0, :root, '')"
-    ), {"root": hashlib.sha256(b"").hexdigest()})
+    ), {"root": EMPTY_ROOT.hex()})
     rows = bind.execute(sa.text(
         "SELECT position, stream_id, version, event_id, hash FROM events ORDER BY position"
     )).all()
@@ -127,21 +128,19 @@ def _backfill(bind: sa.engine.Connection) -> None:
     for size, (position, stream_id, version, event_id, chain) in enumerate(rows):
         entry = json.dumps([stream_id, version, chain], separators=(",", ":"),
                            ensure_ascii=False).encode("utf-8")
-        leaf = hashlib.sha256(b"\x00" + entry).digest()
+        leaf = leaf_hash(entry)
         leaves.append({"i": size, "p": position, "s": stream_id, "v": version, "e": event_id,
                        "h": chain, "l": leaf.hex()})
         node, level, counter = leaf, 0, size
         while counter & 1:
-            node = hashlib.sha256(b"\x01" + frontier.pop() + node).digest()
+            node = node_hash(frontier.pop(), node)
             level += 1
             counter >>= 1
             nodes.append({"l": level, "i": ((size + 1) >> level) - 1, "h": node.hex()})
         frontier.append(node)
     if not rows:
         return
-    root = frontier[-1]
-    for left in reversed(frontier[:-1]):
-        root = hashlib.sha256(b"\x01" + left + root).digest()
+    root = frontier_root(frontier)
     bind.execute(sa.text(
         "INSERT INTO merkle_leaves (leaf_index, position, stream_id, version, event_id, "
         "event_hash, leaf_hash) VALUES (:i, :p, :s, :v, :e, :h, :l)"), leaves)

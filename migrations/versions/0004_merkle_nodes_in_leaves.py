@@ -10,11 +10,12 @@ Create Date: 2026-12-01
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Sequence
 
 import sqlalchemy as sa
 from alembic import op
+
+from handlog.schema.tlog import frontier_root
 
 revision: str = "0004_merkle_nodes_in_leaves"
 down_revision: str | None = "0003_sessions"
@@ -102,11 +103,7 @@ def downgrade() -> None:
             "INSERT INTO merkle_nodes (level, node_index, hash) VALUES (:l, :i, :h)"),
             nodes[start:start + _BATCH])
     hashes = [bytes.fromhex(value) for _level, value in frontier]
-    root = hashlib.sha256(b"").digest()
-    if hashes:
-        root = hashes[-1]
-        for left in reversed(hashes[:-1]):
-            root = hashlib.sha256(b"\x01" + left + root).digest()
+    root = frontier_root(hashes)
     bind.execute(sa.text(
         "INSERT INTO merkle_head (id, tree_size, root_hash, frontier) VALUES (1, :n, :r, :f)"),
         {"n": size, "r": root.hex(), "f": "".join(value for _level, value in frontier)})
