@@ -60,9 +60,9 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from handlog.engine.errors import RuleViolation
 from handlog.engine.events import HandStarted
-from handlog.engine.words import render_rule
 from handlog.engine.table import Level
 from handlog.engine.table_commands import DirectorsCorrection, StartHand
+from handlog.engine.words import render_rule
 from handlog.recorder.api_asof import asof_router
 from handlog.recorder.api_hands import hands_router
 from handlog.recorder.api_spec import (
