@@ -4,11 +4,14 @@ the spec and the code are read side by side; tests/test_openapi_fuzz.py holds th
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from fastapi import FastAPI
+from fastapi.routing import iter_route_contexts
 from pydantic import BaseModel, ConfigDict, Field
-from starlette.routing import Route
+from pydantic.json_schema import models_json_schema
+from starlette.routing import BaseRoute, Route
 
 
 class ErrorBody(BaseModel):
@@ -72,10 +75,42 @@ READ_CHECKPOINT = answers(401)
 TAKE_CHECKPOINT = answers(401, 403, 404)
 
 
+BODIES: dict[str, type[BaseModel]] = {}
+"""Request bodies a route reads itself (after the sign-in), stated in the document."""
+
+
+def json_body(model: type[BaseModel]) -> dict[str, Any]:
+    """The `openapi_extra` of a route that reads `model` from its body itself."""
+    BODIES[model.__name__] = model
+    return {"requestBody": {"required": True, "content": {"application/json": {
+        "schema": {"$ref": f"#/components/schemas/{model.__name__}"}}}}}
+
+
+def with_bodies(app: FastAPI) -> Callable[[], dict[str, Any]]:
+    """`app.openapi` with the schemas of the `json_body` models among its components."""
+    plain = app.openapi
+
+    _, top = models_json_schema([(m, "validation") for m in BODIES.values()],
+                                ref_template="#/components/schemas/{model}")
+
+    def openapi() -> dict[str, Any]:
+        document = plain()  # (built once, kept by FastAPI)
+        schemas = document.setdefault("components", {}).setdefault("schemas", {})
+        schemas.update(top.get("$defs", {}))
+        return document
+
+    return openapi
+
+
+def app_routes(app: FastAPI) -> list[BaseRoute]:
+    """Every route of `app`, those of its included routers too (as they were declared)."""
+    return [context.original_route for context in iter_route_contexts(app.routes)]
+
+
 def allow_header(app: FastAPI, path: str) -> str:
     """The methods some route of `app` answers at `path` (the `Allow` header of a 405)."""
     methods: set[str] = set()
-    for route in app.router.routes:
+    for route in app_routes(app):
         if isinstance(route, Route) and route.methods and route.path_regex.match(path):
             methods |= route.methods
     return ", ".join(sorted(methods))
