@@ -56,21 +56,70 @@ def event_stream_answers(*statuses: int) -> dict[int | str, dict[str, Any]]:
                   "description": "server-sent `state` events"}} | answers(*statuses)
 
 
+def link(method: str, path: str, parameters: dict[str, str],
+         body: dict[str, str] | None = None, why: str = "") -> dict[str, Any]:
+    """An OpenAPI link: what a 200 answer gives to the route at `method path` (the path's
+    parameters and fields of its body, as runtime expressions)."""
+    pointer = path.replace("~", "~0").replace("/", "~1")
+    found: dict[str, Any] = {"operationRef": f"#/paths/{pointer}/{method}",
+                             "parameters": parameters, "description": why}
+    if body:
+        found["requestBody"] = body
+    return found
+
+
+def linked(responses: dict[int | str, dict[str, Any]], **links: dict[str, Any]
+           ) -> dict[int | str, dict[str, Any]]:
+    """`responses` whose 200 answer states `links` (stateful clients follow them)."""
+    return {200: {"description": "Successful Response", "links": links}} | responses
+
+
+COMMANDS = "/api/tables/{stream}/commands"
+TABLE = "/api/tables/{stream}"
+TOURNAMENT_COMMANDS = "/api/tournaments/{tournament}/commands"
+NEXT_COMMAND = link("post", COMMANDS, {"path.stream": "$request.path.stream"},
+                    {"expected_version": "$response.body#/version"},
+                    "the next command at this table, on the version it answered")
+READ_AGAIN = link("get", TABLE, {"path.stream": "$request.path.stream"}, why="the table now")
+PAIR_AT = link("post", "/api/tables/{stream}/pairing", {"path.stream": "$request.path.stream"},
+               why="a dealer tablet for this table")
+
 # 400 and 422 both: a body or parameter that does not fit is refused with one of them.
 LOGIN = answers(400, 401, 413, 422, 429)
 WHOAMI = answers()
 LOGOUT = answers(401, 403)
-SESSIONS = answers(401, 403)
+SESSIONS = linked(answers(401, 403), revoke=link(
+    "delete", "/api/sessions/{session_id}",
+    {"path.session_id": "$response.body#/sessions/0/id"}, why="sign the first one out"))
 DELETE_SESSION = answers(400, 401, 403, 404, 422)
 READ = answers(401)
-READ_TABLE = answers(400, 401, 404, 422)
-SUBMIT = answers(400, 401, 403, 404, 409, 413, 422)
-PAIR = answers(400, 401, 403, 404, 422)
-NEW_TOURNAMENT = answers(400, 401, 403, 409, 413, 422)
-TOURNAMENT_COMMAND = answers(400, 401, 403, 404, 409, 413, 422)
+TABLES = linked(READ, read=link("get", TABLE, {"path.stream": "$response.body#/0/stream"},
+                                why="the first table"))
+FLOOR = linked(READ, command=link(
+    "post", TOURNAMENT_COMMANDS, {"path.tournament": "$response.body#/tournaments/0/id"},
+    {"expected_version": "$response.body#/tournaments/0/version"},
+    "a command for the first tournament, on the version shown"), record=link(
+    "post", COMMANDS, {"path.stream": "$response.body#/tables/0/stream"},
+    {"expected_version": "$response.body#/tables/0/version"},
+    "a command at the first table, on the version shown"))
+READ_TABLE = linked(answers(400, 401, 404, 422), record=link(
+    "post", COMMANDS, {"path.stream": "$request.path.stream"},
+    {"expected_version": "$response.body#/version"}, "a command on the version shown"),
+    hands=link("get", "/api/tables/{stream}/hands", {"path.stream": "$request.path.stream"},
+               why="its hands"))
+SUBMIT = linked(answers(400, 401, 403, 404, 409, 413, 422), next=NEXT_COMMAND,
+                read=READ_AGAIN, pair=PAIR_AT)
+PAIR = answers(400, 401, 403, 404, 409, 422)
+NEW_TOURNAMENT = linked(answers(400, 401, 403, 409, 413, 422), command=link(
+    "post", TOURNAMENT_COMMANDS, {"path.tournament": "$request.body#/id"},
+    why="the new tournament's first command"))
+TOURNAMENT_COMMAND = linked(answers(400, 401, 403, 404, 409, 413, 422), next=link(
+    "post", TOURNAMENT_COMMANDS, {"path.tournament": "$request.path.tournament"},
+    {"expected_version": "$response.body#/tournament/version"},
+    "the next command, on the version it answered"))
 TABLE_STREAM = event_stream_answers(400, 401, 404, 422, 429)
 FLOOR_STREAM = event_stream_answers(401, 429)
-LOG_KEY = answers(404)
+LOG_KEY = answers(401)
 READ_CHECKPOINT = answers(401)
 TAKE_CHECKPOINT = answers(401, 403, 404)
 

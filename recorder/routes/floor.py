@@ -7,7 +7,7 @@ import anyio
 from fastapi import APIRouter, Request
 from fastapi.responses import Response, StreamingResponse
 
-from handlog.recorder.api_spec import FLOOR_STREAM, READ
+from handlog.recorder.api_spec import FLOOR, FLOOR_STREAM
 from handlog.recorder.floor_cards import FloorFollower
 from handlog.recorder.live import event_stream
 from handlog.recorder.routes.deps import SIGNED_IN, Reader, ServicesDep, session_of
@@ -17,7 +17,7 @@ from handlog.recorder.routes.models import FloorView
 router = APIRouter(tags=["floor"])
 
 
-@router.get("/api/floor", responses=READ, response_model=FloorView, dependencies=SIGNED_IN)
+@router.get("/api/floor", responses=FLOOR, response_model=FloorView, dependencies=SIGNED_IN)
 async def read_floor(request: Request, services: ServicesDep) -> Response:
     """Every table, rulings and corrections; for the director the dealer PINs and codes."""
     # The sign-in check, the build and the encoding on a floor thread, in one trip: the

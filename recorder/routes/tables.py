@@ -14,7 +14,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from handlog.engine.errors import RuleViolation
 from handlog.engine.table_commands import DirectorsCorrection, StartHand, TableCommand
-from handlog.recorder.api_spec import PAIR, READ, READ_TABLE, SUBMIT, TABLE_STREAM, json_body
+from handlog.recorder.api_spec import PAIR, READ_TABLE, SUBMIT, TABLE_STREAM, TABLES, json_body
 from handlog.recorder.app_services import Services
 from handlog.recorder.auth import AuthError
 from handlog.recorder.command_json import TAG_OF, at_level, needs_director
@@ -48,7 +48,7 @@ router = APIRouter(tags=["tables"])
 COMMAND_REQUEST = TypeAdapter(CommandRequest)
 
 
-@router.get("/api/tables", responses=READ, response_model=list[TableCard],
+@router.get("/api/tables", responses=TABLES, response_model=list[TableCard],
             dependencies=SIGNED_IN)
 def list_tables(session: Reader, services: ServicesDep) -> JSONResponse:
     """Every table at a glance."""
