@@ -99,6 +99,35 @@ class Revoked(BaseModel):
     revoked: str
 
 
+class EventRow(BaseModel):
+    """One entry of a table's log as the screens show it (recorder/views.py event_rows)."""
+
+    version: int
+    type: str
+    text: str = Field(description="the entry in words, for the caller's role")
+    rule: str
+    actor: str
+    device: str
+    at: str
+    voided: bool
+    correction: bool
+
+
+class CorrectionRow(EventRow):
+    """A ruling or correction on the floor: the entry and the table it was made at."""
+
+    stream: str
+    table: str
+
+
+class Problem(BaseModel):
+    """A tournament the floor cannot show, and why."""
+
+    tournament: str
+    rule: str
+    message: str
+
+
 class TableCard(_View):
     """One table at a glance (the floor's card): players, stacks, the hand in progress; a
     table that cannot be read has `open: false` and its `problem`."""
@@ -116,7 +145,7 @@ class TableView(_View):
     version: int
     role: Role | None = None
     open: bool
-    events: list[dict[str, Any]] = Field(default_factory=list)
+    events: list[EventRow] = Field(default_factory=list)
 
 
 class Recorded(BaseModel):
@@ -125,7 +154,7 @@ class Recorded(BaseModel):
     recorded: bool
     retried: bool
     version: int
-    events: list[dict[str, Any]]
+    events: list[EventRow]
     eliminated: list[str] = Field(description="players out after the hand's settlement")
     warning: dict[str, Any] | None = Field(description="the settlement's refusal, if any")
     table: TableView
@@ -153,8 +182,8 @@ class FloorView(_View):
     version: int
     tournaments: list[dict[str, Any]]
     tables: list[TableCard]
-    corrections: list[dict[str, Any]]
-    problems: list[dict[str, Any]]
+    corrections: list[CorrectionRow]
+    problems: list[Problem]
     checkpoint: Checkpoint | None
     dealer_pins: dict[str, str] | None = None
     pairing_codes: list[PairingCode] | None = None
