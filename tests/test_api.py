@@ -301,6 +301,17 @@ def test_every_command_type_has_an_example_and_a_role() -> None:
     assert command_json.DEALER_COMMANDS < command_json.DIRECTOR_COMMANDS
 
 
+def test_every_engine_command_has_its_json_tag() -> None:
+    """The HTTP layer validates the engine's own command classes: each one a tablet or the
+    floor sends has a JSON tag (the corrections the recorder makes itself have none)."""
+    from typing import get_args
+
+    from handlog.engine.table_commands import AmendEvent, CarryToPot, TableCommand
+
+    sent = set(get_args(TableCommand)) - {AmendEvent, CarryToPot}
+    assert set(command_json.TAGS.values()) == sent
+
+
 def test_openapi_describes_the_commands(director: Client) -> None:
     schema = director.http.get("/openapi.json").json()
     assert "/api/tables/{stream}/commands" in schema["paths"]
