@@ -25,7 +25,7 @@ from fastapi import FastAPI  # noqa: E402
 from fastapi.responses import JSONResponse  # noqa: E402
 from pydantic import BaseModel  # noqa: E402
 
-from handlog.recorder.api import worker_threads  # noqa: E402
+from handlog.recorder.app_services import worker_threads  # noqa: E402
 from handlog.recorder.cli_serve import server_runtime  # noqa: E402
 from handlog.schema.errors import ConcurrencyConflict  # noqa: E402
 from handlog.schema.store import NewEvent, open_store  # noqa: E402

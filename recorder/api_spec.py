@@ -4,11 +4,14 @@ the spec and the code are read side by side; tests/test_openapi_fuzz.py holds th
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from fastapi import FastAPI
+from fastapi.routing import iter_route_contexts
 from pydantic import BaseModel, ConfigDict, Field
-from starlette.routing import Route
+from pydantic.json_schema import models_json_schema
+from starlette.routing import BaseRoute, Route
 
 
 class ErrorBody(BaseModel):
@@ -53,29 +56,110 @@ def event_stream_answers(*statuses: int) -> dict[int | str, dict[str, Any]]:
                   "description": "server-sent `state` events"}} | answers(*statuses)
 
 
+def link(method: str, path: str, parameters: dict[str, str],
+         body: dict[str, str] | None = None, why: str = "") -> dict[str, Any]:
+    """An OpenAPI link: what a 200 answer gives to the route at `method path` (the path's
+    parameters and fields of its body, as runtime expressions)."""
+    pointer = path.replace("~", "~0").replace("/", "~1")
+    found: dict[str, Any] = {"operationRef": f"#/paths/{pointer}/{method}",
+                             "parameters": parameters, "description": why}
+    if body:
+        found["requestBody"] = body
+    return found
+
+
+def linked(responses: dict[int | str, dict[str, Any]], **links: dict[str, Any]
+           ) -> dict[int | str, dict[str, Any]]:
+    """`responses` whose 200 answer states `links` (stateful clients follow them)."""
+    return {200: {"description": "Successful Response", "links": links}} | responses
+
+
+COMMANDS = "/api/tables/{stream}/commands"
+TABLE = "/api/tables/{stream}"
+TOURNAMENT_COMMANDS = "/api/tournaments/{tournament}/commands"
+NEXT_COMMAND = link("post", COMMANDS, {"path.stream": "$request.path.stream"},
+                    {"expected_version": "$response.body#/version"},
+                    "the next command at this table, on the version it answered")
+READ_AGAIN = link("get", TABLE, {"path.stream": "$request.path.stream"}, why="the table now")
+PAIR_AT = link("post", "/api/tables/{stream}/pairing", {"path.stream": "$request.path.stream"},
+               why="a dealer tablet for this table")
+
 # 400 and 422 both: a body or parameter that does not fit is refused with one of them.
 LOGIN = answers(400, 401, 413, 422, 429)
 WHOAMI = answers()
 LOGOUT = answers(401, 403)
-SESSIONS = answers(401, 403)
+SESSIONS = linked(answers(401, 403), revoke=link(
+    "delete", "/api/sessions/{session_id}",
+    {"path.session_id": "$response.body#/sessions/0/id"}, why="sign the first one out"))
 DELETE_SESSION = answers(400, 401, 403, 404, 422)
 READ = answers(401)
-READ_TABLE = answers(400, 401, 404, 422)
-SUBMIT = answers(400, 401, 403, 404, 409, 413, 422)
-PAIR = answers(400, 401, 403, 404, 422)
-NEW_TOURNAMENT = answers(400, 401, 403, 409, 413, 422)
-TOURNAMENT_COMMAND = answers(400, 401, 403, 404, 409, 413, 422)
+TABLES = linked(READ, read=link("get", TABLE, {"path.stream": "$response.body#/0/stream"},
+                                why="the first table"))
+FLOOR = linked(READ, command=link(
+    "post", TOURNAMENT_COMMANDS, {"path.tournament": "$response.body#/tournaments/0/id"},
+    {"expected_version": "$response.body#/tournaments/0/version"},
+    "a command for the first tournament, on the version shown"), record=link(
+    "post", COMMANDS, {"path.stream": "$response.body#/tables/0/stream"},
+    {"expected_version": "$response.body#/tables/0/version"},
+    "a command at the first table, on the version shown"))
+READ_TABLE = linked(answers(400, 401, 404, 422), record=link(
+    "post", COMMANDS, {"path.stream": "$request.path.stream"},
+    {"expected_version": "$response.body#/version"}, "a command on the version shown"),
+    hands=link("get", "/api/tables/{stream}/hands", {"path.stream": "$request.path.stream"},
+               why="its hands"))
+SUBMIT = linked(answers(400, 401, 403, 404, 409, 413, 422), next=NEXT_COMMAND,
+                read=READ_AGAIN, pair=PAIR_AT)
+PAIR = answers(400, 401, 403, 404, 409, 422)
+NEW_TOURNAMENT = linked(answers(400, 401, 403, 409, 413, 422), command=link(
+    "post", TOURNAMENT_COMMANDS, {"path.tournament": "$request.body#/id"},
+    why="the new tournament's first command"))
+TOURNAMENT_COMMAND = linked(answers(400, 401, 403, 404, 409, 413, 422), next=link(
+    "post", TOURNAMENT_COMMANDS, {"path.tournament": "$request.path.tournament"},
+    {"expected_version": "$response.body#/tournament/version"},
+    "the next command, on the version it answered"))
 TABLE_STREAM = event_stream_answers(400, 401, 404, 422, 429)
 FLOOR_STREAM = event_stream_answers(401, 429)
-LOG_KEY = answers(404)
+LOG_KEY = answers(401)
 READ_CHECKPOINT = answers(401)
 TAKE_CHECKPOINT = answers(401, 403, 404)
+
+
+BODIES: dict[str, type[BaseModel]] = {}
+"""Request bodies a route reads itself (after the sign-in), stated in the document."""
+
+
+def json_body(model: type[BaseModel]) -> dict[str, Any]:
+    """The `openapi_extra` of a route that reads `model` from its body itself."""
+    BODIES[model.__name__] = model
+    return {"requestBody": {"required": True, "content": {"application/json": {
+        "schema": {"$ref": f"#/components/schemas/{model.__name__}"}}}}}
+
+
+def with_bodies(app: FastAPI) -> Callable[[], dict[str, Any]]:
+    """`app.openapi` with the schemas of the `json_body` models among its components."""
+    plain = app.openapi
+
+    _, top = models_json_schema([(m, "validation") for m in BODIES.values()],
+                                ref_template="#/components/schemas/{model}")
+
+    def openapi() -> dict[str, Any]:
+        document = plain()  # (built once, kept by FastAPI)
+        schemas = document.setdefault("components", {}).setdefault("schemas", {})
+        schemas.update(top.get("$defs", {}))
+        return document
+
+    return openapi
+
+
+def app_routes(app: FastAPI) -> list[BaseRoute]:
+    """Every route of `app`, those of its included routers too (as they were declared)."""
+    return [context.original_route for context in iter_route_contexts(app.routes)]
 
 
 def allow_header(app: FastAPI, path: str) -> str:
     """The methods some route of `app` answers at `path` (the `Allow` header of a 405)."""
     methods: set[str] = set()
-    for route in app.router.routes:
+    for route in app_routes(app):
         if isinstance(route, Route) and route.methods and route.path_regex.match(path):
             methods |= route.methods
     return ", ".join(sorted(methods))

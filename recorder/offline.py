@@ -18,7 +18,7 @@ import zipfile
 from functools import cache
 from pathlib import Path
 
-from fastapi import FastAPI
+from fastapi import APIRouter
 from fastapi.responses import FileResponse, Response
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
@@ -98,22 +98,27 @@ def _service_worker() -> bytes:
     return source.encode()
 
 
-def add_offline_routes(app: FastAPI) -> None:
-    @app.get("/sw.js", include_in_schema=False)
-    def service_worker() -> Response:
-        return Response(_service_worker(), media_type="text/javascript",
-                        headers={"Cache-Control": "no-cache", "Service-Worker-Allowed": "/"})
+router = APIRouter(include_in_schema=False)
+"""The offline tablet's files (not in the OpenAPI document)."""
 
-    @app.get("/vendor/engine.zip", include_in_schema=False)
-    def engine_package() -> Response:
-        return Response(engine_zip(), media_type="application/zip",
+
+@router.get("/sw.js")
+def service_worker() -> Response:
+    return Response(_service_worker(), media_type="text/javascript",
+                    headers={"Cache-Control": "no-cache", "Service-Worker-Allowed": "/"})
+
+
+@router.get("/vendor/engine.zip")
+def engine_package() -> Response:
+    return Response(engine_zip(), media_type="application/zip",
+                    headers={"Cache-Control": "no-cache"})
+
+
+@router.get("/vendor/pyodide/{name}")
+def pyodide_file(name: str) -> FileResponse:
+    if name not in PYODIDE_FILES or not (PYODIDE / name).is_file():
+        raise StarletteHTTPException(404, f"{name}: Pyodide is not installed here "
+                                          "(npm ci --prefix web)" if name in PYODIDE_FILES
+                                     else f"no file {name}")
+    return FileResponse(PYODIDE / name, media_type=_TYPES[Path(name).suffix],
                         headers={"Cache-Control": "no-cache"})
-
-    @app.get("/vendor/pyodide/{name}", include_in_schema=False)
-    def pyodide_file(name: str) -> FileResponse:
-        if name not in PYODIDE_FILES or not (PYODIDE / name).is_file():
-            raise StarletteHTTPException(404, f"{name}: Pyodide is not installed here "
-                                              "(npm ci --prefix web)" if name in PYODIDE_FILES
-                                         else f"no file {name}")
-        return FileResponse(PYODIDE / name, media_type=_TYPES[Path(name).suffix],
-                            headers={"Cache-Control": "no-cache"})

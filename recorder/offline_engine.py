@@ -59,7 +59,7 @@ def _command(entry: dict[str, Any]) -> Command:
         return CheckCall(int(entry["player"]))
     if kind == "bet_raise":
         return BetRaise(int(entry["player"]), int(entry["to"]))
-    if kind == "push_chips":  # as recorder/wire.py reads the chip tray's motions
+    if kind == "push_chips":  # as recorder/command_json.py reads the chip tray's motions
         motions = [[int(chip) for chip in motion] for motion in entry.get("motions") or []]
         return PushChips(int(entry["player"]), tuple(c for m in motions for c in m),
                          tuple(len(m) for m in motions) if len(motions) > 1 else (),

@@ -34,7 +34,7 @@ from handlog.engine.table_commands import (
     Undo,
     VoidEvents,
 )
-from handlog.recorder import wire
+from handlog.recorder import command_json
 from handlog.recorder.auth import CSRF_HEADER
 from handlog.recorder.cli_serve import free_port, serve_in_thread
 from handlog.replay.verify import replay_log
@@ -288,18 +288,28 @@ COMMAND_EXAMPLES: list[tuple[dict[str, Any], object]] = [
                          ids=[f"{d['type']}-{i}" for i, (d, _) in enumerate(COMMAND_EXAMPLES)])
 def test_command_json_maps_to_the_command_dataclass(data: dict[str, Any],
                                                     expected: object) -> None:
-    """The one mapping from command JSON to the engine's and the recorder's commands."""
-    from pydantic import TypeAdapter
-
-    command = TypeAdapter(wire.CommandIn).validate_python(data)
-    assert wire.to_command(command, LEVEL) == expected
+    """The one mapping from command JSON to the engine's commands (a start_hand without a
+    level plays at the level the table is given)."""
+    command = command_json.COMMAND.validate_python(data)
+    assert command_json.at_level(command, LEVEL) == expected
 
 
 def test_every_command_type_has_an_example_and_a_role() -> None:
     """A new command type cannot be added without deciding who may send it."""
     types = {d["type"] for d, _ in COMMAND_EXAMPLES}
-    assert types == set(wire.DIRECTOR_COMMANDS)
-    assert wire.DEALER_COMMANDS < wire.DIRECTOR_COMMANDS
+    assert types == set(command_json.DIRECTOR_COMMANDS)
+    assert command_json.DEALER_COMMANDS < command_json.DIRECTOR_COMMANDS
+
+
+def test_every_engine_command_has_its_json_tag() -> None:
+    """The HTTP layer validates the engine's own command classes: each one a tablet or the
+    floor sends has a JSON tag (the corrections the recorder makes itself have none)."""
+    from typing import get_args
+
+    from handlog.engine.table_commands import AmendEvent, CarryToPot, TableCommand
+
+    sent = set(get_args(TableCommand)) - {AmendEvent, CarryToPot}
+    assert set(command_json.TAGS.values()) == sent
 
 
 def test_openapi_describes_the_commands(director: Client) -> None:

@@ -156,3 +156,46 @@ def test_the_log_mathematics_stands_alone() -> None:
     source = (ROOT / "schema" / "tlog.py").read_text()
     # Ours would show as their folder's name (`schema`), which is no standard module.
     assert imported_modules(source) - {"__future__"} <= set(sys.stdlib_module_names)
+
+
+CREATE_APP_LINES = 80
+
+
+def test_the_app_factory_only_wires_and_every_route_states_its_answer(tmp_path: Path) -> None:
+    """create_app is wiring (at most 80 lines); every JSON route declares its response model
+    (no bare dict where the shape is known) and a security scheme when it needs a session;
+    the rest are files or pages (left out of the document) or event streams (documented as
+    text/event-stream)."""
+    import inspect
+
+    from fastapi.responses import StreamingResponse
+    from fastapi.routing import APIRoute
+    from web_support import make_app, make_recorder
+
+    from handlog.recorder.api import create_app
+    from handlog.recorder.api_spec import app_routes
+
+    assert len(inspect.getsource(create_app).splitlines()) <= CREATE_APP_LINES
+    recorder = make_recorder(tmp_path)
+    app, _auth = make_app(recorder)
+    routes = [r for r in app_routes(app) if isinstance(r, APIRoute)]
+    assert len(routes) >= 30
+    document = app.openapi()
+    assert set(document["components"]["securitySchemes"]) == {"session", "csrf"}
+    for route in routes:
+        if not route.include_in_schema:
+            continue
+        if route.response_class is StreamingResponse:
+            assert "text/event-stream" in route.responses[200]["content"], route.path
+            continue
+        assert route.response_model is not None, route.path
+        assert getattr(route.response_model, "__origin__", None) is not dict, route.path
+        for method in route.methods:
+            operation = document["paths"][route.path_format][method.lower()]
+            for status, answer in operation["responses"].items():
+                schema = answer.get("content", {}).get("application/json", {}).get("schema")
+                assert schema, (route.path, method, status)
+            if route.path.startswith("/api/") and route.path != "/api/session":
+                assert operation.get("security"), (route.path, method)
+    recorder.store.close()
+

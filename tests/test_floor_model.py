@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 from web_support import Client, make_app, make_recorder
 
-import handlog.recorder.api
+import handlog.recorder.floor_cards
 from handlog.recorder.floor import setup_demo
 
 
@@ -19,13 +19,13 @@ def test_the_floor_rebuilds_only_the_tables_that_changed(tmp_path: Any,
     recorder_ = make_recorder(tmp_path)
     setup_demo(recorder_)
     built: list[str] = []
-    summary = handlog.recorder.api.table_summary
+    summary = handlog.recorder.floor_cards.table_summary
 
     def counted(fold: Any, *args: Any, **kwargs: Any) -> Any:
         built.append(fold.stream)
         return summary(fold, *args, **kwargs)
 
-    monkeypatch.setattr(handlog.recorder.api, "table_summary", counted)
+    monkeypatch.setattr(handlog.recorder.floor_cards, "table_summary", counted)
     app, auth = make_app(recorder_)
     with Client(app, auth) as client:
         client.login("director")

@@ -105,3 +105,40 @@ def test_a_method_a_route_does_not_take_gets_405_with_allow(
             assert answer.status_code == 405, path
             assert answer.headers["allow"] == allowed, path
             assert answer.json()["rule"] == "http"
+
+
+STATEFUL_SCENARIOS = 50
+STATEFUL_STEPS = 10
+
+
+def test_a_stateful_run_follows_the_links_and_gets_writes_accepted(
+        site: tuple[Any, Auth, Recorder]) -> None:
+    """Following the document's links (a table's version into the next command, the floor's
+    first tournament into a tournament command, a session list into a revocation), a bounded
+    stateful run as the director gets table and tournament commands accepted, and every answer
+    on the way is one the document states."""
+    app, auth, _recorder = site
+    schema = schemathesis.openapi.from_asgi("/openapi.json", app).exclude(
+        path_regex=r"/events$")  # (an event stream never ends: no step to follow)
+    seen: list[tuple[str, str, int]] = []
+
+    class Workflow(schema.as_state_machine()):  # type: ignore[misc]
+        def get_call_kwargs(self, case: Any) -> dict[str, Any]:
+            return {"headers": _credentials(auth, "director")}
+
+        def after_call(self, response: Any, case: Any) -> None:
+            super().after_call(response, case)
+            seen.append((case.method, case.operation.path, response.status_code))
+
+        def validate_response(self, response: Any, case: Any,
+                              additional_checks: Any = None, **kwargs: Any) -> None:
+            case.validate_response(response, checks=CHECKS)
+
+    Workflow.run(settings=settings(
+        max_examples=STATEFUL_SCENARIOS, stateful_step_count=STATEFUL_STEPS, deadline=None,
+        derandomize=True, database=None, phases=[Phase.explicit, Phase.generate],
+        suppress_health_check=list(HealthCheck)))
+    accepted = {(method, path) for method, path, status in seen
+                if method in ("POST", "DELETE") and status == 200}
+    assert {("POST", "/api/tables/{stream}/commands"),
+            ("POST", "/api/tournaments/{tournament}/commands")} <= accepted, sorted(set(seen))
