@@ -10,19 +10,42 @@ import json
 import threading
 import time
 from collections import deque
-from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable, Sequence
+from datetime import datetime
+from typing import Any, Protocol
 
 from handlog.engine.errors import RuleViolation
-from handlog.recorder.auth import Session
-from handlog.recorder.live import sse_text
+from handlog.recorder.auth import Auth, Session
+from handlog.recorder.floor import HandContext, TournamentDesk
+from handlog.recorder.live import Hub, sse_text
+from handlog.recorder.service import Recorder
 from handlog.recorder.tournament_service import table_stream
-from handlog.recorder.views import broken_summary, notable_rows, table_summary
+from handlog.recorder.views import EventLog, broken_summary, notable_rows, table_summary
+from handlog.replay.fold import TableFold
 from handlog.schema.checkpoint import StoredCheckpoint, latest_checkpoint
-from handlog.schema.store import StoredEvent
+from handlog.schema.store import EventStore, StoredEvent
 
-if TYPE_CHECKING:
-    from handlog.recorder.app_services import Services
+
+class Services(Protocol):
+    """What the floor's read model uses of the app's services (recorder/app_services.py)."""
+
+    @property
+    def recorder(self) -> Recorder: ...
+    @property
+    def desk(self) -> TournamentDesk: ...
+    @property
+    def hub(self) -> Hub: ...
+    @property
+    def cards(self) -> FloorCards: ...
+    @property
+    def clock(self) -> Callable[[], datetime]: ...
+    @property
+    def store(self) -> EventStore: ...
+    @property
+    def auth(self) -> Auth: ...
+    @property
+    def log(self) -> EventLog: ...
+    def context(self, stream: str, fold: TableFold) -> HandContext: ...
 
 HEADS_SECONDS = 2.0
 """The floor reads the store's list of streams again at least this often (a stream made by
