@@ -20,6 +20,7 @@ from typing import Any
 
 from handlog.engine import words
 from handlog.engine.breaking import table_to_break
+from handlog.engine.clock import level_clock
 from handlog.engine.errors import RuleViolation
 from handlog.engine.hand_for_hand import round_status
 from handlog.engine.money import high_hand_proposal, money_block
@@ -43,7 +44,6 @@ from handlog.recorder import wire
 from handlog.recorder.service import Actor, Recorder
 from handlog.recorder.tournament_service import (
     Tournaments,
-    level_clock,
     table_stream,
     tournament_stream,
 )
@@ -81,7 +81,7 @@ class _ViewLog:
         timed = []
         for item in stored:
             event = item.decode()
-            timed.append((item.recorded_at, event))
+            timed.append((_epoch_ms(item.recorded_at), event))
             if isinstance(event, PlayerMoved):
                 moves.append({"player": event.player,
                               "name": names.get(event.player, event.player),
