@@ -28,6 +28,7 @@ from handlog.engine.profiles import get_profile
 from handlog.engine.seating import needs_balancing, table_counts
 from handlog.engine.table import Level
 from handlog.engine.tournament import late_entry_open, stakes, start_level
+from handlog.engine.tournament_commands import TournamentCommand
 from handlog.engine.tournament_events import (
     ChipsColoredUp,
     PlayerEliminated,
@@ -40,7 +41,6 @@ from handlog.engine.tournament_state import (
     apply_tournament,
     fold_tournament,
 )
-from handlog.recorder import wire
 from handlog.recorder.service import Actor, Recorder
 from handlog.recorder.tournament_service import (
     Tournaments,
@@ -50,7 +50,6 @@ from handlog.recorder.tournament_service import (
 from handlog.recorder.views import NO_NAMES
 from handlog.replay.fold import TableFold
 from handlog.replay.report import chip_count_rows
-from handlog.schema.errors import ConcurrencyConflict
 from handlog.schema.store import StoredEvent
 
 
@@ -349,79 +348,11 @@ class TournamentDesk:
 
     # --- commands ---------------------------------------------------------------------------
 
-    def run(self, tournament: str, command: Any, actor: Actor,
+    def run(self, tournament: str, command: TournamentCommand, actor: Actor,
             event_id: uuid.UUID | None = None, expected_version: int | None = None) -> bool:
-        """Record one of the floor's tournament commands (wire.TournamentCommandIn); True when
-        it was a retry of a command already recorded under `event_id` (nothing new written).
-        `expected_version`: the tournament stream's version the floor saw (else: now)."""
-        t = self.tournaments
-        if self._read(tournament) is None:
-            raise RuleViolation("tournament", f"no tournament {tournament!r}")
-        c = command
-        ids: dict[str, Any] = {"event_id": event_id, "expected_version": expected_version}
-        if isinstance(c, wire.RegisterIn):
-            return t.register(tournament, c.name, actor, high_hand=c.high_hand,
-                              **ids)[1].retried
-        if isinstance(c, wire.DrawSeatsIn):
-            return t.draw_seats(tournament, c.tables, c.seed, actor, **ids).retried
-        if isinstance(c, wire.StartLevelIn):
-            return t.start_level(tournament, actor, c.ruling, **ids).retried
-        if isinstance(c, wire.StartBreakIn):
-            return t.start_break(tournament, actor, c.minutes, **ids).retried
-        if isinstance(c, wire.EndBreakIn):
-            return t.end_break(tournament, actor, **ids).retried
-        if isinstance(c, wire.DecideAntesIn):
-            return t.decide_antes(tournament, actor, **ids).retried
-        if isinstance(c, wire.ColorUpIn):
-            return t.color_up(tournament, actor, **ids).retried
-        if isinstance(c, wire.MoveIn):
-            return t.move(tournament, c.player, c.to_table, actor, c.to_seat, c.reason, c.rule,
-                          **ids).retried
-        if isinstance(c, wire.BalanceIn):
-            moves = t.balance(tournament, actor, **ids)
-            if not moves:
-                raise RuleViolation("balancing", "no move is due (or a hand is in progress at "
-                                    "a table that would move)")
-            return moves[0].retried
-        if isinstance(c, wire.BreakTableIn):
-            return t.break_table(tournament, actor, c.seed, **ids).retried
-        if isinstance(c, wire.AssignBountyIn):
-            return t.assign_bounty(tournament, c.player, c.to, actor, **ids).retried
-        if isinstance(c, wire.AwardHighHandIn):
-            return t.award_high_hand(tournament, actor, c.players, **ids).retried
-        if isinstance(c, wire.DealIn):
-            return t.deal(tournament, c.method, c.consents, actor, c.kept, c.amounts,
-                          **ids).retried
-        if isinstance(c, wire.PenaltyIn):
-            return t.penalty(tournament, c.player, c.penalty, c.rule, c.reason, actor, c.count,
-                             **ids).retried
-        if isinstance(c, wire.ClockIn):
-            if c.action == "pause":
-                return t.pause_clock(tournament, actor, c.reason, **ids).retried
-            if c.action == "resume":
-                return t.resume_clock(tournament, actor, **ids).retried
-            return t.add_time(tournament, c.seconds, actor, c.reason, **ids).retried
-        if isinstance(c, wire.RulingIn):
-            return t.ruling(tournament, c.rule, c.text, actor, c.stream, c.version,
-                            **ids).retried
-        if isinstance(c, wire.CountStacksIn):
-            return t.count_stacks(tournament, c.table, c.occasion, c.stacks, actor,
-                                  **ids).retried
-        if isinstance(c, wire.CorrectStackIn):
-            return t.correct_stack(tournament, c.player, c.reason, actor, c.stack,
-                                   **ids).retried
-        if isinstance(c, wire.HandForHandIn):
-            return t.hand_for_hand(tournament, c.on, actor, **ids).retried
-        if isinstance(c, wire.SettleIn):
-            if expected_version is not None and expected_version != t.version(tournament):
-                raise ConcurrencyConflict(tournament_stream(tournament), expected_version,
-                                          t.version(tournament))
-            fold = self.recorder.table(table_stream(tournament, c.table))
-            if fold.state is None:
-                raise RuleViolation("tables", f"no table {c.table} in {tournament}")
-            self.settle(fold, actor, event_id, retried=event_id is not None)
-            return False
-        raise RuleViolation("command", f"unknown tournament command {c!r}")  # pragma: no cover
+        """Record one of the floor's tournament commands (`Tournaments.execute`); True when
+        it was a retry of a command already recorded under `event_id`."""
+        return self.tournaments.execute(tournament, command, actor, event_id, expected_version)
 
     # --- the floor view ---------------------------------------------------------------------
 

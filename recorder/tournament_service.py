@@ -26,6 +26,7 @@ from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import Any
 
+from handlog.engine import tournament_commands as tc
 from handlog.engine.breaking import BREAK_RULE, TableBreak, table_to_break
 from handlog.engine.cards import FULL_DECK, card_text
 from handlog.engine.clock import add_time, pause_clock_now, resume_clock
@@ -43,6 +44,7 @@ from handlog.engine.tournament import (
     record_ruling,
     start_break,
 )
+from handlog.engine.tournament_commands import TournamentCommand
 from handlog.engine.tournament_decide import (
     Decision,
     busts_at,
@@ -307,6 +309,38 @@ class Tournaments:
         return self.recorder.record_many(changes, ids.root, actor)[0]
 
     # --- writing --------------------------------------------------------------------------
+
+    def execute(self, tournament: str, command: TournamentCommand, actor: Actor,
+                event_id: uuid.UUID | None = None, expected_version: int | None = None) -> bool:
+        """Record one of the floor's tournament commands; True when it was a retry of a
+        command already recorded under `event_id` (nothing new written).
+        `expected_version`: the tournament stream's version the floor saw (else: now)."""
+        if not self.recorder.head_version(tournament_stream(tournament)):
+            raise RuleViolation("tournament", f"no tournament {tournament!r}")
+        return _EXECUTE[type(command)](self, tournament, command, actor,
+                                       {"event_id": event_id,
+                                        "expected_version": expected_version})
+
+    def _balance_command(self, tournament: str, actor: Actor, ids: dict[str, Any]) -> bool:
+        moves = self.balance(tournament, actor, **ids)
+        if not moves:
+            raise RuleViolation("balancing", "no move is due (or a hand is in progress at a "
+                                "table that would move)")
+        return moves[0].retried
+
+    def _settle_command(self, tournament: str, table: str, actor: Actor,
+                        ids: dict[str, Any]) -> bool:
+        """Settle the hand just ended at `table` (a retry with its id completes it); never a
+        retry to the floor (what was missing is recorded)."""
+        expected = ids["expected_version"]
+        if expected is not None and expected != self.version(tournament):
+            raise ConcurrencyConflict(tournament_stream(tournament), expected,
+                                      self.version(tournament))
+        if self.table(tournament, table).state is None:
+            raise RuleViolation("tables", f"no table {table} in {tournament}")
+        self.settle_hand(tournament, table, actor, event_id=ids["event_id"])
+        return False
+
 
     def create(self, tournament: str, structure: Structure, actor: Actor, *,
                event_id: uuid.UUID | None = None) -> Recorded:
@@ -729,3 +763,55 @@ class Tournaments:
 
         return self._atomic(tournament, _ids(event_id), expected_version,
                             _Intent(ChipsColoredUp.TYPE), decide, actor)
+
+
+def _clock(t: Tournaments, tournament: str, c: tc.Clock, actor: Actor,
+           ids: dict[str, Any]) -> bool:
+    if c.action == "pause":
+        return t.pause_clock(tournament, actor, c.reason, **ids).retried
+    if c.action == "resume":
+        return t.resume_clock(tournament, actor, **ids).retried
+    return t.add_time(tournament, c.seconds, actor, c.reason, **ids).retried
+
+
+_EXECUTE: dict[type, Callable[[Tournaments, str, Any, Actor, dict[str, Any]], bool]] = {
+    tc.Register: lambda t, tournament, c, actor, ids: t.register(
+        tournament, c.name, actor, high_hand=c.high_hand, **ids)[1].retried,
+    tc.DrawSeats: lambda t, tournament, c, actor, ids: t.draw_seats(
+        tournament, c.tables, c.seed, actor, **ids).retried,
+    tc.StartLevel: lambda t, tournament, c, actor, ids: t.start_level(
+        tournament, actor, c.ruling, **ids).retried,
+    tc.StartBreak: lambda t, tournament, c, actor, ids: t.start_break(
+        tournament, actor, c.minutes, **ids).retried,
+    tc.EndBreak: lambda t, tournament, c, actor, ids: t.end_break(
+        tournament, actor, **ids).retried,
+    tc.DecideAntes: lambda t, tournament, c, actor, ids: t.decide_antes(
+        tournament, actor, **ids).retried,
+    tc.ColorUp: lambda t, tournament, c, actor, ids: t.color_up(
+        tournament, actor, **ids).retried,
+    tc.Move: lambda t, tournament, c, actor, ids: t.move(
+        tournament, c.player, c.to_table, actor, c.to_seat, c.reason, c.rule, **ids).retried,
+    tc.Balance: lambda t, tournament, c, actor, ids: t._balance_command(tournament, actor, ids),
+    tc.BreakTable: lambda t, tournament, c, actor, ids: t.break_table(
+        tournament, actor, c.seed, **ids).retried,
+    tc.AssignBounty: lambda t, tournament, c, actor, ids: t.assign_bounty(
+        tournament, c.player, c.to, actor, **ids).retried,
+    tc.AwardHighHand: lambda t, tournament, c, actor, ids: t.award_high_hand(
+        tournament, actor, c.players, **ids).retried,
+    tc.Deal: lambda t, tournament, c, actor, ids: t.deal(
+        tournament, c.method, c.consents, actor, c.kept, c.amounts, **ids).retried,
+    tc.Penalty: lambda t, tournament, c, actor, ids: t.penalty(
+        tournament, c.player, c.penalty, c.rule, c.reason, actor, c.count, **ids).retried,
+    tc.Clock: _clock,
+    tc.Ruling: lambda t, tournament, c, actor, ids: t.ruling(
+        tournament, c.rule, c.text, actor, c.stream, c.version, **ids).retried,
+    tc.CountStacks: lambda t, tournament, c, actor, ids: t.count_stacks(
+        tournament, c.table, c.occasion, c.stacks, actor, **ids).retried,
+    tc.CorrectStack: lambda t, tournament, c, actor, ids: t.correct_stack(
+        tournament, c.player, c.reason, actor, c.stack, **ids).retried,
+    tc.HandForHand: lambda t, tournament, c, actor, ids: t.hand_for_hand(
+        tournament, c.on, actor, **ids).retried,
+    tc.Settle: lambda t, tournament, c, actor, ids: t._settle_command(
+        tournament, c.table, actor, ids),
+}
+"""Each tournament command's method: the one dispatch from a command to what records it."""
