@@ -35,12 +35,7 @@ from handlog.engine.tournament_events import (
     PlayerMoved,
     RulingRecorded,
 )
-from handlog.engine.tournament_state import (
-    Entrant,
-    TournamentState,
-    apply_tournament,
-    fold_tournament,
-)
+from handlog.engine.tournament_state import Entrant, TournamentState
 from handlog.recorder.service import Actor, Recorder
 from handlog.recorder.tournament_service import (
     Tournaments,
@@ -215,43 +210,40 @@ class TournamentDesk:
     def __init__(self, recorder: Recorder) -> None:
         self.recorder = recorder
         self.tournaments = Tournaments(recorder)
-        self._cache: dict[str, _Read] = {}
+        self.tournaments.follow(self._take)
+        self._models: dict[str, _Read] = {}
         self._views: dict[str, tuple[Any, dict[str, Any]]] = {}
         self._heads: dict[str, OrderedDict[Any, dict[str, Any]]] = {}
         self._head_at: dict[tuple[str, int], Any] = {}
         self._lock = threading.Lock()
 
+    def _take(self, tournament: str, before: TournamentState | None, state: TournamentState,
+              stored: Sequence[StoredEvent], version: int) -> None:
+        """The floor's read model of a tournament extended with the events its cache (in
+        Tournaments) has taken in: rows changed entrant by entrant, the logs extended."""
+        with self._lock:
+            model = self._models.get(tournament)
+            if model is not None and model.version >= version:
+                return
+            if model is None or before is None:
+                rows = _Rows(state.entrants, version)
+                log = _ViewLog().extend(state, stored, rows.names)
+            else:
+                rows = model.rows
+                rows.advance(model.state.entrants, state.entrants, version)
+                log = model.log.extend(state, [e for e in stored if e.version > model.version],
+                                       rows.names)
+            self._models[tournament] = _Read(state, version, log, rows, _card_level(state))
+
     def _read(self, tournament: str) -> _Read | None:
-        """The tournament's state, folded again only when its stream has grown (its version
-        is the recorder's, kept in memory: no query per table view)."""
-        stream = tournament_stream(tournament)
-        version = self.recorder.head_version(stream)
+        """The tournament as the floor shows it, as of its stream's version as the recorder
+        knows it (kept in memory: no query per table view)."""
+        version = self.recorder.head_version(tournament_stream(tournament))
         if version == 0:
             return None
+        self.tournaments.read_at(tournament, version)
         with self._lock:
-            cached = self._cache.get(tournament)
-            if cached is not None and cached.version == version:
-                return cached
-            if cached is not None and cached.version < version:
-                # Extended with the events since, like a table's live fold: a tournament
-                # stream is never corrected in place.
-                new = self.recorder.store.read(stream, cached.version + 1)
-                state = cached.state
-                for item in new:
-                    state = apply_tournament(state, item.decode())
-                at = new[-1].version if new else cached.version
-                cached.rows.advance(cached.state.entrants, state.entrants, at)
-                read = _Read(state, at, cached.log.extend(state, new, cached.rows.names),
-                             cached.rows, _card_level(state))
-            else:
-                stored = self.recorder.events(stream)
-                state = fold_tournament(e.decode() for e in stored)
-                at = stored[-1].version if stored else 0
-                rows = _Rows(state.entrants, at)
-                read = _Read(state, at, _ViewLog().extend(state, stored, rows.names), rows,
-                             _card_level(state))
-            self._cache[tournament] = read
-            return read
+            return self._models.get(tournament)
 
     # --- tables -----------------------------------------------------------------------------
 
@@ -450,7 +442,7 @@ class TournamentDesk:
         """The stakes and the names of a tournament as last read (None: not read yet), taken
         without waiting for a lock or reading the store (a table's append builds its floor
         card with them)."""
-        read = self._cache.get(tournament)
+        read = self._models.get(tournament)
         return None if read is None else (read.level, read.rows.names)
 
     def level_of(self, tournament: str) -> Level | None:

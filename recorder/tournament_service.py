@@ -101,6 +101,7 @@ from handlog.recorder.limits import check_name
 from handlog.recorder.service import Actor, Recorded, Recorder, StreamChange
 from handlog.replay.fold import TableFold
 from handlog.schema.errors import ConcurrencyConflict, DuplicateEventConflict
+from handlog.schema.store import StoredEvent
 
 
 def tournament_stream(tournament: str) -> str:
@@ -194,6 +195,12 @@ class _Tables(Mapping[str, TableState]):
         return sum(1 for _ in self)
 
 
+Follower = Callable[[str, "TournamentState | None", TournamentState, Sequence[StoredEvent], int],
+                    None]
+"""A read model fed by the tournament cache: (tournament, the state before the events or
+None when folded from the start, the state after, the events, the version after)."""
+
+
 class _Nothing(Exception):
     """A command that found nothing to record."""
 
@@ -204,37 +211,54 @@ class Tournaments:
 
     recorder: Recorder
     _cache: dict[str, tuple[TournamentState, int]] = field(default_factory=dict)
+    _followers: list[Follower] = field(default_factory=list)
     _served: dict[str, tuple[int, dict[str, int]]] = field(default_factory=dict)
     _lock: threading.Lock = field(default_factory=threading.Lock)
 
     # --- reading --------------------------------------------------------------------------
 
-    def _read(self, tournament: str) -> tuple[TournamentState, int]:
-        """The state and the version it was folded at (decisions append after it). The state
-        is kept and extended with the events appended since (a tournament stream is never
-        corrected in place), so no command re-folds the whole stream."""
+    def follow(self, follower: Follower) -> None:
+        """Feed a read model (the floor's) with each tournament's events as this cache takes
+        them in, in order, so that it never folds a tournament stream itself."""
+        self._followers.append(follower)
+
+    def _read(self, tournament: str, version: int | None = None) -> tuple[TournamentState, int]:
+        """The state and the version it was folded at (decisions append after it), as of
+        the stream's head (`version`: the head as the caller knows it, else read from the
+        store). The state is kept and extended with the events appended since (a tournament
+        stream is never corrected in place), so no command re-folds the whole stream; the
+        followers get each extension."""
         stream = tournament_stream(tournament)
-        head = self.recorder.store.head(stream)
-        if head is None:
-            raise RuleViolation("tournament", f"no tournament {tournament!r}")
-        with self._lock:
+        if version is None:
+            head = self.recorder.store.head(stream)
+            if head is None:
+                raise RuleViolation("tournament", f"no tournament {tournament!r}")
+            version = head.version
+        with self._lock:  # one extension at a time: followers see the events once, in order
             cached = self._cache.get(stream)
-        if cached is not None and cached[1] == head.version:
-            return cached
-        if cached is not None and cached[1] < head.version:
-            state = cached[0]
-            new = self.recorder.store.read(stream, cached[1] + 1)
-            for stored in new:
-                state = apply_tournament(state, stored.decode())
-            result = (state, new[-1].version if new else cached[1])
-        else:
-            stored_all = self.recorder.events(stream)
-            result = (fold_tournament(e.decode() for e in stored_all), stored_all[-1].version)
-        with self._lock:
-            current = self._cache.get(stream)
-            if current is None or current[1] < result[1]:
-                self._cache[stream] = result
+            if cached is not None and cached[1] >= version:
+                return cached
+            if cached is not None:
+                before: TournamentState | None = cached[0]
+                stored = self.recorder.store.read(stream, cached[1] + 1)
+                state = cached[0]
+                for item in stored:
+                    state = apply_tournament(state, item.decode())
+            else:
+                before = None
+                stored = self.recorder.events(stream)
+                state = fold_tournament(e.decode() for e in stored)
+            result = (state, stored[-1].version if stored else version)
+            if cached is not None and not stored:
+                result = cached
+            self._cache[stream] = result
+            for follower in self._followers:
+                follower(tournament, before, result[0], stored, result[1])
         return result
+
+    def read_at(self, tournament: str, version: int) -> TournamentState:
+        """The state as of `version` at least (the head as the caller knows it)."""
+        return self._read(tournament, version)[0]
 
     def state(self, tournament: str) -> TournamentState:
         return self._read(tournament)[0]
