@@ -195,7 +195,7 @@ class _Tables(Mapping[str, TableState]):
         return sum(1 for _ in self)
 
 
-Follower = Callable[[str, "TournamentState | None", TournamentState, Sequence[StoredEvent], int],
+Follower = Callable[[str, TournamentState | None, TournamentState, Sequence[StoredEvent], int],
                     None]
 """A read model fed by the tournament cache: (tournament, the state before the events or
 None when folded from the start, the state after, the events, the version after)."""
