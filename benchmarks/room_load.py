@@ -138,7 +138,7 @@ def seat_tables(url: str, count: int, batch: int = 50) -> list[str]:
                 events: list[Any] = [TableOpened(f"r{index}", 9, "tda")]
                 events += [PlayerSeated(seat, f"p{index}-{seat}", 20_000)
                            for seat in range(1, 7)]
-                events.append(ButtonPlaced(1, "draw for the button"))
+                events.append(ButtonPlaced(1, "button_draw"))
                 parts.append((f"table-r{index}", 0, [
                     NewEvent.from_domain(e, event_id=uuid.uuid4(), actor="bench",
                                          device="setup", recorded_at=now) for e in events],

@@ -3,8 +3,18 @@ read off the recorder's clock), the engine checks what may happen now."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+from typing import Any
+
 from handlog.engine.errors import RuleViolation
-from handlog.engine.tournament_events import ClockPaused, ClockResumed, TimeAdded
+from handlog.engine.tournament_events import (
+    BreakEnded,
+    BreakStarted,
+    ClockPaused,
+    ClockResumed,
+    LevelStarted,
+    TimeAdded,
+)
 from handlog.engine.tournament_state import TournamentState
 
 CLOCK_RULE = "clock"
@@ -37,3 +47,42 @@ def add_time(state: TournamentState, seconds: int, reason: str = "") -> TimeAdde
     if seconds == 0 or abs(seconds) > 4 * 3600:
         raise RuleViolation(CLOCK_RULE, "add between 1 second and 4 hours (or take it off)")
     return TimeAdded(state.level, seconds, reason)
+
+
+def level_clock(timed: Iterable[tuple[int, Any]],
+                clock: dict[str, Any] | None = None) -> dict[str, Any]:
+    """The clock as the tournament's events (each with the moment it was recorded, in epoch
+    milliseconds) leave it: `kind` (none, level, break, due), `label`, `minutes`, `started`
+    and `ends` (epoch ms), `paused` and, paused, `left_ms`. From `clock` (the clock the
+    earlier events left) on."""
+    clock = clock if clock is not None else {"kind": "none"}
+    for at, event in timed:
+        if isinstance(event, LevelStarted | BreakStarted):
+            level = isinstance(event, LevelStarted)
+            label = (f"Level {event.level}" if isinstance(event, LevelStarted)
+                     else f"Break after level {event.after_level}")
+            clock = {"kind": "level" if level else "break", "label": label,
+                     "minutes": event.minutes, "started": at,
+                     "ends": at + event.minutes * 60_000, "paused": False}
+        elif isinstance(event, BreakEnded):
+            clock = {"kind": "due", "label": f"Break over: start level {event.after_level + 1}"}
+        elif isinstance(event, ClockPaused) and "ends" in clock:
+            clock = clock | {"paused": True, "left_ms": event.seconds_left * 1000}
+        elif isinstance(event, ClockResumed) and "ends" in clock:
+            clock = clock | {"paused": False, "ends": at + event.seconds_left * 1000}
+            clock.pop("left_ms", None)
+        elif isinstance(event, TimeAdded) and "ends" in clock:
+            if clock.get("paused"):
+                clock = clock | {"left_ms": max(0, clock["left_ms"] + event.seconds * 1000)}
+            else:
+                clock = clock | {"ends": clock["ends"] + event.seconds * 1000}
+    return clock
+
+
+def pause_clock_now(state: TournamentState, timed: Iterable[tuple[int, Any]], now_ms: int,
+                    reason: str = "") -> ClockPaused:
+    """The clock paused at `now_ms`: the seconds left read off the clock the tournament's
+    events (`timed`, as in `level_clock`) leave."""
+    clock = level_clock(timed)
+    left = (int(clock["ends"]) - now_ms) // 1000 if "ends" in clock else 0
+    return pause_clock(state, left, reason)

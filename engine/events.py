@@ -342,7 +342,9 @@ class ButtonPlaced:
     """The button's seat for the first hand (from the draw), or moved by a director's ruling."""
 
     TYPE: ClassVar[str] = "button_placed"
-    VERSION: ClassVar[int] = 2  # 2: reason code button_draw, not 'draw for the button'
+    # 2: reason codes, not sentences; 3: the seat draw's button, stored at 2 as the words
+    # 'draw for the button' (the other draws wrote the code), is the code button_draw too.
+    VERSION: ClassVar[int] = 3
     seat: int
     reason: str = "button_draw"
 

@@ -20,6 +20,7 @@ from typing import Any
 
 from handlog.engine import words
 from handlog.engine.breaking import table_to_break
+from handlog.engine.clock import level_clock
 from handlog.engine.errors import RuleViolation
 from handlog.engine.hand_for_hand import round_status
 from handlog.engine.money import high_hand_proposal, money_block
@@ -27,30 +28,23 @@ from handlog.engine.profiles import get_profile
 from handlog.engine.seating import needs_balancing, table_counts
 from handlog.engine.table import Level
 from handlog.engine.tournament import late_entry_open, stakes, start_level
+from handlog.engine.tournament_commands import TournamentCommand
 from handlog.engine.tournament_events import (
     ChipsColoredUp,
     PlayerEliminated,
     PlayerMoved,
     RulingRecorded,
 )
-from handlog.engine.tournament_state import (
-    Entrant,
-    TournamentState,
-    apply_tournament,
-    fold_tournament,
-)
-from handlog.recorder import wire
+from handlog.engine.tournament_state import Entrant, TournamentState
 from handlog.recorder.service import Actor, Recorder
 from handlog.recorder.tournament_service import (
     Tournaments,
-    level_clock,
     table_stream,
     tournament_stream,
 )
 from handlog.recorder.views import NO_NAMES
 from handlog.replay.fold import TableFold
 from handlog.replay.report import chip_count_rows
-from handlog.schema.errors import ConcurrencyConflict
 from handlog.schema.store import StoredEvent
 
 
@@ -81,7 +75,7 @@ class _ViewLog:
         timed = []
         for item in stored:
             event = item.decode()
-            timed.append((item.recorded_at, event))
+            timed.append((_epoch_ms(item.recorded_at), event))
             if isinstance(event, PlayerMoved):
                 moves.append({"player": event.player,
                               "name": names.get(event.player, event.player),
@@ -216,43 +210,40 @@ class TournamentDesk:
     def __init__(self, recorder: Recorder) -> None:
         self.recorder = recorder
         self.tournaments = Tournaments(recorder)
-        self._cache: dict[str, _Read] = {}
+        self.tournaments.follow(self._take)
+        self._models: dict[str, _Read] = {}
         self._views: dict[str, tuple[Any, dict[str, Any]]] = {}
         self._heads: dict[str, OrderedDict[Any, dict[str, Any]]] = {}
         self._head_at: dict[tuple[str, int], Any] = {}
         self._lock = threading.Lock()
 
+    def _take(self, tournament: str, before: TournamentState | None, state: TournamentState,
+              stored: Sequence[StoredEvent], version: int) -> None:
+        """The floor's read model of a tournament extended with the events its cache (in
+        Tournaments) has taken in: rows changed entrant by entrant, the logs extended."""
+        with self._lock:
+            model = self._models.get(tournament)
+            if model is not None and model.version >= version:
+                return
+            if model is None or before is None:
+                rows = _Rows(state.entrants, version)
+                log = _ViewLog().extend(state, stored, rows.names)
+            else:
+                rows = model.rows
+                rows.advance(model.state.entrants, state.entrants, version)
+                log = model.log.extend(state, [e for e in stored if e.version > model.version],
+                                       rows.names)
+            self._models[tournament] = _Read(state, version, log, rows, _card_level(state))
+
     def _read(self, tournament: str) -> _Read | None:
-        """The tournament's state, folded again only when its stream has grown (its version
-        is the recorder's, kept in memory: no query per table view)."""
-        stream = tournament_stream(tournament)
-        version = self.recorder.head_version(stream)
+        """The tournament as the floor shows it, as of its stream's version as the recorder
+        knows it (kept in memory: no query per table view)."""
+        version = self.recorder.head_version(tournament_stream(tournament))
         if version == 0:
             return None
+        self.tournaments.read_at(tournament, version)
         with self._lock:
-            cached = self._cache.get(tournament)
-            if cached is not None and cached.version == version:
-                return cached
-            if cached is not None and cached.version < version:
-                # Extended with the events since, like a table's live fold: a tournament
-                # stream is never corrected in place.
-                new = self.recorder.store.read(stream, cached.version + 1)
-                state = cached.state
-                for item in new:
-                    state = apply_tournament(state, item.decode())
-                at = new[-1].version if new else cached.version
-                cached.rows.advance(cached.state.entrants, state.entrants, at)
-                read = _Read(state, at, cached.log.extend(state, new, cached.rows.names),
-                             cached.rows, _card_level(state))
-            else:
-                stored = self.recorder.events(stream)
-                state = fold_tournament(e.decode() for e in stored)
-                at = stored[-1].version if stored else 0
-                rows = _Rows(state.entrants, at)
-                read = _Read(state, at, _ViewLog().extend(state, stored, rows.names), rows,
-                             _card_level(state))
-            self._cache[tournament] = read
-            return read
+            return self._models.get(tournament)
 
     # --- tables -----------------------------------------------------------------------------
 
@@ -349,79 +340,11 @@ class TournamentDesk:
 
     # --- commands ---------------------------------------------------------------------------
 
-    def run(self, tournament: str, command: Any, actor: Actor,
+    def run(self, tournament: str, command: TournamentCommand, actor: Actor,
             event_id: uuid.UUID | None = None, expected_version: int | None = None) -> bool:
-        """Record one of the floor's tournament commands (wire.TournamentCommandIn); True when
-        it was a retry of a command already recorded under `event_id` (nothing new written).
-        `expected_version`: the tournament stream's version the floor saw (else: now)."""
-        t = self.tournaments
-        if self._read(tournament) is None:
-            raise RuleViolation("tournament", f"no tournament {tournament!r}")
-        c = command
-        ids: dict[str, Any] = {"event_id": event_id, "expected_version": expected_version}
-        if isinstance(c, wire.RegisterIn):
-            return t.register(tournament, c.name, actor, high_hand=c.high_hand,
-                              **ids)[1].retried
-        if isinstance(c, wire.DrawSeatsIn):
-            return t.draw_seats(tournament, c.tables, c.seed, actor, **ids).retried
-        if isinstance(c, wire.StartLevelIn):
-            return t.start_level(tournament, actor, c.ruling, **ids).retried
-        if isinstance(c, wire.StartBreakIn):
-            return t.start_break(tournament, actor, c.minutes, **ids).retried
-        if isinstance(c, wire.EndBreakIn):
-            return t.end_break(tournament, actor, **ids).retried
-        if isinstance(c, wire.DecideAntesIn):
-            return t.decide_antes(tournament, actor, **ids).retried
-        if isinstance(c, wire.ColorUpIn):
-            return t.color_up(tournament, actor, **ids).retried
-        if isinstance(c, wire.MoveIn):
-            return t.move(tournament, c.player, c.to_table, actor, c.to_seat, c.reason, c.rule,
-                          **ids).retried
-        if isinstance(c, wire.BalanceIn):
-            moves = t.balance(tournament, actor, **ids)
-            if not moves:
-                raise RuleViolation("balancing", "no move is due (or a hand is in progress at "
-                                    "a table that would move)")
-            return moves[0].retried
-        if isinstance(c, wire.BreakTableIn):
-            return t.break_table(tournament, actor, c.seed, **ids).retried
-        if isinstance(c, wire.AssignBountyIn):
-            return t.assign_bounty(tournament, c.player, c.to, actor, **ids).retried
-        if isinstance(c, wire.AwardHighHandIn):
-            return t.award_high_hand(tournament, actor, c.players, **ids).retried
-        if isinstance(c, wire.DealIn):
-            return t.deal(tournament, c.method, c.consents, actor, c.kept, c.amounts,
-                          **ids).retried
-        if isinstance(c, wire.PenaltyIn):
-            return t.penalty(tournament, c.player, c.penalty, c.rule, c.reason, actor, c.count,
-                             **ids).retried
-        if isinstance(c, wire.ClockIn):
-            if c.action == "pause":
-                return t.pause_clock(tournament, actor, c.reason, **ids).retried
-            if c.action == "resume":
-                return t.resume_clock(tournament, actor, **ids).retried
-            return t.add_time(tournament, c.seconds, actor, c.reason, **ids).retried
-        if isinstance(c, wire.RulingIn):
-            return t.ruling(tournament, c.rule, c.text, actor, c.stream, c.version,
-                            **ids).retried
-        if isinstance(c, wire.CountStacksIn):
-            return t.count_stacks(tournament, c.table, c.occasion, c.stacks, actor,
-                                  **ids).retried
-        if isinstance(c, wire.CorrectStackIn):
-            return t.correct_stack(tournament, c.player, c.reason, actor, c.stack,
-                                   **ids).retried
-        if isinstance(c, wire.HandForHandIn):
-            return t.hand_for_hand(tournament, c.on, actor, **ids).retried
-        if isinstance(c, wire.SettleIn):
-            if expected_version is not None and expected_version != t.version(tournament):
-                raise ConcurrencyConflict(tournament_stream(tournament), expected_version,
-                                          t.version(tournament))
-            fold = self.recorder.table(table_stream(tournament, c.table))
-            if fold.state is None:
-                raise RuleViolation("tables", f"no table {c.table} in {tournament}")
-            self.settle(fold, actor, event_id, retried=event_id is not None)
-            return False
-        raise RuleViolation("command", f"unknown tournament command {c!r}")  # pragma: no cover
+        """Record one of the floor's tournament commands (`Tournaments.execute`); True when
+        it was a retry of a command already recorded under `event_id`."""
+        return self.tournaments.execute(tournament, command, actor, event_id, expected_version)
 
     # --- the floor view ---------------------------------------------------------------------
 
@@ -519,7 +442,7 @@ class TournamentDesk:
         """The stakes and the names of a tournament as last read (None: not read yet), taken
         without waiting for a lock or reading the store (a table's append builds its floor
         card with them)."""
-        read = self._cache.get(tournament)
+        read = self._models.get(tournament)
         return None if read is None else (read.level, read.rows.names)
 
     def level_of(self, tournament: str) -> Level | None:

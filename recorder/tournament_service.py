@@ -17,83 +17,51 @@ ConcurrencyConflict (the same errors as a table's commands, recorder/service.py)
 
 from __future__ import annotations
 
-import contextlib
 import random
 import secrets
 import threading
 import uuid
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence, Set
 from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import Any
 
-from handlog.engine.breaking import (
-    BREAK_RULE,
-    REASON_BROKEN,
-    TableBreak,
-    break_table,
-    due_big_blind,
-    table_to_break,
-)
+from handlog.engine import tournament_commands as tc
+from handlog.engine.breaking import BREAK_RULE, TableBreak, table_to_break
 from handlog.engine.cards import FULL_DECK, card_text
-from handlog.engine.chip_counts import correct_stack, count_stacks
-from handlog.engine.clock import add_time, pause_clock, resume_clock
-from handlog.engine.deals import make_deal
+from handlog.engine.clock import add_time, pause_clock_now, resume_clock
 from handlog.engine.errors import RuleViolation
 from handlog.engine.events import HandKilled, HandStarted
-from handlog.engine.hand_for_hand import (
-    check_hand_start,
-    end_hand_for_hand,
-    hand_for_hand_rule,
-    round_status,
-    start_hand_for_hand,
-)
-from handlog.engine.hand_state import COMPLETE
-from handlog.engine.money import (
-    HIGH_HAND_RULE,
-    NO_POT,
-    assign_bounty,
-    bounty_for,
-    high_hand_proposal,
-    high_hands_shown,
-    post_high_hands,
-)
-from handlog.engine.penalties import KILLED_FOR_PENALTY, give_penalty, hands_owed, serving
-from handlog.engine.seating import (
-    draw_button,
-    draw_seats,
-    free_seats,
-    move_player,
-    seating_order,
-    suggest_balance,
-)
+from handlog.engine.hand_for_hand import check_hand_start
+from handlog.engine.penalties import KILLED_FOR_PENALTY, hands_owed, serving
 from handlog.engine.structure import Structure
-from handlog.engine.table_commands import (
-    AdjustStack,
-    CarryToPot,
-    OpenTable,
-    PlaceButton,
-    RemovePlayer,
-    SeatPlayer,
-    StartHand,
-)
+from handlog.engine.table import TableState
 from handlog.engine.tournament import (
     Bust,
-    award_high_hand,
-    award_prizes,
-    color_up,
-    color_up_racers,
     create_tournament,
     decide_antes,
-    eliminate,
     end_break,
     record_ruling,
-    register,
-    remove_absent_at_level_end,
-    stakes,
     start_break,
-    start_level,
-    withdraw,
+)
+from handlog.engine.tournament_commands import TournamentCommand
+from handlog.engine.tournament_decide import (
+    Decision,
+    busts_at,
+    decide_assign_bounty,
+    decide_award_high_hand,
+    decide_correct_stack,
+    decide_count_stacks,
+    decide_deal,
+    decide_draw_seats,
+    decide_hand_for_hand,
+    decide_penalty,
+    decide_register,
+    decide_settlement,
+    decide_start_level,
+    hand_start,
+    progress,
+    unseated,
 )
 from handlog.engine.tournament_events import (
     AntesDecided,
@@ -101,7 +69,6 @@ from handlog.engine.tournament_events import (
     BountyReferred,
     BreakEnded,
     BreakStarted,
-    ButtonDrawn,
     ChipsColoredUp,
     ClockPaused,
     ClockResumed,
@@ -114,7 +81,6 @@ from handlog.engine.tournament_events import (
     PlayerEliminated,
     PlayerMoved,
     PlayerRegistered,
-    PlayerWithdrew,
     RulingRecorded,
     SeatsDrawn,
     StackCorrected,
@@ -122,12 +88,20 @@ from handlog.engine.tournament_events import (
     TimeAdded,
     TournamentCreated,
 )
+from handlog.engine.tournament_moves import (
+    balance_step,
+    break_drawers,
+    decide_break,
+    decide_color_up,
+    decide_move,
+)
 from handlog.engine.tournament_state import TournamentState, apply_tournament, fold_tournament
-from handlog.engine.words import cite, profile_rule
+from handlog.engine.words import cite
 from handlog.recorder.limits import check_name
 from handlog.recorder.service import Actor, Recorded, Recorder, StreamChange
 from handlog.replay.fold import TableFold
 from handlog.schema.errors import ConcurrencyConflict, DuplicateEventConflict
+from handlog.schema.store import StoredEvent
 
 
 def tournament_stream(tournament: str) -> str:
@@ -176,49 +150,55 @@ class _Intent:
                     first.event_id, f"its {name} is {stored!r}, this command's is {value!r}")
 
 
-def _given(command: Any) -> Callable[[TableFold], Any]:
-    return lambda _fold: command
-
-
-def _eliminated(player: str, fold: TableFold) -> RemovePlayer:
-    state = fold.state
-    seat = state.seat_of(player) if state is not None else None
-    if seat is None:
-        raise RuleViolation("seating", f"{player} is not at {fold.stream}")
-    return RemovePlayer(seat.seat, "eliminated")
-
-
-def _epoch_ms(moment: datetime) -> int:
+def epoch_ms(moment: datetime) -> int:
     return int(moment.timestamp() * 1000)
 
 
-def level_clock(timed: Iterable[tuple[datetime, Any]],
-                clock: dict[str, Any] | None = None) -> dict[str, Any]:
-    """The clock as the tournament's events (with the time each was recorded) leave it:
-    `kind` (none, level, break, due), `label`, `minutes`, `started` and `ends` (epoch ms),
-    `paused` and, paused, `left_ms`. From `clock` (the clock the earlier events left) on."""
-    clock = clock if clock is not None else {"kind": "none"}
-    for at, event in timed:
-        if isinstance(event, LevelStarted | BreakStarted):
-            level = isinstance(event, LevelStarted)
-            label = (f"Level {event.level}" if isinstance(event, LevelStarted)
-                     else f"Break after level {event.after_level}")
-            clock = {"kind": "level" if level else "break", "label": label,
-                     "minutes": event.minutes, "started": _epoch_ms(at),
-                     "ends": _epoch_ms(at) + event.minutes * 60_000, "paused": False}
-        elif isinstance(event, BreakEnded):
-            clock = {"kind": "due", "label": f"Break over: start level {event.after_level + 1}"}
-        elif isinstance(event, ClockPaused) and "ends" in clock:
-            clock = clock | {"paused": True, "left_ms": event.seconds_left * 1000}
-        elif isinstance(event, ClockResumed) and "ends" in clock:
-            clock = clock | {"paused": False, "ends": _epoch_ms(at) + event.seconds_left * 1000}
-            clock.pop("left_ms", None)
-        elif isinstance(event, TimeAdded) and "ends" in clock:
-            if clock.get("paused"):
-                clock = clock | {"left_ms": max(0, clock["left_ms"] + event.seconds * 1000)}
-            else:
-                clock = clock | {"ends": clock["ends"] + event.seconds * 1000}
-    return clock
+def _deck(rng: random.Random) -> list[str]:
+    """A deck shuffled by `rng`, as card texts."""
+    deck = list(FULL_DECK)
+    rng.shuffle(deck)
+    return [card_text(c) for c in deck]
+
+
+class _Tables(Mapping[str, TableState]):
+    """A tournament's tables by name as the engine reads them, each folded when first asked
+    for (a command reads the few tables it touches, not all of them). `opened`: the table
+    streams known to exist (then no other is read)."""
+
+    def __init__(self, tournaments: Tournaments, tournament: str,
+                 opened: Set[str] | None = None) -> None:
+        self._tournaments = tournaments
+        self._tournament = tournament
+        self._opened = opened
+        self._read: dict[str, TableState | None] = {}
+
+    def _state(self, table: str) -> TableState | None:
+        if table not in self._read:
+            stream = table_stream(self._tournament, table)
+            known = self._opened is None or stream in self._opened
+            self._read[table] = (self._tournaments.table(self._tournament, table).state
+                                 if known else None)
+        return self._read[table]
+
+    def __getitem__(self, table: str) -> TableState:
+        state = self._state(table)
+        if state is None:
+            raise KeyError(table)
+        return state
+
+    def __iter__(self) -> Iterator[str]:
+        state = self._tournaments.state(self._tournament)
+        return iter([t for t in state.tables if self._state(t) is not None])
+
+    def __len__(self) -> int:
+        return sum(1 for _ in self)
+
+
+Follower = Callable[[str, TournamentState | None, TournamentState, Sequence[StoredEvent], int],
+                    None]
+"""A read model fed by the tournament cache: (tournament, the state before the events or
+None when folded from the start, the state after, the events, the version after)."""
 
 
 class _Nothing(Exception):
@@ -231,37 +211,54 @@ class Tournaments:
 
     recorder: Recorder
     _cache: dict[str, tuple[TournamentState, int]] = field(default_factory=dict)
+    _followers: list[Follower] = field(default_factory=list)
     _served: dict[str, tuple[int, dict[str, int]]] = field(default_factory=dict)
     _lock: threading.Lock = field(default_factory=threading.Lock)
 
     # --- reading --------------------------------------------------------------------------
 
-    def _read(self, tournament: str) -> tuple[TournamentState, int]:
-        """The state and the version it was folded at (decisions append after it). The state
-        is kept and extended with the events appended since (a tournament stream is never
-        corrected in place), so no command re-folds the whole stream."""
+    def follow(self, follower: Follower) -> None:
+        """Feed a read model (the floor's) with each tournament's events as this cache takes
+        them in, in order, so that it never folds a tournament stream itself."""
+        self._followers.append(follower)
+
+    def _read(self, tournament: str, version: int | None = None) -> tuple[TournamentState, int]:
+        """The state and the version it was folded at (decisions append after it), as of
+        the stream's head (`version`: the head as the caller knows it, else read from the
+        store). The state is kept and extended with the events appended since (a tournament
+        stream is never corrected in place), so no command re-folds the whole stream; the
+        followers get each extension."""
         stream = tournament_stream(tournament)
-        head = self.recorder.store.head(stream)
-        if head is None:
-            raise RuleViolation("tournament", f"no tournament {tournament!r}")
-        with self._lock:
+        if version is None:
+            head = self.recorder.store.head(stream)
+            if head is None:
+                raise RuleViolation("tournament", f"no tournament {tournament!r}")
+            version = head.version
+        with self._lock:  # one extension at a time: followers see the events once, in order
             cached = self._cache.get(stream)
-        if cached is not None and cached[1] == head.version:
-            return cached
-        if cached is not None and cached[1] < head.version:
-            state = cached[0]
-            new = self.recorder.store.read(stream, cached[1] + 1)
-            for stored in new:
-                state = apply_tournament(state, stored.decode())
-            result = (state, new[-1].version if new else cached[1])
-        else:
-            stored_all = self.recorder.events(stream)
-            result = (fold_tournament(e.decode() for e in stored_all), stored_all[-1].version)
-        with self._lock:
-            current = self._cache.get(stream)
-            if current is None or current[1] < result[1]:
-                self._cache[stream] = result
+            if cached is not None and cached[1] >= version:
+                return cached
+            if cached is not None:
+                before: TournamentState | None = cached[0]
+                stored = self.recorder.store.read(stream, cached[1] + 1)
+                state = cached[0]
+                for item in stored:
+                    state = apply_tournament(state, item.decode())
+            else:
+                before = None
+                stored = self.recorder.events(stream)
+                state = fold_tournament(e.decode() for e in stored)
+            result = (state, stored[-1].version if stored else version)
+            if cached is not None and not stored:
+                result = cached
+            self._cache[stream] = result
+            for follower in self._followers:
+                follower(tournament, before, result[0], stored, result[1])
         return result
+
+    def read_at(self, tournament: str, version: int) -> TournamentState:
+        """The state as of `version` at least (the head as the caller knows it)."""
+        return self._read(tournament, version)[0]
 
     def state(self, tournament: str) -> TournamentState:
         return self._read(tournament)[0]
@@ -272,6 +269,10 @@ class Tournaments:
 
     def table(self, tournament: str, table: str) -> TableFold:
         return self.recorder.table(table_stream(tournament, table))
+
+    def _tables(self, tournament: str, opened: Set[str] | None = None) -> _Tables:
+        """The facts a decision reads from the tables: each table's state, by name."""
+        return _Tables(self, tournament, opened)
 
     def tournaments(self) -> list[str]:
         return [h.stream_id.removeprefix("tournament-") for h in self.recorder.store.streams()
@@ -308,11 +309,6 @@ class Tournaments:
         fold = self.recorder.table(stream)
         return self.recorder.submit(stream, command(fold), fold.version, ids.root, actor)
 
-    @staticmethod
-    def _rest(ids: _Ids, first: Recorded) -> _Ids:
-        """The ids of the parts after the first: looked up only when the first was a retry."""
-        return replace(ids, given=first.retried)
-
     def _atomic(self, tournament: str, ids: _Ids, expected: int | None,
                 intent: _Intent | None,
                 decide: Callable[[TournamentState, int], tuple[Sequence[Any],
@@ -338,6 +334,38 @@ class Tournaments:
 
     # --- writing --------------------------------------------------------------------------
 
+    def execute(self, tournament: str, command: TournamentCommand, actor: Actor,
+                event_id: uuid.UUID | None = None, expected_version: int | None = None) -> bool:
+        """Record one of the floor's tournament commands; True when it was a retry of a
+        command already recorded under `event_id` (nothing new written).
+        `expected_version`: the tournament stream's version the floor saw (else: now)."""
+        if not self.recorder.head_version(tournament_stream(tournament)):
+            raise RuleViolation("tournament", f"no tournament {tournament!r}")
+        return _EXECUTE[type(command)](self, tournament, command, actor,
+                                       {"event_id": event_id,
+                                        "expected_version": expected_version})
+
+    def _balance_command(self, tournament: str, actor: Actor, ids: dict[str, Any]) -> bool:
+        moves = self.balance(tournament, actor, **ids)
+        if not moves:
+            raise RuleViolation("balancing", "no move is due (or a hand is in progress at a "
+                                "table that would move)")
+        return moves[0].retried
+
+    def _settle_command(self, tournament: str, table: str, actor: Actor,
+                        ids: dict[str, Any]) -> bool:
+        """Settle the hand just ended at `table` (a retry with its id completes it); never a
+        retry to the floor (what was missing is recorded)."""
+        expected = ids["expected_version"]
+        if expected is not None and expected != self.version(tournament):
+            raise ConcurrencyConflict(tournament_stream(tournament), expected,
+                                      self.version(tournament))
+        if self.table(tournament, table).state is None:
+            raise RuleViolation("tables", f"no table {table} in {tournament}")
+        self.settle_hand(tournament, table, actor, event_id=ids["event_id"])
+        return False
+
+
     def create(self, tournament: str, structure: Structure, actor: Actor, *,
                event_id: uuid.UUID | None = None) -> Recorded:
         ids = _ids(event_id)
@@ -358,22 +386,10 @@ class Tournaments:
         """An entry; once play has started the late entrant is drawn into the free seat at
         the shortest table at once (one transaction)."""
         check_name(name, "name")
-
-        def decide(state: TournamentState, _v: int) -> tuple[list[Any], dict[str, list[Any]]]:
-            entry = register(state, player or f"p{len(state.entrants) + 1}", name, high_hand)
-            if not entry.late or not state.tables:
-                return [entry], {}
-            after = apply_tournament(state, entry)
-            counts = {t: len(after.seated_at(t)) for t in after.tables}
-            table = min(after.tables, key=lambda t: counts[t])
-            drawn = draw_seats(after, [table], [entry.player], seed="late entry")
-            (seat,) = drawn.assignments
-            return [entry, drawn], {table: [SeatPlayer(seat.seat, entry.player, entry.stack,
-                                                       True, "late_entry")]}
-
         fields = {"name": name} | ({"player": player} if player else {})
-        recorded = self._atomic(tournament, _ids(event_id), expected_version,
-                                _Intent(PlayerRegistered.TYPE, fields), decide, actor)
+        recorded = self._atomic(
+            tournament, _ids(event_id), expected_version, _Intent(PlayerRegistered.TYPE, fields),
+            lambda state, _v: decide_register(state, player, name, high_hand), actor)
         event = recorded.events[0].decode()
         assert isinstance(event, PlayerRegistered)
         return event.player, recorded
@@ -387,67 +403,21 @@ class Tournaments:
         names = [str(n) for n in range(1, tables + 1)]
         chosen = secrets.randbelow(2**31) if seed is None else seed
 
-        def decide(state: TournamentState, _v: int) -> tuple[list[Any], dict[str, list[Any]]]:
-            drawn_order = sorted(e.player for e in state.remaining if not e.table)
+        def decide(state: TournamentState, _v: int) -> Decision:
+            drawn_order = unseated(state)
             random.Random(chosen).shuffle(drawn_order)
-            order, seed_recorded = seating_order(state, drawn_order, str(chosen))
-            drawn = draw_seats(state, names, order, seed=seed_recorded)
-            after = apply_tournament(state, drawn)
-            events: list[Any] = [drawn]
-            commands: dict[str, list[Any]] = {name: [] for name in drawn.tables}
-            structure = state.structure
+            rng = random.Random(chosen + 1)
+            decks = [_deck(rng) for _ in names]
             # Which tables are open already, from the heads read once (not a query a table).
             opened = {h.stream_id for h in self.recorder.store.streams() if h.kind == "table"}
-            for name in drawn.tables:
-                stream = table_stream(tournament, name)
-                if stream not in opened or self.table(tournament, name).state is None:
-                    commands[name].append(OpenTable(name, structure.seats_per_table,
-                                                    structure.profile, tournament))
-            deducted = {e.player: e.chips_deducted for e in after.entrants}
-            by_table: dict[str, list[Any]] = {name: [] for name in drawn.tables}
-            for a in drawn.assignments:
-                commands[a.table].append(SeatPlayer(
-                    a.seat, a.player, structure.starting_stack - deducted[a.player]))
-                by_table.setdefault(a.table, []).append(a)
-            rng = random.Random(chosen + 1)
-            for name in drawn.tables:
-                deck = list(FULL_DECK)
-                rng.shuffle(deck)
-                # Seat order, as the cards are dealt: the players drawn there and any
-                # already seated.
-                seated = sorted({a.seat for a in by_table[name]} | set(state.occupied(name)))
-                if len(seated) < 2:
-                    continue
-                button = draw_button(after, name, {seat: card_text(deck.pop())
-                                                   for seat in seated})
-                events.append(button)
-                commands[name].append(PlaceButton(button.seat, "draw for the button"))
-            return events, commands
+            return decide_draw_seats(state, names, drawn_order, str(chosen),
+                                     self._tables(tournament, opened), decks)
 
         fields: dict[str, Any] = {"tables": names}
         if seed is not None:
             fields["seed"] = str(seed)
         return self._atomic(tournament, _ids(event_id), expected_version,
                             _Intent(SeatsDrawn.TYPE, fields), decide, actor)
-
-    def draw_button(self, tournament: str, table: str, rng: random.Random, actor: Actor, *,
-                    event_id: uuid.UUID | None = None) -> None:
-        """High card for the button, suits ranking spades, hearts, diamonds, clubs."""
-        self._draw_button(tournament, table, rng, actor, _ids(event_id))
-
-    def _draw_button(self, tournament: str, table: str, rng: random.Random, actor: Actor,
-                     ids: _Ids) -> None:
-        deck = list(FULL_DECK)
-        rng.shuffle(deck)  # even when found: the next table's draw takes the same cards
-
-        def decide(state: TournamentState) -> list[Any]:
-            cards = {e.seat: card_text(deck.pop()) for e in state.seated_at(table)}
-            return [draw_button(state, table, cards)]
-
-        drawn = self._step(tournament, ids, decide, actor)
-        seat = drawn.events[0].decode().seat
-        self._table_step(tournament, table, self._rest(ids, drawn).part("place"),
-                         lambda _fold: PlaceButton(seat, "button_draw"), actor)
 
     def start_level(self, tournament: str, actor: Actor, ruling: str = "", *,
                     event_id: uuid.UUID | None = None,
@@ -456,26 +426,13 @@ class Tournaments:
         level: League) each such player's chips turned in and his seat emptied, in one
         transaction. A player whose table is in a hand is left to the next level's end."""
 
-        def decide(state: TournamentState, _v: int) -> tuple[list[Any], dict[str, list[Any]]]:
-            events: list[Any] = [start_level(state, ruling)]
-            hands: dict[str, list[HandStarted]] = {}
-            stacks: dict[str, int] = {}
-            seats: dict[str, tuple[str, int]] = {}
+        def decide(state: TournamentState, _v: int) -> Decision:
+            hands = {}
             for table in state.tables:
                 fold = self.table(tournament, table)
-                if fold.state is None or fold.state.hand_in_progress:
-                    continue
-                hands[table] = [e for _, e in fold.effective if isinstance(e, HandStarted)]
-                for seat in fold.state.seats:
-                    stacks[seat.player] = seat.stack
-                    seats[seat.player] = (table, seat.seat)
-            removed = remove_absent_at_level_end(state, hands, stacks)
-            commands: dict[str, list[Any]] = {}
-            for event in removed:
-                if isinstance(event, PlayerWithdrew):
-                    table, seat_number = seats[event.player]
-                    commands.setdefault(table, []).append(RemovePlayer(seat_number, "withdrawn"))
-            return events + list(removed), commands
+                if fold.state is not None and not fold.state.hand_in_progress:
+                    hands[table] = [e for _, e in fold.effective if isinstance(e, HandStarted)]
+            return decide_start_level(state, ruling, self._tables(tournament), hands)
 
         return self._atomic(tournament, _ids(event_id), expected_version,
                             _Intent(LevelStarted.TYPE, {"ruling": ruling}), decide, actor)
@@ -514,64 +471,31 @@ class Tournaments:
         hands or rounds) with the rule it rests on and who gave it. Missed hands are served at
         the table: dealt in, posting, hand killed. A disqualified player's chips leave play
         with him (one transaction with his seat emptied)."""
-
-        def decide(state: TournamentState, _v: int) -> tuple[list[Any], dict[str, list[Any]]]:
-            given = give_penalty(state, player, penalty, cite(rule), text, actor.name, hands)
-            if penalty != "disqualification":
-                return [given], {}
-            entrant = state.entrant(player)
-            assert entrant is not None
-            tstate = self.table(tournament, entrant.table).state if entrant.table else None
-            seat = tstate.seat_of(player) if tstate is not None else None
-            if tstate is not None and tstate.hand_in_progress:
-                raise RuleViolation("hand in progress", "disqualify him when the hand is over",
-                                    ("finish the hand first",))
-            chips = seat.stack if seat is not None else 0
-            after = apply_tournament(state, given)
-            out = withdraw(after, player, chips)
-            commands = ({entrant.table: [RemovePlayer(seat.seat, "withdrawn")]}
-                        if seat is not None else {})
-            return [given, *out], commands
-
         return self._atomic(tournament, _ids(event_id), expected_version, _Intent(
             PenaltyRecorded.TYPE, {"player": player, "penalty": penalty, "rule": cite(rule),
-                                   "text": text}), decide, actor)
+                                   "text": text}),
+            lambda state, _v: decide_penalty(state, player, penalty, cite(rule), text,
+                                             actor.name, hands, self._tables(tournament)),
+            actor)
 
     def assign_bounty(self, tournament: str, player: str, to: str, actor: Actor, *,
                       event_id: uuid.UUID | None = None,
                       expected_version: int | None = None) -> Recorded:
         """The director settles a bounty the rules left open (a split pot); once none is
         left open at the end, the prizes and bounties are paid (one transaction)."""
-
-        def decide(state: TournamentState, _v: int) -> tuple[list[Any], dict[str, list[Any]]]:
-            assigned = assign_bounty(state, player, to, actor.name)
-            after = apply_tournament(state, assigned)
-            events: list[Any] = [assigned]
-            if after.finished and after.structure.payouts and not after.bounties_referred \
-                    and after.prizes is None:
-                events.append(award_prizes(after))
-            return events, {}
-
         return self._atomic(tournament, _ids(event_id), expected_version,
                             _Intent(BountyAssigned.TYPE, {"player": player, "to": to}),
-                            decide, actor)
+                            lambda state, _v: decide_assign_bounty(state, player, to,
+                                                                   actor.name), actor)
 
     def award_high_hand(self, tournament: str, actor: Actor, players: Sequence[str] = (), *,
                         event_id: uuid.UUID | None = None,
                         expected_version: int | None = None) -> Recorded:
         """The director confirms the high-hand jackpot: the engine's proposal (the holders of
         the best hand shown; equal hands split), or the players he names."""
-
-        def decide(state: TournamentState) -> list[Any]:
-            proposed, hand = high_hand_proposal(state)
-            chosen = tuple(players) or proposed
-            if not chosen:
-                raise RuleViolation(HIGH_HAND_RULE, "no flush or better has been shown by a "
-                                    "jackpot entrant", ("name the players",))
-            return [award_high_hand(state, chosen, hand or "named by the director")]
-
-        return self._step(tournament, _ids(event_id), decide, actor, expected_version,
-                          _Intent(HighHandAwarded.TYPE))
+        return self._step(tournament, _ids(event_id),
+                          lambda state: decide_award_high_hand(state, players).events, actor,
+                          expected_version, _Intent(HighHandAwarded.TYPE))
 
     def deal(self, tournament: str, method: str, consents: Mapping[str, str], actor: Actor,
              kept: int = 0, amounts: Mapping[str, int] | None = None, *,
@@ -579,24 +503,14 @@ class Tournaments:
              expected_version: int | None = None) -> Recorded:
         """A deal among the players left at the final table, their stacks read from it; the
         engine computes the amounts (ICM, chip chop...) and checks every consent."""
+        return self._step(
+            tournament, _ids(event_id),
+            lambda state: decide_deal(state, method, consents, actor.name, kept, amounts,
+                                      self._tables(tournament)).events, actor,
+            expected_version, _Intent(DealRecorded.TYPE, {"method": method, "kept": kept}))
 
-        def decide(state: TournamentState) -> list[Any]:
-            stacks: dict[str, int] = {}
-            for table in state.tables:
-                tstate = self.table(tournament, table).state
-                if tstate is None:
-                    continue
-                if tstate.hand_in_progress:
-                    raise RuleViolation("deal", f"a hand is in progress at table {table}",
-                                        ("finish the hand first",))
-                stacks.update({s.player: s.stack for s in tstate.seats})
-            return [make_deal(state, method, stacks, consents, actor.name, kept, amounts)]
-
-        return self._step(tournament, _ids(event_id), decide, actor, expected_version,
-                          _Intent(DealRecorded.TYPE, {"method": method, "kept": kept}))
-
-    def _timed(self, tournament: str) -> list[tuple[datetime, Any]]:
-        return [(e.recorded_at, e.decode())
+    def _timed(self, tournament: str) -> list[tuple[int, Any]]:
+        return [(epoch_ms(e.recorded_at), e.decode())
                 for e in self.recorder.events(tournament_stream(tournament))]
 
     def pause_clock(self, tournament: str, actor: Actor, reason: str = "", *,
@@ -604,14 +518,11 @@ class Tournaments:
                     expected_version: int | None = None) -> Recorded:
         """Stop the level (or break) clock; the seconds left are read off the clock now."""
 
-        def decide(state: TournamentState) -> list[Any]:
-            clock = level_clock(self._timed(tournament))
-            left = (int(clock["ends"]) - _epoch_ms(self.recorder.clock())) // 1000 \
-                if "ends" in clock else 0
-            return [pause_clock(state, left, reason)]
-
-        return self._step(tournament, _ids(event_id), decide, actor, expected_version,
-                          _Intent(ClockPaused.TYPE))
+        return self._step(
+            tournament, _ids(event_id),
+            lambda state: [pause_clock_now(state, self._timed(tournament),
+                                           epoch_ms(self.recorder.clock()), reason)],
+            actor, expected_version, _Intent(ClockPaused.TYPE))
 
     def resume_clock(self, tournament: str, actor: Actor, *,
                      event_id: uuid.UUID | None = None,
@@ -665,9 +576,8 @@ class Tournaments:
         """The next hand at `table` at the stakes in force; players serving a penalty are
         dealt in and their hands killed."""
         state = self.state(tournament)
-        self.check_hand_start(tournament, table, state)
-        command = StartHand(stakes(state), 0, len(state.tables) == 1,
-                            tuple(sorted(self.serving(tournament, state))))
+        command = hand_start(state, table, self._tables(tournament),
+                             tuple(self.serving(tournament, state)))
         return self._table_step(tournament, table, _ids(None), lambda _fold: command, actor)
 
     def settle_hand(self, tournament: str, table: str, actor: Actor, *,
@@ -678,40 +588,9 @@ class Tournaments:
         to the director), their seats emptied; the prizes when one player is left. With an
         event id, a retry returns the eliminations recorded under it."""
         ids = _ids(event_id)
-
-        def decide(state: TournamentState,
-                   _v: int) -> tuple[list[Any], dict[str, list[Any]]]:
-            tstate = self.table(tournament, table).state
-            if tstate is None or tstate.hand_in_progress:
-                return [], {}
-            events: list[Any] = []
-            hand = tstate.hand
-            if hand is not None and hand.phase == COMPLETE and \
-                    state.structure.money.high_hand_fee:
-                entered = {e.player for e in state.entrants if e.high_hand}
-                posted = {(h.player, h.table, h.hand_number) for h in state.high_hands}
-                shown = [h for h in high_hands_shown(hand, table, entered)
-                         if (h.player, h.table, h.hand_number) not in posted]
-                events.extend(post_high_hands(state, shown))
-            tables = [table]
-            if state.hand_for_hand is not None:
-                # Hand-for-hand: the players out in a round are placed together once every
-                # table has finished the round's hand (TDA RP-8-A, photo finish).
-                if not round_status(state, self.progress(tournament, state)).complete:
-                    return events, {}
-                tables = [t for t in state.tables if state.seated_at(t)]
-            busts, referred, commands = self._busts(tournament, state, tables)
-            if not busts:
-                return events, {}
-            after = state
-            for event in events:
-                after = apply_tournament(after, event)
-            events.extend(eliminate(after, busts))
-            events.extend(referred)
-            events.extend(self._prizes_if_over(state, events))
-            return events, commands
-
-        recorded = self._atomic_or_none(tournament, ids, decide, actor)
+        recorded = self._atomic_or_none(
+            tournament, ids,
+            lambda state, _v: decide_settlement(state, table, self._tables(tournament)), actor)
         if recorded is None:
             return []
         return [e for e in (s.decode() for s in recorded.events)
@@ -719,33 +598,11 @@ class Tournaments:
 
     def _busts(self, tournament: str, state: TournamentState, tables: Sequence[str]
                ) -> tuple[list[Bust], list[BountyReferred], dict[str, list[Any]]]:
-        """The players left without chips at `tables` after their last hands: each with his
-        chips at the start of that hand and his bounty's collector (or the referral), and the
-        seats to empty."""
-        busts: list[Bust] = []
-        referred: list[BountyReferred] = []
-        commands: dict[str, list[Any]] = {}
-        bounty = bool(state.structure.money.bounty)
-        for t in tables:
-            tstate = self.table(tournament, t).state
-            if tstate is None or tstate.hand_in_progress:
-                continue
-            out = [s for s in tstate.seats if s.stack == 0]
-            if not out:
-                continue
-            hand = tstate.hand
-            started = (dict(zip(hand.setup.seats, hand.setup.stacks, strict=True))
-                       if hand else {})
-            number = hand.setup.hand_number if hand else 0
-            for seat in out:
-                call = bounty_for(hand, seat.player) if bounty else None
-                busts.append(Bust(seat.player, started.get(seat.seat, 0), t, number,
-                                  call.to if call is not None else ""))
-                if call is not None and not call.to:
-                    referred.append(BountyReferred(seat.player, t, number, call.proposal,
-                                                   call.code))
-            commands[t] = [RemovePlayer(s.seat, "eliminated") for s in out]
-        return busts, referred, commands
+        """The players left without chips at `tables` after their last hands (the engine's
+        `busts_at`): each with his chips at the start of that hand and his bounty's collector
+        (or the referral), and the seats to empty."""
+        busts, referred, commands = busts_at(state, self._tables(tournament), tables)
+        return busts, referred, dict(commands)
 
     def count_stacks(self, tournament: str, table: str, occasion: str,
                      counted: Mapping[str, int], actor: Actor, *,
@@ -753,18 +610,12 @@ class Tournaments:
                      expected_version: int | None = None) -> Recorded:
         """The floor's counted stacks at `table` (at a break or the end of a day); the engine
         sets each beside the stack the log computes (the table's, now)."""
-
-        def decide(state: TournamentState) -> list[Any]:
-            tstate = self.table(tournament, table).state if table in state.tables else None
-            if tstate is not None and tstate.hand_in_progress:
-                raise RuleViolation("chip count", f"a hand is in progress at table {table}: "
-                                    "count the stacks when it is over",
-                                    ("finish the hand first",))
-            computed = {s.player: s.stack for s in tstate.seats} if tstate is not None else {}
-            return [count_stacks(state, table, occasion, counted, computed)]
-
-        return self._step(tournament, _ids(event_id), decide, actor, expected_version,
-                          _Intent(StacksCounted.TYPE, {"table": table, "occasion": occasion}))
+        return self._step(
+            tournament, _ids(event_id),
+            lambda state: decide_count_stacks(state, table, occasion, counted,
+                                              self._tables(tournament)).events,
+            actor, expected_version,
+            _Intent(StacksCounted.TYPE, {"table": table, "occasion": occasion}))
 
     def correct_stack(self, tournament: str, player: str, reason: str, actor: Actor,
                       stack: int | None = None, *, event_id: uuid.UUID | None = None,
@@ -772,57 +623,25 @@ class Tournaments:
         """The director settles a count that differs from the log: the player's stack is ruled
         to be `stack` (the counted one when None), the change recorded at his table as a
         stack adjustment (one transaction)."""
-
-        def decide(state: TournamentState, _v: int) -> tuple[list[Any], dict[str, list[Any]]]:
-            entrant = state.entrant(player)
-            tstate = (self.table(tournament, entrant.table).state
-                      if entrant is not None and entrant.seated else None)
-            seat = tstate.seat_of(player) if tstate is not None else None
-            if tstate is not None and tstate.hand_in_progress:
-                raise RuleViolation("chip count", f"a hand is in progress at table "
-                                    f"{tstate.table}: correct the stack when it is over",
-                                    ("finish the hand first",))
-            corrected = correct_stack(state, player, reason, actor.name,
-                                      seat.stack if seat is not None else 0, stack)
-            if not corrected.amount or entrant is None or seat is None:
-                return [corrected], {}
-            return [corrected], {entrant.table: [AdjustStack(
-                seat.seat, corrected.amount, "count_correction", corrected.rule)]}
-
-        return self._atomic(tournament, _ids(event_id), expected_version,
-                            _Intent(StackCorrected.TYPE, {"player": player}), decide, actor)
+        return self._atomic(
+            tournament, _ids(event_id), expected_version,
+            _Intent(StackCorrected.TYPE, {"player": player}),
+            lambda state, _v: decide_correct_stack(state, player, reason, actor.name, stack,
+                                                   self._tables(tournament)), actor)
 
     def progress(self, tournament: str, state: TournamentState) -> dict[str, tuple[int, bool]]:
         """Each table in play: (hands played, a hand in progress)."""
-        result = {}
-        for t in state.tables:
-            tstate = self.table(tournament, t).state
-            if tstate is not None:
-                result[t] = (tstate.hands_played, tstate.hand_in_progress)
-        return result
+        return progress(state, self._tables(tournament))
 
     def hand_for_hand(self, tournament: str, on: bool, actor: Actor, *,
                       event_id: uuid.UUID | None = None,
                       expected_version: int | None = None) -> Recorded:
         """Turn hand-for-hand on (from the next hand at every table) or off; turned off, the
         players out in the round so far are placed together (one transaction)."""
-
-        def decide(state: TournamentState, _v: int) -> tuple[list[Any], dict[str, list[Any]]]:
-            if on:
-                return [start_hand_for_hand(state, self.progress(tournament, state))], {}
-            ended = end_hand_for_hand(state)
-            events: list[Any] = [ended]
-            tables = [t for t in state.tables if state.seated_at(t)]
-            busts, referred, commands = self._busts(tournament, state, tables)
-            if busts:
-                events.extend(eliminate(apply_tournament(state, ended), busts))
-                events.extend(referred)
-                events.extend(self._prizes_if_over(state, events))
-            return events, commands
-
         kind = HandForHandStarted.TYPE if on else HandForHandEnded.TYPE
-        return self._atomic(tournament, _ids(event_id), expected_version, _Intent(kind),
-                            decide, actor)
+        return self._atomic(
+            tournament, _ids(event_id), expected_version, _Intent(kind),
+            lambda state, _v: decide_hand_for_hand(state, on, self._tables(tournament)), actor)
 
     def check_hand_start(self, tournament: str, table: str,
                          state: TournamentState | None = None) -> None:
@@ -830,19 +649,6 @@ class Tournaments:
         state = state or self.state(tournament)
         if state.hand_for_hand is not None:
             check_hand_start(state, table, self.progress(tournament, state))
-
-    @staticmethod
-    def _prizes_if_over(state: TournamentState, events: Sequence[Any]) -> list[Any]:
-        """The prizes, when `events` finish the tournament and no bounty waits. A league
-        without a payout table (BSE plays for points) has no prizes; a field the payout table
-        does not cover gets none either, and the replay reports the prizes missing."""
-        after = state
-        for event in events:
-            after = apply_tournament(after, event)
-        if after.finished and after.structure.payouts and not after.bounties_referred:
-            with contextlib.suppress(RuleViolation):
-                return [award_prizes(after)]
-        return []
 
     def _atomic_or_none(self, tournament: str, ids: _Ids,
                         decide: Callable[[TournamentState, int],
@@ -879,24 +685,10 @@ class Tournaments:
               reason: str, rule: str, ids: _Ids, expected: int | None = None,
               intent: _Intent | None = None) -> Recorded:
         """The move, his leaving and his arrival, in one transaction (through `_atomic`)."""
-
-        def decide(state: TournamentState, _v: int) -> tuple[list[Any], dict[str, list[Any]]]:
-            entrant = state.entrant(player)
-            if entrant is None or not entrant.seated:
-                raise RuleViolation("moves", f"{player} is not seated")
-            source = self.table(tournament, entrant.table).state
-            assert source is not None
-            seat = source.seat_of(player)
-            if seat is None:
-                raise RuleViolation("moves", f"{player} is not at table {entrant.table}")
-            seat_to = to_seat or next(iter(free_seats(state, to_table)), 0)
-            moved = move_player(state, player, to_table, seat_to, seat.stack, reason, rule)
-            return [moved], {
-                moved.from_table: [RemovePlayer(moved.from_seat, "moved")],
-                moved.to_table: [SeatPlayer(moved.to_seat, moved.player, moved.stack, True,
-                                            "moved")]}
-
-        return self._atomic(tournament, ids, expected, intent, decide, actor)
+        return self._atomic(
+            tournament, ids, expected, intent,
+            lambda state, _v: decide_move(state, player, to_table, to_seat, reason, rule,
+                                          self._tables(tournament)), actor)
 
     def break_plan(self, tournament: str) -> TableBreak | None:
         """The table the field lets break now (the engine's decision), or None."""
@@ -922,67 +714,20 @@ class Tournaments:
             raise RuleViolation(BREAK_RULE, "every table is still needed: no table breaks now")
         return self._break(tournament, state, version, plan, seed, ids, actor)
 
-    def _round_open(self, tournament: str, state: TournamentState) -> bool:
-        """Hand-for-hand with the round not finished everywhere (its busts not yet out)."""
-        return state.hand_for_hand is not None and not round_status(
-            state, self.progress(tournament, state)).complete
-
     def _break(self, tournament: str, state: TournamentState, version: int, plan: TableBreak,
                seed: int | None, ids: _Ids, actor: Actor) -> Recorded:
-        if self._round_open(tournament, state):
-            raise RuleViolation(hand_for_hand_rule(state), "hand-for-hand: break the table "
-                                "when every table has finished the round's hand",
-                                ("finish the round first",))
-        involved = (plan.table,) + plan.to_tables
-        folds = {t: self.table(tournament, t) for t in involved}
-        busy = [t for t, f in folds.items() if f.state is not None and f.state.hand_in_progress]
-        if busy:
-            raise RuleViolation("hand in progress", f"a hand is in progress at table "
-                                f"{busy[0]}: break the table when it is over",
-                                ("finish the hand first",))
-        stacks = {s.player: s.stack for f in folds.values() if f.state is not None
-                  for s in f.state.seats}
+        """`plan` decided by the engine with the draw made here from the seed (a random one
+        when None), appended in one transaction."""
         chosen = secrets.randbelow(2**31) if seed is None else seed
         rng = random.Random(f"{tournament}-break-{plan.table}-{chosen}")
-        players = [e.player for t in (involved if plan.redraw else (plan.table,))
-                   for e in state.seated_at(t)]
+        players = break_drawers(state, plan)
         rng.shuffle(players)
-        deck = [card_text(c) for c in FULL_DECK]
-        rng.shuffle(deck)
-        events = break_table(state, plan, players, stacks, deck, str(chosen))
-        table_commands: dict[str, list[Any]] = {t: [] for t in involved}
-        for e in state.seated_at(plan.table):
-            table_commands[plan.table].append(RemovePlayer(e.seat, "moved"))
-        last_to = plan.to_tables[0]
-        for event in events:
-            if isinstance(event, SeatsDrawn):
-                for t in plan.to_tables:
-                    table_commands[t].extend(RemovePlayer(e.seat, "moved")
-                                             for e in state.seated_at(t))
-                for a in event.assignments:
-                    table_commands[a.table].append(
-                        SeatPlayer(a.seat, a.player, stacks[a.player], False, "moved"))
-                    last_to = a.table
-            elif isinstance(event, PlayerMoved):
-                table_commands[event.to_table].append(
-                    SeatPlayer(event.to_seat, event.player, event.stack, True, "moved"))
-                last_to = event.to_table
-        broken = folds[plan.table].state
-        carry = broken.carry if broken is not None else 0
-        carry_rule = profile_rule(state.structure.profile, "color_up")
-        if carry:
-            # Octobermuck: odd chips waiting for the broken table's next pot go to the next pot
-            # of the table its last player went to ('forfeited to the next pot').
-            table_commands[plan.table].append(
-                CarryToPot(-carry, REASON_BROKEN, carry_rule, last_to))
-            table_commands[last_to].append(
-                CarryToPot(carry, REASON_BROKEN, carry_rule, plan.table))
-        for event in events:
-            if isinstance(event, ButtonDrawn):
-                table_commands[event.table].append(PlaceButton(event.seat, "button_draw"))
-        changes = [StreamChange(tournament_stream(tournament), version, events)]
+        deck = _deck(rng)
+        events, commands = decide_break(state, plan, self._tables(tournament), players, deck,
+                                        str(chosen))
+        changes = [StreamChange(tournament_stream(tournament), version, tuple(events))]
         changes.extend(self.recorder.plan_tables(
-            {table_stream(tournament, t): c for t, c in table_commands.items() if c}))
+            {table_stream(tournament, t): c for t, c in commands.items()}))
         return self.recorder.record_many(changes, ids.root, actor)[0]
 
     def balance(self, tournament: str, actor: Actor, *, event_id: uuid.UUID | None = None,
@@ -1016,100 +761,81 @@ class Tournaments:
             state, version = self._read(tournament)
             if k == 0 and expected is not None and expected != version:
                 raise ConcurrencyConflict(tournament_stream(tournament), expected, version)
-            tables = [t for t in state.tables if state.seated_at(t)]
-            if any(self.table(tournament, t).state.hand_in_progress  # type: ignore[union-attr]
-                   for t in tables) or self._round_open(tournament, state):
-                return done
-            plan = table_to_break(state)
-            if plan is not None:
-                seed = random.Random(f"{tournament}-{version}").randrange(2**31)
-                done.append(self._break(tournament, state, version, plan, seed, part(k),
-                                        actor))
-                k += 1
-                continue
-            due: dict[str, str] = {}
-            for t in tables:
-                tstate = self.table(tournament, t).state
-                due[t] = due_big_blind(tstate) if tstate is not None else ""
-            counts = {t: len(state.seated_at(t)) for t in tables}
-            fullest = max(counts.values()) if counts else 0
-            source = min(t for t in tables if counts[t] == fullest) if tables else ""
-            try:
-                suggestion = suggest_balance(state, due_big_blind=due, from_table=source,
-                                             high_cards=self._high_cards(state, source))
-            except RuleViolation:
-                return done
-            if suggestion is None:
-                return done
-            done.append(self._move(tournament, suggestion.player, suggestion.to_table, actor,
-                                   suggestion.to_seat, "balance", suggestion.rule, part(k)))
-            k += 1
 
-    def _high_cards(self, state: TournamentState, table: str) -> dict[str, str]:
-        rng = random.Random(f"{state.tournament}-{table}-{len(state.entrants)}")
-        deck = list(FULL_DECK)
-        rng.shuffle(deck)
-        return {e.player: card_text(deck.pop()) for e in state.seated_at(table)}
+            def deck_for(table: str, state: TournamentState = state) -> list[str]:
+                return _deck(random.Random(f"{state.tournament}-{table}-{len(state.entrants)}"))
+
+            step = balance_step(state, self._tables(tournament), deck_for)
+            if isinstance(step, TableBreak):
+                seed = random.Random(f"{tournament}-{version}").randrange(2**31)
+                done.append(self._break(tournament, state, version, step, seed, part(k), actor))
+            elif step is not None:
+                done.append(self._move(tournament, step.player, step.to_table, actor,
+                                       step.to_seat, "balance", step.rule, part(k)))
+            else:
+                return done
+            k += 1
 
     def color_up(self, tournament: str, actor: Actor, *, event_id: uuid.UUID | None = None,
                  expected_version: int | None = None) -> Recorded:
         """The scheduled color-up: the engine computes every stack's change; each table
         records it as a stack adjustment."""
 
-        def decide(state: TournamentState) -> list[Any]:
-            stacks: dict[str, int] = {}
-            for table in state.tables:
-                tstate = self.table(tournament, table).state
-                if tstate is None:
-                    continue
-                if tstate.hand_in_progress:
-                    raise RuleViolation("color-up", f"a hand is in progress at table {table}")
-                stacks.update({s.player: s.stack for s in tstate.seats})
-            rng = random.Random(f"{tournament}-colorup-{state.level}")
-            deck = list(FULL_DECK)
-            rng.shuffle(deck)
-            # TDA 24: only players holding odd chips race (one card each here: the engine
-            # ranks racers by their best card); the engine names them (none where the house
-            # rounds up or forfeits odd chips).
-            race_cards = {p: [card_text(deck.pop())] for p in color_up_racers(state, stacks)}
-            return [color_up(state, stacks, race_cards=race_cards)]
-
-        def decide_all(state: TournamentState,
-                       _v: int) -> tuple[list[Any], dict[str, list[Any]]]:
-            (event,) = decide(state)
-            assert isinstance(event, ChipsColoredUp)
-            commands: dict[str, list[Any]] = {}
-            for adjustment in event.adjustments:
-                if adjustment.amount == 0:
-                    continue
-                entrant = state.entrant(adjustment.player)
-                assert entrant is not None
-                commands.setdefault(entrant.table, []).append(AdjustStack(
-                    entrant.seat, adjustment.amount, "color_up", event.rule))
-            for carry in event.next_pots:
-                # Octobermuck: "All odd green chips in the pot will be replaced with black
-                # chips and awarded to the winner of the next hand."
-                commands.setdefault(carry.table, []).append(CarryToPot(
-                    carry.amount, "color_up_carry", event.rule))
-            events: list[Any] = [event]
-            # A stack of nothing but odd chips forfeited is out (Octobermuck: 'manage your
-            # stack accordingly'), in the same transaction: outside a hand, so nobody's pot
-            # took his bounty and the director decides it.
-            out = [a for a in event.adjustments if a.stack_before + a.amount == 0]
-            if out:
-                after = apply_tournament(state, event)
-                busts = [Bust(a.player, a.stack_before, a.table, 0) for a in out]
-                events.extend(eliminate(after, busts))
-                if state.structure.money.bounty:
-                    events.extend(BountyReferred(a.player, a.table, 0, (), NO_POT)
-                                  for a in out)
-                for a in out:
-                    entrant = state.entrant(a.player)
-                    assert entrant is not None
-                    commands.setdefault(a.table, []).append(
-                        RemovePlayer(entrant.seat, "eliminated"))
-                events.extend(self._prizes_if_over(state, events))
-            return events, commands
+        def decide(state: TournamentState, _v: int) -> Decision:
+            deck = _deck(random.Random(f"{tournament}-colorup-{state.level}"))
+            return decide_color_up(state, self._tables(tournament), deck)
 
         return self._atomic(tournament, _ids(event_id), expected_version,
-                            _Intent(ChipsColoredUp.TYPE), decide_all, actor)
+                            _Intent(ChipsColoredUp.TYPE), decide, actor)
+
+
+def _clock(t: Tournaments, tournament: str, c: tc.Clock, actor: Actor,
+           ids: dict[str, Any]) -> bool:
+    if c.action == "pause":
+        return t.pause_clock(tournament, actor, c.reason, **ids).retried
+    if c.action == "resume":
+        return t.resume_clock(tournament, actor, **ids).retried
+    return t.add_time(tournament, c.seconds, actor, c.reason, **ids).retried
+
+
+_EXECUTE: dict[type, Callable[[Tournaments, str, Any, Actor, dict[str, Any]], bool]] = {
+    tc.Register: lambda t, tournament, c, actor, ids: t.register(
+        tournament, c.name, actor, high_hand=c.high_hand, **ids)[1].retried,
+    tc.DrawSeats: lambda t, tournament, c, actor, ids: t.draw_seats(
+        tournament, c.tables, c.seed, actor, **ids).retried,
+    tc.StartLevel: lambda t, tournament, c, actor, ids: t.start_level(
+        tournament, actor, c.ruling, **ids).retried,
+    tc.StartBreak: lambda t, tournament, c, actor, ids: t.start_break(
+        tournament, actor, c.minutes, **ids).retried,
+    tc.EndBreak: lambda t, tournament, c, actor, ids: t.end_break(
+        tournament, actor, **ids).retried,
+    tc.DecideAntes: lambda t, tournament, c, actor, ids: t.decide_antes(
+        tournament, actor, **ids).retried,
+    tc.ColorUp: lambda t, tournament, c, actor, ids: t.color_up(
+        tournament, actor, **ids).retried,
+    tc.Move: lambda t, tournament, c, actor, ids: t.move(
+        tournament, c.player, c.to_table, actor, c.to_seat, c.reason, c.rule, **ids).retried,
+    tc.Balance: lambda t, tournament, c, actor, ids: t._balance_command(tournament, actor, ids),
+    tc.BreakTable: lambda t, tournament, c, actor, ids: t.break_table(
+        tournament, actor, c.seed, **ids).retried,
+    tc.AssignBounty: lambda t, tournament, c, actor, ids: t.assign_bounty(
+        tournament, c.player, c.to, actor, **ids).retried,
+    tc.AwardHighHand: lambda t, tournament, c, actor, ids: t.award_high_hand(
+        tournament, actor, c.players, **ids).retried,
+    tc.Deal: lambda t, tournament, c, actor, ids: t.deal(
+        tournament, c.method, c.consents, actor, c.kept, c.amounts, **ids).retried,
+    tc.Penalty: lambda t, tournament, c, actor, ids: t.penalty(
+        tournament, c.player, c.penalty, c.rule, c.reason, actor, c.count, **ids).retried,
+    tc.Clock: _clock,
+    tc.Ruling: lambda t, tournament, c, actor, ids: t.ruling(
+        tournament, c.rule, c.text, actor, c.stream, c.version, **ids).retried,
+    tc.CountStacks: lambda t, tournament, c, actor, ids: t.count_stacks(
+        tournament, c.table, c.occasion, c.stacks, actor, **ids).retried,
+    tc.CorrectStack: lambda t, tournament, c, actor, ids: t.correct_stack(
+        tournament, c.player, c.reason, actor, c.stack, **ids).retried,
+    tc.HandForHand: lambda t, tournament, c, actor, ids: t.hand_for_hand(
+        tournament, c.on, actor, **ids).retried,
+    tc.Settle: lambda t, tournament, c, actor, ids: t._settle_command(
+        tournament, c.table, actor, ids),
+}
+"""Each tournament command's method: the one dispatch from a command to what records it."""

@@ -306,6 +306,14 @@ def _reason_v1(payload: dict[str, Any]) -> dict[str, Any]:
     return payload
 
 
+def _button_placed_v2(payload: dict[str, Any]) -> dict[str, Any]:
+    # The seat draw wrote its button's reason as the words until version 3; the table break
+    # and the single table's draw wrote the code. Both read as the code.
+    if payload.get("reason") == "draw for the button":
+        payload["reason"] = "button_draw"
+    return payload
+
+
 def _reason_and_rule_v1(payload: dict[str, Any]) -> dict[str, Any]:
     return _rule_v1(_reason_v1(payload))
 
@@ -318,6 +326,7 @@ def _chips_colored_up_v1(payload: dict[str, Any]) -> dict[str, Any]:
 UPCASTERS: dict[tuple[str, int], Upcaster] = {
     ("player_seated", 1): _reason_v1,
     ("button_placed", 1): _reason_v1,
+    ("button_placed", 2): _button_placed_v2,
     ("stack_adjusted", 1): _reason_and_rule_v1,
     ("pot_carried", 1): _reason_and_rule_v1,
     ("event_voided", 1): _reason_and_rule_v1,

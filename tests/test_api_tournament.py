@@ -170,3 +170,14 @@ def test_issue_12_fourteen_entrants_on_two_tables_play_down_to_a_winner_from_the
     report = replay_log(recorder.store)
     assert report.findings == []
     recorder.store.close()
+
+
+def test_every_tournament_command_has_one_way_to_be_recorded() -> None:
+    """The API's union of tournament commands and the recorder's dispatch name the same
+    types: a command added to the engine without a way to record it fails here."""
+    from typing import get_args
+
+    from handlog.engine.tournament_commands import TournamentCommand
+    from handlog.recorder.tournament_service import _EXECUTE
+
+    assert set(_EXECUTE) == set(get_args(TournamentCommand))

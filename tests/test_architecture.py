@@ -15,7 +15,7 @@ FORBIDDEN: dict[str, set[str]] = {
     "engine": {
         "schema", "replay", "recorder", "migrations",
         "sqlmodel", "sqlalchemy", "alembic", "psycopg", "sqlite3",
-        "click", "fastapi", "starlette", "uvicorn", "httpx", "requests", "urllib",
+        "click", "fastapi", "pydantic", "starlette", "uvicorn", "httpx", "requests", "urllib",
         "time", "datetime", "random", "secrets", "uuid", "os", "socket", "asyncio",
         "threading", "subprocess",
     },

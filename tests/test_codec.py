@@ -456,6 +456,17 @@ def test_table_and_tournament_v1_sentences_become_codes(
     assert getattr(decode_event(event_type, 1, payload), field) == value
 
 
+@pytest.mark.parametrize(("reason", "read"), [
+    ("draw for the button", "button_draw"),
+    ("button_draw", "button_draw"),
+    ("ruling", "ruling"),
+])
+def test_button_placed_v2_seat_draw_words_read_as_the_code(reason: str, read: str) -> None:
+    """The seat draw stored its button's reason at version 2 as the words 'draw for the
+    button', the other draws as the code: both read as the code; any other reason stays."""
+    assert decode_event("button_placed", 2, {"seat": 3, "reason": reason}).reason == read
+
+
 def test_chips_colored_up_v1_citation_and_adjustment_reasons_become_identifiers() -> None:
     """A color-up's citation (the profile's sentence) is `profile:color_up`, known by the
     digest of its old text; each adjustment's reason is a code."""

@@ -887,3 +887,20 @@ def test_tournament_event_types_are_stable_past_tense_names() -> None:
         assert dataclasses.is_dataclass(cls) and params.frozen and "__slots__" in vars(cls)
     assert len(set(names)) == len(names)
     EventCodec(EVENT_TYPES + TOURNAMENT_EVENT_TYPES)  # raises on a shared TYPE
+
+
+def test_every_draw_places_the_button_with_the_code_button_draw(tmp_path: Path) -> None:
+    """The seat draw's button is placed for the reason button_draw, the same code as a table
+    break's draw (it was once stored as the words 'draw for the button')."""
+    from web_support import make_recorder
+
+    from handlog.recorder.floor import setup_demo
+
+    recorder = make_recorder(tmp_path)
+    tournament = setup_demo(recorder, players=12, tables=2)
+    placed = [e for table in ("1", "2")
+              for e in recorder.store.read(f"table-{tournament}-{table}")
+              if e.type == "button_placed"]
+    assert len(placed) == 2
+    assert {(e.schema_version, e.payload["reason"]) for e in placed} == {(3, "button_draw")}
+    recorder.store.close()

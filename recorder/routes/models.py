@@ -6,13 +6,17 @@ are not what encodes it."""
 from __future__ import annotations
 
 import uuid
-from typing import Any
+from typing import Annotated, Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from handlog.engine.tournament_commands import TournamentCommand
 from handlog.recorder.auth import Role
 from handlog.recorder.command_json import CommandIn
-from handlog.recorder.wire import TournamentCommandIn
+
+# The floor's tournament commands: defined once in engine/tournament_commands.py (their limits
+# ride on their fields), told apart by `type`.
+TournamentCommandIn = Annotated[TournamentCommand, Field(discriminator="type")]
 
 TOURNAMENT_ID_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9._-]{0,60}$"
 
