@@ -30,7 +30,7 @@ from handlog.schema.codec import canonical_json
 from handlog.schema.state_codec import from_json, to_json
 from handlog.schema.store import EventStore, StoredEvent
 
-SNAPSHOT_EVERY = 200  # events between two snapshots of a stream (about 6 hands at 6 players)
+SNAPSHOT_EVERY = 100  # events between two snapshots of a stream (about 3 hands at 6 players)
 
 A = TypeVar("A")
 S = TypeVar("S")

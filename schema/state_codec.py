@@ -1,5 +1,5 @@
 """Values kept as a cache, to and from JSON: frozen dataclasses and named tuples of ints, strs,
-bools, enums, literals, optionals, tuples and str-keyed dicts (an engine state), nothing else.
+bools, enums, literals, optionals, tuples, frozensets and str-keyed dicts (an engine state), nothing else.
 
 Decoding follows the type hints of the class asked for and builds only those types, so a
 damaged or hostile text is refused with an error, never run (this is why states are not
@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import dataclasses
 import enum
+import json
 import types
 import typing
 from typing import Any
@@ -45,6 +46,8 @@ def to_json(value: object) -> object:
                 for name, item in zip(type(value)._fields, value, strict=True)}  # type: ignore[attr-defined]
     if isinstance(value, tuple | list):
         return [to_json(item) for item in value]
+    if isinstance(value, frozenset):
+        return sorted((to_json(item) for item in value), key=json.dumps)  # (one text per set)
     if isinstance(value, dict) and all(type(key) is str for key in value):
         return {key: to_json(item) for key, item in value.items()}
     raise EventCodecError(f"a {type(value).__name__} is not kept in a cached state ({value!r})")
@@ -93,6 +96,10 @@ def from_json(hint: Any, value: object, path: str = "$") -> Any:
             raise EventCodecError(f"{path} should have {len(args)} items")
         return tuple(from_json(arm, item, f"{path}[{i}]")
                      for i, (arm, item) in enumerate(zip(args, value, strict=True)))
+    if origin is frozenset:
+        if not isinstance(value, list):
+            raise EventCodecError(f"{path} should be a list")
+        return frozenset(from_json(args[0], item, f"{path}[{i}]") for i, item in enumerate(value))
     if origin is dict and args and args[0] is str:
         if not isinstance(value, dict):
             raise EventCodecError(f"{path} should be an object")
