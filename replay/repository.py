@@ -200,10 +200,13 @@ class Repository(Generic[A]):
                 aggregate = self.kind.load(stream, events, self._reader(stream))
             self.events_read += len(events)
             self._kept.setdefault(stream, kept[stream][0] if stream in kept else 0)
-            self.kind.watch(aggregate, lambda a=aggregate, s=stream: self.keep(a, s))
+            self.kind.watch(aggregate, self._keeper(aggregate, stream))
             self.keep(aggregate, stream)
             result[stream] = (aggregate, events)
         return result
+
+    def _keeper(self, aggregate: A, stream: str) -> Callable[[], None]:
+        return lambda: self.keep(aggregate, stream)
 
     def _resumed(self, stream: str, snapshot: tuple[int, str],
                  events: list[StoredEvent]) -> A | None:

@@ -1,5 +1,6 @@
 """Values kept as a cache, to and from JSON: frozen dataclasses and named tuples of ints, strs,
-bools, enums, literals, optionals, tuples, frozensets and str-keyed dicts (an engine state), nothing else.
+bools, enums, literals, optionals, tuples, frozensets and str-keyed dicts (an engine state),
+nothing else.
 
 Decoding follows the type hints of the class asked for and builds only those types, so a
 damaged or hostile text is refused with an error, never run (this is why states are not
@@ -41,9 +42,9 @@ def to_json(value: object) -> object:
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
         return {f.name: to_json(getattr(value, f.name))
                 for f in dataclasses.fields(value) if f.init}
-    if _is_named_tuple(type(value)):
-        return {name: to_json(item)
-                for name, item in zip(type(value)._fields, value, strict=True)}  # type: ignore[attr-defined]
+    if isinstance(value, tuple) and _is_named_tuple(type(value)):
+        names: tuple[str, ...] = type(value)._fields  # type: ignore[attr-defined]
+        return {name: to_json(item) for name, item in zip(names, value, strict=True)}
     if isinstance(value, tuple | list):
         return [to_json(item) for item in value]
     if isinstance(value, frozenset):

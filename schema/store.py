@@ -535,7 +535,7 @@ class EventStore:
             return result
         c = events_table.c
         whole = [s for s in stream_ids if since is None or since.get(s, 1) <= 1]
-        where = [c.stream_id.in_(whole)] if whole else []
+        where: list[sa.ColumnElement[bool]] = [c.stream_id.in_(whole)] if whole else []
         if since is not None:
             where += [sa.and_(c.stream_id == s, c.version >= since[s])
                       for s in stream_ids if since.get(s, 1) > 1]
