@@ -2,7 +2,7 @@
 snapshots and without them, against the warm read (the table already in memory), same run.
 
     .venv/bin/python benchmarks/cold_read.py [--hands 500] [--tables 1000] [--floor-hands 8]
-        [--samples 5] [--postgres postgresql://postgres@127.0.0.1:5432/test]
+        [--samples 5] [--postgres postgresql://postgres@127.0.0.1:5432/test] [--keep FILE]
 
 Builds, in a SQLite file (and a fresh PostgreSQL schema with --postgres), a six-handed table of
 `--hands` hands played through the recorder (a seeded mix of folds, calls, checks, raises,
@@ -151,6 +151,8 @@ def main() -> None:
     parser.add_argument("--floor-hands", type=int, default=8)
     parser.add_argument("--samples", type=int, default=5)
     parser.add_argument("--postgres", default=None)
+    parser.add_argument("--keep", type=Path, default=None,
+                        help="a SQLite file to build once and read again on the next runs")
     parser.add_argument("--child", choices=("table", "floor"), help=argparse.SUPPRESS)
     parser.add_argument("--db", help=argparse.SUPPRESS)
     parser.add_argument("--every", type=int, default=SNAPSHOT_EVERY, help=argparse.SUPPRESS)
@@ -158,10 +160,11 @@ def main() -> None:
     if args.child:
         child(args.db, args.child, args.every)
         return
-    folder = Path(tempfile.mkdtemp())
-    url = f"sqlite:///{folder / 'cold.db'}"
+    path = args.keep or Path(tempfile.mkdtemp()) / "cold.db"
+    url = f"sqlite:///{path}"
     began = time.perf_counter()
-    build(url, args.hands, args.tables, args.floor_hands)
+    if not path.exists():
+        build(url, args.hands, args.tables, args.floor_hands)
     print(f"built in {time.perf_counter() - began:.0f} s: {args.hands} hands, {args.tables} "
           f"tables of {args.floor_hands} hands")
     measure("SQLite", url, args.samples)

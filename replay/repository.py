@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Any, Generic, Protocol, TypeVar
 
 import handlog.engine
+import handlog.schema
 from handlog.engine import HANDLOG_VERSION
 from handlog.replay.incremental import LiveTable, ReadStream
 from handlog.schema.codec import canonical_json
@@ -38,19 +39,21 @@ S = TypeVar("S")
 _log = logging.getLogger(__name__)
 
 
-def code_digest(*folders: Path) -> str:
-    """A digest of the Python sources in `folders`: code that folds differently makes
-    different snapshots."""
+def code_digest(*sources: Path) -> str:
+    """A digest of handlog's version and of the Python sources named (files, or every file of
+    a folder): code that folds or encodes differently makes different snapshots."""
     digest = hashlib.sha256(HANDLOG_VERSION.encode())
-    for folder in folders:
-        for source in sorted(folder.glob("*.py")):
-            digest.update(source.name.encode())
-            digest.update(source.read_bytes())
+    for source in sources:
+        for path in sorted(source.glob("*.py")) if source.is_dir() else [source]:
+            digest.update(path.name.encode())
+            digest.update(path.read_bytes() if path.exists() else b"")
     return digest.hexdigest()[:24]
 
 
-_REPLAY = Path(__file__).resolve().parent
-_FOLD_SOURCES = (Path(handlog.engine.__file__).resolve().parent, _REPLAY)
+_SCHEMA = Path(handlog.schema.__file__).resolve().parent
+# The engine and the read side fold; the codecs decode the events and the snapshots.
+_FOLD_SOURCES = (Path(handlog.engine.__file__).resolve().parent, Path(__file__).resolve().parent,
+                 _SCHEMA / "codec.py", _SCHEMA / "upcasters.py", _SCHEMA / "state_codec.py")
 
 
 class Kind(Protocol[A]):

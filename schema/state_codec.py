@@ -108,9 +108,29 @@ def from_json(hint: Any, value: object, path: str = "$") -> Any:
     raise EventCodecError(f"{path} has a type a cached state does not hold: {hint!r}")
 
 
+# Large records repeat from state to state (a room's house rules are in every hand of every
+# table): each text is decoded once. Values are frozen, so one object serves every equal text.
+_LARGE = 40  # fields (house rules have 44; a hand 34, made anew each hand)
+_decoded: dict[tuple[type, str], Any] = {}
+_DECODED_KEPT = 256
+
+
 def _record(cls: type, value: object, path: str) -> Any:
     if not isinstance(value, dict):
         raise EventCodecError(f"{path} should be an object")
+    if len(value) < _LARGE:
+        return _build(cls, value, path)
+    key = (cls, json.dumps(value, sort_keys=True))
+    found = _decoded.get(key)
+    if found is None:
+        found = _build(cls, value, path)
+        if len(_decoded) >= _DECODED_KEPT:
+            _decoded.clear()
+        _decoded[key] = found
+    return found
+
+
+def _build(cls: type, value: dict[str, Any], path: str) -> Any:
     hints = _hints(cls)
     if dataclasses.is_dataclass(cls):
         names = [f.name for f in dataclasses.fields(cls) if f.init]
