@@ -13,23 +13,23 @@ import pytest
 import sqlalchemy as sa
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from strategies import PlayedHand, played_hands
 
 from handlog.engine import commands as hc
 from handlog.engine import table_commands as tc
 from handlog.engine.errors import RuleViolation
 from handlog.engine.events import RaiseMade
 from handlog.engine.hand import BETTING, BOARD, legal_actions, showdown_order
+from handlog.engine.hand_state import HandState
 from handlog.engine.table import Level
 from handlog.engine.tournament_state import TournamentState, apply_tournament
 from handlog.recorder.demo import run_demo
 from handlog.recorder.service import Actor, Recorder
 from handlog.replay.fold import fold_table
 from handlog.replay.repository import Repository, StateKind
-from handlog.engine.hand_state import HandState
 from handlog.schema.errors import EventCodecError
 from handlog.schema.state_codec import from_json, to_json
 from handlog.schema.store import EventStore
-from strategies import PlayedHand, played_hands
 
 DEALER = Actor("dealer", "dealer", "tablet")
 DIRECTOR = Actor("td", "director", "floor")
