@@ -194,6 +194,7 @@ class Repository(Generic[A]):
         since = {s: kept[s][0] + 1 if s in kept else 1 for s in streams}
         stored = self.store.read_streams(list(streams), since)
         result: dict[str, tuple[A, list[StoredEvent]]] = {}
+        due: list[tuple[str, str, int, str]] = []  # written at once (a floor's first read)
         for stream in streams:
             events = stored[stream]
             aggregate = self._resumed(stream, kept[stream], events) if stream in kept else None
@@ -204,8 +205,11 @@ class Repository(Generic[A]):
             self.events_read += len(events)
             self._kept.setdefault(stream, kept[stream][0] if stream in kept else 0)
             self.kind.watch(aggregate, self._keeper(aggregate, stream))
-            self.keep(aggregate, stream)
+            snapshot = self._due(aggregate, stream)
+            if snapshot is not None:
+                due.append(snapshot)
             result[stream] = (aggregate, events)
+        self._save(due)
         return result
 
     def _keeper(self, aggregate: A, stream: str) -> Callable[[], None]:
@@ -241,14 +245,26 @@ class Repository(Generic[A]):
 
     def keep(self, aggregate: A, stream: str) -> None:
         """Store a snapshot of `aggregate` if `every` events passed since the last one."""
+        snapshot = self._due(aggregate, stream)
+        if snapshot is not None:
+            self._save([snapshot])
+
+    def _due(self, aggregate: A, stream: str) -> tuple[str, str, int, str] | None:
+        """The snapshot to write, if `every` events passed since the last one."""
         if not self.every:
-            return
+            return None
         point = self.kind.point(aggregate)
         if point - self._kept.get(stream, 0) < self.every:
-            return
+            return None
         self._kept[stream] = point  # (a failed write is not retried before `every` more)
         try:
-            body = canonical_json(self.kind.snapshot(aggregate))
-            self._snapshots.save(stream, self.kind.code, point, body)
+            return stream, self.kind.code, point, canonical_json(self.kind.snapshot(aggregate))
         except Exception as error:  # noqa: BLE001 - a cache: the next one may be written
-            _log.warning("snapshot of %s at %d not written: %s", stream, point, error)
+            _log.warning("snapshot of %s at %d not made: %s", stream, point, error)
+            return None
+
+    def _save(self, snapshots: list[tuple[str, str, int, str]]) -> None:
+        try:
+            self._snapshots.save_many(snapshots)
+        except Exception as error:  # noqa: BLE001 - a cache: the next ones may be written
+            _log.warning("%d snapshots not written: %s", len(snapshots), error)

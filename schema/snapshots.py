@@ -29,15 +29,22 @@ class SnapshotStore:
 
     def save(self, stream: str, code: str, version: int, body: str) -> None:
         """Keep `body` as `stream`'s snapshot at `version`, in place of the one before."""
-        values = {"stream_id": stream, "code": code, "version": version, "body": body}
+        self.save_many([(stream, code, version, body)])
+
+    def save_many(self, snapshots: Sequence[tuple[str, str, int, str]]) -> None:
+        """`save` for several (stream, code, version, body), in one transaction."""
+        if not snapshots:
+            return
+        values = [{"stream_id": stream, "code": code, "version": version, "body": body}
+                  for stream, code, version, body in snapshots]
         dialect = postgresql if self._engine.dialect.name == "postgresql" else sqlite
-        insert = dialect.insert(snapshots_table).values(values)
+        insert = dialect.insert(snapshots_table)
         statement = insert.on_conflict_do_update(
             index_elements=["stream_id"],
             set_={"code": insert.excluded.code, "version": insert.excluded.version,
                   "body": insert.excluded.body})
         with self._engine.connect().execution_options(**WRITE_OPTIONS) as connection:
-            connection.execute(statement)
+            connection.execute(statement, values)
             connection.commit()
 
     def load(self, streams: Sequence[str], code: str) -> dict[str, tuple[int, str]]:

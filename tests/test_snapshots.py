@@ -187,3 +187,21 @@ def test_a_tournament_state_resumes_from_its_snapshot(store: EventStore) -> None
     resumed, _ = again.get(stream)
     assert resumed.state == folded.state and resumed.version == folded.version
     assert again.events_read < first.events_read
+
+
+def test_the_first_read_of_a_floor_keeps_snapshots_for_the_next_restart(
+        store: EventStore) -> None:
+    """A log without snapshots (written before them): the floor's first read folds each table
+    from its start and keeps their snapshots; the next restart reads only what follows."""
+    streams = [f"table-f{k}" for k in range(3)]
+    for k, stream in enumerate(streams):
+        _play(Recorder(store, snapshot_every=0), stream, 4, k)
+    total = sum(len(store.read(stream)) for stream in streams)
+    first = Recorder(store, snapshot_every=EVERY)
+    first.preload(streams)
+    assert first.tables.events_read == total
+    restarted = Recorder(store, snapshot_every=EVERY)
+    restarted.preload(streams)
+    assert restarted.tables.events_read < total / 2
+    for stream in streams:
+        _assert_as_folded_from_the_start(restarted, store, stream)
