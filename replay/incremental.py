@@ -1,5 +1,9 @@
 """A table's fold kept live: extended event by event, corrected from snapshots.
 
+A table is loaded whole (`load`) or resumed from a stored snapshot of a hand's start (`resume`,
+replay/repository.py): then the hands before it are read from the store only when a reader walks
+back to them, and a correction reaching before it folds the whole stream once.
+
 The recorder holds one `LiveTable` per table stream it serves. An append extends it by the new
 events (no re-read, no re-fold); a correction (void, amend, undo) folds again only from the
 snapshot of the table at the start of the hand it touches, so its cost is one hand's events
@@ -243,7 +247,8 @@ class LiveTable:
 
     def export(self) -> dict[str, Any] | None:
         """The last hand start held, as a snapshot `resume` takes (JSON values only); None
-        before the first hand."""
+        before the first hand. (At a hand's start, not later: the tablet's views and the
+        undo walk back to the start of the last hand, which a resumed table then holds.)"""
         if not self._snapshots:
             return None
         last = self._snapshots[-1]
@@ -259,11 +264,6 @@ class LiveTable:
             "amended": [list(a) for a in amended],
             "corrections": [v for v in self._corrections if v < last.version],
         }
-
-    @property
-    def held_from(self) -> int:
-        """The first version this table holds the events of (1: the whole stream)."""
-        return self._start.version if self._start is not None else 1
 
     def _whole(self) -> None:
         """Fold the whole stream (a correction or a question reaches before the snapshot this
