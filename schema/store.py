@@ -514,9 +514,10 @@ class EventStore:
     # --- reading ------------------------------------------------------------------------------
 
     def read(self, stream_id: str, from_version: int = 1,
-             to_version: int | None = None) -> list[StoredEvent]:
-        """The events of one stream from `from_version` on (to `to_version`), in version
-        order."""
+             to_version: int | None = None,
+             types: Sequence[str] | None = None) -> list[StoredEvent]:
+        """The events of one stream from `from_version` on (to `to_version`; only of `types`
+        when given), in version order."""
         query = (
             sa.select(events_table)
             .where(events_table.c.stream_id == stream_id, events_table.c.version >= from_version)
@@ -524,6 +525,8 @@ class EventStore:
         )
         if to_version is not None:
             query = query.where(events_table.c.version <= to_version)
+        if types is not None:
+            query = query.where(events_table.c.type.in_(list(types)))
         return self._select_events(query)
 
     def read_streams(self, stream_ids: Sequence[str],

@@ -18,13 +18,14 @@ from strategies import PlayedHand, played_hands
 from handlog.engine import commands as hc
 from handlog.engine import table_commands as tc
 from handlog.engine.errors import RuleViolation
-from handlog.engine.events import RaiseMade
+from handlog.engine.events import PotAwarded, RaiseMade
 from handlog.engine.hand import BETTING, BOARD, legal_actions, showdown_order
 from handlog.engine.hand_state import HandState
 from handlog.engine.table import Level
 from handlog.engine.tournament_state import TournamentState, apply_tournament
 from handlog.recorder.demo import run_demo
 from handlog.recorder.service import Actor, Recorder
+from handlog.recorder.views import NOTABLE_KEEP, NOTABLE_TYPES, RECENT, EventLog
 from handlog.replay.fold import fold_table
 from handlog.replay.repository import Repository, StateKind
 from handlog.schema.errors import EventCodecError
@@ -205,3 +206,29 @@ def test_the_first_read_of_a_floor_keeps_snapshots_for_the_next_restart(
     assert restarted.tables.events_read < total / 2
     for stream in streams:
         _assert_as_folded_from_the_start(restarted, store, stream)
+
+
+def test_a_restarted_tablet_lists_the_same_events_without_reading_the_whole_table(
+        store: EventStore) -> None:
+    """The tablet's last entries and the floor's rulings and corrections of a long table, read
+    for the first time after a restart, are what reading every event gives."""
+    _play(Recorder(store, snapshot_every=EVERY), "table-v", 5, 4)
+    recorder = Recorder(store, snapshot_every=EVERY)
+    _send(recorder, "table-v", tc.StartHand(Level(50, 100)))
+    state = recorder.table("table-v").state
+    assert state is not None and state.hand is not None
+    _send(recorder, "table-v", _next(state.hand, random.Random(3)))
+    last = recorder.table("table-v").version
+    _send(recorder, "table-v", tc.VoidEvents((last,), "keyed twice", "tda-1"), DIRECTOR)
+    rng = random.Random(5)
+    for _ in range(2):  # (the void is then before the last entries)
+        while (state := recorder.table("table-v").state) is not None and state.hand_in_progress:
+            _send(recorder, "table-v", _next(state.hand, rng))
+        _send(recorder, "table-v", tc.StartHand(Level(50, 100)))
+    stored = store.read("table-v")
+    notable = [e for e in stored if e.type in NOTABLE_TYPES or (
+        e.type == PotAwarded.TYPE and e.payload.get("ruling"))]
+    assert notable and notable[0].version < stored[-RECENT].version
+    version = stored[-1].version
+    assert EventLog(store).recent("table-v", version) == stored[-RECENT:]
+    assert EventLog(store).notable("table-v", version) == notable[-NOTABLE_KEEP:]
