@@ -10,7 +10,8 @@ boards, shows and pushes, as benchmarks/corrections.py plays them) and a floor o
 tables, each a copy of the first `--floor-hands` hands of that table. One process reads
 everything once with snapshots on (as a server that ran before the restart has written them).
 Then each sample is a new process: it opens the store, times the first read (cold) and the
-read after it (warm) of the long table (`Recorder.table`) or of the floor (`preload` of every
+read after it (warm) of the long table (`Recorder.table` and the last entries its tablet lists,
+`EventLog.recent`) or of the floor (`preload` of every
 table, then each one's fold, as GET /api/floor reads them), with snapshots off (every table
 folded from its first event) or on. Prints the medians (ms), cold / warm, and off / on.
 """
@@ -40,6 +41,7 @@ from handlog.engine import table_commands  # noqa: E402
 from handlog.engine.events import HandStarted  # noqa: E402
 from handlog.engine.table import Level  # noqa: E402
 from handlog.recorder.service import Actor, Recorder  # noqa: E402
+from handlog.recorder.views import EventLog  # noqa: E402
 from handlog.replay.repository import SNAPSHOT_EVERY  # noqa: E402
 from handlog.schema.store import NewEvent, open_store  # noqa: E402
 
@@ -80,11 +82,12 @@ def child(url: str, what: str, every: int) -> None:
     started = time.perf_counter()
     store = open_store(url)
     recorder = Recorder(store, snapshot_every=every)
+    log = EventLog(store)
     opened = time.perf_counter()
 
     def read() -> None:
-        if what == "table":
-            recorder.table(LONG)
+        if what == "table":  # the table and the entries its tablet lists
+            log.recent(LONG, recorder.table(LONG).version)
         else:
             streams = [h.stream_id for h in store.streams() if h.kind == "table"
                        and h.stream_id != LONG]
