@@ -166,10 +166,12 @@ def main() -> None:
     path = args.keep or Path(tempfile.mkdtemp()) / "cold.db"
     url = f"sqlite:///{path}"
     began = time.perf_counter()
-    if not path.exists():
+    if path.exists():
+        print(f"reading {path} as built before")
+    else:
         build(url, args.hands, args.tables, args.floor_hands)
-    print(f"built in {time.perf_counter() - began:.0f} s: {args.hands} hands, {args.tables} "
-          f"tables of {args.floor_hands} hands")
+        print(f"built in {time.perf_counter() - began:.0f} s: {args.hands} hands, "
+              f"{args.tables} tables of {args.floor_hands} hands")
     measure("SQLite", url, args.samples)
     if args.postgres:
         pg = fresh_postgres(args.postgres)
