@@ -23,7 +23,7 @@ if TYPE_CHECKING:
 
 SCRIPT_LOCATION = Path(__file__).resolve().parent
 
-HEAD_REVISION = "0004_merkle_nodes_in_leaves"
+HEAD_REVISION = "0005_snapshots"
 """The newest revision in versions/ (a test checks it against Alembic's own view)."""
 
 VERSION_TABLE = "alembic_version"

@@ -66,6 +66,7 @@ from handlog.engine.words import cite
 from handlog.recorder.limits import check_chips, check_name, check_reason
 from handlog.replay.fold import TableFold
 from handlog.replay.incremental import LiveTable
+from handlog.replay.repository import SNAPSHOT_EVERY, Repository, TableKind
 from handlog.replay.whatif import follow_amendment
 from handlog.schema.codec import canonical_json, encode_event
 from handlog.schema.errors import ConcurrencyConflict, DuplicateEventConflict
@@ -153,6 +154,17 @@ class Recorder:
     checkpoint: Callable[[str], object] | None = None
     """Signs a checkpoint of the log, given why (recorder/signing.py sets it for a server)."""
     _appended: list[Callable[[Sequence[StoredEvent]], None]] = field(default_factory=list)
+    snapshot_every: int = SNAPSHOT_EVERY
+    """Events between two stored snapshots of a table (0: none kept or read; each table
+    folded from its first event on a first read)."""
+    _repository: Repository[LiveTable] | None = field(default=None, repr=False)
+
+    @property
+    def tables(self) -> Repository[LiveTable]:
+        """Where the tables are loaded from: their snapshots and the events after them."""
+        if self._repository is None:
+            self._repository = Repository(self.store, TableKind(), self.snapshot_every)
+        return self._repository
 
     def _entry(self, stream: str) -> _Stream:
         entry = self._streams.get(stream)
@@ -179,12 +191,12 @@ class Recorder:
         missing = [s for s in streams if (e := self._streams.get(s)) is None or e.live is None]
         for start in range(0, len(missing), batch):
             chunk = missing[start:start + batch]
-            for stream, stored in self.store.read_streams(chunk).items():
+            for stream, (live, stored) in self.tables.get_many(chunk).items():
                 entry = self._entry(stream)
                 with entry.lock:
                     if entry.live is None:
-                        entry.live = LiveTable.load(stream, stored)
-                        entry.version = max(entry.version, entry.live.version)
+                        entry.live = live
+                        entry.version = max(entry.version, live.version)
                         self._feed(stored)
 
     def _feed(self, stored: Sequence[StoredEvent]) -> None:
@@ -201,16 +213,14 @@ class Recorder:
         caller holds the stream's lock)."""
         live = entry.live
         if live is None:
-            stored = self.store.read(stream)
-            live = LiveTable.load(stream, stored)
+            live, stored = self.tables.get(stream)
             self._feed(stored)
             entry.live = live
             entry.version = max(entry.version, live.version)
             entry.stale = False
         elif entry.stale or entry.version > live.version:
             entry.stale = False
-            new = self.store.read(stream, live.version + 1)
-            live.extend(new)
+            new = self.tables.fast_forward(live, stream)
             self._feed(new)
             entry.version = max(entry.version, live.version)
         return live

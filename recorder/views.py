@@ -88,6 +88,14 @@ class _StreamLog:
     notable: deque[StoredEvent] = field(default_factory=lambda: deque(maxlen=NOTABLE_KEEP))
 
 
+_MAYBE_NOTABLE = (*sorted(NOTABLE_TYPES), PotAwarded.TYPE)
+
+
+def _notable(stored: StoredEvent) -> bool:
+    return stored.type in NOTABLE_TYPES or (
+        stored.type == PotAwarded.TYPE and bool(stored.payload.get("ruling")))
+
+
 class EventLog:
     """The last events of each stream and its rulings and corrections, read incrementally."""
 
@@ -99,10 +107,22 @@ class EventLog:
     def _caught_up(self, stream: str, version: int) -> _StreamLog:
         with self._lock:
             log = self._streams.setdefault(stream, _StreamLog())
-            if version > log.version:
+            if log.version == 0 and version > 2 * RECENT:
+                self._first_read(log, stream, version)
+            elif version > log.version:
                 for stored in self._store.read(stream, log.version + 1):
                     self._take(log, stored)
             return log
+
+    def _first_read(self, log: _StreamLog, stream: str, version: int) -> None:
+        """A long stream read for the first time (after a restart): its last events, and the
+        rulings and corrections before them by their types (not every event of the stream)."""
+        last = self._store.read(stream, version - RECENT + 1)
+        for stored in self._store.read(stream, 1, version - RECENT, types=_MAYBE_NOTABLE):
+            if _notable(stored):
+                log.notable.append(stored)
+        for stored in last:
+            self._take(log, stored)
 
     def add(self, stored: Sequence[StoredEvent]) -> None:
         """Events just appended (or read whole) by this process: taken in without reading
@@ -117,9 +137,7 @@ class EventLog:
 
     def _take(self, log: _StreamLog, stored: StoredEvent) -> None:
         log.recent.append(stored)
-        if stored.type in NOTABLE_TYPES or (
-            stored.type == PotAwarded.TYPE and stored.payload.get("ruling")
-        ):
+        if _notable(stored):
             log.notable.append(stored)
         log.version = stored.version
 

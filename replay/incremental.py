@@ -1,5 +1,9 @@
 """A table's fold kept live: extended event by event, corrected from snapshots.
 
+A table is loaded whole (`load`) or resumed from a stored snapshot of a hand's start (`resume`,
+replay/repository.py): then the hands before it are read from the store only when a reader walks
+back to them, and a correction reaching before it folds the whole stream once.
+
 The recorder holds one `LiveTable` per table stream it serves. An append extends it by the new
 events (no re-read, no re-fold); a correction (void, amend, undo) folds again only from the
 snapshot of the table at the start of the hand it touches, so its cost is one hand's events
@@ -12,7 +16,8 @@ from __future__ import annotations
 import bisect
 import itertools
 import json
-from collections.abc import Iterator, Sequence
+import threading
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any, overload
 
@@ -20,25 +25,55 @@ from handlog.engine.errors import RuleViolation
 from handlog.engine.events import EventAmended, EventVoided, HandStarted, TableOpened
 from handlog.engine.table import TableState, apply_table, open_table
 from handlog.replay.fold import Finding, TableFold, effective_events, fold_effective
-from handlog.schema.codec import decode_event
+from handlog.schema.codec import decode_event, encode_event
+from handlog.schema.errors import EventCodecError
+from handlog.schema.state_codec import from_json, to_json
 from handlog.schema.store import StoredEvent
+
+ReadStream = Callable[[int], Sequence[StoredEvent]]
+"""Reads a stream's stored events from its first to the given version."""
 
 RECENT_SNAPSHOTS = 16  # hand starts kept for the last hands (where corrections land)
 SPARSE_EVERY = 32  # and one hand start in this many further back
 
 
+class History:
+    """The effective events before a table resumed from a snapshot: `count` of them, read from
+    the store only when a reader walks that far back (once; safe from any thread)."""
+
+    def __init__(self, count: int, read: Callable[[], Sequence[StoredEvent]]) -> None:
+        self.count = count
+        self._read = read
+        self._events: list[tuple[int, Any]] | None = None
+        self._lock = threading.Lock()
+
+    def events(self) -> list[tuple[int, Any]]:
+        with self._lock:
+            if self._events is None:
+                events, _voided = effective_events(self._read())
+                if len(events) != self.count:
+                    raise ValueError(f"the snapshot counted {self.count} events before it, "
+                                     f"the log has {len(events)}")
+                self._events = events
+            return self._events
+
+
 class EffectiveView(Sequence[tuple[int, Any]]):
     """The first `length` items of a list that only grows at its end: a fold's effective
-    events, shared with the live table instead of copied on every append."""
+    events, shared with the live table instead of copied on every append; after `history`
+    (the events before the list, for a table resumed from a snapshot) when there is one."""
 
-    __slots__ = ("_items", "_length")
+    __slots__ = ("_items", "_length", "_history", "_before")
 
-    def __init__(self, items: list[tuple[int, Any]], length: int) -> None:
+    def __init__(self, items: list[tuple[int, Any]], length: int,
+                 history: History | None = None) -> None:
         self._items = items
         self._length = length
+        self._history = history
+        self._before = history.count if history is not None else 0
 
     def __len__(self) -> int:
-        return self._length
+        return self._before + self._length
 
     @overload
     def __getitem__(self, index: int) -> tuple[int, Any]: ...
@@ -47,29 +82,47 @@ class EffectiveView(Sequence[tuple[int, Any]]):
 
     def __getitem__(self, index: int | slice) -> Any:
         if isinstance(index, slice):
-            return tuple(self._items[i] for i in range(*index.indices(self._length)))
+            return tuple(self[i] for i in range(*index.indices(len(self))))
         if index < 0:
-            index += self._length
-        if not 0 <= index < self._length:
+            index += len(self)
+        if not 0 <= index < len(self):
             raise IndexError("effective event index out of range")
-        return self._items[index]
+        if index < self._before:
+            assert self._history is not None
+            return self._history.events()[index]
+        return self._items[index - self._before]
 
     def __iter__(self) -> Iterator[tuple[int, Any]]:
-        return itertools.islice(self._items, self._length)
+        held = itertools.islice(self._items, self._length)
+        if self._history is None:
+            return held
+        return itertools.chain(self._lazy_history(), held)
+
+    def _lazy_history(self) -> Iterator[tuple[int, Any]]:
+        assert self._history is not None
+        yield from self._history.events()
 
     def __reversed__(self) -> Iterator[tuple[int, Any]]:
         items = self._items
-        return (items[i] for i in range(self._length - 1, -1, -1))
+        held = (items[i] for i in range(self._length - 1, -1, -1))
+        if self._history is None:
+            return held
+        # A walk back that stops in the held events (the current hand) reads no history.
+        return itertools.chain(held, self._lazy_history_reversed())
+
+    def _lazy_history_reversed(self) -> Iterator[tuple[int, Any]]:
+        assert self._history is not None
+        yield from reversed(self._history.events())
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Sequence) or isinstance(other, str):
             return NotImplemented
-        return len(other) == self._length and all(a == b for a, b in zip(self, other, strict=True))
+        return len(other) == len(self) and all(a == b for a, b in zip(self, other, strict=True))
 
     __hash__ = None  # type: ignore[assignment]
 
     def __repr__(self) -> str:
-        return f"EffectiveView({self._length} events)"
+        return f"EffectiveView({len(self)} events)"
 
 
 @dataclass(frozen=True)
@@ -116,6 +169,14 @@ class LiveTable:
         self._hands = 0
         self.folds = 0  # folds from a snapshot or from the start (for tests and benchmarks)
         self._published: TableFold | None = None
+        # Resumed from a stored snapshot: the hand start it holds (never thinned out), the
+        # effective events before it (read when asked) and the stream's reader (for a
+        # correction that reaches further back: then the whole stream is folded).
+        self._start: _Snapshot | None = None
+        self._history: History | None = None
+        self._read: ReadStream | None = None
+        self.on_extended: Callable[[LiveTable], None] | None = None
+        """Hears every extension (the repository keeps a snapshot now and then)."""
 
     @classmethod
     def load(cls, stream: str, stored: Sequence[StoredEvent]) -> LiveTable:
@@ -143,6 +204,76 @@ class LiveTable:
         live.state = state
         return live
 
+    @classmethod
+    def resume(cls, stream: str, body: dict[str, Any], tail: Sequence[StoredEvent],
+               read: ReadStream) -> LiveTable:
+        """The table from a stored snapshot (`export`'s body) and the events stored after it:
+        the hands before it are not folded, and read from the store only when asked for.
+        Raises ValueError or EventCodecError for a body this code did not write."""
+        start = _Snapshot(_int(body["index"]), _int(body["version"]),
+                          from_json(TableState | None, body["state"]))
+        decoded = [(e.version, e.decode()) for e in tail]
+        if not decoded or not isinstance(decoded[0][1], HandStarted) or any(
+                e.version != start.version + k for k, e in enumerate(tail)):
+            raise ValueError("the stored events do not start where the snapshot says")
+        if any(isinstance(e, (EventVoided, EventAmended)) and min(_targets(e)) < start.version
+               for _v, e in decoded):
+            # A correction reaches before the snapshot: the whole stream is folded.
+            return cls.load(stream, read(tail[-1].version))
+        live = cls(stream)
+        live.findings = from_json(tuple[Finding, ...], body["findings"])
+        live._voided = set(from_json(tuple[int, ...], body["voided"]))
+        live._amended = {_int(v): decode_event(t, _int(sv), p)
+                         for v, t, sv, p in body["amended"]}
+        live._corrections = list(from_json(tuple[int, ...], body["corrections"]))
+        live._hands = _int(body["hands"])
+        for version, event in decoded:
+            if isinstance(event, EventVoided):
+                live._voided.update(event.versions)
+                live._corrections.append(version)
+            elif isinstance(event, EventAmended):
+                live._amended[event.version] = _replacement(event)
+                live._corrections.append(version)
+        live._voided_frozen = frozenset(live._voided)
+        live.version = tail[-1].version
+        live._start, live._read = start, read
+        if start.index:
+            live._history = History(start.index, lambda: read(start.version - 1))
+        tail_effective = [(v, live._amended.get(v, e)) for v, e in decoded
+                          if not isinstance(e, (EventVoided, EventAmended))
+                          and v not in live._voided]
+        live._refold_from(start, tail_effective)
+        return live
+
+    def export(self) -> dict[str, Any] | None:
+        """The last hand start held, as a snapshot `resume` takes (JSON values only); None
+        before the first hand. (At a hand's start, not later: the tablet's views and the
+        undo walk back to the start of the last hand, which a resumed table then holds.)"""
+        if not self._snapshots:
+            return None
+        last = self._snapshots[-1]
+        amended = sorted((v, *encode_event(e)) for v, e in self._amended.items()
+                         if v < last.version)
+        return {
+            "version": last.version,
+            "index": last.index + (self._history.count if self._history else 0),
+            "hands": self._hands - 1,
+            "state": to_json(last.state),
+            "findings": to_json(tuple(f for f in self.findings if f.version < last.version)),
+            "voided": sorted(v for v in self._voided if v < last.version),
+            "amended": [list(a) for a in amended],
+            "corrections": [v for v in self._corrections if v < last.version],
+        }
+
+    def _whole(self) -> None:
+        """Fold the whole stream (a correction or a question reaches before the snapshot this
+        table was resumed from): from now on it is as if it had been loaded from the start."""
+        assert self._read is not None
+        whole = LiveTable.load(self.stream, self._read(self.version))
+        whole.folds += self.folds
+        whole.on_extended = self.on_extended
+        self.__dict__.update(whole.__dict__)
+
     # --- reading ------------------------------------------------------------------------
 
     def fold(self) -> TableFold:
@@ -156,7 +287,8 @@ class LiveTable:
 
     def _publish(self) -> TableFold:
         published = TableFold(self.stream, self.version, self.state, self.findings,
-                              EffectiveView(self._effective, len(self._effective)),
+                              EffectiveView(self._effective, len(self._effective),
+                                            self._history),
                               self._voided_frozen)
         self._published = published
         return published
@@ -211,6 +343,13 @@ class LiveTable:
             self._extend(new, decoded)
         finally:
             self._publish()
+        if self.on_extended is not None:
+            self.on_extended(self)
+
+    @property
+    def last_hand_start(self) -> int:
+        """The version of the last hand start held (0: none)."""
+        return self._snapshots[-1].version if self._snapshots else 0
 
     def _extend(self, new: Sequence[StoredEvent], decoded: Sequence[Any] | None) -> None:
         for index, stored in enumerate(new):
@@ -234,13 +373,16 @@ class LiveTable:
                                           f"cannot apply: {error}"),)
 
     def _correct(self, version: int, correction: Any) -> None:
+        start = min(_targets(correction), default=version)
+        if self._start is not None and start < self._start.version:
+            self._whole()  # (the correction is stored: the whole fold takes it in)
+            return
         self._corrections.append(version)
         if isinstance(correction, EventVoided):
             self._voided.update(correction.versions)
             self._voided_frozen = frozenset(self._voided)
         else:
             self._amended[correction.version] = _replacement(correction)
-        start = min(_targets(correction), default=version)
         snapshot = self._snapshot_at_or_before(start)
         index = snapshot.index if snapshot else 0
         tail = [(v, self._amended.get(v, e)) for v, e in self._effective[index:]
@@ -277,6 +419,14 @@ class LiveTable:
                 del self._snapshots[old]
 
     def _snapshot_at_or_before(self, version: int) -> _Snapshot | None:
+        if self._start is not None and version < self._start.version:
+            self._whole()
         versions = [s.version for s in self._snapshots]
         at = bisect.bisect_right(versions, version) - 1
-        return self._snapshots[at] if at >= 0 else None
+        return self._snapshots[at] if at >= 0 else self._start
+
+
+def _int(value: object) -> int:
+    if type(value) is not int:
+        raise EventCodecError(f"a snapshot holds {value!r} where a version is due")
+    return value

@@ -32,7 +32,7 @@ from __future__ import annotations
 import json
 import threading
 import uuid
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -73,6 +73,7 @@ from handlog.schema.merkle import (
 )
 from handlog.schema.pg_append import PipelineUnavailable, pipelined_append
 from handlog.schema.sessions import SessionStore
+from handlog.schema.snapshots import SnapshotStore
 from handlog.schema.tables import (
     ACTOR_LENGTH,
     KIND_LENGTH,
@@ -198,6 +199,10 @@ class EventStore:
     def session_store(self) -> SessionStore:
         """The sign-ins kept in this database (schema/sessions.py)."""
         return SessionStore(self._engine, self._url)
+
+    def snapshot_store(self) -> SnapshotStore:
+        """The snapshots of folded streams kept in this database (schema/snapshots.py)."""
+        return SnapshotStore(self._engine)
 
     def __enter__(self) -> EventStore:
         return self
@@ -509,9 +514,10 @@ class EventStore:
     # --- reading ------------------------------------------------------------------------------
 
     def read(self, stream_id: str, from_version: int = 1,
-             to_version: int | None = None) -> list[StoredEvent]:
-        """The events of one stream from `from_version` on (to `to_version`), in version
-        order."""
+             to_version: int | None = None,
+             types: Sequence[str] | None = None) -> list[StoredEvent]:
+        """The events of one stream from `from_version` on (to `to_version`; only of `types`
+        when given), in version order."""
         query = (
             sa.select(events_table)
             .where(events_table.c.stream_id == stream_id, events_table.c.version >= from_version)
@@ -519,17 +525,27 @@ class EventStore:
         )
         if to_version is not None:
             query = query.where(events_table.c.version <= to_version)
+        if types is not None:
+            query = query.where(events_table.c.type.in_(list(types)))
         return self._select_events(query)
 
-    def read_streams(self, stream_ids: Sequence[str]) -> dict[str, list[StoredEvent]]:
-        """The events of several streams in one query, by stream, in version order."""
+    def read_streams(self, stream_ids: Sequence[str],
+                     since: Mapping[str, int] | None = None) -> dict[str, list[StoredEvent]]:
+        """The events of several streams in one query, by stream, in version order (each
+        from its version in `since`, when given, else from its first)."""
         result: dict[str, list[StoredEvent]] = {stream: [] for stream in stream_ids}
         if not stream_ids:
             return result
+        c = events_table.c
+        whole = [s for s in stream_ids if since is None or since.get(s, 1) <= 1]
+        where: list[sa.ColumnElement[bool]] = [c.stream_id.in_(whole)] if whole else []
+        if since is not None:
+            where += [sa.and_(c.stream_id == s, c.version >= since[s])
+                      for s in stream_ids if since.get(s, 1) > 1]
         query = (
             sa.select(events_table)
-            .where(events_table.c.stream_id.in_(list(stream_ids)))
-            .order_by(events_table.c.stream_id, events_table.c.version)
+            .where(sa.or_(*where))
+            .order_by(c.stream_id, c.version)
         )
         for event in self._select_events(query):
             result[event.stream_id].append(event)

@@ -5,6 +5,7 @@
 The Merkle log over every stream (schema/merkle.py): `merkle_leaves` (one per event, in commit
 order, each row also holding the hashes of the perfect subtrees that end at its leaf) and
 `log_checkpoints` (signed notes, schema/checkpoint.py); both are append-only too.
+`snapshots` is a cache beside the log, not part of it (schema/snapshots.py): rows are replaced.
 Constraint names are explicit so that the migration and these models compare equal.
 """
 
@@ -166,3 +167,24 @@ class RevokedRow(SQLModel, table=True):
 
 signed_in_table = _table(SignedInRow)
 revoked_table = _table(RevokedRow)
+
+
+# --- snapshots (schema/snapshots.py): a cache of folded states, not evidence -----------------
+
+CODE_LENGTH = 200
+
+
+class SnapshotRow(SQLModel, table=True):
+    """A stream's folded state at `version`, as the code named by `code` wrote it (one per
+    stream: a newer one replaces it)."""
+
+    __tablename__ = "snapshots"
+
+    stream_id: str = Field(
+        sa_column=Column("stream_id", String(STREAM_ID_LENGTH), primary_key=True))
+    code: str = Field(sa_column=Column("code", String(CODE_LENGTH), nullable=False))
+    version: int = Field(sa_column=Column("version", Integer(), nullable=False))
+    body: str = Field(sa_column=Column("body", Text(), nullable=False))
+
+
+snapshots_table = _table(SnapshotRow)

@@ -1,0 +1,145 @@
+"""Values kept as a cache, to and from JSON: frozen dataclasses and named tuples of ints, strs,
+bools, enums, literals, optionals, tuples, frozensets and str-keyed dicts (an engine state),
+nothing else.
+
+Decoding follows the type hints of the class asked for and builds only those types, so a
+damaged or hostile text is refused with an error, never run (this is why states are not
+pickled). Events have their own codec (schema/codec.py), with versions and upcasters; a cached
+state has neither: the code that wrote it is part of its key (replay/repository.py).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import enum
+import json
+import types
+import typing
+from typing import Any
+
+from handlog.schema.errors import EventCodecError
+
+_hints_cache: dict[type, dict[str, Any]] = {}
+
+
+def _hints(cls: type) -> dict[str, Any]:
+    hints = _hints_cache.get(cls)
+    if hints is None:
+        hints = _hints_cache[cls] = typing.get_type_hints(cls)
+    return hints
+
+
+def _is_named_tuple(cls: object) -> bool:
+    return isinstance(cls, type) and issubclass(cls, tuple) and hasattr(cls, "_fields")
+
+
+def to_json(value: object) -> object:
+    """The JSON value of `value` (objects for dataclasses and named tuples, lists for tuples)."""
+    if value is None or isinstance(value, bool | int | str) and not isinstance(value, enum.Enum):
+        return value
+    if isinstance(value, enum.Enum):
+        return to_json(value.value)
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return {f.name: to_json(getattr(value, f.name))
+                for f in dataclasses.fields(value) if f.init}
+    if isinstance(value, tuple) and _is_named_tuple(type(value)):
+        names: tuple[str, ...] = type(value)._fields  # type: ignore[attr-defined]
+        return {name: to_json(item) for name, item in zip(names, value, strict=True)}
+    if isinstance(value, tuple | list):
+        return [to_json(item) for item in value]
+    if isinstance(value, frozenset):
+        return sorted((to_json(item) for item in value), key=json.dumps)  # (one text per set)
+    if isinstance(value, dict) and all(type(key) is str for key in value):
+        return {key: to_json(item) for key, item in value.items()}
+    raise EventCodecError(f"a {type(value).__name__} is not kept in a cached state ({value!r})")
+
+
+def from_json(hint: Any, value: object, path: str = "$") -> Any:
+    """The value of type `hint` that `to_json` made `value` from; EventCodecError otherwise."""
+    if hint is Any:
+        raise EventCodecError(f"{path}: a cached state has no untyped field")
+    if hint is type(None):
+        if value is not None:
+            raise EventCodecError(f"{path} should be null")
+        return None
+    if hint is bool or hint is int or hint is str:
+        if type(value) is not hint:
+            raise EventCodecError(f"{path} should be {hint.__name__}, got {type(value).__name__}")
+        return value
+    if isinstance(hint, type) and issubclass(hint, enum.Enum):
+        try:
+            return hint(value)
+        except ValueError:
+            raise EventCodecError(f"{path}: {value!r} is not a {hint.__name__}") from None
+    if isinstance(hint, type) and (dataclasses.is_dataclass(hint) or _is_named_tuple(hint)):
+        return _record(hint, value, path)
+    origin, args = typing.get_origin(hint), typing.get_args(hint)
+    if origin is typing.Union or origin is types.UnionType:
+        if value is None and type(None) in args:
+            return None
+        for arm in args:
+            if arm is not type(None):
+                try:
+                    return from_json(arm, value, path)
+                except EventCodecError:
+                    continue
+        raise EventCodecError(f"{path} is none of {hint!r}")
+    if origin is typing.Literal:
+        if value not in args or type(value) not in {type(a) for a in args}:
+            raise EventCodecError(f"{path} should be one of {args!r}")
+        return value
+    if origin is tuple:
+        if not isinstance(value, list):
+            raise EventCodecError(f"{path} should be a list")
+        if len(args) == 2 and args[1] is Ellipsis:
+            return tuple(from_json(args[0], item, f"{path}[{i}]") for i, item in enumerate(value))
+        if len(args) != len(value):
+            raise EventCodecError(f"{path} should have {len(args)} items")
+        return tuple(from_json(arm, item, f"{path}[{i}]")
+                     for i, (arm, item) in enumerate(zip(args, value, strict=True)))
+    if origin is frozenset:
+        if not isinstance(value, list):
+            raise EventCodecError(f"{path} should be a list")
+        return frozenset(from_json(args[0], item, f"{path}[{i}]") for i, item in enumerate(value))
+    if origin is dict and args and args[0] is str:
+        if not isinstance(value, dict):
+            raise EventCodecError(f"{path} should be an object")
+        return {key: from_json(args[1], item, f"{path}.{key}") for key, item in value.items()}
+    raise EventCodecError(f"{path} has a type a cached state does not hold: {hint!r}")
+
+
+# Large records repeat from state to state (a room's house rules are in every hand of every
+# table): each text is decoded once. Values are frozen, so one object serves every equal text.
+_LARGE = 40  # fields (house rules have 44; a hand 34, made anew each hand)
+_decoded: dict[tuple[type, str], Any] = {}
+_DECODED_KEPT = 256
+
+
+def _record(cls: type, value: object, path: str) -> Any:
+    if not isinstance(value, dict):
+        raise EventCodecError(f"{path} should be an object")
+    if len(value) < _LARGE:
+        return _build(cls, value, path)
+    key = (cls, json.dumps(value, sort_keys=True))
+    found = _decoded.get(key)
+    if found is None:
+        found = _build(cls, value, path)
+        if len(_decoded) >= _DECODED_KEPT:
+            _decoded.clear()
+        _decoded[key] = found
+    return found
+
+
+def _build(cls: type, value: dict[str, Any], path: str) -> Any:
+    hints = _hints(cls)
+    if dataclasses.is_dataclass(cls):
+        names = [f.name for f in dataclasses.fields(cls) if f.init]
+    else:
+        names = list(cls._fields)  # type: ignore[attr-defined]
+    if set(value) != set(names):
+        raise EventCodecError(f"{path} does not have the fields of {cls.__name__}")
+    arguments = {name: from_json(hints[name], value[name], f"{path}.{name}") for name in names}
+    try:
+        return cls(**arguments)
+    except (TypeError, ValueError) as error:
+        raise EventCodecError(f"{path} is not a valid {cls.__name__}: {error}") from None
