@@ -253,14 +253,14 @@ def translate_errors(url: str, doing: str) -> Iterator[None]:
 
 def check_schema(connection: Connection, url: str) -> str:
     """The schema revision of the database; raises SchemaMissing/Behind/Ahead unless at head."""
-    from handlog import migrations
-    current = migrations.current_revision(connection)
-    head = migrations.HEAD_REVISION
+    from handlog.schema import revisions
+    current = revisions.current_revision(connection)
+    head = revisions.HEAD_REVISION
     shown = display_url(url)
     if current is None:
         raise SchemaMissing(shown)
     if current != head:
-        if migrations.is_known_revision(current):
+        if revisions.is_known_revision(current):
             raise SchemaBehind(shown, current, head)
         raise SchemaAhead(shown, current, head)
     return current

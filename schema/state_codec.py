@@ -10,11 +10,14 @@ state has neither: the code that wrote it is part of its key (replay/repository.
 
 from __future__ import annotations
 
+import ast
 import dataclasses
 import enum
 import json
+import sys
 import types
 import typing
+from pathlib import Path
 from typing import Any
 
 from handlog.schema.errors import EventCodecError
@@ -25,8 +28,29 @@ _hints_cache: dict[type, dict[str, Any]] = {}
 def _hints(cls: type) -> dict[str, Any]:
     hints = _hints_cache.get(cls)
     if hints is None:
-        hints = _hints_cache[cls] = typing.get_type_hints(cls)
+        hints = _hints_cache[cls] = _source_hints(cls) or typing.get_type_hints(cls)
     return hints
+
+
+def _source_hints(cls: type) -> dict[str, Any] | None:
+    """The field hints of a class that mypyc compiled, read from its module's .py source: the
+    compiled class keeps only erased annotations (`tuple` for `tuple[int, ...]`). None for a
+    class run from its source (its own annotations are whole)."""
+    module = sys.modules.get(cls.__module__)
+    built = getattr(module, "__file__", None) or ""
+    if module is None or built.endswith(".py"):
+        return None
+    source = Path(built).with_name(Path(built).name.split(".")[0] + ".py")
+    if not source.is_file():
+        raise EventCodecError(f"{cls.__qualname__}: no source to read its fields' types from")
+    for node in ast.walk(ast.parse(source.read_text())):
+        if isinstance(node, ast.ClassDef) and node.name == cls.__name__:
+            namespace = vars(module)
+            return {item.target.id: eval(ast.unparse(item.annotation), namespace)  # noqa: S307
+                    for item in node.body if isinstance(item, ast.AnnAssign)
+                    and isinstance(item.target, ast.Name)
+                    and not ast.unparse(item.annotation).startswith("ClassVar")}
+    return None
 
 
 def _is_named_tuple(cls: object) -> bool:

@@ -43,7 +43,7 @@ from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.engine import Connection, Engine, Row
 from sqlalchemy.exc import DBAPIError, IntegrityError
 
-from handlog import migrations
+from handlog.schema import revisions
 from handlog.schema.codec import canonical_json, decode_event, encode_event
 from handlog.schema.database import (
     WRITE_OPTIONS,
@@ -840,14 +840,14 @@ def upgrade_database(url: str | None = None) -> str:
     if path is not None and path.exists():
         check_sqlite_file(path)
     with translate_errors(resolved, "migrate"):
-        migrations.upgrade(resolved)
-    return migrations.HEAD_REVISION
+        revisions.upgrade(resolved)
+    return revisions.HEAD_REVISION
 
 
 def database_revision(url: str | None = None) -> tuple[str | None, str]:
     """(the database's revision or None, the code's head revision); creates no file."""
     resolved = resolve_url(url)
-    head = migrations.HEAD_REVISION
+    head = revisions.HEAD_REVISION
     path = sqlite_file(resolved)
     if path is not None and not path.exists():
         return None, head
@@ -856,7 +856,7 @@ def database_revision(url: str | None = None) -> tuple[str | None, str]:
     engine = create_engine(resolved)
     try:
         with translate_errors(resolved, "open"), engine.connect() as connection:
-            return migrations.current_revision(connection), head
+            return revisions.current_revision(connection), head
     finally:
         engine.dispose()
 

@@ -19,7 +19,7 @@ FORBIDDEN: dict[str, set[str]] = {
         "time", "datetime", "random", "secrets", "uuid", "os", "socket", "asyncio",
         "threading", "subprocess",
     },
-    "schema": {"replay", "recorder"},
+    "schema": {"replay", "recorder", "migrations"},
     "replay": {"recorder"},
     "recorder": set(),
 }
