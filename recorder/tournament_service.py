@@ -49,6 +49,7 @@ from handlog.engine.hand_for_hand import (
     start_hand_for_hand,
 )
 from handlog.engine.hand_state import COMPLETE
+from handlog.engine.limits import check_name
 from handlog.engine.money import (
     HIGH_HAND_RULE,
     NO_POT,
@@ -68,6 +69,7 @@ from handlog.engine.seating import (
     suggest_balance,
 )
 from handlog.engine.structure import Structure
+from handlog.engine.table import TableState
 from handlog.engine.table_commands import (
     AdjustStack,
     CarryToPot,
@@ -124,7 +126,6 @@ from handlog.engine.tournament_events import (
 )
 from handlog.engine.tournament_state import TournamentState, apply_tournament, fold_tournament
 from handlog.engine.words import cite, profile_rule
-from handlog.recorder.limits import check_name
 from handlog.recorder.service import Actor, Recorded, Recorder, StreamChange
 from handlog.replay.fold import TableFold
 from handlog.schema.errors import ConcurrencyConflict, DuplicateEventConflict
@@ -233,6 +234,11 @@ class Tournaments:
     _cache: dict[str, tuple[TournamentState, int]] = field(default_factory=dict)
     _served: dict[str, tuple[int, dict[str, int]]] = field(default_factory=dict)
     _lock: threading.Lock = field(default_factory=threading.Lock)
+
+    def __post_init__(self) -> None:
+        # A hand's end at a tournament table is settled with it, whoever ends the hand.
+        if self.recorder.settlement is None:
+            self.recorder.settlement = self.plan_settlement
 
     # --- reading --------------------------------------------------------------------------
 
@@ -672,16 +678,46 @@ class Tournaments:
 
     def settle_hand(self, tournament: str, table: str, actor: Actor, *,
                     event_id: uuid.UUID | None = None) -> list[PlayerEliminated]:
-        """After a hand, in one transaction: the high hands it showed (a jackpot's flushes or
-        better that beat or equal the best so far), the players left with no chips eliminated
-        with their places and bounties (the engine names the collector, or refers the bounty
-        to the director), their seats emptied; the prizes when one player is left. With an
-        event id, a retry returns the eliminations recorded under it."""
-        ids = _ids(event_id)
+        """The director's settle of a table (a hand's end settles itself, recorded with it:
+        Recorder.submit): in one transaction, what `_settlement` decides. With an event id, a
+        retry returns the eliminations recorded under it."""
+        recorded = self._atomic_or_none(tournament, _ids(event_id),
+                                        self._settlement(tournament, table), actor)
+        if recorded is None:
+            return []
+        return [e for e in (s.decode() for s in recorded.events)
+                if isinstance(e, PlayerEliminated)]
+
+    def plan_settlement(self, after: TableState
+                        ) -> tuple[StreamChange, dict[str, list[Any]]] | None:
+        """The settlement of a tournament's table as a hand left it (`after`, not recorded
+        yet), planned and not recorded: the tournament's events at the version they were
+        decided at and each table's commands (None: nothing to settle). The Recorder appends
+        them with the hand's events (Recorder.settlement)."""
+        tournament = after.tournament
+        state, version = self._read(tournament)
+        if after.table not in state.tables:
+            return None
+        events, commands = self._settlement(tournament, after.table, {after.table: after})(
+            state, version)
+        if not events:
+            return None
+        return (StreamChange(tournament_stream(tournament), version, tuple(events)),
+                {table_stream(tournament, t): c for t, c in commands.items() if c})
+
+    def _settlement(self, tournament: str, table: str,
+                    pending: Mapping[str, TableState] | None = None,
+                    ) -> Callable[[TournamentState, int], tuple[list[Any], dict[str, list[Any]]]]:
+        """After a hand: the high hands it showed (a jackpot's flushes or better that beat or
+        equal the best so far), the players left with no chips eliminated with their places
+        and bounties (the engine names the collector, or refers the bounty to the director),
+        their seats emptied; the prizes when one player is left. `pending`: tables as a hand
+        left them, not recorded yet."""
+        pending = pending or {}
 
         def decide(state: TournamentState,
                    _v: int) -> tuple[list[Any], dict[str, list[Any]]]:
-            tstate = self.table(tournament, table).state
+            tstate = self._table_state(tournament, table, pending)
             if tstate is None or tstate.hand_in_progress:
                 return [], {}
             events: list[Any] = []
@@ -697,10 +733,11 @@ class Tournaments:
             if state.hand_for_hand is not None:
                 # Hand-for-hand: the players out in a round are placed together once every
                 # table has finished the round's hand (TDA RP-8-A, photo finish).
-                if not round_status(state, self.progress(tournament, state)).complete:
+                progress = self.progress(tournament, state, pending)
+                if not round_status(state, progress).complete:
                     return events, {}
                 tables = [t for t in state.tables if state.seated_at(t)]
-            busts, referred, commands = self._busts(tournament, state, tables)
+            busts, referred, commands = self._busts(tournament, state, tables, pending)
             if not busts:
                 return events, {}
             after = state
@@ -711,13 +748,17 @@ class Tournaments:
             events.extend(self._prizes_if_over(state, events))
             return events, commands
 
-        recorded = self._atomic_or_none(tournament, ids, decide, actor)
-        if recorded is None:
-            return []
-        return [e for e in (s.decode() for s in recorded.events)
-                if isinstance(e, PlayerEliminated)]
+        return decide
 
-    def _busts(self, tournament: str, state: TournamentState, tables: Sequence[str]
+    def _table_state(self, tournament: str, table: str,
+                     pending: Mapping[str, TableState] | None = None) -> TableState | None:
+        """The table's state: as a hand left it when `pending` holds it, else as recorded."""
+        if pending and table in pending:
+            return pending[table]
+        return self.table(tournament, table).state
+
+    def _busts(self, tournament: str, state: TournamentState, tables: Sequence[str],
+               pending: Mapping[str, TableState] | None = None,
                ) -> tuple[list[Bust], list[BountyReferred], dict[str, list[Any]]]:
         """The players left without chips at `tables` after their last hands: each with his
         chips at the start of that hand and his bounty's collector (or the referral), and the
@@ -727,7 +768,7 @@ class Tournaments:
         commands: dict[str, list[Any]] = {}
         bounty = bool(state.structure.money.bounty)
         for t in tables:
-            tstate = self.table(tournament, t).state
+            tstate = self._table_state(tournament, t, pending)
             if tstate is None or tstate.hand_in_progress:
                 continue
             out = [s for s in tstate.seats if s.stack == 0]
@@ -792,11 +833,13 @@ class Tournaments:
         return self._atomic(tournament, _ids(event_id), expected_version,
                             _Intent(StackCorrected.TYPE, {"player": player}), decide, actor)
 
-    def progress(self, tournament: str, state: TournamentState) -> dict[str, tuple[int, bool]]:
+    def progress(self, tournament: str, state: TournamentState,
+                 pending: Mapping[str, TableState] | None = None,
+                 ) -> dict[str, tuple[int, bool]]:
         """Each table in play: (hands played, a hand in progress)."""
         result = {}
         for t in state.tables:
-            tstate = self.table(tournament, t).state
+            tstate = self._table_state(tournament, t, pending)
             if tstate is not None:
                 result[t] = (tstate.hands_played, tstate.hand_in_progress)
         return result

@@ -244,9 +244,10 @@ def test_replay_reports_odd_chips_stranded_at_a_broken_table(
     planned = Recorder.plan_table
 
     def without_hand_on(self: Recorder, stream: str, commands: list[Any],
-                        leaving: frozenset[str] = frozenset(), seated: Any = None) -> Any:
+                        leaving: frozenset[str] = frozenset(), seated: Any = None,
+                        start: Any = None) -> Any:
         return planned(self, stream, [c for c in commands if not isinstance(c, CarryToPot)],
-                       leaving, seated)
+                       leaving, seated, start)
 
     monkeypatch.setattr(Recorder, "plan_table", without_hand_on)
     t.balance("o", DIRECTOR_ACTOR)
