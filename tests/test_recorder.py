@@ -480,7 +480,7 @@ def test_director_amends_an_earlier_bet_and_later_events_are_revalidated(
     """An amendment re-derives the table (the original stays in the log); one that would make
     a later event illegal is refused with that event named."""
     from handlog.engine.events import RaiseMade
-    from handlog.recorder.service import AmendEvent
+    from handlog.engine.table_commands import AmendEvent
 
     three_handed(recorder)
     submit(recorder, StartHand(Level(10, 20)))
