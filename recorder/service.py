@@ -234,8 +234,9 @@ class Recorder:
             self._check_version(stream, expected_version, live.version)
             retried = self._retry_of(stream, expected_version, live.version, event_id)
             if retried is not None:
-                self._check_same_command(stream, live, expected_version, command, retried,
-                                         actor)
+                if not self._check_same_command(stream, live, expected_version, command,
+                                                retried, actor) or self.settlement is None:
+                    return retried
                 after = None
             else:
                 events = self._decide(stream, live, command, actor)
@@ -320,7 +321,7 @@ class Recorder:
             settled = tuple(p for p in parts if p is not None)
             return Recorded(retried.stream, retried.version, retried.events, True, settled)
         fold = self.table(retried.stream)
-        if self.settlement is None or fold.state is None or not settles(None, fold.state):
+        if self.settlement is None or fold.state is None:
             return retried
         try:
             plan = self.settlement(fold.state)
@@ -337,9 +338,10 @@ class Recorder:
 
     def _check_same_command(self, stream: str, live: LiveTable, expected_version: int,
                             command: TableCommand, retried: Recorded,
-                            actor: Actor | None = None) -> None:
+                            actor: Actor | None = None) -> bool:
         """A retry is the same command only if, decided where it was first sent, it gives the
-        events recorded under its id; otherwise its id was reused for another entry."""
+        events recorded under its id; otherwise its id was reused for another entry. True
+        when the command left the table to be settled (a hand's end)."""
         first = retried.events[0]
         if live.corrected_since(expected_version) or needs_whole_past(command):
             # The table as it stood then is not the live one's past (or a correction needs
@@ -363,6 +365,7 @@ class Recorder:
                       f"it recorded {first.type} {first.payload}; this command gives "
                       f"{mine[0][2]}")
             raise DuplicateEventConflict(first.event_id, detail)
+        return settles(before.state, state_after(before, command, events))
 
     def record(self, stream: str, expected_version: int, events: Sequence[Any],
                event_id: uuid.UUID, actor: Actor) -> Recorded:
