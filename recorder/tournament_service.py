@@ -695,6 +695,8 @@ class Tournaments:
         decided at and each table's commands (None: nothing to settle). The Recorder appends
         them with the hand's events (Recorder.settlement)."""
         tournament = after.tournament
+        if not self.recorder.head_version(tournament_stream(tournament)):
+            return None  # a table opened for a tournament never created: nothing to settle
         state, version = self._read(tournament)
         if after.table not in state.tables:
             return None
