@@ -1,6 +1,9 @@
-"""The write side of a table: command -> state (fold) -> engine decides -> store appends -> views.
+"""The write side: command -> state (fold) -> decided (replay/decide.py: the engine, or the
+log's past for a correction) -> store appends -> cache, read models, listeners.
 
-The CLI, the HTTP API, the tablet pages and the simulation all record through `Recorder`.
+The CLI, the HTTP API, the tablet pages, the simulation and an import all record through
+`Recorder`, and every append goes through one call, `Recorder._write`: the streams a command
+touches in one transaction (a hand's end at a tournament table with its settlement).
 """
 
 from __future__ import annotations
