@@ -1,6 +1,6 @@
 """The director's tournament commands, defined once: the floor sends them as JSON with these
 field names (`{"type": "move", "player": "p7", "to_table": "2"}`), the HTTP layer validates
-them as these types (the limits ride on the fields, engine.command_limits) and the recorder
+them as these types (the limits ride on the fields, engine/limits.py) and the recorder
 records each through the engine's decision.
 """
 
@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Annotated, Any, ClassVar, Literal
 
-from handlog.engine.command_limits import (
+from handlog.engine.limits import (
     MAX_NAME_KEY,
     Chips,
     Limit,

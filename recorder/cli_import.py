@@ -5,7 +5,8 @@ from __future__ import annotations
 import getpass
 import json
 import sys
-from datetime import UTC, datetime
+import uuid
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import click
@@ -13,8 +14,9 @@ import click
 from handlog.engine.profiles import PROFILES
 from handlog.recorder.cli_db import db_option, user_errors
 from handlog.recorder.cli_phh import PROGRESS_MIN_FILES, summary
+from handlog.recorder.service import Actor, Recorder, StreamChange
 from handlog.replay.import_hands import FORMATS, NoHandHistories, find_files, import_files
-from handlog.replay.import_log import IntoLog, add_hand, record
+from handlog.replay.import_log import IntoLog, add_hand
 from handlog.replay.phh_verify import DEFAULT_RULES
 from handlog.schema.store import open_store
 
@@ -95,15 +97,23 @@ def import_(paths: tuple[Path, ...], fmt: str, rules: str, as_json: bool, into_l
 
 
 def _record(into: IntoLog, db_url: str | None) -> None:
-    """Append the imported streams in one transaction; a file imported before is refused."""
+    """Append the imported streams in one transaction, on the recorder's write path; a file
+    imported before is refused."""
     with user_errors(), open_store(db_url, upgrade=True) as store:
         known = [s for s in into.streams if store.head(s) is not None]
         if known:
             raise click.ClickException(
                 f"already in the log: {', '.join(known)} (a file is imported once; see "
                 "`handlog table list`)")
-        record(store, into, actor=getpass.getuser() or "import", device="handlog-import",
-               clock=datetime.now(UTC))
+        # Each event a microsecond after the one before: the hands keep the file's order.
+        moment = datetime.now(UTC)
+        changes = []
+        for stream, events in into.streams.items():
+            times = tuple(moment + timedelta(microseconds=k) for k in range(len(events)))
+            moment += timedelta(microseconds=len(events))
+            changes.append(StreamChange(stream, 0, tuple(events), times))
+        actor = Actor(getpass.getuser() or "import", "director", "handlog-import")
+        Recorder(store).record_many(changes, uuid.uuid4(), actor)
 
 
 def _echo_into_log(into: IntoLog) -> None:

@@ -148,8 +148,7 @@ def run_demo(
                 summary.deal = deal
             _play_hand(demo, table, summary)
             summary.hands += 1
-            hands_at_level += 1
-            t.settle_hand(name, table, DIRECTOR)
+            hands_at_level += 1  # the hand's end was settled with it (Recorder.submit)
             _settle_bounties(demo)
             if on_progress is not None:
                 on_progress(summary, len(t.state(name).remaining))

@@ -1,9 +1,6 @@
-"""What an entry may hold before it is appended: names and reasons of a sane length without
-control characters, chip amounts below 10^12, request bodies below a size. The pydantic types
-here guard the HTTP API (the tournament's commands carry theirs, engine/command_limits.py,
-which also holds the checks); the same checks (`check_name`, `check_reason`) guard the recorder's
-commands, so the CLI and the API refuse the same entries with the same words, and nothing
-reaches the permanent log (or every screen) that a person could not have meant.
+"""The HTTP API's field types and request body limits. A field is checked by the engine's
+own rules (engine/limits.py), so the CLI and the API refuse the same entries with the same
+words; a body over its size is refused before anything reads it.
 """
 
 from __future__ import annotations
@@ -13,36 +10,13 @@ from typing import Annotated, Any
 
 from pydantic import AfterValidator, Field
 
-# Re-exported: the API's other guards read them from here.
-from handlog.engine.command_limits import MAX_NAME as MAX_NAME
-from handlog.engine.command_limits import MAX_REASON, MAX_RULE, reason_problem
-from handlog.engine.command_limits import name_problem as name_problem
-from handlog.engine.errors import RuleViolation
+from handlog.engine.limits import MAX_NAME as MAX_NAME
+from handlog.engine.limits import MAX_REASON, MAX_RULE, reason_problem
+from handlog.engine.limits import name_problem as name_problem
 from handlog.engine.table import MAX_CHIPS, MAX_SEATS
 
 MAX_BODY_BYTES = 64 * 1024  # a command's JSON (a structure file may be larger, see below)
 MAX_STRUCTURE_BYTES = 256 * 1024  # POST /api/tournaments carries a structure file's text
-
-
-def check_name(value: str, field: str) -> None:
-    """RuleViolation naming `field` when `value` is no name."""
-    problem = name_problem(value)
-    if problem:
-        raise RuleViolation(field, f"{field}: {problem}", (f"1 to {MAX_NAME} printable "
-                            "characters",))
-
-
-def check_reason(value: str, field: str = "reason", required: bool = False) -> None:
-    problem = reason_problem(value, required)
-    if problem:
-        raise RuleViolation(field, f"{field}: {problem}", (f"up to {MAX_REASON} characters",))
-
-
-def check_chips(value: int, field: str, negative: bool = False) -> None:
-    low = -MAX_CHIPS if negative else 0
-    if not low <= value <= MAX_CHIPS:
-        raise RuleViolation(field, f"{field}: {value} is out of range; allowed: {low} to "
-                            f"{MAX_CHIPS:,}", (f"{low} to {MAX_CHIPS}",))
 
 
 def _valid_name(value: str) -> str:

@@ -2,8 +2,8 @@
 server last sent it (the view's `offline_table`, and the hand's own events, `offline_hand`)
 rebuilt with the engine, and each entry the tablet makes offline decided by the same engine
 functions as the server's (`engine.hand.decide` for the hand: betting, the board, the shows,
-the award and its pot push; `engine.table.plan_hand` and `engine.hand.begin` to start the next
-hand, as recorder/service.py does), then folded with `engine.table.apply_table`. The answer is
+the award and its pot push; `engine.table_decide.decide_table` to start the next hand, as
+the server does), then folded with `engine.table.apply_table`. The answer is
 the table view of recorder/offline_view.py, the server's view code, so the screen offline shows
 who is to act, the showdown's proposed awards and the next hand's button and blinds as the
 server would. The server decides every entry again when it arrives; nothing here is recorded.
@@ -33,8 +33,10 @@ from handlog.engine.commands import (
 from handlog.engine.errors import RuleViolation
 from handlog.engine.evaluator import evaluate
 from handlog.engine.events import EVENT_TYPES
-from handlog.engine.hand import begin, decide, legal_actions, replay_events
-from handlog.engine.table import TableState, apply_table, plan_hand
+from handlog.engine.hand import decide, legal_actions, replay_events
+from handlog.engine.table import TableState, apply_table
+from handlog.engine.table_commands import StartHand
+from handlog.engine.table_decide import TableFacts, decide_table
 from handlog.recorder.offline_view import level_of, table_body, table_of
 from handlog.schema.codec import EventCodec
 
@@ -89,15 +91,12 @@ def _refused(refused: RuleViolation) -> str:
 
 
 def _start(state: TableState, level: Any) -> list[Any]:
-    """start_hand as recorder/service.py decides it (without a director's penalties, which the
-    server adds when the entry arrives)."""
+    """start_hand as the server decides it (engine/table_decide.py), without a director's
+    penalties, which the server adds when the entry arrives."""
     if level is None:
         raise RuleViolation("level", "this tablet does not know the level: start the hand when "
                                      "the network returns", ())
-    number = state.hands_played + 1
-    if state.hand is not None and state.hand.phase in ("misdealt", "void"):
-        number = state.hand.setup.hand_number  # the exact re-deal
-    return list(begin(plan_hand(state, level, number)))
+    return decide_table(state, StartHand(level), TableFacts())
 
 
 # The last answer's table and the entries it followed: the next tap is one entry more on the

@@ -1,11 +1,13 @@
-"""The write side of a table: command -> state (fold) -> engine decides -> store appends -> views.
+"""The write side: command -> state (fold) -> decided (replay/decide.py: the engine, or the
+log's past for a correction) -> store appends -> cache, read models, listeners.
 
-The CLI, the HTTP API, the tablet pages and the simulation all record through `Recorder`.
+The CLI, the HTTP API, the tablet pages, the simulation and an import all record through
+`Recorder`, and every append goes through one call, `Recorder._write`: the streams a command
+touches in one transaction (a hand's end at a tournament table with its settlement).
 """
 
 from __future__ import annotations
 
-import bisect
 import threading
 import uuid
 from collections.abc import Callable, Mapping, Sequence
@@ -13,69 +15,21 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
-from handlog.engine import commands as hand_commands
 from handlog.engine.errors import RuleViolation
-from handlog.engine.events import (
-    BetMade,
-    ButtonPlaced,
-    ChipsPosted,
-    ChipsPushed,
-    EventAmended,
-    EventVoided,
-    PlayerLeft,
-    PlayerMarkedAbsent,
-    PlayerReturned,
-    PlayerSeated,
-    PotAwarded,
-    PotCarried,
-    RaiseMade,
-    SeatAbsenceChanged,
-    StackAdjusted,
-    TableOpened,
-)
-from handlog.engine.hand import begin, decide
-from handlog.engine.penalties import KILLED_FOR_PENALTY, PENALTY_RULE
-from handlog.engine.table import (
-    TableState,
-    apply_table,
-    check_seat,
-    check_table_opened,
-    open_table,
-    plan_hand,
-    table_opened,
-)
-from handlog.engine.table_commands import (
-    DEFAULT_UNDO_REASON,
-    AdjustStack,
-    AmendAmount,
-    AmendEvent,
-    CarryToPot,
-    DirectorsCorrection,
-    OpenTable,
-    PlaceButton,
-    RemovePlayer,
-    SeatPlayer,
-    SetAbsence,
-    StartHand,
-    TableCommand,
-    Undo,
-    VoidEvents,
-    directors_event,
-)
-from handlog.engine.words import cite
-from handlog.recorder.limits import check_chips, check_name, check_reason
+from handlog.engine.table import TableState
+from handlog.engine.table_commands import TableCommand
+from handlog.engine.table_decide import TableFacts, apply_event, needs, settles
+from handlog.replay.decide import decide, needs_whole_past, state_after
 from handlog.replay.fold import TableFold
 from handlog.replay.incremental import LiveTable
 from handlog.replay.repository import SNAPSHOT_EVERY, Repository, TableKind
-from handlog.replay.whatif import follow_amendment
-from handlog.schema.codec import canonical_json, encode_event
+from handlog.schema.codec import encode_event
 from handlog.schema.errors import ConcurrencyConflict, DuplicateEventConflict
 from handlog.schema.store import EventStore, NewEvent, StoredEvent
 
 
 def utc_now() -> datetime:
     return datetime.now(UTC)
-
 
 
 @dataclass(frozen=True)
@@ -90,11 +44,8 @@ class Actor:
 SYSTEM = Actor("handlog", "system", "server")
 
 
-# Events that follow from the one before them in the same command (undone together).
-_DERIVED = (ChipsPosted,)
 # Ids looked up at once for a retry: a command's first event and the ones derived from it.
 _DERIVED_LOOKUP = 32
-_CORRECTIONS = (Undo, VoidEvents, AmendEvent, AmendAmount)
 
 
 @dataclass
@@ -117,22 +68,28 @@ class Recorded:
     version: int
     events: tuple[StoredEvent, ...]
     retried: bool = False
-
-
-CHECKPOINT_EVENTS = frozenset({
-    "level_started", "break_started", "table_closed", "tournament_finished", "prizes_awarded",
-})
-"""A signed checkpoint of the log is taken right after each of these is recorded."""
+    settled: tuple[Recorded, ...] = ()
+    """The settlement the command's hand end recorded with it (each stream's part)."""
+    warning: dict[str, Any] | None = None
+    """Why the hand's end was recorded without its settlement (the director settles it)."""
 
 
 @dataclass(frozen=True)
 class StreamChange:
     """One stream's part of a command that changes several streams (a move, a table break, a
-    carry, a final-table draw): the events, decided at `expected_version`."""
+    carry, a final-table draw): the events, decided at `expected_version`. `times`: when each
+    event happened, when not now (an import keeps the order of the hands it reads)."""
 
     stream: str
     expected_version: int
     events: tuple[Any, ...]
+    times: tuple[datetime, ...] = ()
+
+
+Settlement = Callable[[TableState], tuple[StreamChange, dict[str, list[Any]]] | None]
+"""The tournament side's settlement of a table's hand (recorder/tournament_service.py): given
+the table as the hand left it, the tournament's events and each table's commands, planned and
+not recorded (None: nothing to settle)."""
 
 
 @dataclass
@@ -165,6 +122,9 @@ class Recorder:
         if self._repository is None:
             self._repository = Repository(self.store, TableKind(), self.snapshot_every)
         return self._repository
+    settlement: Settlement | None = None
+    """Set by the tournament side: a hand's end at a tournament table and its settlement
+    (eliminations, places, bounties, high hands, prizes) are recorded in one transaction."""
 
     def _entry(self, stream: str) -> _Stream:
         entry = self._streams.get(stream)
@@ -248,26 +208,6 @@ class Recorder:
             entry.stale = False
         return entry.version
 
-    def learn(self, stored: Sequence[StoredEvent]) -> None:
-        """Events this process appended without `submit` or `record` (one transaction over
-        several streams): the cached heads and tables take them in, as if recorded here."""
-        for stream in dict.fromkeys(e.stream_id for e in stored):
-            mine = [e for e in stored if e.stream_id == stream]
-            entry = self._entry(stream)
-            with entry.lock:
-                live = entry.live
-                if live is not None and live.version == mine[0].version - 1:
-                    live.extend(mine)
-                entry.version = max(entry.version, mine[-1].version)
-                if live is not None and live.version < entry.version:
-                    entry.stale = True
-        for read_model in list(self._appended):
-            read_model(stored)
-        for stream in dict.fromkeys(e.stream_id for e in stored):
-            version = max(e.version for e in stored if e.stream_id == stream)
-            for listener in list(self._listeners):
-                listener(stream, version)
-
     def subscribe(self, listener: Callable[[str, int], None]) -> Callable[[], None]:
         """Call `listener(stream, version)` after every append; returns the unsubscribe."""
         self._listeners.append(listener)
@@ -279,6 +219,7 @@ class Recorder:
         self._appended.append(listener)
         return lambda: self._appended.remove(listener)
 
+
     # --- writing ------------------------------------------------------------------------
 
     def submit(
@@ -289,7 +230,8 @@ class Recorder:
         event_id: uuid.UUID,
         actor: Actor,
     ) -> Recorded:
-        """Record `command` if the table is still at `expected_version`.
+        """Record `command` if the table is still at `expected_version`; a hand it ends at a
+        tournament table is settled in the same transaction.
 
         A retry of a command already recorded (same event id) returns what was recorded and
         adds nothing. A stale version raises ConcurrencyConflict; an illegal command raises
@@ -305,19 +247,116 @@ class Recorder:
             self._check_version(stream, expected_version, live.version)
             retried = self._retry_of(stream, expected_version, live.version, event_id)
             if retried is not None:
-                self._check_same_command(stream, live, expected_version, command, retried,
-                                         actor)
+                if not self._check_same_command(stream, live, expected_version, command,
+                                                retried, actor) or self.settlement is None:
+                    return retried
+                after = None
+            else:
+                events = self._decide(stream, live, command, actor)
+                change = StreamChange(stream, expected_version, tuple(events))
+                after = state_after(live, command, events)
+                if self.settlement is None or not settles(live.state, after):
+                    return self._write([(change, _ids(event_id, len(events)))], actor)[0]
+        if retried is not None:
+            return self._settled_retry(retried, event_id, actor)
+        # Planned outside the table's lock (the settlement reads the tournament and, in a
+        # hand-for-hand round, the other tables); the store's version checks keep it exact.
+        assert after is not None
+        return self._settle(change, after, event_id, actor)
+
+    def _settle(self, change: StreamChange, after: TableState, event_id: uuid.UUID,
+                actor: Actor) -> Recorded:
+        """The hand's events and its settlement in one transaction. The settlement's ids
+        derive from the command's (a retry finds them); planned again when another command
+        recorded at the tournament first; a settlement the rules refuse is left to the
+        director (the hand's events are recorded, with the warning)."""
+        own = _ids(event_id, len(change.events))
+        settle_id = uuid.uuid5(event_id, "settle")
+        for _attempt in range(8):
+            try:
+                plan = self.settlement(after) if self.settlement is not None else None
+                if plan is None:
+                    return self._write([(change, own)], actor)[0]
+                parts = self._settlement_parts(change, own, after, plan, settle_id)
+            except RuleViolation as refused:
+                return _warned(self._write([(change, own)], actor)[0], refused.as_dict())
+            try:
+                first, *rest = self._write(parts, actor)
+            except ConcurrencyConflict as conflict:
+                if conflict.stream_id == change.stream:
+                    raise
+                continue  # the tournament (or another table) moved on: plan it again
+            tap = first.events[:len(change.events)]
+            if len(first.events) > len(tap):
+                rest.insert(1, Recorded(first.stream, first.version,
+                                        first.events[len(tap):]))
+            return Recorded(first.stream, first.version, tap, settled=tuple(rest))
+        return _warned(self._write([(change, own)], actor)[0], {
+            "rule": "settle", "legal": [],
+            "message": "the tournament kept moving on: settle the table again"})
+
+    def _settlement_parts(self, change: StreamChange, own: list[uuid.UUID], after: TableState,
+                          plan: tuple[StreamChange, dict[str, list[Any]]],
+                          settle_id: uuid.UUID) -> list[tuple[StreamChange, list[uuid.UUID]]]:
+        """The table's part (the hand's events, then the seats the settlement empties there),
+        the tournament's and the other tables' parts, with the settlement's ids as a director's
+        settle command gives them (recorder/tournament_service.py settle_hand)."""
+        tournament, commands = plan
+        trial = LiveTable.at(change.stream, change.expected_version + len(change.events), after)
+        tables = self.plan_tables(commands, {change.stream: trial})
+        parts = [(tournament, _ids(settle_id, len(tournament.events)))]
+        table_events: tuple[Any, ...] = ()
+        table_ids: list[uuid.UUID] = []
+        for planned in tables:
+            root = uuid.uuid5(settle_id, f"stream:{planned.stream}")
+            if planned.stream == change.stream:
+                table_events, table_ids = planned.events, _ids(root, len(planned.events))
+            else:
+                parts.append((planned, _ids(root, len(planned.events))))
+        mine = StreamChange(change.stream, change.expected_version,
+                            change.events + table_events)
+        return [(mine, own + table_ids), *parts]
+
+    def _settled_retry(self, retried: Recorded, event_id: uuid.UUID,
+                       actor: Actor) -> Recorded:
+        """A retry of a command, with the settlement recorded with it (found by its id). One
+        never recorded (a log written before a hand's end was settled with it) is recorded
+        now when the table still needs it."""
+        settle_id = uuid.uuid5(event_id, "settle")
+        found = self.store.find([settle_id])
+        if found:
+            tournament = found[0].stream_id
+            roots = {uuid.uuid5(settle_id, f"stream:{h.stream_id}"): h.stream_id
+                     for h in self.store.streams() if h.kind == "table"}
+            parts = [self._find_retry(tournament, 0, settle_id)]
+            parts.extend(self._find_retry(e.stream_id, 0, e.event_id)
+                         for e in self.store.find(list(roots)) if roots[e.event_id] == e.stream_id)
+            settled = tuple(p for p in parts if p is not None)
+            return Recorded(retried.stream, retried.version, retried.events, True, settled)
+        fold = self.table(retried.stream)
+        if self.settlement is None or fold.state is None:
+            return retried
+        try:
+            plan = self.settlement(fold.state)
+            if plan is None:
                 return retried
-            events = self._decide(stream, live, command, actor)
-            return self._record(stream, entry, expected_version, events, event_id, actor)
+            written = self._write(self._settlement_parts(
+                StreamChange(retried.stream, fold.version, ()), [], fold.state, plan,
+                settle_id), actor)
+        except RuleViolation as refused:
+            return _warned(retried, refused.as_dict())
+        except (ConcurrencyConflict, DuplicateEventConflict) as conflict:
+            return _warned(retried, {"rule": "settle", "message": str(conflict), "legal": []})
+        return Recorded(retried.stream, retried.version, retried.events, True, tuple(written))
 
     def _check_same_command(self, stream: str, live: LiveTable, expected_version: int,
                             command: TableCommand, retried: Recorded,
-                            actor: Actor | None = None) -> None:
+                            actor: Actor | None = None) -> bool:
         """A retry is the same command only if, decided where it was first sent, it gives the
-        events recorded under its id; otherwise its id was reused for another entry."""
+        events recorded under its id; otherwise its id was reused for another entry. True
+        when the command left the table to be settled (a hand's end)."""
         first = retried.events[0]
-        if live.corrected_since(expected_version) or isinstance(command, _CORRECTIONS):
+        if live.corrected_since(expected_version) or needs_whole_past(command):
             # The table as it stood then is not the live one's past (or a correction needs
             # that past's whole log): fold the stream up to there, as it was.
             before = LiveTable.load(stream, self.store.read(stream, 1, expected_version))
@@ -339,6 +378,7 @@ class Recorder:
                       f"it recorded {first.type} {first.payload}; this command gives "
                       f"{mine[0][2]}")
             raise DuplicateEventConflict(first.event_id, detail)
+        return settles(before.state, state_after(before, command, events))
 
     def record(self, stream: str, expected_version: int, events: Sequence[Any],
                event_id: uuid.UUID, actor: Actor) -> Recorded:
@@ -352,29 +392,32 @@ class Recorder:
             if retried is not None:
                 return retried
             self._check_version(stream, expected_version, current)
-            return self._record(stream, entry, expected_version, events, event_id, actor)
+            change = StreamChange(stream, expected_version, tuple(events))
+            return self._write([(change, _ids(event_id, len(events)))], actor)[0]
 
-    def plan_tables(self, commands: Mapping[str, Sequence[TableCommand]]) -> list[StreamChange]:
+    def plan_tables(self, commands: Mapping[str, Sequence[TableCommand]],
+                    trials: Mapping[str, LiveTable] | None = None) -> list[StreamChange]:
         """`plan_table` for several tables of one change (a move, a table break, a draw): a
-        player whom the same change takes out of one table may be seated at another."""
+        player whom the same change takes out of one table may be seated at another.
+        `trials`: tables as the change finds them, not recorded yet (a hand just decided)."""
+        trials = trials or {}
         leaving: set[str] = set()
         tournaments: set[str] = set()
+        seating = False
         for stream, table_commands in commands.items():
-            state = self.table(stream).state
-            if state is not None and state.tournament:
-                tournaments.add(state.tournament)
+            trial = trials.get(stream)
+            state = trial.state if trial is not None else self.table(stream).state
             for command in table_commands:
-                if isinstance(command, RemovePlayer) and state is not None:
-                    seat = state.occupant(command.seat)
-                    if seat is not None:
-                        leaving.add(seat.player)
-                if isinstance(command, OpenTable) and command.tournament:
-                    tournaments.add(command.tournament)
+                wanted = needs(state, command)
+                if wanted.tournament:
+                    tournaments.add(wanted.tournament)
+                if wanted.leaving:
+                    leaving.add(wanted.leaving)
+                seating = seating or wanted.seating
         # Who is seated where at the tournaments' tables, read once for the whole change (a
         # draw over 1,000 tables checks each seat against it, not against every table).
-        seated = self._seated(tournaments) if any(
-            isinstance(c, SeatPlayer) for cs in commands.values() for c in cs) else {}
-        return [self.plan_table(stream, c, frozenset(leaving), seated)
+        seated = self._seated(tournaments) if seating else {}
+        return [self.plan_table(stream, c, frozenset(leaving), seated, trials.get(stream))
                 for stream, c in commands.items() if c]
 
     def _seated(self, tournaments: set[str]) -> dict[str, tuple[str, str, int]]:
@@ -394,74 +437,104 @@ class Recorder:
 
     def plan_table(self, stream: str, commands: Sequence[TableCommand],
                    leaving: frozenset[str] = frozenset(),
-                   seated: Mapping[str, tuple[str, str, int]] | None = None) -> StreamChange:
+                   seated: Mapping[str, tuple[str, str, int]] | None = None,
+                   start: LiveTable | None = None) -> StreamChange:
         """The events `commands` give at the table, each decided on the table as the ones
         before it leave it; nothing is recorded (for `record_many`). `leaving`: players the
-        same change takes out of their other tables."""
+        same change takes out of their other tables; `start`: the table as the change finds
+        it, when that is not as recorded."""
         entry = self._entry(stream)
         with entry.lock:
-            live = self._live(stream, entry)
+            live = start if start is not None else self._live(stream, entry)
             trial = live
             events: list[Any] = []
             for command in commands:
                 decided = self._decide(stream, trial, command, leaving=leaving, seated=seated)
                 state = trial.state
                 for event in decided:
-                    state = _apply(state, event)
+                    state = apply_event(state, event)
                 trial = LiveTable.at(stream, trial.version + len(decided), state)
                 events.extend(decided)
             return StreamChange(stream, live.version, tuple(events))
 
     def record_many(self, changes: Sequence[StreamChange], event_id: uuid.UUID,
                     actor: Actor) -> list[Recorded]:
-        """Append every stream's change in one transaction (store.append_many): all of it or
-        none. The first change's first event carries `event_id`; every other event an id
-        derived from it, so a retry with the same id finds the whole command and adds
-        nothing. The streams' locks are taken in id order (no two such commands deadlock)."""
+        """Append every stream's change in one transaction: all of it or none. The first
+        change's first event carries `event_id`; every other event an id derived from it, so
+        a retry with the same id finds the whole command and adds nothing."""
         changes = [c for c in changes if c.events]
-        if not changes:
-            return []
         roots = [event_id if k == 0 else uuid.uuid5(event_id, f"stream:{c.stream}")
                  for k, c in enumerate(changes)]
-        entries = [self._entry(stream) for stream in sorted({c.stream for c in changes})]
+        try:
+            return self._write([(c, _ids(root, len(c.events)))
+                                for c, root in zip(changes, roots, strict=True)], actor)
+        except DuplicateEventConflict:
+            # Sent again after it was recorded (the stream has moved on since): what was
+            # recorded under these ids, if it is all there; else the conflict stands.
+            found = [self._find_retry(c.stream, 0, root)
+                     for c, root in zip(changes, roots, strict=True)]
+            if any(f is None for f in found):
+                raise
+            return [f for f in found if f is not None]
+
+    def _write(self, parts: Sequence[tuple[StreamChange, Sequence[uuid.UUID]]],
+               actor: Actor) -> list[Recorded]:
+        """The recorder's one append: every stream's part in one transaction (a stream's
+        events after its `expected_version`, each with its id), then the cached tables and
+        heads, the read models, the checkpoint when one is due, and the listeners. The
+        streams' locks are taken in id order (a caller's own lock is re-entrant)."""
+        parts = [(c, ids) for c, ids in parts if c.events]
+        if not parts:
+            return []
+        entries = [self._entry(stream) for stream in sorted({c.stream for c, _i in parts})]
         for entry in entries:
             entry.lock.acquire()
         try:
             now = self.clock()
-            parts = []
-            for change, root in zip(changes, roots, strict=True):
-                new = [NewEvent.from_domain(
-                    event, event_id=root if k == 0 else _derived_id(root, k),
-                    actor=actor.name, device=actor.device, recorded_at=now)
-                    for k, event in enumerate(change.events)]
+            appends = []
+            for change, ids in parts:
+                times = change.times or (now,) * len(change.events)
+                new = [NewEvent.from_domain(event, event_id=event_id, actor=actor.name,
+                                            device=actor.device, recorded_at=at)
+                       for event, event_id, at in zip(change.events, ids, times, strict=True)]
                 kind = "tournament" if change.stream.startswith("tournament-") else "table"
-                parts.append((change.stream, change.expected_version, new, kind))
+                appends.append((change.stream, change.expected_version, new, kind))
             try:
-                stored = self.store.append_many(parts)
-            except DuplicateEventConflict:
-                # Sent again after it was recorded (the stream has moved on since): what was
-                # recorded under these ids, if it is all there; else the conflict stands.
-                found = [self._find_retry(c.stream, 0, root)
-                         for c, root in zip(changes, roots, strict=True)]
-                if any(f is None for f in found):
-                    raise
-                return [f for f in found if f is not None]
+                stored = self.store.append_many(appends)
             except ConcurrencyConflict:
-                for change in changes:
+                # Another process recorded first: catch up, so that the answer (and the next
+                # command) sees the streams as they are.
+                for change, _i in parts:
                     self._refresh_head(change.stream, self._entry(change.stream))
                 raise
-            # The locks are re-entrant: the caches take the events in before anyone else
-            # decides at these streams.
-            self.learn([e for events in stored for e in events])
+            for (change, _i), events in zip(parts, stored, strict=True):
+                self._learn(change, events)
+            every = [e for events in stored for e in events]
+            for read_model in list(self._appended):
+                read_model(every)
         finally:
             for entry in reversed(entries):
                 entry.lock.release()
         if self.checkpoint is not None:
-            reason = _checkpoint_reason([e for events in stored for e in events])
+            reason = _checkpoint_reason(every)
             if reason is not None:
                 self.checkpoint(reason)
+        for events in stored:
+            for listener in list(self._listeners):
+                listener(events[-1].stream_id, events[-1].version)
         return [Recorded(events[-1].stream_id, events[-1].version, tuple(events))
                 for events in stored]
+
+    def _learn(self, change: StreamChange, stored: Sequence[StoredEvent]) -> None:
+        """The stream's cached head and table take in what this process just appended (the
+        decided events as they are: nothing is decoded again)."""
+        entry = self._entry(change.stream)
+        live = entry.live
+        if live is not None and live.version == change.expected_version:
+            live.extend(stored, change.events if len(change.events) == len(stored) else None)
+        entry.version = max(entry.version, stored[-1].version)
+        if live is not None and live.version < entry.version:
+            entry.stale = True
 
     def recorded(self, stream: str, event_id: uuid.UUID) -> Recorded | None:
         """What was recorded in `stream` under `event_id` (with the events derived from it), as
@@ -481,25 +554,6 @@ class Recorder:
         if previous is None:
             raise ConcurrencyConflict(stream, expected_version, current)
         return previous
-
-    def _record(self, stream: str, entry: _Stream, expected_version: int,
-                events: Sequence[Any], event_id: uuid.UUID, actor: Actor) -> Recorded:
-        try:
-            stored = self._append(stream, entry, expected_version, events, event_id, actor)
-        except ConcurrencyConflict:
-            # Another process recorded first: catch up, so that the answer (and the next
-            # command) sees the table as it is.
-            self._refresh_head(stream, entry)
-            raise
-        for read_model in list(self._appended):
-            read_model(stored)
-        if self.checkpoint is not None:
-            reason = _checkpoint_reason(stored)
-            if reason is not None:
-                self.checkpoint(reason)
-        for listener in list(self._listeners):
-            listener(stream, stored[-1].version)
-        return Recorded(stream, stored[-1].version, tuple(stored))
 
     def _find_retry(self, stream: str, expected_version: int,
                     event_id: uuid.UUID) -> Recorded | None:
@@ -523,26 +577,6 @@ class Recorder:
             return None
         return Recorded(stream, mine[-1].version, tuple(mine), retried=True)
 
-    def _append(self, stream: str, entry: _Stream, expected_version: int,
-                events: Sequence[Any], event_id: uuid.UUID, actor: Actor) -> list[StoredEvent]:
-        now = self.clock()
-        new = [
-            NewEvent.from_domain(
-                event, event_id=event_id if k == 0 else _derived_id(event_id, k),
-                actor=actor.name, device=actor.device, recorded_at=now,
-            )
-            for k, event in enumerate(events)
-        ]
-        kind = "tournament" if stream.startswith("tournament-") else "table"
-        stored = self.store.append(stream, expected_version, new, kind=kind)
-        live = entry.live
-        if live is not None and live.version == expected_version:
-            live.extend(stored, events if len(events) == len(stored) else None)
-        entry.version = max(entry.version, stored[-1].version)
-        if live is not None and live.version < entry.version:
-            entry.stale = True
-        return stored
-
     def events(self, stream: str) -> list[StoredEvent]:
         """Every stored event of a stream (tournament streams are read whole)."""
         return self.store.read(stream)
@@ -550,304 +584,29 @@ class Recorder:
     def _decide(self, stream: str, live: LiveTable, command: TableCommand,
                 actor: Actor | None = None, leaving: frozenset[str] = frozenset(),
                 seated: Mapping[str, tuple[str, str, int]] | None = None) -> list[Any]:
-        state = live.state
-        _check_words(command)
-        if isinstance(command, OpenTable):
-            check_name(command.table, "table")
-            if state is not None:
-                raise RuleViolation("table", f"table stream {stream} is already open")
-            check_table_opened(TableOpened(command.table, command.seat_count, command.profile,
-                                           command.tournament))
-            return [table_opened(command.table, command.seat_count, command.profile,
-                                 command.tournament)]
-        if isinstance(command, VoidEvents) and state is None and live.version:
-            # A table whose opening cannot be applied (recorded by an older release): the
-            # director can still void it.
-            check_reason(command.reason, "reason", required=True)
-            self._check_void(stream, live, command.versions)
-            return [EventVoided(command.versions, command.reason, cite(command.rule))]
-        if state is None:
-            raise RuleViolation("table", f"no table {stream}: open it first", ("open the table",))
-        if isinstance(command, StartHand):
-            number = command.hand_number or state.hands_played + 1
-            if state.hand is not None and state.hand.phase in ("misdealt", "void"):
-                # The exact re-deal: same hand number, button and limits.
-                number = state.hand.setup.hand_number
-            setup = plan_hand(state, command.level, number, command.final_table)
-            started = list(begin(setup))
-            return started + _penalty_kills(state, started, command.penalized)
-        if isinstance(command, SeatPlayer):
-            check_name(command.player, "player")
-            check_chips(command.stack, "stack")
-            _between_hands(state, "seat a player")
-            if not 1 <= command.seat <= state.seat_count:
-                raise RuleViolation("seating", f"seat {command.seat} does not exist (1 to "
-                                    f"{state.seat_count})")
-            if state.occupant(command.seat) is not None:
-                free = [s for s in range(1, state.seat_count + 1) if state.occupant(s) is None]
-                raise RuleViolation("seating", f"seat {command.seat} is taken",
-                                    tuple(f"seat {s}" for s in free))
-            if state.seat_of(command.player) is not None:
-                raise RuleViolation("seating", f"{command.player} is already seated here")
-            if command.player not in leaving:
-                self._check_not_seated_elsewhere(stream, state, command.player, seated)
-            return [PlayerSeated(command.seat, command.player, command.stack, command.waits,
-                                 command.reason)]
-        if isinstance(command, RemovePlayer):
-            _between_hands(state, "remove a player")
-            seat = _occupant(state, command.seat)
-            if command.reason == "eliminated" and seat.stack != 0:
-                raise RuleViolation("elimination", f"{seat.player} still has {seat.stack} chips")
-            return [PlayerLeft(seat.seat, seat.player, seat.stack, command.reason)]
-        if isinstance(command, PlaceButton):
-            check_seat(state, command.seat)
-            _between_hands(state, "move the button")
-            return [ButtonPlaced(command.seat, command.reason)]
-        if isinstance(command, AdjustStack):
-            check_chips(command.amount, "amount", negative=True)
-            _between_hands(state, "adjust a stack")
-            seat = _occupant(state, command.seat)
-            if seat.stack + command.amount < 0:
-                raise RuleViolation("stack", f"{seat.player} has only {seat.stack} chips")
-            return [StackAdjusted(seat.seat, seat.player, command.amount, command.reason,
-                                  cite(command.rule))]
-        if isinstance(command, CarryToPot):
-            _between_hands(state, "carry chips into the next pot")
-            if command.amount == 0 or state.carry + command.amount < 0:
-                raise RuleViolation("dead money", f"the table carries {state.carry} into its "
-                                    f"next pot: {command.amount} cannot be added to it")
-            return [PotCarried(command.amount, command.reason, cite(command.rule),
-                               command.other_table)]
-        if isinstance(command, SetAbsence):
-            seat = _occupant(state, command.seat)
-            events: list[Any] = [SeatAbsenceChanged(seat.seat, command.absent)]
-            hand = state.hand
-            if hand is not None and not hand.is_complete and seat.seat in hand.setup.seats:
-                position = hand.setup.seats.index(seat.seat)
-                if hand.absent[position] != command.absent and not hand.folded[position]:
-                    events.append(PlayerMarkedAbsent(position) if command.absent
-                                  else PlayerReturned(position))
-            return events
-        if isinstance(command, Undo):
-            by_director = actor is not None and actor.role == "director"
-            fold = live.fold()
-            versions = self._undo_versions(fold, by_director)
-            self._check_undo(live, versions, command, by_director)
-            return [EventVoided(versions, command.reason, "correction")]
-        if isinstance(command, VoidEvents):
-            check_reason(command.reason, "reason", required=True)
-            self._check_void(stream, live, command.versions)
-            return [EventVoided(command.versions, command.reason, cite(command.rule))]
-        if isinstance(command, AmendAmount):
-            replacement = _bet_as_amended(live, command)
-            # The later entries of the hand follow the new amount where they still fit (a
-            # call follows it, folds stay folds); only an entry that no longer fits is named.
-            later = follow_amendment(live.fold().effective, command.version, replacement)
-            amendments = [self._amendment(AmendEvent(version, event, command.reason,
-                                                     command.rule))
-                          for version, event in [(command.version, replacement), *later]]
-            self._check_correction(stream, live, amendments)
-            return amendments
-        if isinstance(command, AmendEvent):
-            amended = self._amendment(command)
-            self._check_correction(stream, live, [amended])
-            return [amended]
-        hand = state.hand
-        if hand is None:
-            raise RuleViolation("hand", "no hand in progress: start a hand first",
-                                ("start a hand",))
-        return list(decide(hand, command))
-
-    def _check_not_seated_elsewhere(self, stream: str, state: TableState, player: str,
-                                    seated: Mapping[str, tuple[str, str, int]] | None = None
-                                    ) -> None:
-        """A tournament's player has one seat: refused while he is seated at another of its
-        tables (a move takes him out there first). `seated`: where the tournament's players
-        sit, read once for a change over several tables."""
-        if not state.tournament:
-            return
-        if seated is not None:
-            found = seated.get(player)
-            if found is not None and found[0] != stream:
-                raise RuleViolation(
-                    "seating", f"player: {player} is already seated at table {found[1]} of "
-                    f"tournament {state.tournament} (seat {found[2]})",
-                    ("move the player instead",))
-            return
-        for head in self.store.streams():
-            if head.kind != "table" or head.stream_id == stream:
-                continue
-            other = self.table(head.stream_id).state  # held in memory after its first read
-            if other is None or other.tournament != state.tournament:
-                continue
-            seat = other.seat_of(player)
-            if seat is not None:
-                raise RuleViolation(
-                    "seating", f"player: {player} is already seated at table {other.table} of "
-                    f"tournament {state.tournament} (seat {seat.seat})",
-                    ("move the player instead",))
-
-    def _undo_versions(self, fold: TableFold, by_director: bool = False) -> tuple[int, ...]:
-        """The last entry of the hand in progress, with the events derived from it."""
-        state = fold.state
-        if state is None or state.hand is None:
-            raise RuleViolation("undo", "nothing to undo: no hand at this table")
-        versions: list[int] = []
-        effective = fold.effective
-        for index in range(len(effective) - 1, -1, -1):
-            version, event = effective[index]
-            if isinstance(event, PotAwarded) and event.pot > 0:
-                versions.append(version)
-                continue
-            if isinstance(event, _DERIVED):
-                versions.append(version)
-                continue
-            if isinstance(event, (TableOpened, PlayerSeated, PlayerLeft, ButtonPlaced,
-                                  StackAdjusted, SeatAbsenceChanged, PotCarried)):
-                what = directors_event(event)
-                if what and not by_director:
-                    raise DirectorsCorrection(
-                        "undo", f"#{version} is {what}, a director's ruling: a dealer's undo "
-                        "does not reverse it; a director must do it (void events, with the "
-                        "reason)", ("call the director",))
-                raise RuleViolation("undo", "nothing to undo in the current hand; a director "
-                                    "corrects earlier events", ("void events (director)",))
-            versions.append(version)
-            if index > 0 and isinstance(effective[index - 1][1], ChipsPushed):
-                # The chips pushed and the action they were ruled as are one entry.
-                versions.append(effective[index - 1][0])
-            break
-        if not versions:
-            raise RuleViolation("undo", "nothing to undo")
-        return tuple(sorted(versions))
-
-    def _check_undo(self, live: LiveTable, versions: tuple[int, ...], command: Undo,
-                    by_director: bool) -> None:
-        """A director's event ends the dealer's undo: reversing it is a director's correction,
-        recorded with his reason."""
-        amended = live.amended_versions()
-        events = dict(live.fold().effective)
-        for version in versions:
-            what = "an amended entry" if version in amended else directors_event(
-                events.get(version))
-            if not what:
-                continue
-            if not by_director:
-                raise DirectorsCorrection(
-                    "undo", f"#{version} is {what}, a director's ruling: a dealer's undo does "
-                    "not reverse it; a director must do it (void events, with the reason)",
-                    ("call the director",))
-            if not command.reason.strip() or command.reason == DEFAULT_UNDO_REASON:
-                raise RuleViolation("correction", f"#{version} is {what}: reversing a "
-                                    "director's ruling records why", ("give the reason",))
-
-    def _amendment(self, command: AmendEvent) -> EventAmended:
-        if not command.reason.strip() or not command.rule.strip():
-            raise RuleViolation("correction", "an amendment records why and the rule cited",
-                                ("give a reason and a rule",))
-        event_type, version, payload = encode_event(command.replacement)
-        return EventAmended(command.version, event_type, canonical_json(payload),
-                            command.reason, cite(command.rule), version)
-
-    def _check_void(self, stream: str, live: LiveTable, versions: tuple[int, ...]) -> None:
-        """Re-derive the table without those events; every later event must still be legal."""
-        self._check_correction(stream, live, [EventVoided(versions, "trial")])
-
-    def _check_correction(self, stream: str, live: LiveTable, corrections: list[Any]) -> None:
-        """Re-derive the table with the correction (from the snapshot at the start of the hand
-        it touches); every later event must still be legal."""
-        targets: list[int] = []
-        for correction in corrections:
-            targets.extend(correction.versions if isinstance(correction, EventVoided)
-                           else [correction.version])
-        missing = [v for v in targets if not 1 <= v <= live.version]
-        if missing:
-            raise RuleViolation("correction", f"version {missing[0]} is not in {stream}")
-        new = live.trial_findings(corrections)
-        if new:
-            first = new[0]
-            raise RuleViolation(
-                first.rule, f"that correction makes version {first.version} "
-                f"({first.event_type}) invalid: {first.message}",
-                ("void the later events too",),
-            )
-
-
-def _bet_as_amended(live: LiveTable, command: AmendAmount) -> Any:
-    """The bet or raise at `command.version` re-decided by the engine with the corrected
-    amount, on the table as it stood just before it."""
-    effective = live.fold().effective
-    at = bisect.bisect_left(effective, command.version, key=lambda item: item[0])
-    original = effective[at][1] if at < len(effective) and effective[at][0] == command.version \
-        else None
-    if not isinstance(original, BetMade | RaiseMade):
-        raise RuleViolation("correction", f"version {command.version} is not a bet or a raise "
-                            "that counts: only their amounts are amended",
-                            ("void the entry instead",))
-    before = live.state_before(command.version)
-    assert before is not None and before.hand is not None
-    decided = decide(before.hand, hand_commands.BetRaise(original.player, command.to))
-    return decided[0]
-
-
-def _penalty_kills(state: TableState, started: list[Any],
-                   penalized: tuple[str, ...]) -> list[Any]:
-    """TDA 71: a player serving a penalty is dealt in, posts, and has his hand killed at once
-    (never the last live hand: that one wins the pot)."""
-    if not penalized:
-        return []
-    trial: TableState | None = state
-    for event in started:
-        trial = _apply(trial, event)
-    kills: list[Any] = []
-    for player in penalized:
-        hand = trial.hand if trial is not None else None
-        if hand is None or hand.is_complete or player not in hand.setup.players:
-            continue
-        position = hand.setup.players.index(player)
-        try:
-            decided = decide(hand, hand_commands.KillHand(position, KILLED_FOR_PENALTY,
-                                                          PENALTY_RULE))
-        except RuleViolation:
-            continue
-        for event in decided:
-            trial = _apply(trial, event)
-        kills.extend(decided)
-    return kills
+        """The read side's one decision (replay/decide.py), with the facts it needs from the
+        tournament's other tables gathered here."""
+        if seated is None:
+            wanted = needs(live.state, command)
+            seated = self._seated({wanted.tournament}) if wanted.seating and \
+                wanted.tournament else {}
+        facts = TableFacts(stream, seated, leaving,
+                           by_director=actor is not None and actor.role == "director")
+        return decide(live, command, facts)
 
 
 def _derived_id(event_id: uuid.UUID, k: int) -> uuid.UUID:
     return uuid.uuid5(event_id, str(k))
 
 
-def _check_words(command: Any) -> None:
-    """Reasons and rulings are kept forever and shown on every screen: a sane length, no
-    control characters."""
-    for name in ("reason", "ruling", "rule"):
-        value = getattr(command, name, None)
-        if isinstance(value, str):
-            check_reason(value, name)
+def _ids(root: uuid.UUID, count: int) -> list[uuid.UUID]:
+    """A command's event ids: its own first, then ids derived from it."""
+    return [root if k == 0 else _derived_id(root, k) for k in range(count)]
 
 
-def _between_hands(state: TableState, what: str) -> None:
-    if state.hand_in_progress:
-        raise RuleViolation("hand in progress", f"cannot {what} during a hand",
-                            ("finish the hand first",))
-
-
-def _occupant(state: TableState, seat_number: int) -> Any:
-    seat = state.occupant(seat_number)
-    if seat is None:
-        raise RuleViolation("seating", f"seat {seat_number} is empty")
-    return seat
-
-
-def _apply(state: TableState | None, event: Any) -> TableState | None:
-    if isinstance(event, TableOpened):
-        return open_table(event)
-    if state is None:
-        return None
-    return apply_table(state, event)
+def _warned(recorded: Recorded, warning: dict[str, Any]) -> Recorded:
+    return Recorded(recorded.stream, recorded.version, recorded.events, recorded.retried,
+                    recorded.settled, warning)
 
 
 def _checkpoint_reason(stored: Sequence[StoredEvent]) -> str | None:

@@ -33,11 +33,11 @@ from handlog.engine.clock import add_time, pause_clock_now, resume_clock
 from handlog.engine.errors import RuleViolation
 from handlog.engine.events import HandKilled, HandStarted
 from handlog.engine.hand_for_hand import check_hand_start
+from handlog.engine.limits import check_name
 from handlog.engine.penalties import KILLED_FOR_PENALTY, hands_owed, serving
 from handlog.engine.structure import Structure
 from handlog.engine.table import TableState
 from handlog.engine.tournament import (
-    Bust,
     create_tournament,
     decide_antes,
     end_break,
@@ -47,7 +47,6 @@ from handlog.engine.tournament import (
 from handlog.engine.tournament_commands import TournamentCommand
 from handlog.engine.tournament_decide import (
     Decision,
-    busts_at,
     decide_assign_bounty,
     decide_award_high_hand,
     decide_correct_stack,
@@ -66,7 +65,6 @@ from handlog.engine.tournament_decide import (
 from handlog.engine.tournament_events import (
     AntesDecided,
     BountyAssigned,
-    BountyReferred,
     BreakEnded,
     BreakStarted,
     ChipsColoredUp,
@@ -97,7 +95,6 @@ from handlog.engine.tournament_moves import (
 )
 from handlog.engine.tournament_state import TournamentState, apply_tournament, fold_tournament
 from handlog.engine.words import cite
-from handlog.recorder.limits import check_name
 from handlog.recorder.service import Actor, Recorded, Recorder, StreamChange
 from handlog.replay.fold import TableFold
 from handlog.schema.errors import ConcurrencyConflict, DuplicateEventConflict
@@ -167,11 +164,14 @@ class _Tables(Mapping[str, TableState]):
     streams known to exist (then no other is read)."""
 
     def __init__(self, tournaments: Tournaments, tournament: str,
-                 opened: Set[str] | None = None) -> None:
+                 opened: Set[str] | None = None,
+                 pending: Mapping[str, TableState] | None = None) -> None:
         self._tournaments = tournaments
         self._tournament = tournament
         self._opened = opened
-        self._read: dict[str, TableState | None] = {}
+        # `pending`: tables as a hand left them, not recorded yet (a hand's end is settled in
+        # its own transaction: Recorder.settlement).
+        self._read: dict[str, TableState | None] = dict(pending or {})
 
     def _state(self, table: str) -> TableState | None:
         if table not in self._read:
@@ -214,6 +214,11 @@ class Tournaments:
     _followers: list[Follower] = field(default_factory=list)
     _served: dict[str, tuple[int, dict[str, int]]] = field(default_factory=dict)
     _lock: threading.Lock = field(default_factory=threading.Lock)
+
+    def __post_init__(self) -> None:
+        # A hand's end at a tournament table is settled with it, whoever ends the hand.
+        if self.recorder.settlement is None:
+            self.recorder.settlement = self.plan_settlement
 
     # --- reading --------------------------------------------------------------------------
 
@@ -270,9 +275,10 @@ class Tournaments:
     def table(self, tournament: str, table: str) -> TableFold:
         return self.recorder.table(table_stream(tournament, table))
 
-    def _tables(self, tournament: str, opened: Set[str] | None = None) -> _Tables:
+    def _tables(self, tournament: str, opened: Set[str] | None = None,
+                pending: Mapping[str, TableState] | None = None) -> _Tables:
         """The facts a decision reads from the tables: each table's state, by name."""
-        return _Tables(self, tournament, opened)
+        return _Tables(self, tournament, opened, pending)
 
     def tournaments(self) -> list[str]:
         return [h.stream_id.removeprefix("tournament-") for h in self.recorder.store.streams()
@@ -582,27 +588,35 @@ class Tournaments:
 
     def settle_hand(self, tournament: str, table: str, actor: Actor, *,
                     event_id: uuid.UUID | None = None) -> list[PlayerEliminated]:
-        """After a hand, in one transaction: the high hands it showed (a jackpot's flushes or
-        better that beat or equal the best so far), the players left with no chips eliminated
-        with their places and bounties (the engine names the collector, or refers the bounty
-        to the director), their seats emptied; the prizes when one player is left. With an
-        event id, a retry returns the eliminations recorded under it."""
-        ids = _ids(event_id)
+        """The director's settle of a table (a hand's end settles itself, recorded with it:
+        Recorder.submit): in one transaction, what the engine's `decide_settlement` decides.
+        With an event id, a retry returns the eliminations recorded under it."""
         recorded = self._atomic_or_none(
-            tournament, ids,
+            tournament, _ids(event_id),
             lambda state, _v: decide_settlement(state, table, self._tables(tournament)), actor)
         if recorded is None:
             return []
         return [e for e in (s.decode() for s in recorded.events)
                 if isinstance(e, PlayerEliminated)]
 
-    def _busts(self, tournament: str, state: TournamentState, tables: Sequence[str]
-               ) -> tuple[list[Bust], list[BountyReferred], dict[str, list[Any]]]:
-        """The players left without chips at `tables` after their last hands (the engine's
-        `busts_at`): each with his chips at the start of that hand and his bounty's collector
-        (or the referral), and the seats to empty."""
-        busts, referred, commands = busts_at(state, self._tables(tournament), tables)
-        return busts, referred, dict(commands)
+    def plan_settlement(self, after: TableState
+                        ) -> tuple[StreamChange, dict[str, list[Any]]] | None:
+        """The settlement of a tournament's table as a hand left it (`after`, not recorded
+        yet), planned and not recorded: the tournament's events at the version they were
+        decided at and each table's commands (None: nothing to settle). The Recorder appends
+        them with the hand's events (Recorder.settlement)."""
+        tournament = after.tournament
+        if not self.recorder.head_version(tournament_stream(tournament)):
+            return None  # a table opened for a tournament never created: nothing to settle
+        state, version = self._read(tournament)
+        if after.table not in state.tables:
+            return None
+        decided = decide_settlement(state, after.table,
+                                    self._tables(tournament, pending={after.table: after}))
+        if not decided.events:
+            return None
+        return (StreamChange(tournament_stream(tournament), version, tuple(decided.events)),
+                {table_stream(tournament, t): list(c) for t, c in decided.commands.items() if c})
 
     def count_stacks(self, tournament: str, table: str, occasion: str,
                      counted: Mapping[str, int], actor: Actor, *,

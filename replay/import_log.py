@@ -15,10 +15,8 @@ from __future__ import annotations
 import hashlib
 import os
 import re
-import uuid
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
-from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -46,7 +44,6 @@ from handlog.replay.fold import fold_effective, level_of
 from handlog.replay.phh import PhhEntry, PhhHand
 from handlog.replay.phh_verify import HandResult, command_for, hand_commands, setup_for
 from handlog.schema.codec import decode_event, encode_event
-from handlog.schema.store import EventStore, NewEvent
 
 IMPORTED = "imported"  # the reason code of the seats and the button an import sets
 
@@ -215,24 +212,3 @@ def _dry_fold(stream: str, state: TableState | None, events: Sequence[Any]) -> s
     if state is None or state.hand_in_progress:
         return "the hand does not end"
     return ""
-
-
-def record(store: EventStore, into: IntoLog, actor: str, device: str,
-           clock: datetime) -> int:
-    """Append every new stream in one transaction; the number of events written. A stream
-    that exists already (the same file imported before) is refused by the store."""
-    parts = []
-    moment = clock
-    written = 0
-    for stream, events in into.streams.items():
-        batch = []
-        for event in events:
-            batch.append(NewEvent.from_domain(event, event_id=uuid.uuid4(), actor=actor,
-                                              device=device, recorded_at=moment))
-            moment += timedelta(microseconds=1)
-        parts.append((stream, 0, batch, "table"))
-        written += len(batch)
-    if parts:
-        store.append_many(parts)
-    return written
-

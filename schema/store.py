@@ -299,6 +299,10 @@ class EventStore:
         duplicate in any part refuses the whole. Returns each part's events as stored, in the
         order given. Stream rows are locked in stream-id order before anything is written, so
         two such transactions never wait for each other in a circle."""
+        if len(appends) == 1:
+            # One stream: append's own path (on a head this store wrote, one round trip).
+            stream_id, expected_version, events, kind = appends[0]
+            return [self.append(stream_id, expected_version, events, kind)]
         streams = [stream for stream, _v, _e, _k in appends]
         if len(set(streams)) != len(streams):
             raise ValueError("append_many: a stream appears twice; give its events in one part")

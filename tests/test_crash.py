@@ -15,11 +15,13 @@ from __future__ import annotations
 import multiprocessing
 import random
 import sqlite3
+import threading
 import time
 import uuid
 from datetime import UTC, datetime
 from multiprocessing.connection import Connection
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -315,5 +317,194 @@ def test_a_move_killed_at_any_moment_on_postgresql_is_there_whole_or_not_at_all(
     upgrade_database(pg_url)
     _tournament_ready(pg_url, "m", 10)
     assert kill_tournament_writer(pg_url, "move", 9, kills=10) > 0
+    with open_store(pg_url) as store:
+        assert replay_log(store).findings == []
+
+
+# --- a hand's end and its settlement: one transaction ------------------------------------------
+
+BUST = uuid.UUID("6c0b8c42-3a5e-4a53-9d8c-7c0d1a3c0002")
+
+
+def _hand_before_its_last_entry(url: str, name: str) -> tuple[str, int]:
+    """Three players at one table; the first all in, the second calls with aces, the third
+    folds; everything recorded but the award that ends the hand. Returns the loser and the
+    table's version the award is sent at."""
+    from handlog.engine import commands as hc
+    from handlog.engine.cards import parse_card
+    from handlog.engine.hand import BETTING, BOARD, SHOWDOWN, legal_actions, showdown_order
+    from handlog.recorder.demo import DEMO_STRUCTURE
+    from handlog.recorder.service import Actor, Recorder
+    from handlog.recorder.structure import load_structure
+    from handlog.recorder.tournament_service import Tournaments, table_stream
+    from handlog.schema.store import open_store
+
+    director = Actor("director", "director", "crash-test")
+    board = [parse_card(c) for c in ("2c", "3d", "9h", "Js", "4s")]
+    with open_store(url) as store:
+        recorder = Recorder(store)
+        t = Tournaments(recorder)
+        t.create(name, load_structure(DEMO_STRUCTURE), director)
+        for k in range(3):
+            t.register(name, f"P{k}", director)
+        t.draw_seats(name, 1, 3, director)
+        t.start_level(name, director)
+        loser, winner, _third = (e.player for e in t.state(name).seated_at("1"))
+        t.start_hand(name, "1", director)
+        stream = table_stream(name, "1")
+        while True:
+            hand = recorder.table(stream).state.hand  # type: ignore[union-attr]
+            assert hand is not None and not hand.is_complete
+            command: object
+            if hand.phase == BETTING:
+                la = legal_actions(hand)
+                assert la is not None
+                who = hand.setup.players[la.player]
+                command = (hc.BetRaise(la.player, la.max_to) if who == loser and la.raise_kind
+                           else hc.CheckCall(la.player) if who in (loser, winner)
+                           or not la.call_amount else hc.Fold(la.player))
+            elif hand.phase == BOARD:
+                count = 3 if not hand.board else 1
+                command = hc.DealBoard(tuple(board[:count]))
+                del board[:count]
+            else:
+                assert hand.phase == SHOWDOWN
+                unshown = [i for i in showdown_order(hand) if hand.shown[i] is None]
+                if not unshown:
+                    return loser, recorder.table(stream).version  # the award ends the hand
+                cards = ("Ah", "Ad") if hand.setup.players[unshown[0]] == winner else ("7c", "8d")
+                command = hc.ShowCards(unshown[0], tuple(parse_card(c) for c in cards))
+            recorder.submit(stream, command, recorder.table(stream).version,  # type: ignore[arg-type]
+                            uuid.uuid4(), director)
+
+
+def hand_ender(url: str, name: str, version: int, acks: Connection) -> None:
+    """Records the award that ends the hand (the tablet's tap, with its fixed event id),
+    telling the test before and after each write to the store; then waits to be killed."""
+    from handlog.engine.commands import AwardPots
+    from handlog.recorder.service import Actor, Recorder
+    from handlog.recorder.tournament_service import Tournaments, table_stream
+    from handlog.schema.store import open_store
+
+    store = open_store(url)
+    writes = {"depth": 0, "count": 0}
+
+    def told(method: Any) -> Any:
+        def write(*args: Any, **kwargs: Any) -> Any:
+            outer = writes["depth"] == 0
+            writes["depth"] += 1
+            if outer:
+                writes["count"] += 1
+                acks.send(("writing", writes["count"]))
+            try:
+                result = method(*args, **kwargs)
+            finally:
+                writes["depth"] -= 1
+            if outer:
+                acks.send(("written", writes["count"]))
+            return result
+        return write
+
+    store.append = told(store.append)  # type: ignore[method-assign]
+    store.append_many = told(store.append_many)  # type: ignore[method-assign]
+    recorder = Recorder(store)
+    Tournaments(recorder)
+    stream = table_stream(name, "1")
+    dealer = Actor("dealer", "dealer", "crash-tablet")
+    acks.send(("ready", 0))
+    recorder.submit(stream, AwardPots(), version, uuid.uuid5(BUST, name), dealer)
+    acks.send(("answered", 0))
+    threading.Event().wait()  # until killed
+
+
+def check_busted_player(url: str, name: str, loser: str) -> bool:
+    """Whenever the hand's end is recorded, its loser is out: eliminated at the tournament and
+    no longer seated at the table. True when the hand's end is recorded."""
+    from handlog.engine.tournament_state import fold_tournament
+    from handlog.recorder.tournament_service import table_stream, tournament_stream
+    from handlog.replay.fold import fold_table
+    from handlog.schema.store import open_store
+
+    with open_store(url) as store:
+        tournament = fold_tournament(e.decode() for e in store.read(tournament_stream(name)))
+        stream = table_stream(name, "1")
+        table = fold_table(stream, store.read(stream), verify=True).state
+    assert table is not None and table.hand is not None
+    entrant = tournament.entrant(loser)
+    assert entrant is not None
+    if not table.hand.is_complete:
+        assert entrant.alive and table.seat_of(loser) is not None
+        return False
+    assert not entrant.alive, f"{loser} busted in a recorded hand but not eliminated"
+    assert table.seat_of(loser) is None, f"{loser} busted but still seated"
+    return True
+
+
+def kill_around_the_hands_end(url: str, moments: list[tuple[str, int]]) -> list[bool]:
+    """For each moment (a message of the writer: kill on receiving it), a tournament whose hand
+    waits for its last entry, a writer killed then, a check, and a restarted writer that
+    retries the same tap to its answer; then the check again. Returns whether each hand's end
+    had been recorded when the writer was killed."""
+    context = multiprocessing.get_context("forkserver")
+    context.set_forkserver_preload(["handlog.schema.store", "handlog.recorder.tournament_service",
+                                    "handlog.replay.fold"])
+    ended = []
+    for k, (moment, count) in enumerate(moments):
+        name = f"h{k}"
+        loser, version = _hand_before_its_last_entry(url, name)
+        for restart in (False, True):
+            receiver, sender = context.Pipe(duplex=False)
+            process = context.Process(target=hand_ender, args=(url, name, version, sender))
+            process.start()
+            sender.close()
+            try:
+                while True:
+                    assert receiver.poll(120), "the writer went quiet"
+                    if receiver.recv() == ((moment, count) if not restart else ("answered", 0)):
+                        break
+            finally:
+                process.kill()
+                process.join(30)
+                receiver.close()
+            recorded = check_busted_player(url, name, loser)
+            if not restart:
+                ended.append(recorded)
+        assert recorded, "the retried tap ended the hand"
+    return ended
+
+
+# Killed as the tap's write begins, once it returned (committed: the hand's end and its
+# settlement are one write, there is no second), and once the tap answered.
+MOMENTS = [("writing", 1), ("written", 1), ("answered", 0), ("writing", 1), ("written", 1)]
+
+
+@pytest.mark.slow
+def test_a_hands_end_killed_at_any_moment_never_leaves_a_busted_player_seated(
+        tmp_path: Path) -> None:
+    """The server is SIGKILLed around a hand's last entry (the award that busts a player):
+    whenever the hand's end is in the log, the player is out (eliminated, his seat empty),
+    also right after its first write returned; the retried tap after the restart ends the
+    hand and settles it once. The log replays clean."""
+    from handlog.replay.verify import replay_log
+    from handlog.schema.store import open_store, upgrade_database
+
+    url = f"sqlite:///{tmp_path / 'busts.db'}"
+    upgrade_database(url)
+    ended = kill_around_the_hands_end(url, MOMENTS)
+    assert ended == [False, True, True, False, True]
+    with open_store(url) as store:
+        assert replay_log(store).findings == []
+
+
+@pytest.mark.slow
+def test_a_hands_end_killed_at_any_moment_on_postgresql_never_leaves_a_busted_player_seated(
+        pg_url: str) -> None:
+    """As on SQLite, on PostgreSQL."""
+    from handlog.replay.verify import replay_log
+    from handlog.schema.store import open_store, upgrade_database
+
+    upgrade_database(pg_url)
+    ended = kill_around_the_hands_end(pg_url, MOMENTS[:3])
+    assert ended == [False, True, True]
     with open_store(pg_url) as store:
         assert replay_log(store).findings == []

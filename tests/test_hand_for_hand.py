@@ -99,7 +99,7 @@ BOARD_CARDS = [parse_card(c) for c in ("2c", "3d", "9h", "Js", "4s")]
 def bust_hand(recorder: Recorder, t: Tournaments, tournament: str, table: str, loser: str,
               winner: str) -> list[PlayerEliminated]:
     """One hand at `table`: `loser` all in, `winner` calls with aces, the rest fold; then
-    the hand is settled. Returns the eliminations recorded."""
+    the hand is settled (with its last entry). Returns the eliminations recorded."""
     dealer = Actor(f"dealer-{table}", "dealer", f"tablet-{table}")
     stream = table_stream(tournament, table)
     t.start_hand(tournament, table, dealer)
@@ -134,8 +134,12 @@ def bust_hand(recorder: Recorder, t: Tournaments, tournament: str, table: str, l
                 command = hc.AwardPots()
         else:
             break
-        recorder.submit(stream, command, recorder.table(stream).version, uuid.uuid4(), dealer)
-    return t.settle_hand(tournament, table, DIRECTOR)
+        last = recorder.submit(stream, command, recorder.table(stream).version, uuid.uuid4(),
+                               dealer)
+    # The hand's last entry recorded its settlement with it: a director's settle adds nothing.
+    assert t.settle_hand(tournament, table, DIRECTOR) == []
+    return [e for part in last.settled for e in (s.decode() for s in part.events)
+            if isinstance(e, PlayerEliminated)]
 
 
 def two_tables(recorder: Recorder) -> tuple[str, Tournaments, dict[str, list[str]]]:

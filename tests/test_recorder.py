@@ -244,9 +244,10 @@ def test_replay_reports_odd_chips_stranded_at_a_broken_table(
     planned = Recorder.plan_table
 
     def without_hand_on(self: Recorder, stream: str, commands: list[Any],
-                        leaving: frozenset[str] = frozenset(), seated: Any = None) -> Any:
+                        leaving: frozenset[str] = frozenset(), seated: Any = None,
+                        start: Any = None) -> Any:
         return planned(self, stream, [c for c in commands if not isinstance(c, CarryToPot)],
-                       leaving, seated)
+                       leaving, seated, start)
 
     monkeypatch.setattr(Recorder, "plan_table", without_hand_on)
     t.balance("o", DIRECTOR_ACTOR)
@@ -479,7 +480,7 @@ def test_director_amends_an_earlier_bet_and_later_events_are_revalidated(
     """An amendment re-derives the table (the original stays in the log); one that would make
     a later event illegal is refused with that event named."""
     from handlog.engine.events import RaiseMade
-    from handlog.recorder.service import AmendEvent
+    from handlog.engine.table_commands import AmendEvent
 
     three_handed(recorder)
     submit(recorder, StartHand(Level(10, 20)))

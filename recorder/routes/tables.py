@@ -3,7 +3,6 @@ it (a tablet's tap), its live view, and a pairing code for one more dealer table
 
 from __future__ import annotations
 
-import uuid
 from typing import Any
 
 import anyio
@@ -132,22 +131,15 @@ def record_tap(services: Services, stream: str, raw: bytes, request: Request) ->
     except RuleViolation as violation:
         return refusal(422, violation.rule, violation.message, list(violation.legal),
                        table=view(stream, session))
-    eliminated: list[str] = []
-    warning = None
-    try:
-        # The eliminations' ids derive from the command's: a retry finds them.
-        eliminated = desk.settle(recorder.table(stream), actor,
-                                 uuid.uuid5(body.event_id, "settle"), recorded.retried)
-    except RuleViolation as violation:
-        warning = violation.as_dict()
-    except (ConcurrencyConflict, DuplicateEventConflict) as conflict:
-        warning = {"rule": "settle", "message": str(conflict), "legal": []}
+    # A hand's end is recorded with its settlement (Recorder.submit): who went out.
+    eliminated = [e.payload["player"] for part in recorded.settled for e in part.events
+                  if e.type == "player_eliminated"]
     current = recorder.table(stream)
     return FastJSON({
         "recorded": True, "retried": recorded.retried, "version": recorded.version,
         "events": event_rows(current, list(recorded.events), public_for(session, stream),
                              desk.names(current)),
-        "eliminated": eliminated, "warning": warning,
+        "eliminated": eliminated, "warning": recorded.warning,
         "table": view(stream, session, current),
     })
 

@@ -1,11 +1,14 @@
-"""What a command's field may hold, attached to the command's own type so that whoever reads
-commands from outside (the HTTP API validates them with pydantic) refuses what is out of
-bounds before anything is decided, naming the field.
+"""What an entry may hold before it is recorded: names and reasons of a sane length without
+control characters, chip amounts below 10^12. The engine refuses a command that breaks them,
+so the CLI, the HTTP API and the tablet's own engine refuse the same entries with the same
+words, and nothing reaches the permanent log (or every screen) that a person could not have
+meant.
 
-The engine imports no pydantic: `Limit` speaks pydantic's published protocol by name
-(`__get_pydantic_core_schema__`, `__get_pydantic_json_schema__`), whose core schemas are plain
-dictionaries, so a field reads `Annotated[str, Limit(max_length=80)]` and stays a plain str to
-the engine.
+The same limits ride on the commands' own fields for whoever reads commands from outside (the
+HTTP API validates the tournament's commands with pydantic): `Limit` speaks pydantic's published
+protocol by name (`__get_pydantic_core_schema__`, `__get_pydantic_json_schema__`, whose core
+schemas are plain dictionaries), so the engine imports no pydantic and a field reads
+`Annotated[str, Limit(max_length=80)]` while staying a plain str to the engine.
 """
 
 from __future__ import annotations
@@ -15,6 +18,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Annotated, Any
 
+from handlog.engine.errors import RuleViolation
 from handlog.engine.table import MAX_CHIPS, MAX_SEATS
 
 MAX_NAME = 80  # a table's or a player's name
@@ -53,6 +57,36 @@ def reason_problem(value: str, required: bool = False) -> str | None:
     if char is not None:
         return f"no control characters (found U+{ord(char):04X})"
     return None
+
+
+def check_name(value: str, field: str) -> None:
+    """RuleViolation naming `field` when `value` is no name."""
+    problem = name_problem(value)
+    if problem:
+        raise RuleViolation(field, f"{field}: {problem}", (f"1 to {MAX_NAME} printable "
+                            "characters",))
+
+
+def check_reason(value: str, field: str = "reason", required: bool = False) -> None:
+    problem = reason_problem(value, required)
+    if problem:
+        raise RuleViolation(field, f"{field}: {problem}", (f"up to {MAX_REASON} characters",))
+
+
+def check_chips(value: int, field: str, negative: bool = False) -> None:
+    low = -MAX_CHIPS if negative else 0
+    if not low <= value <= MAX_CHIPS:
+        raise RuleViolation(field, f"{field}: {value} is out of range; allowed: {low} to "
+                            f"{MAX_CHIPS:,}", (f"{low} to {MAX_CHIPS}",))
+
+
+def check_words(command: Any) -> None:
+    """Reasons and rulings are kept forever and shown on every screen: a sane length, no
+    control characters."""
+    for name in ("reason", "ruling", "rule"):
+        value = getattr(command, name, None)
+        if isinstance(value, str):
+            check_reason(value, name)
 
 
 _BOUNDS = ("min_length", "max_length", "ge", "le")
