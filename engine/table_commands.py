@@ -5,7 +5,7 @@ Seats are numbered from 1; amounts are chips."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from handlog.engine import commands as hand_commands
@@ -142,3 +142,46 @@ TableCommand = (
     OpenTable | SeatPlayer | RemovePlayer | PlaceButton | AdjustStack | CarryToPot | SetAbsence
     | StartHand | Undo | VoidEvents | AmendEvent | AmendAmount | hand_commands.Command
 )
+
+hc = hand_commands
+DEALERS_COMMANDS: frozenset[type[Any]] = frozenset({
+    hc.Fold, hc.CheckCall, hc.BetRaise, hc.PushChips, hc.ActOutOfTurn, hc.DealHole, hc.DealBoard,
+    hc.ShowCards, hc.MuckCards, hc.AwardPots, hc.DeclareMisdeal, hc.ExposeCard,
+    hc.ExposeBoardEarly, hc.ExpireClock, hc.MarkAbsent, hc.MarkReturned, SetAbsence, StartHand,
+    Undo,
+})
+"""What a dealer records: the play of the hand at his own table. Everything that changes seats,
+stacks or earlier entries, or rules on a hand, is the director's."""
+
+
+def needs_director(command: TableCommand) -> bool:
+    """True when only a director may record `command` (rulings, corrections, seating).
+
+    >>> needs_director(hand_commands.Fold(0)), needs_director(SeatPlayer(1, "Ann", 100))
+    (False, True)
+    """
+    if type(command) not in DEALERS_COMMANDS:
+        return True
+    if isinstance(command, hand_commands.AwardPots) and (command.winners is not None
+                                                         or command.ruling):
+        return True  # an award by a ruling is the director's (and ends the dealer's undo)
+    return isinstance(command, StartHand) and command.level is not None
+
+
+def awaits_level(command: TableCommand) -> bool:
+    """A start_hand sent without a level: it plays at the level the table is given."""
+    return isinstance(command, StartHand) and command.level is None
+
+
+def at_level(command: TableCommand, level: Level | None, final_table: bool = False,
+             penalized: tuple[str, ...] = ()) -> TableCommand:
+    """A start_hand sent without a level plays at `level` (the tournament's current one), at
+    the final table when the tournament is at it, with the players serving a penalty; every
+    other command as it is."""
+    if not isinstance(command, StartHand) or command.level is not None:
+        return command
+    if level is None:
+        raise RuleViolation("level", "no level is known for this table: the director starts "
+                            "the tournament's levels first", ("start the clock",))
+    return replace(command, level=level, final_table=command.final_table or final_table,
+                   penalized=penalized)

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Callable
-from dataclasses import replace
 from typing import TYPE_CHECKING, Annotated, Any, Literal, Union
 
 from pydantic import AfterValidator, Discriminator, Field, GetCoreSchemaHandler, Tag, TypeAdapter
@@ -46,14 +45,8 @@ TAGS: dict[str, type[Any]] = {
 """The JSON `type` of every command a tablet or the floor may send, and its engine class."""
 TAG_OF = {cls: tag for tag, cls in TAGS.items()}
 
-# Who may send what. A dealer records the play of the hand at his own table; everything that
-# changes seats, stacks or earlier entries, or rules on a hand, is the director's.
-DEALER_COMMANDS = frozenset({
-    "fold", "check_call", "bet_raise", "push_chips", "act_out_of_turn", "deal_hole", "deal_board",
-    "show_cards", "muck_cards", "award_pots", "declare_misdeal", "expose_card",
-    "expose_board_early", "expire_clock", "mark_absent", "mark_returned", "set_absence",
-    "start_hand", "undo",
-})
+# Who may send what is the engine's (engine/table_commands.py DEALERS_COMMANDS), by tag here.
+DEALER_COMMANDS = frozenset(tag for tag, cls in TAGS.items() if cls in table.DEALERS_COMMANDS)
 DIRECTOR_COMMANDS = frozenset(TAGS)
 
 
@@ -238,25 +231,3 @@ else:
     ]
 """A hand or table command as JSON, validated into the engine's dataclass."""
 COMMAND: TypeAdapter[table.TableCommand] = TypeAdapter(CommandIn)
-
-
-def needs_director(command: table.TableCommand) -> bool:
-    """True when only a director may record `command` (rulings, corrections, seating)."""
-    if TAG_OF.get(type(command)) not in DEALER_COMMANDS:
-        return True
-    if isinstance(command, hand.AwardPots) and (command.winners is not None or command.ruling):
-        return True  # an award by a ruling is the director's (and ends the dealer's undo)
-    return isinstance(command, table.StartHand) and command.level is not None
-
-
-def at_level(command: table.TableCommand, level: Level | None,
-             final_table: bool = False, penalized: tuple[str, ...] = ()) -> table.TableCommand:
-    """A start_hand sent without a level plays at `level` (the tournament's current one);
-    every other command as it is."""
-    if not isinstance(command, table.StartHand) or command.level is not None:
-        return command
-    if level is None:
-        raise RuleViolation("level", "no level is known for this table: the director starts "
-                            "the tournament's levels first", ("start the clock",))
-    return replace(command, level=level, final_table=command.final_table or final_table,
-                   penalized=penalized)

@@ -33,6 +33,7 @@ from handlog.engine.table_commands import (
     StartHand,
     Undo,
     VoidEvents,
+    at_level,
 )
 from handlog.recorder import command_json
 from handlog.recorder.auth import CSRF_HEADER
@@ -291,7 +292,7 @@ def test_command_json_maps_to_the_command_dataclass(data: dict[str, Any],
     """The one mapping from command JSON to the engine's commands (a start_hand without a
     level plays at the level the table is given)."""
     command = command_json.COMMAND.validate_python(data)
-    assert command_json.at_level(command, LEVEL) == expected
+    assert at_level(command, LEVEL) == expected
 
 
 def test_every_command_type_has_an_example_and_a_role() -> None:

@@ -12,11 +12,17 @@ from pydantic import TypeAdapter, ValidationError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from handlog.engine.errors import RuleViolation
-from handlog.engine.table_commands import DirectorsCorrection, StartHand, TableCommand
+from handlog.engine.table_commands import (
+    DirectorsCorrection,
+    TableCommand,
+    at_level,
+    awaits_level,
+    needs_director,
+)
 from handlog.recorder.api_spec import PAIR, READ_TABLE, SUBMIT, TABLE_STREAM, TABLES, json_body
 from handlog.recorder.app_services import Services
 from handlog.recorder.auth import AuthError
-from handlog.recorder.command_json import TAG_OF, at_level, needs_director
+from handlog.recorder.command_json import TAG_OF
 from handlog.recorder.live import event_stream
 from handlog.recorder.routes.answers import FastJSON, refusal, request_refusal
 from handlog.recorder.routes.deps import (
@@ -148,7 +154,7 @@ def _command(services: Services, stream: str, fold: TableFold,
              command: TableCommand) -> TableCommand:
     """A start_hand sent without a level plays at the tournament's (or the table's) level, at
     the final table when the tournament is at it, with the players serving a penalty."""
-    if not isinstance(command, StartHand) or command.level is not None:
+    if not awaits_level(command):
         return command
     ctx = services.context(stream, fold)
     if ctx.blocked is not None:
