@@ -11,12 +11,12 @@ from click.testing import CliRunner
 
 from handlog.engine import HANDLOG_VERSION, profiles
 from handlog.engine import commands as hc
+from handlog.engine import table_decide as deciding_module
 from handlog.engine.events import HandKilled, HandStarted, TableOpened
 from handlog.engine.hand import legal_actions
 from handlog.engine.profiles import PROFILES, TDA, profile_digest
 from handlog.engine.table import Level
 from handlog.engine.table_commands import OpenTable, PlaceButton, SeatPlayer, StartHand
-from handlog.recorder import service as service_module
 from handlog.recorder.cli import cli
 from handlog.recorder.service import Actor, Recorder
 from handlog.replay.fold import DIFFERS_UNDER_TODAYS_RULES, OTHER_RULES
@@ -101,7 +101,7 @@ def test_unknown_old_rules_are_said_as_such_not_as_tampering(
     under today's rules as such."""
     with monkeypatch.context() as old_release:
         old_release.setitem(PROFILES, "tda", OLD_TDA)
-        old_release.setattr(service_module, "table_opened",
+        old_release.setattr(deciding_module, "table_opened",
                             lambda *a: TableOpened(*a))  # no parameters recorded
         record_clock_kill(Recorder(store))
     report = replay_log(store)
