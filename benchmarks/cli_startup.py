@@ -25,7 +25,8 @@ CONTESTANTS = {
     "handlog --help": [str(HANDLOG), "--help"],
     "every group loaded (before)": [
         sys.executable, "-c",
-        "from recorder.commands import all_groups; from engine.evaluator import evaluate; "
+        "from handlog.recorder.commands import all_groups; "
+        "from handlog.engine.evaluator import evaluate; "
         "all_groups(); evaluate([0, 4, 8, 12, 16])"],
 }
 

@@ -124,6 +124,18 @@ def unpaid_prizes(state: TournamentState) -> tuple[int, ...]:
     return tuple(amounts[:len(state.remaining)])
 
 
+def deals_allowed(profile: str) -> bool:
+    """Whether the house rules of `profile` allow a deal at all (`deals_allowed`)."""
+    return get_profile(profile).deals_allowed
+
+
+def deal_open(state: TournamentState) -> bool:
+    """Whether the floor may record a deal now: the house allows one, the final table is all
+    that is left, no deal is recorded yet and the tournament is not over."""
+    return (deals_allowed(state.structure.profile) and len(state.tables) == 1
+            and state.deal is None and not state.finished)
+
+
 def check_deal_allowed(state: TournamentState) -> None:
     """A deal among the players left is allowed only where the house rules allow one
     (`deals_allowed`; Octobermuck: 'Players at the final table may make deals'); TDA: the posted

@@ -768,6 +768,17 @@ def get_profile(name: str) -> Profile:
     raise KeyError(f"unknown house-rule profile {name!r}; known profiles: {known}")
 
 
+def action_clock(name: str) -> tuple[int, int]:
+    """The seconds a player put on the clock has under profile `name`, and the countdown that
+    follows (TDA 29: 25 plus 5), as the tablet shows them.
+
+    >>> action_clock("tda")
+    (25, 5)
+    """
+    profile = get_profile(name)
+    return profile.clock_seconds, profile.clock_countdown_seconds
+
+
 # --- A room's own profile -------------------------------------------------------------------
 # A structure file may carry its room's profile: a named base plus overrides. It travels (in
 # the structure, the table and every hand) as one canonical JSON text, so a hand replays on its

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import click
 
+from handlog.engine.deals import deals_allowed
 from handlog.engine.errors import RuleViolation
 from handlog.engine.profiles import get_profile
 from handlog.recorder.cli_db import db_option, user_errors
@@ -198,7 +199,7 @@ def demo(db_url: str | None, players: int, tables: int, seed: int, hands: int,
             raise click.ClickException(str(exc)) from None
     if deal is not None:
         profile = get_profile((structure or load_structure(DEMO_STRUCTURE)).profile)
-        if not profile.deals_allowed:
+        if not deals_allowed(profile.name):
             raise click.ClickException(
                 f"--deal: the {profile.name} rules allow no deals (deals_allowed is false); "
                 "try --structure examples/octobermuck.toml")

@@ -21,10 +21,10 @@ from typing import Any
 from handlog.engine import words
 from handlog.engine.breaking import table_to_break
 from handlog.engine.clock import level_clock
+from handlog.engine.deals import deal_open
 from handlog.engine.errors import RuleViolation
 from handlog.engine.hand_for_hand import round_status
 from handlog.engine.money import high_hand_proposal, money_block
-from handlog.engine.profiles import get_profile
 from handlog.engine.seating import needs_balancing, table_counts
 from handlog.engine.table import Level
 from handlog.engine.tournament import late_entry_open, stakes, start_level
@@ -575,8 +575,7 @@ def tournament_view(tournament: str, state: TournamentState, version: int, log: 
                        "reason": p.text, "by": p.by} for p in state.penalties][::-1],
         "serving": [{"player": p, "name": names.get(p, p), "hands_left": n}
                     for p, n in sorted(serving.items())],
-        "deals_allowed": get_profile(s.profile).deals_allowed and len(state.tables) == 1
-        and state.deal is None and not state.finished,
+        "deals_allowed": deal_open(state),
         "deal": None if state.deal is None else {
             "method": state.deal.method, "kept": state.deal.kept,
             "shares": [{"name": names.get(x.player, x.player), "stack": x.stack,

@@ -26,7 +26,7 @@ from handlog.engine.hand import (
     propose_awards,
     showdown_order,
 )
-from handlog.engine.profiles import get_profile
+from handlog.engine.profiles import action_clock, get_profile
 from handlog.engine.table import Level, Seat, TableState, plan_hand, start_hold
 
 
@@ -199,6 +199,7 @@ def table_body(state: TableState, level: Level | None, names: dict[str, str],
                due: tuple[str, ...], public: bool) -> dict[str, Any]:
     """The open table's view (views.table_view adds the stream's version and events)."""
     profile = get_profile(state.profile)
+    clock = action_clock(state.profile)
     hand = state.hand
     in_hand = hand is not None and not hand.is_complete
     position = {s: i for i, s in enumerate(hand.setup.seats)} if hand is not None else {}
@@ -247,8 +248,7 @@ def table_body(state: TableState, level: Level | None, names: dict[str, str],
         "carry": state.carry,  # chips waiting for the next pot (Octobermuck color-up)
         "seat_count": state.seat_count,
         "profile": {"name": profile.name, "title": profile.title,
-                    "clock_seconds": profile.clock_seconds,
-                    "clock_countdown_seconds": profile.clock_countdown_seconds},
+                    "clock_seconds": clock[0], "clock_countdown_seconds": clock[1]},
         "hands_played": state.hands_played,
         "seats": seats,
         "hand": hand_view(hand, public, names) if hand is not None else None,

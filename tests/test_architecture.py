@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+import re
 from pathlib import Path
 
 import pytest
@@ -270,3 +271,42 @@ def test_one_call_appends_to_the_store() -> None:
              for path in sorted((ROOT / package).rglob("*.py"))
              for line in appends(path.read_text())]
     assert len(found) == 1 and found[0].startswith("recorder/service.py:"), found
+
+
+# --- the profile is read by the engine only -------------------------------------------------
+
+def profile_reads(source: str, parameters: set[str]) -> list[str]:
+    """Attribute reads of a house-rule parameter (`x.deals_allowed`) in a source file (a
+    method called by the same name, `tournaments.color_up(...)`, is no read)."""
+    tree = ast.parse(source)
+    called = {id(node.func) for node in ast.walk(tree) if isinstance(node, ast.Call)}
+    return [f"line {node.lineno}: .{node.attr}" for node in ast.walk(tree)
+            if isinstance(node, ast.Attribute) and node.attr in parameters
+            and id(node) not in called]
+
+
+def test_no_recorder_module_reads_a_profile_parameter() -> None:
+    """The engine reads every house-rule parameter; the recorder asks it (deal_open,
+    action_clock...). `rules show` lists them, which is its whole job."""
+    import dataclasses
+
+    from handlog.engine.profiles import Profile
+
+    parameters = {f.name for f in dataclasses.fields(Profile)} - {"name", "title", "source"}
+    found = {str(path.relative_to(ROOT)): reads
+             for path in sorted((ROOT / "recorder").rglob("*.py"))
+             if path.name != "cli_rules.py"
+             and (reads := profile_reads(path.read_text(), parameters))}
+    assert found == {}
+    assert profile_reads("if get_profile(p).deals_allowed:\n    pass\n", parameters)
+
+
+def test_one_cache_folds_the_tournament() -> None:
+    """One cache of a tournament stream: only recorder/tournament_service.py (Tournaments)
+    folds and extends a tournament's state on the write side and for the floor (its followers,
+    the floor's read model, are fed from it); `table show --at` folds a prefix for one answer,
+    kept nowhere."""
+    folds = re.compile(r"\b(fold_tournament|apply_tournament)\(")
+    found = sorted(str(path.relative_to(ROOT)) for path in (ROOT / "recorder").rglob("*.py")
+                   if folds.search(path.read_text()))
+    assert found == ["recorder/cli_table.py", "recorder/tournament_service.py"]

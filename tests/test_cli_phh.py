@@ -157,7 +157,7 @@ def test_handlog_root_lists_phh() -> None:
 def test_subprocess_json_run() -> None:
     """A real `handlog phh verify --json` process: JSON on stdout and exit status 1."""
     process = subprocess.run(
-        [sys.executable, "-c", "from recorder.cli import main; main()", "phh", "verify",
+        [sys.executable, "-c", "from handlog.recorder.cli import main; main()", "phh", "verify",
          str(FIXTURES / "flawed" / "omitted_fold.phh"), "--json"],
         capture_output=True, text=True, timeout=120, check=False,
     )

@@ -74,13 +74,14 @@ def test_lazy_help_is_each_command_s_own_short_help() -> None:
 
 def test_help_and_version_import_no_database_or_server_code() -> None:
     """`handlog --help` and `--version` load no subcommand: no SQLAlchemy, uvicorn, engine."""
-    probe = ("import sys\nfrom recorder.cli import cli\n"
+    probe = ("import sys\nfrom handlog.recorder.cli import cli\n"
              "for args in (['--help'], ['--version']):\n"
              "    try:\n        cli(args, prog_name='handlog')\n"
              "    except SystemExit:\n        pass\n"
              "heavy = sorted(m for m in sys.modules if m.split('.')[0] in "
-             "('sqlalchemy', 'sqlmodel', 'uvicorn', 'fastapi', 'engine', 'schema', 'replay') "
-             "and m != 'engine')\n"  # the bare package holds only the release number
+             "('sqlalchemy', 'sqlmodel', 'uvicorn', 'fastapi') or m.split('.')[:2] in "
+             "(['handlog', 'engine'], ['handlog', 'schema'], ['handlog', 'replay']) "
+             "and m != 'handlog.engine')\n"  # the bare package holds only the release number
              "print('HEAVY', heavy)\n")
     result = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
                             check=False, cwd=ROOT)

@@ -63,3 +63,25 @@ def test_handlog_installs_beside_the_registrys_schema_package(wheel: Path,
               "print(schema.Schema.__module__, handlog.schema.codec.canonical_json({'a': 1}))",
               cwd=tmp_path)
     assert out.split() == ["schema", '{"a":1}']
+
+
+def test_nothing_imports_a_folder_by_its_bare_name() -> None:
+    """Every import of handlog's own code says `handlog.`: from the repository's top a bare
+    `engine` or `schema` would still import (the folders are packages), and would load a
+    second copy of every module it touches."""
+    import ast
+
+    bare = {"engine", "schema", "replay", "recorder", "migrations"}
+    found = []
+    for folder in ("engine", "schema", "replay", "recorder", "migrations", "tests",
+                   "benchmarks"):
+        for path in sorted((ROOT / folder).rglob("*.py")):
+            if "node_modules" in path.parts:
+                continue
+            for node in ast.walk(ast.parse(path.read_text())):
+                names = ([a.name for a in node.names] if isinstance(node, ast.Import) else
+                         [node.module] if isinstance(node, ast.ImportFrom) and not node.level
+                         and node.module else [])
+                found += [f"{path.relative_to(ROOT)}:{node.lineno} {name}" for name in names
+                          if name.split(".")[0] in bare]
+    assert found == []
