@@ -90,9 +90,10 @@ class Kind(Protocol[A]):
 
 
 class TableKind:
-    """The recorder's live tables: a snapshot is the table at its last hand start."""
+    """The recorder's live tables: a snapshot is the table at its last hand start, and at its
+    latest state when it is between hands (LiveTable.export)."""
 
-    code = "table-1:" + code_digest(*_FOLD_SOURCES)
+    code = "table-2:" + code_digest(*_FOLD_SOURCES)
 
     def load(self, stream: str, stored: Sequence[StoredEvent], read: ReadStream) -> LiveTable:
         return LiveTable.load(stream, stored)
@@ -108,8 +109,7 @@ class TableKind:
         aggregate.extend(new)
 
     def point(self, aggregate: LiveTable) -> int:
-        # The state just before the last hand start: read back from that event on.
-        return max(aggregate.last_hand_start - 1, 0)
+        return aggregate.snapshot_point
 
     def snapshot(self, aggregate: LiveTable) -> Any:
         return aggregate.export()
@@ -225,8 +225,8 @@ class Repository(Generic[A]):
             return None
 
     def _reader(self, stream: str) -> ReadStream:
-        def read(to_version: int) -> list[StoredEvent]:
-            stored = self.store.read(stream, 1, to_version)
+        def read(from_version: int, to_version: int) -> list[StoredEvent]:
+            stored = self.store.read(stream, from_version, to_version)
             self.events_read += len(stored)
             return stored
         return read
