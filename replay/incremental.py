@@ -25,7 +25,7 @@ from handlog.engine.errors import RuleViolation
 from handlog.engine.events import EventAmended, EventVoided, HandStarted, TableOpened
 from handlog.engine.table import TableState, apply_table, open_table
 from handlog.replay.fold import Finding, TableFold, effective_events, fold_effective
-from handlog.schema.codec import decode_event, encode_event
+from handlog.schema.codec import canonical_json, decode_event, encode_event
 from handlog.schema.errors import EventCodecError
 from handlog.schema.state_codec import from_json, to_json
 from handlog.schema.store import StoredEvent
@@ -269,8 +269,9 @@ class LiveTable:
         if tail and tail[0].version != version + 1:
             raise ValueError("the stored events do not follow the snapshot")
         if tail:
-            since_start = read(_int(body["version"]), version)
-            return cls._from_hand_start(stream, body, [*since_start, *tail], read)
+            start = json.loads(body["start"])
+            since_start = read(_int(start["version"]), version)
+            return cls._from_hand_start(stream, start, [*since_start, *tail], read)
         live = cls(stream)
         live.version = version
         live.state = from_json(TableState | None, latest["state"])
@@ -339,10 +340,11 @@ class LiveTable:
         }
         if self.between_hands:
             # The floor's cold read takes this alone (nothing folded); every other reader
-            # resumes from the hand start above.
-            body["latest"] = {"version": self.version, "state": to_json(self.state),
-                              "findings": to_json(self.findings),
-                              "voided": sorted(self._voided_frozen)}
+            # resumes from the hand start, kept as text (parsed only by them).
+            return {"latest": {"version": self.version, "state": to_json(self.state),
+                               "findings": to_json(self.findings),
+                               "voided": sorted(self._voided_frozen)},
+                    "start": canonical_json(body)}
         return body
 
     @property
@@ -370,8 +372,9 @@ class LiveTable:
                 return
             body, read = pending
             try:
+                start = json.loads(body["start"])
                 whole = LiveTable._from_hand_start(
-                    self.stream, body, read(_int(body["version"]), self.version), read)
+                    self.stream, start, read(_int(start["version"]), self.version), read)
                 if whole.version != self.version or whole.state != self.state:
                     raise ValueError("the hand start does not lead to the latest state")
             except Exception:  # noqa: BLE001 - a cache: any fault costs only the fold

@@ -143,8 +143,8 @@ def _make(hint: Any) -> Decoder:  # noqa: C901 - one arm per kind of type, as to
                 raise EventCodecError(f"{path}: {value!r} is not a {members.__name__}") from None
         return member
     if isinstance(hint, type) and (dataclasses.is_dataclass(hint) or _is_named_tuple(hint)):
-        cls: type = hint
-        return lambda value, path: _record(cls, value, path)
+        cls: type = hint  # (its fields' decoders made at its first value: a type may hold
+        return lambda value, path: _record(cls, value, path)  # itself)
     origin, args = typing.get_origin(hint), typing.get_args(hint)
     if origin is typing.Union or origin is types.UnionType:
         optional = type(None) in args
@@ -169,7 +169,7 @@ def _make(hint: Any) -> Decoder:  # noqa: C901 - one arm per kind of type, as to
             return value
         return literal
     if origin is tuple and len(args) == 2 and args[1] is Ellipsis:
-        item = _lazy(args[0])
+        item = _decoder(args[0])
 
         def items(value: object, path: str | None) -> Any:
             if not isinstance(value, list):
@@ -177,7 +177,7 @@ def _make(hint: Any) -> Decoder:  # noqa: C901 - one arm per kind of type, as to
             return tuple(_parts(item, value, path, lambda i: f"{path}[{i}]"))
         return items
     if origin is tuple:
-        fixed = [_lazy(arm) for arm in args]
+        fixed = [_decoder(arm) for arm in args]
 
         def fixed_items(value: object, path: str | None) -> Any:
             if not isinstance(value, list):
@@ -193,7 +193,7 @@ def _make(hint: Any) -> Decoder:  # noqa: C901 - one arm per kind of type, as to
                              for i, (arm, part) in enumerate(zip(fixed, value, strict=True)))
         return fixed_items
     if origin is frozenset:
-        element = _lazy(args[0])
+        element = _decoder(args[0])
 
         def elements(value: object, path: str | None) -> Any:
             if not isinstance(value, list):
@@ -201,7 +201,7 @@ def _make(hint: Any) -> Decoder:  # noqa: C901 - one arm per kind of type, as to
             return frozenset(_parts(element, value, path, lambda i: f"{path}[{i}]"))
         return elements
     if origin is dict and args and args[0] is str:
-        entry = _lazy(args[1])
+        entry = _decoder(args[1])
 
         def entries(value: object, path: str | None) -> Any:
             if not isinstance(value, dict):
@@ -215,11 +215,6 @@ def _make(hint: Any) -> Decoder:  # noqa: C901 - one arm per kind of type, as to
     def unknown(value: object, path: str | None) -> Any:
         raise EventCodecError(f"{path} has a type a cached state does not hold: {hint!r}")
     return unknown
-
-
-def _lazy(hint: Any) -> Decoder:
-    """`hint`'s decoder, made at its first value (a type may hold itself)."""
-    return lambda value, path: _decoder(hint)(value, path)
 
 
 # Large records repeat from state to state (a room's house rules are in every hand of every
