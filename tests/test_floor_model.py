@@ -58,7 +58,7 @@ def test_the_first_floor_read_loads_the_tables_in_one_query(
     read, read_streams = store.read, store.read_streams
     monkeypatch.setattr(store, "read", lambda stream, *a: reads.append(stream) or read(stream, *a))
     monkeypatch.setattr(store, "read_streams",
-                        lambda streams: many.append(len(streams)) or read_streams(streams))
+                        lambda streams, *a: many.append(len(streams)) or read_streams(streams, *a))
     app, auth = make_app(fresh)
     with Client(app, auth) as client:
         client.login("director")
