@@ -127,6 +127,17 @@ class EffectiveView(Sequence[tuple[int, Any]]):
         return f"EffectiveView({len(self)} events)"
 
 
+_LATEST, _START = '{"latest":', ',"start":'  # (canonical JSON: keys sorted, no spaces)
+_DECODER = json.JSONDecoder()
+
+
+def _start_of(body: dict[str, Any]) -> dict[str, Any]:
+    """The hand-start part of a between-hands snapshot's body."""
+    text = json.loads(body["start_literal"]) if "start_literal" in body else body["start"]
+    start: dict[str, Any] = json.loads(text)
+    return start
+
+
 class _PendingEffective(Sequence[tuple[int, Any]]):
     """The effective events of a table resumed from its latest state: read (the table made
     whole) on first use."""
@@ -251,6 +262,18 @@ class LiveTable:
         live.state = state
         return live
 
+    @staticmethod
+    def parse_snapshot(text: str) -> dict[str, Any]:
+        """A snapshot's body from its text: of a between-hands one, only the latest state is
+        parsed (the hand start's text, half the body, when a reader needs it: `_start_of`)."""
+        if text.startswith(_LATEST):
+            latest, end = _DECODER.raw_decode(text, len(_LATEST))
+            rest = text[end:]
+            if rest.startswith(_START) and rest.endswith("}"):
+                return {"latest": latest, "start_literal": rest[len(_START):-1]}
+        body: dict[str, Any] = json.loads(text)
+        return body
+
     @classmethod
     def resume(cls, stream: str, body: dict[str, Any], tail: Sequence[StoredEvent],
                read: ReadStream) -> LiveTable:
@@ -269,7 +292,7 @@ class LiveTable:
         if tail and tail[0].version != version + 1:
             raise ValueError("the stored events do not follow the snapshot")
         if tail:
-            start = json.loads(body["start"])
+            start = _start_of(body)
             since_start = read(_int(start["version"]), version)
             return cls._from_hand_start(stream, start, [*since_start, *tail], read)
         live = cls(stream)
@@ -372,7 +395,7 @@ class LiveTable:
                 return
             body, read = pending
             try:
-                start = json.loads(body["start"])
+                start = _start_of(body)
                 whole = LiveTable._from_hand_start(
                     self.stream, start, read(_int(start["version"]), self.version), read)
                 if whole.version != self.version or whole.state != self.state:

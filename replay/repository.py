@@ -65,9 +65,9 @@ class Kind(Protocol[A]):
         """The stream folded from its first event (`stored`: all of it)."""
         ...
 
-    def resume(self, stream: str, body: Any, tail: Sequence[StoredEvent],
+    def resume(self, stream: str, text: str, tail: Sequence[StoredEvent],
                read: ReadStream) -> A:
-        """The stream from a snapshot's body and the events stored after it (raises on a
+        """The stream from a snapshot's text and the events stored after it (raises on a
         body it cannot take)."""
         ...
 
@@ -98,9 +98,9 @@ class TableKind:
     def load(self, stream: str, stored: Sequence[StoredEvent], read: ReadStream) -> LiveTable:
         return LiveTable.load(stream, stored)
 
-    def resume(self, stream: str, body: Any, tail: Sequence[StoredEvent],
+    def resume(self, stream: str, text: str, tail: Sequence[StoredEvent],
                read: ReadStream) -> LiveTable:
-        return LiveTable.resume(stream, body, tail, read)
+        return LiveTable.resume(stream, LiveTable.parse_snapshot(text), tail, read)
 
     def version(self, aggregate: LiveTable) -> int:
         return aggregate.version
@@ -144,8 +144,9 @@ class StateKind(Generic[S]):
         self.extend(folded, stored)
         return folded
 
-    def resume(self, stream: str, body: Any, tail: Sequence[StoredEvent],
+    def resume(self, stream: str, text: str, tail: Sequence[StoredEvent],
                read: ReadStream) -> Folded[S]:
+        body = json.loads(text)
         version, state = body["version"], from_json(self._state_type, body["state"])
         if type(version) is not int or (tail and tail[0].version != version + 1):
             raise ValueError("the stored events do not follow the snapshot")
@@ -218,7 +219,7 @@ class Repository(Generic[A]):
     def _resumed(self, stream: str, snapshot: tuple[int, str],
                  events: list[StoredEvent]) -> A | None:
         try:
-            return self.kind.resume(stream, json.loads(snapshot[1]), events,
+            return self.kind.resume(stream, snapshot[1], events,
                                     self._reader(stream))
         except Exception as error:  # noqa: BLE001 - a cache: any fault costs only the fold
             _log.warning("snapshot of %s at %d ignored: %s", stream, snapshot[0], error)
