@@ -171,6 +171,28 @@ def test_a_damaged_snapshot_is_ignored_and_the_table_folded_from_its_first_event
         assert restarted.tables.events_read == total
 
 
+def test_a_damaged_hand_start_behind_a_latest_state_costs_only_the_fold(
+        store: EventStore) -> None:
+    """A between-hands snapshot whose hand-start part cannot be read: the table's state is
+    still read back from its latest state, and its events from the whole stream's fold."""
+    _play(Recorder(store, snapshot_every=EVERY), "table-l", 3, 7)
+    total = len(store.read("table-l"))
+    with store.connection() as connection:
+        body = connection.execute(sa.text("SELECT body FROM snapshots")).scalar_one()
+    assert body.startswith('{"latest":')
+    latest = body[:body.index(',"start":')]
+    for start in ('"{not json"', '"{}"', json.dumps(json.dumps({"version": 1}))):
+        with store.connection(write=True) as connection:
+            connection.execute(sa.text("UPDATE snapshots SET body = :body"),
+                               {"body": f"{latest},\"start\":{start}}}"})
+        restarted = Recorder(store, snapshot_every=EVERY)
+        restarted.table("table-l")
+        assert restarted.tables.events_read == 0
+        _assert_as_folded_from_the_start(restarted, store, "table-l")
+        # (the whole stream once, after what the damaged part said was its hand)
+        assert total <= restarted.tables.events_read <= 2 * total
+
+
 def test_a_snapshot_of_other_code_is_not_read(store: EventStore) -> None:
     """A snapshot keyed by another build (an upgrade) is never loaded."""
     _play(Recorder(store, snapshot_every=EVERY), "table-o", 4, 9)
