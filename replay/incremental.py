@@ -25,13 +25,15 @@ from handlog.engine.errors import RuleViolation
 from handlog.engine.events import EventAmended, EventVoided, HandStarted, TableOpened
 from handlog.engine.table import TableState, apply_table, open_table
 from handlog.replay.fold import Finding, TableFold, effective_events, fold_effective
-from handlog.schema.codec import decode_event, encode_event
+from handlog.schema.codec import canonical_json, decode_event, encode_event
 from handlog.schema.errors import EventCodecError
 from handlog.schema.state_codec import from_json, to_json
 from handlog.schema.store import StoredEvent
 
-ReadStream = Callable[[int], Sequence[StoredEvent]]
-"""Reads a stream's stored events from its first to the given version."""
+ReadStream = Callable[[int, int], Sequence[StoredEvent]]
+"""Reads a stream's stored events from the first given version to the second."""
+
+_MATERIALIZING = threading.Lock()  # (a table resumed from its latest state made whole: rare)
 
 RECENT_SNAPSHOTS = 16  # hand starts kept for the last hands (where corrections land)
 SPARSE_EVERY = 32  # and one hand start in this many further back
@@ -125,6 +127,57 @@ class EffectiveView(Sequence[tuple[int, Any]]):
         return f"EffectiveView({len(self)} events)"
 
 
+_LATEST, _START = '{"latest":', ',"start":'  # (canonical JSON: keys sorted, no spaces)
+_DECODER = json.JSONDecoder()
+
+
+def _start_of(body: dict[str, Any]) -> dict[str, Any]:
+    """The hand-start part of a between-hands snapshot's body."""
+    text = json.loads(body["start_literal"]) if "start_literal" in body else body["start"]
+    start: dict[str, Any] = json.loads(text)
+    return start
+
+
+class _PendingEffective(Sequence[tuple[int, Any]]):
+    """The effective events of a table resumed from its latest state: read (the table made
+    whole) on first use."""
+
+    __slots__ = ("_live",)
+
+    def __init__(self, live: LiveTable) -> None:
+        self._live = live
+
+    def _view(self) -> EffectiveView:
+        self._live._ready()
+        assert self._live._pending_view is not None
+        return self._live._pending_view
+
+    def __len__(self) -> int:
+        return len(self._view())
+
+    @overload
+    def __getitem__(self, index: int) -> tuple[int, Any]: ...
+    @overload
+    def __getitem__(self, index: slice) -> Sequence[tuple[int, Any]]: ...
+
+    def __getitem__(self, index: int | slice) -> Any:
+        return self._view()[index]
+
+    def __iter__(self) -> Iterator[tuple[int, Any]]:
+        return iter(self._view())
+
+    def __reversed__(self) -> Iterator[tuple[int, Any]]:
+        return reversed(self._view())
+
+    def __eq__(self, other: object) -> bool:
+        return self._view() == other
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return "PendingEffective()"
+
+
 @dataclass(frozen=True)
 class _Snapshot:
     index: int  # where the hand_started is in the effective list
@@ -177,6 +230,11 @@ class LiveTable:
         self._read: ReadStream | None = None
         self.on_extended: Callable[[LiveTable], None] | None = None
         """Hears every extension (the repository keeps a snapshot now and then)."""
+        # Resumed from its latest state only: the snapshot's body and the stream's reader,
+        # until `_ready` makes it whole; then the effective events at that version (what the
+        # folds handed out before read).
+        self._pending: tuple[dict[str, Any], ReadStream] | None = None
+        self._pending_view: EffectiveView | None = None
 
     @classmethod
     def load(cls, stream: str, stored: Sequence[StoredEvent]) -> LiveTable:
@@ -204,12 +262,50 @@ class LiveTable:
         live.state = state
         return live
 
+    @staticmethod
+    def parse_snapshot(text: str) -> dict[str, Any]:
+        """A snapshot's body from its text: of a between-hands one, only the latest state is
+        parsed (the hand start's text, half the body, when a reader needs it: `_start_of`)."""
+        if text.startswith(_LATEST):
+            latest, end = _DECODER.raw_decode(text, len(_LATEST))
+            rest = text[end:]
+            if rest.startswith(_START) and rest.endswith("}"):
+                return {"latest": latest, "start_literal": rest[len(_START):-1]}
+        body: dict[str, Any] = json.loads(text)
+        return body
+
     @classmethod
     def resume(cls, stream: str, body: dict[str, Any], tail: Sequence[StoredEvent],
                read: ReadStream) -> LiveTable:
         """The table from a stored snapshot (`export`'s body) and the events stored after it:
         the hands before it are not folded, and read from the store only when asked for.
-        Raises ValueError or EventCodecError for a body this code did not write."""
+        Raises ValueError or EventCodecError for a body this code did not write.
+
+        A body with the table's latest state (`latest`: taken between hands) and no event
+        after it gives a table that holds only that state, its findings and its voided
+        versions (what the floor's card reads): the last hand is read and folded from the
+        hand start the body also holds when anything else is asked of it (`_ready`)."""
+        latest = body.get("latest")
+        if latest is None:
+            return cls._from_hand_start(stream, body, tail, read)
+        version = _int(latest["version"])
+        if tail and tail[0].version != version + 1:
+            raise ValueError("the stored events do not follow the snapshot")
+        if tail:
+            start = _start_of(body)
+            since_start = read(_int(start["version"]), version)
+            return cls._from_hand_start(stream, start, [*since_start, *tail], read)
+        live = cls(stream)
+        live.version = version
+        live.state = from_json(TableState | None, latest["state"])
+        live.findings = from_json(tuple[Finding, ...], latest["findings"])
+        live._voided_frozen = frozenset(from_json(tuple[int, ...], latest["voided"]))
+        live._pending = (body, read)
+        return live
+
+    @classmethod
+    def _from_hand_start(cls, stream: str, body: dict[str, Any], tail: Sequence[StoredEvent],
+                         read: ReadStream) -> LiveTable:
         start = _Snapshot(_int(body["index"]), _int(body["version"]),
                           from_json(TableState | None, body["state"]))
         decoded = [(e.version, e.decode()) for e in tail]
@@ -219,7 +315,7 @@ class LiveTable:
         if any(isinstance(e, (EventVoided, EventAmended)) and min(_targets(e)) < start.version
                for _v, e in decoded):
             # A correction reaches before the snapshot: the whole stream is folded.
-            return cls.load(stream, read(tail[-1].version))
+            return cls.load(stream, read(1, tail[-1].version))
         live = cls(stream)
         live.findings = from_json(tuple[Finding, ...], body["findings"])
         live._voided = set(from_json(tuple[int, ...], body["voided"]))
@@ -238,7 +334,7 @@ class LiveTable:
         live.version = tail[-1].version
         live._start, live._read = start, read
         if start.index:
-            live._history = History(start.index, lambda: read(start.version - 1))
+            live._history = History(start.index, lambda: read(1, start.version - 1))
         tail_effective = [(v, live._amended.get(v, e)) for v, e in decoded
                           if not isinstance(e, (EventVoided, EventAmended))
                           and v not in live._voided]
@@ -249,12 +345,13 @@ class LiveTable:
         """The last hand start held, as a snapshot `resume` takes (JSON values only); None
         before the first hand. (At a hand's start, not later: the tablet's views and the
         undo walk back to the start of the last hand, which a resumed table then holds.)"""
+        self._ready()
         if not self._snapshots:
             return None
         last = self._snapshots[-1]
         amended = sorted((v, *encode_event(e)) for v, e in self._amended.items()
                          if v < last.version)
-        return {
+        body: dict[str, Any] = {
             "version": last.version,
             "index": last.index + (self._history.count if self._history else 0),
             "hands": self._hands - 1,
@@ -264,12 +361,58 @@ class LiveTable:
             "amended": [list(a) for a in amended],
             "corrections": [v for v in self._corrections if v < last.version],
         }
+        if self.between_hands:
+            # The floor's cold read takes this alone (nothing folded); every other reader
+            # resumes from the hand start, kept as text (parsed only by them).
+            return {"latest": {"version": self.version, "state": to_json(self.state),
+                               "findings": to_json(self.findings),
+                               "voided": sorted(self._voided_frozen)},
+                    "start": canonical_json(body)}
+        return body
+
+    @property
+    def between_hands(self) -> bool:
+        """Whether the table is open with no hand in progress, after its first hand."""
+        return (self.state is not None and not self.state.hand_in_progress
+                and (self._pending is not None or bool(self._snapshots)))
+
+    @property
+    def snapshot_point(self) -> int:
+        """The version a snapshot taken now is read back from: the table's latest state
+        between hands, else the state just before its last hand start (0: none)."""
+        if self.between_hands:
+            return self.version
+        return max(self.last_hand_start - 1, 0)
+
+    def _ready(self) -> None:
+        """Make a table resumed from its latest state whole: the last hand read and folded
+        from the snapshot's hand start (the whole stream when that cannot be read back)."""
+        if self._pending is None:
+            return
+        with _MATERIALIZING:
+            pending = self._pending
+            if pending is None:
+                return
+            body, read = pending
+            try:
+                start = _start_of(body)
+                whole = LiveTable._from_hand_start(
+                    self.stream, start, read(_int(start["version"]), self.version), read)
+                if whole.version != self.version or whole.state != self.state:
+                    raise ValueError("the hand start does not lead to the latest state")
+            except Exception:  # noqa: BLE001 - a cache: any fault costs only the fold
+                whole = LiveTable.load(self.stream, read(1, self.version))
+            whole.folds += self.folds
+            whole.on_extended = self.on_extended
+            view = EffectiveView(whole._effective, len(whole._effective), whole._history)
+            self.__dict__.update(whole.__dict__)
+            self._pending_view = view
 
     def _whole(self) -> None:
         """Fold the whole stream (a correction or a question reaches before the snapshot this
         table was resumed from): from now on it is as if it had been loaded from the start."""
         assert self._read is not None
-        whole = LiveTable.load(self.stream, self._read(self.version))
+        whole = LiveTable.load(self.stream, self._read(1, self.version))
         whole.folds += self.folds
         whole.on_extended = self.on_extended
         self.__dict__.update(whole.__dict__)
@@ -286,16 +429,18 @@ class LiveTable:
         return published
 
     def _publish(self) -> TableFold:
+        effective: Sequence[tuple[int, Any]] = (
+            _PendingEffective(self) if self._pending is not None
+            else EffectiveView(self._effective, len(self._effective), self._history))
         published = TableFold(self.stream, self.version, self.state, self.findings,
-                              EffectiveView(self._effective, len(self._effective),
-                                            self._history),
-                              self._voided_frozen)
+                              effective, self._voided_frozen)
         self._published = published
         return published
 
     def state_before(self, version: int) -> TableState | None:
         """The table just before `version`, as the effective events stand now (from the last
         snapshot before it: no fold of the table's history)."""
+        self._ready()
         snapshot = self._snapshot_at_or_before(version)
         index, state = (snapshot.index, snapshot.state) if snapshot else (0, None)
         for v, event in itertools.islice(self._effective, index, None):
@@ -306,15 +451,18 @@ class LiveTable:
 
     def amended_versions(self) -> frozenset[int]:
         """The versions an amendment replaced (a director's corrections)."""
+        self._ready()
         return frozenset(self._amended)
 
     def corrected_since(self, version: int) -> bool:
         """Whether a void or amend was recorded after `version`."""
+        self._ready()
         return bool(self._corrections) and self._corrections[-1] > version
 
     def trial_findings(self, corrections: Sequence[Any]) -> list[Finding]:
         """What the corrections would make wrong: the findings of the fold with them that the
         fold without them does not have, both from the last snapshot before what they touch."""
+        self._ready()
         start = min(t for c in corrections for t in _targets(c))
         snapshot = self._snapshot_at_or_before(start)
         index, state = (snapshot.index, snapshot.state) if snapshot else (0, None)
@@ -339,6 +487,7 @@ class LiveTable:
         """The events appended after `self.version`, in order. `decoded`: the same events as
         domain objects, when the caller has them (the recorder, which just encoded them:
         the codec gives back equal objects, tests/test_codec.py)."""
+        self._ready()
         try:
             self._extend(new, decoded)
         finally:
@@ -349,6 +498,7 @@ class LiveTable:
     @property
     def last_hand_start(self) -> int:
         """The version of the last hand start held (0: none)."""
+        self._ready()
         return self._snapshots[-1].version if self._snapshots else 0
 
     def _extend(self, new: Sequence[StoredEvent], decoded: Sequence[Any] | None) -> None:

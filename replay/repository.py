@@ -65,9 +65,9 @@ class Kind(Protocol[A]):
         """The stream folded from its first event (`stored`: all of it)."""
         ...
 
-    def resume(self, stream: str, body: Any, tail: Sequence[StoredEvent],
+    def resume(self, stream: str, text: str, tail: Sequence[StoredEvent],
                read: ReadStream) -> A:
-        """The stream from a snapshot's body and the events stored after it (raises on a
+        """The stream from a snapshot's text and the events stored after it (raises on a
         body it cannot take)."""
         ...
 
@@ -90,16 +90,17 @@ class Kind(Protocol[A]):
 
 
 class TableKind:
-    """The recorder's live tables: a snapshot is the table at its last hand start."""
+    """The recorder's live tables: a snapshot is the table at its last hand start, and at its
+    latest state when it is between hands (LiveTable.export)."""
 
-    code = "table-1:" + code_digest(*_FOLD_SOURCES)
+    code = "table-2:" + code_digest(*_FOLD_SOURCES)
 
     def load(self, stream: str, stored: Sequence[StoredEvent], read: ReadStream) -> LiveTable:
         return LiveTable.load(stream, stored)
 
-    def resume(self, stream: str, body: Any, tail: Sequence[StoredEvent],
+    def resume(self, stream: str, text: str, tail: Sequence[StoredEvent],
                read: ReadStream) -> LiveTable:
-        return LiveTable.resume(stream, body, tail, read)
+        return LiveTable.resume(stream, LiveTable.parse_snapshot(text), tail, read)
 
     def version(self, aggregate: LiveTable) -> int:
         return aggregate.version
@@ -108,8 +109,7 @@ class TableKind:
         aggregate.extend(new)
 
     def point(self, aggregate: LiveTable) -> int:
-        # The state just before the last hand start: read back from that event on.
-        return max(aggregate.last_hand_start - 1, 0)
+        return aggregate.snapshot_point
 
     def snapshot(self, aggregate: LiveTable) -> Any:
         return aggregate.export()
@@ -144,8 +144,9 @@ class StateKind(Generic[S]):
         self.extend(folded, stored)
         return folded
 
-    def resume(self, stream: str, body: Any, tail: Sequence[StoredEvent],
+    def resume(self, stream: str, text: str, tail: Sequence[StoredEvent],
                read: ReadStream) -> Folded[S]:
+        body = json.loads(text)
         version, state = body["version"], from_json(self._state_type, body["state"])
         if type(version) is not int or (tail and tail[0].version != version + 1):
             raise ValueError("the stored events do not follow the snapshot")
@@ -218,15 +219,15 @@ class Repository(Generic[A]):
     def _resumed(self, stream: str, snapshot: tuple[int, str],
                  events: list[StoredEvent]) -> A | None:
         try:
-            return self.kind.resume(stream, json.loads(snapshot[1]), events,
+            return self.kind.resume(stream, snapshot[1], events,
                                     self._reader(stream))
         except Exception as error:  # noqa: BLE001 - a cache: any fault costs only the fold
             _log.warning("snapshot of %s at %d ignored: %s", stream, snapshot[0], error)
             return None
 
     def _reader(self, stream: str) -> ReadStream:
-        def read(to_version: int) -> list[StoredEvent]:
-            stored = self.store.read(stream, 1, to_version)
+        def read(from_version: int, to_version: int) -> list[StoredEvent]:
+            stored = self.store.read(stream, from_version, to_version)
             self.events_read += len(stored)
             return stored
         return read

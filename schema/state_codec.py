@@ -17,6 +17,7 @@ import json
 import sys
 import types
 import typing
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -80,56 +81,140 @@ def to_json(value: object) -> object:
 
 def from_json(hint: Any, value: object, path: str = "$") -> Any:
     """The value of type `hint` that `to_json` made `value` from; EventCodecError otherwise."""
-    if hint is Any:
-        raise EventCodecError(f"{path}: a cached state has no untyped field")
-    if hint is type(None):
-        if value is not None:
-            raise EventCodecError(f"{path} should be null")
-        return None
-    if hint is bool or hint is int or hint is str:
-        if type(value) is not hint:
-            raise EventCodecError(f"{path} should be {hint.__name__}, got {type(value).__name__}")
+    return _decoder(hint)(value, path)
+
+
+Decoder = Callable[[object, "str | None"], Any]
+"""Decodes a JSON value into one type. A path of None: the caller is decoding the parts of a
+value and, on an error, decodes them again with their paths (the error says where); paths
+are made only then, not for every part of every state read."""
+
+_decoders: dict[Any, Decoder] = {}
+
+
+def _decoder(hint: Any) -> Decoder:
+    """The decoder of `hint`, made once per type (its hints read once, not at every value)."""
+    found = _decoders.get(hint)
+    if found is None:
+        found = _decoders[hint] = _make(hint)
+    return found
+
+
+def _is_a(expected: type) -> Decoder:
+    def decode(value: object, path: str | None) -> Any:
+        if type(value) is not expected:
+            raise EventCodecError(
+                f"{path} should be {expected.__name__}, got {type(value).__name__}")
         return value
+    return decode
+
+
+def _parts(decode: Callable[[object, str | None], Any], items: Sequence[Any],
+           path: str | None, where: Callable[[int], str]) -> list[Any]:
+    """The items decoded (again with each one's path, to say which one, if one is wrong)."""
+    try:
+        return [decode(item, None) for item in items]
+    except EventCodecError:
+        if path is None:
+            raise
+        return [decode(item, where(i)) for i, item in enumerate(items)]
+
+
+def _make(hint: Any) -> Decoder:  # noqa: C901 - one arm per kind of type, as to_json
+    if hint is Any:
+        def untyped(value: object, path: str | None) -> Any:
+            raise EventCodecError(f"{path}: a cached state has no untyped field")
+        return untyped
+    if hint is type(None):
+        def null(value: object, path: str | None) -> Any:
+            if value is not None:
+                raise EventCodecError(f"{path} should be null")
+            return None
+        return null
+    if hint is bool or hint is int or hint is str:
+        return _is_a(hint)
     if isinstance(hint, type) and issubclass(hint, enum.Enum):
-        try:
-            return hint(value)
-        except ValueError:
-            raise EventCodecError(f"{path}: {value!r} is not a {hint.__name__}") from None
+        members: type[enum.Enum] = hint
+
+        def member(value: object, path: str | None) -> Any:
+            try:
+                return members(value)
+            except ValueError:
+                raise EventCodecError(f"{path}: {value!r} is not a {members.__name__}") from None
+        return member
     if isinstance(hint, type) and (dataclasses.is_dataclass(hint) or _is_named_tuple(hint)):
-        return _record(hint, value, path)
+        cls: type = hint  # (its fields' decoders made at its first value: a type may hold
+        return lambda value, path: _record(cls, value, path)  # itself)
     origin, args = typing.get_origin(hint), typing.get_args(hint)
     if origin is typing.Union or origin is types.UnionType:
-        if value is None and type(None) in args:
-            return None
-        for arm in args:
-            if arm is not type(None):
+        optional = type(None) in args
+        arms = [_decoder(arm) for arm in args if arm is not type(None)]
+
+        def union(value: object, path: str | None) -> Any:
+            if value is None and optional:
+                return None
+            for arm in arms:
                 try:
-                    return from_json(arm, value, path)
+                    return arm(value, path)
                 except EventCodecError:
                     continue
-        raise EventCodecError(f"{path} is none of {hint!r}")
+            raise EventCodecError(f"{path} is none of {hint!r}")
+        return union
     if origin is typing.Literal:
-        if value not in args or type(value) not in {type(a) for a in args}:
-            raise EventCodecError(f"{path} should be one of {args!r}")
-        return value
+        kinds = {type(a) for a in args}
+
+        def literal(value: object, path: str | None) -> Any:
+            if value not in args or type(value) not in kinds:
+                raise EventCodecError(f"{path} should be one of {args!r}")
+            return value
+        return literal
+    if origin is tuple and len(args) == 2 and args[1] is Ellipsis:
+        item = _decoder(args[0])
+
+        def items(value: object, path: str | None) -> Any:
+            if not isinstance(value, list):
+                raise EventCodecError(f"{path} should be a list")
+            return tuple(_parts(item, value, path, lambda i: f"{path}[{i}]"))
+        return items
     if origin is tuple:
-        if not isinstance(value, list):
-            raise EventCodecError(f"{path} should be a list")
-        if len(args) == 2 and args[1] is Ellipsis:
-            return tuple(from_json(args[0], item, f"{path}[{i}]") for i, item in enumerate(value))
-        if len(args) != len(value):
-            raise EventCodecError(f"{path} should have {len(args)} items")
-        return tuple(from_json(arm, item, f"{path}[{i}]")
-                     for i, (arm, item) in enumerate(zip(args, value, strict=True)))
+        fixed = [_decoder(arm) for arm in args]
+
+        def fixed_items(value: object, path: str | None) -> Any:
+            if not isinstance(value, list):
+                raise EventCodecError(f"{path} should be a list")
+            if len(fixed) != len(value):
+                raise EventCodecError(f"{path} should have {len(fixed)} items")
+            try:
+                return tuple(arm(part, None) for arm, part in zip(fixed, value, strict=True))
+            except EventCodecError:
+                if path is None:
+                    raise
+                return tuple(arm(part, f"{path}[{i}]")
+                             for i, (arm, part) in enumerate(zip(fixed, value, strict=True)))
+        return fixed_items
     if origin is frozenset:
-        if not isinstance(value, list):
-            raise EventCodecError(f"{path} should be a list")
-        return frozenset(from_json(args[0], item, f"{path}[{i}]") for i, item in enumerate(value))
+        element = _decoder(args[0])
+
+        def elements(value: object, path: str | None) -> Any:
+            if not isinstance(value, list):
+                raise EventCodecError(f"{path} should be a list")
+            return frozenset(_parts(element, value, path, lambda i: f"{path}[{i}]"))
+        return elements
     if origin is dict and args and args[0] is str:
-        if not isinstance(value, dict):
-            raise EventCodecError(f"{path} should be an object")
-        return {key: from_json(args[1], item, f"{path}.{key}") for key, item in value.items()}
-    raise EventCodecError(f"{path} has a type a cached state does not hold: {hint!r}")
+        entry = _decoder(args[1])
+
+        def entries(value: object, path: str | None) -> Any:
+            if not isinstance(value, dict):
+                raise EventCodecError(f"{path} should be an object")
+            keys = list(value)
+            decoded = _parts(entry, [value[k] for k in keys], path,
+                             lambda i: f"{path}.{keys[i]}")
+            return dict(zip(keys, decoded, strict=True))
+        return entries
+
+    def unknown(value: object, path: str | None) -> Any:
+        raise EventCodecError(f"{path} has a type a cached state does not hold: {hint!r}")
+    return unknown
 
 
 # Large records repeat from state to state (a room's house rules are in every hand of every
@@ -139,7 +224,7 @@ _decoded: dict[tuple[type, str], Any] = {}
 _DECODED_KEPT = 256
 
 
-def _record(cls: type, value: object, path: str) -> Any:
+def _record(cls: type, value: object, path: str | None) -> Any:
     if not isinstance(value, dict):
         raise EventCodecError(f"{path} should be an object")
     if len(value) < _LARGE:
@@ -154,16 +239,33 @@ def _record(cls: type, value: object, path: str) -> Any:
     return found
 
 
-def _build(cls: type, value: dict[str, Any], path: str) -> Any:
-    hints = _hints(cls)
-    if dataclasses.is_dataclass(cls):
-        names = [f.name for f in dataclasses.fields(cls) if f.init]
-    else:
-        names = list(cls._fields)  # type: ignore[attr-defined]
-    if set(value) != set(names):
+def _build(cls: type, value: dict[str, Any], path: str | None) -> Any:
+    fields = _fields(cls)
+    if len(value) != len(fields) or any(name not in value for name, _d in fields):
         raise EventCodecError(f"{path} does not have the fields of {cls.__name__}")
-    arguments = {name: from_json(hints[name], value[name], f"{path}.{name}") for name in names}
+    try:
+        arguments = {name: decode(value[name], None) for name, decode in fields}
+    except EventCodecError:
+        if path is None:
+            raise
+        arguments = {name: decode(value[name], f"{path}.{name}") for name, decode in fields}
     try:
         return cls(**arguments)
     except (TypeError, ValueError) as error:
         raise EventCodecError(f"{path} is not a valid {cls.__name__}: {error}") from None
+
+
+_fields_cache: dict[type, list[tuple[str, Decoder]]] = {}
+
+
+def _fields(cls: type) -> list[tuple[str, Decoder]]:
+    """The fields a record is made with, each with its type's decoder."""
+    found = _fields_cache.get(cls)
+    if found is None:
+        hints = _hints(cls)
+        if dataclasses.is_dataclass(cls):
+            names = [f.name for f in dataclasses.fields(cls) if f.init]
+        else:
+            names = list(cls._fields)  # type: ignore[attr-defined]
+        found = _fields_cache[cls] = [(name, _decoder(hints[name])) for name in names]
+    return found

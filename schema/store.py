@@ -544,8 +544,16 @@ class EventStore:
         whole = [s for s in stream_ids if since is None or since.get(s, 1) <= 1]
         where: list[sa.ColumnElement[bool]] = [c.stream_id.in_(whole)] if whole else []
         if since is not None:
-            where += [sa.and_(c.stream_id == s, c.version >= since[s])
-                      for s in stream_ids if since.get(s, 1) > 1]
+            later = {s: since[s] for s in stream_ids if since.get(s, 1) > 1}
+            if later:
+                # Only the streams that have events from there on (after a restart, most
+                # tables have none after their snapshot): one lookup of their heads.
+                heads = self._rows(sa.select(streams_table.c.id, streams_table.c.head_version)
+                                   .where(streams_table.c.id.in_(sorted(later))))
+                where += [sa.and_(c.stream_id == row.id, c.version >= later[row.id])
+                          for row in heads if row.head_version >= later[row.id]]
+            if not where:
+                return result
         query = (
             sa.select(events_table)
             .where(sa.or_(*where))

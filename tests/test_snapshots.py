@@ -18,7 +18,7 @@ from strategies import PlayedHand, played_hands
 from handlog.engine import commands as hc
 from handlog.engine import table_commands as tc
 from handlog.engine.errors import RuleViolation
-from handlog.engine.events import PotAwarded, RaiseMade
+from handlog.engine.events import HandStarted, PotAwarded, RaiseMade
 from handlog.engine.hand import BETTING, BOARD, legal_actions, showdown_order
 from handlog.engine.hand_state import HandState
 from handlog.engine.table import Level
@@ -120,8 +120,8 @@ def test_a_restart_reads_only_the_events_after_the_snapshot(store: EventStore) -
     _play(Recorder(store, snapshot_every=EVERY), "table-r", 8, 3)
     total = len(store.read("table-r"))
     restarted = Recorder(store, snapshot_every=EVERY)
-    restarted.table("table-r")
-    assert 0 < restarted.tables.events_read < min(total, 3 * EVERY)
+    len(restarted.table("table-r").effective)  # (a table resumed from its latest state: made
+    assert 0 < restarted.tables.events_read < min(total, 3 * EVERY)  # whole from a hand start)
     cold = Recorder(store, snapshot_every=0)  # snapshots off: the whole stream
     cold.table("table-r")
     assert cold.tables.events_read == total
@@ -136,8 +136,12 @@ def test_corrections_after_a_restart_read_the_older_hands_when_they_need_them(
     raises = [e.version for e in store.read("table-c") if e.type == RaiseMade.TYPE]
     restarted = Recorder(store, snapshot_every=EVERY)
     fold = restarted.table("table-c")
+    next(iter(reversed(fold.effective)))  # (resumed from its latest state: its last hand read)
     read = restarted.tables.events_read
-    next(iter(reversed(fold.effective)))
+    assert read < 3 * EVERY
+    for _version, event in reversed(fold.effective):
+        if isinstance(event, HandStarted):
+            break
     assert restarted.tables.events_read == read
     assert list(fold.effective) == list(fold_table("table-c", store.read("table-c")).effective)
     _send(restarted, "table-c", tc.StartHand(Level(50, 100)))
@@ -165,6 +169,28 @@ def test_a_damaged_snapshot_is_ignored_and_the_table_folded_from_its_first_event
         restarted = Recorder(store, snapshot_every=EVERY)
         _assert_as_folded_from_the_start(restarted, store, "table-d")
         assert restarted.tables.events_read == total
+
+
+def test_a_damaged_hand_start_behind_a_latest_state_costs_only_the_fold(
+        store: EventStore) -> None:
+    """A between-hands snapshot whose hand-start part cannot be read: the table's state is
+    still read back from its latest state, and its events from the whole stream's fold."""
+    _play(Recorder(store, snapshot_every=EVERY), "table-l", 3, 7)
+    total = len(store.read("table-l"))
+    with store.connection() as connection:
+        body = connection.execute(sa.text("SELECT body FROM snapshots")).scalar_one()
+    assert body.startswith('{"latest":')
+    latest = body[:body.index(',"start":')]
+    for start in ('"{not json"', '"{}"', json.dumps(json.dumps({"version": 1}))):
+        with store.connection(write=True) as connection:
+            connection.execute(sa.text("UPDATE snapshots SET body = :body"),
+                               {"body": f"{latest},\"start\":{start}}}"})
+        restarted = Recorder(store, snapshot_every=EVERY)
+        restarted.table("table-l")
+        assert restarted.tables.events_read == 0
+        _assert_as_folded_from_the_start(restarted, store, "table-l")
+        # (the whole stream once, after what the damaged part said was its hand)
+        assert total <= restarted.tables.events_read <= 2 * total
 
 
 def test_a_snapshot_of_other_code_is_not_read(store: EventStore) -> None:
@@ -206,6 +232,31 @@ def test_the_first_read_of_a_floor_keeps_snapshots_for_the_next_restart(
     assert restarted.tables.events_read < total / 2
     for stream in streams:
         _assert_as_folded_from_the_start(restarted, store, stream)
+
+
+def test_an_idle_table_is_read_back_from_its_latest_state_and_its_last_hand_when_asked(
+        store: EventStore) -> None:
+    """A table between hands at the restart: its state, findings and voided versions come
+    from the snapshot alone (no event read, nothing folded: the floor's card); its events, a
+    new hand and a correction read its last hand first, and all is the full fold's."""
+    _play(Recorder(store, snapshot_every=EVERY), "table-i", 3, 7)
+    restarted = Recorder(store, snapshot_every=EVERY)
+    fold = restarted.table("table-i")
+    full = fold_table("table-i", store.read("table-i"), verify=False)
+    assert (fold.version, fold.state, fold.findings, fold.voided) == (
+        full.version, full.state, full.findings, full.voided)
+    assert restarted.tables.events_read == 0
+    next(iter(reversed(fold.effective)))  # the last hand read (the ones before when asked)
+    assert 0 < restarted.tables.events_read < len(store.read("table-i")) / 2
+    assert fold.effective == full.effective
+    again = Recorder(store, snapshot_every=EVERY)
+    _send(again, "table-i", tc.StartHand(Level(50, 100)))
+    state = again.table("table-i").state
+    assert state is not None and state.hand is not None
+    _send(again, "table-i", _next(state.hand, random.Random(1)))
+    last = again.table("table-i").version
+    _send(again, "table-i", tc.VoidEvents((last,), "keyed twice", "tda-1"), DIRECTOR)
+    _assert_as_folded_from_the_start(again, store, "table-i")
 
 
 def test_a_restarted_tablet_lists_the_same_events_without_reading_the_whole_table(
