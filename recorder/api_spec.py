@@ -25,7 +25,7 @@ class ErrorBody(BaseModel):
 
 
 class StaleVersion(ErrorBody):
-    """409: someone recorded first (`stale version`), or the event id was used for another
+    """409: someone recorded first (`stale-version`), or the event id was used for another
     command (`event id`)."""
 
     expected: int | None = None

@@ -150,7 +150,7 @@ def _hand_events(state: TableState, hand: PhhHand, profile: str, number: int, fm
     planned = plan_hand(table, level_of(hand_started_event(setup)), number, final_table=True)
     for name in ("seats", "blinds", "antes"):
         if getattr(planned, name) != getattr(setup, name):
-            raise RuleViolation("TDA 32", f"the hand's {name} {getattr(setup, name)} are not "
+            raise RuleViolation("tda-32", f"the hand's {name} {getattr(setup, name)} are not "
                                 f"the engine's {getattr(planned, name)} for this table")
     setup = replace(setup, players=planned.players, hand_number=number,
                     button_seat=planned.button_seat,
@@ -174,7 +174,7 @@ def _hand_events(state: TableState, hand: PhhHand, profile: str, number: int, fm
         else:
             built = command
         if isinstance(built, str):
-            raise RuleViolation("strict replay", built)
+            raise RuleViolation("strict-replay", built)
         for event in decide(table.hand, built):
             table = apply_table(table, event)
             played.append(event)
@@ -185,7 +185,7 @@ def _hand_events(state: TableState, hand: PhhHand, profile: str, number: int, fm
             played.append(event)
         current = table.hand
     if current is None or not current.is_complete:
-        raise RuleViolation("strict replay", "the hand does not end")
+        raise RuleViolation("strict-replay", "the hand does not end")
     return events + played
 
 
