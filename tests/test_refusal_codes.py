@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from handlog.engine.errors import RuleViolation
-from handlog.engine.profiles import PROFILES
+from handlog.engine.profiles import PROFILES, TDA_RULES
 from handlog.engine.words import REFUSAL_TOPICS, RULES, render_rule
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -89,3 +89,10 @@ def test_a_rule_renders_to_its_citation() -> None:
     """A refusal under a document's rule shows the citation, not the id."""
     assert RuleViolation("tda-16", "show the cards").as_dict()["rule_words"] == "TDA 16"
     assert str(RuleViolation("chip-count", "no count")) == "no count (chip count)"
+
+
+def test_every_rule_a_profile_cites_has_words() -> None:
+    """The rules refusals take from a profile (Profile.rule) are ids words.RULES knows."""
+    cited = set(TDA_RULES.values()) | {rule for profile in PROFILES.values()
+                                        for rule in profile.rule_ids.values()}
+    assert len(cited) > 10 and sorted(cited - set(RULES)) == []
