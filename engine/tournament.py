@@ -514,7 +514,8 @@ def _check_bounty(state: TournamentState, bust: Bust, survivors: set[str]) -> No
         raise RuleViolation("structure", f"{state.structure.name} has no bounties")
     if bust.bounty_to not in survivors:
         raise RuleViolation("octobermuck-bounties",
-                            f"{bust.bounty_to} cannot collect {bust.player}'s bounty",
+                            f"{bust.bounty_to} cannot collect {bust.player}'s bounty: the "
+                            "victor collects it",
                             tuple(sorted(survivors)))
 
 
@@ -609,7 +610,8 @@ def award_high_hand(state: TournamentState, players: Sequence[str],
     entered = {e.player for e in state.entrants if e.high_hand}
     if not players or len(set(players)) != len(players) or any(p not in entered for p in players):
         raise RuleViolation("octobermuck-high-hand-jackpot",
-                            "name the jackpot entrant(s) holding the high hand",
+                            "name the jackpot entrant(s) holding the high hand: only "
+                            "entrants who paid the fee share it",
                             tuple(sorted(entered)))
     pool = fee * len(entered)
     base, odd = divmod(pool, len(players))
