@@ -164,7 +164,7 @@ def break_table(state: TournamentState, plan: TableBreak, order: Sequence[str],
     for table in plan.button_tables:
         taken = after.seated_at(table)
         if len(cards) < len(taken):
-            raise RuleViolation("button_redraw_at", f"table {table}: one card to each of "
+            raise RuleViolation("button-redraw", f"table {table}: one card to each of "
                                 f"{len(taken)} seats", (f"{len(taken)} cards",))
         drawn = {e.seat: cards.pop(0) for e in taken}
         button = draw_button(after, table, drawn)

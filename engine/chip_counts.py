@@ -30,26 +30,26 @@ def count_stacks(state: TournamentState, table: str, occasion: str,
     if state.finished:
         raise RuleViolation("tournament", "the tournament is over")
     if occasion not in COUNT_OCCASIONS:
-        raise RuleViolation("chip count", f"unknown occasion {occasion!r}", COUNT_OCCASIONS)
+        raise RuleViolation("chip-count", f"unknown occasion {occasion!r}", COUNT_OCCASIONS)
     if occasion == "break" and not state.on_break:
-        raise RuleViolation("chip count", "no break is on: count at a break, or say it is the "
+        raise RuleViolation("chip-count", "no break is on: count at a break, or say it is the "
                             "end of the day", ("end_of_day",))
     if table not in state.tables:
-        raise RuleViolation("chip count", f"no table {table!r} in play",
+        raise RuleViolation("chip-count", f"no table {table!r} in play",
                             tuple(state.tables))
     if not counted:
-        raise RuleViolation("chip count", "give at least one counted stack")
+        raise RuleViolation("chip-count", "give at least one counted stack")
     seated = {e.player for e in state.seated_at(table)}
     counts = []
     for player, chips in sorted(counted.items()):
         if player not in seated:
-            raise RuleViolation("chip count", f"{player} is not seated at table {table}",
+            raise RuleViolation("chip-count", f"{player} is not seated at table {table}",
                                 tuple(sorted(seated)))
         if isinstance(chips, bool) or not isinstance(chips, int) or chips < 0:
-            raise RuleViolation("chip count", f"{player}: a counted stack is a whole number of "
+            raise RuleViolation("chip-count", f"{player}: a counted stack is a whole number of "
                                 "chips, 0 or more")
         if player not in computed:
-            raise RuleViolation("chip count", f"{player} has no stack at table {table}")
+            raise RuleViolation("chip-count", f"{player} has no stack at table {table}")
         counts.append(StackCount(player, chips, computed[player]))
     return StacksCounted(table, occasion, state.level, tuple(counts), count_rule(state))
 
@@ -65,7 +65,7 @@ def correct_stack(state: TournamentState, player: str, reason: str, by: str,
     his stack as it is now (`current`)."""
     found = open_difference(state, player)
     if found is None:
-        raise RuleViolation("chip count", f"no count of {player}'s stack differs from the log",
+        raise RuleViolation("chip-count", f"no count of {player}'s stack differs from the log",
                             tuple(sorted(d[1].player for d in state.differences)))
     for value, what in ((reason, "the reason"), (by, "who ruled")):
         if not value.strip():
@@ -73,14 +73,14 @@ def correct_stack(state: TournamentState, player: str, reason: str, by: str,
     table, count = found
     ruled = count.counted if stack is None else stack
     if ruled < 0:
-        raise RuleViolation("chip count", "a stack is 0 chips or more")
+        raise RuleViolation("chip-count", "a stack is 0 chips or more")
     amount = ruled - count.computed
     entrant = state.entrant(player)
     if amount and (entrant is None or not entrant.seated):
-        raise RuleViolation("chip count", f"{player} is no longer seated: only the log's stack "
+        raise RuleViolation("chip-count", f"{player} is no longer seated: only the log's stack "
                             f"({count.computed}) can stand", (str(count.computed),))
     if amount and current + amount < 1:
-        raise RuleViolation("chip count", f"the correction leaves {player} {current + amount} "
+        raise RuleViolation("chip-count", f"the correction leaves {player} {current + amount} "
                             "chips: a stack found empty is an elimination, not a correction")
     return StackCorrected(player, table, count.counted, count.computed, amount, reason,
                           count_rule(state), by)

@@ -158,7 +158,7 @@ def make_deal(state: TournamentState, method: str, stacks: Mapping[str, int],
     if state.deal is not None:
         raise RuleViolation("deal", "a deal is already recorded")
     if len(state.tables) != 1:
-        raise RuleViolation(DEAL_RULE, "deals are made at the final table",
+        raise RuleViolation("deal", "deals are made at the final table",
                             ("break tables down to the final table",))
     if state.structure.money.prize_pool_per_entry == 0:
         raise RuleViolation("deal", "there is no prize money to share")

@@ -17,7 +17,7 @@ class RuleViolation(Exception):
         self.legal = legal
         self.code = code
         self.facts = facts
-        text = f"{message} ({rule})"
+        text = f"{message} ({render_rule(rule)})"
         if legal:
             text += f"; allowed: {', '.join(legal)}"
         super().__init__(text)

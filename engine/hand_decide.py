@@ -209,10 +209,10 @@ def _reopen_rule(state: HandState, i: int) -> str:
 def _not_your_turn(state: HandState, player: int) -> RuleViolation:
     la = legal_actions(state)
     if state.phase != BETTING or la is None:
-        return RuleViolation("TDA 53", f"no betting now: the hand is at {state.phase}",
+        return RuleViolation("tda-53", f"no betting now: the hand is at {state.phase}",
                              next_steps(state))
     return RuleViolation(
-        "TDA 53", f"it is position {la.player}'s turn to act, not position {player}'s",
+        "tda-53", f"it is position {la.player}'s turn to act, not position {player}'s",
         tuple(f"position {la.player}: {o}" for o in la.describe()),
     )
 
@@ -240,7 +240,7 @@ def next_steps(state: HandState) -> tuple[str, ...]:
 def decide(state: HandState, command: Command) -> tuple[HandEvent, ...]:
     """The events `command` causes in `state`, or RuleViolation."""
     if state.phase in _OVER:
-        raise RuleViolation("hand complete", f"the hand is {state.phase}: nothing more can be "
+        raise RuleViolation("hand-complete", f"the hand is {state.phase}: nothing more can be "
                             "recorded in it", ("start the next hand",))
     try:
         handler = _DECIDERS[type(command)]
@@ -272,7 +272,7 @@ def _decide_fold(state: HandState, command: Fold) -> tuple[PlayerFolded, ...]:
         _check_out_of_turn(state, player, "fold", 0)
     if state.absent[player] and state.profile.absent_big_blind_checks and \
             state.current_bet <= state.bets[player]:
-        raise RuleViolation("absent player", "an absent big blind is checked through "
+        raise RuleViolation("absent-player", "an absent big blind is checked through "
                             f"under the {state.profile.name} profile", ("check",))
     return folded(player)
 
@@ -286,7 +286,7 @@ def _decide_check_call(state: HandState,
     if state.out_of_turn:
         _check_out_of_turn(state, player, "call" if owed > 0 else "check", 0)
     if state.absent[player] and not (owed <= 0 and state.profile.absent_big_blind_checks):
-        raise RuleViolation("TDA 30", "the player is absent: his hand is killed when the "
+        raise RuleViolation("tda-30", "the player is absent: his hand is killed when the "
                             "action reaches him", ("fold",))
     if owed <= 0:
         return checked(player)
@@ -346,9 +346,9 @@ def _refused_bet(state: HandState, player: int, to: int) -> RuleViolation:
     assert la is not None
     if not la.raise_kind:
         if state.call_only[player]:
-            rule, why = "league exposed cards", "this player exposed both cards: call or fold only"
+            rule, why = "league-exposed-cards", "this player exposed both cards: call or fold only"
         elif state.absent[player]:
-            rule, why = "TDA 30", "the player is absent"
+            rule, why = "tda-30", "the player is absent"
         elif la.call_all_in or state.stacks[player] <= la.call_amount:
             rule, why = "all-in", "the player has no chips beyond a call"
         elif not _raise_open(state, player):
@@ -360,7 +360,7 @@ def _refused_bet(state: HandState, player: int, to: int) -> RuleViolation:
                                    "every other player is all-in or covered")
         return RuleViolation(rule, why, la.describe())
     if to > la.max_to:
-        return RuleViolation("table stakes", f"{la.raise_kind} to {to} is more than the "
+        return RuleViolation("table-stakes", f"{la.raise_kind} to {to} is more than the "
                              f"player has: all-in is {la.max_to}", la.describe())
     if to < la.min_to and to != la.max_to:
         profile = state.profile
@@ -446,7 +446,7 @@ def _decide_push(state: HandState, command: PushChips) -> tuple[HandEvent, ...]:
     la = legal_actions(state)
     assert la is not None
     if state.absent[player]:
-        raise RuleViolation("TDA 30", "the player is absent: his hand is killed when the "
+        raise RuleViolation("tda-30", "the player is absent: his hand is killed when the "
                             "action reaches him", la.describe())
     check_push(state, command, state.setup.chip_unit)
     ruling = rule_push(state, command, la)
@@ -483,7 +483,7 @@ def _check_duplicates(state: HandState, cards: tuple[Card, ...]) -> tuple[str, .
     seen = _known_cards(state)
     dup = [card_text(c) for c in cards if c in seen or cards.count(c) > 1]
     raise RuleViolation(
-        "duplicate card", f"{', '.join(dup)} is already in this hand: a duplicate card "
+        "duplicate-card", f"{', '.join(dup)} is already in this hand: a duplicate card "
         "voids the hand (all action void, chips returned)", ("void the hand", "re-enter"),
     )
 
@@ -526,7 +526,7 @@ def _decide_board(state: HandState, command: DealBoard) -> tuple[HandEvent, ...]
     if state.phase != BOARD:
         if state.phase == BETTING:
             raise RuleViolation(
-                "betting incomplete", f"the {STREETS[state.street]} betting is not complete: "
+                "betting-incomplete", f"the {STREETS[state.street]} betting is not complete: "
                 "a card turned early is handled as a premature board card",
                 next_steps(state) + ("record the premature card",),
             )
@@ -555,16 +555,16 @@ def _decide_show(state: HandState, command: ShowCards) -> tuple[HandEvent, ...]:
     player = command.player
     _check_player(state, player)
     if state.folded[player]:
-        raise RuleViolation("TDA 16", f"position {player} has folded: a dead hand cannot be "
+        raise RuleViolation("tda-16", f"position {player} has folded: a dead hand cannot be "
                             "shown for the pot")
     if not (state.phase == SHOWDOWN or state.betting_closed):
-        raise RuleViolation("TDA 16", "cards are shown once the betting is over",
+        raise RuleViolation("tda-16", "cards are shown once the betting is over",
                             next_steps(state))
     if state.shown[player] is not None:
-        raise RuleViolation("TDA 16", f"position {player} has already shown")
+        raise RuleViolation("tda-16", f"position {player} has already shown")
     cards = command.cards
     if len(cards) != 2:
-        raise RuleViolation("TDA 16", "a hand must show both cards to win (cards speak)")
+        raise RuleViolation("tda-16", "a hand must show both cards to win (cards speak)")
     known = state.hole[player]
     if known:
         if set(known) != set(cards):
@@ -594,7 +594,7 @@ def _decide_muck(state: HandState, command: MuckCards) -> tuple[HandEvent, ...]:
            for folded, stack in zip(state.folded, state.stacks, strict=True)):
         # TDA 16 (and every house document: BSE all-in, league, Octobermuck): once a player is
         # all-in and the betting is over, every hand still in is tabled face up.
-        raise RuleViolation("TDA 16", f"position {player} cannot muck: a player is all-in and "
+        raise RuleViolation("tda-16", f"position {player} cannot muck: a player is all-in and "
                             "the betting is over, so every hand still in is turned face up",
                             ("show the cards", "a director may rule the hand dead"))
     return (CardsMucked(player),)
@@ -604,7 +604,7 @@ def _refuse_last_live_hand(state: HandState, player: int, what: str) -> None:
     """TDA 17-B: the last player with live cards wins; his hand cannot be given up, or the
     pots would have nobody to go to."""
     if sum(1 for f in state.folded if not f) <= 1:
-        raise RuleViolation("TDA 17", f"position {player} holds the last live hand: it wins "
+        raise RuleViolation("tda-17", f"position {player} holds the last live hand: it wins "
                             f"the pot without showing and cannot be {what}",
                             ("award the pots",))
 
@@ -614,7 +614,7 @@ def _decide_award(state: HandState, command: AwardPots) -> tuple[HandEvent, ...]
         raise RuleViolation("award", f"pots are pushed after the showdown, not at {state.phase}",
                             next_steps(state))
     if command.winners is not None and not command.ruling:
-        raise RuleViolation("TDA 1", "overriding the engine's award needs a director's ruling "
+        raise RuleViolation("tda-1", "overriding the engine's award needs a director's ruling "
                             "citing the rule", ("confirm the proposed award",))
     return propose_awards(state, command.winners, command.ruling)
 
@@ -731,9 +731,9 @@ def _decide_board_early(state: HandState, command: ExposeBoardEarly) -> tuple[Ha
 def _decide_kill(state: HandState, command: KillHand) -> tuple[HandEvent, ...]:
     _check_player(state, command.player)
     if state.folded[command.player]:
-        raise RuleViolation("dead hand", f"position {command.player} has no live hand")
+        raise RuleViolation("dead-hand", f"position {command.player} has no live hand")
     if state.phase not in (BETTING, BOARD, SHOWDOWN, POSTING):
-        raise RuleViolation("dead hand", f"no live hands at {state.phase}")
+        raise RuleViolation("dead-hand", f"no live hands at {state.phase}")
     _refuse_last_live_hand(state, command.player, "killed")
     return (HandKilled(command.player, "ruling", rule_ids(command.rule), command.reason),)
 

@@ -125,7 +125,7 @@ def propose_awards(
             winners = sorted(set(override[index]))
             bad = [w for w in winners if w not in pot.eligible]
             if bad:
-                raise RuleViolation("TDA 21", f"position {bad[0]} is not eligible for pot "
+                raise RuleViolation("tda-21", f"position {bad[0]} is not eligible for pot "
                                     f"{index}", tuple(f"position {e}" for e in pot.eligible))
         elif len(pot.eligible) == 1:
             winners = [pot.eligible[0]]
@@ -133,7 +133,7 @@ def propose_awards(
             unshown = [i for i in pot.eligible if state.shown[i] is None]
             if unshown:
                 raise RuleViolation(
-                    "TDA 16", f"pot {index} is contested and position {unshown[0]} has not "
+                    "tda-16", f"pot {index} is contested and position {unshown[0]} has not "
                     "shown both cards", ("show the cards", "muck", "award by a ruling"),
                     "unshown", (index, unshown[0]),
                 )

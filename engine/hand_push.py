@@ -70,7 +70,7 @@ def check_push(state: HandState, command: PushChips, unit: int) -> None:
         raise RuleViolation("push", f"motions count the chips of each motion: they must add "
                             f"up to the {len(command.chips)} chip(s) pushed")
     if sum(command.chips) > state.stacks[command.player]:
-        raise RuleViolation("table stakes", f"{sum(command.chips)} pushed but the player has "
+        raise RuleViolation("table-stakes", f"{sum(command.chips)} pushed but the player has "
                             f"{state.stacks[command.player]} behind")
     if not command.chips and not command.bounty_chip and command.said == "nothing":
         raise RuleViolation("push", "nothing pushed and nothing said: record a check or a fold",

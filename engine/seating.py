@@ -24,9 +24,6 @@ from handlog.engine.tournament_events import (
 from handlog.engine.tournament_state import Entrant, TournamentState
 from handlog.engine.words import cite
 
-BUTTON_RULE = ("high card draws the button; suits rank as the profile's seat_draw_suit_order "
-               "says (BSE Drawing for Dealer: spades, hearts, diamonds, clubs)")
-
 
 def _profile(state: TournamentState) -> Profile:
     return get_profile(state.structure.profile)
@@ -170,16 +167,17 @@ def draw_button(state: TournamentState, table: str, cards: Mapping[int, str]) ->
     if len(seated) < 2:
         raise RuleViolation("seating", f"table {table} has {len(seated)} player(s) to draw")
     if set(cards) != set(seated):
-        raise RuleViolation(BUTTON_RULE, f"table {table}: one card to each occupied seat",
+        raise RuleViolation("bse-drawing-for-dealer",
+                            f"table {table}: one card to each occupied seat",
                             tuple(f"seat {s}" for s in sorted(seated)))
     parsed: dict[int, int] = {}
     for seat, text in cards.items():
         try:
             parsed[seat] = parse_card(text)
         except ValueError as exc:
-            raise RuleViolation(BUTTON_RULE, f"seat {seat}: {exc}") from None
+            raise RuleViolation("bse-drawing-for-dealer", f"seat {seat}: {exc}") from None
     if len(set(parsed.values())) != len(parsed):
-        raise RuleViolation(BUTTON_RULE, "the same card was drawn twice")
+        raise RuleViolation("bse-drawing-for-dealer", "the same card was drawn twice")
     profile = _profile(state)
     winner = max(parsed, key=lambda s: draw_order(profile, parsed[s]))
     return ButtonDrawn(
@@ -292,7 +290,7 @@ def suggest_balance(
     else:
         due = (due_big_blind or {}).get(source, "")
         if due not in {e.player for e in candidates}:
-            raise RuleViolation("TDA: balancing tables", f"name the player due the big blind "
+            raise RuleViolation("tda-11-a", f"name the player due the big blind "
                                 f"next at {source}", tuple(e.player for e in candidates))
         player, reason = due, "due_big_blind"
         rule = "tda-11-a"

@@ -379,7 +379,7 @@ def payout_bracket(structure: Structure, field_size: int) -> PayoutBracket:
             return bracket
     covered = tuple(f"{b.min_players}-{b.max_players} players" for b in structure.payouts)
     raise RuleViolation(
-        "structure: payouts",
+        "structure",
         f"the payout table of {structure.name} has no line for {field_size} players",
         covered or ("add a payout table to the structure",),
     )

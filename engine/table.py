@@ -125,7 +125,7 @@ def check_table_opened(event: TableOpened) -> None:
         raise RuleViolation("profile", f"profile: {said}; known profiles: "
                             f"{', '.join(PROFILES)}", tuple(PROFILES))
     if not MIN_SEATS <= event.seat_count <= MAX_SEATS:
-        raise RuleViolation("seat_count", f"seat_count: {event.seat_count} seats; a table has "
+        raise RuleViolation("seat-count", f"seat_count: {event.seat_count} seats; a table has "
                             f"{MIN_SEATS} to {MAX_SEATS}")
 
 
@@ -180,7 +180,7 @@ def plan_hand(table: TableState, level: Level, hand_number: int,
               final_table: bool = False) -> HandSetup:
     """Who is dealt in, the button, and who posts what (TDA 32 dead button, 34 heads-up)."""
     if table.hand_in_progress:
-        raise RuleViolation("hand in progress", "finish the current hand first")
+        raise RuleViolation("hand-in-progress", "finish the current hand first")
     profile = get_profile(table.profile)
     active = {s.seat: s for s in table.seats if s.stack > 0}
     minimum = 2 if final_table else max(2, profile.min_players_per_table)
@@ -191,7 +191,7 @@ def plan_hand(table: TableState, level: Level, hand_number: int,
             ("move players to this table", "break the table"),
         )
     if not table.button:
-        raise RuleViolation("TDA 32", "the button has not been placed: draw for the button",
+        raise RuleViolation("tda-32", "the button has not been placed: draw for the button",
                             ("draw for the button",))
     n = table.seat_count
     waits_at_bb = "big_blind" in profile.new_player_waiting_positions

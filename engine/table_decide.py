@@ -141,7 +141,7 @@ def decide_table(state: TableState | None, command: Any, facts: TableFacts) -> l
     if isinstance(command, CarryToPot):
         _between_hands(state, "carry chips into the next pot")
         if command.amount == 0 or state.carry + command.amount < 0:
-            raise RuleViolation("dead money", f"the table carries {state.carry} into its "
+            raise RuleViolation("dead-money", f"the table carries {state.carry} into its "
                                 f"next pot: {command.amount} cannot be added to it")
         return [PotCarried(command.amount, command.reason, cite(command.rule),
                            command.other_table)]
@@ -228,7 +228,7 @@ def _penalty_kills(state: TableState, started: list[Any],
 
 def _between_hands(state: TableState, what: str) -> None:
     if state.hand_in_progress:
-        raise RuleViolation("hand in progress", f"cannot {what} during a hand",
+        raise RuleViolation("hand-in-progress", f"cannot {what} during a hand",
                             ("finish the hand first",))
 
 

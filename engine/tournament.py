@@ -161,7 +161,7 @@ def register(state: TournamentState, player: str, name: str,
     _text(player, "the player id")
     problem = name_problem(name or player)
     if problem is not None:
-        raise RuleViolation("registration: name", f"the name {name or player!r} {problem}")
+        raise RuleViolation("registration", f"the name {name or player!r} {problem}")
     known = state.entrant(player)
     if known is not None and not known.alive:
         raise RuleViolation(_profile(state).rule("re_entry"), f"{player} is out: no re-entry "
@@ -176,7 +176,7 @@ def register(state: TournamentState, player: str, name: str,
                             "registered: give a name that tells them apart",
                             (f"{name or player} 2", f"{name or player} (town)"))
     if high_hand and not state.structure.money.high_hand_fee:
-        raise RuleViolation("structure: money.high_hand_fee",
+        raise RuleViolation("structure",
                             f"{state.structure.name} has no high-hand jackpot")
     profile = _profile(state)
     start = state.structure.starting_stack
@@ -187,12 +187,12 @@ def register(state: TournamentState, player: str, name: str,
         closes = (f"the end of level {late.last_level}" if late.last_level else "the start")
         if late.through_break and late.last_level:
             closes += " and the break after it"
-        raise RuleViolation("structure: late_entry",
+        raise RuleViolation("structure",
                             f"late entry closed at {closes}; level {state.level} is running")
     deduction = late_entry_deduction(state)
     if deduction >= start:
-        raise RuleViolation(profile.citations.get("late_entry_penalty_big_blinds", "late entry"),
-                            f"the late-entry deduction {deduction} would take the whole stack")
+        raise RuleViolation("late-entry", f"the late-entry deduction {deduction} would take "
+                            "the whole stack")
     if profile.late_entry_penalty_big_blinds:
         rule = profile_rule(profile.name, "late_entry_penalty_big_blinds")
     elif not profile.absent_hand_killed_at_deal:
@@ -240,14 +240,14 @@ def start_level(state: TournamentState, ruling: str = "") -> LevelStarted:
                             ("end the break",))
     number = state.level + 1
     if number > len(s.levels):
-        raise RuleViolation("structure: levels", f"{s.name} has {len(s.levels)} levels; "
+        raise RuleViolation("structure", f"{s.name} has {len(s.levels)} levels; "
                             f"level {state.level} goes on", ())
     if number == 1 and sum(1 for e in state.remaining if e.table) < 2:
         raise RuleViolation("seating", "seat at least two players before play starts",
                             ("draw seats",))
     checkpoint = s.ante_checkpoint
     if checkpoint and checkpoint.after_level == state.level and state.antes_used is None:
-        raise RuleViolation("structure: ante_checkpoint", f"decide whether antes are played "
+        raise RuleViolation("structure", f"decide whether antes are played "
                             f"after level {state.level} first", ("decide antes",))
     due = _due_before_next_level(state)
     if due and not ruling.strip():
@@ -290,12 +290,12 @@ def decide_antes(state: TournamentState) -> AntesDecided:
     _check_running(state)
     checkpoint = state.structure.ante_checkpoint
     if checkpoint is None:
-        raise RuleViolation("structure: ante_checkpoint",
+        raise RuleViolation("structure",
                             f"{state.structure.name} has no ante checkpoint")
     if state.antes_used is not None:
-        raise RuleViolation("structure: ante_checkpoint", "the antes are already decided")
+        raise RuleViolation("structure", "the antes are already decided")
     if state.level != checkpoint.after_level:
-        raise RuleViolation("structure: ante_checkpoint", f"antes are decided after level "
+        raise RuleViolation("structure", f"antes are decided after level "
                             f"{checkpoint.after_level}; level {state.level} is running")
     remaining = len(state.remaining)
     return AntesDecided(checkpoint.after_level, remaining, checkpoint.players_at_least,
@@ -337,13 +337,13 @@ def color_up(state: TournamentState, stacks: Mapping[str, int],
     step = s.color_up_after(state.level)
     if not colours:
         if step is None or state.level in state.color_ups_done:
-            raise RuleViolation("structure: color_ups", f"no color-up is due after level "
+            raise RuleViolation("structure", f"no color-up is due after level "
                                 f"{state.level}: name the colours to take out")
         if step.unless_antes and state.antes_used is None:
-            raise RuleViolation("structure: ante_checkpoint", "decide the antes first: this "
+            raise RuleViolation("structure", "decide the antes first: this "
                                 "color-up happens only without antes", ("decide antes",))
         if step.unless_antes and state.antes_used:
-            raise RuleViolation("structure: color_ups", f"with antes, "
+            raise RuleViolation("structure", f"with antes, "
                                 f"{', '.join(step.remove)} stay in play")
         colours = step.remove
     unknown = [c for c in colours if c not in state.in_play]
@@ -511,10 +511,11 @@ def _check_bounty(state: TournamentState, bust: Bust, survivors: set[str]) -> No
     if not bust.bounty_to:
         return
     if not state.structure.money.bounty:
-        raise RuleViolation("structure: money.bounty", f"{state.structure.name} has no bounties")
+        raise RuleViolation("structure", f"{state.structure.name} has no bounties")
     if bust.bounty_to not in survivors:
-        raise RuleViolation("Octobermuck Bounties: the victor collects the bounty",
-                            f"{bust.bounty_to} cannot collect {bust.player}'s bounty",
+        raise RuleViolation("octobermuck-bounties",
+                            f"{bust.bounty_to} cannot collect {bust.player}'s bounty: the "
+                            "victor collects it",
                             tuple(sorted(survivors)))
 
 
@@ -601,15 +602,16 @@ def award_high_hand(state: TournamentState, players: Sequence[str],
     (Octobermuck: 'the HHJP money will be split')."""
     fee = state.structure.money.high_hand_fee
     if not fee:
-        raise RuleViolation("structure: money.high_hand_fee",
+        raise RuleViolation("structure",
                             f"{state.structure.name} has no high-hand jackpot")
     if state.high_hand is not None:
-        raise RuleViolation("high hand", "the jackpot is already awarded")
+        raise RuleViolation("high-hand", "the jackpot is already awarded")
     _text(hand, "the high hand")
     entered = {e.player for e in state.entrants if e.high_hand}
     if not players or len(set(players)) != len(players) or any(p not in entered for p in players):
-        raise RuleViolation("Octobermuck High Hand Jackpot: only entrants who paid the fee",
-                            "name the jackpot entrant(s) holding the high hand",
+        raise RuleViolation("octobermuck-high-hand-jackpot",
+                            "name the jackpot entrant(s) holding the high hand: only "
+                            "entrants who paid the fee share it",
                             tuple(sorted(entered)))
     pool = fee * len(entered)
     base, odd = divmod(pool, len(players))

@@ -213,7 +213,7 @@ def decide_penalty(state: TournamentState, player: str, penalty: str, rule: str,
     tstate = tables.get(entrant.table) if entrant.table else None
     seat = tstate.seat_of(player) if tstate is not None else None
     if tstate is not None and tstate.hand_in_progress:
-        raise RuleViolation("hand in progress", "disqualify him when the hand is over",
+        raise RuleViolation("hand-in-progress", "disqualify him when the hand is over",
                             ("finish the hand first",))
     out = withdraw(apply_tournament(state, given), player, seat.stack if seat else 0)
     commands: dict[str, list[TableCommand]] = (
@@ -254,7 +254,7 @@ def decide_count_stacks(state: TournamentState, table: str, occasion: str,
     """The floor's counted stacks at `table`, each beside the stack the table's log has."""
     tstate = tables.get(table) if table in state.tables else None
     if tstate is not None and tstate.hand_in_progress:
-        raise RuleViolation("chip count", f"a hand is in progress at table {table}: count the "
+        raise RuleViolation("chip-count", f"a hand is in progress at table {table}: count the "
                             "stacks when it is over", ("finish the hand first",))
     computed = {s.player: s.stack for s in tstate.seats} if tstate is not None else {}
     return Decision([count_stacks(state, table, occasion, counted, computed)], {})
@@ -267,7 +267,7 @@ def decide_correct_stack(state: TournamentState, player: str, reason: str, by: s
     tstate = tables.get(entrant.table) if entrant is not None and entrant.seated else None
     seat = tstate.seat_of(player) if tstate is not None else None
     if tstate is not None and tstate.hand_in_progress:
-        raise RuleViolation("chip count", f"a hand is in progress at table {tstate.table}: "
+        raise RuleViolation("chip-count", f"a hand is in progress at table {tstate.table}: "
                             "correct the stack when it is over", ("finish the hand first",))
     corrected = correct_stack(state, player, reason, by, seat.stack if seat else 0, stack)
     if not corrected.amount or entrant is None or seat is None:

@@ -77,7 +77,7 @@ def decide_break(state: TournamentState, plan: TableBreak, tables: Tables,
     involved = (plan.table, *plan.to_tables)
     busy = [t for t in involved if (s := tables.get(t)) is not None and s.hand_in_progress]
     if busy:
-        raise RuleViolation("hand in progress", f"a hand is in progress at table {busy[0]}: "
+        raise RuleViolation("hand-in-progress", f"a hand is in progress at table {busy[0]}: "
                             "break the table when it is over", ("finish the hand first",))
     stacks = {s.player: s.stack for t in involved if (ts := tables.get(t)) is not None
               for s in ts.seats}

@@ -145,6 +145,10 @@ RULES: dict[str, tuple[str, str]] = {
     "octobermuck-minimum-bet": ("Octobermuck General Rules (minimum bet)", ""),
     "octobermuck-raises": ("Octobermuck General Rules (raises)", ""),
     "league-raising": ("League Raising", ""),
+    "tda-12": ("TDA 12", ""),
+    "tda-17": ("TDA 17", ""),
+    "octobermuck-high-hand-jackpot": ("Octobermuck High Hand Jackpot",
+                                      "only entrants who paid the fee"),
 }
 """Every rule identifier the engine, a profile or a ruling cites, with its citation (the
 short name a refusal gives, "TDA 47") and its gist (what the report's title adds after a
@@ -180,9 +184,44 @@ def rule_title(rule: str) -> str:
     return rule_citation(rule)
 
 
+REFUSAL_TOPICS: dict[str, str] = {
+    # A field a limit refuses (engine/limits.py) is named by its field name.
+    "amount": "amount", "name": "name", "player": "player", "reason": "reason",
+    "rule": "rule", "ruling": "ruling",
+    "absent": "player away", "absent-player": "player away from the table", "all-in": "all-in",
+    "auth": "authorisation", "award": "awarding the pots", "balancing": "balancing tables",
+    "betting-incomplete": "betting not complete", "board": "board cards",
+    "button-redraw": "button redraw", "cards": "cards", "chip-count": "chip count",
+    "chip-total": "chip total", "clock": "tournament clock", "color-up": "color-up",
+    "command": "command", "dead-hand": "dead hand", "dead-money": "dead money", "deal": "deal",
+    "demo": "demonstration", "duplicate-card": "duplicate card", "elimination": "elimination",
+    "eliminations": "eliminations", "engine": "the engine's decision", "event-id": "event id",
+    "hand": "hand", "hand-complete": "hand complete", "hand-in-progress": "hand in progress",
+    "high-hand": "high hand", "http": "request", "icm": "ICM", "late-entry": "late entry",
+    "level": "level", "log": "log", "moves": "player moves", "muck": "muck", "offline": "offline",
+    "penalty": "penalty", "places": "places", "prizes": "prizes", "profile": "rules profile",
+    "push": "chips pushed", "record": "record", "registration": "registration",
+    "request": "request", "rules": "other rules", "schedule": "schedule", "seat": "seat",
+    "seat-count": "seat count", "seating": "seating", "setup": "hand setup", "stack": "stack",
+    "stacks-carry-over": "stacks carry over", "stale-version": "stale version", "store": "store",
+    "strict-replay": "strict replay", "structure": "tournament structure", "table": "table",
+    "table-stakes": "table stakes", "tables": "tables", "tournament": "tournament",
+    "turn": "turn to act", "undo": "undo", "whatif": "what-if", "withdrawal": "withdrawal",
+}
+"""The words of a refusal's code where no rule of a document stands behind it (the code is
+kebab-case, like a rule identifier: `chip-count`); render_rule gives them."""
+
+
 def render_rule(rule_id: str, profile: Profile | None = None) -> str:
-    """The words for a rule identifier; a TDA rule cited under a house profile says that the
-    house document is silent there ("TDA 47 (Octobermuck is silent here)")."""
+    """The words for a rule identifier or a refusal's code (REFUSAL_TOPICS), or for several
+    joined by ", "; a TDA rule cited
+    under a house profile says that the house document is silent there ("TDA 47 (Octobermuck
+    is silent here)")."""
+    if ", " in rule_id:
+        return ", ".join(render_rule(part, profile) for part in rule_id.split(", "))
+    topic = REFUSAL_TOPICS.get(rule_id)
+    if topic is not None:
+        return topic
     words = rule_citation(rule_id)
     if profile is not None and profile.short and rule_id.startswith("tda-") and \
             rule_id not in profile.rule_ids.values():

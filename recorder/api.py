@@ -9,7 +9,7 @@ Answers to a command:
 - 200 `{recorded, retried, version, events, table}`; a retry with an event id already recorded
   returns the original result with `retried: true` and records nothing;
 - 422 `{rule, message, legal, table}` when the rules do not allow it;
-- 409 `{rule: "stale version", expected, actual, since, table}` when the table moved on since
+- 409 `{rule: "stale-version", expected, actual, since, table}` when the table moved on since
   the version the tablet saw (`since`: what was recorded meanwhile);
 - floor (tournament) commands take the same optional `event_id` and an optional
   `expected_version` of the tournament's stream, with the same answers (200 with `retried`,

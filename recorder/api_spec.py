@@ -19,14 +19,17 @@ class ErrorBody(BaseModel):
     allowed instead. Some answers add fields (the table as it is now, the problems found)."""
 
     model_config = ConfigDict(extra="allow")
-    rule: str = Field(description='the rule or check: a rule id, "auth", "request", "http"...')
+    rule: str = Field(description='the rule or check, kebab-case: the id of a document\'s rule '
+                      '("tda-43") or a code ("auth", "request", "stale-version")')
+    rule_words: str = Field(default="", description="the rule or check in words, for people "
+                            '("TDA 43", "stale version")')
     message: str
     legal: list[str] = Field(default_factory=list, description="what is allowed instead")
 
 
 class StaleVersion(ErrorBody):
-    """409: someone recorded first (`stale version`), or the event id was used for another
-    command (`event id`)."""
+    """409: someone recorded first (`stale-version`), or the event id was used for another
+    command (`event-id`)."""
 
     expected: int | None = None
     actual: int | None = None

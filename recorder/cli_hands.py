@@ -147,6 +147,7 @@ def whatif(stream: str, at_version: int, award: tuple[str, ...], amount: int | N
     """What would have followed another ruling at STREAM: stacks, eliminations, places and
     prizes beside what was recorded. Nothing is written to the log."""
     from handlog.engine.errors import RuleViolation
+    from handlog.engine.words import render_rule
     from handlog.recorder.whatif_views import make_change, whatif_lines, whatif_view
 
     with user_errors(), open_store(db_url) as store:
@@ -159,8 +160,8 @@ def whatif(stream: str, at_version: int, award: tuple[str, ...], amount: int | N
             view = whatif_view(store, stream, change, names)
         except RuleViolation as violation:
             allowed = f" (allowed: {'; '.join(violation.legal)})" if violation.legal else ""
-            raise click.ClickException(f"{violation.message}{allowed} [{violation.rule}]") \
-                from None
+            raise click.ClickException(
+                f"{violation.message}{allowed} [{render_rule(violation.rule)}]") from None
     if as_json:
         click.echo(json.dumps(view, indent=1))
         return

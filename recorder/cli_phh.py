@@ -10,6 +10,7 @@ from pathlib import Path
 import click
 
 from handlog.engine.profiles import PROFILES
+from handlog.engine.words import render_rule
 from handlog.replay.phh import find_phh_files
 from handlog.replay.phh_verify import DEFAULT_RULES, HandResult, Status, VerifyReport, verify_files
 
@@ -112,7 +113,7 @@ def _describe(result: HandResult) -> Sequence[str]:
             at = "the end of the record"
         else:
             at = f"action {violation.action_index} {violation.action!r}"
-        lines.append(f"           at {at}: {violation.rule}: {violation.message}")
+        lines.append(f"           at {at}: {render_rule(violation.rule)}: {violation.message}")
     if result.reason:
         lines.append(f"           {result.reason}")
     return lines

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import click
 
+from handlog.engine.words import render_rule
 from handlog.recorder.cli_db import db_option, echo_json, user_errors
 from handlog.replay.fold import OTHER_RULES
 from handlog.replay.verify import replay_log
@@ -45,7 +46,7 @@ def replay(db_url: str | None, tournament: str | None, as_json: bool) -> None:
         for finding in report.findings:
             label = "RECORDED UNDER OTHER RULES" if finding.kind == OTHER_RULES else "FINDING"
             line = (f"{label} {finding.stream} v{finding.version} {finding.event_type}: "
-                    f"{finding.message} [{finding.rule}]")
+                    f"{finding.message} [{render_rule(finding.rule)}]")
             if finding.expected or finding.recorded:
                 line += f" expected {finding.expected} recorded {finding.recorded}"
             click.echo(line)

@@ -11,6 +11,7 @@ import click
 from handlog.engine.events import HandStarted
 from handlog.engine.table import Level
 from handlog.engine.tournament_state import fold_tournament
+from handlog.engine.words import render_rule
 from handlog.recorder.cli_db import db_option, user_errors
 from handlog.recorder.hand_views import registered_names
 from handlog.recorder.table_text import describe_table
@@ -105,7 +106,7 @@ def table_at(store: EventStore, stream: str, at_version: int | None = None,
     head = store.head(stream)
     cut = head is not None and fold.version < head.version
     # A moment in the middle of a hand is not a log that ends early.
-    view["findings"] = [f.as_dict() for f in fold.findings
+    view["findings"] = [f.as_dict() | {"rule_words": render_rule(f.rule)} for f in fold.findings
                         if not (cut and f.rule == "log" and "ends before" in f.message)]
     return view
 
@@ -118,7 +119,7 @@ def _echo_table(view: dict[str, Any]) -> None:
         click.echo(line)
     for finding in view["findings"]:
         label = "RECORDED UNDER OTHER RULES" if finding.get("kind") == OTHER_RULES else "FINDING"
-        click.echo(f"{label} v{finding['version']}: {finding['message']} [{finding['rule']}]")
+        click.echo(f"{label} v{finding['version']}: {finding['message']} [{finding['rule_words']}]")
 
 
 @table.command("show")

@@ -389,9 +389,11 @@ class TournamentDesk:
             return cached[1] | self._fresh(tournament, read, now)
         except (RuleViolation, KeyError, IndexError, ValueError, TypeError) as error:
             if problems is not None:
-                problems.append({"tournament": tournament, "rule": getattr(
-                    error, "rule", "log"), "message": f"this tournament cannot be shown: "
-                    f"{getattr(error, 'message', error)}"})
+                rule = getattr(error, "rule", "log")
+                problems.append({"tournament": tournament, "rule": rule,
+                                 "rule_words": words.render_rule(rule),
+                                 "message": f"this tournament cannot be shown: "
+                                 f"{getattr(error, 'message', error)}"})
             return None
 
     def _fresh(self, tournament: str, read: _Read, now: datetime) -> dict[str, Any]:

@@ -19,6 +19,7 @@ from handlog.engine.errors import RuleViolation
 from handlog.engine.table import TableState
 from handlog.engine.table_commands import TableCommand
 from handlog.engine.table_decide import TableFacts, apply_event, needs, settles
+from handlog.engine.words import render_rule
 from handlog.replay.decide import decide, needs_whole_past, state_after
 from handlog.replay.fold import TableFold
 from handlog.replay.incremental import LiveTable
@@ -368,7 +369,7 @@ class Recorder:
         except RuleViolation as refused:
             raise DuplicateEventConflict(
                 first.event_id, f"it recorded {first.type!r}; this command is refused there "
-                f"({refused.rule}: {refused.message})") from None
+                f"({render_rule(refused.rule)}: {refused.message})") from None
         mine = [encode_event(event) for event in events]
         recorded = [(e.type, e.schema_version, e.payload) for e in retried.events]
         if mine != recorded:

@@ -73,7 +73,8 @@ def describe_table(state: TableState, names: dict[str, str] | None = None,
             try:
                 planned = plan_hand(state, level, state.hands_played + 1, final_table=True)
             except RuleViolation as violation:
-                lines.append(f"next hand cannot start: {violation.message} [{violation.rule}]")
+                lines.append(f"next hand cannot start: {violation.message} "
+                             f"[{words.render_rule(violation.rule)}]")
             else:
                 lines.append(f"next hand: button seat {planned.button_seat}, small blind seat "
                              f"{planned.small_blind_seat or '-'}, big blind seat "

@@ -424,7 +424,8 @@ def table_problem(fold: TableFold) -> dict[str, Any] | None:
         return None
     finding = next((f for f in fold.findings if f.message.startswith("cannot apply")), None)
     message = finding.message if finding else "the stream holds no table_opened that counts"
-    return {"rule": finding.rule if finding else "log", "message": message,
+    rule = finding.rule if finding else "log"
+    return {"rule": rule, "rule_words": words.render_rule(rule), "message": message,
             "version": finding.version if finding else 0,
             "legal": ["void the entry (director)", "open the table again"]}
 
@@ -432,7 +433,8 @@ def table_problem(fold: TableFold) -> dict[str, Any] | None:
 def broken_summary(stream: str, version: int, error: Exception) -> dict[str, Any]:
     """The floor's card of a table that cannot be shown: the other tables are shown anyway."""
     return {"stream": stream, "version": version, "open": False,
-            "problem": {"rule": "log", "message": f"this table cannot be shown: {error}",
+            "problem": {"rule": "log", "rule_words": words.render_rule("log"),
+                        "message": f"this table cannot be shown: {error}",
                         "version": 0, "legal": ["void the entry (director)"]}}
 
 

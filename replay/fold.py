@@ -245,12 +245,12 @@ class _Checker:
                 self.finding(version, event, "seating", f"{event.player} is not in seat "
                              f"{event.seat}")
             elif seat.stack != event.stack:
-                self.finding(version, event, "stacks carry over", "the player left with a "
+                self.finding(version, event, "stacks-carry-over", "the player left with a "
                              "different stack than the table holds", seat.stack, event.stack)
             return
         if isinstance(event, PotCarried) and (
                 event.amount == 0 or state.carry + event.amount < 0 or state.hand_in_progress):
-            self.finding(version, event, "dead money", "a carry into (or out of) the next pot "
+            self.finding(version, event, "dead-money", "a carry into (or out of) the next pot "
                          "is recorded between hands and never takes more than the table "
                          "carries", f"between -{state.carry} and any positive amount",
                          event.amount)
@@ -302,11 +302,11 @@ class _Checker:
         stacks = {s.seat: s.stack for s in state.seats}
         for seat, stack in zip(event.seats, event.stacks, strict=True):
             if stacks.get(seat) != stack:
-                self.finding(version, event, "stacks carry over", f"seat {seat} starts the hand "
+                self.finding(version, event, "stacks-carry-over", f"seat {seat} starts the hand "
                              "with a different stack than it ended the last one",
                              stacks.get(seat), stack)
         if event.dead_money != state.carry:
-            self.finding(version, event, "dead money", "the hand starts with other dead money "
+            self.finding(version, event, "dead-money", "the hand starts with other dead money "
                          "than the table carries to its next pot", state.carry,
                          event.dead_money)
         try:
@@ -317,7 +317,7 @@ class _Checker:
             recorded = setup_from_event(event)
             for name in ("seats", "blinds", "antes", "button_seat", "big_blind_seat"):
                 if getattr(planned, name) != getattr(recorded, name):
-                    self.finding(version, event, "TDA 32", f"{name} differ from the engine's "
+                    self.finding(version, event, "tda-32", f"{name} differ from the engine's "
                                  "button and blinds", getattr(planned, name),
                                  getattr(recorded, name))
         self.queue = list(begin(setup_from_event(event))[1:])
@@ -340,8 +340,8 @@ class _Checker:
             self.finding(version, first, violation.rule, violation.message)
             return
         if expected[0] != first:
-            self.finding(version, first, "TDA 20, 21", "the pot award differs from the engine's",
-                         expected[0], first)
+            self.finding(version, first, "tda-20, tda-21",
+                         "the pot award differs from the engine's", expected[0], first)
         self.queue = expected[1:]
 
 

@@ -40,6 +40,7 @@ from handlog.engine.table import (
     plan_hand,
     table_opened,
 )
+from handlog.engine.words import render_rule
 from handlog.replay.fold import fold_effective, level_of
 from handlog.replay.phh import PhhEntry, PhhHand
 from handlog.replay.phh_verify import HandResult, command_for, hand_commands, setup_for
@@ -110,8 +111,9 @@ def add_hand(into: IntoLog, entry: PhhEntry, result: HandResult, fmt: str, rules
     try:
         events = _hand_events(state, entry, entry.rules or rules, number, fmt, label)
     except RuleViolation as violation:
-        into.not_recorded.append(NotRecorded(result.file, label, "not recorded",
-                                             f"{violation.message} [{violation.rule}]"))
+        into.not_recorded.append(NotRecorded(
+            result.file, label, "not recorded",
+            f"{violation.message} [{render_rule(violation.rule)}]"))
         return
     problem = _dry_fold(stream, before, opening + events)
     if problem:
@@ -150,7 +152,7 @@ def _hand_events(state: TableState, hand: PhhHand, profile: str, number: int, fm
     planned = plan_hand(table, level_of(hand_started_event(setup)), number, final_table=True)
     for name in ("seats", "blinds", "antes"):
         if getattr(planned, name) != getattr(setup, name):
-            raise RuleViolation("TDA 32", f"the hand's {name} {getattr(setup, name)} are not "
+            raise RuleViolation("tda-32", f"the hand's {name} {getattr(setup, name)} are not "
                                 f"the engine's {getattr(planned, name)} for this table")
     setup = replace(setup, players=planned.players, hand_number=number,
                     button_seat=planned.button_seat,
@@ -174,7 +176,7 @@ def _hand_events(state: TableState, hand: PhhHand, profile: str, number: int, fm
         else:
             built = command
         if isinstance(built, str):
-            raise RuleViolation("strict replay", built)
+            raise RuleViolation("strict-replay", built)
         for event in decide(table.hand, built):
             table = apply_table(table, event)
             played.append(event)
@@ -185,7 +187,7 @@ def _hand_events(state: TableState, hand: PhhHand, profile: str, number: int, fm
             played.append(event)
         current = table.hand
     if current is None or not current.is_complete:
-        raise RuleViolation("strict replay", "the hand does not end")
+        raise RuleViolation("strict-replay", "the hand does not end")
     return events + played
 
 
@@ -208,7 +210,7 @@ def _dry_fold(stream: str, state: TableState | None, events: Sequence[Any]) -> s
     state, findings = fold_effective(stream, effective, state, len(effective), True)
     if findings:
         first = findings[0]
-        return f"{first.message} [{first.rule}]"
+        return f"{first.message} [{render_rule(first.rule)}]"
     if state is None or state.hand_in_progress:
         return "the hand does not end"
     return ""

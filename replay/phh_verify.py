@@ -393,7 +393,7 @@ def _incomplete(hand: PhhHand, state: HandState) -> Violation:
         message = f"the record ends before the {street} is dealt"
     else:
         message = f"the record ends before the hand is over (the hand is at {state.phase})"
-    return Violation(len(hand.actions), None, "strict replay", message)
+    return Violation(len(hand.actions), None, "strict-replay", message)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -421,7 +421,7 @@ def verify_hand(hand: PhhHand, rules: str = DEFAULT_RULES) -> HandResult:
                           _join([replay.unreplayable, *notes]))
     state = replay.state
     if replay.violation is not None:
-        if replay.violation.rule == "strict replay" and state is not None \
+        if replay.violation.rule == "strict-replay" and state is not None \
                 and hand.finishing_stacks is not None:
             # A partial record may give the stacks as they stand (optional.rst).
             computed = _in_file_units(hand, state.stacks)

@@ -158,7 +158,8 @@ def _who(stored: StoredEvent | None) -> dict[str, Any]:
 
 
 def _finding(finding: Finding, all_cards: bool = True) -> dict[str, Any]:
-    found = finding.as_dict()
+    # A report is read by people: its rules are words, as for the rulings it lists.
+    found = finding.as_dict() | {"rule": words.render_rule(finding.rule)}
     if not all_cards and finding.event_type in _CARD_EVENTS:
         found |= {"expected": HIDDEN if found["expected"] else "",
                   "recorded": HIDDEN if found["recorded"] else ""}

@@ -84,12 +84,12 @@ def check_tournament(stream: str, stored: list[StoredEvent],
     )
     findings.extend(_carries(stream, events, mine, tuple(state.tables)))
     if mine and seated_total + adjustments + carried != expected and not in_progress:
-        findings.append(Finding(stream, 0, "tournament", "chip total",
+        findings.append(Finding(stream, 0, "tournament", "chip-total",
                                 "chips brought to the tables differ from the tournament's "
                                 "entries, deductions and color-ups",
                                 str(expected), str(seated_total + adjustments + carried)))
     if mine and not in_progress and chips != expected:
-        findings.append(Finding(stream, 0, "tournament", "chip total",
+        findings.append(Finding(stream, 0, "tournament", "chip-total",
                                 "the chips at the tables differ from what the tournament's "
                                 "events allow", str(expected), str(chips)))
     return findings
@@ -133,18 +133,18 @@ def _carries(stream: str, events: list[object], tables: dict[str, TableFold],
                   if isinstance(e, PotCarried) and not e.other_table)
         if got != owed.get(state.table, 0):
             findings.append(Finding(
-                fold.stream, 0, "pot_carried", "dead money",
+                fold.stream, 0, "pot_carried", "dead-money",
                 f"table {state.table} carries other chips into its next pot than the "
                 "tournament's color-ups give it", str(owed.get(state.table, 0)), str(got)))
         if state.carry and state.table not in open_tables:
             findings.append(Finding(
-                fold.stream, 0, "pot_carried", "dead money",
+                fold.stream, 0, "pot_carried", "dead-money",
                 f"table {state.table} is broken with chips still waiting for its next pot: "
                 "hand them on to the next pot of another table", "0", str(state.carry)))
     handed = sum(e.amount for f in tables.values() for _v, e in f.effective
                  if isinstance(e, PotCarried) and e.other_table)
     if handed:
-        findings.append(Finding(stream, 0, "pot_carried", "dead money",
+        findings.append(Finding(stream, 0, "pot_carried", "dead-money",
                                 "carries handed on from broken tables do not add up to zero",
                                 "0", str(handed)))
     return findings

@@ -251,13 +251,13 @@ def _check_moves(tables: dict[str, TableFold],
         departures = left.get(player, [])
         for index, (_p, stream, version, stack) in enumerate(arrivals):
             if index >= len(departures):
-                findings.append(Finding(stream, version, "player_seated", "stacks carry over",
+                findings.append(Finding(stream, version, "player_seated", "stacks-carry-over",
                                         f"{player} arrives as moved but left no table"))
                 continue
             _q, source, _v, chips = departures[index]
             if chips != stack:
                 findings.append(Finding(
-                    stream, version, "player_seated", "stacks carry over",
+                    stream, version, "player_seated", "stacks-carry-over",
                     f"{player} left {source} with {chips} chips and arrived with {stack}",
                     str(chips), str(stack),
                 ))

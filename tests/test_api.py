@@ -133,7 +133,7 @@ def test_a_stale_version_gets_409_with_the_current_state_and_what_was_recorded(
     response = dealer.send(STREAM, {"type": "fold", "player": 2}, version=start)
     assert response.status_code == 409
     body = response.json()
-    assert (body["rule"], body["expected"], body["actual"]) == ("stale version", start,
+    assert (body["rule"], body["expected"], body["actual"]) == ("stale-version", start,
                                                                 start + 1)
     assert [e["text"] for e in body["since"]] == ["Ann calls 100"]
     assert body["table"]["version"] == start + 1
@@ -176,7 +176,7 @@ def test_side_pot_and_split_pot_at_showdown(dealer: Client) -> None:
     assert [p["amount"] for p in view["hand"]["pots"]] == [3000, 1000]
     showdown = view["hand"]["showdown"]
     assert showdown["order_seats"] == [3, 5, 1]
-    assert showdown["proposed"] is None and showdown["pending"]["rule"] == "TDA 16"
+    assert showdown["proposed"] is None and showdown["pending"]["rule"] == "tda-16"
     dealer.ok(STREAM, {"type": "show_cards", "player": 0, "cards": "JhTh"})
     dealer.ok(STREAM, {"type": "show_cards", "player": 1, "cards": "JcTc"})
     view = dealer.ok(STREAM, {"type": "show_cards", "player": 2, "cards": "4d5d"})["table"]

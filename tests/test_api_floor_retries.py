@@ -149,11 +149,11 @@ def test_the_same_event_id_with_a_different_command_is_refused_naming_what_diffe
     changed = post(client, tournament, ruling | {"text": "string bet"}, event_id)
     assert changed.status_code == 409
     body = changed.json()
-    assert body["rule"] == "event id" and body["legal"] == ["make a new event id"]
+    assert body["rule"] == "event-id" and body["legal"] == ["make a new event id"]
     assert event_id in body["message"]
     assert "its text is 'verbal raise binding', this command's is 'string bet'" in body["message"]
     other = post(client, tournament, {"type": "start_level"}, event_id)
-    assert other.status_code == 409 and other.json()["rule"] == "event id"
+    assert other.status_code == 409 and other.json()["rule"] == "event-id"
     assert "'ruling_recorded'" in other.json()["message"]
     assert "'level_started'" in other.json()["message"]
     assert heads(recorder) == before
@@ -169,7 +169,7 @@ def test_a_stale_expected_version_gets_409_saying_what_to_do(site: Site) -> None
     stale = post(client, tournament, {"type": "start_level"}, str(uuid.uuid4()), seen)
     assert stale.status_code == 409
     body = stale.json()
-    assert (body["rule"], body["expected"], body["actual"]) == ("stale version", seen, seen + 1)
+    assert (body["rule"], body["expected"], body["actual"]) == ("stale-version", seen, seen + 1)
     assert body["stream"] == f"tournament-{tournament}" and body["resend"] is False
     assert "someone recorded first" in body["message"]
     assert "Check the floor as it is now and send the command again" in body["message"]

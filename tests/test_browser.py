@@ -201,7 +201,9 @@ def test_a_dealer_records_a_hand_with_a_side_pot_and_a_split_pot_by_taps_alone(
     assert [n.inner_text() for n in page.query_selector_all(".showdown li .name")] == [
         "Bob", "Cy", "Ann"]  # TDA 16: no bet on the river, first left of the button
     # Ann is all-in: every hand is tabled (TDA 16), so the page offers Show and no Muck.
-    assert "TDA 16" in page.inner_text(".panel-note")
+    # The refusal's rule in words (rule_words), not its identifier.
+    note = page.inner_text(".panel-note")
+    assert "TDA 16" in note and "tda-16" not in note
     assert page.query_selector_all("[data-action='muck']") == []
     for player, cards in (("0", "JhTh"), ("1", "JcTc"), ("2", "4d5d")):
         page.click(f"[data-action='open-show'][data-player='{player}']")

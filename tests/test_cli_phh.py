@@ -98,9 +98,9 @@ def test_readable_summary() -> None:
     assert code == 1
     assert "  mismatched        1" in out
     assert "  illegal           4" in out
-    assert "at action 4 'p1 cbr 400': tda-43: raise to 400 is too small" in out
+    assert "at action 4 'p1 cbr 400': TDA 43: raise to 400 is too small" in out
     assert "at the end of the record: strict replay" in out
-    assert "at the set-up (antes, blinds_or_straddles, starting_stacks): tda-23: " in out
+    assert "at the set-up (antes, blinds_or_straddles, starting_stacks): TDA 23: " in out
     assert "record splits the odd chip into half chips (x.5)" in out
     assert out.rstrip().endswith("FAILED: 1 mismatched, 4 illegal")
     assert err == ""

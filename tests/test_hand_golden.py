@@ -74,7 +74,7 @@ def test_tda_16_example_1_all_in_called_on_the_turn_both_hands_tabled_before_the
     """TDA 16 Ex. 1: heads-up all-in called on the turn: both hands tabled, then the river."""
     state = new_hand((2000, 5000))  # A is the big blind (0), B the button (1)
     state = deal(call_around(to_flop(state)), "3s")
-    assert refused(state, show(0, "AsAh")).rule == "TDA 16"  # betting still open
+    assert refused(state, show(0, "AsAh")).rule == "tda-16"  # betting still open
     state = play(state, BetRaise(0, 1900), CheckCall(1))
     assert state.phase == BOARD and state.betting_closed and state.board == parse_cards("2c7d9h3s")
     state = play(state, show(0, "AsAh"), show(1, "KsKh"))
@@ -95,10 +95,10 @@ def test_tda_16_all_in_hands_are_tabled_not_mucked(profile: str) -> None:
     state = play(state, BetRaise(0, 1900), CheckCall(1))
     for player in (0, 1):
         violation = refused(state, MuckCards(player))
-        assert violation.rule == "TDA 16" and violation.legal[0] == "show the cards"
+        assert violation.rule == "tda-16" and violation.legal[0] == "show the cards"
     state = deal(state, "4d")
     assert state.phase == SHOWDOWN
-    assert refused(state, MuckCards(1)).rule == "TDA 16"
+    assert refused(state, MuckCards(1)).rule == "tda-16"
     no_all_in = deal(call_around(deal(call_around(to_flop(new_hand((2000, 5000)))), "3s")), "4d")
     no_all_in = call_around(no_all_in)
     assert no_all_in.phase == SHOWDOWN
@@ -118,7 +118,7 @@ def test_tda_16_example_2_no_tabling_while_two_players_can_still_bet() -> None:
     """TDA 16 Ex. 2: no tabling while two players can bet; all hands up once all-in is called."""
     state = deal(three_way_with_a_short_all_in(), "2c7d9h")
     state = play(state, CheckCall(0), CheckCall(1))
-    assert refused(state, show(2, "AsAh")).rule == "TDA 16"
+    assert refused(state, show(2, "AsAh")).rule == "tda-16"
     state = deal(state, "3s")
     state = play(state, BetRaise(0, 4300), CheckCall(1))
     assert state.phase == BOARD and state.betting_closed
@@ -139,7 +139,7 @@ def test_tda_16_example_3_checked_river_tables_every_hand_at_showdown() -> None:
     state = deal(state, "3s")
     state = play(state, BetRaise(0, 1000), CheckCall(1))
     assert state.phase == BOARD and not state.betting_closed
-    assert refused(state, show(2, "AsAh")).rule == "TDA 16"
+    assert refused(state, show(2, "AsAh")).rule == "tda-16"
     state = deal(state, "4d")
     state = play(state, CheckCall(0), CheckCall(1))
     assert state.phase == SHOWDOWN
@@ -189,7 +189,7 @@ def test_tda_17b_last_live_hand_wins_without_showing_and_cannot_be_mucked() -> N
     state = play(four_handed_to_the_river(), CheckCall(0), CheckCall(1), CheckCall(2),
                  CheckCall(3), MuckCards(0), MuckCards(1), MuckCards(2))
     violation = refused(state, MuckCards(3))
-    assert violation.rule == "TDA 17"
+    assert violation.rule == "tda-17"
     assert violation.legal == ("award the pots",)
     (award,) = propose_awards(state)
     assert (award.amount, award.winners, award.hand_rank) == (400, (3,), ())

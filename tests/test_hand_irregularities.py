@@ -151,7 +151,7 @@ def test_tda_35c_misdeal_returns_every_chip_for_an_exact_redeal(big_blind_ante: 
     assert state.stacks == STACKS
     assert (state.bets, state.committed, state.dead, state.pot_total) == (
         (0,) * 4, (0,) * 4, 0, 0)
-    assert refused(state, CheckCall(3)).rule == "hand complete"
+    assert refused(state, CheckCall(3)).rule == "hand-complete"
     redeal = start_hand(state.setup)
     assert begin(state.setup) == begin(new_hand(STACKS, big_blind_ante=big_blind_ante).setup)
     assert redeal.bets == (50, 100, 0, 0) and legal(redeal).player == 2
@@ -248,7 +248,7 @@ def test_league_both_cards_exposed_may_only_call_or_fold() -> None:
     la = legal(state)
     assert (la.call_amount, la.raise_kind, la.can_fold) == (100, "", True)
     violation = refused(state, BetRaise(2, 300))
-    assert violation.rule == "league exposed cards"
+    assert violation.rule == "league-exposed-cards"
     assert violation.legal == ("call 100", "fold")
     assert play(state, CheckCall(2)).bets[2] == 100
 
@@ -307,7 +307,7 @@ def test_board_card_cannot_be_dealt_before_the_betting_is_complete() -> None:
     """A board card during open betting is refused, pointing to the premature-card entry."""
     state = play(new_hand(STACKS), CheckCall(2))
     violation = refused(state, DealBoard(parse_cards("2c7d9h")))
-    assert violation.rule == "betting incomplete"
+    assert violation.rule == "betting-incomplete"
     assert violation.legal[-1] == "record the premature card"
 
 
@@ -322,8 +322,8 @@ def test_tda_30_absent_player_posts_and_his_hand_is_killed_when_the_action_reach
     la = legal(state)
     assert (la.player, la.can_fold, la.can_check, la.call_amount, la.raise_kind) == (
         1, True, False, 0, "")
-    assert refused(state, CheckCall(1)).rule == "TDA 30"
-    assert refused(state, BetRaise(1, 300)).rule == "TDA 30"
+    assert refused(state, CheckCall(1)).rule == "tda-30"
+    assert refused(state, BetRaise(1, 300)).rule == "tda-30"
     state = replayed(state, MarkAbsent(1), CheckCall(2), CheckCall(3), CheckCall(0), Fold(1))
     assert state.folded[1] and state.pot_total == 400 and state.stacks[1] == 900
 
@@ -334,7 +334,7 @@ def test_league_absent_big_blind_is_checked_through_until_a_bet_reaches_him() ->
                  CheckCall(3), CheckCall(0))
     la = legal(state)
     assert (la.can_check, la.can_fold) == (True, False)
-    assert refused(state, Fold(1)).rule == "absent player"
+    assert refused(state, Fold(1)).rule == "absent-player"
     assert decide(state, CheckCall(1)) == (PlayerChecked(1),)
     state = deal(play(state, CheckCall(1)), "2c7d9h")
     state = play(state, BetRaise(0, 100))
@@ -379,7 +379,7 @@ def test_league_clock_expired_the_hand_is_dead_even_not_facing_a_bet() -> None:
 
 def test_clock_only_for_the_player_to_act() -> None:
     """The clock runs on the player whose turn it is (TDA 53 for anyone else)."""
-    assert refused(new_hand(STACKS), ExpireClock(0)).rule == "TDA 53"
+    assert refused(new_hand(STACKS), ExpireClock(0)).rule == "tda-53"
 
 
 # --- killed hands -----------------------------------------------------------------------------
@@ -409,8 +409,8 @@ def test_last_live_hand_cannot_be_killed() -> None:
     state = play(new_hand((1000, 1000, 1000)), KillHand(0, "fouled", "TDA 65"),
                  KillHand(1, "fouled", "TDA 65"))
     violation = refused(state, KillHand(2, "fouled", "TDA 65"))
-    assert violation.rule == "TDA 17"
-    assert refused(state, KillHand(0, "fouled", "TDA 65")).rule == "dead hand"
+    assert violation.rule == "tda-17"
+    assert refused(state, KillHand(0, "fouled", "TDA 65")).rule == "dead-hand"
 
 
 # --- foreign-back or duplicate card: the hand is void ----------------------------------------
@@ -421,13 +421,13 @@ def test_tda_35e_duplicate_card_is_refused_and_voids_the_hand() -> None:
     state = play(new_hand(STACKS), DealHole(0, parse_cards("AsKd")), BetRaise(2, 300),
                  CheckCall(3), CheckCall(0), CheckCall(1))
     violation = refused(state, DealBoard(parse_cards("As7d9h")))
-    assert violation.rule == "duplicate card"
+    assert violation.rule == "duplicate-card"
     assert violation.legal == ("void the hand", "re-enter")
     (event,) = decide(state, VoidHand("two aces of spades"))
     assert event == HandVoided("two aces of spades", ("tda-35-e",))
     state = play(state, VoidHand("two aces of spades"))
     assert (state.phase, state.stacks, state.pot_total) == (VOID, STACKS, 0)
-    assert refused(state, AwardPots()).rule == "hand complete"
+    assert refused(state, AwardPots()).rule == "hand-complete"
 
 
 def test_chairperson_different_back_voids_all_action() -> None:
@@ -461,4 +461,4 @@ def test_complete_hand_takes_no_more_commands() -> None:
     state = play(state, AwardPots())
     assert state.phase == COMPLETE
     for command in (CheckCall(1), VoidHand("late"), DeclareMisdeal("late"), MarkAbsent(1)):
-        assert refused(state, command).rule == "hand complete"
+        assert refused(state, command).rule == "hand-complete"

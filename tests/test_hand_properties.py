@@ -275,6 +275,6 @@ def test_a_chip_not_in_play_is_always_refused_and_changes_nothing(
             decide(state, wrong)
         except RuleViolation as refused:
             assert refused.rule == state.profile.rule("chips_in_play") or \
-                refused.rule in ("push", "table stakes", "TDA 30")  # TDA 30: he is away
+                refused.rule in ("push", "table-stakes", "tda-30")  # TDA 30: he is away
         else:
             raise AssertionError(f"a chip of {odd} was accepted; in play: {in_play}")

@@ -68,7 +68,7 @@ def test_tda_16_a_muck_at_an_all_in_showdown_is_illegal_unless_ruled_dead() -> N
         "  'p2 cc', 'd db 2c7d9h', 'd db 3s', 'd db 4d', 'p1 sm AsAh', 'p2 sm', 'p3 sm QsQh']\n")
     refused = verify_text(all_in)
     assert refused.status == "illegal" and refused.violation is not None
-    assert (refused.violation.action_index, refused.violation.rule) == (10, "TDA 16")
+    assert (refused.violation.action_index, refused.violation.rule) == (10, "tda-16")
     ruled = verify_text(all_in + "_dead_hands = [10]\nfinishing_stacks = [9000, 0, 0]\n")
     assert ruled.status == "match", ruled
 
@@ -205,7 +205,7 @@ def test_omitted_fold_is_illegal_and_explained() -> None:
     assert result.status == "illegal"
     assert result.violation is not None
     assert (result.violation.action_index, result.violation.action) == (5, "p1 f")
-    assert result.violation.rule == "TDA 53"
+    assert result.violation.rule == "tda-53"
     assert "p4's turn" in result.violation.message
     assert result.reason is not None
     assert "the record omits p4's action" in result.reason

@@ -253,7 +253,7 @@ def test_replay_reports_odd_chips_stranded_at_a_broken_table(
     t.balance("o", DIRECTOR_ACTOR)
     findings = replay_log(store).findings
     assert [(f.stream, f.rule, f.recorded) for f in findings] == [
-        ("table-o-2", "dead money", "25")]
+        ("table-o-2", "dead-money", "25")]
     assert "broken with chips still waiting for its next pot" in findings[0].message
 
 
@@ -348,7 +348,7 @@ def test_wrong_award_written_into_the_log_is_found_by_replay(
     result = runner.invoke(cli, ["replay", "--db", db_url])
     assert result.exit_code == 1
     assert f"{STREAM} v{fold.version + 1} pot_awarded" in result.output
-    assert "TDA 20, 21" in result.output
+    assert "[TDA 20, TDA 21]" in result.output
 
 
 def test_undo_is_a_correction_and_restores_the_state(recorder: Recorder,

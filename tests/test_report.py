@@ -268,7 +268,7 @@ def test_forged_award_is_a_finding_in_every_format(forged: tuple[str, int],
     [finding] = data["verdict"]["findings"]
     assert (finding["stream"], finding["version"], finding["event"]) == (
         FORGED, version, "pot_awarded")
-    assert finding["rule"] == "TDA 20, 21"
+    assert finding["rule"] == "TDA 20, TDA 21"
     assert "winners=(0,)" in finding["expected"] and "winners=(1,)" in finding["recorded"]
     [hand] = data["tables"][0]["hands"]
     assert hand["findings"] == [finding]
@@ -277,14 +277,14 @@ def test_forged_award_is_a_finding_in_every_format(forged: tuple[str, int],
     page = files["html"].read_text(encoding="utf-8")
     assert "1 FINDING:" in page and 'class="hand flagged"' in page
     assert f"<td>{FORGED}</td><td class=n>{version}</td><td>pot_awarded</td>" \
-           "<td>TDA 20, 21</td>" in page
+           "<td>TDA 20, TDA 21</td>" in page
     pots_file, log_file = csv_paths(files["csv"])
     rows = list(csv.DictReader(io.StringIO(pots_file.read_text(encoding="utf-8"))))
-    assert rows and all(f"v{version} pot_awarded [TDA 20, 21]" in r["findings"] for r in rows)
+    assert rows and all(f"v{version} pot_awarded [TDA 20, TDA 21]" in r["findings"] for r in rows)
     entries = list(csv.DictReader(io.StringIO(log_file.read_text(encoding="utf-8"))))
     [row] = [e for e in entries if e["kind"] == "finding"]
     assert (row["stream"], row["version"], row["event"], row["rule"]) == (
-        FORGED, str(version), "pot_awarded", "TDA 20, 21")
+        FORGED, str(version), "pot_awarded", "TDA 20, TDA 21")
 
 
 def test_odd_chip_lines_appear_only_on_hands_with_a_split_pot(report: AuditReport) -> None:

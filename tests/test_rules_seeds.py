@@ -489,8 +489,9 @@ def test_chairperson_misdeal_only_before_two_players_acted() -> None:
     assert isinstance(decide(state, DeclareMisdeal("button out of position"))[0],
                       MisdealDeclared)
     state = play(state, Fold(3))
-    with pytest.raises(RuleViolation, match="chairperson-misdeal-2"):
+    with pytest.raises(RuleViolation, match=r"\(Chairperson misdeals 1-2\)") as refused:
         decide(state, DeclareMisdeal("button out of position"))
+    assert refused.value.rule == "chairperson-misdeal-2"
 
 
 def test_tda_36_two_folds_are_not_substantial_action() -> None:
@@ -501,8 +502,9 @@ def test_tda_36_two_folds_are_not_substantial_action() -> None:
     assert isinstance(decide(state, DeclareMisdeal("button out of position"))[0],
                       MisdealDeclared)
     state = play(new_hand("tda", (1000,) * 4), Fold(2), CheckCall(3))
-    with pytest.raises(RuleViolation, match="tda-35"):
+    with pytest.raises(RuleViolation, match=r"\(TDA 35\)") as refused:
         decide(state, DeclareMisdeal("button out of position"))
+    assert refused.value.rule == "tda-35"
 
 
 def test_chairperson_first_or_second_pocket_card_exposed_is_a_misdeal() -> None:

@@ -74,7 +74,7 @@ def test_a_contested_pot_waits_for_the_cards_said_with_names_and_the_pots_name(
     showdown = view(recorder)["hand"]["showdown"]
     assert showdown["proposed"] is None and not showdown["awards_by_itself"]
     pending = showdown["pending"]
-    assert pending["rule"] == "TDA 16"
+    assert pending["rule"] == "tda-16"
     assert pending["message"] == "Main pot is contested: Bob has not shown both cards"
     assert "position" not in pending["message"] and "pot 0" not in pending["message"]
 

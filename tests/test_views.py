@@ -170,7 +170,7 @@ def test_showdown_lists_the_order_and_what_is_missing_before_the_award(recorder:
     record(recorder, STREAM, hc.DealBoard(parse_cards("9s")))
     showdown = view(recorder)["hand"]["showdown"]
     assert showdown["proposed"] is None
-    assert showdown["pending"]["rule"] == "TDA 16"
+    assert showdown["pending"]["rule"] == "tda-16"
     record(recorder, STREAM, hc.ShowCards(2, parse_cards("AsAd")))
     record(recorder, STREAM, hc.ShowCards(0, parse_cards("KhQh")))  # all-in: no muck (TDA 16)
     proposed = view(recorder)["hand"]["showdown"]["proposed"]

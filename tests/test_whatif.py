@@ -54,7 +54,7 @@ def test_a_dropped_fold_stops_where_the_next_entry_no_longer_fits(hand_log: Any)
     folded = _version(hand_log, "player_folded", player=2)
     result = what_if(STREAM, hand_log.store.read(STREAM), Change("drop", folded))
     assert not result.complete
-    assert result.stopped_at == folded + 1 and result.stop_rule == "TDA 53"
+    assert result.stopped_at == folded + 1 and result.stop_rule == "tda-53"
 
 
 def test_another_award_moves_the_chips(hand_log: Any) -> None:

@@ -119,7 +119,7 @@ def record_tap(services: Services, stream: str, raw: bytes, request: Request) ->
         if len(since) < current.version - conflict.expected:
             since = store.read(stream, conflict.expected + 1)
         return refusal(
-            409, "stale version", f"the table is at version {conflict.actual}, this "
+            409, "stale-version", f"the table is at version {conflict.actual}, this "
             f"tablet saw version {conflict.expected}: someone recorded first",
             ["discard this entry", "re-apply it to the table as it is now"],
             expected=conflict.expected, actual=conflict.actual,
@@ -128,7 +128,7 @@ def record_tap(services: Services, stream: str, raw: bytes, request: Request) ->
             table=view(stream, session, current),
         )
     except DuplicateEventConflict as duplicate:
-        return refusal(409, "event id", str(duplicate), ["make a new event id"],
+        return refusal(409, "event-id", str(duplicate), ["make a new event id"],
                        table=view(stream, session))
     except DirectorsCorrection as refused:
         # A director's event ends the dealer's undo: the role may not, whatever he sends.

@@ -73,8 +73,8 @@ def tournament_command(
 ) -> JSONResponse:
     """The director's tournament commands; answers with the floor view and `retried`
     (true: a retry of a command already recorded under this event id, nothing new
-    recorded). 409 `{rule: "stale version", stream, expected, actual}` when the tournament
-    (or a table the command records at) moved on; 409 `{rule: "event id"}` when the event
+    recorded). 409 `{rule: "stale-version", stream, expected, actual}` when the tournament
+    (or a table the command records at) moved on; 409 `{rule: "event-id"}` when the event
     id was used for a different command."""
     desk = services.desk
     actor = Actor(session.name, session.role, session.device)
@@ -97,11 +97,11 @@ def tournament_command(
                        "same command again with the same event id to complete it.")
             legal = ["send the same command again"]
             resend = True
-        return refusal(409, "stale version", message, legal, stream=conflict.stream_id,
+        return refusal(409, "stale-version", message, legal, stream=conflict.stream_id,
                        expected=conflict.expected, actual=conflict.actual, resend=resend,
                        floor=services.cards.floor(session))
     except DuplicateEventConflict as duplicate:
-        return refusal(409, "event id", str(duplicate), ["make a new event id"],
+        return refusal(409, "event-id", str(duplicate), ["make a new event id"],
                        floor=services.cards.floor(session))
     return JSONResponse(changes(services, session, tournament, tables_before, base)
                         | {"retried": retried})

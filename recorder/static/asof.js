@@ -63,7 +63,7 @@ function show(view) {
   render(steps.map((step) => html`${step} `), $("steps"));
   render(H.linesView(view.lines), $("lines"));
   $("findings-box").hidden = !view.findings.length;
-  render(view.findings.map((f) => html`<li>#${f.version} ${f.message} <span class="rule">${f.rule}</span></li>`), $("findings"));
+  render(view.findings.map((f) => html`<li>#${f.version} ${f.message} <span class="rule">${f.rule_words || f.rule}</span></li>`), $("findings"));
 }
 
 async function start() {

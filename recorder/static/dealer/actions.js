@@ -55,7 +55,7 @@ export function startPanel() {
     if (next.hold && next.hold_text && hand) parts.push(html`<div class="panel-note hold" data-hold=${next.hold}>${next.hold_text}</div>`);
     parts.push(button("start", `Start hand #${number}`, "primary wide"));
   } else if (next) {
-    parts.push(html`<div class="panel-note">No hand can start: ${next.why.message} (${next.why.rule})</div>`);
+    parts.push(html`<div class="panel-note">No hand can start: ${next.why.message} (${next.why.rule_words || next.why.rule})</div>`);
   }
   return parts;
 }
@@ -185,7 +185,7 @@ export function showdownPanel(hand) {
     });
     return html`${head}<div class="awards">${awards}</div>${button("award", sd.proposed.length > 1 ? "Push the pots" : "Push the pot", "primary wide")}`;
   }
-  if (sd.pending) return html`${head}<div class="panel-note">${sd.pending.message} (${sd.pending.rule})</div>`;
+  if (sd.pending) return html`${head}<div class="panel-note">${sd.pending.message} (${sd.pending.rule_words || sd.pending.rule})</div>`;
   return head;
 }
 

@@ -193,7 +193,7 @@ export async function flush() {
 function refuse(item, body, status) {
   S.outbox.shift();
   saveOutbox();
-  S.failed = [{ label: item.label, rule: body.rule || `HTTP ${status}`, text: body.message || "" }].concat(S.failed || []).slice(0, 3);
+  S.failed = [{ label: item.label, rule: body.rule_words || body.rule || `HTTP ${status}`, text: body.message || "" }].concat(S.failed || []).slice(0, 3);
   S.held = S.outbox.length ? { after: item.label } : null;
   S.alertBox = {
     kind: "refused",
@@ -296,7 +296,7 @@ export function renderOutbox() {
     const b = S.conflict.body || {};
     box.className = "outbox conflict";
     parts.push(h("div", { class: "alert-title" }, "Not recorded: the table changed"));
-    parts.push(h("div", { class: "alert-text" }, b.rule === "stale version"
+    parts.push(h("div", { class: "alert-text" }, b.rule === "stale-version"
       ? `This tablet saw version ${b.expected}; the table is at ${b.actual}. Meanwhile it recorded:`
       : b.message || ""));
     parts.push(h("ol", { class: "since" }, (b.since || []).map((e) =>

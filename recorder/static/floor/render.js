@@ -34,7 +34,7 @@ export function renderAlert() {
  * @param {any} body a refusal's body: message, rule, legal
  */
 export function showAlert(kind, title, body) {
-  F.alertBox = { kind, title, rule: (body && body.rule) || "", text: (body && body.message) || "", legal: (body && body.legal) || [] };
+  F.alertBox = { kind, title, rule: (body && body.rule) || "", rule_words: (body && body.rule_words) || "", text: (body && body.message) || "", legal: (body && body.legal) || [] };
   renderAlert();
 }
 

@@ -11,7 +11,7 @@ export const VIEW_ONLY = location.pathname.startsWith("/view");
 export const F = {
   me: { role: null },
   floor: null, // the floor view from the server (GET /api/floor, then its live stream)
-  alertBox: null, // {kind, title, rule, text, legal}
+  alertBox: null, // {kind, title, rule, rule_words, text, legal}
   unsent: null, // {path, body, label}: a command whose answer never came
   tablets: null, // the signed-in tablets (the director's)
   countTable: {}, // tournament id -> the table whose chips are being counted

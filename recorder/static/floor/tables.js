@@ -41,5 +41,5 @@ export function tableCard(t) {
 // the other tables are shown as usual.
 function problemCard(t) {
   const p = t.problem;
-  return html`<article class="table-card broken" data-stream=${t.stream}><h3>${t.stream} <small>cannot be shown</small></h3><div class="problem">${p.message} <small>(${p.rule}${p.version ? `, #${p.version}` : ""})</small></div>${director() && p.legal && p.legal.length ? html`<div class="hand-line">${p.legal.join(" · ")}</div>` : nothing}</article>`;
+  return html`<article class="table-card broken" data-stream=${t.stream}><h3>${t.stream} <small>cannot be shown</small></h3><div class="problem">${p.message} <small>(${p.rule_words || p.rule}${p.version ? `, #${p.version}` : ""})</small></div>${director() && p.legal && p.legal.length ? html`<div class="hand-line">${p.legal.join(" · ")}</div>` : nothing}</article>`;
 }
