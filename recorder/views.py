@@ -89,6 +89,7 @@ class _StreamLog:
 
 
 _MAYBE_NOTABLE = (*sorted(NOTABLE_TYPES), PotAwarded.TYPE)
+_NO_RULING = (PotAwarded.TYPE, '"ruling":""')  # (most pushes: not read back at a restart)
 
 
 def _notable(stored: StoredEvent) -> bool:
@@ -118,7 +119,8 @@ class EventLog:
         """A long stream read for the first time (after a restart): its last events, and the
         rulings and corrections before them by their types (not every event of the stream)."""
         last = self._store.read(stream, version - RECENT + 1)
-        for stored in self._store.read(stream, 1, version - RECENT, types=_MAYBE_NOTABLE):
+        for stored in self._store.read(stream, 1, version - RECENT, types=_MAYBE_NOTABLE,
+                                       unless=_NO_RULING):
             if _notable(stored):
                 log.notable.append(stored)
         for stored in last:

@@ -341,10 +341,11 @@ class LiveTable:
         live._refold_from(start, tail_effective)
         return live
 
-    def export(self) -> dict[str, Any] | None:
-        """The last hand start held, as a snapshot `resume` takes (JSON values only); None
-        before the first hand. (At a hand's start, not later: the tablet's views and the
-        undo walk back to the start of the last hand, which a resumed table then holds.)"""
+    def export(self, shared: dict[str, Any] | None = None) -> dict[str, Any] | None:
+        """The last hand start held, as a snapshot `resume` takes (JSON values only; `shared`:
+        as `to_json`'s); None before the first hand. (At a hand's start, not later: the
+        tablet's views and the undo walk back to the start of the last hand, which a resumed
+        table then holds.)"""
         self._ready()
         if not self._snapshots:
             return None
@@ -355,7 +356,7 @@ class LiveTable:
             "version": last.version,
             "index": last.index + (self._history.count if self._history else 0),
             "hands": self._hands - 1,
-            "state": to_json(last.state),
+            "state": to_json(last.state, shared),
             "findings": to_json(tuple(f for f in self.findings if f.version < last.version)),
             "voided": sorted(v for v in self._voided if v < last.version),
             "amended": [list(a) for a in amended],
@@ -364,7 +365,7 @@ class LiveTable:
         if self.between_hands:
             # The floor's cold read takes this alone (nothing folded); every other reader
             # resumes from the hand start, kept as text (parsed only by them).
-            return {"latest": {"version": self.version, "state": to_json(self.state),
+            return {"latest": {"version": self.version, "state": to_json(self.state, shared),
                                "findings": to_json(self.findings),
                                "voided": sorted(self._voided_frozen)},
                     "start": canonical_json(body)}

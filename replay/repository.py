@@ -15,10 +15,12 @@ stream folded from its first event.
 
 from __future__ import annotations
 
+import contextlib
+import gc
 import hashlib
 import json
 import logging
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Generic, Protocol, TypeVar
@@ -28,12 +30,15 @@ import handlog.schema
 from handlog.engine import HANDLOG_VERSION
 from handlog.replay.incremental import LiveTable, ReadStream
 from handlog.schema.codec import canonical_json
-from handlog.schema.state_codec import from_json, to_json
+from handlog.schema.errors import EventCodecError
+from handlog.schema.snapshots import SHARED_PREFIX
+from handlog.schema.state_codec import from_json, is_shared, share, to_json
 from handlog.schema.store import EventStore, StoredEvent
 
 SNAPSHOT_EVERY = 100  # events between two snapshots of a stream (about 3 hands at 6 players)
 
 A = TypeVar("A")
+Row = tuple[str, str, int, str]  # a snapshot row: stream (or shared record), code, version, body
 S = TypeVar("S")
 
 _log = logging.getLogger(__name__)
@@ -80,8 +85,9 @@ class Kind(Protocol[A]):
         snapshot there is read back with the events from `point + 1` on; 0 when none."""
         ...
 
-    def snapshot(self, aggregate: A) -> Any:
-        """The JSON body of the snapshot at `point(aggregate)`."""
+    def snapshot(self, aggregate: A, shared: dict[str, Any]) -> Any:
+        """The JSON body of the snapshot at `point(aggregate)`, its large records put in
+        `shared` (schema/state_codec.py `to_json`)."""
         ...
 
     def watch(self, aggregate: A, extended: Callable[[], None]) -> None:
@@ -93,7 +99,7 @@ class TableKind:
     """The recorder's live tables: a snapshot is the table at its last hand start, and at its
     latest state when it is between hands (LiveTable.export)."""
 
-    code = "table-2:" + code_digest(*_FOLD_SOURCES)
+    code = "table-3:" + code_digest(*_FOLD_SOURCES)
 
     def load(self, stream: str, stored: Sequence[StoredEvent], read: ReadStream) -> LiveTable:
         return LiveTable.load(stream, stored)
@@ -111,8 +117,8 @@ class TableKind:
     def point(self, aggregate: LiveTable) -> int:
         return aggregate.snapshot_point
 
-    def snapshot(self, aggregate: LiveTable) -> Any:
-        return aggregate.export()
+    def snapshot(self, aggregate: LiveTable, shared: dict[str, Any]) -> Any:
+        return aggregate.export(shared)
 
     def watch(self, aggregate: LiveTable, extended: Callable[[], None]) -> None:
         # (the recorder extends its tables as it appends)
@@ -136,7 +142,7 @@ class StateKind(Generic[S]):
                  name: str) -> None:
         self._state_type = state_type
         self._apply = apply
-        self.code = f"{name}-1:" + code_digest(*_FOLD_SOURCES)
+        self.code = f"{name}-2:" + code_digest(*_FOLD_SOURCES)
 
     def load(self, stream: str, stored: Sequence[StoredEvent],
              read: ReadStream) -> Folded[S]:
@@ -166,11 +172,32 @@ class StateKind(Generic[S]):
     def point(self, aggregate: Folded[S]) -> int:
         return aggregate.version if aggregate.state is not None else 0
 
-    def snapshot(self, aggregate: Folded[S]) -> Any:
-        return {"version": aggregate.version, "state": to_json(aggregate.state)}
+    def snapshot(self, aggregate: Folded[S], shared: dict[str, Any]) -> Any:
+        return {"version": aggregate.version, "state": to_json(aggregate.state, shared)}
 
     def watch(self, aggregate: Folded[S], extended: Callable[[], None]) -> None:
         pass  # (extended through `Repository.extend` only)
+
+
+@contextlib.contextmanager
+def _collector_paused(streams: int) -> Iterator[None]:
+    """Python's cycle collector paused while many streams are decoded at once, and what they
+    made moved out of its sight (`gc.freeze`): a floor's first read makes 1,000 tables' states,
+    many small frozen objects with no cycle among them, kept as long as the server runs, and
+    the collections they set off took a third of that read and as much of the next one.
+    (Reference counting still frees them when they are replaced.)"""
+    if streams < _MANY or not gc.isenabled():
+        yield
+        return
+    gc.disable()
+    try:
+        yield
+    finally:
+        gc.freeze()
+        gc.enable()
+
+
+_MANY = 50  # streams read at once for which the collector is paused
 
 
 class Repository(Generic[A]):
@@ -183,6 +210,7 @@ class Repository(Generic[A]):
         self.every = every
         self._snapshots = store.snapshot_store()
         self._kept: dict[str, int] = {}  # stream -> version of its snapshot in the database
+        self._shared_kept: set[str] = set()  # digests of the shared records in the database
         self.events_read = 0  # (for tests: a restart reads only what follows a snapshot)
 
     def get(self, stream: str) -> tuple[A, list[StoredEvent]]:
@@ -192,10 +220,19 @@ class Repository(Generic[A]):
     def get_many(self, streams: Sequence[str]) -> dict[str, tuple[A, list[StoredEvent]]]:
         """`get` for several streams, one query for their snapshots and one for their events."""
         kept = self._snapshots.load(streams, self.kind.code) if self.every and streams else {}
+        self._take_shared(kept)
         since = {s: kept[s][0] + 1 if s in kept else 1 for s in streams}
         stored = self.store.read_streams(list(streams), since)
         result: dict[str, tuple[A, list[StoredEvent]]] = {}
-        due: list[tuple[str, str, int, str]] = []  # written at once (a floor's first read)
+        due: list[Row] = []  # written at once (a floor's first read)
+        with _collector_paused(len(streams)):
+            self._fold_many(streams, kept, since, stored, result, due)
+        self._save(due)
+        return result
+
+    def _fold_many(self, streams: Sequence[str], kept: dict[str, tuple[int, str]],
+                   since: dict[str, int], stored: dict[str, list[StoredEvent]],
+                   result: dict[str, tuple[A, list[StoredEvent]]], due: list[Row]) -> None:
         for stream in streams:
             events = stored[stream]
             aggregate = self._resumed(stream, kept[stream], events) if stream in kept else None
@@ -206,12 +243,20 @@ class Repository(Generic[A]):
             self.events_read += len(events)
             self._kept.setdefault(stream, kept[stream][0] if stream in kept else 0)
             self.kind.watch(aggregate, self._keeper(aggregate, stream))
-            snapshot = self._due(aggregate, stream)
-            if snapshot is not None:
-                due.append(snapshot)
+            due += self._due(aggregate, stream)
             result[stream] = (aggregate, events)
-        self._save(due)
-        return result
+
+    def _take_shared(self, kept: dict[str, tuple[int, str]]) -> None:
+        """Give state_codec the shared records read with the snapshots (taken out of `kept`)."""
+        for name in [name for name in kept if name.startswith(SHARED_PREFIX)]:
+            digest, text = name[len(SHARED_PREFIX):], kept.pop(name)[1]
+            try:
+                if not is_shared(digest):
+                    share(digest, json.loads(text))
+            except (ValueError, RecursionError, EventCodecError) as error:
+                _log.warning("shared snapshot record %s ignored: %s", digest, error)
+                continue  # (written again with the next snapshot that holds it)
+            self._shared_kept.add(digest)
 
     def _keeper(self, aggregate: A, stream: str) -> Callable[[], None]:
         return lambda: self.keep(aggregate, stream)
@@ -246,26 +291,33 @@ class Repository(Generic[A]):
 
     def keep(self, aggregate: A, stream: str) -> None:
         """Store a snapshot of `aggregate` if `every` events passed since the last one."""
-        snapshot = self._due(aggregate, stream)
-        if snapshot is not None:
-            self._save([snapshot])
+        self._save(self._due(aggregate, stream))
 
-    def _due(self, aggregate: A, stream: str) -> tuple[str, str, int, str] | None:
-        """The snapshot to write, if `every` events passed since the last one."""
+    def _due(self, aggregate: A, stream: str) -> list[Row]:
+        """The snapshot to write (after the shared records it holds that the database has
+        not), if `every` events passed since the last one."""
         if not self.every:
-            return None
+            return []
         point = self.kind.point(aggregate)
         if point - self._kept.get(stream, 0) < self.every:
-            return None
+            return []
         self._kept[stream] = point  # (a failed write is not retried before `every` more)
+        shared: dict[str, Any] = {}
         try:
-            return stream, self.kind.code, point, canonical_json(self.kind.snapshot(aggregate))
+            text = canonical_json(self.kind.snapshot(aggregate, shared))
         except Exception as error:  # noqa: BLE001 - a cache: the next one may be written
             _log.warning("snapshot of %s at %d not made: %s", stream, point, error)
-            return None
+            return []
+        rows = [(SHARED_PREFIX + digest, self.kind.code, 0, canonical_json(value))
+                for digest, value in shared.items() if digest not in self._shared_kept]
+        self._shared_kept.update(shared)
+        return [*rows, (stream, self.kind.code, point, text)]
 
-    def _save(self, snapshots: list[tuple[str, str, int, str]]) -> None:
+    def _save(self, snapshots: list[Row]) -> None:
         try:
             self._snapshots.save_many(snapshots)
         except Exception as error:  # noqa: BLE001 - a cache: the next ones may be written
             _log.warning("%d snapshots not written: %s", len(snapshots), error)
+            self._shared_kept.difference_update(
+                name[len(SHARED_PREFIX):] for name, *_rest in snapshots
+                if name.startswith(SHARED_PREFIX))

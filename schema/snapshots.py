@@ -19,6 +19,9 @@ from handlog.schema.database import WRITE_OPTIONS
 from handlog.schema.tables import snapshots_table
 
 _BATCH = 500  # streams per query (bound parameters stay well under SQLite's limit)
+SHARED_PREFIX = "$shared/"
+"""The rows of records that snapshots share (a room's house rules, the same in every table's
+state), by digest: `$shared/<digest>` (schema/state_codec.py `to_json`)."""
 
 
 class SnapshotStore:
@@ -48,15 +51,19 @@ class SnapshotStore:
             connection.commit()
 
     def load(self, streams: Sequence[str], code: str) -> dict[str, tuple[int, str]]:
-        """stream -> (version, body) of the snapshots of `streams` that `code` wrote."""
+        """stream -> (version, body) of the snapshots of `streams` that `code` wrote, and of
+        every shared record it wrote (`SHARED_PREFIX` + digest), in the same query."""
         found: dict[str, tuple[int, str]] = {}
         table = snapshots_table
         with self._engine.connect() as connection:
             for start in range(0, len(streams), _BATCH):
                 chunk = list(streams[start:start + _BATCH])
+                wanted = table.c.stream_id.in_(chunk)
+                if not start:
+                    wanted = wanted | table.c.stream_id.startswith(SHARED_PREFIX, autoescape=True)
                 rows = connection.execute(
                     sa.select(table.c.stream_id, table.c.version, table.c.body).where(
-                        table.c.stream_id.in_(chunk), table.c.code == code))
+                        wanted, table.c.code == code))
                 for stream, version, body in rows:
                     found[stream] = (version, body)
         return found

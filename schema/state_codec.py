@@ -13,6 +13,7 @@ from __future__ import annotations
 import ast
 import dataclasses
 import enum
+import hashlib
 import json
 import sys
 import types
@@ -44,8 +45,16 @@ def _source_hints(cls: type) -> dict[str, Any] | None:
     source = Path(built).with_name(Path(built).name.split(".")[0] + ".py")
     if not source.is_file():
         raise EventCodecError(f"{cls.__qualname__}: no source to read its fields' types from")
-    for node in ast.walk(ast.parse(source.read_text())):
-        if isinstance(node, ast.ClassDef) and node.name == cls.__name__:
+    # Only the class's own lines are parsed (a server's first read is timed in milliseconds).
+    lines = source.read_text().splitlines()
+    starts = [k for k, line in enumerate(lines)
+              if line.startswith((f"class {cls.__name__}(", f"class {cls.__name__}:"))]
+    if not starts:
+        return None
+    end = next((k for k in range(starts[0] + 1, len(lines))
+                if lines[k][:1] not in ("", " ", "#", ")")), len(lines))
+    for node in ast.parse("\n".join(lines[starts[0]:end])).body:
+        if isinstance(node, ast.ClassDef):
             namespace = vars(module)
             return {item.target.id: eval(ast.unparse(item.annotation), namespace)  # noqa: S307
                     for item in node.body if isinstance(item, ast.AnnAssign)
@@ -58,25 +67,65 @@ def _is_named_tuple(cls: object) -> bool:
     return isinstance(cls, type) and issubclass(cls, tuple) and hasattr(cls, "_fields")
 
 
-def to_json(value: object) -> object:
-    """The JSON value of `value` (objects for dataclasses and named tuples, lists for tuples)."""
+SHARED = "$shared"
+"""The one key of a large record written by reference: `{"$shared": its digest}`."""
+_LARGE = 40  # fields (house rules have 44; a hand 34, made anew each hand)
+
+
+def to_json(value: object, shared: dict[str, Any] | None = None) -> object:
+    """The JSON value of `value` (objects for dataclasses and named tuples, lists for tuples).
+
+    With `shared`, each large record (a room's house rules, the same in every hand of every
+    table) is written as a reference to its JSON value, which is put in `shared` under its
+    digest (`shared_digest`): to be stored once and given back to `share` before a read."""
     if value is None or isinstance(value, bool | int | str) and not isinstance(value, enum.Enum):
         return value
     if isinstance(value, enum.Enum):
         return to_json(value.value)
+    record: dict[str, object] | None = None
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        return {f.name: to_json(getattr(value, f.name))
-                for f in dataclasses.fields(value) if f.init}
-    if isinstance(value, tuple) and _is_named_tuple(type(value)):
+        record = {f.name: to_json(getattr(value, f.name), shared)
+                  for f in dataclasses.fields(value) if f.init}
+    elif isinstance(value, tuple) and _is_named_tuple(type(value)):
         names: tuple[str, ...] = type(value)._fields  # type: ignore[attr-defined]
-        return {name: to_json(item) for name, item in zip(names, value, strict=True)}
+        record = {name: to_json(item, shared) for name, item in zip(names, value, strict=True)}
+    if record is not None:
+        if shared is None or len(record) < _LARGE:
+            return record
+        digest = shared_digest(record)
+        shared[digest] = record
+        return {SHARED: digest}
     if isinstance(value, tuple | list):
-        return [to_json(item) for item in value]
-    if isinstance(value, frozenset):
-        return sorted((to_json(item) for item in value), key=json.dumps)  # (one text per set)
+        return [to_json(item, shared) for item in value]
+    if isinstance(value, frozenset):  # (one text per set)
+        return sorted((to_json(item, shared) for item in value), key=json.dumps)
     if isinstance(value, dict) and all(type(key) is str for key in value):
-        return {key: to_json(item) for key, item in value.items()}
+        return {key: to_json(item, shared) for key, item in value.items()}
     raise EventCodecError(f"a {type(value).__name__} is not kept in a cached state ({value!r})")
+
+
+def shared_digest(value: object) -> str:
+    """The name of a shared record: a digest of its canonical JSON text."""
+    text = json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return hashlib.sha256(text.encode()).hexdigest()[:32]
+
+
+_shared: dict[str, object] = {}  # digest -> JSON value (digests name contents: one per process)
+_shared_decoded: dict[tuple[type, str], Any] = {}
+
+
+def share(digest: str, value: object) -> None:
+    """Make a shared record known to `from_json` (EventCodecError if `value` is not what
+    `digest` names: a damaged copy is never taken)."""
+    if digest not in _shared:
+        if shared_digest(value) != digest:
+            raise EventCodecError(f"the shared record {digest} does not have its digest")
+        _shared[digest] = value
+
+
+def is_shared(digest: str) -> bool:
+    """Whether `share` was given the record named `digest` in this process."""
+    return digest in _shared
 
 
 def from_json(hint: Any, value: object, path: str = "$") -> Any:
@@ -150,6 +199,15 @@ def _make(hint: Any) -> Decoder:  # noqa: C901 - one arm per kind of type, as to
         optional = type(None) in args
         arms = [_decoder(arm) for arm in args if arm is not type(None)]
 
+        if len(arms) == 1:
+            only = arms[0]
+
+            def optional_one(value: object, path: str | None) -> Any:
+                if value is None and optional:
+                    return None
+                return only(value, path)
+            return optional_one
+
         def union(value: object, path: str | None) -> Any:
             if value is None and optional:
                 return None
@@ -171,9 +229,13 @@ def _make(hint: Any) -> Decoder:  # noqa: C901 - one arm per kind of type, as to
     if origin is tuple and len(args) == 2 and args[1] is Ellipsis:
         item = _decoder(args[0])
 
+        scalar = args[0] if args[0] in (int, str, bool) else None
+
         def items(value: object, path: str | None) -> Any:
             if not isinstance(value, list):
                 raise EventCodecError(f"{path} should be a list")
+            if scalar is not None and all(type(part) is scalar for part in value):
+                return tuple(value)
             return tuple(_parts(item, value, path, lambda i: f"{path}[{i}]"))
         return items
     if origin is tuple:
@@ -217,49 +279,53 @@ def _make(hint: Any) -> Decoder:  # noqa: C901 - one arm per kind of type, as to
     return unknown
 
 
-# Large records repeat from state to state (a room's house rules are in every hand of every
-# table): each text is decoded once. Values are frozen, so one object serves every equal text.
-_LARGE = 40  # fields (house rules have 44; a hand 34, made anew each hand)
-_decoded: dict[tuple[type, str], Any] = {}
-_DECODED_KEPT = 256
-
-
 def _record(cls: type, value: object, path: str | None) -> Any:
     if not isinstance(value, dict):
         raise EventCodecError(f"{path} should be an object")
-    if len(value) < _LARGE:
+    if len(value) != 1 or SHARED not in value:
         return _build(cls, value, path)
-    key = (cls, json.dumps(value, sort_keys=True))
-    found = _decoded.get(key)
+    # A shared record is decoded once per process: values are frozen, one object serves all.
+    digest = value[SHARED]
+    found = _shared_decoded.get((cls, digest))  # type: ignore[index]
     if found is None:
-        found = _build(cls, value, path)
-        if len(_decoded) >= _DECODED_KEPT:
-            _decoded.clear()
-        _decoded[key] = found
+        stored = _shared.get(digest) if type(digest) is str else None
+        if not isinstance(stored, dict):
+            raise EventCodecError(f"{path}: the shared record {digest!r} is not known")
+        found = _shared_decoded[cls, digest] = _build(cls, stored, path)
     return found
 
 
 def _build(cls: type, value: dict[str, Any], path: str | None) -> Any:
-    fields = _fields(cls)
-    if len(value) != len(fields) or any(name not in value for name, _d in fields):
+    names, fields = _fields(cls)
+    if value.keys() != names:
         raise EventCodecError(f"{path} does not have the fields of {cls.__name__}")
+    arguments = {}
     try:
-        arguments = {name: decode(value[name], None) for name, decode in fields}
+        for name, scalar, decode in fields:
+            item = value[name]
+            if scalar is None:
+                arguments[name] = decode(item, None)
+            elif type(item) is scalar:
+                arguments[name] = item
+            else:
+                raise EventCodecError(f"{path}.{name} should be {scalar.__name__}")
     except EventCodecError:
         if path is None:
             raise
-        arguments = {name: decode(value[name], f"{path}.{name}") for name, decode in fields}
+        arguments = {name: decode(value[name], f"{path}.{name}") for name, _s, decode in fields}
     try:
         return cls(**arguments)
     except (TypeError, ValueError) as error:
         raise EventCodecError(f"{path} is not a valid {cls.__name__}: {error}") from None
 
 
-_fields_cache: dict[type, list[tuple[str, Decoder]]] = {}
+Fields = tuple[frozenset[str], list[tuple[str, "type | None", Decoder]]]
+_fields_cache: dict[type, Fields] = {}
 
 
-def _fields(cls: type) -> list[tuple[str, Decoder]]:
-    """The fields a record is made with, each with its type's decoder."""
+def _fields(cls: type) -> Fields:
+    """The names of the fields a record is made with, and each with its type's decoder (and
+    the type itself for an int, a str or a bool: checked in place, the most of a state)."""
     found = _fields_cache.get(cls)
     if found is None:
         hints = _hints(cls)
@@ -267,5 +333,7 @@ def _fields(cls: type) -> list[tuple[str, Decoder]]:
             names = [f.name for f in dataclasses.fields(cls) if f.init]
         else:
             names = list(cls._fields)  # type: ignore[attr-defined]
-        found = _fields_cache[cls] = [(name, _decoder(hints[name])) for name in names]
+        found = _fields_cache[cls] = (frozenset(names), [
+            (name, hints[name] if hints[name] in (int, str, bool) else None,
+             _decoder(hints[name])) for name in names])
     return found

@@ -519,9 +519,11 @@ class EventStore:
 
     def read(self, stream_id: str, from_version: int = 1,
              to_version: int | None = None,
-             types: Sequence[str] | None = None) -> list[StoredEvent]:
+             types: Sequence[str] | None = None,
+             unless: tuple[str, str] | None = None) -> list[StoredEvent]:
         """The events of one stream from `from_version` on (to `to_version`; only of `types`
-        when given), in version order."""
+        when given; `unless` (type, text): not those of that type whose canonical payload
+        holds that text), in version order."""
         query = (
             sa.select(events_table)
             .where(events_table.c.stream_id == stream_id, events_table.c.version >= from_version)
@@ -531,6 +533,10 @@ class EventStore:
             query = query.where(events_table.c.version <= to_version)
         if types is not None:
             query = query.where(events_table.c.type.in_(list(types)))
+        if unless is not None:
+            query = query.where(sa.not_(sa.and_(
+                events_table.c.type == unless[0],
+                events_table.c.payload.contains(unless[1], autoescape=True))))
         return self._select_events(query)
 
     def read_streams(self, stream_ids: Sequence[str],

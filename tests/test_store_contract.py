@@ -80,6 +80,21 @@ def test_read_from_version(store: EventStore) -> None:
     assert store.read("table-1", from_version=6) == []
 
 
+def test_read_of_types_unless_a_payload_holds_a_text(store: EventStore) -> None:
+    """read(types=..., unless=(type, text)) leaves out the events of that type whose canonical
+    payload holds the text (wildcards of LIKE taken as themselves), and no others."""
+    store.append("table-1", 0, [
+        new_event({"ruling": ""}, event_type="pot_awarded"),
+        new_event({"ruling": "TDA 40"}, event_type="pot_awarded"),
+        new_event({"ruling": ""}, event_type="stack_adjusted"),
+        new_event({"ruling": "%_"}, event_type="pot_awarded"),
+    ])
+    read = store.read("table-1", types=("pot_awarded", "stack_adjusted"),
+                      unless=("pot_awarded", '"ruling":""'))
+    assert [event.version for event in read] == [2, 3, 4]
+    assert [e.version for e in store.read("table-1", unless=("pot_awarded", '"%_"'))] == [1, 2, 3]
+
+
 def test_unknown_stream_reads_empty(store: EventStore) -> None:
     """A stream nobody wrote to has no events and no head."""
     assert store.read("nowhere") == []
