@@ -58,7 +58,7 @@ class SnapshotStore:
         with self._engine.connect() as connection:
             for start in range(0, len(streams), _BATCH):
                 chunk = list(streams[start:start + _BATCH])
-                wanted = table.c.stream_id.in_(chunk)
+                wanted: sa.ColumnElement[bool] = table.c.stream_id.in_(chunk)
                 if not start:
                     wanted = wanted | table.c.stream_id.startswith(SHARED_PREFIX, autoescape=True)
                 rows = connection.execute(

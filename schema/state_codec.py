@@ -286,7 +286,7 @@ def _record(cls: type, value: object, path: str | None) -> Any:
         return _build(cls, value, path)
     # A shared record is decoded once per process: values are frozen, one object serves all.
     digest = value[SHARED]
-    found = _shared_decoded.get((cls, digest))  # type: ignore[index]
+    found = _shared_decoded.get((cls, digest))
     if found is None:
         stored = _shared.get(digest) if type(digest) is str else None
         if not isinstance(stored, dict):
