@@ -18,22 +18,27 @@ sessions are not stored: they read only what anyone may read, and expire sooner.
 Every state-changing request also carries the session's CSRF token in a header (double submit:
 the same token is in a cookie the page can read), itself signed from the session id.
 
-Wrong PINs are limited (429 with Retry-After past a limit) in buckets that only fill:
+Wrong PINs slow the guesser, never the right PIN from a new device (PINs have 10 digits: a
+budget over all clients buys little against guessing and locked the director out of every new
+device while someone guessed). Limits answer 429 with Retry-After, in buckets that only fill:
 - per client and target (the director PIN, one real table, pairing codes, any unknown table):
   the client that guesses waits, no one else;
-- per real table, over all clients: a table's PIN cannot be guessed faster than its budget,
-  however many addresses try; a table name that does not exist has no bucket of its own, all
-  such guesses share one;
-- the director PIN over all clients, and every guess over all clients;
+- over all clients (per real table, the director PIN, made-up table names, pairing codes,
+  everything): filled by every wrong PIN, but they hold up only a client that guessed wrong in
+  the last `Limits.guesser_seconds`: a client that has not (the director on a new device, a
+  dealer on a new tablet) always has its PIN checked;
 - a device that signed in before (a signed "known device" cookie naming the role and table)
-  guesses against its own budget only, so no one else's wrong PINs lock the director (or a
-  table's dealer) out of a device he has used; and the director PIN from the server's own
-  machine (a loopback address) counts only against that address's budget.
+  guesses against its own budget only; the director PIN from the server's own machine (a
+  loopback address) counts only against that address's budget;
+- and where even that is not enough (a director who mistyped on a new device while the room
+  is being guessed at), the server's console gives a one-time recovery code
+  (`handlog recovery-code`), taken in place of the director PIN past every limit.
 The buckets of clients are kept in an LRU of bounded size: memory does not grow with guesses.
 """
 
 from __future__ import annotations
 
+import base64
 import hashlib
 import hmac
 import ipaddress
@@ -60,6 +65,7 @@ CSRF_HEADER = "X-CSRF-Token"
 SECURE_PREFIX = "__Host-"  # over HTTPS: Secure, Path=/, no Domain (the browser enforces it)
 MIN_SECRET_BYTES = 32
 PIN_DIGITS = 10
+RECOVERY_SECONDS = 600  # a recovery code holds for this long (and the next window)
 MAX_TOKEN_LENGTH = 2048
 VERIFIED_KEEP = 10_000  # tokens whose signature this server has checked, kept to skip the check
 
@@ -126,6 +132,7 @@ class Limits:
     pairing: tuple[int, float] = (30, 600.0)
     everything: tuple[int, float] = (120, 60.0)
     known_device: tuple[int, float] = (5, 60.0)
+    guesser_seconds: float = 600.0  # a client with a wrong PIN this recent meets shared limits
     max_buckets: int = 10_000
 
 
@@ -209,6 +216,7 @@ class Auth:
         self._codes: dict[str, PairingCode] = {}
         self._buckets: OrderedDict[Hashable, _Bucket] = OrderedDict()  # per client or device
         self._shared: dict[Hashable, _Bucket] = {}
+        self._used: set[int] = set()  # the recovery codes' windows taken here
         self._lock = threading.Lock()
 
     def now(self) -> float:
@@ -287,27 +295,32 @@ class Auth:
         return len(self._buckets) + len(self._shared)
 
     def _buckets_for(self, client: str, target: tuple[str, ...],
-                     device: str | None) -> list[_Bucket]:
+                     device: str | None) -> tuple[list[_Bucket], list[_Bucket]]:
+        """(the buckets that may hold this attempt up, the buckets a wrong PIN fills)."""
         limits = self._limits
         if device is not None:
             # A device that signed in before guesses against its own budget only.
-            return [self._bucket(("device", device), limits.known_device)]
+            own = [self._bucket(("device", device), limits.known_device)]
+            return own, own
         kind = target[0]
-        found = [self._bucket(("client", client, *target), limits.per_client)]
+        mine = [self._bucket(("client", client, *target), limits.per_client),
+                self._bucket(("guesser", client), (1, limits.guesser_seconds))]
+        shared: list[_Bucket] = []
         if kind == "table":
-            found.append(self._bucket(target, limits.per_table))
+            shared.append(self._bucket(target, limits.per_table))
         elif kind == "director":
             if not _is_loopback(client):
                 # At the server's own machine the director is never held up by guesses from
                 # the room (a loopback address cannot be forged from the network).
-                found.append(self._bucket(("all", "director"), limits.director))
-            return found
+                shared.append(self._bucket(("all", "director"), limits.director))
         elif kind == "unknown":
-            found.append(self._bucket(("all", "unknown"), limits.unknown_tables))
+            shared.append(self._bucket(("all", "unknown"), limits.unknown_tables))
         elif kind == "pairing":
-            found.append(self._bucket(("all", "pairing"), limits.pairing))
-        found.append(self._bucket(("all", "everything"), limits.everything))
-        return found
+            shared.append(self._bucket(("all", "pairing"), limits.pairing))
+        if kind != "director":
+            shared.append(self._bucket(("all", "everything"), limits.everything))
+        guessed = mine[1].wait(self._clock()) > 0
+        return ([mine[0], *shared] if guessed else [mine[0]]), mine + shared
 
     def _check(self, buckets: list[_Bucket]) -> None:
         now = self._clock()
@@ -321,6 +334,32 @@ class Auth:
         for bucket in buckets:
             bucket.failures.append(now)
         return AuthError(401, message)
+
+    # --- the console's recovery code ------------------------------------------------------
+
+    def recovery_code(self) -> str:
+        """A code the server's console gives the director to sign in with in place of the PIN,
+        past every guess limit: once, within RECOVERY_SECONDS (derived from the secret: any
+        server sharing it takes it; each server takes it once)."""
+        return self._recovery_at(int(self._clock() // RECOVERY_SECONDS))
+
+    def _recovery_at(self, window: int) -> str:
+        digest = hmac.new(self._secret, f"recovery:{window}".encode(), hashlib.sha256).digest()
+        text = base64.b32encode(digest[:15]).decode()  # 120 bits: not worth guessing
+        return "-".join(text[k:k + 4] for k in range(0, len(text), 4))
+
+    def _take_recovery(self, pin: str) -> bool:
+        given = pin.strip().upper().replace(" ", "")
+        if len(given) < 24:
+            return False
+        window = int(self._clock() // RECOVERY_SECONDS)
+        for at in (window, window - 1):  # (a code given just before a window's end holds)
+            code = self._recovery_at(at)
+            if hmac.compare_digest(given.replace("-", "").encode(),
+                                   code.replace("-", "").encode()) and at not in self._used:
+                self._used.add(at)
+                return True
+        return False
 
     # --- joining ------------------------------------------------------------------------------
 
@@ -344,20 +383,22 @@ class Auth:
         device_claims = self._device_claims(known_device)
         opened: tuple[Role, str | None, str]
         with self._lock:
-            if role == "director":
+            if role == "director" and self._take_recovery(pin):
+                opened = ("director", None, name or "director")
+            elif role == "director":
                 trusted = self._trusted(device_claims, "director", None)
-                buckets = self._buckets_for(client, ("director",), trusted)
-                self._check(buckets)
+                held, filled = self._buckets_for(client, ("director",), trusted)
+                self._check(held)
                 if not hmac.compare_digest(pin.encode(), self.director_pin.encode()):
-                    raise self._failed(buckets, "wrong director PIN")
+                    raise self._failed(filled, "wrong director PIN")
                 opened = ("director", None, name or "director")
             elif role == "dealer" and code:
-                buckets = self._buckets_for(client, ("pairing",), None)
-                self._check(buckets)
+                held, filled = self._buckets_for(client, ("pairing",), None)
+                self._check(held)
                 self._expire_codes()
                 pairing = self._codes.get(code)
                 if pairing is None or (table is not None and pairing.table != table):
-                    raise self._failed(buckets, "unknown or expired pairing code")
+                    raise self._failed(filled, "unknown or expired pairing code")
                 del self._codes[code]  # one time only
                 opened = ("dealer", pairing.table, name or f"dealer {pairing.table}")
             elif role == "dealer":
@@ -367,11 +408,11 @@ class Auth:
                 known = table_known(table) if table_known is not None else True
                 target = ("table", table) if known else ("unknown",)
                 trusted = self._trusted(device_claims, "dealer", table) if known else None
-                buckets = self._buckets_for(client, target, trusted)
-                self._check(buckets)
+                held, filled = self._buckets_for(client, target, trusted)
+                self._check(held)
                 if not known or not hmac.compare_digest(pin.encode(),
                                                         self.table_pin(table).encode()):
-                    raise self._failed(buckets, "wrong PIN, or no open table of that name")
+                    raise self._failed(filled, "wrong PIN, or no open table of that name")
                 opened = ("dealer", table, name or f"dealer {table}")
             else:
                 opened = ("viewer", None, name or "viewer")

@@ -139,6 +139,47 @@ def server_secret(path: Path) -> bytes:
     return text.encode()
 
 
+def the_secret(secret_file: Path | None) -> tuple[bytes, str]:
+    """The server's secret and where it is kept: $HANDLOG_SECRET, else the file (made on first
+    use). The PINs and the sessions derive from it: the same secret keeps them (and the
+    tablets signed in) across restarts."""
+    secret = os.environ.get("HANDLOG_SECRET", "").encode()
+    if secret and len(secret) < MIN_SECRET_BYTES:
+        raise click.ClickException(
+            f"HANDLOG_SECRET is {len(secret)} bytes long: at least {MIN_SECRET_BYTES} are "
+            "needed, or anyone could compute the PINs from it offline. Make one with "
+            "`python3 -c 'import secrets; print(secrets.token_hex(32))'`, or unset it to "
+            "keep the secret in a file")
+    if secret:
+        return secret, "$HANDLOG_SECRET"
+    path = secret_file or Path(os.environ.get("HANDLOG_SECRET_FILE") or "handlog.secret")
+    with user_errors():
+        return server_secret(path), str(path)
+
+
+_SECRET_FILE_HELP = ("The server's secret, made on first start (default: $HANDLOG_SECRET_FILE, "
+                     "else ./handlog.secret; $HANDLOG_SECRET overrides it). Dealer PINs, the "
+                     "director PIN and the sessions derive from it: the same file keeps them "
+                     "across restarts.")
+
+
+@click.command("recovery-code")
+@click.option("--secret-file", default=None, type=click.Path(dir_okay=False, path_type=Path),
+              help=_SECRET_FILE_HELP)
+def recovery_code(secret_file: Path | None) -> None:
+    """A one-time code the director signs in with in place of the PIN, past every limit on
+    wrong PINs.
+
+    For the server's console: it reads the server's secret."""
+    from handlog.recorder.auth import RECOVERY_SECONDS, Auth
+
+    secret, kept = the_secret(secret_file)
+    click.echo(Auth(secret=secret).recovery_code())
+    click.echo(f"Type it as the director PIN on the sign-in page. It is taken once by each "
+               f"server using {kept}, for the next {RECOVERY_SECONDS // 60} to "
+               f"{2 * RECOVERY_SECONDS // 60} minutes.")
+
+
 @click.command("serve")
 @db_option
 @click.option("--host", default="127.0.0.1", show_default=True,
@@ -148,9 +189,7 @@ def server_secret(path: Path) -> bytes:
               help="The director's PIN (default: $HANDLOG_DIRECTOR_PIN, else derived from the "
               "secret).")
 @click.option("--secret-file", default=None, type=click.Path(dir_okay=False, path_type=Path),
-              help="The server's secret, made on first start (default: $HANDLOG_SECRET_FILE, "
-              "else ./handlog.secret; $HANDLOG_SECRET overrides it). Dealer PINs, the director "
-              "PIN and the sessions derive from it: the same file keeps them across restarts.")
+              help=_SECRET_FILE_HELP)
 @click.option("--forwarded-allow-ips", default="", metavar="IPS",
               help="The reverse proxies whose X-Forwarded-For and X-Forwarded-Proto are "
               "believed (comma-separated addresses). Default: none, not even 127.0.0.1; name "
@@ -186,13 +225,7 @@ def serve(db_url: str | None, host: str, port: int, director_pin: str | None,
 
     if (certfile is None) != (keyfile is None):
         raise click.UsageError("HTTPS needs both --certfile and --keyfile")
-    secret = os.environ.get("HANDLOG_SECRET", "").encode()
-    if secret and len(secret) < MIN_SECRET_BYTES:
-        raise click.ClickException(
-            f"HANDLOG_SECRET is {len(secret)} bytes long: at least {MIN_SECRET_BYTES} are "
-            "needed, or anyone could compute the PINs from it offline. Make one with "
-            "`python3 -c 'import secrets; print(secrets.token_hex(32))'`, or unset it to "
-            "keep the secret in a file")
+    secret, kept = the_secret(secret_file)
     url = resolve_url(db_url)
     with user_errors():
         store = open_store(url, upgrade=True)
@@ -205,14 +238,6 @@ def serve(db_url: str | None, host: str, port: int, director_pin: str | None,
     if not no_demo and not Tournaments(recorder).tournaments():
         created = setup_demo(recorder)
     pin = director_pin or os.environ.get("HANDLOG_DIRECTOR_PIN") or None
-    # The PINs and the sessions derive from the secret: the same secret keeps them (and the
-    # tablets signed in) across restarts.
-    kept = "$HANDLOG_SECRET"
-    if not secret:
-        path = secret_file or Path(os.environ.get("HANDLOG_SECRET_FILE") or "handlog.secret")
-        with user_errors():
-            secret = server_secret(path)
-        kept = str(path)
     auth = Auth(director_pin=pin, secret=secret, idle_seconds=idle_minutes * 60)
     hosts = [h.strip() for h in allowed_hosts.split(",") if h.strip()] \
         if allowed_hosts is not None else listening_hosts(host)

@@ -25,6 +25,9 @@ LAZY_COMMANDS: dict[str, tuple[str, str]] = {
             "Verify and export the raw event log (append-only, hash-chained, one Merkle log "
             "over every stream) and its signed checkpoints."),
     "phh": ("handlog.recorder.cli_phh:phh", "Read and check PHH (Poker Hand History) files."),
+    "recovery-code": ("handlog.recorder.cli_serve:recovery_code",
+                      "A one-time code the director signs in with in place of the PIN, past "
+                      "every limit on wrong PINs."),
     "replay": ("handlog.recorder.cli_replay:replay",
                "Replay every stream through the engine and check every event."),
     "report": ("handlog.recorder.cli_export:report",

@@ -13,6 +13,8 @@ CSP = ("default-src 'self'; img-src 'self' data:; style-src 'self'; "
        "script-src 'self' 'wasm-unsafe-eval'; "
        "connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'")
 
+HSTS = "max-age=31536000"  # a year (no includeSubDomains: the room's other hosts are not ours)
+
 
 class SecurityHeaders:
     def __init__(self, app: ASGIApp) -> None:
@@ -23,6 +25,9 @@ class SecurityHeaders:
             await self.app(scope, receive, send)
             return
         api = str(scope.get("path", "")).startswith("/api/")
+        # Over HTTPS (served with --certfile, or behind a proxy trusted to say so): browsers
+        # are told to come back only over HTTPS, so a later visit cannot be downgraded.
+        secure = scope.get("scheme") == "https"
 
         async def send_with_headers(message: Message) -> None:
             if message["type"] == "http.response.start":
@@ -32,6 +37,8 @@ class SecurityHeaders:
                 headers.setdefault("Referrer-Policy", "no-referrer")
                 if api:
                     headers.setdefault("Cache-Control", "no-store")
+                if secure:
+                    headers.setdefault("Strict-Transport-Security", HSTS)
             await send(message)
 
         await self.app(scope, receive, send_with_headers)

@@ -30,12 +30,14 @@ turned into `NewEvent`s and back with schema/codec.py.
 from __future__ import annotations
 
 import json
+import os
 import threading
 import uuid
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from pathlib import Path
 from typing import Any
 
 import sqlalchemy as sa
@@ -59,6 +61,7 @@ from handlog.schema.database import (
 from handlog.schema.errors import (
     ChainBroken,
     ConcurrencyConflict,
+    DatabaseError,
     DuplicateEventConflict,
     SchemaMissing,
 )
@@ -857,9 +860,22 @@ def upgrade_database(url: str | None = None) -> str:
     path = sqlite_file(resolved)
     if path is not None and path.exists():
         check_sqlite_file(path)
+    elif path is not None:
+        _create_private(path)
     with translate_errors(resolved, "migrate"):
         revisions.upgrade(resolved)
     return revisions.HEAD_REVISION
+
+
+def _create_private(path: Path) -> None:
+    """A new SQLite file readable and writable by this user only (it holds every hole card;
+    SQLite gives its journal and write-ahead log the file's own permissions)."""
+    try:
+        os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
+    except FileExistsError:
+        pass  # (made meanwhile by another process: checked as any existing file)
+    except OSError as exc:
+        raise DatabaseError(f"cannot create the database file {path}: {exc.strerror}") from None
 
 
 def database_revision(url: str | None = None) -> tuple[str | None, str]:

@@ -256,6 +256,9 @@ def test_session_cookies_are_http_only_same_site_and_secure_over_https(
             assert ("Secure" in session) is secure and ("Secure" in csrf) is secure
             assert "Path=/" in session and "Domain" not in session
             assert client.http.get("/api/session").json()["role"] == "dealer"
+            # HSTS over HTTPS only (a browser ignores it over HTTP; sent there it would lie)
+            hsts = client.http.get("/floor").headers.get("strict-transport-security")
+            assert (hsts == "max-age=31536000") is secure and (hsts is None) is not secure
 
 
 def test_wrong_pins_are_limited_per_client_and_table_then_429_with_retry_after(
@@ -498,6 +501,26 @@ def test_a_forged_or_signed_out_session_token_is_refused(recorder: Recorder) -> 
     assert again.csrf == session.csrf  # the CSRF token follows from the session's
     fresh.logout(session.token)
     assert fresh.session(session.token) is None
+
+
+def test_the_database_file_and_its_write_ahead_log_are_readable_by_their_user_only(
+        tmp_path: Path) -> None:
+    """The SQLite file holds every hole card: `handlog db upgrade` makes it 0600, and SQLite
+    makes its write-ahead log and shared memory with the same mode; an existing file's mode
+    is left as its owner set it."""
+    from click.testing import CliRunner
+
+    from handlog.recorder.cli import cli
+    from handlog.schema.store import open_store
+
+    path = tmp_path / "room.db"
+    result = CliRunner().invoke(cli, ["db", "upgrade", "--db", f"sqlite:///{path}"])
+    assert result.exit_code == 0, result.output
+    recorder = Recorder(open_store(f"sqlite:///{path}"))
+    open_table(recorder, STREAM)
+    modes = {p.name: p.stat().st_mode & 0o777 for p in tmp_path.glob("room.db*")}
+    assert {"room.db", "room.db-wal"} <= set(modes) and set(modes.values()) == {0o600}, modes
+    recorder.store.close()
 
 
 def test_serve_keeps_its_secret_in_a_file_readable_by_its_user_only(tmp_path: Path) -> None:
