@@ -45,13 +45,16 @@ _WHY: dict[int, tuple[str, type[ErrorBody]]] = {
     413: ("the request body is too large", ErrorBody),
     422: ("the rules (or the field checks) do not allow it", ErrorBody),
     429: ("too many wrong PINs, or too many open event streams: see Retry-After", ErrorBody),
+    503: ("the database did not answer or could not write just now (a restart, a full disk): "
+          "nothing was recorded; send the same request again after Retry-After", ErrorBody),
 }
 
 
 def answers(*statuses: int) -> dict[int | str, dict[str, Any]]:
-    """The `responses=` of a route that may also answer `statuses`."""
+    """The `responses=` of a route that may also answer `statuses` (and 503: every route
+    reads or writes the database)."""
     return {status: {"model": _WHY[status][1], "description": _WHY[status][0]}
-            for status in statuses}
+            for status in (*statuses, 503)}
 
 
 def event_stream_answers(*statuses: int) -> dict[int | str, dict[str, Any]]:

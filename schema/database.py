@@ -33,6 +33,7 @@ from handlog.schema.errors import (
     SchemaAhead,
     SchemaBehind,
     SchemaMissing,
+    StoreUnavailable,
 )
 
 ENV_VAR = "HANDLOG_DATABASE_URL"
@@ -245,7 +246,7 @@ def translate_errors(url: str, doing: str) -> Iterator[None]:
             raise DatabaseDamaged(display_url(url), str(orig)) from None
         if exc.connection_invalidated or isinstance(exc, sa.exc.OperationalError):
             detail = str(exc.orig).strip().splitlines()[0] if exc.orig else str(exc)
-            raise DatabaseError(
+            raise StoreUnavailable(
                 f"cannot {doing} database at {display_url(url)}: {detail}"
             ) from None
         raise

@@ -62,6 +62,12 @@ class DatabaseError(HandlogError):
     """The database cannot be reached or opened."""
 
 
+class StoreUnavailable(DatabaseError):
+    """The database did not answer or could not write just now (a restart, a dropped
+    connection, a full disk, a lock held too long): nothing of the request was recorded, and
+    the same request may be sent again (the HTTP answer is 503 with Retry-After)."""
+
+
 class SchemaError(HandlogError):
     """The database's schema is not the one this version of handlog writes."""
 

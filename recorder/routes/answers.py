@@ -15,7 +15,7 @@ from handlog.engine.errors import RuleViolation
 from handlog.engine.words import render_rule
 from handlog.recorder.api_spec import allow_header
 from handlog.recorder.auth import AuthError
-from handlog.schema.errors import HandlogError
+from handlog.schema.errors import HandlogError, StoreUnavailable
 
 
 class FastJSON(JSONResponse):
@@ -24,6 +24,9 @@ class FastJSON(JSONResponse):
 
     def render(self, content: Any) -> bytes:
         return orjson.dumps(content, option=orjson.OPT_NON_STR_KEYS)
+
+
+STORE_RETRY_SECONDS = 2  # a PostgreSQL restart or a failover takes seconds
 
 
 def refusal(status: int, rule: str, message: str, legal: list[str] | None = None,
@@ -79,6 +82,14 @@ def add_error_handlers(app: FastAPI) -> None:
         response = refusal(exc.status_code, "http", str(exc.detail))
         if exc.status_code == 405:
             response.headers["Allow"] = allow_header(app, request.url.path)
+        return response
+
+    @app.exception_handler(StoreUnavailable)
+    async def _store_unavailable(_request: Request, exc: StoreUnavailable) -> JSONResponse:
+        # Nothing was recorded and the same command (same id) may come again: the tablet's
+        # outbox sends it again by itself; a retry that finds it recorded says `retried`.
+        response = refusal(503, "store", str(exc), ["send the same request again"])
+        response.headers["Retry-After"] = str(STORE_RETRY_SECONDS)
         return response
 
     @app.exception_handler(HandlogError)
