@@ -13,6 +13,7 @@ schemas are plain dictionaries), so the engine imports no pydantic and a field r
 
 from __future__ import annotations
 
+import re
 import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -65,6 +66,20 @@ def check_name(value: str, field: str) -> None:
     if problem:
         raise RuleViolation(field, f"{field}: {problem}", (f"1 to {MAX_NAME} printable "
                             "characters",))
+
+
+TOURNAMENT_ID_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9._-]{0,60}$"
+"""A tournament's id: its streams are tournament-ID and table-ID-N (the same in the CLI and the
+API)."""
+
+
+def check_tournament_id(value: str) -> None:
+    """RuleViolation naming the id when it is not 1 to 61 letters, digits, '.', '_', '-'."""
+    if not re.fullmatch(TOURNAMENT_ID_PATTERN, value):
+        shown = value if len(value) <= 40 else f"{value[:40]}... ({len(value):,} characters)"
+        raise RuleViolation("tournament-id", f"the tournament id {shown!r} is not allowed",
+                            ("1 to 61 letters, digits, '.', '_' or '-', starting with a letter "
+                             "or a digit",))
 
 
 def check_reason(value: str, field: str = "reason", required: bool = False) -> None:

@@ -16,6 +16,7 @@ from handlog.engine.colorup import SeatedStack, color_up_adjustments, race_chips
 from handlog.engine.deals import check_deal_allowed
 from handlog.engine.errors import RuleViolation
 from handlog.engine.events import HandStarted
+from handlog.engine.limits import check_tournament_id
 from handlog.engine.names import name_problem
 from handlog.engine.profiles import Profile, get_profile
 from handlog.engine.seating import (
@@ -104,7 +105,7 @@ def _text(value: str, what: str) -> None:
 
 def create_tournament(tournament: str, structure: Structure) -> TournamentCreated:
     """The first event of a tournament's stream; the structure must have no problems."""
-    _text(tournament, "the tournament id")
+    check_tournament_id(tournament)
     problems = structure_problems(structure)
     if problems:
         raise RuleViolation("structure", f"{structure.name}: {problems[0]}",

@@ -34,6 +34,7 @@ from handlog.engine.structure import (
     Structure,
     structure_problems,
 )
+from handlog.schema.text_limits import TextRefused, check_text
 
 T = TypeVar("T")
 
@@ -318,6 +319,10 @@ def _money(r: _Reader) -> Money:
     )
 
 
+STRUCTURE_BYTES = 200_000  # characters of a structure file, in the CLI and over HTTP (6 kB is
+# the largest example)
+
+
 def load_structure(path: str | Path) -> Structure:
     """Read and check a structure TOML file; raises StructureError."""
     file = str(path)
@@ -333,6 +338,10 @@ def load_structure(path: str | Path) -> Structure:
 
 def loads_structure(text: str, file: str = "<structure>") -> Structure:
     """Check a structure given as TOML text (`file` names it in the errors)."""
+    try:
+        check_text(text, "toml", "its text", max_bytes=STRUCTURE_BYTES)
+    except TextRefused as exc:
+        raise StructureError(file, [("", str(exc))]) from None
     try:
         data = tomllib.loads(text, parse_float=Decimal)
     except tomllib.TOMLDecodeError as exc:

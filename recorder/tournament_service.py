@@ -375,13 +375,13 @@ class Tournaments:
     def create(self, tournament: str, structure: Structure, actor: Actor, *,
                event_id: uuid.UUID | None = None) -> Recorded:
         ids = _ids(event_id)
+        created = create_tournament(tournament, structure)  # (the id checked first)
         stream = tournament_stream(tournament)
         found = self._found(stream, ids)
         if found is None:
             if self.version(tournament):
                 raise RuleViolation("tournament", f"tournament {tournament!r} already exists")
-            found = self.recorder.record(stream, 0, [create_tournament(tournament, structure)],
-                                         ids.root, actor)
+            found = self.recorder.record(stream, 0, [created], ids.root, actor)
         if found.retried:
             _Intent(TournamentCreated.TYPE, {"tournament": tournament}).check(found)
         return found

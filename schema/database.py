@@ -64,15 +64,16 @@ def resolve_url(url: str | None = None) -> str:
 def parse_url(url: str) -> URL:
     try:
         return make_url(url)
-    except ArgumentError:
-        raise DatabaseError(f"{url!r} is not a database URL (e.g. sqlite:///handlog.db)") from None
+    except (ArgumentError, ValueError):  # (ValueError: a port that is not a number)
+        raise DatabaseError(f"{url!r} is not a database URL (e.g. sqlite:///handlog.db or "
+                            "postgresql://user@host:5432/name)") from None
 
 
 def display_url(url: str) -> str:
     """The URL as shown to a user: the password hidden."""
     try:
         return make_url(url).render_as_string(hide_password=True)
-    except ArgumentError:
+    except (ArgumentError, ValueError):
         return url
 
 

@@ -10,15 +10,16 @@ from typing import Annotated, Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from handlog.engine.limits import TOURNAMENT_ID_PATTERN
 from handlog.engine.tournament_commands import TournamentCommand
 from handlog.recorder.auth import Role
 from handlog.recorder.command_json import CommandIn
+from handlog.recorder.structure import STRUCTURE_BYTES
 
 # The floor's tournament commands: defined once in engine/tournament_commands.py (their limits
 # ride on their fields), told apart by `type`.
 TournamentCommandIn = Annotated[TournamentCommand, Field(discriminator="type")]
 
-TOURNAMENT_ID_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9._-]{0,60}$"
 
 
 class CommandRequest(BaseModel):
@@ -46,7 +47,8 @@ class NewTournamentRequest(BaseModel):
 
     id: str = Field(pattern=TOURNAMENT_ID_PATTERN, description="the tournament's id (letters, "
                     "digits, '.', '_', '-'): its streams are tournament-ID and table-ID-N")
-    structure: str = Field(max_length=200_000, description="the structure file's TOML text")
+    structure: str = Field(max_length=STRUCTURE_BYTES,
+                           description="the structure file's TOML text")
     file: str = Field("structure.toml", max_length=200, description="its name, for errors")
     event_id: uuid.UUID | None = Field(None, description="a retry reuses it: created once")
 
