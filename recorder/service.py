@@ -26,7 +26,7 @@ from handlog.replay.incremental import LiveTable
 from handlog.replay.repository import SNAPSHOT_EVERY, Repository, TableKind
 from handlog.schema.codec import encode_event
 from handlog.schema.errors import ConcurrencyConflict, DuplicateEventConflict
-from handlog.schema.store import EventStore, NewEvent, StoredEvent
+from handlog.schema.store import EventStore, NewEvent, StoredBefore, StoredEvent
 
 
 def utc_now() -> datetime:
@@ -523,7 +523,10 @@ class Recorder:
         for events in stored:
             for listener in list(self._listeners):
                 listener(events[-1].stream_id, events[-1].version)
-        return [Recorded(events[-1].stream_id, events[-1].version, tuple(events))
+        # (every part stored before by the same ids: another server recorded this command
+        # first, and this answer is a retry's)
+        again = all(isinstance(events, StoredBefore) for events in stored)
+        return [Recorded(events[-1].stream_id, events[-1].version, tuple(events), again)
                 for events in stored]
 
     def _learn(self, change: StreamChange, stored: Sequence[StoredEvent]) -> None:

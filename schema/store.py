@@ -950,7 +950,8 @@ def _retried(
     expected_version: int,
     prepared: list[_Prepared],
 ) -> list[StoredEvent]:
-    """The stored events when this append is an exact retry; else DuplicateEventConflict."""
+    """The stored events when this append is an exact retry (a StoredBefore); else
+    DuplicateEventConflict."""
     by_id = {row.event_id: row for row in existing}
     stored: list[StoredEvent] = []
     for offset, item in enumerate(prepared, start=1):
@@ -979,7 +980,13 @@ def _retried(
             stored.append(_stored(row))
             continue
         raise DuplicateEventConflict(event.event_id, reason)
-    return stored
+    return StoredBefore(stored)
+
+
+class StoredBefore(list[StoredEvent]):
+    """An append's events as stored by an earlier append of the same ids (this one added
+    nothing): what `append` returns for a retry, so that a caller can say it was one (two
+    servers sent the same command at once: one recorded it, the other answers `retried`)."""
 
 
 def _stored(row: Row[Any], strict: bool = True) -> StoredEvent:

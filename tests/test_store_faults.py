@@ -90,3 +90,34 @@ def test_the_openapi_document_states_503_with_its_meaning() -> None:
     from handlog.recorder.api_spec import answers
 
     assert "send the same request again" in answers(401)[503]["description"]
+
+
+def test_two_servers_sending_one_command_at_once_record_it_once_and_one_answers_retried(
+        store: EventStore) -> None:
+    """Two server processes (two recorders on one database), each holding the table at the same
+    version, get the same tap (same event id): the first records it, the second finds it
+    recorded by the first and answers `retried: true`; the log holds it once."""
+    import uuid
+
+    from handlog.engine.commands import Fold
+    from handlog.engine.table import Level
+    from handlog.engine.table_commands import StartHand
+    from handlog.recorder.service import SYSTEM
+
+    first = Recorder(store)
+    open_table(first, STREAM)
+    first.submit(STREAM, StartHand(Level(50, 100)), first.table(STREAM).version, uuid.uuid4(),
+                 SYSTEM)
+    second = Recorder(store)
+    version = second.table(STREAM).version
+    assert first.table(STREAM).version == version
+    hand = second.table(STREAM).state
+    assert hand is not None and hand.hand is not None
+    tap, event_id = Fold(hand.hand.to_act), uuid.uuid4()
+    one = first.submit(STREAM, tap, version, event_id, SYSTEM)
+    other = second.submit(STREAM, tap, version, event_id, SYSTEM)
+    assert (one.retried, other.retried) == (False, True)
+    assert other.version == one.version and [e.event_id for e in other.events] == [
+        e.event_id for e in one.events]
+    assert [e.version for e in store.read(STREAM, version + 1)] == [version + 1]
+    assert second.table(STREAM).version == version + 1
