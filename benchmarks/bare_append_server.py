@@ -1,6 +1,13 @@
-"""The peer of benchmarks/room_load.py: a FastAPI server that only appends, durably, to the same
-event store (one event per request, optimistic version, idempotent event id), with no rules,
-no state and no views. What handlog adds on top of this is what the ratio measures.
+"""The peer of benchmarks/room_load.py: a FastAPI server that only appends, durably, one event
+per request into a table of its own, with a plain INSERT and COMMIT through the database's own
+driver (sqlite3 or psycopg: no handlog store, no SQLAlchemy).
+
+It keeps what any event log must: an optimistic version (the primary key (stream, version): a
+stale version is 409 with the version there), an idempotent event id (a unique key: the same id
+again answers the version it got), and the same durability as handlog (SQLite: WAL and
+synchronous=FULL; PostgreSQL: its default synchronous commit). It has no rules, no state, no
+views, no hash chain, no Merkle tree and no lock over the room: what handlog adds on top of a
+bare durable append, its lock included, is what the ratio measures.
 
     .venv/bin/python benchmarks/bare_append_server.py --db URL --port 8100
 """
@@ -8,10 +15,13 @@ no state and no views. What handlog adds on top of this is what the ratio measur
 from __future__ import annotations
 
 import argparse
+import json
+import queue
+import sqlite3
 import sys
 import uuid
-from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
+from collections.abc import AsyncIterator, Iterator
+from contextlib import asynccontextmanager, contextmanager
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -20,15 +30,20 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 import anyio  # noqa: E402
+import psycopg  # noqa: E402
 import uvicorn  # noqa: E402
 from fastapi import FastAPI  # noqa: E402
 from fastapi.responses import JSONResponse  # noqa: E402
 from pydantic import BaseModel  # noqa: E402
+from sqlalchemy.engine import make_url  # noqa: E402
 
+# (process settings only, the same as `handlog serve`'s: thread count, switch interval, GC)
 from handlog.recorder.app_services import worker_threads  # noqa: E402
 from handlog.recorder.cli_serve import server_runtime  # noqa: E402
-from handlog.schema.errors import ConcurrencyConflict  # noqa: E402
-from handlog.schema.store import NewEvent, open_store  # noqa: E402
+
+TABLE = """CREATE TABLE IF NOT EXISTS bare_events (
+    stream TEXT NOT NULL, version INTEGER NOT NULL, event_id TEXT NOT NULL UNIQUE,
+    payload TEXT NOT NULL, recorded_at TEXT NOT NULL, PRIMARY KEY (stream, version))"""
 
 
 class AppendRequest(BaseModel):
@@ -37,8 +52,69 @@ class AppendRequest(BaseModel):
     payload: dict[str, Any]
 
 
+class Bare:
+    """A pool of driver connections and the one append."""
+
+    def __init__(self, url: str, size: int) -> None:
+        parsed = make_url(url)
+        self.sqlite = parsed.get_backend_name() == "sqlite"
+        self.mark = "?" if self.sqlite else "%s"
+        if self.sqlite:
+            assert parsed.database
+            path = parsed.database
+
+            def connect() -> Any:
+                connection = sqlite3.connect(path, timeout=10, check_same_thread=False)
+                connection.execute("PRAGMA journal_mode = WAL")
+                connection.execute("PRAGMA synchronous = FULL")
+                return connection
+        else:
+            conninfo = parsed.set(drivername="postgresql").render_as_string(hide_password=False)
+
+            def connect() -> Any:
+                return psycopg.connect(conninfo)
+        self.pool: queue.LifoQueue[Any] = queue.LifoQueue()
+        for _ in range(size):
+            self.pool.put(connect())
+        with self.connection() as connection:
+            connection.execute(TABLE)
+            connection.commit()
+
+    @contextmanager
+    def connection(self) -> Iterator[Any]:
+        connection = self.pool.get()
+        try:
+            yield connection
+        finally:
+            self.pool.put(connection)
+
+    def append(self, stream: str, body: AppendRequest) -> tuple[int, dict[str, Any]]:
+        m = self.mark
+        version = body.expected_version + 1
+        with self.connection() as connection:
+            try:
+                connection.execute(
+                    f"INSERT INTO bare_events VALUES ({m}, {m}, {m}, {m}, {m})",
+                    (stream, version, str(body.event_id), json.dumps(body.payload),
+                     datetime.now(UTC).isoformat()))
+                connection.commit()
+                return 200, {"version": version}
+            except (sqlite3.IntegrityError, psycopg.errors.UniqueViolation):
+                connection.rollback()
+            found = connection.execute(
+                f"SELECT version FROM bare_events WHERE event_id = {m}",
+                (str(body.event_id),)).fetchone()
+            if found is not None:  # the same request again: what it got
+                connection.rollback()
+                return 200, {"version": found[0]}
+            actual = connection.execute(
+                f"SELECT max(version) FROM bare_events WHERE stream = {m}", (stream,)).fetchone()
+            connection.rollback()
+            return 409, {"actual": actual[0] or 0}
+
+
 def make_app(url: str) -> FastAPI:
-    store = open_store(url)
+    bare = Bare(url, worker_threads())
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
@@ -49,13 +125,8 @@ def make_app(url: str) -> FastAPI:
 
     @app.post("/append/{stream}")
     def append(stream: str, body: AppendRequest) -> JSONResponse:
-        event = NewEvent(body.event_id, "player_checked", 1, body.payload, "bench", "tablet",
-                         datetime.now(UTC))
-        try:
-            stored = store.append(stream, body.expected_version, [event], kind="bare")
-        except ConcurrencyConflict as conflict:
-            return JSONResponse({"actual": conflict.actual}, status_code=409)
-        return JSONResponse({"version": stored[-1].version})
+        status, answer = bare.append(stream, body)
+        return JSONResponse(answer, status_code=status)
 
     return app
 

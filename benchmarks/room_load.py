@@ -1,5 +1,7 @@
 """A room under load: N simulated tablets recording over HTTP into `handlog serve` on
-PostgreSQL, against a bare append-only FastAPI server on the same store in the same run.
+PostgreSQL, against a bare append-only FastAPI server in the same run: plain INSERT and COMMIT
+into a table of its own through the driver (benchmarks/bare_append_server.py), with the same
+durability and neither handlog's store nor its room-wide lock.
 
     .venv/bin/python benchmarks/room_load.py [--db postgresql://postgres@127.0.0.1:5432/test]
         [--seconds 20] [--tablets 10,200,1000]
@@ -34,7 +36,8 @@ every 2.5-7.5 s at random, from a random start) and are counted the same.
 Each tablet plays whole hands as a dealer enters them: start the hand, then whoever is to act
 checks when they can and folds otherwise, then the pot push (7 taps per hand at six players).
 Every tap carries a fresh event id and the version the tablet saw, and waits for the answer
-(the new table view); a bare tap is one durable append. Prints a table and a JSON line.
+(the new table view); a bare tap is one durable INSERT and COMMIT. Prints a table and a JSON
+line.
 """
 
 from __future__ import annotations
