@@ -26,6 +26,7 @@ from handlog.engine.errors import RuleViolation
 from handlog.engine.hand_for_hand import round_status
 from handlog.engine.money import high_hand_proposal, money_block
 from handlog.engine.seating import needs_balancing, table_counts
+from handlog.engine.structure import payouts_for
 from handlog.engine.table import Level
 from handlog.engine.tournament import late_entry_open, stakes, start_level
 from handlog.engine.tournament_commands import TournamentCommand
@@ -529,6 +530,7 @@ def tournament_view(tournament: str, state: TournamentState, version: int, log: 
          "break_after": (b.minutes if (b := s.break_after(lv.number)) else 0)}
         for lv in s.levels if state.level - 1 <= lv.number <= state.level + 3
     ]
+    pool = len(state.entrants) * s.money.prize_pool_per_entry
     prizes = []
     if state.prizes is not None:
         prizes = [{"place": a.place, "name": names.get(a.player, a.player), "amount": a.amount}
@@ -599,6 +601,10 @@ def tournament_view(tournament: str, state: TournamentState, version: int, log: 
         "rulings_count": len(rulings),
         "prizes": prizes,
         "currency": s.money.currency,
+        # The prize pool and what each place pays for the field as it stands (the clock
+        # screen shows them; the prizes above are what was awarded).
+        "prize_pool": pool,
+        "payouts": list(payouts_for(s, len(state.entrants), pool)) if pool else [],
     }
 
 

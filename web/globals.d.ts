@@ -4,6 +4,7 @@ interface Window {
   handlogTable?: any;
   handlogFloor?: any;
   handlogAsOf?: any;
+  handlogClock?: any;
   __latencies?: number[];
   __renderMs?: number[];
   __floorUpdates?: number;

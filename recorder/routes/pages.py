@@ -1,6 +1,7 @@
 """The pages (HTML files, not in the OpenAPI document): the floor, a table's dealer and viewer
-pages, the join page; `?at=VERSION`, `?hand=N` or `?time=UTC` on a table's page shows the
-table as it stood then, read-only (asof.html; the live page is table.html)."""
+pages, the join page, the room's clock screen; `?at=VERSION`, `?hand=N` or `?time=UTC` on a
+table's page shows the table as it stood then, read-only (asof.html; the live page is
+table.html)."""
 
 from __future__ import annotations
 
@@ -48,6 +49,12 @@ def viewer_page(stream: Stream, request: Request) -> FileResponse:
 @router.get("/view")
 def viewer_index() -> FileResponse:
     return page("floor.html")
+
+
+@router.get("/clock")
+def clock_page() -> FileResponse:
+    """The room's clock screen, for a TV: no sign-in, no controls (`?t=TOURNAMENT`)."""
+    return page("clock.html")
 
 
 @router.get("/favicon.ico")

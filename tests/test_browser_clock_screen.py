@@ -1,0 +1,97 @@
+"""The room's clock screen (/clock): read on a TV at 1920x1080 and 1280x720 with no sign-in, it
+shows the level, the blinds and the time left, what comes next, the field and the prize pool;
+it follows the director's pause and added time from the floor page without a reload, and keeps
+counting through a dropped connection."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+from test_browser import browser, new_page, shows  # noqa: F401 - the browser fixture
+from web_support import DIRECTOR_PIN, make_app, make_recorder
+
+from handlog.recorder.cli_serve import free_port, serve_in_thread
+from handlog.recorder.floor import setup_demo
+
+pytestmark = pytest.mark.browser
+
+TV = {"width": 1920, "height": 1080}
+SMALL_TV = {"width": 1280, "height": 720}
+
+
+def _seconds(text: str) -> int:
+    found = re.search(r"(\d+):(\d\d)", text)
+    assert found, text
+    return int(found.group(1)) * 60 + int(found.group(2))
+
+
+def _clock(page: Any) -> str:
+    return str(page.inner_text("[data-clock]"))
+
+
+def _wait(page: Any, predicate: Any, what: str, timeout_ms: int = 30_000) -> None:
+    waited = 0
+    while not predicate():
+        if waited > timeout_ms:
+            raise AssertionError(f"{what} did not happen; the screen shows {_clock(page)!r}")
+        page.wait_for_timeout(100)
+        waited += 100
+
+
+@pytest.mark.parametrize("viewport", [TV, SMALL_TV], ids=["1920x1080", "1280x720"])
+def test_the_clock_screen_shows_the_level_and_time_left_and_follows_the_director(
+        browser: Any, tmp_path: Path, viewport: dict[str, int]) -> None:  # noqa: F811
+    recorder = make_recorder(tmp_path)
+    tournament = setup_demo(recorder, players=12, tables=2, seed=3)
+    app, auth = make_app(recorder, level_for=lambda _s, _f: None)
+    port = free_port()
+    with serve_in_thread(app, port=port) as base:
+        screen = new_page(browser, viewport)
+        screen.goto(f"{base}/clock?t={tournament}")
+        shows(screen, "[data-clock]")
+        # No sign-in asked; the screen reads as a viewer.
+        assert screen.locator("input").count() == 0
+        text = screen.inner_text("#screen")
+        assert "Level 1" in text and "25 / 50" in text  # the demo's first level
+        assert "next level" in text.lower() and "50 / 100" in text
+        assert "after level 4" in text and "12 of 12" in text and "5,000" in text
+        assert "prize pool" in text.lower() and "$240" in text and "1. $120" in text
+        left = _seconds(_clock(screen))
+        assert 9 * 60 <= left <= 10 * 60
+        # Everything fits the screen: nothing scrolls on a TV.
+        assert screen.evaluate("() => document.documentElement.scrollHeight") <= viewport[
+            "height"]
+        assert screen.evaluate("() => document.documentElement.scrollWidth") <= viewport["width"]
+
+        # The director pauses on the floor page and adds a minute: the screen follows.
+        floor = new_page(browser)
+        floor.goto(f"{base}/floor")
+        floor.fill("#director-pin", DIRECTOR_PIN)
+        floor.click("#signin-form button[type=submit]")
+        floor.wait_for_selector("button:has-text('Pause the clock')")
+        floor.click("button:has-text('Pause the clock')")
+        shows(screen, "[data-clock][data-paused='true']")
+        paused = _seconds(_clock(screen))
+        floor.click("button:has-text('+1 min')")
+        _wait(screen, lambda: _seconds(_clock(screen)) == paused + 60, "the added minute")
+        assert "Clock paused" in screen.inner_text("#screen")
+        floor.click("button:has-text('Resume the clock')")
+        shows(screen, "[data-clock][data-paused='false']")
+    # The server goes away (the room's network drops): the screen says it is reconnecting
+    # and the clock keeps counting down; the server back, it follows the floor again.
+    _wait(screen, lambda: screen.get_attribute("#status", "data-state") != "live",
+          "the screen noticing the dropped connection")
+    before = _seconds(_clock(screen))
+    _wait(screen, lambda: _seconds(_clock(screen)) <= before - 2, "the clock counting")
+    again, _auth = make_app(recorder, auth=auth, level_for=lambda _s, _f: None)
+    with serve_in_thread(again, port=port):
+        _wait(screen, lambda: screen.get_attribute("#status", "data-state") == "live",
+              "the screen reconnecting")
+        floor.wait_for_selector("button:has-text('Pause the clock')")
+        floor.click("button:has-text('Pause the clock')")
+        shows(screen, "[data-clock][data-paused='true']")
+        assert screen.errors == [] and floor.errors == []
+    recorder.store.close()
