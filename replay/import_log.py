@@ -115,6 +115,10 @@ def add_hand(into: IntoLog, entry: PhhEntry, result: HandResult, fmt: str, rules
             result.file, label, "not recorded",
             f"{violation.message} [{render_rule(violation.rule)}]"))
         return
+    except Exception as error:  # noqa: BLE001  # one hand never stops an import
+        into.not_recorded.append(NotRecorded(result.file, label, "not recorded",
+                                             f"{type(error).__name__}: {error}"))
+        return
     problem = _dry_fold(stream, before, opening + events)
     if problem:
         into.not_recorded.append(NotRecorded(result.file, label, "not recorded", problem))

@@ -13,6 +13,7 @@ the rake he contributed given back: the engine takes none). handlog's own extens
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterator, Mapping
 from decimal import Decimal
 from typing import Any
@@ -31,19 +32,46 @@ def looks_like_ohh(text: str) -> bool:
 
 def objects(text: str) -> Iterator[Any]:
     """Each JSON value of the text, in order (objects back to back, a line each, or an array
-    of them); numbers with a fraction as exact Decimals."""
+    of them); numbers with a fraction as exact Decimals. Raises json.JSONDecodeError at the
+    first stretch that is not JSON."""
+    for _line, value in located_objects(text):
+        if isinstance(value, json.JSONDecodeError):
+            raise value
+        yield value
+
+
+# A top-level value starts at a line's first column (handlog's export and the spec's samples).
+_NEXT_OBJECT = re.compile(r"^[{\[]", re.MULTILINE)
+
+
+def located_objects(text: str) -> Iterator[tuple[int, Any]]:
+    """Each JSON value of the text with the line it starts on (an array's items: the array's
+    line). A stretch that is not JSON is given as its json.JSONDecodeError, and reading goes
+    on at the next line that opens an object or an array in its first column."""
     decoder = json.JSONDecoder(parse_float=Decimal)
     position, end = 0, len(text)
+    line, counted = 1, 0
     while True:
         while position < end and text[position].isspace():
             position += 1
         if position >= end:
             return
-        value, position = decoder.raw_decode(text, position)
+        line += text.count("\n", counted, position)
+        counted = position
+        try:
+            value, position = decoder.raw_decode(text, position)
+        except json.JSONDecodeError as error:
+            yield line, error
+            # The broken value may have run into the next one: resume at the next line that
+            # opens a value after the broken value's own first line.
+            resume = _NEXT_OBJECT.search(text, position + 1)
+            position = resume.start() if resume else end
+            continue
         if isinstance(value, list):
-            yield from value
+            for item in value:
+                yield line, item
         else:
-            yield value
+            yield line, value
 
 
 def _number(value: object, what: str) -> Number:
@@ -179,26 +207,32 @@ def phh_mapping(hand: Mapping[str, Any]) -> dict[str, object]:
 
 
 def read_ohh(text: str, source: str) -> Iterator[PhhEntry]:
-    """Every hand of an OHH file's text, as a PHH hand or the problem that stops it."""
-    try:
-        values = list(objects(text))
-    except json.JSONDecodeError as error:
-        yield PhhProblem(source, None, "error", None, f"{source}: invalid JSON: {error}")
-        return
-    for index, value in enumerate(values, start=1):
+    """Every hand of an OHH file's text, as a PHH hand or the problem that stops it (each
+    with the line its object starts on); a stretch that is not JSON is one error with its
+    line, and the objects after it are read."""
+    for index, (line, value) in enumerate(located_objects(text), start=1):
+        if isinstance(value, json.JSONDecodeError):
+            yield PhhProblem(source, None, "error", None,
+                             f"{source}:{line}: invalid JSON in the value starting here: "
+                             f"{value.msg} at line {value.lineno} column {value.colno}",
+                             line)
+            continue
         body = value.get("ohh") if isinstance(value, Mapping) else None
         label: int | str = index
+        where = f"{source}:{line}"
         if not isinstance(body, Mapping):
             yield PhhProblem(source, label, "error", None,
-                             f"{source} [{label}]: not an OHH object ({{\"ohh\": {{...}}}})")
+                             f"{where} [{label}]: not an OHH object ({{\"ohh\": {{...}}}})",
+                             line)
             continue
         label = str(body.get("game_number") or index)
         try:
             mapping = phh_mapping(body)
         except Unsupported as why:
-            yield PhhProblem(source, label, "unsupported", None, f"{source} [{label}]: {why}")
+            yield PhhProblem(source, label, "unsupported", None, f"{where} [{label}]: {why}",
+                             line)
             continue
         except (ValueError, KeyError, TypeError, IndexError, ArithmeticError) as why:
-            yield PhhProblem(source, label, "error", None, f"{source} [{label}]: {why}")
+            yield PhhProblem(source, label, "error", None, f"{where} [{label}]: {why}", line)
             continue
-        yield hand_from_mapping(mapping, source, label)
+        yield hand_from_mapping(mapping, source, label, line)

@@ -65,9 +65,21 @@ def looks_like_pokerstars(text: str) -> bool:
 
 
 def split_hands(text: str) -> list[str]:
-    """Each hand's text, in file order."""
+    """Each hand's text, in file order (none when the text holds no hand header)."""
+    return [block for _line, block in hand_blocks(text)]
+
+
+def hand_blocks(text: str) -> list[tuple[int, str]]:
+    """Each hand's first line (1 for the file's first) and its text, in file order."""
     starts = [m.start() for m in HAND_START.finditer(text)]
-    return [text[a:b].strip() for a, b in zip(starts, [*starts[1:], len(text)], strict=True)]
+    ends = starts[1:] + [len(text)] if starts else []  # no header: no hand, not a zip error
+    blocks: list[tuple[int, str]] = []
+    line, position = 1, 0
+    for start, end in zip(starts, ends, strict=True):
+        line += text.count("\n", position, start)
+        position = start
+        blocks.append((line, text[start:end].strip()))
+    return blocks
 
 
 def amount(text: str) -> Number:
@@ -309,16 +321,25 @@ def phh_mapping(hand: _Hand) -> dict[str, object]:
 
 
 def read_pokerstars(text: str, source: str) -> Iterator[PhhEntry]:
-    """Every hand of a PokerStars file's text, as a PHH hand or the problem that stops it."""
-    for block in split_hands(text):
+    """Every hand of a PokerStars file's text, as a PHH hand or the problem that stops it
+    (each with the line its hand starts on)."""
+    blocks = hand_blocks(text)
+    if not blocks:
+        yield PhhProblem(source, None, "error", None,
+                         f"{source}: no PokerStars hand header ('PokerStars Hand #...') in the "
+                         "file", 1)
+        return
+    for line, block in blocks:
         number_match = re.match(r"^PokerStars .*?#(\d+)", block)
         number = number_match.group(1) if number_match else "?"
         try:
             mapping = phh_mapping(parse_hand(block))
         except Unsupported as why:
-            yield PhhProblem(source, number, "unsupported", None, f"{source} [{number}]: {why}")
+            yield PhhProblem(source, number, "unsupported", None,
+                             f"{source}:{line} [{number}]: {why}", line)
             continue
-        except (ValueError, ArithmeticError) as why:
-            yield PhhProblem(source, number, "error", None, f"{source} [{number}]: {why}")
+        except (ValueError, ArithmeticError, KeyError, IndexError) as why:
+            yield PhhProblem(source, number, "error", None,
+                             f"{source}:{line} [{number}]: {why}", line)
             continue
-        yield hand_from_mapping(mapping, source, number)
+        yield hand_from_mapping(mapping, source, number, line)
