@@ -15,6 +15,7 @@ many hands.
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -130,6 +131,7 @@ class _Hand:
     rake: Number = 0
     dead_money: Number = 0
     tournament: bool = False
+    amounts: list[Number] = field(default_factory=list)  # every amount the hand's lines give
 
 
 def parse_hand(block: str) -> _Hand:
@@ -169,6 +171,7 @@ def parse_hand(block: str) -> _Hand:
             name = seat.group("name")
             hand.players[name] = _Player(int(seat.group("seat")), name,
                                          amount(seat.group("stack")), "sitting out" in after)
+            hand.amounts.append(hand.players[name].stack)
             continue
         _read_line(hand, line)
     return hand
@@ -185,6 +188,7 @@ def _read_line(hand: _Hand, line: str) -> None:
     if post := _POST.match(line):
         player = _player(hand, post.group("name"), line)
         kind, chips = post.group("kind"), amount(post.group("amount"))
+        hand.amounts.append(chips)
         player.acted = True
         player.put_in += chips
         if kind == "the ante":
@@ -212,10 +216,12 @@ def _read_line(hand: _Hand, line: str) -> None:
     if uncalled := _UNCALLED.match(line):
         player = _player(hand, uncalled.group("name"), line)
         player.returned += amount(uncalled.group("amount"))
+        hand.amounts.append(amount(uncalled.group("amount")))
         return
     if collected := _COLLECTED.match(line):
         if collected.group("name") in hand.players:
             hand.players[collected.group("name")].collected += amount(collected.group("amount"))
+            hand.amounts.append(amount(collected.group("amount")))
             return
     if shows := _SHOWS.match(line):
         if shows.group("name") in hand.players:
@@ -228,6 +234,7 @@ def _read_line(hand: _Hand, line: str) -> None:
             return
     if dead := _DEAD_MONEY.match(line):
         hand.dead_money = amount(dead.group("amount"))
+        hand.amounts.append(hand.dead_money)
         return
     if action := _ACTION.match(line):
         name = action.group("name")
@@ -236,6 +243,7 @@ def _read_line(hand: _Hand, line: str) -> None:
         player = hand.players[name]
         player.acted = True
         verb = action.group("verb")
+        hand.amounts.extend(amount(action.group(k)) for k in ("amount", "to") if action.group(k))
         if verb == "folds":
             hand.actions.append((name, "f"))
         elif verb == "checks":
@@ -317,7 +325,27 @@ def phh_mapping(hand: _Hand) -> dict[str, object]:
         fields["_dead_money"] = int(dead) if dead == int(dead) else dead
     if any(isinstance(p.stack, Decimal) for p in seated) or isinstance(hand.big_blind, Decimal):
         fields["_chip_unit"] = Decimal("0.01")  # a cash game: the cent is the smallest chip
+    elif (unit := smallest_chip(hand.amounts)) > 1:
+        fields["_chip_unit"] = unit
     return fields
+
+
+def smallest_chip(amounts: list[Number]) -> int:
+    """The smallest chip a hand's text shows in play: the greatest common divisor of every
+    amount it gives, stacks and shares included (1 when a fraction is among them).
+
+    The text cannot say which chips were on the table, but it shows the smallest that moved:
+    a pot of 1,500 shared 800 and 700 was split in 100s, one shared 750 and 750 in 50s or
+    less, and a replay that splits in that chip gives the shares the text records.
+    """
+    unit = 0
+    for value in amounts:
+        if not isinstance(value, int):
+            return 1
+        unit = math.gcd(unit, value)
+        if unit == 1:
+            return 1
+    return unit or 1
 
 
 def read_pokerstars(text: str, source: str) -> Iterator[PhhEntry]:
