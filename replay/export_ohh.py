@@ -144,7 +144,7 @@ def ohh_hand(hand: RecordedHand, tournament: OhhTournament | Mapping[str, Any] |
     for i in by_seat:
         if seen[i] and (options.all_cards or i == hero):
             add(preflop, i, "Dealt Cards", cards=seen[i])
-    for step in hand.steps:
+    for step in hand.steps_in_turn():
         event = step.event
         current = rounds[-1]["actions"]
         if isinstance(event, PlayerFolded) or (isinstance(event, HandKilled)
@@ -219,6 +219,11 @@ def ohh_hand(hand: RecordedHand, tournament: OhhTournament | Mapping[str, Any] |
                       for a in hand.awards if a.odd_chips],
         "notes": hand.notes(),
     }
+    moved = hand.out_of_turn_kills()
+    killed = sorted({ids[s.event.player] for s in hand.steps if s.version in moved})
+    if killed:
+        # Their folds are written where the action reached them; the live table skipped them.
+        body["handlog"]["killed_out_of_turn"] = killed
     return body
 
 

@@ -1,14 +1,18 @@
 """handlog reads what it writes (issue 27): a PokerStars hand whose pot was split with an odd
-chip larger than 1 matches, the smallest chip read from the amounts the text gives."""
+chip larger than 1 matches, the smallest chip read from the amounts the text gives; a hand
+killed out of turn is in every format, as the fold in turn a reader replays."""
 
 from __future__ import annotations
 
 import json
+import tomllib
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
 
 from handlog.recorder.cli import cli
+from handlog.replay.import_ohh import objects
 from handlog.replay.import_pokerstars import smallest_chip
 
 # A 1,500 pot shared by two equal hands at a table whose smallest chip is 100: 800 and 700
@@ -63,7 +67,8 @@ def test_tda_20_odd_chip_split_in_the_tables_smallest_chip_matches(tmp_path: Pat
     result = CliRunner().invoke(cli, ["import", str(path), "--json"])
     report = json.loads(result.stdout)
     assert result.exit_code == 0, report["results"]
-    assert report["results"][0]["finishing_stacks"] == [24400, 1200, 57600, 48800, 3000]  # p1 left of the button
+    # From p1, the first seat left of the button: Hal, Bea, Uma, Rex, Quin.
+    assert report["results"][0]["finishing_stacks"] == [24400, 1200, 57600, 48800, 3000]
 
 
 def test_the_same_split_in_chips_of_one_is_a_mismatch(tmp_path: Path) -> None:
@@ -82,3 +87,42 @@ def test_smallest_chip_is_the_greatest_common_divisor_of_the_amounts() -> None:
     assert smallest_chip([750, 750, 400]) == 50
     assert smallest_chip([5, 7]) == 1
     assert smallest_chip([]) == 1
+
+
+@pytest.fixture(scope="module")
+def penalty_event(tmp_path_factory: pytest.TempPathFactory) -> tuple[str, Path]:
+    """A 9-player demo whose penalty (TDA 71) kills the big blind's hand out of turn."""
+    folder = tmp_path_factory.mktemp("penalty")
+    url = f"sqlite:///{folder / 'log.db'}"
+    result = CliRunner().invoke(cli, ["demo", "--players", "9", "--tables", "1", "--seed", "3",
+                                      "--db", url])
+    assert result.exit_code == 0, result.output
+    return url, folder
+
+
+@pytest.mark.parametrize("fmt", ["phh", "pokerstars", "ohh"])
+def test_a_hand_killed_out_of_turn_is_written_where_the_action_reached_him(
+        penalty_event: tuple[str, Path], fmt: str) -> None:
+    """Every format carries the hand killed out of turn (PHH no longer leaves it out), as the
+    fold in turn a reader replays, and every hand reads back matched."""
+    url, folder = penalty_event
+    out = folder / f"hands.{fmt}"
+    exported = CliRunner().invoke(cli, ["export", "--db", url, "--format", fmt,
+                                        "--all-cards", "--out", str(out)])
+    assert exported.exit_code == 0, exported.output
+    assert "killed out of turn" not in exported.output
+    result = CliRunner().invoke(cli, ["import", str(out), "--format", fmt, "--json"])
+    report = json.loads(result.stdout)
+    assert result.exit_code == 0, [r for r in report["results"] if r["status"] != "match"]
+    assert report["matched"] == report["hands"] == 21
+    text = out.read_text(encoding="utf-8")
+    if fmt == "phh":
+        hands = tomllib.loads(text)
+        killed = [h for h in hands.values() if "_out_of_turn" in h]
+        assert len(killed) == 1
+        (index,) = killed[0]["_out_of_turn"]
+        assert killed[0]["actions"][index] == "p2 f"  # Bea, the big blind
+        assert "Bea's hand killed: penalty (TDA 71)" in killed[0]["_notes"][0]
+    elif fmt == "ohh":
+        marked = [o["ohh"] for o in objects(text) if "killed_out_of_turn" in o["ohh"]["handlog"]]
+        assert len(marked) == 1
