@@ -176,11 +176,19 @@ def phh_mapping(hand: Mapping[str, Any]) -> dict[str, object]:
             if len(wins) != 1:
                 raise Unsupported("rake taken from a split pot without contributed_rake")
             won[position[wins[0]["player_id"]]] += rake
+    # As the PokerStars reader does (import_pokerstars.phh_mapping): a short all-in ante owed
+    # the full ante, and so did a player whose blind took all his chips when every player
+    # owed one (more than one paid it, or heads-up the lone ante is not the big blind's or a
+    # side pot shows it was not dead money).
+    top = max(antes)
+    payers = [k for k in range(count) if antes[k]]
+    uniform = len(payers) > 1 or (len(payers) == 1 and count == 2 and (
+        blinds[payers[0]] != big or len(hand.get("pots") or []) > 1))
+    antes = [top if a or (uniform and blinds[k] and moved[k] == stacks[k]) else 0
+             for k, a in enumerate(antes)]
     if count == 2:
         antes.reverse()
         blinds.reverse()
-    top = max(antes)
-    antes = [top if a else 0 for a in antes]
     fields: dict[str, object] = {
         "variant": "NT",
         "antes": antes,
@@ -190,8 +198,12 @@ def phh_mapping(hand: Mapping[str, Any]) -> dict[str, object]:
         "actions": [f"d dh p{i + 1} {c}" for i, c in enumerate(cards)] + actions,
         "players": [str(p.get("name", "")) for p in players],
         "seats": [int(p["seat"]) for p in players],
+        "table": str(hand.get("table_name") or ""),
         "finishing_stacks": [s - m + w for s, m, w in zip(stacks, moved, won, strict=True)],
     }
+    size = hand.get("table_size")
+    if type(size) is int and size >= max(int(p["seat"]) for p in players):
+        fields["seat_count"] = size
     if _has_fractions([*stacks, small, big]):
         fields["_chip_unit"] = Decimal("0.01")  # a cash game: the cent is the smallest chip
     extension = hand.get("handlog")

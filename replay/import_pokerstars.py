@@ -132,6 +132,8 @@ class _Hand:
     dead_money: Number = 0
     tournament: bool = False
     amounts: list[Number] = field(default_factory=list)  # every amount the hand's lines give
+    table: str = ""
+    side_pots: bool = False  # the summary's total names a side pot
 
 
 def parse_hand(block: str) -> _Hand:
@@ -154,6 +156,8 @@ def parse_hand(block: str) -> _Hand:
     hand.button = int(button.group("seat"))
     size = re.search(r"(\d+)-max", lines[1])
     hand.seat_count = int(size.group(1)) if size else 0
+    name = re.match(r"^Table '(?P<name>[^']*)'", lines[1])
+    hand.table = name.group("name") if name else ""
     summary = False
     for line in lines[2:]:
         if line.startswith("*** SUMMARY"):
@@ -161,6 +165,7 @@ def parse_hand(block: str) -> _Hand:
         if summary:
             if total := _TOTAL.match(line):
                 hand.rake = amount(total.group("rake"))
+                hand.side_pots = "Side pot" in line
             continue
         if line.startswith("*** FIRST ") or line.startswith("*** SECOND "):
             raise Unsupported("the board is run twice")
@@ -276,7 +281,15 @@ def phh_mapping(hand: _Hand) -> dict[str, object]:
     position = {p.name: i for i, p in enumerate(seated)}
     antes: list[Number] = [p.ante for p in seated]
     top_ante = max(antes)
-    antes = [top_ante if a else 0 for a in antes]  # a short all-in ante owed the full ante
+    # A short all-in ante owed the full ante; so did a player whose blind took all his chips
+    # before his ante (a big-blind-first house), when every player owed one: more than one
+    # posted it, or, heads-up, the lone ante is not the big blind's (a big-blind ante is his
+    # alone) or the text's side pot shows it was not dead money.
+    payers = [p for p in seated if p.ante]
+    uniform = len(payers) > 1 or (len(payers) == 1 and len(seated) == 2 and (
+        payers[0].blind != hand.big_blind or hand.side_pots))
+    antes = [top_ante if a or (uniform and p.blind and p.put_in == p.stack) else 0
+             for a, p in zip(antes, seated, strict=True)]
     blinds: list[Number] = [p.blind for p in seated]
     if len(seated) == 2:
         antes.reverse()
@@ -321,6 +334,10 @@ def phh_mapping(hand: _Hand) -> dict[str, object]:
         "players": [p.name for p in seated],
         "finishing_stacks": finishing,
     }
+    if hand.seat_count >= max(p.seat for p in seated):
+        fields["seat_count"] = hand.seat_count
+    if hand.table:
+        fields["table"] = hand.table
     if dead:
         fields["_dead_money"] = int(dead) if dead == int(dead) else dead
     if any(isinstance(p.stack, Decimal) for p in seated) or isinstance(hand.big_blind, Decimal):

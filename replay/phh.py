@@ -91,6 +91,9 @@ class PhhHand:
     dead_money: int = 0  # `_dead_money`: in the pot before the posts (a color-up's odd chips)
     absent: tuple[int, ...] = ()  # `_absent` (p1 = 1): away from the table at the deal (TDA 30)
     line: int | None = None  # where the hand starts in its file (1 for the first line)
+    seats: tuple[int, ...] = ()  # `seats`: each player's seat at the table (optional field)
+    seat_count: int = 0  # `seat_count`: the table's seats (0: not given)
+    table: str = ""  # `table`: the table's name or number (optional field)
 
     @property
     def player_count(self) -> int:
@@ -330,7 +333,33 @@ def _build_hand(data: Mapping[str, object], source: str, hand: int | str | None)
         dead_hands=dead_hands,
         dead_money=int(dead_money_value * scale),
         absent=absent,
+        **_table_fields(data, count),
     )
+
+
+def _table_fields(data: Mapping[str, object], count: int) -> dict[str, object]:
+    """The optional fields that place the hand at its table: `seats`, `seat_count`, `table`
+    (only those given; a value of the wrong shape is named)."""
+    found: dict[str, object] = {}
+    seats = data.get("seats")
+    if seats is not None:
+        if not isinstance(seats, list) or len(seats) != count or not all(
+                type(s) is int and s >= 1 for s in seats) or len(set(seats)) != count:
+            raise PhhFormatError("seats", f"expected {count} different seat numbers (one per "
+                                 f"player, from 1), got {_show(seats)}")
+        found["seats"] = tuple(seats)
+    seat_count = data.get("seat_count")
+    if seat_count is not None:
+        if type(seat_count) is not int or seat_count < max([count, *found.get("seats", ())]):
+            raise PhhFormatError("seat_count", "expected the number of seats at the table (at "
+                                 f"least every seat given), got {_show(seat_count)}")
+        found["seat_count"] = seat_count
+    table = data.get("table")
+    if table is not None:
+        if isinstance(table, bool) or not isinstance(table, str | int):
+            raise PhhFormatError("table", f"expected a name or number, got {_show(table)}")
+        found["table"] = str(table)
+    return found
 
 
 def _absent(value: object, count: int) -> tuple[int, ...]:
