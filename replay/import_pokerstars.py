@@ -156,8 +156,8 @@ def parse_hand(block: str) -> _Hand:
     hand.button = int(button.group("seat"))
     size = re.search(r"(\d+)-max", lines[1])
     hand.seat_count = int(size.group(1)) if size else 0
-    name = re.match(r"^Table '(?P<name>[^']*)'", lines[1])
-    hand.table = name.group("name") if name else ""
+    table_line = re.match(r"^Table '(?P<name>[^']*)'", lines[1])
+    hand.table = table_line.group("name") if table_line else ""
     summary = False
     for line in lines[2:]:
         if line.startswith("*** SUMMARY"):

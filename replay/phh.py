@@ -295,6 +295,7 @@ def _build_hand(data: Mapping[str, object], source: str, hand: int | str | None)
         raise PhhFormatError("_chip_unit", f"must be positive, got {chip_unit_value}")
     dead_money_value = _number(data.get("_dead_money", 0), "_dead_money")
     absent = _absent(data.get("_absent", []), count)
+    seats, seat_count, table = _table_fields(data, count)
 
     # The scale makes every input amount an integer; recorded results do not take part, since
     # a record may well give out half chips that were never in play.
@@ -333,33 +334,37 @@ def _build_hand(data: Mapping[str, object], source: str, hand: int | str | None)
         dead_hands=dead_hands,
         dead_money=int(dead_money_value * scale),
         absent=absent,
-        **_table_fields(data, count),
+        seats=seats,
+        seat_count=seat_count,
+        table=table,
     )
 
 
-def _table_fields(data: Mapping[str, object], count: int) -> dict[str, object]:
+def _table_fields(data: Mapping[str, object], count: int) -> tuple[tuple[int, ...], int, str]:
     """The optional fields that place the hand at its table: `seats`, `seat_count`, `table`
-    (only those given; a value of the wrong shape is named)."""
-    found: dict[str, object] = {}
-    seats = data.get("seats")
-    if seats is not None:
-        if not isinstance(seats, list) or len(seats) != count or not all(
-                type(s) is int and s >= 1 for s in seats) or len(set(seats)) != count:
+    ((), 0 and "" when not given; a value of the wrong shape is named)."""
+    raw_seats = data.get("seats")
+    seats: tuple[int, ...] = ()
+    if raw_seats is not None:
+        if not isinstance(raw_seats, list) or len(raw_seats) != count or not all(
+                type(s) is int and s >= 1 for s in raw_seats) or len(set(raw_seats)) != count:
             raise PhhFormatError("seats", f"expected {count} different seat numbers (one per "
-                                 f"player, from 1), got {_show(seats)}")
-        found["seats"] = tuple(seats)
-    seat_count = data.get("seat_count")
-    if seat_count is not None:
-        if type(seat_count) is not int or seat_count < max([count, *found.get("seats", ())]):
+                                 f"player, from 1), got {_show(raw_seats)}")
+        seats = tuple(raw_seats)
+    raw_count = data.get("seat_count")
+    seat_count = 0
+    if raw_count is not None:
+        if type(raw_count) is not int or raw_count < max((count, *seats)):
             raise PhhFormatError("seat_count", "expected the number of seats at the table (at "
-                                 f"least every seat given), got {_show(seat_count)}")
-        found["seat_count"] = seat_count
-    table = data.get("table")
-    if table is not None:
-        if isinstance(table, bool) or not isinstance(table, str | int):
-            raise PhhFormatError("table", f"expected a name or number, got {_show(table)}")
-        found["table"] = str(table)
-    return found
+                                 f"least every seat given), got {_show(raw_count)}")
+        seat_count = raw_count
+    raw_table = data.get("table")
+    table = ""
+    if raw_table is not None:
+        if isinstance(raw_table, bool) or not isinstance(raw_table, str | int):
+            raise PhhFormatError("table", f"expected a name or number, got {_show(raw_table)}")
+        table = str(raw_table)
+    return seats, seat_count, table
 
 
 def _absent(value: object, count: int) -> tuple[int, ...]:
