@@ -48,6 +48,7 @@ from handlog.recorder.live_share import LiveLimits
 from handlog.recorder.routes import (
     asof,
     exports,
+    feed,
     floor,
     hands,
     log,
@@ -62,7 +63,8 @@ from handlog.schema.checkpoint import SigningKey
 
 STATIC = Path(__file__).resolve().parent / "static"
 ROUTERS = (sessions.router, tables.router, floor.router, tournaments.router, log.router,
-           hands.router, asof.router, pages.router, offline.router, exports.router)
+           hands.router, asof.router, pages.router, offline.router, exports.router,
+           feed.router)
 
 
 def create_app(
