@@ -184,7 +184,7 @@ def _hand_events(state: TableState, hand: PhhHand, profile: str, number: int, fm
     if hand.dead_money:
         # Chips already in this pot, nobody's (a color-up carry), as the record says.
         events.append(PotCarried(hand.dead_money, IMPORTED))
-    setup = replace(setup_for(hand, profile), seats=seats)
+    setup = replace(setup_for(hand, profile), seats=seats, level=hand.level)
     table = _applied(state, events)
     planned = _planned(table, setup, number) if state.big_blind_seat else None
     if planned is None:

@@ -212,6 +212,8 @@ def phh_mapping(hand: Mapping[str, Any]) -> dict[str, object]:
             fields["_rules"] = extension["rules"]
         if extension.get("chip_unit"):
             fields["_chip_unit"] = extension["chip_unit"]
+        if type(extension.get("level")) is int and extension["level"] > 0:
+            fields["level"] = extension["level"]
         dead += extension.get("dead_money", 0) or 0
     if dead:
         fields["_dead_money"] = dead

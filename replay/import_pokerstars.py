@@ -46,7 +46,19 @@ _COLLECTED = re.compile(r"^(?P<name>.+) collected (?P<amount>[$€£]?[\d.,]+) f
 _TOTAL = re.compile(r"^Total pot (?P<total>[$€£]?[\d.,]+).*\| Rake (?P<rake>[$€£]?[\d.,]+)")
 _DEAD_MONEY = re.compile(r"^Dead money (?P<amount>[\d.,]+) carried into the pot")
 
+_LEVEL = re.compile(r" - Level ([IVXLCDM]+)\b")
+
 Number = int | Decimal
+
+
+def from_roman(text: str) -> int:
+    """`XIV` -> 14 (a tournament level as PokerStars writes it)."""
+    values = {"I": 1, "V": 5, "X": 10, "L": 50, "C": 100, "D": 500, "M": 1000}
+    total = 0
+    for letter, following in zip(text, [*text[1:], ""], strict=True):
+        value = values[letter]
+        total += -value if following and values[following] > value else value
+    return total
 
 
 def decode(raw: bytes) -> str:
@@ -134,6 +146,7 @@ class _Hand:
     amounts: list[Number] = field(default_factory=list)  # every amount the hand's lines give
     table: str = ""
     side_pots: bool = False  # the summary's total names a side pot
+    level: int = 0
 
 
 def parse_hand(block: str) -> _Hand:
@@ -147,6 +160,8 @@ def parse_hand(block: str) -> _Hand:
         game = rest.split(" - ")[0].split(",")[-1].strip()
         raise Unsupported(f"not No-Limit Hold'em ({game or 'unknown game'})")
     hand = _Hand(header.group("number"), tournament="Tournament #" in rest)
+    if level := _LEVEL.search(rest):
+        hand.level = from_roman(level.group(1))
     blinds = _BLINDS.search(rest)
     if blinds is None:
         raise ValueError("the header gives no blinds (small/big)")
@@ -338,6 +353,8 @@ def phh_mapping(hand: _Hand) -> dict[str, object]:
         fields["seat_count"] = hand.seat_count
     if hand.table:
         fields["table"] = hand.table
+    if hand.level:
+        fields["level"] = hand.level
     if dead:
         fields["_dead_money"] = int(dead) if dead == int(dead) else dead
     if any(isinstance(p.stack, Decimal) for p in seated) or isinstance(hand.big_blind, Decimal):

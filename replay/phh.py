@@ -94,6 +94,7 @@ class PhhHand:
     seats: tuple[int, ...] = ()  # `seats`: each player's seat at the table (optional field)
     seat_count: int = 0  # `seat_count`: the table's seats (0: not given)
     table: str = ""  # `table`: the table's name or number (optional field)
+    level: int = 0  # `level`: the tournament level the hand was played at (0: not given)
 
     @property
     def player_count(self) -> int:
@@ -296,6 +297,9 @@ def _build_hand(data: Mapping[str, object], source: str, hand: int | str | None)
     dead_money_value = _number(data.get("_dead_money", 0), "_dead_money")
     absent = _absent(data.get("_absent", []), count)
     seats, seat_count, table = _table_fields(data, count)
+    level = data.get("level", 0)
+    if type(level) is not int or level < 0:
+        raise PhhFormatError("level", f"expected a level number, got {_show(level)}")
 
     # The scale makes every input amount an integer; recorded results do not take part, since
     # a record may well give out half chips that were never in play.
@@ -337,6 +341,7 @@ def _build_hand(data: Mapping[str, object], source: str, hand: int | str | None)
         seats=seats,
         seat_count=seat_count,
         table=table,
+        level=level,
     )
 
 

@@ -126,3 +126,10 @@ def test_a_hand_killed_out_of_turn_is_written_where_the_action_reached_him(
     elif fmt == "ohh":
         marked = [o["ohh"] for o in objects(text) if "killed_out_of_turn" in o["ohh"]["handlog"]]
         assert len(marked) == 1
+
+
+def test_the_level_is_read_from_the_pokerstars_header() -> None:
+    from handlog.replay.import_pokerstars import from_roman, parse_hand, phh_mapping
+
+    assert [from_roman(r) for r in ("I", "IV", "IX", "XIV", "XL")] == [1, 4, 9, 14, 40]
+    assert phh_mapping(parse_hand(ODD_CHIP_SPLIT))["level"] == 5

@@ -4,7 +4,7 @@ import into the log with every hand matched and recorded, one table stream per t
 players in their own seats, so that the engine places the button and the blinds as it did
 live (dead small blinds included) and the log replays clean; the PHH export of the imported
 log gives every hand back field for field but what the log of an import does not hold yet
-(the tournament: event name, level; the times; the log's coordinates; the rulings)."""
+(the tournament's name; the times; the log's coordinates; the rulings)."""
 
 from __future__ import annotations
 
@@ -22,10 +22,10 @@ from handlog.schema.store import open_store
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 FORMATS = ("pokerstars", "ohh", "phh")
-# What the imported log does not carry yet (the tournament stream, the times of the original
-# log, its stream names and versions, the rulings: their notes, and a hand killed out of turn,
-# imported as the fold in turn it is written as).
-NOT_CARRIED = {"event", "level", "year", "month", "day", "time", "time_zone", "_stream",
+# What the imported log does not carry yet: the tournament stream (the event's name), the
+# times of the original log, its stream names and versions, and the rulings (their notes, and
+# a hand killed out of turn, imported as the fold in turn it is written as).
+NOT_CARRIED = {"event", "year", "month", "day", "time", "time_zone", "_stream",
                "_versions", "_notes", "_out_of_turn"}
 
 
@@ -92,6 +92,6 @@ def test_the_phh_round_trip_gives_every_hand_back_field_for_field(
 
     differing = [key for key in before if kept(before[key]) != kept(after[key])]
     assert differing == []
-    # Seats, stacks, blinds (dead small blinds too), every action: as recorded live.
+    # Seats, levels, stacks, blinds (dead small blinds too), every action: as recorded live.
     assert any(sum(1 for b in h["blinds_or_straddles"] if b) == 1 and len(h["seats"]) > 2
                for h in before.values())  # no small blind posted (its seat empty)
