@@ -55,8 +55,9 @@ def _wants_progress(file_count: int, as_json: bool) -> bool:
               help="Print one JSON object with the counts and every hand's result.")
 @click.option("--into-log", is_flag=True,
               help="Record the verified hands in the log as imported table streams (one per "
-                   "file; the file, the hand's id and its format kept), to replay, report and "
-                   "export like recorded ones; hands not verified are listed, not recorded.")
+                   "table of each file, the players in their own seats; the file, the hand's "
+                   "id and its format kept), to replay, report and export like recorded ones; "
+                   "hands not verified are listed, not recorded.")
 @db_option
 def import_(paths: tuple[Path, ...], fmt: str, rules: str, as_json: bool, into_log: bool,
             db_url: str | None) -> None:
