@@ -45,14 +45,26 @@ from handlog.recorder.auth import Auth
 from handlog.recorder.headers import SecurityHeaders
 from handlog.recorder.limits import BodyLimit, body_limit
 from handlog.recorder.live_share import LiveLimits
-from handlog.recorder.routes import asof, floor, hands, log, pages, sessions, tables, tournaments
+from handlog.recorder.routes import (
+    asof,
+    exports,
+    feed,
+    floor,
+    hands,
+    log,
+    pages,
+    sessions,
+    tables,
+    tournaments,
+)
 from handlog.recorder.routes.answers import add_error_handlers
 from handlog.recorder.service import Recorder, utc_now
 from handlog.schema.checkpoint import SigningKey
 
 STATIC = Path(__file__).resolve().parent / "static"
 ROUTERS = (sessions.router, tables.router, floor.router, tournaments.router, log.router,
-           hands.router, asof.router, pages.router, offline.router)
+           hands.router, asof.router, pages.router, offline.router, exports.router,
+           feed.router)
 
 
 def create_app(

@@ -6,6 +6,7 @@ import getpass
 import json
 import sys
 import uuid
+from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
@@ -15,9 +16,15 @@ from handlog.engine.profiles import PROFILES
 from handlog.recorder.cli_db import db_option, user_errors
 from handlog.recorder.cli_phh import PROGRESS_MIN_FILES, summary
 from handlog.recorder.service import Actor, Recorder, StreamChange
-from handlog.replay.import_hands import FORMATS, NoHandHistories, find_files, import_files
+from handlog.replay.import_hands import (
+    FORMATS,
+    ImportReport,
+    NoHandHistories,
+    find_files,
+    import_files,
+)
 from handlog.replay.import_log import IntoLog, add_hand
-from handlog.replay.phh_verify import DEFAULT_RULES
+from handlog.replay.phh_verify import DEFAULT_RULES, VerifyReport
 from handlog.schema.store import open_store
 
 # Exit status when nothing given holds a hand history (as for `handlog phh verify`).
@@ -48,8 +55,9 @@ def _wants_progress(file_count: int, as_json: bool) -> bool:
               help="Print one JSON object with the counts and every hand's result.")
 @click.option("--into-log", is_flag=True,
               help="Record the verified hands in the log as imported table streams (one per "
-                   "file; the file, the hand's id and its format kept), to replay, report and "
-                   "export like recorded ones; hands not verified are listed, not recorded.")
+                   "table of each file, the players in their own seats; the file, the hand's "
+                   "id and its format kept), to replay, report and export like recorded ones; "
+                   "hands not verified are listed, not recorded.")
 @db_option
 def import_(paths: tuple[Path, ...], fmt: str, rules: str, as_json: bool, into_log: bool,
             db_url: str | None) -> None:
@@ -59,8 +67,10 @@ def import_(paths: tuple[Path, ...], fmt: str, rules: str, as_json: bool, into_l
     (UTF-8 or cp1252, many hands a file), Open Hand History JSON, PHH (.phh, .phhs). Every
     hand is reported as matched (the engine's stacks after the hand equal the file's),
     mismatched (with the reason), illegal (the action and the rule), unverified or in error.
-    Exit status 0 when nothing is mismatched, illegal or in error, 1 otherwise, 2 when no
-    hand history is found.
+    A file or a hand that cannot be read is listed with its file, line and reason, and the
+    rest are read on; --json gives every file's counts and every hand's result. Exit status 0
+    when nothing is mismatched, illegal or in error, 1 otherwise, 2 when no hand history is
+    found.
     """
     files = find_files(paths)
     into = IntoLog() if into_log else None
@@ -89,11 +99,25 @@ def import_(paths: tuple[Path, ...], fmt: str, rules: str, as_json: bool, into_l
         click.echo(json.dumps(data, indent=2, ensure_ascii=False))
     else:
         kinds = sorted(set(report.formats.values()))
-        text = summary(report.verify, len(report.formats), rules)
+        text = summary(_located(report), len(report.formats), rules)
         click.echo(text.replace("Verified ", f"Imported ({', '.join(kinds)}) ", 1))
+        failed = [f for f in report.files if not f.skipped and not f.ok]
+        if failed:
+            click.echo(f"Files with a hand not imported ({len(failed)} of "
+                       f"{len(report.formats)}):")
+            for item in failed:
+                counted = ", ".join(f"{n} {k}" for k, n in sorted(item.counts.items()))
+                click.echo(f"  {item.file} ({item.format}): {counted}")
         if into is not None:
             _echo_into_log(into)
     click.get_current_context().exit(0 if report.ok else 1)
+
+
+def _located(report: ImportReport) -> VerifyReport:
+    """The results with each hand's line beside its file (`file:12`), for the readable list."""
+    located = tuple(replace(result, file=f"{result.file}:{line}") if line else result
+                    for result, line in zip(report.verify.results, report.lines, strict=False))
+    return VerifyReport(located, report.verify.seconds)
 
 
 def _record(into: IntoLog, db_url: str | None) -> None:

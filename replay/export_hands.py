@@ -13,7 +13,7 @@ report (replay/report.py) all read `RecordedHand`s.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import Any, Literal
 
@@ -34,6 +34,7 @@ from handlog.engine.events import (
     HoleCardsDealt,
     MisdealDeclared,
     PlayerCalled,
+    PlayerChecked,
     PlayerFolded,
     PlayerMarkedAbsent,
     PlayerReturned,
@@ -99,6 +100,9 @@ class ExportOptions:
         return "all" if self.all_cards else ("hero" if self.hero else "shown")
 
 
+_BETTING_ACTIONS = (PlayerFolded, PlayerChecked, PlayerCalled, BetMade, RaiseMade, HandKilled)
+
+
 @dataclass(frozen=True)
 class RecordedHand:
     """One hand as it counts after corrections, replayed through the engine."""
@@ -123,6 +127,64 @@ class RecordedHand:
     @property
     def number(self) -> int:
         return self.started.hand_number
+
+    def steps_in_turn(self) -> tuple[Step, ...]:
+        """The steps with each hand killed out of turn moved to where the action reached its
+        player (a fold in turn there, `to_act` his), as every hand-history reader replays it.
+
+        The live table skipped the dead hand; a reader that does not know of the ruling asks
+        him to act when the action passes his seat, so his fold is written just before the
+        first action after his seat in the betting order (or before the street's end). The
+        chips are the same either way; `out_of_turn_kills` gives the versions moved."""
+        moving = self.out_of_turn_kills()
+        if not moving:
+            return self.steps
+        size = self.size
+        out: list[Step] = []
+        pending: list[Step] = []
+        cursor = 0
+
+        def flush(before: int | None) -> None:
+            # The dead hands the action passes between `cursor` and `before` (all: None).
+            reach = size if before is None else ((before - cursor) % size or size)
+            due = sorted((s for s in pending if 0 < ((s.player or 0) - cursor) % size < reach),
+                         key=lambda s: ((s.player or 0) - cursor) % size)
+            for step in due:
+                pending.remove(step)
+                out.append(replace(step, to_act=step.player))
+
+        for step in self.steps:
+            event = step.event
+            if step.version in moving:
+                if not pending and step.to_act is not None:
+                    cursor = (step.to_act - 1) % size  # as if the one before him had acted
+                pending.append(step)
+                continue
+            if pending:
+                if step.in_betting and isinstance(event, _BETTING_ACTIONS) \
+                        and step.player is not None:
+                    flush(step.player)
+                    cursor = step.player
+                else:
+                    flush(None)
+            out.append(step)
+        flush(None)
+        return tuple(out)
+
+    def out_of_turn_kills(self) -> frozenset[int]:
+        """The versions of the hands killed out of turn in the betting (see steps_in_turn);
+        not a hand killed at the deal because its player was away (TDA 30)."""
+        versions: set[int] = set()
+        dealing = True  # only posts and kills at the deal so far
+        for step in self.steps:
+            event = step.event
+            at_deal = dealing and isinstance(event, HandKilled) and \
+                event.player in self.started.absent
+            dealing = at_deal or isinstance(event, ChipsPosted)
+            if isinstance(event, HandKilled) and not at_deal and step.in_betting \
+                    and step.to_act != event.player:
+                versions.add(step.version)
+        return frozenset(versions)
 
     @property
     def size(self) -> int:

@@ -10,9 +10,9 @@ raised to), so a reader gets each pot as the sum of the amounts less what came b
 (OHH has no action for that: the top bet of a street above the next highest is returned).
 Pots list `player_wins` with the shares. Written to specification 1.4.6: `flags` arrays,
 `Observed` when the file is the table's view (no hero), `hero_player_id` with `--hero`; bounty
-fields (`player_bounty`, `bounty_fee_amount`, `tournament_bounties`, the `Bounty` flag) only in
-a tournament with bounties, the bounty counted once (`buyin_amount` is the prize-pool part,
-`fee_amount` the house's, `bounty_fee_amount` the bounty). What the specification has no field
+fields (`player_bounty`, `tournament_bounties`, the `Bounty` flag) only in a tournament with
+bounties, the bounty counted once (`buyin_amount` is the prize-pool part, `fee_amount` the
+house's, `bounty_fee_amount` the bounty, 0 without bounties). What the specification has no field
 for is in the one extension object `handlog`: the log's coordinates, the house rules and chip
 unit (which `handlog import` reads back), chips carried into the pot that are nobody's
 (`dead_money`), the odd chips, which hole cards the file holds (`cards`: shown, hero or all)
@@ -76,9 +76,11 @@ def tournament_info(state: TournamentState | None, created: datetime | None,
         "buyin_amount": pool / 100,
         "currency": money.currency,
         "fee_amount": max(money.buy_in - pool - money.bounty, 0) / 100,
+        # Always written, 0 without bounties: the specification lists it among
+        # tournament_info's fields and its own non-bounty example gives 0.00, and typed
+        # readers take it as a plain number.
+        "bounty_fee_amount": money.bounty / 100,
     }
-    if money.bounty:
-        info["bounty_fee_amount"] = money.bounty / 100
     info.update({
         # The PokerStars export's number (from the tournament's first event id): unique.
         "tournament_number": str(number) if number else state.tournament,
@@ -142,7 +144,7 @@ def ohh_hand(hand: RecordedHand, tournament: OhhTournament | Mapping[str, Any] |
     for i in by_seat:
         if seen[i] and (options.all_cards or i == hero):
             add(preflop, i, "Dealt Cards", cards=seen[i])
-    for step in hand.steps:
+    for step in hand.steps_in_turn():
         event = step.event
         current = rounds[-1]["actions"]
         if isinstance(event, PlayerFolded) or (isinstance(event, HandKilled)
@@ -217,6 +219,11 @@ def ohh_hand(hand: RecordedHand, tournament: OhhTournament | Mapping[str, Any] |
                       for a in hand.awards if a.odd_chips],
         "notes": hand.notes(),
     }
+    moved = hand.out_of_turn_kills()
+    killed = sorted({ids[s.event.player] for s in hand.steps if s.version in moved})
+    if killed:
+        # Their folds are written where the action reached them; the live table skipped them.
+        body["handlog"]["killed_out_of_turn"] = killed
     return body
 
 

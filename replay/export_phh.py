@@ -16,7 +16,10 @@ reads `_dead_hands`: the indexes of the `pN sm` actions that are a director's ru
 hand is dead at the showdown (a hand mucked unseen while a player was all-in: TDA 16), and
 `_dead_money`: chips in the pot before the posts that belong to nobody (Octobermuck's odd chips
 carried from a color-up into the next pot), and `_absent`: the players (1 for p1) away from the
-table at the deal, whose hands the profile may kill then (TDA 30). The
+table at the deal, whose hands the profile may kill then (TDA 30), and `_out_of_turn`: the
+indexes of the `pN f` actions that stand for a hand killed out of turn (the live table skipped
+it; PHH readers ask each player in turn, so the fold is written where the action reached
+him, and the chips are the same). The
 log's coordinates are in `_stream` and `_versions`; what PHH has no action for (misdeal before
 a re-deal, exposed cards, a ruling on an award) is in `_notes`. A hand that did not complete
 (misdealt, voided, cut off) is not written; a TOML comment in its place says why.
@@ -73,16 +76,20 @@ def phh_actions(hand: RecordedHand, options: ExportOptions | None = None) -> lis
 
 
 def _actions_and_dead_hands(hand: RecordedHand, options: ExportOptions | None = None
-                            ) -> tuple[list[str], list[int]]:
-    """The actions, and the indexes of the `pN sm` that stand for a hand the director ruled
-    dead at the showdown (PHH has no action for it: the user field `_dead_hands` lists them).
-    Hole cards are those the table saw (shown), the hero's, or all (`options`)."""
+                            ) -> tuple[list[str], list[int], list[int]]:
+    """The actions, the indexes of the `pN sm` that stand for a hand the director ruled
+    dead at the showdown (PHH has no action for it: the user field `_dead_hands` lists them),
+    and those of the `pN f` that stand for a hand killed out of turn, written where the action
+    reached him (`_out_of_turn`). Hole cards are those the table saw (shown), the hero's, or
+    all (`options`)."""
+    out_of_turn = hand.out_of_turn_kills()
+    moved: list[int] = []
     hole = ["".join(cards) or "????" for cards in hand.seen_hole_cards(options)]
     actions = [f"d dh p{i + 1} {cards}" for i, cards in enumerate(hole)]
     dead = [False] * len(actions)
     showdown_at: int | None = None
     dealing = True  # only posts and kills at the deal so far
-    for step in hand.steps:
+    for step in hand.steps_in_turn():
         event = step.event
         at_deal = dealing and isinstance(event, HandKilled) and \
             event.player in hand.started.absent
@@ -107,11 +114,13 @@ def _actions_and_dead_hands(hand: RecordedHand, options: ExportOptions | None = 
                 continue  # TDA 30: killed at the deal; `_absent` and the profile imply it
             if step.in_betting and step.to_act == event.player:
                 text = f"p{event.player + 1} f"
+                if step.version in out_of_turn:
+                    moved.append(len(actions))
             elif not step.in_betting:
                 text, show, killed = f"p{event.player + 1} sm", True, True
-            else:
-                raise NotExportable(f"v{step.version}: a hand killed out of turn has no PHH "
-                                    "action")
+            else:  # steps_in_turn moves a kill out of turn to its player's turn
+                raise NotExportable(f"v{step.version}: a hand killed out of turn that the "
+                                    "action never reached")
         if text:
             if show and showdown_at is not None:
                 actions.insert(showdown_at, text)
@@ -122,7 +131,7 @@ def _actions_and_dead_hands(hand: RecordedHand, options: ExportOptions | None = 
                 dead.append(killed)
         if step.all_in_runout:
             showdown_at = len(actions)
-    return actions, [index for index, ruled in enumerate(dead) if ruled]
+    return actions, [index for index, ruled in enumerate(dead) if ruled], moved
 
 
 def phh_fields(hand: RecordedHand, event_name: str = "",
@@ -138,7 +147,7 @@ def phh_fields(hand: RecordedHand, event_name: str = "",
     if hand.size == 2:
         antes.reverse()
         blinds.reverse()
-    actions, dead_hands = _actions_and_dead_hands(hand, options)
+    actions, dead_hands, out_of_turn = _actions_and_dead_hands(hand, options)
     fields: dict[str, Any] = {"variant": "NT"}
     if hand.ante_kind == "uniform":
         fields["ante_trimming_status"] = True  # antes count toward the pots they are in
@@ -172,6 +181,8 @@ def phh_fields(hand: RecordedHand, event_name: str = "",
         fields["_absent"] = [i + 1 for i in started.absent]  # away at the deal (TDA 30)
     if dead_hands:
         fields["_dead_hands"] = dead_hands
+    if out_of_turn:
+        fields["_out_of_turn"] = out_of_turn  # folds that are hands killed out of turn
     fields["_cards"] = options.cards  # which hole cards the file holds: shown, hero or all
     fields["_stream"] = hand.stream
     fields["_versions"] = [hand.first_version, hand.last_version]

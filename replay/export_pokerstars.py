@@ -254,7 +254,7 @@ def pokerstars_hand(hand: RecordedHand, info: TournamentInfo | None = None,
             lines.append(f"Dealt to {names[i]} {_cards(known[i])}")
     board: list[str] = []
     shows: list[str] = []
-    for step in hand.steps:
+    for step in hand.steps_in_turn():
         event = step.event
         player = step.player
         all_in = " and is all-in" if getattr(event, "all_in", False) else ""

@@ -71,7 +71,8 @@ class FileRead:
 
 
 def read_file(path: Path, fmt: Format | Literal["auto"] = "auto") -> FileRead:
-    """A file's hands in the format asked for (or the one detected)."""
+    """A file's hands in the format asked for (or the one detected); whatever goes wrong
+    reading it is one error entry naming the file, never an exception."""
     source = os.fspath(path)
     try:
         text = decode(path.read_bytes())
@@ -81,7 +82,12 @@ def read_file(path: Path, fmt: Format | Literal["auto"] = "auto") -> FileRead:
     chosen = detect(path, text) if fmt == "auto" else fmt
     if chosen is None:
         return FileRead(path, None, ())
-    return FileRead(path, chosen, tuple(_entries(chosen, text, source)))
+    try:
+        return FileRead(path, chosen, tuple(_entries(chosen, text, source)))
+    except Exception as error:  # noqa: BLE001  # one unreadable file never stops a batch
+        return FileRead(path, chosen, (PhhProblem(
+            source, None, "error", None,
+            f"{source}: cannot be read as {chosen}: {type(error).__name__}: {error}"),))
 
 
 def _entries(fmt: Format, text: str, source: str) -> Iterator[PhhEntry]:
@@ -95,12 +101,45 @@ def _entries(fmt: Format, text: str, source: str) -> Iterator[PhhEntry]:
 
 
 @dataclass(frozen=True)
+class FileSummary:
+    """One file's outcome: its format, its hands' counts by status, or why it was skipped."""
+
+    file: str
+    format: str | None
+    counts: dict[str, int]
+    skipped: str | None = None  # why no hand was read ("no hand history found")
+
+    @property
+    def ok(self) -> bool:
+        return not (self.counts.get("mismatch") or self.counts.get("illegal")
+                    or self.counts.get("error"))
+
+    def as_dict(self) -> dict[str, object]:
+        status = "skipped" if self.skipped else "ok" if self.ok else "failed"
+        data: dict[str, object] = {"file": self.file, "format": self.format or "",
+                                   "status": status,
+                                   "hands": sum(self.counts.values()),
+                                   **{name: self.counts.get(key, 0) for key, name in _COUNTED}}
+        if self.skipped:
+            data["reason"] = self.skipped
+        return data
+
+
+_COUNTED = (("match", "matched"), ("mismatch", "mismatched"), ("illegal", "illegal"),
+            ("unverified", "unverified"), ("error", "errors"))
+NO_HAND_HISTORY = "no hand history found in the file"
+
+
+@dataclass(frozen=True)
 class ImportReport:
-    """Every hand's result, the format of each file read and how long it took."""
+    """Every hand's result (with the line it starts on), the format of each file read and
+    each file's counts, and how long it took."""
 
     verify: VerifyReport
     formats: dict[str, str]
     skipped: tuple[str, ...] = ()  # files that hold no hand history
+    lines: tuple[int | None, ...] = ()  # the line of each of verify.results, when known
+    files: tuple[FileSummary, ...] = ()
 
     @property
     def ok(self) -> bool:
@@ -111,9 +150,15 @@ class ImportReport:
         formats = self.formats
         results = data["results"]
         assert isinstance(results, list)
-        for result in results:
+        for index, result in enumerate(results):
             result["format"] = formats.get(str(result["file"]), "")
-        return {"files": [{"file": f, "format": k} for f, k in formats.items()], **data}
+            result["line"] = self.lines[index] if index < len(self.lines) else None
+        files = ([f.as_dict() for f in self.files if not f.skipped] if self.files
+                 else [{"file": f, "format": k} for f, k in formats.items()])
+        skipped = [{"file": f.file, "reason": f.skipped} for f in self.files if f.skipped]
+        return {"files": files, "skipped_files": skipped,
+                "failed_files": sum(1 for f in self.files if not f.skipped and not f.ok),
+                **data}
 
 
 HandSink = Callable[[PhhEntry, HandResult, str], None]
@@ -123,23 +168,42 @@ HandSink = Callable[[PhhEntry, HandResult, str], None]
 def import_files(files: Iterable[Path], fmt: Format | Literal["auto"] = "auto",
                  rules: str = DEFAULT_RULES, sink: HandSink | None = None) -> ImportReport:
     """Read and verify every hand of the files (pass a progress-bar iterator freely); `sink`
-    is told of each hand (`--into-log` records the verified ones)."""
+    is told of each hand (`--into-log` records the verified ones). A file or a hand that
+    cannot be read is an error result naming the file (and the line), and the rest go on."""
     started = time.perf_counter()
     results: list[HandResult] = []
+    lines: list[int | None] = []
     formats: dict[str, str] = {}
     skipped: list[str] = []
+    summaries: list[FileSummary] = []
     for path in files:
+        source = os.fspath(path)
         read = read_file(path, fmt)
         if read.format is None and not read.entries:
-            skipped.append(os.fspath(path))
+            skipped.append(source)
+            summaries.append(FileSummary(source, None, {}, NO_HAND_HISTORY))
             continue
-        formats[os.fspath(path)] = read.format or ""
+        formats[source] = read.format or ""
+        counts: dict[str, int] = {}
         for entry in read.entries:
-            result = verify_entry(entry, rules)
+            result = _verified(entry, rules)
             results.append(result)
+            lines.append(entry.line)
+            counts[result.status] = counts.get(result.status, 0) + 1
             if sink is not None:
                 sink(entry, result, read.format or "")
+        summaries.append(FileSummary(source, read.format, counts))
     if not formats:
         raise NoHandHistories("no hand histories found")
     return ImportReport(VerifyReport(tuple(results), time.perf_counter() - started), formats,
-                        tuple(skipped))
+                        tuple(skipped), tuple(lines), tuple(summaries))
+
+
+def _verified(entry: PhhEntry, rules: str) -> HandResult:
+    """A hand's result; an unexpected failure of the replay is that hand's error."""
+    try:
+        return verify_entry(entry, rules)
+    except Exception as error:  # noqa: BLE001  # one hand never stops a batch
+        where = f"{entry.source}:{entry.line}" if entry.line else entry.source
+        return HandResult(entry.source, entry.hand, "error",
+                          reason=f"{where}: the replay failed: {type(error).__name__}: {error}")

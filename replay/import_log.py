@@ -29,9 +29,11 @@ from handlog.engine.events import (
     PlayerSeated,
     PotCarried,
     SeatAbsenceChanged,
+    StackAdjusted,
 )
 from handlog.engine.hand import begin, decide
 from handlog.engine.hand_start import hand_started_event
+from handlog.engine.hand_state import HandSetup
 from handlog.engine.table import (
     MAX_SEATS,
     TableState,
@@ -77,11 +79,16 @@ class IntoLog:
                 "not_recorded": [n.as_dict() for n in self.not_recorded]}
 
 
-def stream_for(source: str) -> str:
-    """The imported table stream of one file: its name and a digest of its path."""
-    name = re.sub(r"[^A-Za-z0-9.-]+", "-", Path(source).name).strip("-.")[:80] or "file"
-    digest = hashlib.sha256(os.path.abspath(source).encode()).hexdigest()[:8]
-    return f"import-{name}-{digest}"
+def stream_for(source: str, table: str = "") -> str:
+    """The imported table stream of one file's table: their names and a digest of the path
+    (and of the table's name, when the file names its tables)."""
+    name = re.sub(r"[^A-Za-z0-9.-]+", "-", Path(source).name).strip("-.")[:60] or "file"
+    key = os.path.abspath(source) + ("\x00" + table if table else "")
+    digest = hashlib.sha256(key.encode()).hexdigest()[:8]
+    if not table:
+        return f"import-{name}-{digest}"
+    label = re.sub(r"[^A-Za-z0-9.-]+", "-", table).strip("-.")[:30] or "table"
+    return f"import-{name}-{label}-{digest}"
 
 
 def hand_label(entry: PhhHand | HandResult) -> str:
@@ -89,7 +96,7 @@ def hand_label(entry: PhhHand | HandResult) -> str:
 
 
 def add_hand(into: IntoLog, entry: PhhEntry, result: HandResult, fmt: str, rules: str) -> None:
-    """Plan the events of one verified hand into its file's stream, or say why not."""
+    """Plan the events of one verified hand into its table's stream, or say why not."""
     label = hand_label(result)
     if result.status != "match" or not isinstance(entry, PhhHand):
         into.not_recorded.append(NotRecorded(result.file, label, result.status,
@@ -99,12 +106,14 @@ def add_hand(into: IntoLog, entry: PhhEntry, result: HandResult, fmt: str, rules
         into.not_recorded.append(NotRecorded(result.file, label, "partial",
                                              "a partial record: the hand does not end"))
         return
-    stream = stream_for(entry.source)
+    stream = stream_for(entry.source, entry.table)
     before = state = into._states.get(stream)
     opening: list[Any] = []
     if state is None:
-        opened = table_opened(Path(entry.source).stem[:40] or "imported", MAX_SEATS,
-                              entry.rules or rules)
+        name = entry.table or Path(entry.source).stem[:40] or "imported"
+        seats = _seats(entry)
+        size = entry.seat_count if entry.seat_count >= max(seats) else MAX_SEATS
+        opened = table_opened(name[:40], max(size, max(seats)), entry.rules or rules)
         opening.append(opened)
         state = open_table(opened)
     number = state.hands_played + 1
@@ -114,6 +123,10 @@ def add_hand(into: IntoLog, entry: PhhEntry, result: HandResult, fmt: str, rules
         into.not_recorded.append(NotRecorded(
             result.file, label, "not recorded",
             f"{violation.message} [{render_rule(violation.rule)}]"))
+        return
+    except Exception as error:  # noqa: BLE001  # one hand never stops an import
+        into.not_recorded.append(NotRecorded(result.file, label, "not recorded",
+                                             f"{type(error).__name__}: {error}"))
         return
     problem = _dry_fold(stream, before, opening + events)
     if problem:
@@ -127,33 +140,62 @@ def add_hand(into: IntoLog, entry: PhhEntry, result: HandResult, fmt: str, rules
                           "stream": stream, "number": number})
 
 
+def _seats(hand: PhhHand) -> tuple[int, ...]:
+    """The players' seats as the file gives them, else 1.. in PHH's order."""
+    count = hand.player_count
+    if len(hand.seats) == count and max(hand.seats) <= MAX_SEATS:
+        return hand.seats
+    return tuple(range(1, count + 1))
+
+
 def _hand_events(state: TableState, hand: PhhHand, profile: str, number: int, fmt: str,
                  label: str) -> list[Any]:
-    """The events of one imported hand on `state`: the mark, the seats, the hand."""
+    """The events of one imported hand on `state`: the mark, the seats, the hand.
+
+    The table is set as the hand found it: a player no longer there leaves, one who came sits
+    down at his seat, a stack that is not the last hand's is adjusted. When the table played
+    the hand before, the engine places the button and the blinds as it did live (TDA 32: a
+    dead small blind, a dead button); a table's first hand, or one the engine would place
+    otherwise (a hand missing between them), has the button placed before its last player,
+    as PHH orders them."""
     count = hand.player_count
     if count > MAX_SEATS:
         raise RuleViolation("seating", f"{count} players: a table seats at most {MAX_SEATS}")
     events: list[Any] = [HandImported(hand.source, label, fmt)]
-    events.extend(PlayerLeft(s.seat, s.player, s.stack, IMPORTED) for s in state.seats)
     names = _names(hand)
-    events.extend(PlayerSeated(i + 1, names[i], hand.starting_stacks[i], reason=IMPORTED)
-                  for i in range(count))
-    events.extend(SeatAbsenceChanged(p + 1, True) for p in hand.absent)
-    events.append(ButtonPlaced(count, IMPORTED))
+    seats = _seats(hand)
+    wanted = {seats[i]: (names[i], hand.starting_stacks[i]) for i in range(count)}
+    for seat in state.seats:
+        if wanted.get(seat.seat, ("",))[0] != seat.player:
+            events.append(PlayerLeft(seat.seat, seat.player, seat.stack, IMPORTED))
+    there = {seat.seat: seat for seat in state.seats}
+    for seat_number, (name, stack) in sorted(wanted.items()):
+        present = there.get(seat_number)
+        if present is None or present.player != name:
+            events.append(PlayerSeated(seat_number, name, stack, reason=IMPORTED))
+        elif present.stack != stack:
+            events.append(StackAdjusted(seat_number, name, stack - present.stack, IMPORTED))
+    away = {seats[p] for p in hand.absent}  # away from the table at the deal (TDA 30)
+    events.extend(SeatAbsenceChanged(seat.seat, seat.seat in away)
+                  for seat in _applied(state, events).seats
+                  if seat.absent != (seat.seat in away))
     if state.carry:
         events.append(PotCarried(-state.carry, IMPORTED))  # the last hand's carry is not ours
     if hand.dead_money:
         # Chips already in this pot, nobody's (a color-up carry), as the record says.
         events.append(PotCarried(hand.dead_money, IMPORTED))
-    table = state
-    for event in events:
-        table = apply_table(table, event)
-    setup = setup_for(hand, profile)
-    planned = plan_hand(table, level_of(hand_started_event(setup)), number, final_table=True)
-    for name in ("seats", "blinds", "antes"):
-        if getattr(planned, name) != getattr(setup, name):
-            raise RuleViolation("tda-32", f"the hand's {name} {getattr(setup, name)} are not "
-                                f"the engine's {getattr(planned, name)} for this table")
+    setup = replace(setup_for(hand, profile), seats=seats, level=hand.level)
+    table = _applied(state, events)
+    planned = _planned(table, setup, number) if state.big_blind_seat else None
+    if planned is None:
+        events.append(ButtonPlaced(seats[-1], IMPORTED))
+        table = apply_table(table, events[-1])
+        planned = plan_hand(table, level_of(hand_started_event(setup)), number,
+                            final_table=True)
+        for name in ("seats", "blinds", "antes"):
+            if getattr(planned, name) != getattr(setup, name):
+                raise RuleViolation("tda-32", f"the hand's {name} {getattr(setup, name)} are "
+                                    f"not the engine's {getattr(planned, name)} for this table")
     setup = replace(setup, players=planned.players, hand_number=number,
                     button_seat=planned.button_seat,
                     small_blind_seat=planned.small_blind_seat,
@@ -189,6 +231,26 @@ def _hand_events(state: TableState, hand: PhhHand, profile: str, number: int, fm
     if current is None or not current.is_complete:
         raise RuleViolation("strict-replay", "the hand does not end")
     return events + played
+
+
+def _applied(state: TableState, events: Sequence[Any]) -> TableState:
+    for event in events:
+        state = apply_table(state, event)
+    return state
+
+
+def _planned(table: TableState, setup: HandSetup, number: int) -> HandSetup | None:
+    """The engine's plan of the next hand at `table` when it is the hand's own (the seats,
+    blinds and antes of `setup`), else None."""
+    try:
+        planned = plan_hand(table, level_of(hand_started_event(setup)), number,
+                            final_table=True)
+    except RuleViolation:
+        return None
+    if (planned.seats, planned.blinds, planned.antes) != (setup.seats, setup.blinds,
+                                                          setup.antes):
+        return None
+    return planned
 
 
 def _names(hand: PhhHand) -> list[str]:

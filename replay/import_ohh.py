@@ -13,6 +13,7 @@ the rake he contributed given back: the engine takes none). handlog's own extens
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterator, Mapping
 from decimal import Decimal
 from typing import Any
@@ -31,19 +32,46 @@ def looks_like_ohh(text: str) -> bool:
 
 def objects(text: str) -> Iterator[Any]:
     """Each JSON value of the text, in order (objects back to back, a line each, or an array
-    of them); numbers with a fraction as exact Decimals."""
+    of them); numbers with a fraction as exact Decimals. Raises json.JSONDecodeError at the
+    first stretch that is not JSON."""
+    for _line, value in located_objects(text):
+        if isinstance(value, json.JSONDecodeError):
+            raise value
+        yield value
+
+
+# A top-level value starts at a line's first column (handlog's export and the spec's samples).
+_NEXT_OBJECT = re.compile(r"^[{\[]", re.MULTILINE)
+
+
+def located_objects(text: str) -> Iterator[tuple[int, Any]]:
+    """Each JSON value of the text with the line it starts on (an array's items: the array's
+    line). A stretch that is not JSON is given as its json.JSONDecodeError, and reading goes
+    on at the next line that opens an object or an array in its first column."""
     decoder = json.JSONDecoder(parse_float=Decimal)
     position, end = 0, len(text)
+    line, counted = 1, 0
     while True:
         while position < end and text[position].isspace():
             position += 1
         if position >= end:
             return
-        value, position = decoder.raw_decode(text, position)
+        line += text.count("\n", counted, position)
+        counted = position
+        try:
+            value, position = decoder.raw_decode(text, position)
+        except json.JSONDecodeError as error:
+            yield line, error
+            # The broken value may have run into the next one: resume at the next line that
+            # opens a value after the broken value's own first line.
+            resume = _NEXT_OBJECT.search(text, position + 1)
+            position = resume.start() if resume else end
+            continue
         if isinstance(value, list):
-            yield from value
+            for item in value:
+                yield line, item
         else:
-            yield value
+            yield line, value
 
 
 def _number(value: object, what: str) -> Number:
@@ -148,11 +176,19 @@ def phh_mapping(hand: Mapping[str, Any]) -> dict[str, object]:
             if len(wins) != 1:
                 raise Unsupported("rake taken from a split pot without contributed_rake")
             won[position[wins[0]["player_id"]]] += rake
+    # As the PokerStars reader does (import_pokerstars.phh_mapping): a short all-in ante owed
+    # the full ante, and so did a player whose blind took all his chips when every player
+    # owed one (more than one paid it, or heads-up the lone ante is not the big blind's or a
+    # side pot shows it was not dead money).
+    top = max(antes)
+    payers = [k for k in range(count) if antes[k]]
+    uniform = len(payers) > 1 or (len(payers) == 1 and count == 2 and (
+        blinds[payers[0]] != big or len(hand.get("pots") or []) > 1))
+    antes = [top if a or (uniform and blinds[k] and moved[k] == stacks[k]) else 0
+             for k, a in enumerate(antes)]
     if count == 2:
         antes.reverse()
         blinds.reverse()
-    top = max(antes)
-    antes = [top if a else 0 for a in antes]
     fields: dict[str, object] = {
         "variant": "NT",
         "antes": antes,
@@ -162,8 +198,12 @@ def phh_mapping(hand: Mapping[str, Any]) -> dict[str, object]:
         "actions": [f"d dh p{i + 1} {c}" for i, c in enumerate(cards)] + actions,
         "players": [str(p.get("name", "")) for p in players],
         "seats": [int(p["seat"]) for p in players],
+        "table": str(hand.get("table_name") or ""),
         "finishing_stacks": [s - m + w for s, m, w in zip(stacks, moved, won, strict=True)],
     }
+    size = hand.get("table_size")
+    if type(size) is int and size >= max(int(p["seat"]) for p in players):
+        fields["seat_count"] = size
     if _has_fractions([*stacks, small, big]):
         fields["_chip_unit"] = Decimal("0.01")  # a cash game: the cent is the smallest chip
     extension = hand.get("handlog")
@@ -172,6 +212,8 @@ def phh_mapping(hand: Mapping[str, Any]) -> dict[str, object]:
             fields["_rules"] = extension["rules"]
         if extension.get("chip_unit"):
             fields["_chip_unit"] = extension["chip_unit"]
+        if type(extension.get("level")) is int and extension["level"] > 0:
+            fields["level"] = extension["level"]
         dead += extension.get("dead_money", 0) or 0
     if dead:
         fields["_dead_money"] = dead
@@ -179,26 +221,32 @@ def phh_mapping(hand: Mapping[str, Any]) -> dict[str, object]:
 
 
 def read_ohh(text: str, source: str) -> Iterator[PhhEntry]:
-    """Every hand of an OHH file's text, as a PHH hand or the problem that stops it."""
-    try:
-        values = list(objects(text))
-    except json.JSONDecodeError as error:
-        yield PhhProblem(source, None, "error", None, f"{source}: invalid JSON: {error}")
-        return
-    for index, value in enumerate(values, start=1):
+    """Every hand of an OHH file's text, as a PHH hand or the problem that stops it (each
+    with the line its object starts on); a stretch that is not JSON is one error with its
+    line, and the objects after it are read."""
+    for index, (line, value) in enumerate(located_objects(text), start=1):
+        if isinstance(value, json.JSONDecodeError):
+            yield PhhProblem(source, None, "error", None,
+                             f"{source}:{line}: invalid JSON in the value starting here: "
+                             f"{value.msg} at line {value.lineno} column {value.colno}",
+                             line)
+            continue
         body = value.get("ohh") if isinstance(value, Mapping) else None
         label: int | str = index
+        where = f"{source}:{line}"
         if not isinstance(body, Mapping):
             yield PhhProblem(source, label, "error", None,
-                             f"{source} [{label}]: not an OHH object ({{\"ohh\": {{...}}}})")
+                             f"{where} [{label}]: not an OHH object ({{\"ohh\": {{...}}}})",
+                             line)
             continue
         label = str(body.get("game_number") or index)
         try:
             mapping = phh_mapping(body)
         except Unsupported as why:
-            yield PhhProblem(source, label, "unsupported", None, f"{source} [{label}]: {why}")
+            yield PhhProblem(source, label, "unsupported", None, f"{where} [{label}]: {why}",
+                             line)
             continue
         except (ValueError, KeyError, TypeError, IndexError, ArithmeticError) as why:
-            yield PhhProblem(source, label, "error", None, f"{source} [{label}]: {why}")
+            yield PhhProblem(source, label, "error", None, f"{where} [{label}]: {why}", line)
             continue
-        yield hand_from_mapping(mapping, source, label)
+        yield hand_from_mapping(mapping, source, label, line)

@@ -15,6 +15,7 @@ many hands.
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -45,7 +46,19 @@ _COLLECTED = re.compile(r"^(?P<name>.+) collected (?P<amount>[$€£]?[\d.,]+) f
 _TOTAL = re.compile(r"^Total pot (?P<total>[$€£]?[\d.,]+).*\| Rake (?P<rake>[$€£]?[\d.,]+)")
 _DEAD_MONEY = re.compile(r"^Dead money (?P<amount>[\d.,]+) carried into the pot")
 
+_LEVEL = re.compile(r" - Level ([IVXLCDM]+)\b")
+
 Number = int | Decimal
+
+
+def from_roman(text: str) -> int:
+    """`XIV` -> 14 (a tournament level as PokerStars writes it)."""
+    values = {"I": 1, "V": 5, "X": 10, "L": 50, "C": 100, "D": 500, "M": 1000}
+    total = 0
+    for letter, following in zip(text, [*text[1:], ""], strict=True):
+        value = values[letter]
+        total += -value if following and values[following] > value else value
+    return total
 
 
 def decode(raw: bytes) -> str:
@@ -65,9 +78,21 @@ def looks_like_pokerstars(text: str) -> bool:
 
 
 def split_hands(text: str) -> list[str]:
-    """Each hand's text, in file order."""
+    """Each hand's text, in file order (none when the text holds no hand header)."""
+    return [block for _line, block in hand_blocks(text)]
+
+
+def hand_blocks(text: str) -> list[tuple[int, str]]:
+    """Each hand's first line (1 for the file's first) and its text, in file order."""
     starts = [m.start() for m in HAND_START.finditer(text)]
-    return [text[a:b].strip() for a, b in zip(starts, [*starts[1:], len(text)], strict=True)]
+    ends = starts[1:] + [len(text)] if starts else []  # no header: no hand, not a zip error
+    blocks: list[tuple[int, str]] = []
+    line, position = 1, 0
+    for start, end in zip(starts, ends, strict=True):
+        line += text.count("\n", position, start)
+        position = start
+        blocks.append((line, text[start:end].strip()))
+    return blocks
 
 
 def amount(text: str) -> Number:
@@ -118,6 +143,10 @@ class _Hand:
     rake: Number = 0
     dead_money: Number = 0
     tournament: bool = False
+    amounts: list[Number] = field(default_factory=list)  # every amount the hand's lines give
+    table: str = ""
+    side_pots: bool = False  # the summary's total names a side pot
+    level: int = 0
 
 
 def parse_hand(block: str) -> _Hand:
@@ -131,6 +160,8 @@ def parse_hand(block: str) -> _Hand:
         game = rest.split(" - ")[0].split(",")[-1].strip()
         raise Unsupported(f"not No-Limit Hold'em ({game or 'unknown game'})")
     hand = _Hand(header.group("number"), tournament="Tournament #" in rest)
+    if level := _LEVEL.search(rest):
+        hand.level = from_roman(level.group(1))
     blinds = _BLINDS.search(rest)
     if blinds is None:
         raise ValueError("the header gives no blinds (small/big)")
@@ -140,6 +171,8 @@ def parse_hand(block: str) -> _Hand:
     hand.button = int(button.group("seat"))
     size = re.search(r"(\d+)-max", lines[1])
     hand.seat_count = int(size.group(1)) if size else 0
+    table_line = re.match(r"^Table '(?P<name>[^']*)'", lines[1])
+    hand.table = table_line.group("name") if table_line else ""
     summary = False
     for line in lines[2:]:
         if line.startswith("*** SUMMARY"):
@@ -147,6 +180,7 @@ def parse_hand(block: str) -> _Hand:
         if summary:
             if total := _TOTAL.match(line):
                 hand.rake = amount(total.group("rake"))
+                hand.side_pots = "Side pot" in line
             continue
         if line.startswith("*** FIRST ") or line.startswith("*** SECOND "):
             raise Unsupported("the board is run twice")
@@ -157,6 +191,7 @@ def parse_hand(block: str) -> _Hand:
             name = seat.group("name")
             hand.players[name] = _Player(int(seat.group("seat")), name,
                                          amount(seat.group("stack")), "sitting out" in after)
+            hand.amounts.append(hand.players[name].stack)
             continue
         _read_line(hand, line)
     return hand
@@ -173,6 +208,7 @@ def _read_line(hand: _Hand, line: str) -> None:
     if post := _POST.match(line):
         player = _player(hand, post.group("name"), line)
         kind, chips = post.group("kind"), amount(post.group("amount"))
+        hand.amounts.append(chips)
         player.acted = True
         player.put_in += chips
         if kind == "the ante":
@@ -200,10 +236,12 @@ def _read_line(hand: _Hand, line: str) -> None:
     if uncalled := _UNCALLED.match(line):
         player = _player(hand, uncalled.group("name"), line)
         player.returned += amount(uncalled.group("amount"))
+        hand.amounts.append(amount(uncalled.group("amount")))
         return
     if collected := _COLLECTED.match(line):
         if collected.group("name") in hand.players:
             hand.players[collected.group("name")].collected += amount(collected.group("amount"))
+            hand.amounts.append(amount(collected.group("amount")))
             return
     if shows := _SHOWS.match(line):
         if shows.group("name") in hand.players:
@@ -216,6 +254,7 @@ def _read_line(hand: _Hand, line: str) -> None:
             return
     if dead := _DEAD_MONEY.match(line):
         hand.dead_money = amount(dead.group("amount"))
+        hand.amounts.append(hand.dead_money)
         return
     if action := _ACTION.match(line):
         name = action.group("name")
@@ -224,6 +263,7 @@ def _read_line(hand: _Hand, line: str) -> None:
         player = hand.players[name]
         player.acted = True
         verb = action.group("verb")
+        hand.amounts.extend(amount(action.group(k)) for k in ("amount", "to") if action.group(k))
         if verb == "folds":
             hand.actions.append((name, "f"))
         elif verb == "checks":
@@ -256,7 +296,15 @@ def phh_mapping(hand: _Hand) -> dict[str, object]:
     position = {p.name: i for i, p in enumerate(seated)}
     antes: list[Number] = [p.ante for p in seated]
     top_ante = max(antes)
-    antes = [top_ante if a else 0 for a in antes]  # a short all-in ante owed the full ante
+    # A short all-in ante owed the full ante; so did a player whose blind took all his chips
+    # before his ante (a big-blind-first house), when every player owed one: more than one
+    # posted it, or, heads-up, the lone ante is not the big blind's (a big-blind ante is his
+    # alone) or the text's side pot shows it was not dead money.
+    payers = [p for p in seated if p.ante]
+    uniform = len(payers) > 1 or (len(payers) == 1 and len(seated) == 2 and (
+        payers[0].blind != hand.big_blind or hand.side_pots))
+    antes = [top_ante if a or (uniform and p.blind and p.put_in == p.stack) else 0
+             for a, p in zip(antes, seated, strict=True)]
     blinds: list[Number] = [p.blind for p in seated]
     if len(seated) == 2:
         antes.reverse()
@@ -301,24 +349,59 @@ def phh_mapping(hand: _Hand) -> dict[str, object]:
         "players": [p.name for p in seated],
         "finishing_stacks": finishing,
     }
+    if hand.seat_count >= max(p.seat for p in seated):
+        fields["seat_count"] = hand.seat_count
+    if hand.table:
+        fields["table"] = hand.table
+    if hand.level:
+        fields["level"] = hand.level
     if dead:
         fields["_dead_money"] = int(dead) if dead == int(dead) else dead
     if any(isinstance(p.stack, Decimal) for p in seated) or isinstance(hand.big_blind, Decimal):
         fields["_chip_unit"] = Decimal("0.01")  # a cash game: the cent is the smallest chip
+    elif (unit := smallest_chip(hand.amounts)) > 1:
+        fields["_chip_unit"] = unit
     return fields
 
 
+def smallest_chip(amounts: list[Number]) -> int:
+    """The smallest chip a hand's text shows in play: the greatest common divisor of every
+    amount it gives, stacks and shares included (1 when a fraction is among them).
+
+    The text cannot say which chips were on the table, but it shows the smallest that moved:
+    a pot of 1,500 shared 800 and 700 was split in 100s, one shared 750 and 750 in 50s or
+    less, and a replay that splits in that chip gives the shares the text records.
+    """
+    unit = 0
+    for value in amounts:
+        if not isinstance(value, int):
+            return 1
+        unit = math.gcd(unit, value)
+        if unit == 1:
+            return 1
+    return unit or 1
+
+
 def read_pokerstars(text: str, source: str) -> Iterator[PhhEntry]:
-    """Every hand of a PokerStars file's text, as a PHH hand or the problem that stops it."""
-    for block in split_hands(text):
+    """Every hand of a PokerStars file's text, as a PHH hand or the problem that stops it
+    (each with the line its hand starts on)."""
+    blocks = hand_blocks(text)
+    if not blocks:
+        yield PhhProblem(source, None, "error", None,
+                         f"{source}: no PokerStars hand header ('PokerStars Hand #...') in the "
+                         "file", 1)
+        return
+    for line, block in blocks:
         number_match = re.match(r"^PokerStars .*?#(\d+)", block)
         number = number_match.group(1) if number_match else "?"
         try:
             mapping = phh_mapping(parse_hand(block))
         except Unsupported as why:
-            yield PhhProblem(source, number, "unsupported", None, f"{source} [{number}]: {why}")
+            yield PhhProblem(source, number, "unsupported", None,
+                             f"{source}:{line} [{number}]: {why}", line)
             continue
-        except (ValueError, ArithmeticError) as why:
-            yield PhhProblem(source, number, "error", None, f"{source} [{number}]: {why}")
+        except (ValueError, ArithmeticError, KeyError, IndexError) as why:
+            yield PhhProblem(source, number, "error", None,
+                             f"{source}:{line} [{number}]: {why}", line)
             continue
-        yield hand_from_mapping(mapping, source, number)
+        yield hand_from_mapping(mapping, source, number, line)

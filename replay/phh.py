@@ -16,7 +16,7 @@ import os
 import re
 import tomllib
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from decimal import Decimal
 from functools import lru_cache
 from pathlib import Path
@@ -90,6 +90,11 @@ class PhhHand:
     dead_hands: frozenset[int] = frozenset()  # `_dead_hands`: these `sm` are dead-hand rulings
     dead_money: int = 0  # `_dead_money`: in the pot before the posts (a color-up's odd chips)
     absent: tuple[int, ...] = ()  # `_absent` (p1 = 1): away from the table at the deal (TDA 30)
+    line: int | None = None  # where the hand starts in its file (1 for the first line)
+    seats: tuple[int, ...] = ()  # `seats`: each player's seat at the table (optional field)
+    seat_count: int = 0  # `seat_count`: the table's seats (0: not given)
+    table: str = ""  # `table`: the table's name or number (optional field)
+    level: int = 0  # `level`: the tournament level the hand was played at (0: not given)
 
     @property
     def player_count(self) -> int:
@@ -114,6 +119,7 @@ class PhhProblem:
     kind: Literal["error", "unsupported"]
     field: str | None
     message: str
+    line: int | None = None  # where the hand (or the fault) is in its file, when known
 
 
 PhhEntry = PhhHand | PhhProblem
@@ -181,32 +187,51 @@ def loads_file(text: str, source: str, *, many: bool) -> list[PhhEntry]:
                                "file: a file of many hands must be named .phhs")]
         return [hand_from_mapping(document, source, None)]
     entries: list[PhhEntry] = []
+    lines = _table_lines(text)
     for key, table in document.items():
         hand: int | str = int(key) if key.isdigit() else key
         if not isinstance(table, dict):
             entries.append(PhhProblem(source, hand, "error", key,
                                       f"{source}: [{key}]: a .phhs file holds only hand tables"
-                                      f" ([1], [2], ...), found {type(table).__name__} {key!r}"))
+                                      f" ([1], [2], ...), found {type(table).__name__} {key!r}",
+                                      lines.get(key)))
             continue
-        entries.append(hand_from_mapping(table, source, hand))
+        entries.append(hand_from_mapping(table, source, hand, lines.get(key)))
     if not entries:
         entries.append(PhhProblem(source, None, "error", None, f"{source}: no hand tables"))
     return entries
 
 
+_TABLE_HEADER = re.compile(r"^\[\s*['\"]?([^\]'\"]+?)['\"]?\s*\]\s*$", re.MULTILINE)
+
+
+def _table_lines(text: str) -> dict[str, int]:
+    """The line of each `[key]` table header of a .phhs file's text."""
+    lines: dict[str, int] = {}
+    line, position = 1, 0
+    for match in _TABLE_HEADER.finditer(text):
+        line += text.count("\n", position, match.start())
+        position = match.start()
+        lines.setdefault(match.group(1), line)
+    return lines
+
+
 def hand_from_mapping(data: Mapping[str, object], source: str,
-                      hand: int | str | None) -> PhhEntry:
-    """Check one hand's fields and build its record (or the problem that stops it)."""
+                      hand: int | str | None, line: int | None = None) -> PhhEntry:
+    """Check one hand's fields and build its record (or the problem that stops it); `line`
+    is where the hand starts in its file."""
     where = source if hand is None else f"{source} [{hand}]"
     try:
-        return _build_hand(data, source, hand)
+        built = _build_hand(data, source, hand)
+        return built if line is None else replace(built, line=line)
     except PhhFormatError as error:
         if error.field == "variant" and isinstance(data.get("variant"), str):
-            return PhhProblem(source, hand, "unsupported", "variant", error.message)
+            return PhhProblem(source, hand, "unsupported", "variant", error.message, line)
         if error.field == "starting_stacks" and "unknown" in error.message:
-            return PhhProblem(source, hand, "unsupported", error.field, error.message)
+            return PhhProblem(source, hand, "unsupported", error.field, error.message, line)
         named = f"field '{error.field}': " if error.field else ""
-        return PhhProblem(source, hand, "error", error.field, f"{where}: {named}{error.message}")
+        return PhhProblem(source, hand, "error", error.field, f"{where}: {named}{error.message}",
+                          line)
 
 
 def _build_hand(data: Mapping[str, object], source: str, hand: int | str | None) -> PhhHand:
@@ -271,6 +296,10 @@ def _build_hand(data: Mapping[str, object], source: str, hand: int | str | None)
         raise PhhFormatError("_chip_unit", f"must be positive, got {chip_unit_value}")
     dead_money_value = _number(data.get("_dead_money", 0), "_dead_money")
     absent = _absent(data.get("_absent", []), count)
+    seats, seat_count, table = _table_fields(data, count)
+    level = data.get("level", 0)
+    if type(level) is not int or level < 0:
+        raise PhhFormatError("level", f"expected a level number, got {_show(level)}")
 
     # The scale makes every input amount an integer; recorded results do not take part, since
     # a record may well give out half chips that were never in play.
@@ -309,7 +338,38 @@ def _build_hand(data: Mapping[str, object], source: str, hand: int | str | None)
         dead_hands=dead_hands,
         dead_money=int(dead_money_value * scale),
         absent=absent,
+        seats=seats,
+        seat_count=seat_count,
+        table=table,
+        level=level,
     )
+
+
+def _table_fields(data: Mapping[str, object], count: int) -> tuple[tuple[int, ...], int, str]:
+    """The optional fields that place the hand at its table: `seats`, `seat_count`, `table`
+    ((), 0 and "" when not given; a value of the wrong shape is named)."""
+    raw_seats = data.get("seats")
+    seats: tuple[int, ...] = ()
+    if raw_seats is not None:
+        if not isinstance(raw_seats, list) or len(raw_seats) != count or not all(
+                type(s) is int and s >= 1 for s in raw_seats) or len(set(raw_seats)) != count:
+            raise PhhFormatError("seats", f"expected {count} different seat numbers (one per "
+                                 f"player, from 1), got {_show(raw_seats)}")
+        seats = tuple(raw_seats)
+    raw_count = data.get("seat_count")
+    seat_count = 0
+    if raw_count is not None:
+        if type(raw_count) is not int or raw_count < max((count, *seats)):
+            raise PhhFormatError("seat_count", "expected the number of seats at the table (at "
+                                 f"least every seat given), got {_show(raw_count)}")
+        seat_count = raw_count
+    raw_table = data.get("table")
+    table = ""
+    if raw_table is not None:
+        if isinstance(raw_table, bool) or not isinstance(raw_table, str | int):
+            raise PhhFormatError("table", f"expected a name or number, got {_show(raw_table)}")
+        table = str(raw_table)
+    return seats, seat_count, table
 
 
 def _absent(value: object, count: int) -> tuple[int, ...]:

@@ -165,11 +165,12 @@ CREATE_APP_LINES = 80
 def test_the_app_factory_only_wires_and_every_route_states_its_answer(tmp_path: Path) -> None:
     """create_app is wiring (at most 80 lines); every JSON route declares its response model
     (no bare dict where the shape is known) and a security scheme when it needs a session;
-    the rest are files or pages (left out of the document) or event streams (documented as
-    text/event-stream)."""
+    the rest are files or pages (left out of the document, or documented by their media
+    types with a security scheme: the exports and the report) or event streams (documented
+    as text/event-stream)."""
     import inspect
 
-    from fastapi.responses import StreamingResponse
+    from fastapi.responses import Response, StreamingResponse
     from fastapi.routing import APIRoute
     from web_support import make_app, make_recorder
 
@@ -188,6 +189,11 @@ def test_the_app_factory_only_wires_and_every_route_states_its_answer(tmp_path: 
             continue
         if route.response_class is StreamingResponse:
             assert "text/event-stream" in route.responses[200]["content"], route.path
+            continue
+        if route.response_class is Response:  # a file (an export, the report): typed by media
+            operation = document["paths"][route.path_format]["get"]
+            assert operation["responses"]["200"]["content"], route.path
+            assert operation.get("security"), route.path
             continue
         assert route.response_model is not None, route.path
         assert getattr(route.response_model, "__origin__", None) is not dict, route.path

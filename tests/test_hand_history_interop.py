@@ -456,7 +456,7 @@ def test_ohh_export_passes_the_json_schema_of_the_specification(event: Event) ->
 
 def test_the_schema_rejects_what_issue_15_found() -> None:
     """The schema is strict where the old export was wrong: `flags: ""`, spec 1.2.2, a
-    bounty fee in a game without bounties."""
+    bounty fee in a game without bounties (issue 15), no `bounty_fee_amount` (issue 27)."""
     jsonschema = pytest.importorskip("jsonschema")
     validator = jsonschema.Draft202012Validator(json.loads(SCHEMA.read_text(encoding="utf-8")))
     sample = next(objects((SAMPLES / "ohh" / "ohh-spec-example__holdem-tournament-pokerstars.ohh")
@@ -464,6 +464,15 @@ def test_the_schema_rejects_what_issue_15_found() -> None:
     messages = " ".join(e.message for e in validator.iter_errors(
         json.loads(json.dumps(sample, default=float))))
     assert "'1.4.6' was expected" in messages and "is not of type 'array'" in messages
+    info = {"tournament_number": "1", "name": "t", "start_date_utc": "2026-01-01T00:00:00Z",
+            "currency": "USD", "buyin_amount": 10, "fee_amount": 1, "initial_stack": 5000,
+            "type": "MTT", "flags": [], "speed": {"type": "Normal", "round_time": 20}}
+    tournament_info = validator.schema["$defs"]["tournament_info"]
+    check = jsonschema.Draft202012Validator({**tournament_info, "$defs": validator.schema["$defs"]})
+    assert "'bounty_fee_amount' is a required property" in [e.message for e in
+                                                            check.iter_errors(info)]
+    assert not list(check.iter_errors({**info, "bounty_fee_amount": 0}))
+    assert list(check.iter_errors({**info, "bounty_fee_amount": 5}))  # a fee, no Bounty flag
 
 
 def test_ohh_bounty_fields_only_in_bounty_events_and_counted_once(event: Event) -> None:
@@ -474,7 +483,8 @@ def test_ohh_bounty_fields_only_in_bounty_events_and_counted_once(event: Event) 
     assert f"Tournament #{info['tournament_number']}," in stars
     assert all(f"PokerStars Hand #{h['game_number']}:" in stars for h in hands)
     if event.profile != "octobermuck":
-        assert "bounty_fee_amount" not in info and "Bounty" not in info["flags"]
+        # Present as the specification lists it (its own example without bounties gives 0).
+        assert info["bounty_fee_amount"] == 0 and "Bounty" not in info["flags"]
         assert not any("player_bounty" in p for h in hands for p in h["players"])
         assert not any("tournament_bounties" in h for h in hands)
         return
