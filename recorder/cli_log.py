@@ -62,8 +62,11 @@ def verify(db_url: str | None, file: Path | None, checkpoint_files: tuple[Path, 
     """Recompute every hash chain and every leaf of the Merkle log from the events, in the
     database or in an export FILE.jsonl (offline), and prove the log extends each --checkpoint.
 
-    Lists every break found (its kind, stream, version, event and hand), prints the tree size
-    and root, and exits 0 when there is none, 1 when there is any, 2 on a usage error.
+    Lists every break found (its kind, stream, version, event and hand) and prints the tree
+    size and root. Exit status: 0 clean (no break, and every event is covered by a checkpoint
+    whose signature verifies with --key); 1 a break or a damaged file; 2 a usage error; 3 no
+    break but nothing authenticated (no --key given, or no checkpoint signed by it); 4 no break
+    and authenticated, but events after the last signed checkpoint (an unsigned tail).
     """
     if file is not None and db_url is not None:
         raise click.UsageError("give either --db URL or an export FILE, not both")
@@ -77,8 +80,8 @@ def verify(db_url: str | None, file: Path | None, checkpoint_files: tuple[Path, 
             with open_store(db_url) as store:
                 report = check_store(store, given, key)
     _print(report)
-    if not report.ok:
-        raise click.exceptions.Exit(1)
+    if report.status:
+        raise click.exceptions.Exit(report.status)
 
 
 def _print(report: LogCheck) -> None:

@@ -55,6 +55,9 @@ KINDS = {
     "stream_head_changed": "stream head changed",
     "checkpoint_signature": "checkpoint signature invalid",
     "tree_head_changed": "Merkle head changed",
+    "equivocation": "equivocation: two signed logs that cannot both be true",
+    "witness_quorum": "too few witnesses",
+    "clock_backwards": "signed time runs backwards",
 }
 """Every kind of break, with the words it is shown with."""
 
@@ -117,10 +120,39 @@ class LogCheck:
     breaks: list[Break] = field(default_factory=list)
     checkpoints: list[CheckpointResult] = field(default_factory=list)
     file_errors: list[str] = field(default_factory=list)
+    key: str | None = None
+    """The room's verifier key the checkpoints were checked with (None: none was given)."""
+    notes: list[str] = field(default_factory=list)
+    """Lines other checks add (the witnesses' cosignatures, the signed times)."""
 
     @property
     def ok(self) -> bool:
         return not self.breaks and not self.file_errors
+
+    @property
+    def signed_size(self) -> int:
+        """Events covered by a checkpoint whose signature verified with the key given and
+        which the log extends (0 when no key was given)."""
+        if self.key is None:
+            return 0
+        return max((r.checkpoint.size for r in self.checkpoints
+                    if r.consistent and r.signature.startswith("ok")), default=0)
+
+    @property
+    def authenticated(self) -> bool:
+        return self.key is not None and any(
+            r.consistent and r.signature.startswith("ok") for r in self.checkpoints)
+
+    @property
+    def status(self) -> int:
+        """The exit status of `handlog log verify` (docs/guide.md, "For the auditor")."""
+        if not self.ok:
+            return EXIT_BROKEN
+        if not self.authenticated:
+            return EXIT_NOT_AUTHENTICATED
+        if self.signed_size < self.size:
+            return EXIT_UNSIGNED_TAIL
+        return EXIT_CLEAN
 
     def lines(self) -> list[str]:
         out = list(self.file_errors)
@@ -131,15 +163,36 @@ class LogCheck:
                      if result.consistent else "NOT consistent")
             out.append(f"checkpoint {result.number} ({result.label}): origin {cp.origin} size "
                        f"{cp.size} root {cp.root.hex()}, signature {result.signature}: {state}")
+        out.extend(self.notes)
         out.extend(str(item) for item in self.breaks)
         if self.ok:
             given = " and extends every checkpoint" if self.checkpoints else ""
             out.append(f"ok: {self.events} events in {self.streams} streams verified{given}")
+            if self.key is None:
+                out.append("NOT AUTHENTICATED: no --key was given, so no signature was checked; "
+                           "anyone can rewrite a log and sign it again with a key of their own. "
+                           "This says only that the log agrees with itself.")
+            elif not self.authenticated:
+                out.append(f"NOT AUTHENTICATED: no checkpoint signed by {self.key} covers the "
+                           "log")
+            elif self.signed_size < self.size:
+                out.append(f"UNSIGNED TAIL: {self.size - self.signed_size} events after the "
+                           f"last checkpoint (size {self.signed_size}) are not covered by a "
+                           "signature")
+            else:
+                out.append(f"CLEAN: all {self.size} events are covered by a checkpoint signed "
+                           f"by {self.key}")
         else:
             count = len(self.breaks) + len(self.file_errors)
             out.append(f"FAILED: {count} break(s) found in {self.events} events in "
                        f"{self.streams} streams")
         return out
+
+
+EXIT_CLEAN = 0
+EXIT_BROKEN = 1
+EXIT_NOT_AUTHENTICATED = 3
+EXIT_UNSIGNED_TAIL = 4
 
 
 # --- the input ---------------------------------------------------------------------------------
@@ -226,12 +279,15 @@ def check_log(
     does not grow with the log but by 32 bytes a leaf (the Merkle tree, for the checkpoints'
     roots) and 8 an event id: per stream only its last version and hash. Only when anything
     there does not hold is it read again and checked in full, which names every break."""
+    report: LogCheck | None = None
     if source.reread is not None:
-        quick = _streamed_check(source, checkpoints, key)
-        if quick is not None:
-            return quick
-        source = source.reread()
-    return _full_check(source, checkpoints, key)
+        report = _streamed_check(source, checkpoints, key)
+        if report is None:
+            source = source.reread()
+    if report is None:
+        report = _full_check(source, checkpoints, key)
+    report.key = key.text() if key is not None else None
+    return report
 
 
 class CompactTree:
@@ -452,7 +508,7 @@ def _full_check(
 def _hand_number(payload_json: str) -> int | None:
     try:
         number = json.loads(payload_json).get("hand_number")
-    except (ValueError, AttributeError):
+    except (ValueError, AttributeError, RecursionError):
         return None
     return number if type(number) is int else None
 
@@ -725,6 +781,7 @@ def _check_checkpoints(report: LogCheck, found: _Breaks, source: LogSource,
                    if text not in texts]
     present = set(event_ids)
     matched_sizes = [0]
+    twins = _equivocations(found, candidates, key, tree)
     for number, (label, text) in enumerate(candidates, start=1):
         signature = "not checked"
         try:
@@ -760,8 +817,9 @@ def _check_checkpoints(report: LogCheck, found: _Breaks, source: LogSource,
             continue
         if tree.root(size) != checkpoint.root:
             assert isinstance(tree, MemoryTree)  # the streamed check stops before this
-            _not_an_extension(found, number, checkpoint, tree, source,
-                              max(s for s in matched_sizes if s <= size))
+            if number not in twins:  # else the equivocation says it
+                _not_an_extension(found, number, checkpoint, tree, source,
+                                  max(s for s in matched_sizes if s <= size))
             report.checkpoints.append(CheckpointResult(number, label, checkpoint, False, 0,
                                                        signature))
             continue
@@ -770,6 +828,36 @@ def _check_checkpoints(report: LogCheck, found: _Breaks, source: LogSource,
         matched_sizes.append(size)
         report.checkpoints.append(CheckpointResult(number, label, checkpoint, consistent,
                                                    len(proof), signature))
+
+
+def _equivocations(found: _Breaks, candidates: Sequence[tuple[str, str]],
+                   key: VerifierKey | None, tree: MemoryTree | CompactTree) -> set[int]:
+    """Two checkpoints of one origin and size with different roots: the room signed two logs
+    (a split view). With a key, only checkpoints whose signature verifies count. Returns the
+    numbers of those that disagree with the log where another of their size agrees."""
+    seen: dict[tuple[str, int], list[tuple[int, str, Checkpoint]]] = {}
+    for number, (label, text) in enumerate(candidates, start=1):
+        try:
+            checkpoint = parse_checkpoint(text, key)
+        except CheckpointError:
+            continue
+        seen.setdefault((checkpoint.origin, checkpoint.size), []).append(
+            (number, label, checkpoint))
+    twins: set[int] = set()
+    for (origin, size), group in seen.items():
+        roots = {cp.root for _n, _l, cp in group}
+        if len(roots) < 2:
+            continue
+        first = group[0]
+        other = next(item for item in group if item[2].root != first[2].root)
+        checked = f"signed by {key.text()}" if key is not None else "signatures not checked"
+        found.add("equivocation", checkpoint=other[0], detail=(
+            f"checkpoint {first[0]} ({first[1]}) and checkpoint {other[0]} ({other[1]}) are both "
+            f"signed for {origin} at size {size} with different roots {first[2].root.hex()} and "
+            f"{other[2].root.hex()} ({checked}): the room signed two different logs"))
+        if size <= tree.size and tree.root(size) in roots:
+            twins.update(n for n, _l, cp in group if cp.root != tree.root(size))
+    return twins
 
 
 def _not_an_extension(found: _Breaks, number: int, checkpoint: Checkpoint, tree: MemoryTree,
