@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import sys
 from pathlib import Path
 
@@ -13,8 +14,16 @@ from handlog.engine.profiles import get_profile
 from handlog.recorder.cli_db import db_option, user_errors
 from handlog.recorder.demo import DEMO_STRUCTURE, DemoSummary, run_demo
 from handlog.recorder.service import Actor, Recorder
+from handlog.recorder.signing import (
+    KEY_FILE,
+    sign_checkpoints,
+    signing_key,
+    signing_key_option,
+    signing_key_path,
+)
 from handlog.recorder.structure import StructureError, load_structure
 from handlog.recorder.tournament_service import Tournaments
+from handlog.schema.database import resolve_url
 from handlog.schema.store import open_store
 
 
@@ -185,9 +194,10 @@ def hand_for_hand(tournament_id: str, switch: str, director: str, db_url: str | 
 @click.option("--deal", type=click.Choice(["icm", "chip-chop", "chip-chop-last-guaranteed"]),
               default=None, help="Record a deal of that kind when three players are left at "
               "the final table (where the house rules allow deals, e.g. Octobermuck).")
+@signing_key_option
 def demo(db_url: str | None, players: int, tables: int, seed: int, hands: int,
          structure_file: Path | None, hands_per_level: int, deal: str | None,
-         chip_count: bool, hand_for_hand: bool) -> None:
+         chip_count: bool, hand_for_hand: bool, signing_key_file: Path | None) -> None:
     """Play a simulated tournament from registration to a winner through the recorder:
     table breaks down to the final table, a penalty, bounties and the high hand where the
     structure has them, and optionally a deal."""
@@ -203,8 +213,12 @@ def demo(db_url: str | None, players: int, tables: int, seed: int, hands: int,
             raise click.ClickException(
                 f"--deal: the {profile.name} rules allow no deals (deals_allowed is false); "
                 "try --structure examples/octobermuck.toml")
+    key_path = _demo_key_path(signing_key_file, db_url)
     with user_errors(), open_store(db_url, upgrade=True) as store:
         recorder = Recorder(store)
+        # Signed as `handlog serve` signs: at once after rulings, corrections, awards, deals
+        # and payouts, and what is left unsigned at the end signed before leaving.
+        checkpoints = sign_checkpoints(recorder, store, signing_key(key_path))
         with click.progressbar(length=players - 1, label="players out",
                                file=sys.stderr) as bar:
             seen = [players]
@@ -221,6 +235,9 @@ def demo(db_url: str | None, players: int, tables: int, seed: int, hands: int,
                                    chip_count=chip_count, hand_for_hand=hand_for_hand)
             except RuleViolation as violation:
                 raise click.ClickException(str(violation)) from None
+            finally:
+                checkpoints.flush()
+                checkpoints.close()
     rate = summary.hands / summary.seconds if summary.seconds else 0.0
     click.echo(f"tournament {summary.tournament}: {summary.hands} hands, {summary.commands} "
                f"commands in {summary.seconds:.1f} s ({rate:.1f} hands/s recorded)")
@@ -239,3 +256,13 @@ def demo(db_url: str | None, players: int, tables: int, seed: int, hands: int,
     else:
         click.echo(f"stopped after {summary.hands} hands (no winner yet)")
     click.echo(f"check it: handlog replay --db {store.url}")
+
+
+def _demo_key_path(option: Path | None, db_url: str | None) -> Path:
+    """--signing-key, else $HANDLOG_SIGNING_KEY, else beside a SQLite file, else ./."""
+    if option is not None or os.environ.get("HANDLOG_SIGNING_KEY"):
+        return signing_key_path(option)
+    url = resolve_url(db_url)
+    if url.startswith("sqlite:///") and url != "sqlite:///:memory:":
+        return Path(url.removeprefix("sqlite:///")).parent / KEY_FILE
+    return signing_key_path(None)

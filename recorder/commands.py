@@ -42,6 +42,9 @@ LAZY_COMMANDS: dict[str, tuple[str, str]] = {
     "hand": ("handlog.recorder.cli_hands:hand", "One hand, whole."),
     "floor": ("handlog.recorder.cli_table:floor",
               "The whole room: every tournament and table, now or as it stood at a time."),
+    "witness": ("handlog.recorder.cli_witness:witness",
+                "Witness a room's log: cosign each checkpoint that extends the last one "
+                "cosigned."),
     "whatif": ("handlog.recorder.cli_hands:whatif",
                "What would have followed another ruling at STREAM: stacks, eliminations, places"
                " and prizes beside what was recorded."),

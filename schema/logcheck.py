@@ -31,6 +31,7 @@ from json.encoder import encode_basestring  # the C encoder json.dumps uses
 from typing import Any, NamedTuple
 
 from handlog.schema.checkpoint import Checkpoint, CheckpointError, VerifierKey, parse_checkpoint
+from handlog.schema.cosignature import Cosignature, WitnessKey, note_body, verify_cosignatures
 from handlog.schema.hashing import GENESIS_HASH, event_leaf
 from handlog.schema.merkle import read_head
 from handlog.schema.store import EventStore
@@ -124,6 +125,9 @@ class LogCheck:
     """The room's verifier key the checkpoints were checked with (None: none was given)."""
     notes: list[str] = field(default_factory=list)
     """Lines other checks add (the witnesses' cosignatures, the signed times)."""
+    min_witnesses: int = 0
+    witnessed_size: int = 0
+    """Events covered by a checkpoint with at least `min_witnesses` valid cosignatures."""
 
     @property
     def ok(self) -> bool:
@@ -150,9 +154,16 @@ class LogCheck:
             return EXIT_BROKEN
         if not self.authenticated:
             return EXIT_NOT_AUTHENTICATED
-        if self.signed_size < self.size:
+        if self.covered_size < self.size:
             return EXIT_UNSIGNED_TAIL
         return EXIT_CLEAN
+
+    @property
+    def covered_size(self) -> int:
+        """Events covered by a signed checkpoint (and by enough witnesses, when asked)."""
+        if self.min_witnesses:
+            return min(self.signed_size, self.witnessed_size)
+        return self.signed_size
 
     def lines(self) -> list[str]:
         out = list(self.file_errors)
@@ -175,13 +186,17 @@ class LogCheck:
             elif not self.authenticated:
                 out.append(f"NOT AUTHENTICATED: no checkpoint signed by {self.key} covers the "
                            "log")
-            elif self.signed_size < self.size:
-                out.append(f"UNSIGNED TAIL: {self.size - self.signed_size} events after the "
-                           f"last checkpoint (size {self.signed_size}) are not covered by a "
+            elif self.covered_size < self.size:
+                what = (f"checkpoint with {self.min_witnesses} witness(es)"
+                        if self.min_witnesses else "checkpoint")
+                out.append(f"UNSIGNED TAIL: {self.size - self.covered_size} events after the "
+                           f"last {what} (size {self.covered_size}) are not covered by a "
                            "signature")
             else:
+                witnessed = (f" and cosigned by at least {self.min_witnesses} witness(es)"
+                             if self.min_witnesses else "")
                 out.append(f"CLEAN: all {self.size} events are covered by a checkpoint signed "
-                           f"by {self.key}")
+                           f"by {self.key}{witnessed}")
         else:
             count = len(self.breaks) + len(self.file_errors)
             out.append(f"FAILED: {count} break(s) found in {self.events} events in "
@@ -272,6 +287,8 @@ def check_log(
     source: LogSource,
     checkpoints: Sequence[GivenCheckpoint] = (),
     key: VerifierKey | None = None,
+    witness_keys: Sequence[WitnessKey] = (),
+    min_witnesses: int = 0,
 ) -> LogCheck:
     """Recompute everything from `source`, hold it to `checkpoints` (and to the stored ones).
 
@@ -287,7 +304,66 @@ def check_log(
     if report is None:
         report = _full_check(source, checkpoints, key)
     report.key = key.text() if key is not None else None
+    _check_times_and_witnesses(report, list(witness_keys), min_witnesses)
     return report
+
+
+def _check_times_and_witnesses(report: LogCheck, keys: list[WitnessKey], minimum: int) -> None:
+    """Each checkpoint's signed time beside its witnesses' cosignature times; a signed time
+    that goes back while the log grows is a finding; with `minimum`, the latest checkpoint
+    must carry that many valid cosignatures (one per witness key)."""
+    report.min_witnesses = minimum
+    cosigned: dict[str, dict[str, Cosignature]] = {}
+    for result in report.checkpoints:
+        try:
+            body = note_body(result.checkpoint.text)
+            found = verify_cosignatures(result.checkpoint.text, keys) if keys else []
+        except CheckpointError as exc:
+            report.breaks.append(Break("checkpoint_signature", checkpoint=result.number,
+                                       detail=f"a cosignature: {exc}"))
+            continue
+        into = cosigned.setdefault(body, {})
+        for cosignature in found:
+            into.setdefault(cosignature.witness, cosignature)
+    trusted = [r for r in report.checkpoints if r.consistent and (
+        report.key is None or r.signature.startswith("ok"))]
+    shown: set[str] = set()
+    for result in sorted(trusted, key=lambda r: r.checkpoint.size):
+        body = note_body(result.checkpoint.text)
+        if body in shown:
+            continue
+        shown.add(body)
+        at = result.checkpoint.signed_at
+        signed = at.strftime("%Y-%m-%dT%H:%M:%SZ") if at else "no signed time"
+        witnesses = "; ".join(
+            f"cosigned by {c.witness.split('+')[0]} at {c.time.strftime('%Y-%m-%dT%H:%M:%SZ')}"
+            for c in cosigned.get(body, {}).values()) or "no valid cosignature"
+        report.notes.append(f"checkpoint {result.number} (size {result.checkpoint.size}): "
+                            f"signed at {signed}" + (f"; {witnesses}" if keys else ""))
+    last: tuple[int, Checkpoint] | None = None
+    for result in sorted(trusted, key=lambda r: r.checkpoint.size):
+        at = result.checkpoint.signed_at
+        if at is None:
+            continue
+        if last is not None and last[1].signed_at is not None and (
+                at < last[1].signed_at and result.checkpoint.size > last[1].size):
+            report.breaks.append(Break("clock_backwards", checkpoint=result.number, detail=(
+                f"checkpoint {result.number} of size {result.checkpoint.size} was signed at "
+                f"{at:%Y-%m-%dT%H:%M:%SZ}, before checkpoint {last[0]} of size "
+                f"{last[1].size} ({last[1].signed_at:%Y-%m-%dT%H:%M:%SZ})")))
+        last = (result.number, result.checkpoint)
+    if not minimum:
+        return
+    witnessed = [r for r in trusted
+                 if len(cosigned.get(note_body(r.checkpoint.text), {})) >= minimum]
+    report.witnessed_size = max((r.checkpoint.size for r in witnessed), default=0)
+    if not witnessed and report.size:
+        best = max((len(cosigned.get(note_body(r.checkpoint.text), {})) for r in trusted),
+                   default=0)
+        report.breaks.append(Break("witness_quorum", detail=(
+            f"no checkpoint of this log carries {minimum} valid cosignature(s) of the witness "
+            f"keys given (the most found: {best}): the witnesses did not see this log, or it "
+            "is not the log they cosigned")))
 
 
 class CompactTree:
@@ -925,7 +1001,8 @@ _LEAVES_SQL = {
 
 
 def check_store(store: EventStore, checkpoints: Sequence[GivenCheckpoint] = (),
-                key: VerifierKey | None = None) -> LogCheck:
+                key: VerifierKey | None = None, witness_keys: Sequence[WitnessKey] = (),
+                min_witnesses: int = 0) -> LogCheck:
     """`check_log` of the database, read in one snapshot through the driver's own cursors
     (events and leaves streamed; on PostgreSQL server-side cursors)."""
     with store.connection() as connection:
@@ -977,7 +1054,7 @@ def check_store(store: EventStore, checkpoints: Sequence[GivenCheckpoint] = (),
             )
 
         try:
-            return check_log(source(True), checkpoints, key)
+            return check_log(source(True), checkpoints, key, witness_keys, min_witnesses)
         finally:
             for cursor in cursors:
                 cursor.close()
