@@ -21,7 +21,13 @@ from handlog.schema.checkpoint import (
 )
 from handlog.schema.cosignature import WitnessKey, parse_witness_key
 from handlog.schema.export import export_source, export_store
-from handlog.schema.logcheck import GivenCheckpoint, LogCheck, check_log, check_store
+from handlog.schema.logcheck import (
+    GivenCheckpoint,
+    LogCheck,
+    check_log,
+    check_store,
+    hold_to_sign_off,
+)
 from handlog.schema.proof import (
     ProvenExtension,
     check_proof,
@@ -29,6 +35,7 @@ from handlog.schema.proof import (
     make_consistency_proof,
     make_proof,
 )
+from handlog.schema.sign_off import parse_sign_off, result_rows, results_of
 from handlog.schema.store import open_store
 
 
@@ -79,8 +86,16 @@ def _verifier(path: Path | None) -> VerifierKey | None:
 @click.option("--min-witnesses", default=0, type=click.IntRange(min=0), metavar="N",
               help="Accept the log only as far as a checkpoint cosigned by N of the witnesses "
               "given.")
+@click.option("--sign-off", "sign_off_file", metavar="FILE",
+              type=click.Path(exists=True, dir_okay=False, path_type=Path),
+              help="The director's sign-off of a tournament's results (`handlog tournament "
+              "sign-off`): the results must be unchanged since.")
+@click.option("--director-key", "director_file", metavar="PUBLIC_KEY_FILE",
+              type=click.Path(exists=True, dir_okay=False, path_type=Path),
+              help="The director's public key: the sign-off's signature must verify with it.")
 def verify(db_url: str | None, file: Path | None, checkpoint_files: tuple[Path, ...],
-           key_file: Path | None, witness_files: tuple[Path, ...], min_witnesses: int) -> None:
+           key_file: Path | None, witness_files: tuple[Path, ...], min_witnesses: int,
+           sign_off_file: Path | None, director_file: Path | None) -> None:
     """Recompute every hash chain and every leaf of the Merkle log from the events, in the
     database or in an export FILE.jsonl (offline), and prove the log extends each --checkpoint.
 
@@ -99,12 +114,25 @@ def verify(db_url: str | None, file: Path | None, checkpoint_files: tuple[Path, 
                                "--witness-key files")
     given = [GivenCheckpoint(str(path), _read_text(path, "checkpoint"))
              for path in checkpoint_files]
+    sign_off = None
+    if sign_off_file is not None:
+        try:
+            sign_off = parse_sign_off(_read_text(sign_off_file, "sign-off"),
+                                      _verifier(director_file))
+        except CheckpointError as exc:
+            raise click.UsageError(f"{sign_off_file}: {exc}") from None
     with user_errors():
         if file is not None:
             report = check_log(export_source(file), given, key, witnesses, min_witnesses)
+            rows: list[tuple[str, int, str, str]] = [
+                (e[1], e[2], e[4], e[11]) for e in export_source(file, reread=False).events
+            ] if sign_off is not None else []
         else:
             with open_store(db_url) as store:
                 report = check_store(store, given, key, witnesses, min_witnesses)
+                rows = result_rows(store, sign_off.tournament) if sign_off is not None else []
+    if sign_off is not None:
+        hold_to_sign_off(report, sign_off, results_of(rows, sign_off.tournament))
     _print(report)
     if report.status:
         raise click.exceptions.Exit(report.status)

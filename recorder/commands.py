@@ -11,6 +11,10 @@ import importlib
 import click
 
 LAZY_COMMANDS: dict[str, tuple[str, str]] = {
+    "archive": ("handlog.recorder.cli_archive:archive",
+                "Write one zip of the event for the record (the log with its hashes, "
+                "checkpoints, cosignatures, keys, sign-off, report and how to verify it), or "
+                "check one offline."),
     "db": ("handlog.recorder.cli_db:db",
            "Create, migrate and inspect the database that holds the log."),
     "demo": ("handlog.recorder.cli_tournament:demo",

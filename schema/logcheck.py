@@ -34,6 +34,7 @@ from handlog.schema.checkpoint import Checkpoint, CheckpointError, VerifierKey, 
 from handlog.schema.cosignature import Cosignature, WitnessKey, note_body, verify_cosignatures
 from handlog.schema.hashing import GENESIS_HASH, event_leaf
 from handlog.schema.merkle import read_head
+from handlog.schema.sign_off import Result, SignOff, compare
 from handlog.schema.store import EventStore
 from handlog.schema.tlog import (
     MemoryTree,
@@ -59,6 +60,8 @@ KINDS = {
     "equivocation": "equivocation: two signed logs that cannot both be true",
     "witness_quorum": "too few witnesses",
     "clock_backwards": "signed time runs backwards",
+    "sign_off_changed": "results changed after the director's sign-off",
+    "sign_off_unanchored": "the sign-off rests on no checkpoint of this log",
 }
 """Every kind of break, with the words it is shown with."""
 
@@ -1066,3 +1069,25 @@ def _batches(cursor: Any) -> Iterator[RawEvent]:
         if not batch:
             return
         yield from batch
+
+
+def hold_to_sign_off(report: LogCheck, sign_off: SignOff, now: list[Result]) -> None:
+    """The director's sign-off against the log: it must rest on a checkpoint the log extends,
+    and the tournament's results must be those signed off."""
+    anchored = next((r for r in report.checkpoints if r.consistent and
+                     (r.checkpoint.origin, r.checkpoint.size, r.checkpoint.root) ==
+                     (sign_off.origin, sign_off.size, sign_off.root)), None)
+    if anchored is None:
+        report.breaks.append(Break("sign_off_unanchored", detail=(
+            f"the sign-off of {sign_off.tournament} names checkpoint {sign_off.origin} size "
+            f"{sign_off.size} root {sign_off.root.hex()}, which is not a checkpoint this log "
+            "extends")))
+    for change in compare(sign_off, now):
+        version = int(change.split(" ")[1])
+        report.breaks.append(Break("sign_off_changed", stream_id=sign_off.tournament,
+                                   version=version, detail=change))
+    state = "signature ok" if sign_off.signed_by else "signature not checked"
+    report.notes.append(
+        f"sign-off of {sign_off.tournament} by {sign_off.director} at {sign_off.signed_at} "
+        f"({state}): {len(sign_off.results)} results, resting on checkpoint of size "
+        f"{sign_off.size}" + (f" ({anchored.label})" if anchored else ""))
