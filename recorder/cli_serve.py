@@ -35,7 +35,7 @@ from handlog.recorder.signing import (
     signing_key_option,
     signing_key_path,
 )
-from handlog.recorder.witness_client import witness_clients
+from handlog.recorder.witness_client import to_witnesses, witness_clients
 from handlog.schema.database import display_url, resolve_url
 from handlog.schema.store import open_store
 
@@ -210,9 +210,7 @@ def serve(db_url: str | None, host: str, port: int, director_pin: str | None,
     with user_errors():
         key = signing_key(key_path, origin)
     clients = witness_clients(witnesses, store, key_path.parent / "cosigned")
-    sign_checkpoints(recorder, store, key, checkpoint_delay,
-                     after=(lambda taken: [c.submit(taken) for c in clients]) if clients
-                     else None)
+    sign_checkpoints(recorder, store, key, checkpoint_delay, after=to_witnesses(clients))
     created = ""
     if not no_demo and not Tournaments(recorder).tournaments():
         created = setup_demo(recorder)
@@ -304,9 +302,7 @@ def worker_app() -> Any:
     recorder = Recorder(store)
     key = signing_key(Path(config["key"]), config["origin"])
     clients = witness_clients(config["witnesses"], store, Path(config["key"]).parent / "cosigned")
-    sign_checkpoints(recorder, store, key, config["delay"],
-                     after=(lambda taken: [c.submit(taken) for c in clients]) if clients
-                     else None)
+    sign_checkpoints(recorder, store, key, config["delay"], after=to_witnesses(clients))
     auth = Auth(director_pin=config["pin"], secret=config["secret"].encode(),
                 idle_seconds=config["idle_seconds"])
     return create_app(recorder, auth=auth, signing_key=key, allowed_hosts=config["hosts"])

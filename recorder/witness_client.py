@@ -10,6 +10,7 @@ from __future__ import annotations
 import threading
 import urllib.error
 import urllib.request
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -84,9 +85,11 @@ class WitnessClient:
                     self._wake.notify_all()
                 continue
             with self._wake:  # retry later, or sooner with a newer checkpoint
-                self._wake.wait_for(
-                    lambda tried=taken: self._closed or self._pending is not tried, backoff)
+                self._wake.wait_for(self._newer_than(taken), backoff)
             backoff = min(backoff * 2, MAX_BACKOFF_SECONDS)
+
+    def _newer_than(self, taken: StoredCheckpoint) -> Callable[[], bool]:
+        return lambda: self._closed or self._pending is not taken
 
     def _post(self, taken: StoredCheckpoint) -> bool:
         checkpoint = taken.checkpoint
@@ -150,3 +153,15 @@ def witness_clients(specs: list[str] | tuple[str, ...], store: EventStore,
             raise click.UsageError(f"--witness {spec!r}: {exc}") from None
         clients.append(WitnessClient(url, key, store, folder))
     return clients
+
+
+def to_witnesses(clients: list[WitnessClient]) -> Callable[[StoredCheckpoint], None] | None:
+    """What the checkpointer calls with each checkpoint signed: hand it to every client."""
+    if not clients:
+        return None
+
+    def submit(taken: StoredCheckpoint) -> None:
+        for client in clients:
+            client.submit(taken)
+
+    return submit

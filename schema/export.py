@@ -201,8 +201,10 @@ def parse_line(line: str) -> dict[str, Any]:
         record = json.loads(line)
     except RecursionError:
         raise DamagedLine("nested too deeply to be a log record") from None
-    except ValueError as exc:
+    except json.JSONDecodeError as exc:
         raise DamagedLine(f"not JSON ({exc.msg} at column {exc.colno})") from None
+    except ValueError as exc:
+        raise DamagedLine(f"not JSON ({exc})") from None
     if not isinstance(record, dict):
         raise DamagedLine("not a JSON object")
     return record
@@ -289,7 +291,7 @@ def _typed(record: dict[str, Any], name: str, expected: type) -> Any:
     value = record[name]
     if type(value) is not expected:
         raise ValueError(f"{name} should be {expected.__name__}, not {type(value).__name__}")
-    if expected is str and not value.isascii():
+    if isinstance(value, str) and not value.isascii():
         try:
             value.encode("utf-8")
         except UnicodeEncodeError as exc:

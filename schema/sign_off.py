@@ -21,6 +21,7 @@ sign-off), and any result recorded after it is a finding too.
 from __future__ import annotations
 
 import base64
+import dataclasses
 from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -123,9 +124,7 @@ def parse_sign_off(text: str, key: VerifierKey | None) -> SignOff:
         except ValueError:
             continue
         if raw[:4] == key.id and key.verify(body.encode(), raw[4:]):
-            return SignOff(*[getattr(parsed, f) for f in (
-                "tournament", "director", "origin", "size", "root", "signed_at", "results")],
-                signed_by=key.text(), text=text)
+            return dataclasses.replace(parsed, signed_by=key.text())
     raise CheckpointError(f"the sign-off is not signed by the director's key {key.text()}")
 
 
