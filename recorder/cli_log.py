@@ -3,6 +3,7 @@ as JSON lines, sign checkpoints, print the room's public key, prove one event's 
 
 from __future__ import annotations
 
+import json
 import sys
 import uuid
 from pathlib import Path
@@ -50,6 +51,27 @@ def _read_text(path: Path, what: str) -> str:
         return path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:
         raise click.UsageError(f"cannot read the {what} {path}: {exc}") from None
+
+
+def _given(path: Path) -> list[GivenCheckpoint]:
+    """A checkpoint file, or a witness's evidence of a refusal (the checkpoint it held and
+    the one it refused, both signed by the room: given both, they are checked as any two)."""
+    text = _read_text(path, "checkpoint")
+    if not text.lstrip().startswith("{"):
+        return [GivenCheckpoint(str(path), text)]
+    from handlog.recorder.witness import parse_request
+
+    try:
+        evidence = json.loads(text)
+        held, refused = evidence["cosigned"], evidence["refused_request"]
+        _old, _proof, note = parse_request(refused)
+        if not isinstance(held, str):
+            raise ValueError("cosigned is not a checkpoint")
+    except (ValueError, KeyError, TypeError, RecursionError) as exc:
+        raise click.UsageError(f"{path} is neither a checkpoint nor a witness's evidence "
+                               f"file: {exc}") from None
+    return [GivenCheckpoint(f"{path}: cosigned by the witness", held),
+            GivenCheckpoint(f"{path}: refused by the witness", note)]
 
 
 def _witness_key(path: Path) -> WitnessKey:
@@ -112,8 +134,7 @@ def verify(db_url: str | None, file: Path | None, checkpoint_files: tuple[Path, 
     if min_witnesses > len({w.text() for w in witnesses}):
         raise click.UsageError(f"--min-witnesses {min_witnesses} needs at least that many "
                                "--witness-key files")
-    given = [GivenCheckpoint(str(path), _read_text(path, "checkpoint"))
-             for path in checkpoint_files]
+    given = [checkpoint for path in checkpoint_files for checkpoint in _given(path)]
     sign_off = None
     if sign_off_file is not None:
         try:

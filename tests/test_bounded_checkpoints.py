@@ -94,3 +94,32 @@ def test_a_signed_time_that_runs_backwards_is_a_finding(sqlite_url: str, tmp_pat
         "2026-12-02T11:00:00Z, before checkpoint 1 of size 2 (2026-12-02T12:00:00Z)" \
         in result.output
     assert "checkpoint 1 (size 2): signed at 2026-12-02T12:00:00Z" in result.output
+
+
+def test_a_ruling_recorded_through_the_api_is_covered_at_once(tmp_path: Path) -> None:
+    """The director's ruling posted to the floor API, on a server that signs as `serve`
+    does: a checkpoint of the whole log is there when the answer comes back."""
+    from web_support import Client, make_app, make_recorder
+
+    from handlog.recorder.floor import setup_demo
+
+    recorder = make_recorder(tmp_path)
+    tournament = setup_demo(recorder, players=4, tables=1, seed=9)
+    signer = sign_checkpoints(recorder, recorder.store, ROOM, delay=3600)
+    app, auth = make_app(recorder, level_for=lambda _s, _f: None)
+    client = Client(app, auth)
+    client.__enter__()
+    try:
+        assert client.login("director").status_code == 200
+        response = client.http.post(
+            f"/api/tournaments/{tournament}/commands", headers={"X-CSRF-Token": client.csrf},
+            json={"command": {"type": "ruling", "rule": "TDA 45",
+                              "text": "verbal raise binding"}})
+        assert response.status_code == 200, response.text
+        latest = latest_checkpoint(recorder.store)
+        assert latest is not None and latest.reason == "ruling_recorded"
+        assert latest.checkpoint.size == recorder.store.tree_head().size
+    finally:
+        signer.close()
+        client.__exit__(None, None, None)
+        recorder.store.close()

@@ -352,3 +352,26 @@ def test_a_checkpoint_and_cosignature_verify_with_a_verifier_from_the_c2sp_texts
     assert _c2sp_verify(note, ROOM.verifier.text(), 1) == [(ROOM.name, b"")]
     ((signer, stamp),) = _c2sp_verify(note, LEAGUE.verifier.text(), 4)
     assert signer == LEAGUE.name and struct.unpack(">Q", stamp) == (1_700_000_000,)
+
+
+def test_a_witness_s_evidence_file_names_the_equivocation(sqlite_url: str, tmp_path: Path,
+                                                          witnesses: list[Running]) -> None:
+    """The pair a witness kept when it refused a split view is given to `log verify` as it
+    is: both checkpoints are checked, and the room's two roots named as equivocation."""
+    from handlog.schema.checkpoint import sign_checkpoint
+
+    keys = write_keys(tmp_path)
+    upgrade_database(sqlite_url)
+    with open_store(sqlite_url) as store:
+        store.append("table-1", 0, new_events(3))
+        first = record_checkpoint(store, ROOM, "on_demand").checkpoint
+    witness = witnesses[1].witness
+    assert witness.add_checkpoint(make_request(0, [], first.text)).status == 200
+    other = sign_checkpoint(ROOM, 3, hashlib.sha256(b"the players' copy").digest())
+    assert witness.add_checkpoint(make_request(3, [], other)).status == 409
+    (evidence,) = witness.evidence.glob("*.json")
+    result = handlog("log", "verify", "--db", sqlite_url, "--key", str(keys["room"]),
+                     "--checkpoint", str(evidence))
+    assert result.exit_code == 1, result.output
+    (line,) = [x for x in result.output.splitlines() if x.startswith("BREAK equivocation")]
+    assert "cosigned by the witness" in line and "refused by the witness" in line
