@@ -226,7 +226,8 @@ def serve(db_url: str | None, host: str, port: int, director_pin: str | None,
     auth = Auth(director_pin=pin, secret=secret, idle_seconds=idle_minutes * 60)
     hosts = [h.strip() for h in allowed_hosts.split(",") if h.strip()] \
         if allowed_hosts is not None else listening_hosts(host)
-    app = create_app(recorder, auth=auth, signing_key=key, allowed_hosts=hosts)
+    app = create_app(recorder, auth=auth, signing_key=key, allowed_hosts=hosts,
+                     witnesses=clients)
     shown_host = "localhost" if host in ("127.0.0.1", "0.0.0.0", "::") else host
     base = f"{'https' if certfile else 'http'}://{shown_host}:{port}"
     click.echo(f"handlog serving {display_url(url)}")
@@ -305,4 +306,5 @@ def worker_app() -> Any:
     sign_checkpoints(recorder, store, key, config["delay"], after=to_witnesses(clients))
     auth = Auth(director_pin=config["pin"], secret=config["secret"].encode(),
                 idle_seconds=config["idle_seconds"])
-    return create_app(recorder, auth=auth, signing_key=key, allowed_hosts=config["hosts"])
+    return create_app(recorder, auth=auth, signing_key=key, allowed_hosts=config["hosts"],
+                      witnesses=clients)

@@ -375,3 +375,41 @@ def test_a_witness_s_evidence_file_names_the_equivocation(sqlite_url: str, tmp_p
     assert result.exit_code == 1, result.output
     (line,) = [x for x in result.output.splitlines() if x.startswith("BREAK equivocation")]
     assert "cosigned by the witness" in line and "refused by the witness" in line
+
+
+def test_the_floor_api_shows_each_witness_and_the_director_s_checkpoint_reaches_them(
+        tmp_path: Path, witnesses: list[Running]) -> None:
+    """`GET /api/log/witnesses`: the size each cosigned, what is pending and why a witness
+    that is down failed; the director's *Sign a checkpoint now* is posted to the witnesses."""
+    from web_support import CSRF_HEADER, Client, make_app, make_recorder, open_table
+
+    recorder = make_recorder(tmp_path)
+    open_table(recorder, "table-1")
+    store = recorder.store
+    up = WitnessClient(witnesses[0].url, LEAGUE.verifier, store, tmp_path / "cosigned")
+    down = WitnessClient("http://127.0.0.1:9", PLAYERS.verifier, store, tmp_path / "cosigned")
+    signer = sign_checkpoints(recorder, store, ROOM, 3600, after=lambda taken: [
+        up.submit(taken), down.submit(taken)])
+    app, auth = make_app(recorder, signing_key=ROOM, witnesses=[up, down])
+    client = Client(app, auth)
+    client.__enter__()
+    try:
+        assert client.login("director").status_code == 200
+        taken = client.http.post("/api/log/checkpoint", headers={CSRF_HEADER: client.csrf})
+        assert taken.status_code == 200, taken.text
+        size = taken.json()["checkpoint"]["size"]
+        assert up.idle(30)
+        deadline = time.monotonic() + 20
+        while not down.status.error and time.monotonic() < deadline:
+            down.idle(0.1)
+        shown = client.http.get("/api/log/witnesses").json()["witnesses"]
+        assert shown[0] == {"witness": LEAGUE.name, "cosigned_size": size,
+                            "pending_size": None, "error": ""}
+        assert shown[1]["witness"] == PLAYERS.name and shown[1]["pending_size"] == size
+        assert shown[1]["error"].startswith("unreachable")
+    finally:
+        signer.close()
+        down.close()
+        up.close()
+        client.__exit__(None, None, None)
+        store.close()
