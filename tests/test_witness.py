@@ -413,3 +413,41 @@ def test_the_floor_api_shows_each_witness_and_the_director_s_checkpoint_reaches_
         up.close()
         client.__exit__(None, None, None)
         store.close()
+
+
+def test_handlog_witness_serve_as_a_process_answers_add_checkpoint(sqlite_url: str,
+                                                                   tmp_path: Path) -> None:
+    """`handlog witness init` then `handlog witness serve --port 0` in its own process: a
+    room's checkpoint posted to the URL it prints is cosigned, and the state file written."""
+    import os
+    import subprocess
+    import sys
+    import urllib.request
+
+    keys = write_keys(tmp_path)
+    wkey = tmp_path / "w.key"
+    assert handlog("witness", "init", "--name", "league.example/w", "--key",
+                   str(wkey)).exit_code == 0
+    upgrade_database(sqlite_url)
+    with open_store(sqlite_url) as store:
+        store.append("table-1", 0, new_events(2))
+        taken = record_checkpoint(store, ROOM, "on_demand")
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[1])}
+    process = subprocess.Popen(
+        [sys.executable, "-m", "handlog.recorder.cli", "witness", "serve", "--key", str(wkey),
+         "--state", str(tmp_path / "state.json"), "--log", str(keys["room"]), "--port", "0"],
+        stdout=subprocess.PIPE, text=True, env=env)
+    try:
+        assert process.stdout is not None
+        line = process.stdout.readline()
+        assert line.startswith("witness listening on http://127.0.0.1:"), line
+        url = line.split()[-1]
+        request = urllib.request.Request(url, data=make_request(0, [], taken.checkpoint.text),
+                                         method="POST")
+        with urllib.request.urlopen(request, timeout=30) as answer:
+            assert answer.status == 200
+            assert answer.read().decode().startswith("\u2014 league.example/w ")
+        assert json.loads((tmp_path / "state.json").read_text())[ROOM.name]["size"] == 2
+    finally:
+        process.terminate()
+        process.wait(timeout=30)
