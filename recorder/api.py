@@ -59,6 +59,7 @@ from handlog.recorder.routes import (
 )
 from handlog.recorder.routes.answers import add_error_handlers
 from handlog.recorder.service import Recorder, utc_now
+from handlog.recorder.witness_client import WitnessClient
 from handlog.schema.checkpoint import SigningKey
 
 STATIC = Path(__file__).resolve().parent / "static"
@@ -77,13 +78,14 @@ def create_app(
     signing_key: SigningKey | None = None,
     allowed_hosts: Sequence[str] | None = None,
     live_limits: LiveLimits | None = None,
+    witnesses: Sequence[WitnessClient] = (),
 ) -> FastAPI:
     """The API and pages over `recorder`. A tournament's table plays at the tournament's
     stakes; `level_for(stream, fold)` gives the level of a table outside any tournament.
     `allowed_hosts`: the Host headers answered (None: any, for tests); `live_limits`: how many
     event streams a client may hold open."""
     services = Services(recorder, auth or Auth(), clock, level_for, signing_key, poll_seconds,
-                        live_limits or LiveLimits())
+                        live_limits or LiveLimits(), witnesses)
     app = FastAPI(
         title="handlog", version="1", lifespan=services.lifespan, docs_url=None,
         redoc_url=None, description="Record live No-Limit Hold'em tournament hands: table "

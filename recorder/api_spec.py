@@ -127,6 +127,7 @@ TABLE_STREAM = event_stream_answers(400, 401, 404, 422, 429)
 FLOOR_STREAM = event_stream_answers(401, 429)
 LOG_KEY = answers(401)
 READ_CHECKPOINT = answers(401)
+LOG_WITNESSES = answers(401)
 TAKE_CHECKPOINT = answers(401, 403, 404)
 
 

@@ -5,7 +5,7 @@ hub and the read models (the tables' views, the floor's cards), built once per a
 from __future__ import annotations
 
 import os
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -24,6 +24,7 @@ from handlog.recorder.live import Hub
 from handlog.recorder.live_share import LiveCounter, LiveLimits, SharedViews
 from handlog.recorder.service import Recorder
 from handlog.recorder.views import EventLog, sees_hole_cards, table_view
+from handlog.recorder.witness_client import WitnessClient
 from handlog.replay.fold import TableFold, level_of
 from handlog.schema.checkpoint import SigningKey
 
@@ -58,6 +59,8 @@ class Services:
     signing_key: SigningKey | None = None
     poll_seconds: float = 1.0
     live_limits: LiveLimits = field(default_factory=LiveLimits)
+    witnesses: Sequence[WitnessClient] = ()
+    """The witnesses each checkpoint is posted to (`serve --witness`), for their state."""
 
     def __post_init__(self) -> None:
         self.store = self.recorder.store

@@ -74,7 +74,11 @@ def report(db_url: str | None, tournament: str | None, fmt: str, out: Path,
                f"written to {', '.join(map(str, written))} ("
                + ("every hole card the log knows" if all_cards else
                   "only the cards shown at the table") + ")")
-    if audit.clean:
+    tail = verdict.get("unsigned_tail", 0)
+    if audit.clean and tail:
+        click.echo(f"no findings, but {tail} events after the last checkpoint are not covered "
+                   "by a signature")
+    elif audit.clean:
         click.echo("clean")
     else:
         count = len(verdict["findings"]) + len(verdict["chain"]["problems"])

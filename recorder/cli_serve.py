@@ -29,11 +29,13 @@ from handlog.recorder.auth import MIN_SECRET_BYTES, Auth
 from handlog.recorder.cli_db import db_option, user_errors
 from handlog.recorder.service import Recorder
 from handlog.recorder.signing import (
+    DEFAULT_DELAY_SECONDS,
     sign_checkpoints,
     signing_key,
     signing_key_option,
     signing_key_path,
 )
+from handlog.recorder.witness_client import to_witnesses, witness_clients
 from handlog.schema.database import display_url, resolve_url
 from handlog.schema.store import open_store
 
@@ -209,6 +211,13 @@ def recovery_code(secret_file: Path | None) -> None:
 @click.option("--origin", default=None, metavar="NAME",
               help="The log's name in its checkpoints, given to a new signing key (default: "
               "$HANDLOG_ORIGIN, else handlog/<host name>); an existing key keeps its own.")
+@click.option("--checkpoint-delay", default=DEFAULT_DELAY_SECONDS, show_default=True,
+              type=click.FloatRange(min=0.01), metavar="SECONDS",
+              help="Sign a checkpoint at most this long after any append (rulings, "
+              "corrections, awards, deals and payouts are signed at once).")
+@click.option("--witness", "witnesses", multiple=True, metavar="URL=KEYFILE",
+              help="Post every checkpoint to this witness (`handlog witness serve`; KEYFILE: "
+              "its public key) and keep its cosignatures (repeatable).")
 @click.option("--workers", default=1, show_default=True, type=click.IntRange(1, 64),
               help="Server processes sharing the port (on PostgreSQL: each table's commands "
               "are ordered by the database, live updates cross processes by LISTEN/NOTIFY).")
@@ -216,7 +225,7 @@ def serve(db_url: str | None, host: str, port: int, director_pin: str | None,
           secret_file: Path | None, forwarded_allow_ips: str, allowed_hosts: str | None,
           certfile: Path | None, keyfile: Path | None, idle_minutes: int,
           no_demo: bool, signing_key_file: Path | None, origin: str | None,
-          workers: int) -> None:
+          checkpoint_delay: float, witnesses: tuple[str, ...], workers: int) -> None:
     """Serve the tablet, floor and viewer pages and the JSON API (Ctrl+C stops)."""
     server_runtime()
     from handlog.recorder.api import create_app
@@ -233,7 +242,8 @@ def serve(db_url: str | None, host: str, port: int, director_pin: str | None,
     key_path = signing_key_path(signing_key_file, secret_file)
     with user_errors():
         key = signing_key(key_path, origin)
-    sign_checkpoints(recorder, store, key)
+    clients = witness_clients(witnesses, store, key_path.parent / "cosigned")
+    sign_checkpoints(recorder, store, key, checkpoint_delay, after=to_witnesses(clients))
     created = ""
     if not no_demo and not Tournaments(recorder).tournaments():
         created = setup_demo(recorder)
@@ -241,7 +251,8 @@ def serve(db_url: str | None, host: str, port: int, director_pin: str | None,
     auth = Auth(director_pin=pin, secret=secret, idle_seconds=idle_minutes * 60)
     hosts = [h.strip() for h in allowed_hosts.split(",") if h.strip()] \
         if allowed_hosts is not None else listening_hosts(host)
-    app = create_app(recorder, auth=auth, signing_key=key, allowed_hosts=hosts)
+    app = create_app(recorder, auth=auth, signing_key=key, allowed_hosts=hosts,
+                     witnesses=clients)
     shown_host = "localhost" if host in ("127.0.0.1", "0.0.0.0", "::") else host
     base = f"{'https' if certfile else 'http'}://{shown_host}:{port}"
     click.echo(f"handlog serving {display_url(url)}")
@@ -270,7 +281,7 @@ def serve(db_url: str | None, host: str, port: int, director_pin: str | None,
         os.environ[_WORKER_ENV] = json.dumps({
             "url": url, "pin": auth.director_pin, "secret": secret.decode(),
             "idle_seconds": idle_minutes * 60, "hosts": hosts, "key": str(key_path),
-            "origin": origin})
+            "origin": origin, "delay": checkpoint_delay, "witnesses": list(witnesses)})
         click.echo(f"{workers} server processes")
         proxies = [ip.strip() for ip in forwarded_allow_ips.split(",") if ip.strip()]
         uvicorn.run("handlog.recorder.cli_serve:worker_app", factory=True, workers=workers,
@@ -316,7 +327,9 @@ def worker_app() -> Any:
     store = open_store(config["url"])
     recorder = Recorder(store)
     key = signing_key(Path(config["key"]), config["origin"])
-    sign_checkpoints(recorder, store, key)
+    clients = witness_clients(config["witnesses"], store, Path(config["key"]).parent / "cosigned")
+    sign_checkpoints(recorder, store, key, config["delay"], after=to_witnesses(clients))
     auth = Auth(director_pin=config["pin"], secret=config["secret"].encode(),
                 idle_seconds=config["idle_seconds"])
-    return create_app(recorder, auth=auth, signing_key=key, allowed_hosts=config["hosts"])
+    return create_app(recorder, auth=auth, signing_key=key, allowed_hosts=config["hosts"],
+                      witnesses=clients)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import sys
 from pathlib import Path
 
@@ -13,8 +14,18 @@ from handlog.engine.profiles import get_profile
 from handlog.recorder.cli_db import db_option, user_errors
 from handlog.recorder.demo import DEMO_STRUCTURE, DemoSummary, run_demo
 from handlog.recorder.service import Actor, Recorder
+from handlog.recorder.signing import (
+    KEY_FILE,
+    sign_checkpoints,
+    signing_key,
+    signing_key_option,
+    signing_key_path,
+)
 from handlog.recorder.structure import StructureError, load_structure
 from handlog.recorder.tournament_service import Tournaments
+from handlog.schema.checkpoint import load_or_create_signing_key, record_checkpoint
+from handlog.schema.database import resolve_url
+from handlog.schema.sign_off import make_sign_off, result_rows, results_of
 from handlog.schema.store import open_store
 
 
@@ -43,6 +54,44 @@ def create(file: Path, tournament_id: str | None, db_url: str | None) -> None:
     profile = get_profile(structure.profile)
     click.echo(f"created tournament {name!r}: {structure.name}, profile {profile.name}, "
                f"{len(structure.levels)} levels, {structure.starting_stack} chips each")
+
+
+@tournament.command("sign-off")
+@db_option
+@click.argument("tournament_id", metavar="TOURNAMENT")
+@click.option("--director", required=True, help="Who signs (the director's name).")
+@click.option("--director-key", "director_key_file", required=True, metavar="FILE",
+              type=click.Path(dir_okay=False, path_type=Path),
+              help="The director's own signing key (made there on first use; `handlog log key "
+              "--signing-key FILE` prints its public key).")
+@signing_key_option
+@click.option("--out", required=True, type=click.Path(dir_okay=False, path_type=Path),
+              help="The signed sign-off to write.")
+def sign_off(db_url: str | None, tournament_id: str, director: str, director_key_file: Path,
+             signing_key_file: Path | None, out: Path) -> None:
+    """Sign the tournament's results (places, prizes, bounties, the high hand, deals, rulings
+    and corrections) with the director's key, resting on a checkpoint signed now."""
+    stream = "tournament-" + tournament_id.removeprefix("tournament-")
+    name = "director/" + "".join(c if c.isalnum() or c in "-_." else "-" for c in director)
+    with user_errors():
+        director_key, made = load_or_create_signing_key(director_key_file, name)
+        room_key = signing_key(signing_key_path(signing_key_file))
+        with open_store(db_url) as store:
+            rows = result_rows(store, stream)
+            if not rows:
+                raise click.ClickException(f"no tournament {tournament_id!r} in the log")
+            taken = record_checkpoint(store, room_key, "director_sign_off")
+        text = make_sign_off(director_key, stream, director, taken.checkpoint,
+                             results_of(rows, stream))
+    try:
+        out.write_text(text, encoding="utf-8")
+    except OSError as exc:
+        raise click.ClickException(f"cannot write {out}: {exc.strerror}") from None
+    if made:
+        click.echo(f"made the director's key {director_key_file}; public key: "
+                   f"{director_key.verifier.text()}")
+    click.echo(f"{len(results_of(rows, stream))} results of {stream} signed off by {director} "
+               f"on checkpoint {taken.number} ({taken.checkpoint.size} events): {out}")
 
 
 @tournament.command("penalty")
@@ -185,9 +234,10 @@ def hand_for_hand(tournament_id: str, switch: str, director: str, db_url: str | 
 @click.option("--deal", type=click.Choice(["icm", "chip-chop", "chip-chop-last-guaranteed"]),
               default=None, help="Record a deal of that kind when three players are left at "
               "the final table (where the house rules allow deals, e.g. Octobermuck).")
+@signing_key_option
 def demo(db_url: str | None, players: int, tables: int, seed: int, hands: int,
          structure_file: Path | None, hands_per_level: int, deal: str | None,
-         chip_count: bool, hand_for_hand: bool) -> None:
+         chip_count: bool, hand_for_hand: bool, signing_key_file: Path | None) -> None:
     """Play a simulated tournament from registration to a winner through the recorder:
     table breaks down to the final table, a penalty, bounties and the high hand where the
     structure has them, and optionally a deal."""
@@ -203,8 +253,12 @@ def demo(db_url: str | None, players: int, tables: int, seed: int, hands: int,
             raise click.ClickException(
                 f"--deal: the {profile.name} rules allow no deals (deals_allowed is false); "
                 "try --structure examples/octobermuck.toml")
+    key_path = _demo_key_path(signing_key_file, db_url)
     with user_errors(), open_store(db_url, upgrade=True) as store:
         recorder = Recorder(store)
+        # Signed as `handlog serve` signs: at once after rulings, corrections, awards, deals
+        # and payouts, and what is left unsigned at the end signed before leaving.
+        checkpoints = sign_checkpoints(recorder, store, signing_key(key_path))
         with click.progressbar(length=players - 1, label="players out",
                                file=sys.stderr) as bar:
             seen = [players]
@@ -221,6 +275,9 @@ def demo(db_url: str | None, players: int, tables: int, seed: int, hands: int,
                                    chip_count=chip_count, hand_for_hand=hand_for_hand)
             except RuleViolation as violation:
                 raise click.ClickException(str(violation)) from None
+            finally:
+                checkpoints.flush()
+                checkpoints.close()
     rate = summary.hands / summary.seconds if summary.seconds else 0.0
     click.echo(f"tournament {summary.tournament}: {summary.hands} hands, {summary.commands} "
                f"commands in {summary.seconds:.1f} s ({rate:.1f} hands/s recorded)")
@@ -239,3 +296,13 @@ def demo(db_url: str | None, players: int, tables: int, seed: int, hands: int,
     else:
         click.echo(f"stopped after {summary.hands} hands (no winner yet)")
     click.echo(f"check it: handlog replay --db {store.url}")
+
+
+def _demo_key_path(option: Path | None, db_url: str | None) -> Path:
+    """--signing-key, else $HANDLOG_SIGNING_KEY, else beside a SQLite file, else ./."""
+    if option is not None or os.environ.get("HANDLOG_SIGNING_KEY"):
+        return signing_key_path(option)
+    url = resolve_url(db_url)
+    if url.startswith("sqlite:///") and url != "sqlite:///:memory:":
+        return Path(url.removeprefix("sqlite:///")).parent / KEY_FILE
+    return signing_key_path(None)

@@ -11,6 +11,10 @@ import importlib
 import click
 
 LAZY_COMMANDS: dict[str, tuple[str, str]] = {
+    "archive": ("handlog.recorder.cli_archive:archive",
+                "Write one zip of the event for the record (the log with its hashes, "
+                "checkpoints, cosignatures, keys, sign-off, report and how to verify it), or "
+                "check one offline."),
     "db": ("handlog.recorder.cli_db:db",
            "Create, migrate and inspect the database that holds the log."),
     "demo": ("handlog.recorder.cli_tournament:demo",
@@ -45,6 +49,9 @@ LAZY_COMMANDS: dict[str, tuple[str, str]] = {
     "hand": ("handlog.recorder.cli_hands:hand", "One hand, whole."),
     "floor": ("handlog.recorder.cli_table:floor",
               "The whole room: every tournament and table, now or as it stood at a time."),
+    "witness": ("handlog.recorder.cli_witness:witness",
+                "Witness a room's log: cosign each checkpoint that extends the last one "
+                "cosigned."),
     "whatif": ("handlog.recorder.cli_hands:whatif",
                "What would have followed another ruling at STREAM: stacks, eliminations, places"
                " and prizes beside what was recorded."),

@@ -111,6 +111,9 @@ class Recorder:
     _listeners: list[Callable[[str, int], None]] = field(default_factory=list)
     checkpoint: Callable[[str], object] | None = None
     """Signs a checkpoint of the log, given why (recorder/signing.py sets it for a server)."""
+    unsigned: Callable[[], object] | None = None
+    """Told of an append that needs no checkpoint at once (recorder/signing.py: one is signed
+    within the room's delay)."""
     _appended: list[Callable[[Sequence[StoredEvent]], None]] = field(default_factory=list)
     snapshot_every: int = SNAPSHOT_EVERY
     """Events between two stored snapshots of a table (0: none kept or read; each table
@@ -520,6 +523,8 @@ class Recorder:
             reason = _checkpoint_reason(every)
             if reason is not None:
                 self.checkpoint(reason)
+            elif self.unsigned is not None:
+                self.unsigned()
         for events in stored:
             for listener in list(self._listeners):
                 listener(events[-1].stream_id, events[-1].version)
@@ -621,4 +626,8 @@ def _checkpoint_reason(stored: Sequence[StoredEvent]) -> str | None:
 
 
 CHECKPOINT_PRIORITY = ("tournament_finished", "table_closed", "break_started", "level_started",
-                       "prizes_awarded")
+                       "prizes_awarded", "deal_recorded", "high_hand_awarded", "bounty_assigned",
+                       "ruling_recorded", "penalty_recorded", "event_voided", "event_amended",
+                       "stack_corrected", "hand_voided")
+"""Events after which a checkpoint is signed at once (every ruling, correction, award, deal
+and payout among them); after any other, one is signed within the room's delay."""

@@ -13,12 +13,20 @@ from __future__ import annotations
 import os
 import re
 import socket
+import threading
+from collections.abc import Callable
 from pathlib import Path
 
 import click
 
 from handlog.recorder.service import Recorder
-from handlog.schema.checkpoint import SigningKey, load_or_create_signing_key, record_checkpoint
+from handlog.schema.checkpoint import (
+    SigningKey,
+    StoredCheckpoint,
+    latest_checkpoint,
+    load_or_create_signing_key,
+    record_checkpoint,
+)
 from handlog.schema.store import EventStore
 
 KEY_FILE = "handlog.signing-key"
@@ -48,10 +56,79 @@ def signing_key(path: Path, origin: str | None = None) -> SigningKey:
     return key
 
 
-def sign_checkpoints(recorder: Recorder, store: EventStore, key: SigningKey) -> None:
-    """Take a signed checkpoint whenever the recorder records a level, a break, a table closing
-    or the end of a tournament."""
-    recorder.checkpoint = lambda reason: record_checkpoint(store, key, reason)
+DEFAULT_DELAY_SECONDS = 60.0
+
+
+class Checkpointer:
+    """Signs a checkpoint at once after a level, break, table closing, finish, ruling,
+    correction, award, deal or payout, and at most `delay` seconds after any other append
+    (one timer at a time, on its own thread: a tap never waits for it). `after` is told of
+    each checkpoint signed (the witnesses are sent it from there)."""
+
+    def __init__(self, store: EventStore, key: SigningKey,
+                 delay: float = DEFAULT_DELAY_SECONDS,
+                 after: Callable[[StoredCheckpoint], object] | None = None) -> None:
+        self.store = store
+        self.key = key
+        self.delay = delay
+        self.after = after
+        self._lock = threading.Lock()
+        self._timer: threading.Timer | None = None
+
+    def sign(self, reason: str) -> StoredCheckpoint:
+        with self._lock:
+            if self._timer is not None:
+                self._timer.cancel()
+                self._timer = None
+        taken = record_checkpoint(self.store, self.key, reason)
+        if self.after is not None:
+            self.after(taken)
+        return taken
+
+    def unsigned(self) -> None:
+        with self._lock:
+            if self._timer is not None:
+                return
+            self._timer = threading.Timer(self.delay, self._elapsed)
+            self._timer.daemon = True
+            self._timer.start()
+
+    def _elapsed(self) -> None:
+        with self._lock:
+            self._timer = None
+        try:
+            head = self.store.tree_head()
+            latest = latest_checkpoint(self.store)
+            if latest is None or latest.checkpoint.size < head.size:
+                self.sign("delay_elapsed")
+        except Exception as exc:  # noqa: BLE001 - a timer thread has no caller to raise to
+            click.echo(f"the delayed checkpoint could not be signed: {exc}", err=True)
+
+    def flush(self) -> None:
+        """Sign now what the timer would sign (a closing server, the end of a demo)."""
+        with self._lock:
+            timer, self._timer = self._timer, None
+        if timer is not None:
+            timer.cancel()
+            self._elapsed()
+
+    def close(self) -> None:
+        with self._lock:
+            if self._timer is not None:
+                self._timer.cancel()
+                self._timer = None
+
+
+def sign_checkpoints(recorder: Recorder, store: EventStore, key: SigningKey,
+                     delay: float = DEFAULT_DELAY_SECONDS,
+                     after: Callable[[StoredCheckpoint], object] | None = None) -> Checkpointer:
+    """Take a signed checkpoint at once whenever the recorder records a level, a break, a
+    table closing, the end of a tournament, a ruling, a correction, an award, a deal or a
+    payout, and within `delay` seconds of any other append."""
+    signer = Checkpointer(store, key, delay, after)
+    recorder.checkpoint = signer.sign
+    recorder.unsigned = signer.unsigned
+    return signer
 
 
 signing_key_option = click.option(

@@ -228,8 +228,14 @@ def build_report_from(log: LogSnapshot, tournament: str | None = None,
         "rulings": _rulings(log, tournaments, export.tables, all_cards),
         "checkpoint": _checkpoint(checkpoint),
     }
+    data["verdict"]["unsigned_tail"] = unsigned_tail(checkpoint, len(log.events))
     _attach(data)
     return AuditReport(data)
+
+
+def unsigned_tail(stored: StoredCheckpoint | None, events: int) -> int:
+    """The events of the whole log after its latest signed checkpoint (all, with none)."""
+    return max(events - (stored.checkpoint.size if stored is not None else 0), 0)
 
 
 def _checkpoint(stored: StoredCheckpoint | None) -> dict[str, Any] | None:

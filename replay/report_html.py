@@ -112,9 +112,16 @@ def _verdict_html(data: Mapping[str, Any]) -> str:
     problems = verdict["chain"]["problems"]
     merkle = verdict.get("merkle", {"ok": True, "breaks": []})
     replayed = verdict["replayed"]
-    if verdict["clean"]:
+    tail = verdict.get("unsigned_tail", 0)
+    if verdict["clean"] and not tail:
         parts.append('<div class="verdict clean">CLEAN: every event replays through the '
-                     "engine and every hash chain is intact</div>")
+                     "engine, every hash chain is intact and every event is covered by a "
+                     "signed checkpoint</div>")
+    elif verdict["clean"]:
+        parts.append('<div class="verdict findings">NO FINDINGS, NOT ALL SIGNED: every event '
+                     "replays through the engine and every hash chain is intact, but "
+                     f"{tail:,} events after the last checkpoint are not covered by a "
+                     "signature</div>")
     else:
         count = len(findings) + len(problems) + len(merkle["breaks"])
         parts.append(f'<div class="verdict findings">{count} FINDING{"S" if count != 1 else ""}'

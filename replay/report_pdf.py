@@ -188,9 +188,16 @@ def render_pdf(data: Mapping[str, Any]) -> bytes:
     story.append(Paragraph("Verdict", H2))
     count = len(verdict["findings"]) + len(verdict["chain"]["problems"]) + len(
         verdict.get("log_breaks", []))
-    story.append(_p("CLEAN: every event replays through the engine and every hash chain is "
-                    "intact" if data["verdict"]["clean"] else f"{count} FINDING(S)",
-                    GOOD if data["verdict"]["clean"] else BAD))
+    tail = verdict.get("unsigned_tail", 0)
+    if data["verdict"]["clean"] and tail:
+        story.append(_p(f"NO FINDINGS, NOT ALL SIGNED: every event replays through the engine "
+                        f"and every hash chain is intact, but {tail:,} events after the last "
+                        "checkpoint are not covered by a signature", BAD))
+    else:
+        story.append(_p("CLEAN: every event replays through the engine, every hash chain is "
+                        "intact and every event is covered by a signed checkpoint"
+                        if data["verdict"]["clean"] else f"{count} FINDING(S)",
+                        GOOD if data["verdict"]["clean"] else BAD))
     if verdict["findings"]:
         story.append(_table(("stream", "version", "event", "rule", "what"),
                             [(f["stream"], f["version"], f["event"], f["rule"], f["message"])

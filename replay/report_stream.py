@@ -40,6 +40,7 @@ from handlog.replay.report import (
     _table,
     _tournament,
     build_report,
+    unsigned_tail,
 )
 from handlog.replay.report_html import PAGED_ABOVE, render_html, render_table_page, table_page_name
 from handlog.replay.verify import replay_log
@@ -172,6 +173,8 @@ def _streamed_html(store: EventStore, out: Path, wanted: str | None, database: s
     data["tables"] = tables
     data["corrections"] = [c for s in sorted(corrections) for c in corrections[s]]
     data["rulings"] = _rulings(small_log, tournaments, [], all_cards) + table_rulings
-    data["checkpoint"] = _checkpoint(latest_checkpoint(store))
+    latest = latest_checkpoint(store)
+    data["checkpoint"] = _checkpoint(latest)
+    data["verdict"]["unsigned_tail"] = unsigned_tail(latest, store.tree_head().size)
     out.write_text(render_html(data, pages), encoding="utf-8")
     return AuditReport(data), written

@@ -47,7 +47,9 @@ MAX_SIGNATURES = 16
 
 REASONS = (
     "level_started", "break_started", "table_closed", "tournament_finished",
-    "prizes_awarded", "on_demand",
+    "prizes_awarded", "on_demand", "deal_recorded", "high_hand_awarded", "bounty_assigned",
+    "ruling_recorded", "penalty_recorded", "event_voided", "event_amended", "stack_corrected",
+    "hand_voided", "delay_elapsed", "director_sign_off",
 )
 """Why a checkpoint was taken (stored as a code; words are rendered when read)."""
 
@@ -186,13 +188,25 @@ def _b64(text: str, what: str) -> bytes:
 # --- the note ---------------------------------------------------------------------------------
 
 
-def checkpoint_body(origin: str, size: int, root: bytes) -> str:
-    return f"{origin}\n{size}\n{base64.b64encode(root).decode()}\n"
+TIME_EXTENSION = "handlog-time"
+"""The extension line that carries the signing time inside the signed text:
+`handlog-time 2026-12-02T11:30:05Z` (C2SP tlog-checkpoint: verifiers that do not know an
+extension line skip it; a witness cosigns it with the rest of the body)."""
 
 
-def sign_checkpoint(key: SigningKey, size: int, root: bytes) -> str:
-    """The signed note of the tree head (size, root), signed by `key` (origin = its name)."""
-    body = checkpoint_body(key.name, size, root)
+def checkpoint_body(origin: str, size: int, root: bytes, signed_at: datetime | None = None
+                    ) -> str:
+    body = f"{origin}\n{size}\n{base64.b64encode(root).decode()}\n"
+    if signed_at is not None:
+        body += f"{TIME_EXTENSION} {signed_at.astimezone(UTC).strftime('%Y-%m-%dT%H:%M:%SZ')}\n"
+    return body
+
+
+def sign_checkpoint(key: SigningKey, size: int, root: bytes,
+                    signed_at: datetime | None = None) -> str:
+    """The signed note of the tree head (size, root), signed by `key` (origin = its name),
+    with the signing time as an extension line when given."""
+    body = checkpoint_body(key.name, size, root, signed_at)
     signature = base64.b64encode(key.verifier.id + key.sign(body.encode("utf-8"))).decode()
     return f"{body}\n{DASH} {key.name} {signature}\n"
 
@@ -209,6 +223,19 @@ class Checkpoint:
     @property
     def root_hex(self) -> str:
         return self.root.hex()
+
+    @property
+    def signed_at(self) -> datetime | None:
+        """The time in the signed text (the `handlog-time` extension line), if any."""
+        body = self.text[:self.text.rindex("\n\n") + 1] if "\n\n" in self.text else ""
+        for line in body.split("\n")[3:]:
+            if line.startswith(TIME_EXTENSION + " "):
+                try:
+                    return datetime.strptime(line[len(TIME_EXTENSION) + 1:],
+                                             "%Y-%m-%dT%H:%M:%SZ").replace(tzinfo=UTC)
+                except ValueError:
+                    return None
+        return None
 
 
 def parse_checkpoint(text: str, key: VerifierKey | None = None) -> Checkpoint:
@@ -287,7 +314,7 @@ def record_checkpoint(store: EventStore, key: SigningKey, reason: str,
     moment = (now or datetime.now(UTC)).astimezone(UTC)
     with store.connection(write=True) as connection:
         head = read_head(connection)
-        text = sign_checkpoint(key, head.size, head.root)
+        text = sign_checkpoint(key, head.size, head.root, moment)
         number = connection.execute(
             sa.insert(checkpoints_table).returning(checkpoints_table.c.checkpoint_id),
             {"tree_size": head.size, "root_hash": head.root.hex(), "origin": key.name,

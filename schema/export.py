@@ -165,24 +165,71 @@ def write_lines(lines: Iterable[str], stream: TextIO) -> None:
         stream.write("\n")
 
 
+MAX_LINE = 16 * 1024 * 1024
+"""The longest line an export may hold (a payload is a few kilobytes): a longer one is damage."""
+
+
+class DamagedLine(ValueError):
+    """A line that is not UTF-8, not JSON, or not a JSON object: the file was damaged there."""
+
+
+def read_lines(path: Path) -> Iterator[tuple[int, str | DamagedLine]]:
+    """The file's lines, numbered from 1, each decoded as UTF-8 on its own, so one bad byte
+    names its line instead of ending the read (a DamagedLine in place of the text)."""
+    with open(path, "rb") as stream:
+        number = 0
+        while True:
+            raw = stream.readline(MAX_LINE + 1)
+            if not raw:
+                return
+            number += 1
+            if len(raw) > MAX_LINE and not raw.endswith(b"\n"):
+                yield number, DamagedLine(f"longer than {MAX_LINE} bytes")
+                while raw and not raw.endswith(b"\n"):  # skip the rest of that line
+                    raw = stream.readline(MAX_LINE + 1)
+                continue
+            try:
+                yield number, raw.decode("utf-8")
+            except UnicodeDecodeError as exc:
+                yield number, DamagedLine(
+                    f"not UTF-8 text (byte 0x{raw[exc.start]:02x} at column {exc.start + 1})")
+
+
+def parse_line(line: str) -> dict[str, Any]:
+    """One JSON object; DamagedLine (never RecursionError) for anything else."""
+    try:
+        record = json.loads(line)
+    except RecursionError:
+        raise DamagedLine("nested too deeply to be a log record") from None
+    except json.JSONDecodeError as exc:
+        raise DamagedLine(f"not JSON ({exc.msg} at column {exc.colno})") from None
+    except ValueError as exc:
+        raise DamagedLine(f"not JSON ({exc})") from None
+    if not isinstance(record, dict):
+        raise DamagedLine("not a JSON object")
+    return record
+
+
 def verify_export(path: Path) -> VerifyReport:
     """Verify an export file offline, with no database."""
-    with open(path, encoding="utf-8") as stream:
-        return verify_lines(stream)
+    return verify_lines(read_lines(path))
 
 
-def verify_lines(lines: Iterable[str]) -> VerifyReport:
+def verify_lines(lines: Iterable[str] | Iterable[tuple[int, str | DamagedLine]]) -> VerifyReport:
     report = VerifyReport()
     events: list[StoredEvent] = []
     heads: list[StreamHead] = []
     header_seen = False
-    for number, line in enumerate(lines, start=1):
+    for number, line in _numbered(lines):
+        if isinstance(line, DamagedLine):
+            report.file_errors.append(f"damaged file at line {number}: {line}")
+            if not header_seen:
+                return report
+            continue
         if not line.strip():
             continue
         try:
-            record = json.loads(line)
-            if not isinstance(record, dict):
-                raise ValueError("not a JSON object")
+            record = parse_line(line)
             kind = record.get("record")
             if not header_seen:
                 if kind != "header" or record.get("format") != FORMAT:
@@ -214,7 +261,8 @@ def verify_lines(lines: Iterable[str]) -> VerifyReport:
             if not header_seen:
                 report.file_errors.append(f"line {number}: this is not a handlog log export")
                 return report
-            report.file_errors.append(f"line {number}: {exc}")
+            damaged = "damaged file at " if isinstance(exc, DamagedLine) else ""
+            report.file_errors.append(f"{damaged}line {number}: {exc}")
     if not header_seen:
         report.file_errors.append("the file is empty: this is not a handlog log export")
         return report
@@ -222,6 +270,12 @@ def verify_lines(lines: Iterable[str]) -> VerifyReport:
     report.streams = len({head.stream_id for head in heads} | {e.stream_id for e in events})
     report.problems = verify_events(events, heads)
     return report
+
+
+def _numbered(lines: Iterable[str] | Iterable[tuple[int, str | DamagedLine]],
+              ) -> Iterator[tuple[int, str | DamagedLine]]:
+    for number, line in enumerate(lines, start=1):
+        yield line if isinstance(line, tuple) else (number, line)
 
 
 def _fields(record: dict[str, Any], names: tuple[str, ...]) -> None:
@@ -237,6 +291,12 @@ def _typed(record: dict[str, Any], name: str, expected: type) -> Any:
     value = record[name]
     if type(value) is not expected:
         raise ValueError(f"{name} should be {expected.__name__}, not {type(value).__name__}")
+    if isinstance(value, str) and not value.isascii():
+        try:
+            value.encode("utf-8")
+        except UnicodeEncodeError as exc:
+            raise DamagedLine(f"{name} holds {value[exc.start]!r}, a lone surrogate escape that "
+                              "is not Unicode text") from None
     return value
 
 
@@ -248,7 +308,7 @@ def _event(record: dict[str, Any]) -> StoredEvent:
     payload_json = _typed(record, "payload", str)
     try:
         payload = json.loads(payload_json)
-    except ValueError:
+    except (ValueError, RecursionError):
         payload = None
     event_id_field = _typed(record, "event_id", str)
     try:
@@ -315,50 +375,59 @@ def export_source(path: Path, reread: bool = True) -> LogSource:
 
 def _export_events(path: Path, heads: dict[str, tuple[int, str]],
                    checkpoints: list[tuple[int, str]], errors: list[str]) -> Iterator[RawEvent]:
-    with open(path, encoding="utf-8") as stream:
-        header_seen = False
-        for number, line in enumerate(stream, start=1):
-            if not line.strip():
-                continue
-            try:
-                record = json.loads(line)
-                if not isinstance(record, dict):
-                    raise ValueError("not a JSON object")
-            except ValueError:
-                if not header_seen:
-                    errors.append(f"line {number}: this is not a handlog log export")
-                    return
-                errors.append(f"line {number}: not a JSON object")
-                continue
-            kind = record.get("record")
+    try:
+        yield from _read_export(path, heads, checkpoints, errors)
+    except OSError as exc:
+        errors.append(f"cannot read {path}: {exc.strerror}")
+
+
+def _read_export(path: Path, heads: dict[str, tuple[int, str]],
+                 checkpoints: list[tuple[int, str]], errors: list[str]) -> Iterator[RawEvent]:
+    header_seen = False
+    for number, line in read_lines(path):
+        if not isinstance(line, DamagedLine) and not line.strip():
+            continue
+        try:
+            if isinstance(line, DamagedLine):
+                raise line
+            record = parse_line(line)
+        except DamagedLine as exc:
             if not header_seen:
-                if kind != "header" or record.get("format") != FORMAT:
-                    errors.append(f"line {number}: this is not a handlog log export "
-                                  "(no header line)")
-                    return
-                if record.get("format_version") != FORMAT_VERSION:
-                    errors.append(f"line {number}: export format version "
-                                  f"{record.get('format_version')!r} is not {FORMAT_VERSION}")
-                    return
-                header_seen = True
-                continue
-            try:
-                if kind == "event":
-                    stored = _event(record)
-                    yield (stored.position, stored.stream_id, stored.version,
-                           record["event_id"], stored.type, stored.schema_version,
-                           stored.payload_json, record["recorded_at"], stored.actor,
-                           stored.device, stored.prev_hash, stored.hash)
-                elif kind == "stream":
-                    head = _stream(record)
-                    heads[head.stream_id] = (head.version, head.hash)
-                elif kind == "checkpoint":
-                    _fields(record, _CHECKPOINT_FIELDS)
-                    checkpoints.append((_typed(record, "number", int),
-                                        _typed(record, "note", str)))
-                else:
-                    raise ValueError(f"unknown record {kind!r}")
-            except ValueError as exc:
-                errors.append(f"line {number}: {exc}")
+                errors.append(f"damaged file at line {number}: {exc}: this is not a "
+                              "handlog log export")
+                return
+            errors.append(f"damaged file at line {number}: {exc}")
+            continue
+        kind = record.get("record")
         if not header_seen:
-            errors.append("the file is empty: this is not a handlog log export")
+            if kind != "header" or record.get("format") != FORMAT:
+                errors.append(f"line {number}: this is not a handlog log export "
+                              "(no header line)")
+                return
+            if record.get("format_version") != FORMAT_VERSION:
+                errors.append(f"line {number}: export format version "
+                              f"{record.get('format_version')!r} is not {FORMAT_VERSION}")
+                return
+            header_seen = True
+            continue
+        try:
+            if kind == "event":
+                stored = _event(record)
+                yield (stored.position, stored.stream_id, stored.version,
+                       record["event_id"], stored.type, stored.schema_version,
+                       stored.payload_json, record["recorded_at"], stored.actor,
+                       stored.device, stored.prev_hash, stored.hash)
+            elif kind == "stream":
+                head = _stream(record)
+                heads[head.stream_id] = (head.version, head.hash)
+            elif kind == "checkpoint":
+                _fields(record, _CHECKPOINT_FIELDS)
+                checkpoints.append((_typed(record, "number", int),
+                                    _typed(record, "note", str)))
+            else:
+                raise ValueError(f"unknown record {kind!r}")
+        except ValueError as exc:
+            damaged = "damaged file at " if isinstance(exc, DamagedLine) else ""
+            errors.append(f"{damaged}line {number}: {exc}")
+    if not header_seen:
+        errors.append("the file is empty: this is not a handlog log export")

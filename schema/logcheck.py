@@ -31,8 +31,10 @@ from json.encoder import encode_basestring  # the C encoder json.dumps uses
 from typing import Any, NamedTuple
 
 from handlog.schema.checkpoint import Checkpoint, CheckpointError, VerifierKey, parse_checkpoint
+from handlog.schema.cosignature import Cosignature, WitnessKey, note_body, verify_cosignatures
 from handlog.schema.hashing import GENESIS_HASH, event_leaf
 from handlog.schema.merkle import read_head
+from handlog.schema.sign_off import Result, SignOff, compare
 from handlog.schema.store import EventStore
 from handlog.schema.tlog import (
     MemoryTree,
@@ -55,6 +57,11 @@ KINDS = {
     "stream_head_changed": "stream head changed",
     "checkpoint_signature": "checkpoint signature invalid",
     "tree_head_changed": "Merkle head changed",
+    "equivocation": "equivocation: two signed logs that cannot both be true",
+    "witness_quorum": "too few witnesses",
+    "clock_backwards": "signed time runs backwards",
+    "sign_off_changed": "results changed after the director's sign-off",
+    "sign_off_unanchored": "the sign-off rests on no checkpoint of this log",
 }
 """Every kind of break, with the words it is shown with."""
 
@@ -117,10 +124,49 @@ class LogCheck:
     breaks: list[Break] = field(default_factory=list)
     checkpoints: list[CheckpointResult] = field(default_factory=list)
     file_errors: list[str] = field(default_factory=list)
+    key: str | None = None
+    """The room's verifier key the checkpoints were checked with (None: none was given)."""
+    notes: list[str] = field(default_factory=list)
+    """Lines other checks add (the witnesses' cosignatures, the signed times)."""
+    min_witnesses: int = 0
+    witnessed_size: int = 0
+    """Events covered by a checkpoint with at least `min_witnesses` valid cosignatures."""
 
     @property
     def ok(self) -> bool:
         return not self.breaks and not self.file_errors
+
+    @property
+    def signed_size(self) -> int:
+        """Events covered by a checkpoint whose signature verified with the key given and
+        which the log extends (0 when no key was given)."""
+        if self.key is None:
+            return 0
+        return max((r.checkpoint.size for r in self.checkpoints
+                    if r.consistent and r.signature.startswith("ok")), default=0)
+
+    @property
+    def authenticated(self) -> bool:
+        return self.key is not None and any(
+            r.consistent and r.signature.startswith("ok") for r in self.checkpoints)
+
+    @property
+    def status(self) -> int:
+        """The exit status of `handlog log verify` (docs/guide.md, "For the auditor")."""
+        if not self.ok:
+            return EXIT_BROKEN
+        if not self.authenticated:
+            return EXIT_NOT_AUTHENTICATED
+        if self.covered_size < self.size:
+            return EXIT_UNSIGNED_TAIL
+        return EXIT_CLEAN
+
+    @property
+    def covered_size(self) -> int:
+        """Events covered by a signed checkpoint (and by enough witnesses, when asked)."""
+        if self.min_witnesses:
+            return min(self.signed_size, self.witnessed_size)
+        return self.signed_size
 
     def lines(self) -> list[str]:
         out = list(self.file_errors)
@@ -131,15 +177,40 @@ class LogCheck:
                      if result.consistent else "NOT consistent")
             out.append(f"checkpoint {result.number} ({result.label}): origin {cp.origin} size "
                        f"{cp.size} root {cp.root.hex()}, signature {result.signature}: {state}")
+        out.extend(self.notes)
         out.extend(str(item) for item in self.breaks)
         if self.ok:
             given = " and extends every checkpoint" if self.checkpoints else ""
             out.append(f"ok: {self.events} events in {self.streams} streams verified{given}")
+            if self.key is None:
+                out.append("NOT AUTHENTICATED: no --key was given, so no signature was checked; "
+                           "anyone can rewrite a log and sign it again with a key of their own. "
+                           "This says only that the log agrees with itself.")
+            elif not self.authenticated:
+                out.append(f"NOT AUTHENTICATED: no checkpoint signed by {self.key} covers the "
+                           "log")
+            elif self.covered_size < self.size:
+                what = (f"checkpoint with {self.min_witnesses} witness(es)"
+                        if self.min_witnesses else "checkpoint")
+                out.append(f"UNSIGNED TAIL: {self.size - self.covered_size} events after the "
+                           f"last {what} (size {self.covered_size}) are not covered by a "
+                           "signature")
+            else:
+                witnessed = (f" and cosigned by at least {self.min_witnesses} witness(es)"
+                             if self.min_witnesses else "")
+                out.append(f"CLEAN: all {self.size} events are covered by a checkpoint signed "
+                           f"by {self.key}{witnessed}")
         else:
             count = len(self.breaks) + len(self.file_errors)
             out.append(f"FAILED: {count} break(s) found in {self.events} events in "
                        f"{self.streams} streams")
         return out
+
+
+EXIT_CLEAN = 0
+EXIT_BROKEN = 1
+EXIT_NOT_AUTHENTICATED = 3
+EXIT_UNSIGNED_TAIL = 4
 
 
 # --- the input ---------------------------------------------------------------------------------
@@ -219,6 +290,8 @@ def check_log(
     source: LogSource,
     checkpoints: Sequence[GivenCheckpoint] = (),
     key: VerifierKey | None = None,
+    witness_keys: Sequence[WitnessKey] = (),
+    min_witnesses: int = 0,
 ) -> LogCheck:
     """Recompute everything from `source`, hold it to `checkpoints` (and to the stored ones).
 
@@ -226,12 +299,74 @@ def check_log(
     does not grow with the log but by 32 bytes a leaf (the Merkle tree, for the checkpoints'
     roots) and 8 an event id: per stream only its last version and hash. Only when anything
     there does not hold is it read again and checked in full, which names every break."""
+    report: LogCheck | None = None
     if source.reread is not None:
-        quick = _streamed_check(source, checkpoints, key)
-        if quick is not None:
-            return quick
-        source = source.reread()
-    return _full_check(source, checkpoints, key)
+        report = _streamed_check(source, checkpoints, key)
+        if report is None:
+            source = source.reread()
+    if report is None:
+        report = _full_check(source, checkpoints, key)
+    report.key = key.text() if key is not None else None
+    _check_times_and_witnesses(report, list(witness_keys), min_witnesses)
+    return report
+
+
+def _check_times_and_witnesses(report: LogCheck, keys: list[WitnessKey], minimum: int) -> None:
+    """Each checkpoint's signed time beside its witnesses' cosignature times; a signed time
+    that goes back while the log grows is a finding; with `minimum`, the latest checkpoint
+    must carry that many valid cosignatures (one per witness key)."""
+    report.min_witnesses = minimum
+    cosigned: dict[str, dict[str, Cosignature]] = {}
+    for result in report.checkpoints:
+        try:
+            body = note_body(result.checkpoint.text)
+            found = verify_cosignatures(result.checkpoint.text, keys) if keys else []
+        except CheckpointError as exc:
+            report.breaks.append(Break("checkpoint_signature", checkpoint=result.number,
+                                       detail=f"a cosignature: {exc}"))
+            continue
+        into = cosigned.setdefault(body, {})
+        for cosignature in found:
+            into.setdefault(cosignature.witness, cosignature)
+    trusted = [r for r in report.checkpoints if r.consistent and (
+        report.key is None or r.signature.startswith("ok"))]
+    shown: set[str] = set()
+    for result in sorted(trusted, key=lambda r: r.checkpoint.size):
+        body = note_body(result.checkpoint.text)
+        if body in shown:
+            continue
+        shown.add(body)
+        at = result.checkpoint.signed_at
+        signed = at.strftime("%Y-%m-%dT%H:%M:%SZ") if at else "no signed time"
+        witnesses = "; ".join(
+            f"cosigned by {c.witness.split('+')[0]} at {c.time.strftime('%Y-%m-%dT%H:%M:%SZ')}"
+            for c in cosigned.get(body, {}).values()) or "no valid cosignature"
+        report.notes.append(f"checkpoint {result.number} (size {result.checkpoint.size}): "
+                            f"signed at {signed}" + (f"; {witnesses}" if keys else ""))
+    last: tuple[int, Checkpoint] | None = None
+    for result in sorted(trusted, key=lambda r: r.checkpoint.size):
+        at = result.checkpoint.signed_at
+        if at is None:
+            continue
+        if last is not None and last[1].signed_at is not None and (
+                at < last[1].signed_at and result.checkpoint.size > last[1].size):
+            report.breaks.append(Break("clock_backwards", checkpoint=result.number, detail=(
+                f"checkpoint {result.number} of size {result.checkpoint.size} was signed at "
+                f"{at:%Y-%m-%dT%H:%M:%SZ}, before checkpoint {last[0]} of size "
+                f"{last[1].size} ({last[1].signed_at:%Y-%m-%dT%H:%M:%SZ})")))
+        last = (result.number, result.checkpoint)
+    if not minimum:
+        return
+    witnessed = [r for r in trusted
+                 if len(cosigned.get(note_body(r.checkpoint.text), {})) >= minimum]
+    report.witnessed_size = max((r.checkpoint.size for r in witnessed), default=0)
+    if not witnessed and report.size:
+        best = max((len(cosigned.get(note_body(r.checkpoint.text), {})) for r in trusted),
+                   default=0)
+        report.breaks.append(Break("witness_quorum", detail=(
+            f"no checkpoint of this log carries {minimum} valid cosignature(s) of the witness "
+            f"keys given (the most found: {best}): the witnesses did not see this log, or it "
+            "is not the log they cosigned")))
 
 
 class CompactTree:
@@ -452,7 +587,7 @@ def _full_check(
 def _hand_number(payload_json: str) -> int | None:
     try:
         number = json.loads(payload_json).get("hand_number")
-    except (ValueError, AttributeError):
+    except (ValueError, AttributeError, RecursionError):
         return None
     return number if type(number) is int else None
 
@@ -725,6 +860,7 @@ def _check_checkpoints(report: LogCheck, found: _Breaks, source: LogSource,
                    if text not in texts]
     present = set(event_ids)
     matched_sizes = [0]
+    twins = _equivocations(found, candidates, key, tree)
     for number, (label, text) in enumerate(candidates, start=1):
         signature = "not checked"
         try:
@@ -760,8 +896,9 @@ def _check_checkpoints(report: LogCheck, found: _Breaks, source: LogSource,
             continue
         if tree.root(size) != checkpoint.root:
             assert isinstance(tree, MemoryTree)  # the streamed check stops before this
-            _not_an_extension(found, number, checkpoint, tree, source,
-                              max(s for s in matched_sizes if s <= size))
+            if number not in twins:  # else the equivocation says it
+                _not_an_extension(found, number, checkpoint, tree, source,
+                                  max(s for s in matched_sizes if s <= size))
             report.checkpoints.append(CheckpointResult(number, label, checkpoint, False, 0,
                                                        signature))
             continue
@@ -770,6 +907,36 @@ def _check_checkpoints(report: LogCheck, found: _Breaks, source: LogSource,
         matched_sizes.append(size)
         report.checkpoints.append(CheckpointResult(number, label, checkpoint, consistent,
                                                    len(proof), signature))
+
+
+def _equivocations(found: _Breaks, candidates: Sequence[tuple[str, str]],
+                   key: VerifierKey | None, tree: MemoryTree | CompactTree) -> set[int]:
+    """Two checkpoints of one origin and size with different roots: the room signed two logs
+    (a split view). With a key, only checkpoints whose signature verifies count. Returns the
+    numbers of those that disagree with the log where another of their size agrees."""
+    seen: dict[tuple[str, int], list[tuple[int, str, Checkpoint]]] = {}
+    for number, (label, text) in enumerate(candidates, start=1):
+        try:
+            checkpoint = parse_checkpoint(text, key)
+        except CheckpointError:
+            continue
+        seen.setdefault((checkpoint.origin, checkpoint.size), []).append(
+            (number, label, checkpoint))
+    twins: set[int] = set()
+    for (origin, size), group in seen.items():
+        roots = {cp.root for _n, _l, cp in group}
+        if len(roots) < 2:
+            continue
+        first = group[0]
+        other = next(item for item in group if item[2].root != first[2].root)
+        checked = f"signed by {key.text()}" if key is not None else "signatures not checked"
+        found.add("equivocation", checkpoint=other[0], detail=(
+            f"checkpoint {first[0]} ({first[1]}) and checkpoint {other[0]} ({other[1]}) are both "
+            f"signed for {origin} at size {size} with different roots {first[2].root.hex()} and "
+            f"{other[2].root.hex()} ({checked}): the room signed two different logs"))
+        if size <= tree.size and tree.root(size) in roots:
+            twins.update(n for n, _l, cp in group if cp.root != tree.root(size))
+    return twins
 
 
 def _not_an_extension(found: _Breaks, number: int, checkpoint: Checkpoint, tree: MemoryTree,
@@ -837,7 +1004,8 @@ _LEAVES_SQL = {
 
 
 def check_store(store: EventStore, checkpoints: Sequence[GivenCheckpoint] = (),
-                key: VerifierKey | None = None) -> LogCheck:
+                key: VerifierKey | None = None, witness_keys: Sequence[WitnessKey] = (),
+                min_witnesses: int = 0) -> LogCheck:
     """`check_log` of the database, read in one snapshot through the driver's own cursors
     (events and leaves streamed; on PostgreSQL server-side cursors)."""
     with store.connection() as connection:
@@ -889,7 +1057,7 @@ def check_store(store: EventStore, checkpoints: Sequence[GivenCheckpoint] = (),
             )
 
         try:
-            return check_log(source(True), checkpoints, key)
+            return check_log(source(True), checkpoints, key, witness_keys, min_witnesses)
         finally:
             for cursor in cursors:
                 cursor.close()
@@ -901,3 +1069,25 @@ def _batches(cursor: Any) -> Iterator[RawEvent]:
         if not batch:
             return
         yield from batch
+
+
+def hold_to_sign_off(report: LogCheck, sign_off: SignOff, now: list[Result]) -> None:
+    """The director's sign-off against the log: it must rest on a checkpoint the log extends,
+    and the tournament's results must be those signed off."""
+    anchored = next((r for r in report.checkpoints if r.consistent and
+                     (r.checkpoint.origin, r.checkpoint.size, r.checkpoint.root) ==
+                     (sign_off.origin, sign_off.size, sign_off.root)), None)
+    if anchored is None:
+        report.breaks.append(Break("sign_off_unanchored", detail=(
+            f"the sign-off of {sign_off.tournament} names checkpoint {sign_off.origin} size "
+            f"{sign_off.size} root {sign_off.root.hex()}, which is not a checkpoint this log "
+            "extends")))
+    for change in compare(sign_off, now):
+        version = int(change.split(" ")[1])
+        report.breaks.append(Break("sign_off_changed", stream_id=sign_off.tournament,
+                                   version=version, detail=change))
+    state = "signature ok" if sign_off.signed_by else "signature not checked"
+    report.notes.append(
+        f"sign-off of {sign_off.tournament} by {sign_off.director} at {sign_off.signed_at} "
+        f"({state}): {len(sign_off.results)} results, resting on checkpoint of size "
+        f"{sign_off.size}" + (f" ({anchored.label})" if anchored else ""))

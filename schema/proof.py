@@ -240,3 +240,17 @@ def check_proof(text: str, key: VerifierKey) -> ProvenEvent | ProvenExtension:
             f"signed at size {size}")
     return ProvenEvent(event["stream_id"], event["version"], event["event_id"], index, size,
                        checkpoint.origin)
+
+
+def consistency_path(store: EventStore, first: int, second: int) -> list[bytes]:
+    """The RFC 9162 consistency proof from size `first` to size `second` of the stored log
+    (what a witness asks with a checkpoint of size `second`); ProofError if it cannot be."""
+    if not 0 <= first <= second:
+        raise ProofError(f"no consistency proof from size {first} to size {second}")
+    with store.connection() as connection:
+        if read_head(connection).size < second:
+            raise ProofError(f"the log has fewer than {second} events: it was rolled back or "
+                             "truncated")
+        if first == 0 or first == second:
+            return []
+        return tree_consistency_proof(StoredTree(connection), first, second)

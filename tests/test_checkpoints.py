@@ -5,6 +5,7 @@ finish, the floor's button and `GET /api/log/key`, and proofs that do not hold."
 from __future__ import annotations
 
 import json
+import re
 import stat
 from pathlib import Path
 from typing import Any
@@ -53,8 +54,10 @@ def test_log_key_and_log_checkpoint_print_c2sp_text(sqlite_url: str, tmp_path: P
     assert result.exit_code == 0, result.output
     lines = result.output.split("\n")
     assert lines[:2] == ["room.example/main", "3"]
-    assert len(lines[2]) == 44 and lines[3] == ""
-    assert lines[4].startswith("\u2014 room.example/main ")
+    assert len(lines[2]) == 44
+    assert re.fullmatch(r"handlog-time \d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ", lines[3])
+    assert lines[4] == ""
+    assert lines[5].startswith("\u2014 room.example/main ")
     assert result.output.endswith("\n")
     stored = stored_checkpoints(open_store(sqlite_url))
     assert [(c.number, c.reason, c.checkpoint.text) for c in stored] == [

@@ -20,6 +20,11 @@ from handlog import migrations
 from handlog.schema.store import StoredEvent, open_store, upgrade_database
 
 HEAD = migrations.HEAD_REVISION
+NOT_AUTHENTICATED = (
+    "NOT AUTHENTICATED: no --key was given, so no signature was checked; anyone can rewrite a "
+    "log and sign it again with a key of their own. This says only that the log agrees with "
+    "itself."
+)
 EMPTY_ROOT = "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"
 
 
@@ -101,15 +106,17 @@ def test_verify_an_empty_log(db_url: str) -> None:
     upgrade_database(db_url)
     result = handlog("log", "verify", "--db", db_url)
     assert (result.exit_code, result.output) == (
-        0, f"tree size 0 root {EMPTY_ROOT}\nok: 0 events in 0 streams verified\n"
+        3, f"tree size 0 root {EMPTY_ROOT}\nok: 0 events in 0 streams verified\n"
+        f"{NOT_AUTHENTICATED}\n"
     )
 
 
 def test_verify_a_good_log(db_url: str) -> None:
     fill(db_url)
     result = handlog("log", "verify", "--db", db_url)
-    assert result.exit_code == 0
-    assert result.output.splitlines()[-1] == "ok: 6 events in 2 streams verified"
+    assert result.exit_code == 3, "no --key: nothing authenticated, its own status"
+    assert result.output.splitlines()[-2:] == ["ok: 6 events in 2 streams verified",
+                                               NOT_AUTHENTICATED]
     assert re.fullmatch(r"tree size 6 root [0-9a-f]{64}", result.output.splitlines()[0])
 
 
@@ -252,8 +259,8 @@ def test_export_writes_every_column_and_verifies_offline(db_url: str, tmp_path: 
     assert [line for line in lines if line["record"] == "stream"][0]["head_version"] == 5
 
     result = handlog("log", "verify", str(out))
-    assert result.exit_code == 0, result.output
-    assert result.output.splitlines()[-1] == "ok: 6 events in 2 streams verified"
+    assert result.exit_code == 3, result.output
+    assert result.output.splitlines()[-2] == "ok: 6 events in 2 streams verified"
 
 
 Tamper = Callable[[list[str]], tuple[list[str], str]]
@@ -398,8 +405,8 @@ def test_handlog_as_a_process(db_url: str, tmp_path: Path) -> None:
     exported = run_handlog("log", "export", "--out", str(out), "--db", db_url)
     assert exported.returncode == 0, exported.stderr
     verified = run_handlog("log", "verify", str(out))
-    assert verified.returncode == 0
-    assert verified.stdout.splitlines()[-1] == "ok: 6 events in 2 streams verified"
+    assert verified.returncode == 3
+    assert verified.stdout.splitlines()[-2] == "ok: 6 events in 2 streams verified"
 
     out.write_text(out.read_text(encoding="utf-8").replace('{\\"n\\":5}', '{\\"n\\":6}'),
                    encoding="utf-8")
@@ -422,6 +429,6 @@ def test_verify_recomputes_the_hash_of_any_text_exactly(db_url: str) -> None:
             new_event({"a": "\u2028\u2029\x7f"}, event_type="ruling_recorded"),
         ], kind="table")
     result = handlog("log", "verify", "--db", db_url)
-    assert result.exit_code == 0, result.output
+    assert result.exit_code == 3, result.output
     _tamper_in_database(db_url, "UPDATE events SET actor = 'x' WHERE version = 1")
     assert handlog("log", "verify", "--db", db_url).exit_code == 1

@@ -188,7 +188,8 @@ def test_an_untouched_log_verifies_against_its_checkpoint(room: Room) -> None:
     assert re.search(r"^tree size \d+ root [0-9a-f]{64}$", result.output, re.M)
     assert f"checkpoint 1 ({room.checkpoint}): origin casino.example/poker-room size " \
         f"{room.size}" in result.output
-    assert result.output.splitlines()[-1].endswith("verified and extends every checkpoint")
+    assert result.output.splitlines()[-2].endswith("verified and extends every checkpoint")
+    assert result.output.splitlines()[-1].startswith(f"CLEAN: all {room.size} events are covered")
 
 
 def test_a_log_that_only_grew_since_the_checkpoint_verifies(room: Room) -> None:

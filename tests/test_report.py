@@ -170,6 +170,15 @@ def test_report_formats_on_the_command_line(log: LogUnderTest, report: AuditRepo
                                             tmp_path: Path) -> None:
     """`handlog report` writes each format from the same replay; the HTML page stands alone."""
     runner = CliRunner()
+    unsigned = runner.invoke(cli, ["report", "--db", log.url, "--format", "json", "--out",
+                                   str(tmp_path / "before.json")])
+    assert unsigned.exit_code == 0, unsigned.output
+    # Signed now, the whole log is covered and the report may say CLEAN.
+    signed = runner.invoke(cli, ["log", "checkpoint", "--db", log.url, "--signing-key",
+                                 str(tmp_path / "room.key")])
+    assert signed.exit_code == 0, signed.output
+    assert re.search(r"no findings, but \d+ events after the last checkpoint are not covered "
+                     "by a signature|clean$", unsigned.output.strip())
     outputs = {}
     for fmt in ("json", "html", "csv"):
         out = tmp_path / f"audit.{fmt}"

@@ -47,7 +47,7 @@ def test_broken_lines_are_reported_with_their_number(store: EventStore) -> None:
     report = verify_lines(lines)
     assert not report.ok
     assert report.file_errors[0] == "line 2: missing field(s) hash"
-    assert report.file_errors[1].startswith("line 3: ")
+    assert report.file_errors[1].startswith("damaged file at line 3: not JSON ")
     assert report.summary().startswith("FAILED: ")
 
 

@@ -212,5 +212,16 @@ class LogKey(BaseModel):
     origin: str | None
 
 
+class WitnessState(BaseModel):
+    witness: str = Field(description="the witness's name")
+    cosigned_size: int = Field(description="the size of the last checkpoint it cosigned")
+    pending_size: int | None = Field(description="a checkpoint not cosigned yet (null: none)")
+    error: str = Field(description="why the last attempt failed ('' when it did not)")
+
+
+class WitnessesAnswer(BaseModel):
+    witnesses: list[WitnessState]
+
+
 class CheckpointAnswer(BaseModel):
     checkpoint: Checkpoint | None
