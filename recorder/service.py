@@ -8,6 +8,7 @@ touches in one transaction (a hand's end at a tournament table with its settleme
 
 from __future__ import annotations
 
+import logging
 import threading
 import uuid
 from collections.abc import Callable, Mapping, Sequence
@@ -43,6 +44,7 @@ class Actor:
 
 
 SYSTEM = Actor("handlog", "system", "server")
+_log = logging.getLogger(__name__)
 
 
 # Ids looked up at once for a retry: a command's first event and the ones derived from it.
@@ -521,9 +523,7 @@ class Recorder:
                 entry.lock.release()
         if self.checkpoint is not None:
             reason = _checkpoint_reason(every)
-            if reason is not None:
-                self.checkpoint(reason)
-            elif self.unsigned is not None:
+            if (reason is None or not self._signed(reason)) and self.unsigned is not None:
                 self.unsigned()
         for events in stored:
             for listener in list(self._listeners):
@@ -544,6 +544,17 @@ class Recorder:
         entry.version = max(entry.version, stored[-1].version)
         if live is not None and live.version < entry.version:
             entry.stale = True
+
+    def _signed(self, reason: str) -> bool:
+        """Sign a checkpoint now; False when that failed (the events are recorded: the tap is
+        answered, and the tail is signed within the room's delay instead)."""
+        assert self.checkpoint is not None
+        try:
+            self.checkpoint(reason)
+        except Exception as error:  # noqa: BLE001 - whatever the signer's fault
+            _log.warning("checkpoint after %s not signed now: %s", reason, error)
+            return False
+        return True
 
     def recorded(self, stream: str, event_id: uuid.UUID) -> Recorded | None:
         """What was recorded in `stream` under `event_id` (with the events derived from it), as

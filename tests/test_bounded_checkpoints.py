@@ -46,6 +46,27 @@ def test_a_ruling_is_covered_by_a_checkpoint_at_once(db_url: str) -> None:
         signer.close()
 
 
+def test_a_ruling_whose_checkpoint_cannot_be_signed_now_is_recorded_and_signed_later(
+        sqlite_url: str) -> None:
+    """The signer fails right after a ruling is appended (a full disk for the checkpoint's
+    row, a key file gone): the ruling is answered as recorded, not as an error, and the tail
+    is left to the room's delay."""
+    upgrade_database(sqlite_url)
+    with open_store(sqlite_url) as store:
+        recorder = Recorder(store)
+        summary = run_demo(recorder, players=6, tables=1, seed=3, hands=2)
+        left: list[str] = []
+
+        def failing(reason: str) -> None:
+            raise OSError(f"cannot write the checkpoint after {reason}")
+
+        recorder.checkpoint = failing
+        recorder.unsigned = lambda: left.append("unsigned")
+        before = store.tree_head().size
+        Tournaments(recorder).ruling(summary.tournament, "tda-1", "chips counted", DIRECTOR)
+        assert store.tree_head().size == before + 1 and left == ["unsigned"]
+
+
 def test_any_other_append_is_covered_within_the_delay(sqlite_url: str) -> None:
     upgrade_database(sqlite_url)
     with open_store(sqlite_url) as store:
