@@ -19,7 +19,8 @@ from decimal import Decimal
 from typing import Any
 
 from handlog.replay.import_pokerstars import Number, Unsupported, written
-from handlog.replay.phh import PhhEntry, PhhProblem, hand_from_mapping
+from handlog.replay.phh import MAX_AMOUNT, PhhEntry, PhhProblem, hand_from_mapping
+from handlog.schema.text_limits import TextRefused, check_text
 
 _POSTS = {"Post Ante", "Post SB", "Post BB", "Straddle", "Post Dead", "Post Extra Blind"}
 _IGNORED = {"Sits Down", "Stands Up", "Added Chips"}
@@ -48,6 +49,11 @@ def located_objects(text: str) -> Iterator[tuple[int, Any]]:
     """Each JSON value of the text with the line it starts on (an array's items: the array's
     line). A stretch that is not JSON is given as its json.JSONDecodeError, and reading goes
     on at the next line that opens an object or an array in its first column."""
+    try:
+        check_text(text, "json", "the file")  # (before the parser, which recurses per level)
+    except TextRefused as refused:
+        yield 1, json.JSONDecodeError(str(refused), text, 0)
+        return
     decoder = json.JSONDecoder(parse_float=Decimal)
     position, end = 0, len(text)
     line, counted = 1, 0
@@ -77,7 +83,12 @@ def located_objects(text: str) -> Iterator[tuple[int, Any]]:
 def _number(value: object, what: str) -> Number:
     if isinstance(value, bool) or not isinstance(value, int | Decimal):
         raise ValueError(f"{what}: expected a number, got {value!r}")
-    return value
+    number: Number = value
+    if (isinstance(number, Decimal) and not number.is_finite()) or not (
+            -MAX_AMOUNT <= number <= MAX_AMOUNT):
+        raise ValueError(f"{what}: expected a finite number of at most {MAX_AMOUNT:,}, got "
+                         f"{number:.3g}")
+    return number
 
 
 def _has_fractions(values: list[Number]) -> bool:

@@ -22,6 +22,8 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Literal, NamedTuple
 
+from handlog.schema.text_limits import TextRefused, check_text
+
 PHH_SUFFIXES = (".phh", ".phhs")
 NO_LIMIT_HOLDEM = "NT"
 # The fields a no-limit hold'em hand cannot be replayed without (required.rst, NT row).
@@ -175,7 +177,9 @@ def load_file(path: str | os.PathLike[str]) -> list[PhhEntry]:
 def loads_file(text: str, source: str, *, many: bool) -> list[PhhEntry]:
     """The hands of a file's text: one for `.phh`, one per table for `.phhs` (`many`)."""
     try:
-        document = loads_toml(text)
+        document = loads_toml(text, source)
+    except TextRefused as error:
+        return [PhhProblem(source, None, "error", None, str(error))]
     except tomllib.TOMLDecodeError as error:
         return [PhhProblem(source, None, "error", None, f"{source}: invalid TOML: {error}")]
     if not many:
@@ -415,14 +419,19 @@ def _show(value: object) -> str:
     return f"{type(value).__name__} {text if len(text) <= 40 else text[:37] + '...'}"
 
 
+MAX_AMOUNT = 10**15  # chips in one amount (no game's stacks come near: a bound, not a rule)
+
+
 def _number(value: object, field: str) -> Number:
     # bool is an int in Python but never a chip amount.
     if isinstance(value, bool) or not isinstance(value, int | Decimal):
         raise PhhFormatError(field, f"expected a number, got {_show(value)}")
-    if isinstance(value, Decimal) and value.is_nan():
-        raise PhhFormatError(field, "expected a number, got nan")
+    if isinstance(value, Decimal) and not value.is_finite():
+        raise PhhFormatError(field, f"expected a finite number, got {value}")
     if value < 0:
         raise PhhFormatError(field, f"must not be negative, got {value}")
+    if value > MAX_AMOUNT:
+        raise PhhFormatError(field, f"at most {MAX_AMOUNT:,} chips, got {value:.3g}")
     return value
 
 
@@ -432,7 +441,8 @@ def _numbers(value: object, field: str, count: int) -> list[Number]:
     if len(value) != count:
         raise PhhFormatError(field, f"expected {count} values (one per player, as in "
                                     f"starting_stacks), got {len(value)}")
-    if all(type(item) is int for item in value) and min(value) >= 0:
+    if all(type(item) is int for item in value) and min(value) >= 0 and max(
+            value) <= MAX_AMOUNT:
         return value  # the common case, checked in one pass
     return [_number(item, f"{field}[{index}]") for index, item in enumerate(value)]
 
@@ -548,7 +558,7 @@ def _player(word: str, text: str) -> int:
 # TOML
 
 
-def loads_toml(text: str) -> dict[str, object]:
+def loads_toml(text: str, source: str = "the text") -> dict[str, object]:
     """Parse TOML, floats as exact `Decimal`s.
 
     The flat `key = value` layout every PHH writer produces is read by a small exact parser,
@@ -558,6 +568,7 @@ def loads_toml(text: str) -> dict[str, object]:
     try:
         return _loads_flat(text)
     except _NotFlat:
+        check_text(text, "toml", source)  # (TextRefused: tomllib recurses once per level)
         return tomllib.loads(text, parse_float=Decimal)
 
 

@@ -6,6 +6,7 @@ with an error naming the field or the limit (the CLI exits 1 with no traceback, 
 from __future__ import annotations
 
 import json
+import re
 import tomllib
 from pathlib import Path
 
@@ -146,3 +147,51 @@ def test_any_text_is_refused_by_the_limit_or_read_within_it(text: str) -> None:
         except json.JSONDecodeError:
             continue
         assert _depth(value) <= 8
+
+
+PHH = """variant = "NT"
+antes = [0, 0]
+blinds_or_straddles = [1, 2]
+min_bet = {min_bet}
+starting_stacks = [200, 200]
+actions = ["d dh p1 AsKs", "d dh p2 7h2c", "p2 f"]
+players = ["Ann", "Bob"]
+x = {nested}
+"""
+
+
+@pytest.mark.parametrize(("name", "text", "said"), [
+    ("inf.phh", PHH.format(min_bet="inf", nested="0"), "expected a finite number, got Infinity"),
+    ("huge.phh", PHH.format(min_bet="1e400", nested="0"), "at most 1,000,000,000,000,000 chips"),
+    ("deep.phh", PHH.format(min_bet="2", nested="[" * 5000 + "]" * 5000),
+     f"nested more than {MAX_DEPTH} levels deep"),
+])
+def test_a_hostile_phh_file_is_named_in_verify_and_import(tmp_path: Path, name: str,
+                                                          text: str, said: str) -> None:
+    """`phh verify` and `import`: the file and the field or the limit named, exit 1, no
+    traceback (an infinite min_bet was an OverflowError, a deep array a RecursionError)."""
+    path = tmp_path / name
+    path.write_text(text)
+    for command in (["phh", "verify", str(path)], ["import", str(path)]):
+        code, output = _run(*command)
+        assert code == 1 and said in output, output
+
+
+def test_a_hostile_ohh_file_is_named_in_import(tmp_path: Path) -> None:
+    """`import --format ohh`: a value nested 100,000 deep and an amount of 1e400 in handlog's
+    own export are each named (the limit, the field), exit 1, no traceback."""
+    url = f"sqlite:///{tmp_path / 'demo.db'}"
+    assert _run("demo", "--db", url, "--players", "6", "--tables", "1", "--hands", "3")[0] == 0
+    exported = tmp_path / "hands.ohh"
+    assert _run("export", "--db", url, "--format", "ohh", "--out", str(exported))[0] == 0
+    text = exported.read_text()
+    assert '"small_blind_amount": ' in text
+    cases = [('{"ohh": ' + "[" * 100_000 + "]" * 100_000 + "}",
+              f"nested more than {MAX_DEPTH} levels"),
+             (re.sub(r'"small_blind_amount": [0-9.]+', '"small_blind_amount": 1e400', text,
+                     count=1), "small_blind_amount: expected a finite number")]
+    for hostile, said in cases:
+        path = tmp_path / "hostile.ohh"
+        path.write_text(hostile)
+        code, output = _run("import", "--format", "ohh", str(path))
+        assert code == 1 and said in output, output
