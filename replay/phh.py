@@ -257,7 +257,7 @@ def _build_hand(data: Mapping[str, object], source: str, hand: int | str | None)
     count = len(raw_stacks)
     if count < 2:
         raise PhhFormatError("starting_stacks", "a hand needs at least two players")
-    stacks = _numbers(raw_stacks, "starting_stacks", count)
+    stacks = _numbers(raw_stacks, "starting_stacks", count, unknown=True)
     if Decimal in map(type, stacks) and any(
             isinstance(value, Decimal) and not value.is_finite() for value in stacks):
         raise PhhFormatError("starting_stacks",
@@ -422,11 +422,13 @@ def _show(value: object) -> str:
 MAX_AMOUNT = 10**15  # chips in one amount (no game's stacks come near: a bound, not a rule)
 
 
-def _number(value: object, field: str) -> Number:
+def _number(value: object, field: str, unknown: bool = False) -> Number:
     # bool is an int in Python but never a chip amount.
     if isinstance(value, bool) or not isinstance(value, int | Decimal):
         raise PhhFormatError(field, f"expected a number, got {_show(value)}")
     if isinstance(value, Decimal) and not value.is_finite():
+        if unknown and value.is_infinite() and value > 0:
+            return value  # (`inf`: a starting stack PHH says is unknown)
         raise PhhFormatError(field, f"expected a finite number, got {value}")
     if value < 0:
         raise PhhFormatError(field, f"must not be negative, got {value}")
@@ -435,7 +437,7 @@ def _number(value: object, field: str) -> Number:
     return value
 
 
-def _numbers(value: object, field: str, count: int) -> list[Number]:
+def _numbers(value: object, field: str, count: int, unknown: bool = False) -> list[Number]:
     if not isinstance(value, list):
         raise PhhFormatError(field, f"expected an array of {count} numbers, got {_show(value)}")
     if len(value) != count:
@@ -444,7 +446,7 @@ def _numbers(value: object, field: str, count: int) -> list[Number]:
     if all(type(item) is int for item in value) and min(value) >= 0 and max(
             value) <= MAX_AMOUNT:
         return value  # the common case, checked in one pass
-    return [_number(item, f"{field}[{index}]") for index, item in enumerate(value)]
+    return [_number(item, f"{field}[{index}]", unknown) for index, item in enumerate(value)]
 
 
 def _strings(value: object, field: str, count: int) -> tuple[str, ...]:
