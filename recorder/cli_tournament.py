@@ -165,6 +165,17 @@ def hand_for_hand(tournament_id: str, switch: str, director: str, db_url: str | 
     click.echo(f"hand-for-hand {switch} in {tournament_id}")
 
 
+def _add_floor_commands() -> None:
+    # The floor's steps (register, draw, level, break, move, deal...): cli_tournament_floor.
+    from handlog.recorder.cli_tournament_floor import COMMANDS
+
+    for command in COMMANDS:
+        tournament.add_command(command)
+
+
+_add_floor_commands()
+
+
 @click.command("demo")
 @db_option
 @click.option("--players", default=27, show_default=True, type=click.IntRange(2, 200))

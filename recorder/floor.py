@@ -620,8 +620,12 @@ def _high_hand(state: TournamentState, names: dict[str, str]) -> dict[str, Any] 
         return None
     players, cards = high_hand_proposal(state)
     awarded = state.high_hand
+    # Every entrant with his fee (a jackpot is a small event's): the director corrects a fee
+    # and names the holders from it when no flush was shown.
     return {"players": [{"player": p, "name": names.get(p, p)} for p in players],
             "cards": cards, "awarded": awarded is not None,
+            "fees": [{"player": e.player, "name": e.name, "paid": e.high_hand,
+                      "alive": e.alive} for e in state.entrants],
             "shares": [{"name": names.get(x.player, x.player), "amount": x.amount}
                        for x in awarded.shares] if awarded else []}
 
