@@ -14,7 +14,7 @@ function countForm(t, table) {
 // Once the tournament is over no stack can change: the difference is settled by ruling the
 // log's stack, which the hands were played on.
 function difference(t, d) {
-  return html`<li data-player=${d.player}>${d.name} (table ${d.table}): counted ${H.chips(d.counted)}, the log says ${H.chips(d.computed)}${t.finished ? html` <small>(the tournament is over: the log's stack stands)</small>` : nothing}<form class="form inline" data-form="correct" data-t=${t.id} data-player=${d.player}><input name=${`ruled:${d.player}`} type="number" min="0" value=${t.finished ? d.computed : d.counted} inputmode="numeric" aria-label="stack ruled"><input name=${`reason:${d.player}`} placeholder="Reason" required><button type="submit" class="btn small">Correct the stack</button></form></li>`;
+  return html`<li data-player=${d.player}>${d.name} (table ${d.table}): counted ${H.chips(d.counted)}, the log says ${H.chips(d.computed)}${t.finished ? html` <small>(the tournament is over: the log's stack stands)</small>` : nothing}<form class="form inline" data-form="correct" data-t=${t.id} data-player=${d.player}>${t.finished ? html`<input type="hidden" name=${`ruled:${d.player}`} value=${d.computed}>` : html`<input name=${`ruled:${d.player}`} type="number" min="0" value=${d.counted} inputmode="numeric" aria-label="stack ruled">`}<input name=${`reason:${d.player}`} placeholder="Reason" required><button type="submit" class="btn small">Correct the stack</button></form></li>`;
 }
 
 export function chipCountBox(t) {
