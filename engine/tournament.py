@@ -430,7 +430,11 @@ def eliminate(state: TournamentState,
     if len(busts) > 1:
         rule = profile.rule("photo_finish")
     first_place = remaining - len(busts) + 1
-    share = profile.bubble_busts_share and _bursts_the_bubble(state, first_place, len(busts))
+    # TDA RP-8-A speaks of hand-for-hand ("the busting players will be eligible for a share
+    # of the place(s) paid on the current hand"): busts on one hand outside it are placed by
+    # the photo finish, the larger starting stack higher (issue 24).
+    share = (profile.bubble_busts_share and state.hand_for_hand is not None
+             and _bursts_the_bubble(state, first_place, len(busts)))
     if share:
         rule = profile.rule("bubble")
     ranked = sorted(busts, key=lambda b: (-b.chips_at_start, b.player))

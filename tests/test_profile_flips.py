@@ -75,6 +75,7 @@ from handlog.engine.tournament import (
     start_level,
     suggest_balance,
 )
+from handlog.engine.tournament_events import HandForHandStarted
 from handlog.recorder.structure import load_structure
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
@@ -434,6 +435,8 @@ def absent_for_a_whole_level(profile: str) -> Any:
 def bubble_burst(profile: str) -> Any:
     log = started(profile, 4, ("A",))  # 2-10 entrants: two places paid
     log.add(*eliminate(log.state, [Bust("p04", 100, "A", 4)]))
+    # Hand-for-hand at the money (RP-8-A speaks of it; outside it the photo finish places).
+    log.add(HandForHandStarted((), "tda-rp-8"))
     # Three left, two out on one hand: the 2nd (paid) and 3rd places.
     events = eliminate(log.state, [Bust("p01", 300, "A", 5), Bust("p02", 200, "A", 5)])
     return tuple(getattr(e, "place", 0) for e in events)
