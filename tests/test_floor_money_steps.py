@@ -122,3 +122,46 @@ def test_the_floor_records_a_fee_later_and_reads_the_deal_amounts(tmp_path: Path
         assert negative.status_code in (400, 422) and "kept" in negative.text
     assert replay_log(recorder.store).findings == []
     recorder.store.close()
+
+
+def test_the_prize_table_says_why_a_place_is_shared_and_what_the_deal_replaced() -> None:
+    """The report's prize table explains in words: a place shared at the money under TDA
+    RP-8-A (hand-for-hand), the split of the places it spans; the deal's amounts and the
+    amount kept, added to the winner's."""
+    from test_hand_for_hand import _at_the_bubble
+
+    from handlog.engine.tournament import Bust, award_prizes, eliminate
+    from handlog.engine.tournament_events import PlayerEliminated
+    from handlog.engine.tournament_state import apply_tournament
+    from handlog.engine.words import rule_words
+    from handlog.replay.report import prize_reasons
+
+    state = _at_the_bubble("tda-demo")  # 11 entrants, 3 paid, hand-for-hand on, 4 left
+    a, b = (next(e.player for e in state.remaining if e.table == t) for t in ("A", "B"))
+    rules: dict[int, str] = {}
+    for event in eliminate(state, [Bust(a, 3000, "A", 9), Bust(b, 1000, "B", 8)]):
+        state = apply_tournament(state, event)
+        if isinstance(event, PlayerEliminated):
+            rules[event.place] = rule_words(event.rule)
+    left = [e.player for e in state.remaining]
+    for event in eliminate(state, [Bust(left[0], 100, "A", 10)]):
+        state = apply_tournament(state, event)
+    prizes = award_prizes(state)
+    why = prize_reasons(state, prizes.awards, prizes.pool, rules, {})
+    assert f"place 3 shared with {b}" in why[a] and "places 3-4 pay" in why[a]
+    assert rules[3] in why[a] and "split 2 ways" in why[a]
+
+    log = _final_three()
+    remaining = log.state.remaining
+    stacks = {e.player: s for e, s in zip(remaining, (60_000, 40_000, 20_000), strict=True)}
+    from handlog.engine.deals import make_deal
+
+    log.add(make_deal(log.state, "chip_chop", stacks, {e.player: e.name for e in remaining},
+                      "TD", kept=1_000))
+    third, second, winner = (e.player for e in reversed(remaining))
+    log.add(*eliminate(log.state, [Bust(third, 20_000, "C", 9)]))
+    log.add(*eliminate(log.state, [Bust(second, 40_000, "C", 10)]))
+    prizes = award_prizes(log.state)
+    why = prize_reasons(log.state, prizes.awards, prizes.pool, {}, {})
+    assert why[third].startswith("deal (chip chop) at the final table, agreed USD")
+    assert "plus USD 10.00 kept to play for" in why[winner]
