@@ -20,6 +20,8 @@ from web_support import DIRECTOR_PIN, Client, make_app, make_recorder
 
 from handlog.recorder.cli import cli
 from handlog.recorder.cli_serve import serve_in_thread
+from handlog.recorder.service import Recorder
+from handlog.schema.store import open_store
 
 pytestmark = pytest.mark.browser
 
@@ -118,7 +120,7 @@ def register(floor: Any, name: str, high_hand: bool = False) -> None:
     box = floor.locator(f"{form} input[name='high_hand']")
     if high_hand:
         box.check()
-    else:
+    elif box.count():
         assert not box.is_checked()  # cleared after the last registration, not left ticked
     floor.click(f"{form} button")
     settle(floor)
@@ -252,30 +254,43 @@ def settle_after_the_finish(floor: Any, api: Client, off: str) -> None:
 
 def test_a_whole_octobermuck_tournament_from_the_floor_page(browser: Any,  # noqa: F811
                                                              tmp_path: Path) -> None:
-    recorder = make_recorder(tmp_path)
+    run_event(browser, tmp_path, make_recorder(tmp_path), "octobermuck.toml")
+
+
+def test_a_whole_tda_tournament_from_the_floor_page_on_postgresql(
+        browser: Any, tmp_path: Path, pg_url: str) -> None:  # noqa: F811
+    """The same event under the TDA (no deal, no jackpot; the chip race) on PostgreSQL."""
+    run_event(browser, tmp_path, Recorder(open_store(pg_url, upgrade=True)), "tda-demo.toml")
+
+
+def run_event(page_maker: Any, tmp_path: Path, recorder: Recorder, structure: str) -> None:
+    """The event from the floor page alone (hands through the tablets' API); then replay and
+    the report."""
     app, auth = make_app(recorder, level_for=lambda _s, _f: None)
+    jackpot = structure == "octobermuck.toml"
     rng = random.Random(12)
     done: dict[str, int] = {"breaks": 0, "balances": 0, "levels": 0, "hand_for_hand": 0}
     with serve_in_thread(app) as base, Client(app, auth) as api:
         assert api.login("director").status_code == 200
-        floor = new_page(browser)
+        floor = new_page(page_maker)
         floor.goto(f"{base}/floor")
         floor.fill("#director-pin", DIRECTOR_PIN)
         floor.click("#signin-form button[type=submit]")
         floor.wait_for_selector("#new-tournament:not([hidden])")
         floor.fill("#new-tournament-form input[name='id']", T)
         floor.set_input_files("#new-tournament-form input[name='structure']",
-                              str(EXAMPLES / "octobermuck.toml"))
+                              str(EXAMPLES / structure))
         floor.click("#new-tournament-form button")
         shows(floor, f".tournament[data-tournament='{T}']")
         for k in range(23):  # the fee ticked for every other player (issue 24)
-            register(floor, f"Player {k + 1:02d}", high_hand=k % 2 == 0)
-        assert view(api)["money"]["high_hand_pool"] == 12 * 500
-        pay_fee_later(floor, api, "Player 02")
-        assert view(api)["money"]["high_hand_pool"] == 13 * 500
+            register(floor, f"Player {k + 1:02d}", high_hand=jackpot and k % 2 == 0)
+        if jackpot:
+            assert view(api)["money"]["high_hand_pool"] == 12 * 500
+            pay_fee_later(floor, api, "Player 02")
+            assert view(api)["money"]["high_hand_pool"] == 13 * 500
         draw = f"[data-form='draw'][data-t='{T}']"
         shows(floor, draw)
-        assert floor.input_value(f"{draw} input[name='tables']") == "3"  # 23 entries, 10 seats
+        assert floor.input_value(f"{draw} input[name='tables']") == "3"  # 23 entries, 9-10 seats
         floor.click(f"{draw} button")
         settle(floor)
         click(floor, "start_level")
@@ -361,7 +376,8 @@ def test_a_whole_octobermuck_tournament_from_the_floor_page(browser: Any,  # noq
             if rounds % 2 == 0:  # a level every two rounds of hands
                 advance(floor, api, at_break)
                 done["levels"] += 1
-        award_the_jackpot(floor, api)
+        if jackpot:
+            award_the_jackpot(floor, api)
         assert final_count
         settle_after_the_finish(floor, api, final_count[0])
         v = view(api)
@@ -373,13 +389,19 @@ def test_a_whole_octobermuck_tournament_from_the_floor_page(browser: Any,  # noq
         assert "unaccounted USD 0.00" in floor.inner_text(".money [data-money='unaccounted']")
         assert floor.errors == []
     assert v["finished"] and v["prizes"], v
-    assert v["deal"] is not None and len(v["deal"]["shares"]) == 3
+    if jackpot:  # Octobermuck allows deals; the TDA does not (the page offers none)
+        assert v["deal"] is not None and len(v["deal"]["shares"]) == 3
+        assert v["high_hand"]["awarded"]
+    else:
+        assert v["deal"] is None and not v["deals_allowed"]
     assert v["money"]["unaccounted"] == 0
     assert done["breaks"] == 2  # three tables, then two, then the final table
     assert done["balances"] >= 1, done
     types = [e.type for e in recorder.store.read(f"tournament-{T}")]
     assert counted
-    for fact in ("break_started", "chips_colored_up", "penalty_recorded", "deal_recorded",
+    for fact in ("break_started", "chips_colored_up", "penalty_recorded",
+                 *(("deal_recorded", "high_hand_awarded", "high_hand_fee_recorded")
+                   if jackpot else ()),
                  "prizes_awarded", "stacks_counted", "stack_corrected", "hand_for_hand_started",
                  "hand_for_hand_ended"):
         assert fact in types, fact
