@@ -1,8 +1,11 @@
 """A whole tournament run from the floor page alone, in a real browser, while the hands are
-recorded through the API: created from its structure file, 23 entrants and one late entry,
-the draw, levels, a break, a color-up, balancing, tables broken down to the final table, a
-penalty served, a deal at the final three, to the last payout; `handlog replay` exits 0 and the
-report's money has nothing unaccounted (issue 12, "Done when")."""
+recorded through the API (issues 12 and 24): Octobermuck from its structure file, 29 entrants
+and one late entry on 4 tables, the high-hand fee ticked per player and one paid later, the
+draw, levels, breaks, color-ups, balancing, tables broken down to the final table, a penalty
+served, bounties, a chip count at a break and one at the final table (a 0 refused) settled
+after the finish, hand-for-hand at the bubble, an ICM deal at three with every amount shown
+before the consents, the jackpot awarded, the payouts; `handlog replay` exits 0 and the
+report's money has nothing unaccounted. The same under the TDA on PostgreSQL."""
 
 from __future__ import annotations
 
@@ -254,18 +257,20 @@ def settle_after_the_finish(floor: Any, api: Client, off: str) -> None:
 
 def test_a_whole_octobermuck_tournament_from_the_floor_page(browser: Any,  # noqa: F811
                                                              tmp_path: Path) -> None:
-    run_event(browser, tmp_path, make_recorder(tmp_path), "octobermuck.toml")
+    run_event(browser, tmp_path, make_recorder(tmp_path), "octobermuck.toml", 29, 4)
 
 
 def test_a_whole_tda_tournament_from_the_floor_page_on_postgresql(
         browser: Any, tmp_path: Path, pg_url: str) -> None:  # noqa: F811
     """The same event under the TDA (no deal, no jackpot; the chip race) on PostgreSQL."""
-    run_event(browser, tmp_path, Recorder(open_store(pg_url, upgrade=True)), "tda-demo.toml")
+    run_event(browser, tmp_path, Recorder(open_store(pg_url, upgrade=True)), "tda-demo.toml",
+              23, 3)
 
 
-def run_event(page_maker: Any, tmp_path: Path, recorder: Recorder, structure: str) -> None:
-    """The event from the floor page alone (hands through the tablets' API); then replay and
-    the report."""
+def run_event(page_maker: Any, tmp_path: Path, recorder: Recorder, structure: str,
+              entrants: int, tables: int) -> None:
+    """The event from the floor page alone (hands through the tablets' API): `entrants` and
+    a late entry drawn over `tables`; then replay and the report."""
     app, auth = make_app(recorder, level_for=lambda _s, _f: None)
     jackpot = structure == "octobermuck.toml"
     rng = random.Random(12)
@@ -282,21 +287,23 @@ def run_event(page_maker: Any, tmp_path: Path, recorder: Recorder, structure: st
                               str(EXAMPLES / structure))
         floor.click("#new-tournament-form button")
         shows(floor, f".tournament[data-tournament='{T}']")
-        for k in range(23):  # the fee ticked for every other player (issue 24)
+        for k in range(entrants):  # the fee ticked for every other player (issue 24)
             register(floor, f"Player {k + 1:02d}", high_hand=jackpot and k % 2 == 0)
         if jackpot:
-            assert view(api)["money"]["high_hand_pool"] == 12 * 500
+            ticked = (entrants + 1) // 2
+            assert view(api)["money"]["high_hand_pool"] == ticked * 500
             pay_fee_later(floor, api, "Player 02")
-            assert view(api)["money"]["high_hand_pool"] == 13 * 500
+            assert view(api)["money"]["high_hand_pool"] == (ticked + 1) * 500
         draw = f"[data-form='draw'][data-t='{T}']"
         shows(floor, draw)
-        assert floor.input_value(f"{draw} input[name='tables']") == "3"  # 23 entries, 9-10 seats
+        assert floor.input_value(f"{draw} input[name='tables']") == "3"  # 23-29 entries
+        floor.fill(f"{draw} input[name='tables']", str(tables))
         floor.click(f"{draw} button")
         settle(floor)
         click(floor, "start_level")
         register(floor, "Late Lou")  # a late entry: seated at once
         assert not view(api)["unseated"]
-        # The floor moves a player by hand (8, 8, 8 becomes 7, 9, 8): the tables are out of
+        # The floor moves a player by hand (table 1 to table 2): the tables are out of
         # balance and the floor offers to balance them.
         mover = next(p for p in view(api)["players"] if p["table"] == "1")
         current(floor, api)
@@ -395,7 +402,7 @@ def run_event(page_maker: Any, tmp_path: Path, recorder: Recorder, structure: st
     else:
         assert v["deal"] is None and not v["deals_allowed"]
     assert v["money"]["unaccounted"] == 0
-    assert done["breaks"] == 2  # three tables, then two, then the final table
+    assert done["breaks"] == tables - 1  # down to the final table
     assert done["balances"] >= 1, done
     types = [e.type for e in recorder.store.read(f"tournament-{T}")]
     assert counted
