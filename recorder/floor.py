@@ -25,6 +25,7 @@ from handlog.engine.deals import deal_open
 from handlog.engine.errors import RuleViolation
 from handlog.engine.hand_for_hand import round_status
 from handlog.engine.money import high_hand_proposal, money_block
+from handlog.engine.profiles import get_profile, parameter_scopes
 from handlog.engine.seating import needs_balancing, table_counts
 from handlog.engine.table import Level
 from handlog.engine.tournament import late_entry_open, stakes, start_level
@@ -566,6 +567,7 @@ def tournament_view(tournament: str, state: TournamentState, version: int, log: 
         "upcoming": _upcoming(state),
         "money": money_block(state).as_dict(),
         "jackpot": bool(s.money.high_hand_fee),
+        "readings": _readings(s.profile),
         "bounties_referred": [
             {"player": b.player, "name": names.get(b.player, b.player), "code": b.code,
              "table": b.table, "hand": b.hand_number,
@@ -628,6 +630,20 @@ def _high_hand(state: TournamentState, names: dict[str, str]) -> dict[str, Any] 
                       "alive": e.alive} for e in state.entrants],
             "shares": [{"name": names.get(x.player, x.player), "amount": x.amount}
                        for x in awarded.shares] if awarded else []}
+
+
+def _readings(profile_ref: str) -> list[dict[str, Any]]:
+    """The tournament's readings in force (the profile's tournament-scope parameters): each
+    value and the sentence it rests on, shown on the floor."""
+    try:
+        profile = get_profile(profile_ref)
+    except KeyError:
+        return []
+    scopes = parameter_scopes()
+    return [{"name": name, "value": value if isinstance(value, (bool, int, str)) else str(value),
+             "citation": citation}
+            for name, value, _meaning, citation in profile.parameters()
+            if scopes[name] == "tournament"]
 
 
 def _table_break(state: TournamentState) -> dict[str, Any] | None:

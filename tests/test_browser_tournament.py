@@ -287,6 +287,10 @@ def run_event(page_maker: Any, tmp_path: Path, recorder: Recorder, structure: st
                               str(EXAMPLES / structure))
         floor.click("#new-tournament-form button")
         shows(floor, f".tournament[data-tournament='{T}']")
+        # The readings in force are on the floor, each with its sentence.
+        reading = f".tournament[data-tournament='{T}'] [data-reading='deals_allowed']"
+        floor.wait_for_selector(reading, state="attached")
+        assert f"= {'true' if jackpot else 'false'}" in floor.text_content(reading)
         for k in range(entrants):  # the fee ticked for every other player (issue 24)
             register(floor, f"Player {k + 1:02d}", high_hand=jackpot and k % 2 == 0)
         if jackpot:

@@ -104,6 +104,10 @@ def test_the_floor_records_a_fee_later_and_reads_the_deal_amounts(tmp_path: Path
                 "type": "register", "name": name, "high_hand": fee}})
             assert answer.status_code == 200, answer.text
         view = client.http.get("/api/floor").json()["tournaments"][0]
+        readings = {r["name"]: r for r in view["readings"]}
+        assert readings["deals_allowed"]["value"] is True
+        assert "Octobermuck" in readings["deals_allowed"]["citation"]
+        assert readings["bubble_busts_share"]["value"] is True
         fees = {f["name"]: f["paid"] for f in view["high_hand"]["fees"]}
         assert fees == {"Ada": True, "Bea": False}
         bea = next(f["player"] for f in view["high_hand"]["fees"] if f["name"] == "Bea")
