@@ -7,6 +7,7 @@ from pathlib import Path
 
 import click
 
+from handlog.engine.deals import deals_allowed
 from handlog.engine.errors import RuleViolation
 from handlog.engine.profiles import get_profile
 from handlog.engine.words import render_rule
@@ -211,8 +212,9 @@ def demo(db_url: str | None, players: int, tables: int, seed: int, hands: int,
     if deal is not None:
         # A room profile (a structure file's own) is read from the structure's text, not
         # looked up by its name.
-        profile = get_profile((structure or load_structure(DEMO_STRUCTURE)).profile)
-        if not profile.deals_allowed:
+        ref = (structure or load_structure(DEMO_STRUCTURE)).profile
+        profile = get_profile(ref)
+        if not deals_allowed(ref):
             raise click.ClickException(
                 f"--deal: the {profile.name} rules allow no deals (deals_allowed is false, "
                 f"{render_rule(profile.rule('deal'))}); try --structure "

@@ -21,6 +21,7 @@ from handlog.recorder.auth import Session
 from handlog.recorder.routes.answers import refusal
 from handlog.recorder.routes.deps import (
     CHANGES,
+    SIGNED_IN,
     STREAM_PATTERN,
     Director,
     ServicesDep,
@@ -114,7 +115,7 @@ def tournament_command(
 
 
 @router.get("/api/tournaments/{tournament}/deal", responses=DEAL_PREVIEW,
-            response_model=DealPreviewView)
+            response_model=DealPreviewView, dependencies=SIGNED_IN)
 def deal_preview(
     tournament: Annotated[str, PathParam(pattern=STREAM_PATTERN)],
     _session: Director,
