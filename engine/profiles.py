@@ -147,6 +147,10 @@ class Profile:
     # --- Tournament (the recorder) ----------------------------------------------------------
     color_up: ColorUp = _param(
         "race", "tournament", "What happens to odd chips of a denomination removed from play.")
+    color_up_keeps_a_player_in: bool = _param(
+        True, "tournament", "Where odd chips are forfeited, a stack made only of odd chips "
+        "becomes one chip of the new unit and plays on (else it is forfeited and the player is "
+        "out without playing a hand).")
     seats_drawn_at_random: bool = _param(
         True, "tournament", "Seats are drawn at random (else the director assigns them).")
     seat_draw_suit_order: tuple[str, ...] = _param(
@@ -258,6 +262,8 @@ GOVERNS: dict[str, str] = {
     "waits",
     "color_up": "engine/tournament.py color_up and color_up_racers (the recorder's color-up): "
     "race (who is dealt race cards), round up or forfeit odd chips",
+    "color_up_keeps_a_player_in": "engine/colorup.py color_up_adjustments (the recorder's "
+    "color-up): a stack of odd chips only gets one chip of the new unit, or is forfeited",
     "seats_drawn_at_random": "engine/seating.py seating_order (the recorder's seat draw): the "
     "players shuffled by a recorded seed, or seated in the director's (registration) order "
     "with no draw; engine/breaking.py table_to_break: the broken table's players drawn or "
@@ -403,6 +409,9 @@ TDA_CITATIONS: dict[str, str] = {
     "seat 1, at most one chip to a player, and nobody is raced out (he gets one chip of the "
     "lowest denomination still in play); 24-C: leftovers worth less than that chip are "
     "removed without compensation",
+    "color_up_keeps_a_player_in": "TDA 2024 Rule 24-A: 'No player can be raced out of a "
+    "tournament': a player left with no chips gets one chip of the lowest denomination still "
+    "in play",
     "seats_drawn_at_random": "TDA 2024 Rule 7: 'Tournament and satellite seats will be "
     "randomly assigned.'",
     "seat_draw_suit_order": "TDA 2024 Illustration Addendum, Rule 10: the first seat card "
@@ -603,6 +612,11 @@ OCTOBERMUCK = _derive(TDA, "octobermuck", "Octobermuck charity tournament",
     "color_up": ("forfeit_to_next_pot", "Octobermuck Chip Buy-downs: 'At end of buy down "
                  "rounds, players will receive higher denomination chips for smaller chips in "
                  "even amounts. Any odd chips are forfeited to the next pot.'"),
+    "color_up_keeps_a_player_in": (True, "Octobermuck Chip Buy-downs ('Any odd chips are "
+                                   "forfeited to the next pot') is silent on a stack that is "
+                                   "all odd chips; TDA 2024 Rule 24-A: 'No player can be raced "
+                                   "out of a tournament' (issue 24: the other reading, false, "
+                                   "forfeits it and the player is out)"),
     "seats_drawn_at_random": (True, "Octobermuck Seating: 'Seats will be assigned randomly.'"),
     "button_redraw_at": (("final_table",), "Octobermuck Seating: 'When combining for the final "
                          "table, all players except the dealer (if he is still playing) will "

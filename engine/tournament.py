@@ -369,7 +369,7 @@ def color_up(state: TournamentState, stacks: Mapping[str, int],
                             "elimination first")
     adjustments, carries = color_up_adjustments(
         profile.color_up, [SeatedStack(e.player, e.table, stacks[e.player]) for e in seated],
-        new_unit, race_cards, rule)
+        new_unit, race_cards, rule, profile.color_up_keeps_a_player_in)
     change = sum(a.amount for a in adjustments) + sum(c.amount for c in carries)
     return ChipsColoredUp(state.level, tuple(colours), state.chip_unit, new_unit,
                           profile.color_up, adjustments, carries, -change, rule)

@@ -375,6 +375,15 @@ def color_up_with_odd_chips(profile: str) -> Any:
     return event if isinstance(event, tuple) else (event.method, event.adjustments)
 
 
+def color_up_of_a_stack_of_odd_chips(profile: str) -> Any:
+    log = started(profile, 3, ("A",))
+    to_level(log, 5)
+    stacks = {e.player: 5 if i == 0 else 5000 for i, e in enumerate(log.state.remaining)}
+    event = outcome(lambda: color_up(log.state, stacks))
+    return event if isinstance(event, tuple) else tuple(
+        (a.amount, a.reason) for a in event.adjustments)
+
+
 def seat_draw(profile: str) -> Any:
     log = Log(example("tda-demo", profile))
     for p in players(4):
@@ -511,6 +520,8 @@ FLIPS: dict[str, Flip] = {
         lambda value: ("big_blind",) if "big_blind" not in value else ("button",),
         newcomer_dealt),
     "color_up": Flip(_other(("race", "round_up")), color_up_with_odd_chips),
+    "color_up_keeps_a_player_in": Flip(_toggle, color_up_of_a_stack_of_odd_chips,
+                                       {"color_up": "forfeit_to_next_pot"}),
     "seats_drawn_at_random": Flip(_toggle, seat_draw),
     "seat_draw_suit_order": Flip(lambda value: tuple(reversed(value)), button_draw),
     "button_redraw_at": Flip(lambda value: () if value else ("final_table",),
