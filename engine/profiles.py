@@ -32,7 +32,7 @@ PrematureBoard = Literal[
 HeadsUpTransition = Literal["next_big_blind_keeps_it", "button_moves_on"]
 WaitingPosition = Literal["between_small_blind_and_button", "small_blind", "big_blind", "button"]
 BalanceMover = Literal["next_big_blind", "high_card_draw"]
-SingleChip = Literal["call_or_bet_its_value", "call"]
+SingleChip = Literal["call_or_bet_its_value", "call", "call_before_the_flop"]
 SeveralChips = Literal["tda_45", "raise_for_total"]
 StringBet = Literal["first_motion", "call_or_min_raise"]
 OutOfTurn = Literal["binding_unless_action_changes", "may_be_pulled_back"]
@@ -80,7 +80,8 @@ class Profile:
     single_chip_unannounced: SingleChip = _param(
         "call_or_bet_its_value", "hand", "One chip put out without a word: facing a bet a call "
         "(an oversized chip gets change); not facing one a bet of the chip's full value, or "
-        "(call) a call, that is a check, whatever its value.")
+        "(call) a call, that is a check, whatever its value, or (call_before_the_flop) before "
+        "the flop a call (the big blind's option: a check), after it a bet of its value.")
     several_chips_unannounced: SeveralChips = _param(
         "tda_45", "hand", "Several chips put out in one motion without a word, facing a bet: a "
         "call if every chip is needed to call, else a raise (held to a full raise) once they "
@@ -711,7 +712,7 @@ LEAGUE = _derive(TDA, "league", "Self-dealt league", "shared/seeds/league-self-d
                               "result of a split pot. A split pot containing a single chip of "
                               "the lowest denomination in play will be awarded to the all-in "
                               "player regardless of seat position.'"),
-    "single_chip_unannounced": ("call_or_bet_its_value", "League Calling (and Single Chip "
+    "single_chip_unannounced": ("call_before_the_flop", "League Calling (and Single Chip "
                                 "Bets): 'Before the flop, if a player bets a single chip "
                                 "greater than the big blind without announcing a raise, then "
                                 "this is only a call.' and 'After the flop, if a player bets a "

@@ -239,7 +239,9 @@ def three_500s_facing_1100(profile: str) -> Any:
 
 
 def two_motions_facing_1100(profile: str) -> Any:
-    return pushed(facing_1100(profile), PushChips(3, (100,) * 21, motions=(11, 10)))
+    """A 5,000 chip and then three 100s: the first motion alone is one oversized chip (a call
+    under TDA 44), or well over the bet (the league: a minimum raise)."""
+    return pushed(facing_1100(profile), PushChips(3, (5000, 100, 100, 100), motions=(1, 3)))
 
 
 def call_after_raising_out_of_turn(profile: str) -> Any:
@@ -486,8 +488,8 @@ FLIPS: dict[str, Flip] = {
                                  short_big_blind_with_big_blind_ante),
     "preflop_min_raise_multiple": Flip(_other((2, 3)), preflop_min_raise),
     "dead_hand_forfeits_chips_in_action": Flip(_toggle, killed_raiser_stack),
-    "single_chip_unannounced": Flip(_other(("call_or_bet_its_value", "call")),
-                                    one_chip_unopened),
+    "single_chip_unannounced": Flip(
+        lambda value: "call_or_bet_its_value" if value == "call" else "call", one_chip_unopened),
     "several_chips_unannounced": Flip(_other(("tda_45", "raise_for_total")),
                                       three_500s_facing_1100),
     "string_bet": Flip(_other(("first_motion", "call_or_min_raise")), two_motions_facing_1100),
