@@ -633,17 +633,19 @@ def _high_hand(state: TournamentState, names: dict[str, str]) -> dict[str, Any] 
 
 
 def _readings(profile_ref: str) -> list[dict[str, Any]]:
-    """The tournament's readings in force (the profile's tournament-scope parameters): each
-    value and the sentence it rests on, shown on the floor."""
+    """The readings in force (every parameter of the tournament's profile, the tournament's
+    own first): each value, who applies it (hand, table, tournament) and the sentence it rests
+    on, shown on the floor."""
     try:
         profile = get_profile(profile_ref)
     except KeyError:
         return []
     scopes = parameter_scopes()
-    return [{"name": name, "value": value if isinstance(value, (bool, int, str)) else str(value),
+    rows = [{"name": name, "scope": scopes[name],
+             "value": value if isinstance(value, (bool, int, str)) else str(value),
              "citation": citation}
-            for name, value, _meaning, citation in profile.parameters()
-            if scopes[name] == "tournament"]
+            for name, value, _meaning, citation in profile.parameters()]
+    return sorted(rows, key=lambda r: r["scope"] != "tournament")
 
 
 def _table_break(state: TournamentState) -> dict[str, Any] | None:

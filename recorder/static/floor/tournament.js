@@ -70,12 +70,12 @@ function upcomingNote(t) {
   return html`<div class="panel-note upcoming">${next}${t.upcoming.break_after ? ` · next break after level ${t.upcoming.break_after}` : ""}</div>`;
 }
 
-// The readings the profile (or the structure's room profile) decides for the tournament, each
+// The readings the profile (or the structure's room profile) decides, the tournament's first, each
 // with the sentence it rests on: which reading is in force is on the floor, not in a file.
 function readingsNote(t) {
   const list = t.readings || [];
   if (!list.length) return nothing;
-  return html`<details class="readings"><summary>House rules in force (${t.profile})</summary><ul>${list.map((r) => html`<li data-reading=${r.name}><b>${r.name.replace(/_/g, " ")}</b> = ${String(r.value)} <small>${r.citation}</small></li>`)}</ul></details>`;
+  return html`<details class="readings"><summary>House rules in force (${t.profile})</summary><ul>${list.map((r) => html`<li data-reading=${r.name} data-scope=${r.scope}><b>${r.name.replace(/_/g, " ")}</b> = ${String(r.value)} <small>(${r.scope}) ${r.citation}</small></li>`)}</ul></details>`;
 }
 
 export function tournamentBox(t) {
