@@ -70,7 +70,9 @@ function highHandDesk(t) {
   const proposed = new Set(h.players.map((p) => p.player));
   const paid = h.fees.filter((f) => f.paid);
   const fee = html`<form class="form inline" data-form="high-hand-fee" data-t=${t.id}><select name="player" aria-label="Player whose fee">${h.fees.map((f) => html`<option value=${f.player}>${f.name}${f.paid ? " (paid)" : " (not paid)"}${f.alive ? "" : " · out"}</option>`)}</select><select name="paid" aria-label="Fee"><option value="paid">paid</option><option value="not paid">not paid</option></select><button type="submit" class="btn small">Record the fee</button></form>`;
-  const award = paid.length
+  const award = !t.finished
+    ? html`<div class="panel-note">${h.cards ? `Best hand so far: ${h.cards} (${h.players.map((p) => p.name).join(", ")}). ` : ""}The jackpot is awarded once the tournament is over ("over the course of the tourney").</div>`
+    : paid.length
     ? html`<form class="form" data-form="award-high-hand" data-t=${t.id}><div class="panel-note">${h.cards ? `Best hand shown: ${h.cards} (${h.players.map((p) => p.name).join(", ")})` : "No flush or better shown: tick the holders the director rules"}</div>${paid.map((f) => html`<label class="check"><input type="checkbox" name=${`holder:${f.player}`} ?checked=${proposed.has(f.player)}> ${f.name}</label>`)}<button type="submit" class="btn primary">Award the jackpot</button></form>`
     : html`<div class="panel-note">Nobody has paid the high-hand fee.</div>`;
   return html`<section class="box high-hand-desk"><h2>High-hand jackpot</h2><div class="panel-note">${paid.length} of ${h.fees.length} paid the fee</div>${fee}${award}</section>`;
