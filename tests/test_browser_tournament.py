@@ -1,12 +1,13 @@
 """A whole tournament run from the floor page alone, in a real browser, while the hands are
 recorded through the API (issues 12 and 24): Octobermuck from its structure file, 30 entrants
 and one late entry on 4 tables (31: no table break is due before the first player is out, so
-the floor's move by hand calls for balancing), the high-hand fee ticked per player and one paid later, the
-draw, levels, breaks, color-ups, balancing, tables broken down to the final table, a penalty
-served, bounties, a chip count at a break and one at the final table (a 0 refused) settled
-after the finish, hand-for-hand at the bubble, an ICM deal at three with every amount shown
-before the consents, the jackpot awarded, the payouts; `handlog replay` exits 0 and the
-report's money has nothing unaccounted. The same under the TDA on PostgreSQL."""
+the floor's move by hand calls for balancing), the high-hand fee ticked per player and one
+paid later, the draw, levels, breaks, color-ups, balancing, tables broken down to the final
+table, a penalty served, bounties, a chip count at a break and one at the final table (a 0
+refused) settled after the finish, hand-for-hand at the bubble, an ICM deal at three with
+every amount shown before the consents, the jackpot awarded, the payouts; `handlog replay`
+exits 0 and the report's money has nothing unaccounted. The same under the TDA on
+PostgreSQL."""
 
 from __future__ import annotations
 
