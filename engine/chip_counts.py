@@ -50,6 +50,13 @@ def count_stacks(state: TournamentState, table: str, occasion: str,
                                 "chips, 0 or more")
         if player not in computed:
             raise RuleViolation("chip-count", f"{player} has no stack at table {table}")
+        if chips == 0 and computed[player] > 0:
+            # A seated player has chips until a hand takes them: a 0 is a stack not yet
+            # counted (or a typing slip), never a count to set beside the log's.
+            raise RuleViolation("chip-count", f"{player} is counted 0 chips but the log gives "
+                                f"him {computed[player]}: a seated player with no chips is "
+                                "out in a hand, not in a count; type the chips in front of "
+                                "him", (f"count {player}'s chips",))
         counts.append(StackCount(player, chips, computed[player]))
     return StacksCounted(table, occasion, state.level, tuple(counts), count_rule(state))
 

@@ -6,7 +6,9 @@ Three house rules (profile parameter `color_up`):
   one); nobody is raced out: a player left with nothing gets one chip of the new unit.
 - "round_up" (BSE): every player's odd chips are rounded up to one chip of the new unit.
 - "forfeit_to_next_pot" (Octobermuck buy-downs): odd chips are forfeited; at each table they are
-  changed up into the next pot, and what cannot be changed up leaves play.
+  changed up into the next pot, and what cannot be changed up leaves play. A stack that is all
+  odd chips is not forfeited (the house rule is silent; TDA 24-A: nobody is raced out): it
+  becomes one chip of the new unit (profile `color_up_keeps_a_player_in`; false: forfeited).
 
 The odd chips of a stack are `stack % new_unit`: every chip still in play is a multiple of the
 new unit (structure_problems checks it), so this is the value of the chips that must go.
@@ -52,8 +54,11 @@ def color_up_adjustments(
     new_unit: int,
     race_cards: Mapping[str, Sequence[str]] | None = None,
     rule: str = "",
+    keep_in: bool = True,
 ) -> tuple[tuple[ChipAdjustment, ...], tuple[PotCarry, ...]]:
-    """Every player's adjustment (in the order given) and, for forfeits, each table's carry."""
+    """Every player's adjustment (in the order given) and, for forfeits, each table's carry.
+    `keep_in` (the profile's `color_up_keeps_a_player_in`): a stack of odd chips only gets
+    one chip of the new unit rather than being forfeited."""
     if method not in METHODS:
         raise RuleViolation(rule or "profile", f"unknown color-up method {method!r}", METHODS)
     if new_unit <= 0:
@@ -77,6 +82,13 @@ def color_up_adjustments(
             forfeited = 0
             for s in seated:
                 odd = s.stack % new_unit
+                if odd and s.stack == odd and keep_in:
+                    # Every chip he has is odd: the buy-down rule is silent, and TDA 24-A never
+                    # takes a player out of the tournament in a color-up: one chip of the new
+                    # unit (issue 24: a 5-chip stack was forfeited and out unplayed).
+                    result[s.player] = ChipAdjustment(s.player, table, s.stack, odd,
+                                                      new_unit - odd, "given_one_chip")
+                    continue
                 forfeited += odd
                 reason = "no_odd_chips"
                 if odd:

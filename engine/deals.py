@@ -18,6 +18,7 @@ The profile decides whether deals are allowed (`deals_allowed`); each player con
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from fractions import Fraction
 from functools import cache
 
@@ -145,6 +146,54 @@ def check_deal_allowed(state: TournamentState) -> None:
         raise RuleViolation(profile.rule("deal"), f"no deals under the {profile.name} rules "
                             "(deals_allowed is false): the posted payouts apply",
                             ("award the posted prizes",))
+
+
+@dataclass(frozen=True, slots=True)
+class DealOffer:
+    """What one method would give each player left (`amounts`, in the order of `players`),
+    or why it cannot be made (`refused`, with the rule): shown before anyone consents."""
+
+    method: str
+    amounts: tuple[int, ...]
+    refused: str = ""
+    rule: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class DealPreview:
+    players: tuple[str, ...]
+    stacks: tuple[int, ...]
+    prizes: tuple[int, ...]
+    kept: int
+    offers: tuple[DealOffer, ...]
+
+
+def deal_preview(state: TournamentState, stacks: Mapping[str, int],
+                 kept: int = 0) -> DealPreview:
+    """Every computed method's amounts for the players left (`stacks`: their stacks now),
+    with `kept` left to play for: what the director reads out before each consent. The deal
+    itself must be allowed (the house rules, the final table): else the refusal, with its
+    rule."""
+    check_deal_allowed(state)
+    if state.finished:
+        raise RuleViolation("deal", "the tournament is over")
+    if state.deal is not None:
+        raise RuleViolation("deal", "a deal is already recorded")
+    if len(state.tables) != 1:
+        raise RuleViolation("deal", "deals are made at the final table",
+                            ("break tables down to the final table",))
+    players = tuple(e.player for e in state.remaining)
+    ordered = tuple(stacks.get(p, 0) for p in players)
+    prizes = unpaid_prizes(state)
+    offers = []
+    for method in DEAL_METHODS:
+        if method == "typed":
+            continue
+        try:
+            offers.append(DealOffer(method, deal_amounts(method, ordered, prizes, kept)))
+        except RuleViolation as refusal:
+            offers.append(DealOffer(method, (), refusal.message, refusal.rule))
+    return DealPreview(players, ordered, prizes, kept, tuple(offers))
 
 
 def make_deal(state: TournamentState, method: str, stacks: Mapping[str, int],

@@ -104,9 +104,11 @@ def rule_push(state: HandState, command: PushChips, la: LegalActions) -> PushRul
     if len(command.motions) > 1:
         rule = profile.rule("string_bet")
         if profile.string_bet == "call_or_min_raise" and la.call_amount:
-            # League: under or near the bet a call; over it by a reasonable amount (taken as
-            # half a raise, the 50% standard) a minimum raise.
-            over = state.bets[i] + sum(chips) - state.current_bet
+            # League: "The first motion of the Chips ... will be considered the bet": under or
+            # near the bet a call; over it by a reasonable amount (taken as half a raise, the
+            # 50% standard) a minimum raise. The second motion never counts (issue 24: the
+            # call and then more was ruled a raise).
+            over = state.bets[i] + sum(chips[:command.motions[0]]) - state.current_bet
             if over * 2 >= state.last_full_raise and la.raise_kind:
                 return PushRuling("raise", la.min_to, "string_bet", rule)
             return _call(la, "string_bet", rule)
@@ -138,8 +140,13 @@ def _silent(state: HandState, chips: tuple[int, ...], la: LegalActions) -> PushR
     total = state.bets[i] + sum(chips)
     if len(chips) == 1:
         rule = profile.rule("one_chip")
-        if la.call_amount or profile.single_chip_unannounced == "call":
-            return _call(la, "one_chip", rule)  # BSE: "any single chip ... a call"
+        # BSE: "any single chip ... a call"; League: "Before the flop, if a player bets a
+        # single chip greater than the big blind without announcing a raise, then this is only
+        # a call" (the big blind's option included: a check).
+        before_the_flop = profile.single_chip_unannounced == "call_before_the_flop" \
+            and not state.board
+        if la.call_amount or profile.single_chip_unannounced == "call" or before_the_flop:
+            return _call(la, "one_chip", rule)
         return _raise(la, total, "one_chip", rule, state)  # a bet of the chip's full value
     rule = profile.rule("several_chips")
     if not la.call_amount:

@@ -20,7 +20,7 @@ from handlog.engine.cards import card_text, parse_card
 from handlog.engine.errors import RuleViolation
 from handlog.engine.evaluator import FLUSH, best_five, evaluate
 from handlog.engine.hand_state import HandState
-from handlog.engine.tournament_events import BountyAssigned, HighHandPosted
+from handlog.engine.tournament_events import BountyAssigned, HighHandFeeRecorded, HighHandPosted
 from handlog.engine.tournament_state import TournamentState
 
 BOUNTY_RULE = "octobermuck-bounties"
@@ -147,6 +147,28 @@ def assign_bounty(state: TournamentState, player: str, to: str, by: str,
     if not by.strip():
         raise RuleViolation("record", "who ruled must not be empty")
     return BountyAssigned(player, to, rule, by)
+
+
+def record_high_hand_fee(state: TournamentState, player: str, paid: bool,
+                         by: str) -> HighHandFeeRecorded:
+    """The director records that `player` paid the high-hand fee (or did not: a tick given in
+    error), any time before the jackpot is awarded; the pool is the fee times the entrants
+    who paid, so a fee recorded after the award would be money nobody can be paid."""
+    if not state.structure.money.high_hand_fee:
+        raise RuleViolation("structure", f"{state.structure.name} has no high-hand jackpot")
+    entrant = state.entrant(player)
+    if entrant is None:
+        raise RuleViolation("high-hand", f"no entrant {player!r}",
+                            tuple(e.player for e in state.entrants))
+    if state.high_hand is not None:
+        raise RuleViolation(HIGH_HAND_RULE, "the jackpot is already awarded: its pool can no "
+                            "longer change")
+    if entrant.high_hand == paid:
+        raise RuleViolation("high-hand", f"{entrant.name}'s high-hand fee is already recorded "
+                            f"as {'paid' if paid else 'not paid'}")
+    if not by.strip():
+        raise RuleViolation("record", "who recorded the fee must not be empty")
+    return HighHandFeeRecorded(player, paid, by)
 
 
 def post_high_hands(state: TournamentState, shown: Sequence[ShownHand]) -> list[HighHandPosted]:

@@ -32,7 +32,7 @@ PrematureBoard = Literal[
 HeadsUpTransition = Literal["next_big_blind_keeps_it", "button_moves_on"]
 WaitingPosition = Literal["between_small_blind_and_button", "small_blind", "big_blind", "button"]
 BalanceMover = Literal["next_big_blind", "high_card_draw"]
-SingleChip = Literal["call_or_bet_its_value", "call"]
+SingleChip = Literal["call_or_bet_its_value", "call", "call_before_the_flop"]
 SeveralChips = Literal["tda_45", "raise_for_total"]
 StringBet = Literal["first_motion", "call_or_min_raise"]
 OutOfTurn = Literal["binding_unless_action_changes", "may_be_pulled_back"]
@@ -80,7 +80,8 @@ class Profile:
     single_chip_unannounced: SingleChip = _param(
         "call_or_bet_its_value", "hand", "One chip put out without a word: facing a bet a call "
         "(an oversized chip gets change); not facing one a bet of the chip's full value, or "
-        "(call) a call, that is a check, whatever its value.")
+        "(call) a call, that is a check, whatever its value, or (call_before_the_flop) before "
+        "the flop a call (the big blind's option: a check), after it a bet of its value.")
     several_chips_unannounced: SeveralChips = _param(
         "tda_45", "hand", "Several chips put out in one motion without a word, facing a bet: a "
         "call if every chip is needed to call, else a raise (held to a full raise) once they "
@@ -147,6 +148,10 @@ class Profile:
     # --- Tournament (the recorder) ----------------------------------------------------------
     color_up: ColorUp = _param(
         "race", "tournament", "What happens to odd chips of a denomination removed from play.")
+    color_up_keeps_a_player_in: bool = _param(
+        True, "tournament", "Where odd chips are forfeited, a stack made only of odd chips "
+        "becomes one chip of the new unit and plays on (else it is forfeited and the player is "
+        "out without playing a hand).")
     seats_drawn_at_random: bool = _param(
         True, "tournament", "Seats are drawn at random (else the director assigns them).")
     seat_draw_suit_order: tuple[str, ...] = _param(
@@ -258,6 +263,8 @@ GOVERNS: dict[str, str] = {
     "waits",
     "color_up": "engine/tournament.py color_up and color_up_racers (the recorder's color-up): "
     "race (who is dealt race cards), round up or forfeit odd chips",
+    "color_up_keeps_a_player_in": "engine/colorup.py color_up_adjustments (the recorder's "
+    "color-up): a stack of odd chips only gets one chip of the new unit, or is forfeited",
     "seats_drawn_at_random": "engine/seating.py seating_order (the recorder's seat draw): the "
     "players shuffled by a recorded seed, or seated in the director's (registration) order "
     "with no draw; engine/breaking.py table_to_break: the broken table's players drawn or "
@@ -403,6 +410,9 @@ TDA_CITATIONS: dict[str, str] = {
     "seat 1, at most one chip to a player, and nobody is raced out (he gets one chip of the "
     "lowest denomination still in play); 24-C: leftovers worth less than that chip are "
     "removed without compensation",
+    "color_up_keeps_a_player_in": "TDA 2024 Rule 24-A: 'No player can be raced out of a "
+    "tournament': a player left with no chips gets one chip of the lowest denomination still "
+    "in play",
     "seats_drawn_at_random": "TDA 2024 Rule 7: 'Tournament and satellite seats will be "
     "randomly assigned.'",
     "seat_draw_suit_order": "TDA 2024 Illustration Addendum, Rule 10: the first seat card "
@@ -603,6 +613,11 @@ OCTOBERMUCK = _derive(TDA, "octobermuck", "Octobermuck charity tournament",
     "color_up": ("forfeit_to_next_pot", "Octobermuck Chip Buy-downs: 'At end of buy down "
                  "rounds, players will receive higher denomination chips for smaller chips in "
                  "even amounts. Any odd chips are forfeited to the next pot.'"),
+    "color_up_keeps_a_player_in": (True, "Octobermuck Chip Buy-downs ('Any odd chips are "
+                                   "forfeited to the next pot') is silent on a stack that is "
+                                   "all odd chips; TDA 2024 Rule 24-A: 'No player can be raced "
+                                   "out of a tournament' (issue 24: the other reading, false, "
+                                   "forfeits it and the player is out)"),
     "seats_drawn_at_random": (True, "Octobermuck Seating: 'Seats will be assigned randomly.'"),
     "button_redraw_at": (("final_table",), "Octobermuck Seating: 'When combining for the final "
                          "table, all players except the dealer (if he is still playing) will "
@@ -697,7 +712,7 @@ LEAGUE = _derive(TDA, "league", "Self-dealt league", "shared/seeds/league-self-d
                               "result of a split pot. A split pot containing a single chip of "
                               "the lowest denomination in play will be awarded to the all-in "
                               "player regardless of seat position.'"),
-    "single_chip_unannounced": ("call_or_bet_its_value", "League Calling (and Single Chip "
+    "single_chip_unannounced": ("call_before_the_flop", "League Calling (and Single Chip "
                                 "Bets): 'Before the flop, if a player bets a single chip "
                                 "greater than the big blind without announcing a raise, then "
                                 "this is only a call.' and 'After the flop, if a player bets a "

@@ -370,7 +370,7 @@ def color_up(state: TournamentState, stacks: Mapping[str, int],
                             "elimination first")
     adjustments, carries = color_up_adjustments(
         profile.color_up, [SeatedStack(e.player, e.table, stacks[e.player]) for e in seated],
-        new_unit, race_cards, rule)
+        new_unit, race_cards, rule, profile.color_up_keeps_a_player_in)
     change = sum(a.amount for a in adjustments) + sum(c.amount for c in carries)
     return ChipsColoredUp(state.level, tuple(colours), state.chip_unit, new_unit,
                           profile.color_up, adjustments, carries, -change, rule)
@@ -431,7 +431,11 @@ def eliminate(state: TournamentState,
     if len(busts) > 1:
         rule = profile.rule("photo_finish")
     first_place = remaining - len(busts) + 1
-    share = profile.bubble_busts_share and _bursts_the_bubble(state, first_place, len(busts))
+    # TDA RP-8-A speaks of hand-for-hand ("the busting players will be eligible for a share
+    # of the place(s) paid on the current hand"): busts on one hand outside it are placed by
+    # the photo finish, the larger starting stack higher (issue 24).
+    share = (profile.bubble_busts_share and state.hand_for_hand is not None
+             and _bursts_the_bubble(state, first_place, len(busts)))
     if share:
         rule = profile.rule("bubble")
     ranked = sorted(busts, key=lambda b: (-b.chips_at_start, b.player))

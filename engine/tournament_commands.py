@@ -131,6 +131,16 @@ class AwardHighHand:
 
 
 @dataclass(frozen=True, kw_only=True)
+class HighHandFee:
+    """Record that a player paid the high-hand jackpot's fee after his entry (or did not)."""
+
+    __pydantic_config__: ClassVar[dict[str, Any]] = _STRICT
+    type: Literal["high_hand_fee"] = "high_hand_fee"
+    player: Annotated[str, Limit(max_length=MAX_NAME_KEY)]
+    paid: bool = True
+
+
+@dataclass(frozen=True, kw_only=True)
 class Deal:
     """A deal at the final table: the method, each player's consent (player id -> the name
     he gives), an amount kept to play for, and for `typed` the amounts (player id -> cents)."""
@@ -224,7 +234,7 @@ class Settle:
 
 TournamentCommand = (
     Register | DrawSeats | StartLevel | StartBreak | EndBreak | ColorUp | DecideAntes | Move
-    | Balance | BreakTable | AssignBounty | AwardHighHand | Deal | Penalty | Clock | Ruling
-    | Settle | CountStacks | CorrectStack | HandForHand
+    | Balance | BreakTable | AssignBounty | AwardHighHand | HighHandFee | Deal | Penalty
+    | Clock | Ruling | Settle | CountStacks | CorrectStack | HandForHand
 )
 """Every tournament command; `type` tells them apart."""

@@ -437,6 +437,18 @@ class TableHand:
 
 
 @dataclass(frozen=True, slots=True)
+class HighHandFeeRecorded:
+    """The director sets whether `player` paid the high-hand jackpot's fee (after his entry:
+    paid late, or a tick lost at registration); the pool follows the entrants who paid."""
+
+    TYPE: ClassVar[str] = "high_hand_fee_recorded"
+    VERSION: ClassVar[int] = 1
+    player: str
+    paid: bool
+    by: str = ""
+
+
+@dataclass(frozen=True, slots=True)
 class HandForHandStarted:
     """Hand-for-hand from now on: `hands` is each table's last hand number when it began
     (round 1 is each table's next hand)."""
@@ -460,7 +472,7 @@ TournamentEvent = (
     | PlayerWithdrew | PrizesAwarded | HighHandAwarded | RulingRecorded | PenaltyRecorded
     | TournamentFinished | BountyReferred | BountyAssigned | HighHandPosted | DealRecorded
     | ClockPaused | ClockResumed | TimeAdded | StacksCounted | StackCorrected
-    | HandForHandStarted | HandForHandEnded
+    | HandForHandStarted | HandForHandEnded | HighHandFeeRecorded
 )
 
 TOURNAMENT_EVENT_TYPES: tuple[type, ...] = (
@@ -469,5 +481,5 @@ TOURNAMENT_EVENT_TYPES: tuple[type, ...] = (
     PlayerWithdrew, PrizesAwarded, HighHandAwarded, RulingRecorded, PenaltyRecorded,
     TournamentFinished, BountyReferred, BountyAssigned, HighHandPosted, DealRecorded,
     ClockPaused, ClockResumed, TimeAdded, StacksCounted, StackCorrected, HandForHandStarted,
-    HandForHandEnded,
+    HandForHandEnded, HighHandFeeRecorded,
 )

@@ -29,6 +29,7 @@ from handlog.engine.tournament_events import (
     HandForHandEnded,
     HandForHandStarted,
     HighHandAwarded,
+    HighHandFeeRecorded,
     HighHandPosted,
     LevelStarted,
     PenaltyRecorded,
@@ -279,6 +280,8 @@ def apply_tournament(state: TournamentState | None,
             b for b in state.bounties_referred if b.player != event.player))
     if isinstance(event, HighHandPosted):
         return replace(state, high_hands=_posted(state.high_hands, event))
+    if isinstance(event, HighHandFeeRecorded):
+        return _update(state, event.player, high_hand=event.paid)
     if isinstance(event, DealRecorded):
         return replace(state, deal=event)
     if isinstance(event, StacksCounted):

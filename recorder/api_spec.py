@@ -123,6 +123,7 @@ TOURNAMENT_COMMAND = linked(answers(400, 401, 403, 404, 409, 413, 422), next=lin
     "post", TOURNAMENT_COMMANDS, {"path.tournament": "$request.path.tournament"},
     {"expected_version": "$response.body#/tournament/version"},
     "the next command, on the version it answered"))
+DEAL_PREVIEW = answers(400, 401, 403, 409, 422)
 TABLE_STREAM = event_stream_answers(400, 401, 404, 422, 429)
 FLOOR_STREAM = event_stream_answers(401, 429)
 LOG_KEY = answers(401)

@@ -11,6 +11,7 @@ import click
 from handlog.engine.deals import deals_allowed
 from handlog.engine.errors import RuleViolation
 from handlog.engine.profiles import get_profile
+from handlog.engine.words import render_rule
 from handlog.recorder.cli_db import db_option, user_errors
 from handlog.recorder.demo import DEMO_STRUCTURE, DemoSummary, run_demo
 from handlog.recorder.service import Actor, Recorder
@@ -214,6 +215,17 @@ def hand_for_hand(tournament_id: str, switch: str, director: str, db_url: str | 
     click.echo(f"hand-for-hand {switch} in {tournament_id}")
 
 
+def _add_floor_commands() -> None:
+    # The floor's steps (register, draw, level, break, move, deal...): cli_tournament_floor.
+    from handlog.recorder.cli_tournament_floor import COMMANDS
+
+    for command in COMMANDS:
+        tournament.add_command(command)
+
+
+_add_floor_commands()
+
+
 @click.command("demo")
 @db_option
 @click.option("--players", default=27, show_default=True, type=click.IntRange(2, 200))
@@ -248,11 +260,15 @@ def demo(db_url: str | None, players: int, tables: int, seed: int, hands: int,
         except StructureError as exc:
             raise click.ClickException(str(exc)) from None
     if deal is not None:
-        profile = get_profile((structure or load_structure(DEMO_STRUCTURE)).profile)
-        if not deals_allowed(profile.name):
+        # A room profile (a structure file's own) is read from the structure's text, not
+        # looked up by its name.
+        ref = (structure or load_structure(DEMO_STRUCTURE)).profile
+        profile = get_profile(ref)
+        if not deals_allowed(ref):
             raise click.ClickException(
-                f"--deal: the {profile.name} rules allow no deals (deals_allowed is false); "
-                "try --structure examples/octobermuck.toml")
+                f"--deal: the {profile.name} rules allow no deals (deals_allowed is false, "
+                f"{render_rule(profile.rule('deal'))}); try --structure "
+                "examples/octobermuck.toml, or a room profile that sets deals_allowed = true")
     key_path = _demo_key_path(signing_key_file, db_url)
     with user_errors(), open_store(db_url, upgrade=True) as store:
         recorder = Recorder(store)
@@ -287,6 +303,8 @@ def demo(db_url: str | None, players: int, tables: int, seed: int, hands: int,
                + (", high hand awarded" if summary.high_hand else "")
                + (f", chip counts {summary.chip_counts}" if summary.chip_counts else "")
                + (", hand-for-hand at the last two tables" if summary.hand_for_hand else ""))
+    if deal and not summary.deal:
+        click.echo(f"no deal recorded: {summary.no_deal or 'the final table was never reached'}")
     if summary.winner:
         click.echo(f"winner: {summary.winner}")
         for place, name in summary.places[:10]:

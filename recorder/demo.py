@@ -45,6 +45,8 @@ class DemoSummary:
     penalties: int = 0
     deal: str = ""
     chip_counts: int = 0
+    no_deal: str = ""
+    """Why a deal asked for was not recorded (empty: recorded, or none asked for)."""
     hand_for_hand: bool = False
     winner: str = ""
     places: list[tuple[int, str]] = field(default_factory=list)
@@ -142,8 +144,9 @@ def run_demo(
                 t.penalty(name, victim, "hands", "tda-71", "demo", DIRECTOR, 2)
                 summary.penalties += 1
             state_now = t.state(name)
-            if deal and state_now.deal is None and len(state_now.remaining) == 3 \
-                    and len(state_now.tables) == 1:
+            # The deal at three (or, when one hand took the field from four to two, at two).
+            if deal and state_now.deal is None and not summary.no_deal \
+                    and len(state_now.remaining) <= 3 and len(state_now.tables) == 1:
                 t.deal(name, deal, {e.player: e.name for e in state_now.remaining}, DIRECTOR)
                 summary.deal = deal
             _play_hand(demo, table, summary)

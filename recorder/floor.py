@@ -25,6 +25,7 @@ from handlog.engine.deals import deal_open
 from handlog.engine.errors import RuleViolation
 from handlog.engine.hand_for_hand import round_status
 from handlog.engine.money import high_hand_proposal, money_block
+from handlog.engine.profiles import get_profile, parameter_scopes
 from handlog.engine.seating import needs_balancing, table_counts
 from handlog.engine.structure import payouts_for
 from handlog.engine.table import Level
@@ -568,6 +569,7 @@ def tournament_view(tournament: str, state: TournamentState, version: int, log: 
         "upcoming": _upcoming(state),
         "money": money_block(state).as_dict(),
         "jackpot": bool(s.money.high_hand_fee),
+        "readings": _readings(s.profile),
         "bounties_referred": [
             {"player": b.player, "name": names.get(b.player, b.player), "code": b.code,
              "table": b.table, "hand": b.hand_number,
@@ -626,10 +628,30 @@ def _high_hand(state: TournamentState, names: dict[str, str]) -> dict[str, Any] 
         return None
     players, cards = high_hand_proposal(state)
     awarded = state.high_hand
+    # Every entrant with his fee (a jackpot is a small event's): the director corrects a fee
+    # and names the holders from it when no flush was shown.
     return {"players": [{"player": p, "name": names.get(p, p)} for p in players],
             "cards": cards, "awarded": awarded is not None,
+            "fees": [{"player": e.player, "name": e.name, "paid": e.high_hand,
+                      "alive": e.alive} for e in state.entrants],
             "shares": [{"name": names.get(x.player, x.player), "amount": x.amount}
                        for x in awarded.shares] if awarded else []}
+
+
+def _readings(profile_ref: str) -> list[dict[str, Any]]:
+    """The readings in force (every parameter of the tournament's profile, the tournament's
+    own first): each value, who applies it (hand, table, tournament) and the sentence it rests
+    on, shown on the floor."""
+    try:
+        profile = get_profile(profile_ref)
+    except KeyError:
+        return []
+    scopes = parameter_scopes()
+    rows = [{"name": name, "scope": scopes[name],
+             "value": value if isinstance(value, (bool, int, str)) else str(value),
+             "citation": citation}
+            for name, value, _meaning, citation in profile.parameters()]
+    return sorted(rows, key=lambda r: r["scope"] != "tournament")
 
 
 def _table_break(state: TournamentState) -> dict[str, Any] | None:

@@ -30,10 +30,12 @@ from handlog.engine import tournament_commands as tc
 from handlog.engine.breaking import BREAK_RULE, TableBreak, table_to_break
 from handlog.engine.cards import FULL_DECK, card_text
 from handlog.engine.clock import add_time, pause_clock_now, resume_clock
+from handlog.engine.deals import DealPreview, deal_preview
 from handlog.engine.errors import RuleViolation
 from handlog.engine.events import HandKilled, HandStarted
 from handlog.engine.hand_for_hand import check_hand_start
 from handlog.engine.limits import check_name
+from handlog.engine.money import record_high_hand_fee
 from handlog.engine.penalties import KILLED_FOR_PENALTY, hands_owed, serving
 from handlog.engine.structure import Structure
 from handlog.engine.table import TableState
@@ -60,6 +62,7 @@ from handlog.engine.tournament_decide import (
     decide_start_level,
     hand_start,
     progress,
+    stacks_at,
     unseated,
 )
 from handlog.engine.tournament_events import (
@@ -74,6 +77,7 @@ from handlog.engine.tournament_events import (
     HandForHandEnded,
     HandForHandStarted,
     HighHandAwarded,
+    HighHandFeeRecorded,
     LevelStarted,
     PenaltyRecorded,
     PlayerEliminated,
@@ -503,6 +507,16 @@ class Tournaments:
                           lambda state: decide_award_high_hand(state, players).events, actor,
                           expected_version, _Intent(HighHandAwarded.TYPE))
 
+    def high_hand_fee(self, tournament: str, player: str, paid: bool, actor: Actor, *,
+                      event_id: uuid.UUID | None = None,
+                      expected_version: int | None = None) -> Recorded:
+        """The director records a player's high-hand fee after his entry (or takes back a
+        tick given in error): the jackpot's pool follows."""
+        return self._step(tournament, _ids(event_id),
+                          lambda state: [record_high_hand_fee(state, player, paid, actor.name)],
+                          actor, expected_version,
+                          _Intent(HighHandFeeRecorded.TYPE, {"player": player, "paid": paid}))
+
     def deal(self, tournament: str, method: str, consents: Mapping[str, str], actor: Actor,
              kept: int = 0, amounts: Mapping[str, int] | None = None, *,
              event_id: uuid.UUID | None = None,
@@ -514,6 +528,12 @@ class Tournaments:
             lambda state: decide_deal(state, method, consents, actor.name, kept, amounts,
                                       self._tables(tournament)).events, actor,
             expected_version, _Intent(DealRecorded.TYPE, {"method": method, "kept": kept}))
+
+    def deal_preview(self, tournament: str, kept: int = 0) -> DealPreview:
+        """Every deal method's amounts for the players left, their stacks read from the final
+        table now: shown before anyone consents (refused while a hand is on)."""
+        state = self.state(tournament)
+        return deal_preview(state, stacks_at(state, self._tables(tournament), "deal"), kept)
 
     def _timed(self, tournament: str) -> list[tuple[int, Any]]:
         return [(epoch_ms(e.recorded_at), e.decode())
@@ -836,6 +856,8 @@ _EXECUTE: dict[type, Callable[[Tournaments, str, Any, Actor, dict[str, Any]], bo
         tournament, c.player, c.to, actor, **ids).retried,
     tc.AwardHighHand: lambda t, tournament, c, actor, ids: t.award_high_hand(
         tournament, actor, c.players, **ids).retried,
+    tc.HighHandFee: lambda t, tournament, c, actor, ids: t.high_hand_fee(
+        tournament, c.player, c.paid, actor, **ids).retried,
     tc.Deal: lambda t, tournament, c, actor, ids: t.deal(
         tournament, c.method, c.consents, actor, c.kept, c.amounts, **ids).retried,
     tc.Penalty: lambda t, tournament, c, actor, ids: t.penalty(

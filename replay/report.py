@@ -32,6 +32,7 @@ from pathlib import Path
 from typing import Any, cast
 
 from handlog.engine import words
+from handlog.engine.errors import RuleViolation
 from handlog.engine.events import (
     BoardDealt,
     BoardExposedEarly,
@@ -45,6 +46,7 @@ from handlog.engine.events import (
     StackAdjusted,
 )
 from handlog.engine.money import money_block
+from handlog.engine.structure import payout_bracket, payouts_for
 from handlog.engine.tournament_events import (
     ChipsColoredUp,
     DealRecorded,
@@ -428,6 +430,67 @@ def _deal(deal: DealRecorded | None, names: Mapping[str, str]) -> dict[str, Any]
                        for x in deal.shares]}
 
 
+def _cents(amount: int, currency: str) -> str:
+    return f"{currency} {amount / 100:,.2f}"
+
+
+def prize_reasons(state: TournamentState, awards: Sequence[Any], pool: int,
+                  place_rules: Mapping[int, str], names: Mapping[str, str]) -> dict[str, str]:
+    """Why each player is paid what he is, in words (player -> text): a place shared and the
+    rule that shared it, the odd cents of a split, the rounding that went to first place,
+    percentages that do not add up to 100, the deal that replaced the posted prizes."""
+    s = state.structure
+    currency = s.money.currency
+    field = len(state.entrants)
+    try:
+        bracket = payout_bracket(s, field)
+        amounts = payouts_for(s, field, pool)
+    except (RuleViolation, ValueError):
+        return {}
+    weight = sum(bracket.basis_points)
+    by_place: dict[int, list[str]] = {}
+    for e in state.entrants:
+        if e.place:
+            by_place.setdefault(e.place, []).append(e.player)
+    dealt = {x.player: x for x in state.deal.shares} if state.deal is not None else {}
+    reasons: dict[str, str] = {}
+    for award in awards:
+        notes: list[str] = []
+        group = sorted(by_place.get(award.place, [award.player]))
+        if award.player in dealt and state.deal is not None:
+            notes.append(f"deal ({state.deal.method.replace('_', ' ')}) at the final table, "
+                         f"agreed {_cents(dealt[award.player].amount, currency)}")
+            if award.player == state.winner and state.deal.kept:
+                notes.append(f"plus {_cents(state.deal.kept, currency)} kept to play for")
+        elif len(group) > 1:
+            last = award.place + len(group) - 1
+            total = sum(amounts[award.place - 1:last])
+            others = ", ".join(names.get(p, p) for p in group if p != award.player)
+            rule = place_rules.get(award.place, "")
+            notes.append(f"place {award.place} shared with {others}"
+                         + (f" ({rule})" if rule else "")
+                         + f": places {award.place}-{last} pay {_cents(total, currency)}, "
+                         f"split {len(group)} ways")
+            if total % len(group):
+                notes.append(f"{total % len(group)} odd cent(s) one each in player order")
+        elif award.place <= len(amounts):
+            share = pool * bracket.basis_points[award.place - 1] // weight
+            rounded = share // s.money.payout_rounding * s.money.payout_rounding
+            if award.place == 1 and amounts[0] != rounded:
+                notes.append(f"{_cents(amounts[0] - rounded, currency)} left by rounding the "
+                             "places to "
+                             f"{_cents(s.money.payout_rounding, currency)} goes to first place")
+            elif rounded != share:
+                notes.append(f"{_cents(share, currency)} rounded down to "
+                             f"{_cents(s.money.payout_rounding, currency)}")
+        if weight != 10_000 and award.player not in dealt:
+            notes.append(f"the payout percentages add up to {weight / 100:g}%: each place is "
+                         "its share of that total")
+        if notes:
+            reasons[award.player] = "; ".join(notes)
+    return reasons
+
+
 def chip_count_rows(state: TournamentState,
                     names: Mapping[str, str]) -> dict[str, list[dict[str, Any]]]:
     """The differences between counted and computed stacks still open, and the director's
@@ -494,6 +557,7 @@ def _tournament(record: TournamentRecord, tables: Sequence[TableHands],
         "balanced": at_tables == ledger.total,
     }
     eliminations = []
+    place_rules: dict[int, str] = {}
     prizes: dict[str, Any] | None = None
     high_hand: dict[str, Any] | None = None
     for stored in record.stored:
@@ -507,6 +571,8 @@ def _tournament(record: TournamentRecord, tables: Sequence[TableHands],
                 "version": stored.version,
                 **_who(stored),
             })
+            if event.rule:
+                place_rules[event.place] = words.rule_words(event.rule)
         elif isinstance(event, PlayerWithdrew):
             eliminations.append({
                 "kind": "withdrew", "place": event.place, "player": event.player,
@@ -516,11 +582,13 @@ def _tournament(record: TournamentRecord, tables: Sequence[TableHands],
                 "version": stored.version, **_who(stored),
             })
         elif isinstance(event, PrizesAwarded):
+            why = prize_reasons(state, event.awards, event.pool, place_rules, names)
             prizes = {
                 "pool": event.pool, "field_size": event.field_size, "currency": money.currency,
                 "rule": words.rule_words(event.rule), "version": stored.version, **_who(stored),
                 "awards": [{"place": a.place, "player": a.player,
-                            "name": names.get(a.player, a.player), "amount": a.amount}
+                            "name": names.get(a.player, a.player), "amount": a.amount,
+                            "why": why.get(a.player, "")}
                            for a in event.awards],
                 "bounties": [{"player": b.player, "name": names.get(b.player, b.player),
                               "bounties": b.bounties, "amount": b.amount}

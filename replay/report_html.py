@@ -195,9 +195,9 @@ def _tournament_html(t: Mapping[str, Any]) -> str:
                      f"{_e(prizes['field_size'])}; {_e(prizes['rule'])}. Recorded by "
                      f"{_e(prizes['actor'])} ({_e(prizes['device'])}) at "
                      f"{_e(prizes['recorded_at'])}, v{_e(prizes['version'])}.</p>")
-        parts.append(_table_html(("place", "player", "amount"),
+        parts.append(_table_html(("place", "player", "amount", "why"),
                                  ([_e(a["place"]), _e(a["name"]),
-                                   _e(_money(a["amount"], currency))]
+                                   _e(_money(a["amount"], currency)), _e(a.get("why", ""))]
                                   for a in prizes["awards"]), numeric=(0, 2)))
         if prizes["bounties"]:
             parts.append(_table_html(("player", "bounties", "amount"),

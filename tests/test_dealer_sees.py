@@ -80,6 +80,32 @@ def test_octobermuck_opening_with_one_chip_the_full_amount_of_the_chip_is_in_pla
         assert (facts.ruled, facts.to, action) == ("bet", 500, (BetMade(0, 500, False),))
 
 
+def big_blinds_option(profile: str) -> HandState:
+    """Blinds 25-50, everyone calls to the big blind (seat 1), who has the option."""
+    state = start_hand(HandSetup((5000,) * 3, (25, 50, 0), (0,) * 3, 50, 25, profile))
+    state = execute(state, CheckCall(2))
+    return execute(state, CheckCall(0))
+
+
+@pytest.mark.parametrize("profile", ALL)
+def test_league_before_the_flop_a_single_chip_greater_than_the_big_blind_is_only_a_call(
+        profile: str) -> None:
+    """League Single Chip Bets: 'Before the flop, if a player bets a single chip greater than
+    the big blind without announcing a raise, then this is only a call.' The big blind's one
+    500 chip on his option, nothing said: a call of nothing, that is a check (issue 24: was
+    ruled a raise). TDA 44 and Octobermuck: not facing a bet, a bet of the chip's value (on
+    top of his blind: a raise to 550); BSE: any single chip a call."""
+    state = big_blinds_option(profile)
+    assert state.to_act == 1
+    facts, action = ruled(state, PushChips(1, (500,)))
+    if profile in ("league", "bse"):
+        assert (facts.ruled, facts.reason, action) == ("check", "one_chip", (PlayerChecked(1),))
+        assert facts.rule == ("league-single-chip-bets" if profile == "league"
+                              else "bse-betting")
+    else:
+        assert (facts.ruled, facts.to) == ("raise", 550)  # the chip on top of his blind
+
+
 # --- several chips ------------------------------------------------------------------------
 
 
@@ -120,18 +146,32 @@ def test_tda_45_multiple_chips_are_a_call_if_every_chip_is_needed(profile: str) 
 @pytest.mark.parametrize("profile", ALL)
 def test_league_string_bet_near_the_bet_a_call_well_over_it_a_minimum_raise(
         profile: str) -> None:
-    """League String Betting: 'If it is an amount under or near the current bet amount, it will
-    be judged a call. If the amount is over the current bet by a reasonable amount, the bet
-    will be considered a minimum raise.' Facing 1,100: 1,100 then 1,000 more in a second motion.
-    TDA 42 (Octobermuck 'No string raises', BSE 'in one motion'): only the first motion
-    counts, a call."""
-    facts, action = ruled(facing_1100(profile), PushChips(3, (100,) * 21, motions=(11, 10)))
+    """League String Betting: 'The first motion of the Chips into the betting area within
+    reason will be considered the bet. If it is an amount under or near the current bet
+    amount, it will be judged a call. If the amount is over the current bet by a reasonable
+    amount, the bet will be considered a minimum raise.' Facing 1,100: a 5,000 chip and then
+    three 100s: the first motion is well over the bet, a minimum raise. TDA 42 (Octobermuck
+    'No string raises', BSE 'in one motion'): only the first motion counts, one oversized
+    chip, a call."""
+    facts, action = ruled(facing_1100(profile), PushChips(3, (5000, 100, 100, 100),
+                                                          motions=(1, 3)))
     assert facts.reason == "string_bet"
     if profile == "league":
         assert (facts.ruled, facts.to, facts.rule) == ("raise", 1700, "league-string-betting")
         assert action == (RaiseMade(3, 1700, False, True),)
     else:
         assert (facts.ruled, action) == ("call", (PlayerCalled(3, 1100, False),))
+
+
+@pytest.mark.parametrize("profile", ALL)
+def test_league_the_first_motion_is_the_bet_exactly_the_call_then_more_is_a_call(
+        profile: str) -> None:
+    """League String Betting: 'The first motion ... will be considered the bet': exactly the
+    call of 1,100 in the first motion and 1,000 more in a second is a call under every
+    profile (issue 24: the league's was ruled a raise on the whole amount)."""
+    facts, action = ruled(facing_1100(profile), PushChips(3, (100,) * 21, motions=(11, 10)))
+    assert (facts.ruled, facts.reason, action) == (
+        "call", "string_bet", (PlayerCalled(3, 1100, False),))
 
 
 def test_league_string_bet_just_over_the_bet_is_a_call() -> None:

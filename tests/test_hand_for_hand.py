@@ -7,6 +7,7 @@ money: they share the places paid)."""
 from __future__ import annotations
 
 import uuid
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -71,6 +72,7 @@ def _at_the_bubble(structure: str) -> TournamentState:
         assert entrant is not None
         log.add(*eliminate(log.state, [Bust(player, 100, entrant.table, 1)]))
     assert len(log.state.remaining) == 4
+    log.add(start_hand_for_hand(log.state, {"A": (0, False), "B": (0, False)}))
     return log.state
 
 
@@ -89,6 +91,19 @@ def test_busts_in_one_round_share_the_places_paid_under_tda_and_photo_finish_und
     bse = [e for e in eliminate(bse_state, [Bust(a, 3000, "A", 9), Bust(b, 1000, "B", 8)])
            if isinstance(e, PlayerEliminated)]
     assert {e.player: e.place for e in bse} == {a: 3, b: 4}
+
+
+def test_tda_rp_8_a_busting_players_share_the_places_paid_only_hand_for_hand() -> None:
+    """TDA RP-8-A ('If enough players bust on the current hand to break into the money, the
+    busting players will be eligible for a share of the place(s) paid') is a hand-for-hand
+    procedure: the same two busts across the money line with hand-for-hand never turned on
+    are placed by the photo finish, the larger starting stack higher, citing it."""
+    state = replace(_at_the_bubble("tda-demo"), hand_for_hand=None)
+    a, b = (next(e.player for e in state.remaining if e.table == t) for t in ("A", "B"))
+    out = [e for e in eliminate(state, [Bust(a, 3000, "A", 9), Bust(b, 1000, "B", 9)])
+           if isinstance(e, PlayerEliminated)]
+    assert sorted((e.player, e.place, e.rule) for e in out) == sorted(
+        [(a, 3, "practice-photo-finish"), (b, 4, "practice-photo-finish")])
 
 
 WINNER_CARDS = tuple(parse_card(c) for c in ("Ah", "Ad"))

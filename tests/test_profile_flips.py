@@ -75,6 +75,7 @@ from handlog.engine.tournament import (
     start_level,
     suggest_balance,
 )
+from handlog.engine.tournament_events import HandForHandStarted
 from handlog.recorder.structure import load_structure
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
@@ -238,7 +239,9 @@ def three_500s_facing_1100(profile: str) -> Any:
 
 
 def two_motions_facing_1100(profile: str) -> Any:
-    return pushed(facing_1100(profile), PushChips(3, (100,) * 21, motions=(11, 10)))
+    """A 5,000 chip and then three 100s: the first motion alone is one oversized chip (a call
+    under TDA 44), or well over the bet (the league: a minimum raise)."""
+    return pushed(facing_1100(profile), PushChips(3, (5000, 100, 100, 100), motions=(1, 3)))
 
 
 def call_after_raising_out_of_turn(profile: str) -> Any:
@@ -374,6 +377,15 @@ def color_up_with_odd_chips(profile: str) -> Any:
     return event if isinstance(event, tuple) else (event.method, event.adjustments)
 
 
+def color_up_of_a_stack_of_odd_chips(profile: str) -> Any:
+    log = started(profile, 3, ("A",))
+    to_level(log, 5)
+    stacks = {e.player: 5 if i == 0 else 5000 for i, e in enumerate(log.state.remaining)}
+    event = outcome(lambda: color_up(log.state, stacks))
+    return event if isinstance(event, tuple) else tuple(
+        (a.amount, a.reason) for a in event.adjustments)
+
+
 def seat_draw(profile: str) -> Any:
     log = Log(example("tda-demo", profile))
     for p in players(4):
@@ -434,6 +446,8 @@ def absent_for_a_whole_level(profile: str) -> Any:
 def bubble_burst(profile: str) -> Any:
     log = started(profile, 4, ("A",))  # 2-10 entrants: two places paid
     log.add(*eliminate(log.state, [Bust("p04", 100, "A", 4)]))
+    # Hand-for-hand at the money (RP-8-A speaks of it; outside it the photo finish places).
+    log.add(HandForHandStarted((), "tda-rp-8"))
     # Three left, two out on one hand: the 2nd (paid) and 3rd places.
     events = eliminate(log.state, [Bust("p01", 300, "A", 5), Bust("p02", 200, "A", 5)])
     return tuple(getattr(e, "place", 0) for e in events)
@@ -474,8 +488,8 @@ FLIPS: dict[str, Flip] = {
                                  short_big_blind_with_big_blind_ante),
     "preflop_min_raise_multiple": Flip(_other((2, 3)), preflop_min_raise),
     "dead_hand_forfeits_chips_in_action": Flip(_toggle, killed_raiser_stack),
-    "single_chip_unannounced": Flip(_other(("call_or_bet_its_value", "call")),
-                                    one_chip_unopened),
+    "single_chip_unannounced": Flip(
+        lambda value: "call_or_bet_its_value" if value == "call" else "call", one_chip_unopened),
     "several_chips_unannounced": Flip(_other(("tda_45", "raise_for_total")),
                                       three_500s_facing_1100),
     "string_bet": Flip(_other(("first_motion", "call_or_min_raise")), two_motions_facing_1100),
@@ -508,6 +522,8 @@ FLIPS: dict[str, Flip] = {
         lambda value: ("big_blind",) if "big_blind" not in value else ("button",),
         newcomer_dealt),
     "color_up": Flip(_other(("race", "round_up")), color_up_with_odd_chips),
+    "color_up_keeps_a_player_in": Flip(_toggle, color_up_of_a_stack_of_odd_chips,
+                                       {"color_up": "forfeit_to_next_pot"}),
     "seats_drawn_at_random": Flip(_toggle, seat_draw),
     "seat_draw_suit_order": Flip(lambda value: tuple(reversed(value)), button_draw),
     "button_redraw_at": Flip(lambda value: () if value else ("final_table",),

@@ -445,6 +445,31 @@ def test_octobermuck_forfeited_chips_that_cannot_be_changed_up_leave_play() -> N
     assert carries == ()  # 25 at table A and 50 at table B: not one black chip each
 
 
+def test_tda_24_a_a_buy_down_never_takes_out_a_player_whose_every_chip_is_odd() -> None:
+    """Octobermuck 'Any odd chips are forfeited to the next pot' is silent on a stack that is
+    all odd chips; TDA 24-A ('no player can be raced out of a tournament') decides
+    (`color_up_keeps_a_player_in` = true): a 5-chip and a 50-chip stack each become one chip
+    of the new unit and play on; only the others' odd chips are forfeited."""
+    adjustments, carries = color_up_adjustments(
+        "forfeit_to_next_pot", [SeatedStack("a", "A", 5), SeatedStack("b", "A", 50),
+                                SeatedStack("c", "A", 10_075)], 100)
+    assert [(a.amount, a.reason) for a in adjustments] == [
+        (95, "given_one_chip"), (50, "given_one_chip"), (-75, "forfeited_to_next_pot")]
+    assert carries == ()  # 75 forfeited: not one black chip
+
+
+def test_any_odd_chips_are_forfeited_even_a_whole_stack_when_the_director_reads_it_so() -> None:
+    """The other reading (`color_up_keeps_a_player_in` = false): the sentence taken as
+    written, every odd chip forfeited, a stack of odd chips only included, and they change up
+    into the next pot."""
+    adjustments, carries = color_up_adjustments(
+        "forfeit_to_next_pot", [SeatedStack("a", "A", 5), SeatedStack("b", "A", 50),
+                                SeatedStack("c", "A", 10_075)], 100, keep_in=False)
+    assert [(a.amount, a.reason) for a in adjustments] == [
+        (-5, "all_forfeited"), (-50, "all_forfeited"), (-75, "forfeited_to_next_pot")]
+    assert [c.amount for c in carries] == [100]
+
+
 def test_color_up_refuses_a_chip_the_next_level_needs() -> None:
     log = started(example("octobermuck"), 2, tables=("A",))
     run_to_level(log, 3)  # 25/50: level 4 is 50/100
@@ -766,8 +791,8 @@ def test_color_up_conserves_chips_up_to_the_recorded_change(
     after = [s.stack + a.amount for s, a in zip(stacks, adjustments, strict=True)]
     assert all(x % unit == 0 and x >= 0 for x in after)
     assert sum(after) == sum(s.stack for s in stacks) + sum(a.amount for a in adjustments)
+    assert all(x > 0 for x in after)  # never out in a color-up (TDA 24-A, issue 24)
     if method != "forfeit_to_next_pot":
-        assert all(x > 0 for x in after)
         assert carries == ()
     for s, a in zip(stacks, adjustments, strict=True):
         assert a.odd_chips == s.stack % unit
@@ -781,7 +806,8 @@ def test_color_up_conserves_chips_up_to_the_recorded_change(
             assert winners == race_chips(odd, unit)
     if method == "forfeit_to_next_pot":
         for carry in carries:
-            odd = sum(s.stack % unit for s in stacks if s.table == carry.table)
+            odd = sum(s.stack % unit for s in stacks
+                      if s.table == carry.table and s.stack >= unit)
             assert carry.amount % unit == 0 and odd - unit < carry.amount <= odd
 
 

@@ -207,6 +207,26 @@ class TournamentChanges(BaseModel):
     retried: bool
 
 
+class DealOfferView(BaseModel):
+    """One method's amounts (cents, in the order of `players`), or why it cannot be made."""
+
+    method: str
+    amounts: list[int]
+    refused: str = ""
+    rule: str = ""
+
+
+class DealPreviewView(BaseModel):
+    """What each deal method would give each player left at the final table now, with `kept`
+    (cents) left to play for: read out before each player consents."""
+
+    players: list[dict[str, Any]]
+    prizes: list[int]
+    kept: int
+    currency: str
+    offers: list[DealOfferView]
+
+
 class LogKey(BaseModel):
     key: str | None = Field(description="the C2SP verifier key (null: no checkpoints signed)")
     origin: str | None

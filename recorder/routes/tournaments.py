@@ -5,23 +5,30 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Depends
+from fastapi import APIRouter, Depends, Query
 from fastapi import Path as PathParam
 from fastapi.responses import JSONResponse
 
 from handlog.engine.errors import RuleViolation
-from handlog.recorder.api_spec import NEW_TOURNAMENT, TOURNAMENT_COMMAND, json_body
+from handlog.recorder.api_spec import (
+    DEAL_PREVIEW,
+    NEW_TOURNAMENT,
+    TOURNAMENT_COMMAND,
+    json_body,
+)
 from handlog.recorder.app_services import Services
 from handlog.recorder.auth import Session
 from handlog.recorder.routes.answers import refusal
 from handlog.recorder.routes.deps import (
     CHANGES,
+    SIGNED_IN,
     STREAM_PATTERN,
     Director,
     ServicesDep,
     body_after_sign_in,
 )
 from handlog.recorder.routes.models import (
+    DealPreviewView,
     FloorView,
     NewTournamentRequest,
     TournamentChanges,
@@ -105,6 +112,34 @@ def tournament_command(
                        floor=services.cards.floor(session))
     return JSONResponse(changes(services, session, tournament, tables_before, base)
                         | {"retried": retried})
+
+
+@router.get("/api/tournaments/{tournament}/deal", responses=DEAL_PREVIEW,
+            response_model=DealPreviewView, dependencies=SIGNED_IN)
+def deal_preview(
+    tournament: Annotated[str, PathParam(pattern=STREAM_PATTERN)],
+    _session: Director,
+    services: ServicesDep,
+    kept: Annotated[int, Query(ge=0, le=10**12, description="cents left to play for")] = 0,
+) -> JSONResponse:
+    """Every deal method's amounts for the players left at the final table now (ICM, chip
+    chop, chip chop with the last prize guaranteed), `kept` cents left to play for: the
+    director reads them out before each consent. 409 with the rule when no deal can be made
+    now (the house rules refuse deals, not yet the final table, a hand on)."""
+    desk = services.desk
+    try:
+        preview = desk.tournaments.deal_preview(tournament, kept)
+        state = desk.tournaments.state(tournament)
+    except RuleViolation as violation:
+        return refusal(409, violation.rule, violation.message, list(violation.legal))
+    names = {e.player: e.name for e in state.entrants}
+    return JSONResponse({
+        "players": [{"player": p, "name": names.get(p, p), "stack": stack}
+                    for p, stack in zip(preview.players, preview.stacks, strict=True)],
+        "prizes": list(preview.prizes), "kept": preview.kept,
+        "currency": state.structure.money.currency,
+        "offers": [{"method": o.method, "amounts": list(o.amounts), "refused": o.refused,
+                    "rule": o.rule} for o in preview.offers]})
 
 
 def changes(services: Services, session: Session, tournament: str,

@@ -48,6 +48,15 @@ const actions = {
 };
 
 /**
+ * Cents from an amount typed in the currency ("12.50" -> 1250; "" -> 0).
+ * @param {string} typed
+ */
+export function dollarsToCents(typed) {
+  const amount = parseFloat(String(typed || "0").replace(",", "."));
+  return Number.isFinite(amount) && amount > 0 ? Math.round(amount * 100) : 0;
+}
+
+/**
  * The command a tournament form sends, or null when the form only changes the screen.
  * @param {string} t
  * @param {string} kind
@@ -59,12 +68,17 @@ function formCommand(t, kind, data, form) {
     const minutes = parseInt(data.minutes, 10);
     return minutes > 0 ? tournamentCommand(t, { type: "start_break", minutes }, "extra break") : null;
   }
-  if (kind === "register") return tournamentCommand(t, { type: "register", name: data.name, high_hand: data.high_hand === "on" }, `register ${data.name}`);
+  if (kind === "register") return tournamentCommand(t, { type: "register", name: data.name, high_hand: "high_hand" in data }, `register ${data.name}`);
+  if (kind === "high-hand-fee") return tournamentCommand(t, { type: "high_hand_fee", player: data.player, paid: data.paid === "paid" }, "high-hand fee");
+  if (kind === "award-high-hand") {
+    const players = Object.keys(data).filter((key) => key.startsWith("holder:")).map((key) => key.slice(7));
+    return tournamentCommand(t, { type: "award_high_hand", players }, "high-hand jackpot");
+  }
   if (kind === "penalty") return tournamentCommand(t, { type: "penalty", player: data.player, penalty: data.penalty, count: parseInt(data.count || "0", 10), rule: data.rule || "tda-71", reason: data.reason || "" }, "penalty");
   if (kind === "deal") {
     const consents = {};
     for (const [key, value] of Object.entries(data)) if (key.startsWith("consent:")) consents[key.slice(8)] = value;
-    return tournamentCommand(t, { type: "deal", method: data.method, kept: parseInt(data.kept || "0", 10), consents }, "deal");
+    return tournamentCommand(t, { type: "deal", method: data.method, kept: dollarsToCents(data.kept), consents }, "deal");
   }
   if (kind === "count") {
     const stacks = {};
@@ -100,7 +114,14 @@ async function submitted(form) {
   }
   if (done && (kind === "register" || kind === "ruling")) {
     const fresh = document.querySelector(`[data-form="${kind}"][data-t="${CSS.escape(t)}"]`);
-    if (fresh) for (const input of fresh.querySelectorAll("input")) input.value = "";
+    // A checkbox is cleared by unticking it: its value is what a ticked box sends ("on"),
+    // and clearing that made every later tick arrive as "" (the fee lost, issue 24).
+    if (fresh) {
+      for (const input of fresh.querySelectorAll("input")) {
+        if (input.type === "checkbox") input.checked = false;
+        else input.value = "";
+      }
+    }
   }
 }
 
@@ -142,6 +163,11 @@ export function listen() {
     if (!form) return;
     event.preventDefault();
     submitted(form);
+  });
+  // The deal's amounts follow the amount kept as it is typed.
+  document.addEventListener("change", (event) => {
+    const input = /** @type {any} */ (event.target);
+    if (input && input.name === "kept" && input.closest("[data-form='deal']")) renderSide();
   });
   const form = $("new-tournament-form");
   form.addEventListener("submit", (event) => {

@@ -7,6 +7,7 @@
 import * as H from "../common.js";
 import { html, nothing } from "../lit.js";
 import { chipCountBox } from "./counts.js";
+import { dealBox } from "./deal.js";
 import { F, director } from "./state.js";
 import { cmd } from "./tournament.js";
 
@@ -56,21 +57,32 @@ function bounties(t) {
   return html`<section class="box"><h2>Bounties to decide</h2><ol tabindex="0" class="list bounties">${t.bounties_referred.map((b) => html`<li>${b.name} (table ${b.table}, hand #${b.hand}, ${b.code}): ${H.joined((b.proposal.length ? b.proposal : t.players).map((p) => cmd(t, "assign_bounty", `to ${p.name}`, "small", { player: b.player, to: p.player })), " ")}</li>`)}</ol></section>`;
 }
 
-function deal(t) {
-  if (!t.deals_allowed) return nothing;
-  return html`<section class="box"><h2>Deal</h2><form class="form" data-form="deal" data-t=${t.id}><select name="method" aria-label="Deal method"><option value="icm">ICM</option><option value="chip_chop">chip chop</option><option value="chip_chop_last_guaranteed">chip chop, last place guaranteed</option></select><input name="kept" type="number" min="0" value="0" inputmode="numeric" aria-label="kept to play for (cents)">${t.players.map((p) => html`<label class="check"><input type="checkbox" name=${`consent:${p.player}`} value=${p.name}> ${p.name} agrees</label>`)}<button type="submit" class="btn primary">Record the deal</button></form></section>`;
-}
-
 function ruling(t) {
   return html`<section class="box"><h2>Ruling</h2><form class="form" data-form="ruling" data-t=${t.id}><input name="rule" placeholder="Rule (e.g. TDA 45)" required><input name="text" placeholder="Decision" required><select name="stream" aria-label="Ruling at table"><option value="">(tournament)</option>${t.tables.map((x) => html`<option value=${t.table_streams[x]}>table ${x}</option>`)}</select><button type="submit" class="btn">Record ruling</button></form></section>`;
 }
 
-// The director's forms of a tournament still being played.
+// The high-hand jackpot for the director until it is awarded: each entrant's fee (a tick
+// lost at registration, or a fee paid later, is recorded here) and the award, to the
+// holders of the best hand shown or to the entrants he names when none was shown.
+function highHandDesk(t) {
+  const h = t.high_hand;
+  if (!h || h.awarded) return nothing;
+  const proposed = new Set(h.players.map((p) => p.player));
+  const paid = h.fees.filter((f) => f.paid);
+  const fee = html`<form class="form inline" data-form="high-hand-fee" data-t=${t.id}><select name="player" aria-label="Player whose fee">${h.fees.map((f) => html`<option value=${f.player}>${f.name}${f.paid ? " (paid)" : " (not paid)"}${f.alive ? "" : " · out"}</option>`)}</select><select name="paid" aria-label="Fee"><option value="paid">paid</option><option value="not paid">not paid</option></select><button type="submit" class="btn small">Record the fee</button></form>`;
+  const award = !t.finished
+    ? html`<div class="panel-note">${h.cards ? `Best hand so far: ${h.cards} (${h.players.map((p) => p.name).join(", ")}). ` : ""}The jackpot is awarded once the tournament is over ("over the course of the tourney").</div>`
+    : paid.length
+    ? html`<form class="form" data-form="award-high-hand" data-t=${t.id}><div class="panel-note">${h.cards ? `Best hand shown: ${h.cards} (${h.players.map((p) => p.name).join(", ")})` : "No flush or better shown: tick the holders the director rules"}</div>${paid.map((f) => html`<label class="check"><input type="checkbox" name=${`holder:${f.player}`} ?checked=${proposed.has(f.player)}> ${f.name}</label>`)}<button type="submit" class="btn primary">Award the jackpot</button></form>`
+    : html`<div class="panel-note">Nobody has paid the high-hand fee.</div>`;
+  return html`<section class="box high-hand-desk"><h2>High-hand jackpot</h2><div class="panel-note">${paid.length} of ${h.fees.length} paid the fee</div>${fee}${award}</section>`;
+}
+
+// The director's forms of a tournament still being played; once it is over, what is left to
+// settle (the jackpot, a count's differences, rulings).
 function directorsBoxes(t) {
-  const highHand = t.high_hand && !t.high_hand.awarded && t.high_hand.players.length && t.finished
-    ? html`<section class="box"><h2>High hand</h2>${cmd(t, "award_high_hand", `Award the jackpot: ${t.high_hand.players.map((p) => p.name).join(", ")}`, "primary wide")}</section>`
-    : nothing;
-  return html`${registration(t)}${moves(t)}${penalties(t)}${chipCountBox(t)}${bounties(t)}${highHand}${deal(t)}${ruling(t)}`;
+  if (t.finished) return html`${chipCountBox(t)}${highHandDesk(t)}${ruling(t)}`;
+  return html`${registration(t)}${moves(t)}${penalties(t)}${chipCountBox(t)}${bounties(t)}${highHandDesk(t)}${dealBox(t)}${ruling(t)}`;
 }
 
 function highHandBox(t) {
@@ -99,7 +111,7 @@ function publicBoxes(t) {
 }
 
 function tournamentSide(t) {
-  return html`${director() && !t.finished ? directorsBoxes(t) : nothing}${publicBoxes(t)}`;
+  return html`${director() ? directorsBoxes(t) : nothing}${publicBoxes(t)}`;
 }
 
 // The latest signed checkpoint of the log, in full: what a director posts at the desk.

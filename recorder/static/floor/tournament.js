@@ -70,7 +70,15 @@ function upcomingNote(t) {
   return html`<div class="panel-note upcoming">${next}${t.upcoming.break_after ? ` · next break after level ${t.upcoming.break_after}` : ""}</div>`;
 }
 
+// The readings the profile (or the structure's room profile) decides, the tournament's first, each
+// with the sentence it rests on: which reading is in force is on the floor, not in a file.
+function readingsNote(t) {
+  const list = t.readings || [];
+  if (!list.length) return nothing;
+  return html`<details class="readings"><summary>House rules in force (${t.profile})</summary><ul>${list.map((r) => html`<li data-reading=${r.name} data-scope=${r.scope}><b>${r.name.replace(/_/g, " ")}</b> = ${String(r.value)} <small>(${r.scope}) ${r.citation}</small></li>`)}</ul></details>`;
+}
+
 export function tournamentBox(t) {
   const label = `${t.clock.label || (t.level ? `Level ${t.level}` : "Not started")}${t.on_break ? "" : ` · ${stakesText(t.stakes)}`}`;
-  return html`<section class="box tournament" data-tournament=${t.id} data-version=${t.version}><h2>${t.name} <small>${t.id} · ${t.profile} rules · ${t.remaining}/${t.entries} players · average ${H.chips(t.average_stack)} · chips ${H.chips(t.chip_total)} · smallest chip ${H.chips(t.chip_unit)}</small></h2><div class="clock-row"><div><div class="clock-label" id=${`clock-label-${t.id}`}>${label}</div><div class="clock-big" data-clock=${t.id}>${clockText(t)}</div></div>${t.finished ? html`<div class="winner">Winner: ${t.winner}</div>` : nothing}${clockActions(t)}</div>${upcomingNote(t)}${!t.next.ok && !t.finished && t.level ? html`<div class="panel-note">Next: ${t.next.message} <span class="rule">${t.next.rule_words || t.next.rule}</span></div>` : nothing}<ol class="schedule">${t.schedule.map((lv) => html`<li class=${lv.current ? "current" : ""}>L${lv.number} ${H.chips(lv.small_blind)}/${H.chips(lv.big_blind)}${lv.ante ? ` a${H.chips(lv.ante)}` : ""} · ${lv.minutes}′${lv.break_after ? ` · break ${lv.break_after}′` : ""}</li>`)}</ol></section>`;
+  return html`<section class="box tournament" data-tournament=${t.id} data-version=${t.version}><h2>${t.name} <small>${t.id} · ${t.profile} rules · ${t.remaining}/${t.entries} players · average ${H.chips(t.average_stack)} · chips ${H.chips(t.chip_total)} · smallest chip ${H.chips(t.chip_unit)}</small></h2><div class="clock-row"><div><div class="clock-label" id=${`clock-label-${t.id}`}>${label}</div><div class="clock-big" data-clock=${t.id}>${clockText(t)}</div></div>${t.finished ? html`<div class="winner">Winner: ${t.winner}</div>` : nothing}${clockActions(t)}</div>${upcomingNote(t)}${!t.next.ok && !t.finished && t.level ? html`<div class="panel-note">Next: ${t.next.message} <span class="rule">${t.next.rule_words || t.next.rule}</span></div>` : nothing}${readingsNote(t)}<ol class="schedule">${t.schedule.map((lv) => html`<li class=${lv.current ? "current" : ""}>L${lv.number} ${H.chips(lv.small_blind)}/${H.chips(lv.big_blind)}${lv.ante ? ` a${H.chips(lv.ante)}` : ""} · ${lv.minutes}′${lv.break_after ? ` · break ${lv.break_after}′` : ""}</li>`)}</ol></section>`;
 }
