@@ -606,7 +606,7 @@ def tournament_view(tournament: str, state: TournamentState, version: int, log: 
         # The prize pool and what each place pays for the field as it stands (the clock
         # screen shows them; the prizes above are what was awarded).
         "prize_pool": pool,
-        "payouts": list(payouts_for(s, len(state.entrants), pool)) if pool else [],
+        "payouts": _payouts(state, pool),
     }
 
 
@@ -620,6 +620,15 @@ def _upcoming(state: TournamentState) -> dict[str, Any]:
     after = next((lv.number for lv in s.levels if lv.number >= max(state.level, 1)
                   and s.break_after(lv.number) and lv.number not in state.breaks_taken), 0)
     return {"level": level, "break_after": after}
+
+
+def _payouts(state: TournamentState, pool: int) -> list[int]:
+    """What each place pays for the field as it stands; none while the payout table has no
+    line for a field this small (or there is no pool)."""
+    try:
+        return list(payouts_for(state.structure, len(state.entrants), pool)) if pool else []
+    except RuleViolation:
+        return []
 
 
 def _high_hand(state: TournamentState, names: dict[str, str]) -> dict[str, Any] | None:
