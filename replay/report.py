@@ -71,7 +71,12 @@ from handlog.replay.export_hands import (
 )
 from handlog.replay.fold import Finding
 from handlog.replay.report_csv import log_csv, pots_csv
-from handlog.replay.report_html import PAGED_ABOVE, render_html, render_table_page, table_page_name
+from handlog.replay.report_html import (
+    PAGED_ABOVE,
+    render_html,
+    table_page_name,
+    write_table_pages,
+)
 from handlog.replay.verify import replay_log
 from handlog.schema.checkpoint import StoredCheckpoint, latest_checkpoint
 from handlog.schema.codec import format_utc
@@ -120,11 +125,7 @@ class AuditReport:
             pages = {t["stream"]: table_page_name(out, t["stream"]) for t in self.data["tables"]}
             written = [out]
             for table in self.data["tables"]:
-                page = out.parent / pages[table["stream"]]
-                page.parent.mkdir(parents=True, exist_ok=True)
-                page.write_text(render_table_page(self.data, table, f"../{out.name}"),
-                                encoding="utf-8")
-                written.append(page)
+                written.extend(write_table_pages(self.data, table, out))
             out.write_text(render_html(self.data, pages), encoding="utf-8")
             return written
         if fmt == "pdf":
@@ -586,7 +587,8 @@ def _corrections(log: LogSnapshot, streams: Iterable[str],
 
 
 def _rulings(log: LogSnapshot, tournaments: Sequence[TournamentRecord],
-             tables: Sequence[TableHands], all_cards: bool = True) -> list[dict[str, Any]]:
+             tables: Sequence[TableHands], all_cards: bool = True,
+             names: Mapping[str, str] | None = None) -> list[dict[str, Any]]:
     """Every decision that cites a rule: the director's rulings and penalties, color-ups,
     late-entry deductions and player moves, and the rule events at the tables (misdeals,
     voided hands, killed hands, exposed cards, awards by a ruling, chip adjustments)."""
@@ -636,7 +638,9 @@ def _rulings(log: LogSnapshot, tournaments: Sequence[TournamentRecord],
                 out.append({**base, "kind": "late entry", "rule": words.rule_words(event.rule),
                             "text": f"{event.chips_deducted} chips deducted",
                             "by": stored.actor, "player": event.name, "affects": ""})
-    names = {player: name for record in tournaments for player, name in record.names().items()}
+    if names is None:
+        names = {player: name for record in tournaments
+                 for player, name in record.names().items()}
     for table in tables:
         meta = {e.version: e for e in log.by_stream.get(table.stream, [])}
         for hand in table.hands:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import csv
 import io
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from typing import Any
 
 POT_COLUMNS = (
@@ -43,37 +43,43 @@ def pots_csv(data: Mapping[str, Any]) -> str:
     writer = csv.writer(buffer, lineterminator="\r\n")
     writer.writerow(POT_COLUMNS)
     for table in data["tables"]:
-        for hand in table["hands"]:
-            common = {
-                "tournament": table["tournament"], "table": table["table"],
-                "stream": hand["stream"], "hand": hand["hand"], "status": hand["status"],
-                "first_version": hand["first_version"], "last_version": hand["last_version"],
-                "level": hand["level"], "small_blind": hand["small_blind"],
-                "big_blind": hand["big_blind"], "ante": hand["ante"],
-                "button_seat": hand["button_seat"],
-                "small_blind_seat": hand["small_blind_seat"],
-                "big_blind_seat": hand["big_blind_seat"], "chip_unit": hand["chip_unit"],
-                "hand_put_in": hand["put_in_total"], "hand_dead_money": hand["dead_money"],
-                "hand_pots_total": hand["pots_total"],
-                "balanced": "" if hand["balanced"] is None else str(hand["balanced"]).lower(),
-                "stacks_start": _seat_names(hand["players"], "stack_start"),
-                "stacks_end": _seat_names(hand["players"], "stack_end"),
-                "findings": _findings_text(hand["findings"]),
-            }
-            pots = hand["pots"] or [None]
-            for pot in pots:
-                row = dict(common)
-                if pot is not None:
-                    row.update({
-                        "pot": pot["pot"], "amount": pot["amount"],
-                        "eligible": _seat_names(pot["eligible"]),
-                        "winners": _seat_names(pot["winners"], "share"),
-                        "odd_chips": _seat_names(pot["odd_chips"]),
-                        "hand_name": pot["hand_name"], "ruling": pot["ruling"],
-                        "award_version": pot["version"],
-                    })
-                writer.writerow([row.get(c, "") for c in POT_COLUMNS])
+        writer.writerows(pot_rows(table))
     return buffer.getvalue()
+
+
+def pot_rows(table: Mapping[str, Any]) -> Iterator[list[object]]:
+    """One table's rows of the hand-and-pot CSV (a streamed report writes them table by
+    table)."""
+    for hand in table["hands"]:
+        common = {
+            "tournament": table["tournament"], "table": table["table"],
+            "stream": hand["stream"], "hand": hand["hand"], "status": hand["status"],
+            "first_version": hand["first_version"], "last_version": hand["last_version"],
+            "level": hand["level"], "small_blind": hand["small_blind"],
+            "big_blind": hand["big_blind"], "ante": hand["ante"],
+            "button_seat": hand["button_seat"],
+            "small_blind_seat": hand["small_blind_seat"],
+            "big_blind_seat": hand["big_blind_seat"], "chip_unit": hand["chip_unit"],
+            "hand_put_in": hand["put_in_total"], "hand_dead_money": hand["dead_money"],
+            "hand_pots_total": hand["pots_total"],
+            "balanced": "" if hand["balanced"] is None else str(hand["balanced"]).lower(),
+            "stacks_start": _seat_names(hand["players"], "stack_start"),
+            "stacks_end": _seat_names(hand["players"], "stack_end"),
+            "findings": _findings_text(hand["findings"]),
+        }
+        pots = hand["pots"] or [None]
+        for pot in pots:
+            row = dict(common)
+            if pot is not None:
+                row.update({
+                    "pot": pot["pot"], "amount": pot["amount"],
+                    "eligible": _seat_names(pot["eligible"]),
+                    "winners": _seat_names(pot["winners"], "share"),
+                    "odd_chips": _seat_names(pot["odd_chips"]),
+                    "hand_name": pot["hand_name"], "ruling": pot["ruling"],
+                    "award_version": pot["version"],
+                })
+            yield [row.get(c, "") for c in POT_COLUMNS]
 
 
 def log_csv(data: Mapping[str, Any]) -> str:

@@ -179,8 +179,32 @@ def _hand(h: Mapping[str, Any]) -> list[Flowable]:
     return [KeepTogether(items[:3]), *items[3:], Spacer(1, 4)]
 
 
-def render_pdf(data: Mapping[str, Any]) -> bytes:
-    """The report's data as a PDF document."""
+def table_pdf_name(out: Path, stream: str) -> str:
+    """The document (relative to the index document) of one table's hands in a streamed
+    report: `<stem>-tables/<stream>.pdf`."""
+    safe = "".join(c if c.isalnum() or c in "-_." else "_" for c in stream)
+    return f"{out.stem}-tables/{safe}.pdf"
+
+
+def render_table_pdf(data: Mapping[str, Any], table: Mapping[str, Any]) -> bytes:
+    """One table's hands as a document of their own (a streamed report's), numbered pages,
+    built in one pass (its contents are the index document's)."""
+    title = (f"handlog audit report: hands at table {table['table']} ({table['stream']}, "
+             f"{len(table['hands'])} hands)")
+    verdict = "clean" if data["verdict"]["clean"] else "FINDINGS: see the index document"
+    story: list[Flowable] = [Paragraph(escape(title), H2), _p(f"Verdict of the whole log: "
+                                                               f"{verdict}.", SMALL)]
+    for h in table["hands"]:
+        story.extend(_hand(h))
+    target = io.BytesIO()
+    document = _Document(target, title)
+    document.build(story, canvasmaker=_NumberedCanvas)
+    return target.getvalue()
+
+
+def render_pdf(data: Mapping[str, Any], files: Mapping[str, str] | None = None) -> bytes:
+    """The report's data as a PDF document; with `files` (stream -> document), each table's
+    hands are in a document of their own, listed here."""
     scope = data["scope"]
     title = "handlog audit report" + (f": {scope['tournament']}" if scope["tournament"] else "")
     verdict = data["verdict"]
@@ -233,7 +257,12 @@ def render_pdf(data: Mapping[str, Any]) -> bytes:
     story.append(_table(("stream", "version", "kind", "rule", "decision", "by", "when"),
                         [(r["stream"], r["version"], r["kind"], r["rule"], r["text"],
                           r["by"], r["recorded_at"]) for r in data["rulings"]]))
-    for table in data["tables"]:
+    if files is not None:
+        story.append(Paragraph("Hands, one document per table", H2))
+        story.append(_table(("table", "stream", "hands", "document"),
+                            [(t["table"], t["stream"], len(t["hands"]), files[t["stream"]])
+                             for t in data["tables"]]))
+    for table in data["tables"] if files is None else ():
         story.append(PageBreak())
         story.append(Paragraph(escape(f"Hands at table {table['table']} ({table['stream']}, "
                                       f"{len(table['hands'])} hands)"), H2))
