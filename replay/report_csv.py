@@ -1,5 +1,6 @@
-"""The audit report as CSV: one row per hand and pot (`pots_csv`), and one row per finding,
-correction, ruling and penalty (`log_csv`); both renderings of `AuditReport.data`."""
+"""The audit report as CSV: one row per hand and pot (`pots_csv`; a pot awarded by a ruling has
+the engine's proposal beside it), and one row per finding, correction (in words, with seats and
+names), ruling and penalty (`log_csv`); both renderings of `AuditReport.data`."""
 
 from __future__ import annotations
 
@@ -12,8 +13,8 @@ POT_COLUMNS = (
     "tournament", "table", "stream", "hand", "status", "first_version", "last_version", "level",
     "small_blind", "big_blind", "ante", "button_seat", "small_blind_seat", "big_blind_seat",
     "chip_unit", "pot", "amount", "eligible", "winners", "odd_chips", "hand_name", "ruling",
-    "award_version", "hand_put_in", "hand_dead_money", "hand_pots_total", "balanced",
-    "stacks_start", "stacks_end", "findings",
+    "engine_proposal", "award_version", "hand_put_in", "hand_dead_money", "hand_pots_total",
+    "balanced", "stacks_start", "stacks_end", "findings",
 )
 
 LOG_COLUMNS = (
@@ -36,6 +37,17 @@ def _findings_text(findings: Iterable[Mapping[str, Any]]) -> str:
     return " | ".join(f"v{f['version']} {f['event']} [{f['rule']}] {f['message']}"
                       + (f" expected {f['expected']} recorded {f['recorded']}"
                          if f["expected"] or f["recorded"] else "") for f in findings)
+
+
+def _proposal(hand: Mapping[str, Any], pot: int) -> str:
+    """What the engine would have awarded of `pot` where a director ruled otherwise."""
+    for proposed in hand.get("proposal", ()):
+        if proposed["pot"] < 0:
+            return f"the engine could not award: {proposed.get('why', '')}"
+        if proposed["pot"] == pot:
+            named = f" ({proposed['hand_name']})" if proposed["hand_name"] else ""
+            return f"{';'.join(proposed['winners'])}{named}"
+    return ""
 
 
 def pots_csv(data: Mapping[str, Any]) -> str:
@@ -77,6 +89,7 @@ def pot_rows(table: Mapping[str, Any]) -> Iterator[list[object]]:
                     "winners": _seat_names(pot["winners"], "share"),
                     "odd_chips": _seat_names(pot["odd_chips"]),
                     "hand_name": pot["hand_name"], "ruling": pot["ruling"],
+                "engine_proposal": _proposal(hand, pot["pot"]) if pot["ruling"] else "",
                     "award_version": pot["version"],
                 })
             yield [row.get(c, "") for c in POT_COLUMNS]
@@ -92,13 +105,10 @@ def log_csv(data: Mapping[str, Any]) -> str:
     for problem in data["verdict"]["chain"]["problems"]:
         writer.writerow(["chain", "", "", "", "hash chain", problem] + [""] * 8)
     for c in data["corrections"]:
-        affects = "; ".join(f"v{a['version']} {a['event']} {a['payload']}"
-                            for a in c["affects"])
-        text = c["reason"]
-        if c["replacement"]:
-            text += f" -> {c['replacement']['event']} {c['replacement']['payload']}"
-        writer.writerow([c["kind"], c["stream"], c["version"], "", c["rule"], text, "",
-                         affects, "", "", "", c["actor"], c["device"], c["recorded_at"]])
+        affects = "; ".join(f"v{a['version']} {a['event']}" for a in c["affects"])
+        writer.writerow([c["kind"], c["stream"], c["version"], "", c["rule"], c["text"], "",
+                         affects, "", "", c["actor"], c["actor"], c["device"],
+                         c["recorded_at"]])
     for r in data["rulings"]:
         writer.writerow([r["kind"], r["stream"], r["version"], r["event"], r["rule"], r["text"],
                          r["player"], r["affects"], "", "", r["by"], r["actor"], r["device"],

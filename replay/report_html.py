@@ -332,16 +332,15 @@ def _actions_html(actions: Sequence[Mapping[str, Any]]) -> str:
 
 def _inline_html(corrections: Sequence[Mapping[str, Any]],
                  rulings: Sequence[Mapping[str, Any]]) -> str:
-    """The corrections and rulings of one hand, where they happened: who, when, why, rule."""
+    """The corrections and rulings of one hand, where they happened, in words: who, when, why,
+    rule ("Seat 4 Ann: bet 400 amended to 450 by Tina (miskeyed), TDA 40")."""
     items = []
     for c in corrections:
-        touched = ", ".join(f"v{a['version']} {a['event']}" for a in c["affects"])
-        now = f", now {c['replacement']['event']}" if c["replacement"] else ""
-        items.append(f'<li class="correction">v{_e(c["version"])} <b>{_e(c["kind"])}</b> of '
-                     f"{_e(touched)}{_e(now)}: {_e(c['reason'])}"
+        items.append(f'<li class="correction">v{_e(c["version"])} <b>{_e(c["kind"])}</b>: '
+                     f'{_e(c["what"])} <span class="muted">by {_e(c["actor"])} on '
+                     f'{_e(c["device"])}, {_e(c["recorded_at"])}</span>: {_e(c["reason"])}'
                      + (f' <span class="rule">[{_e(c["rule"])}]</span>' if c["rule"] else "")
-                     + f' <span class="muted">by {_e(c["actor"])} on {_e(c["device"])}, '
-                     f'{_e(c["recorded_at"])}</span></li>')
+                     + "</li>")
     for r in rulings:
         items.append(f'<li class="ruling">v{_e(r["version"])} <b>{_e(r["kind"])}</b>'
                      + (f" {_e(r['player'])}" if r["player"] else "")
@@ -353,17 +352,14 @@ def _inline_html(corrections: Sequence[Mapping[str, Any]],
 
 
 def _corrections_html(corrections: Sequence[Mapping[str, Any]]) -> str:
+    """Every correction in words with the players' seats and names; the entries' versions
+    (the raw entries are in the JSON report and the log)."""
     rows = []
     for c in corrections:
-        affected = "<br>".join(
-            f"v{_e(a['version'])} {_e(a['event'])} "
-            f'<span class="payload">{_e(a["payload"])}</span> '
-            f'<span class="muted">({_e(a["actor"])}, {_e(a["device"])}, '
-            f'{_e(a["recorded_at"])})</span>' for a in c["affects"])
-        if c["replacement"]:
-            affected += (f"<br>now counts as {_e(c['replacement']['event'])} "
-                         f'<span class="payload">{_e(c["replacement"]["payload"])}</span>')
-        rows.append([_e(c["stream"]), _e(c["version"]), _e(c["kind"]), affected,
+        touched = ", ".join(f"v{a['version']} {a['event'].replace('_', ' ')}"
+                            for a in c["affects"])
+        rows.append([_e(c["stream"]), _e(c["version"]), _e(c["kind"]),
+                     f'{_e(c["what"])}<br><span class="muted">{_e(touched)}</span>',
                      _e(c["reason"]), _e(c["rule"]), _e(f"{c['actor']} ({c['device']})"),
                      _e(c["recorded_at"])])
     return _table_html(("stream", "version", "correction", "what it voids or amends", "reason",

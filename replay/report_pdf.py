@@ -168,8 +168,8 @@ def _hand(h: Mapping[str, Any]) -> list[Flowable]:
         items.append(_p("; ".join(a["text"] for a in h["actions"]
                                   if a["type"] != "hand_started"), SMALL))
     for c in h.get("corrections", []):
-        items.append(_p(f"correction v{c['version']} {c['kind']}: {c['reason']} [{c['rule']}] "
-                        f"by {c['actor']} on {c['device']}, {c['recorded_at']}", SMALL))
+        items.append(_p(f"{c['kind']} v{c['version']}: {c['text']}; on {c['device']}, "
+                        f"{c['recorded_at']}", SMALL))
     for r in h.get("rulings", []):
         items.append(_p(f"ruling v{r['version']} {r['kind']}: {r['text']} [{r['rule']}] by "
                         f"{r['by'] or r['actor']}, {r['recorded_at']}", SMALL))
@@ -249,8 +249,8 @@ def render_pdf(data: Mapping[str, Any], files: Mapping[str, str] | None = None) 
                                 [(a["place"], a["name"], f"{a['amount'] / 100:,.2f}")
                                  for a in prizes["awards"]]))
     story.append(Paragraph("Corrections", H2))
-    story.append(_table(("stream", "version", "kind", "reason", "rule", "who", "when"),
-                        [(c["stream"], c["version"], c["kind"], c["reason"], c["rule"],
+    story.append(_table(("stream", "version", "kind", "what", "reason", "rule", "who", "when"),
+                        [(c["stream"], c["version"], c["kind"], c["what"], c["reason"], c["rule"],
                           f"{c['actor']} ({c['device']})", c["recorded_at"])
                          for c in data["corrections"]]))
     story.append(Paragraph("Rulings and penalties", H2))

@@ -275,7 +275,7 @@ def _streamed(store: EventStore, fmt: str, out: Path, wanted: str | None, databa
                             record.small_blinds() if record else {})
         one = LogSnapshot(list(heads), stored, {stream: stored})
         table = _table(hands, replay.findings, one, all_cards)
-        mine = _corrections(one, [stream], all_cards)
+        mine = _corrections(one, [stream], all_cards, {stream: hands.hands})
         rulings = _rulings(one, [], [hands], all_cards, names)
         _attach({"tables": [table], "corrections": mine, "rulings": rulings})
         written.extend(writer.table(data, table))

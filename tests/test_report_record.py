@@ -96,6 +96,24 @@ def test_an_award_by_ruling_is_printed_beside_the_engines_proposal(
     assert "the engine proposed: main pot to" in recorded.to_html()
 
 
+def test_the_csv_has_the_engines_proposal_beside_each_ruling(recorded: AuditReport,
+                                                            tmp_path: Path) -> None:
+    """A pot awarded by a ruling has, in its CSV row, what the engine would have awarded; a
+    pot the engine awarded leaves the column empty."""
+    import csv
+
+    out = tmp_path / "r.csv"
+    recorded.write("csv", out)
+    rows = list(csv.DictReader(out.read_text(encoding="utf-8").splitlines()))
+    ruled = [r for r in rows if r["ruling"]]
+    assert ruled and all(r["engine_proposal"] for r in ruled)
+    second = _hands(recorded)[1]
+    [row] = [r for r in ruled if int(r["hand"]) == second["hand"]]
+    assert row["winners"].endswith(":Dee=" + row["amount"])
+    assert row["engine_proposal"].startswith("Cy (Pair of aces")
+    assert all(r["engine_proposal"] == "" for r in rows if not r["ruling"])
+
+
 def test_the_charts_are_inline_svg_drawn_from_the_reports_numbers(
         recorded: AuditReport) -> None:
     page = recorded.to_html()
@@ -161,8 +179,8 @@ def test_the_index_of_a_paged_report_stays_small_and_links_each_level(
     assert len(index.encode()) < 200_000
     for table in data["tables"]:
         base = pages[table["stream"]]
-        links = re.findall(rf'href="({re.escape(base.removesuffix(".html"))}(?:-\d+)?\.html)#([^"]+)"',
-                           index)
+        stem = re.escape(base.removesuffix(".html"))
+        links = re.findall(rf'href="({stem}(?:-\d+)?\.html)#([^"]+)"', index)
         hands = table["hands"]
         firsts = [i for i in range(len(hands)) if i % 100 == 0]
         bad = [i for i, h in enumerate(hands) if h["findings"]]
