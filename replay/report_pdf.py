@@ -68,6 +68,29 @@ def _table(headers: Sequence[str], rows: Sequence[Sequence[object]],
     return table
 
 
+FAST_GRID = TableStyle([*GRID.getCommands(), ("FONTNAME", (0, 0), (-1, -1), "Helvetica"),
+                        ("TOPPADDING", (0, 0), (-1, -1), 1.5),
+                        ("BOTTOMPADDING", (0, 0), (-1, -1), 1.5)])
+
+
+def _cell(text: object, width: float) -> object:
+    """A cell's text as a plain string where it fits its column (ReportLab draws a string in
+    a tenth of a Paragraph's time), as a wrapping Paragraph where it does not."""
+    text = str(text)
+    return text if len(text) * 4.2 < width - 6 else _p(text, SMALL)
+
+
+def _fast_table(headers: Sequence[str], rows: Sequence[Sequence[object]],
+                widths: Sequence[float]) -> Table:
+    """A table of a hand (thousands of them in a table's document): fixed column widths, so
+    ReportLab need not measure every cell, and plain strings where they fit."""
+    data = [list(headers)] + [[_cell(c, w) for c, w in zip(row, widths, strict=True)]
+                              for row in rows]
+    table = Table(data, colWidths=widths, repeatRows=1, hAlign="LEFT")
+    table.setStyle(FAST_GRID)
+    return table
+
+
 class _NumberedCanvas(Canvas):  # type: ignore[misc]
     """A canvas that knows the page count when it saves, for "page N of M"."""
 
@@ -148,18 +171,20 @@ def _hand(h: Mapping[str, Any]) -> list[Flowable]:
                     f"{h['recorded_at']}; button seat {h['button_seat']}, small blind seat "
                     f"{h['small_blind_seat'] or '-'}, big blind seat {h['big_blind_seat']}"
                     + (f"; board {' '.join(h['board'])}" if h["board"] else ""), SMALL))
-    items.append(_table(
+    items.append(_fast_table(
         ("seat", "player", "", "start", "put in", "won", "end", "cards"),
         [(p["seat"], p["name"], p["role"], f"{p['stack_start']:,}", f"{p['put_in']:,}",
           f"{p['won']:,}" if p["won"] else "", f"{p['stack_end']:,}",
           " ".join(p["cards"]) + (" folded" if p["folded"] else ""))
-         for p in sorted(h["players"], key=lambda p: p["seat"])]))
+         for p in sorted(h["players"], key=lambda p: p["seat"])],
+        [w * mm for w in (10, 42, 24, 20, 18, 18, 20, 34)]))
     if h["pots"]:
-        items.append(_table(
+        items.append(_fast_table(
             ("pot", "amount", "winners (share)", "hand", "ruling"),
             [("main" if p["pot"] == 0 else f"side {p['pot']}", f"{p['amount']:,}",
               ", ".join(f"{w['name']} {w['share']:,}" for w in p["winners"]), p["hand_name"],
-              p["ruling"]) for p in h["pots"]]))
+              p["ruling"]) for p in h["pots"]],
+            [w * mm for w in (14, 20, 62, 50, 40)]))
     for proposal in h.get("proposal", []):
         items.append(_p(f"The engine proposed: {'main' if proposal['pot'] == 0 else 'side'} "
                         f"pot to {', '.join(proposal['winners'])} {proposal['hand_name']}",
