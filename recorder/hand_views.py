@@ -66,8 +66,8 @@ def _pots_view(step: Step, players: Sequence[str],
         names = [display.get(players[p], players[p]) for p in eligible]
         if len(eligible) == 1 and live > 1:
             uncalled.append({"amount": amount, "eligible": names, "uncalled": True,
-                             "name": f"Not called: {names[0]}'s, goes back to {names[0]} "
-                                     "unless called"})
+                             "name": f"Not called yet ({names[0]}'s: goes back unless "
+                                     "called)"})
             continue
         out.append({"amount": amount, "eligible": names, "uncalled": False,
                     "name": "Main pot" if not out else f"Side pot {len(out)}"})
