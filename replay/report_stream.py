@@ -120,6 +120,8 @@ class _Html:
         return [self.out]
 
 
+_MARK = "\u0000hands\u0000"
+"""Where a table's hands go in its JSON text (no report string holds it)."""
 _BEFORE_TABLES = ("title", "scope", "log", "verdict", "tournaments")
 _AFTER_TABLES = ("corrections", "rulings", "checkpoint")
 
@@ -140,8 +142,19 @@ class _Json:
         self.first = True
 
     def table(self, data: dict[str, Any], table: dict[str, Any]) -> list[Path]:
-        self.file.write(("\n" if self.first else ",\n") + "    " + _dump(table, 2))
+        # The table around its hands, then its hands one at a time (no text of a whole table).
+        hands = table["hands"]
+        around = _dump({**table, "hands": [_MARK] if hands else []}, 2)
+        self.file.write(("\n" if self.first else ",\n") + "    ")
         self.first = False
+        if not hands:
+            self.file.write(around)
+            return []
+        before, after = around.split(f"{json.dumps(_MARK)}", 1)
+        self.file.write(before)
+        for k, hand in enumerate(hands):
+            self.file.write(("" if k == 0 else ",\n        ") + _dump(hand, 4))
+        self.file.write(after)
         return []
 
     def finish(self, data: dict[str, Any]) -> list[Path]:
