@@ -70,7 +70,7 @@ def hands(player: str | None, table: str | None, level: int | None, number: int 
                         corrections=corrections)
     with user_errors(), open_store(db_url) as store:
         names = _names(store)
-        found = []
+        found: list[dict[str, Any]] = []
         for stream, stored in _tables(store):
             records = table_hands(stream, stored)
             found.extend(hand_view(h, names, public=False, with_steps=False, label=label)

@@ -21,7 +21,7 @@ from test_browser import (  # noqa: F401  (browser and site are fixtures)
 pytestmark = pytest.mark.browser
 
 
-def _hand_events(site: Site, number: int) -> list[Any]:
+def _hand_events(site: Site, number: int) -> list[Any]:  # noqa: F811
     """The events of hand `number` (from its hand_started to the next)."""
     out: list[Any] = []
     inside = False
