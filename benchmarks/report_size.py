@@ -30,8 +30,17 @@ Python worktree, the 2-core machine shared with other jobs (load average 7 to 9)
   json           17.9 s, peak 197 MB, 1.79x
   csv            15.0 s, peak 197 MB, 1.50x
   pdf            24.6 s, peak 241 MB, 2.46x  (an index document and one per table)
-Before (issue 26): html 2.29x and 280 MB (one 5.2 MB page per table), JSON and CSV whole in
-memory, the PDF of 2,500 hands not done in 10 minutes.
+And --hands 25000 --tables 20 (build 138 s, 507 MB of log; load average 2 to 5), one run:
+  replay (peer)  35.5 s, peak 164 MB
+  html          111.4 s, peak 276 MB, 3.13x  (index 77 kB; 260 table pages, 0.43 MB each)
+  json          107.3 s, peak 277 MB, 3.02x  (261 MB written)
+  csv           107.9 s, peak 276 MB, 3.04x
+  pdf           150.1 s, peak 327 MB, 4.22x
+The peak grows from 197 to 276 MB between the two: the replay's own (108 -> 164 MB) and the
+summary kept of each hand for the index and the charts (about 3 kB a hand).
+Before (issue 26): html 2.29x and 280 MB at 2,500 hands (one 5.2 MB page per table); at
+25,020 hands 411 s against the replay's 76 s, JSON 2,541 MB; the PDF of 2,500 hands not done
+in 10 minutes.
 """
 
 from __future__ import annotations
