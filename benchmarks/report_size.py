@@ -1,17 +1,46 @@
-"""The audit report of a whole event: 25,000+ hands. Time, peak memory, and the size of the
-page a browser opens first, beside `handlog replay` of the same log in the same run.
+"""The audit report of a whole event: 25,000+ hands. Time and peak memory of every format,
+and the size of the pages a browser opens, beside `handlog replay` of the same log in the same
+run.
 
     .venv/bin/python benchmarks/report_size.py [--hands 25000] [--tables 20] [--db FILE]
+        [--formats html,json,csv,pdf]
+
+The target (issue 26): each format in at most 3x the replay's time and under 400 MB, growing
+with the largest table, not the log; 2,500 hands at 2 tables have the tables of 25,000 hands at
+20 (1,250 hands each), so their peak memory is the one 25,000 hands reach.
 
 Builds (once, or reuses `--db`) a log of real hands: 9-handed tables, every hand decided by the
 engine with seeded random legal play (calls, raises, folds, boards, showdowns, awards), appended
 in batches straight to the store (the recorder's one fsync per tap would take hours). Then, as
 separate processes, each timed with its peak resident memory (ru_maxrss of the child):
 
-* `handlog report --format html` (paged: an index page and one page per table);
-* the peer: `handlog replay` of the same log (what the report is built on).
+* the peer: `handlog replay` of the same log (what the report is built on);
+* `handlog report --format F` for each format: html (an index page and each table's hands on
+  pages of 100), json (one object, written a table at a time), csv (the same), pdf (an index
+  document and one per table).
 
-Prints medians of --runs, the ratio report/replay, and the size of the index page.
+Each is its own process and its peak its own (`os.wait4` gives the usage of that child alone,
+where RUSAGE_CHILDREN would give the largest child so far). Prints medians of --runs and the
+ratio to the replay.
+
+Figures, --hands 2500 --tables 2 --runs 2 (1,250-hand tables, as at 25,000 hands on 20), pure
+Python worktree, the 2-core machine shared with other jobs (load average 7 to 9), one run:
+  replay (peer)  10.0 s, peak 108 MB
+  html           17.2 s, peak 197 MB, 1.72x  (index 54 kB; pages of 100 hands, 0.43 MB)
+  json           17.9 s, peak 197 MB, 1.79x
+  csv            15.0 s, peak 197 MB, 1.50x
+  pdf            24.6 s, peak 241 MB, 2.46x  (an index document and one per table)
+And --hands 25000 --tables 20 (build 138 s, 507 MB of log; load average 2 to 5), one run:
+  replay (peer)  35.5 s, peak 164 MB
+  html          111.4 s, peak 276 MB, 3.13x  (index 77 kB; 260 table pages, 0.43 MB each)
+  json          107.3 s, peak 277 MB, 3.02x  (261 MB written)
+  csv           107.9 s, peak 276 MB, 3.04x
+  pdf           150.1 s, peak 327 MB, 4.22x
+The peak grows from 197 to 276 MB between the two: the replay's own (108 -> 164 MB) and the
+summary kept of each hand for the index and the charts (about 3 kB a hand).
+Before (issue 26): html 2.29x and 280 MB at 2,500 hands (one 5.2 MB page per table); at
+25,020 hands 411 s against the replay's 76 s, JSON 2,541 MB; the PDF of 2,500 hands not done
+in 10 minutes.
 """
 
 from __future__ import annotations
@@ -19,7 +48,6 @@ from __future__ import annotations
 import argparse
 import os
 import random
-import resource
 import statistics
 import subprocess
 import sys
@@ -124,16 +152,18 @@ def build(url: str, hands: int, tables: int, seed: int) -> None:
 
 
 def run(args: list[str]) -> tuple[float, int]:
-    """Seconds and peak resident memory (bytes) of one handlog process."""
-    before = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
-    start = time.perf_counter()
-    done = subprocess.run([str(HANDLOG), *args], capture_output=True, text=True, check=False)
-    seconds = time.perf_counter() - start
-    if done.returncode not in (0, 1):
-        raise SystemExit(f"handlog {' '.join(args)} failed:\n{done.stdout}\n{done.stderr}")
-    peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
-    # ru_maxrss of the children is the largest of them so far: run the smaller first.
-    return seconds, max(peak, before) * 1024
+    """Seconds and peak resident memory (bytes) of one handlog process (its own peak: wait4
+    gives the usage of that child alone)."""
+    with tempfile.TemporaryFile("w+") as said:
+        start = time.perf_counter()
+        child = subprocess.Popen([str(HANDLOG), *args], stdout=said, stderr=said)
+        _pid, status, usage = os.wait4(child.pid, 0)
+        seconds = time.perf_counter() - start
+        child.returncode = code = os.waitstatus_to_exitcode(status)
+        if code not in (0, 1):
+            said.seek(0)
+            raise SystemExit(f"handlog {' '.join(args)} failed:\n{said.read()}")
+    return seconds, usage.ru_maxrss * 1024
 
 
 def main() -> None:
@@ -143,7 +173,10 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=1)
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--db", type=Path, default=None)
+    parser.add_argument("--formats", default="html,json,csv,pdf",
+                        help="comma-separated report formats to time (default: all four)")
     options = parser.parse_args()
+    formats = [f for f in options.formats.split(",") if f]
     folder = Path(tempfile.mkdtemp(prefix="handlog-report-"))
     db = options.db or folder / "event.db"
     url = f"sqlite:///{db}"
@@ -152,21 +185,29 @@ def main() -> None:
         build(url, options.hands, options.tables, options.seed)
         print(f"built {options.hands:,}+ hands at {options.tables} tables in "
               f"{time.perf_counter() - started:.0f} s ({db.stat().st_size / 1e6:.0f} MB)")
-    replays, reports = [], []
-    out = folder / "report.html"
+    replays: list[tuple[float, int]] = []
+    reports: dict[str, list[tuple[float, int]]] = {f: [] for f in formats}
+    outs = {f: folder / f"report.{f}" for f in formats}
     for _ in range(options.runs):
         replays.append(run(["replay", "--db", url]))
-        reports.append(run(["report", "--db", url, "--format", "html", "--out", str(out)]))
+        for fmt in formats:
+            reports[fmt].append(run(["report", "--db", url, "--format", fmt,
+                                     "--out", str(outs[fmt])]))
     replay_s = statistics.median(s for s, _m in replays)
-    report_s = statistics.median(s for s, _m in reports)
     replay_mb = max(m for _s, m in replays) / 1e6
-    report_mb = max(m for _s, m in reports) / 1e6
-    pages = list((folder / "report-tables").glob("*.html"))
-    print(f"replay (peer): {replay_s:.1f} s, peak {replay_mb:.0f} MB")
-    print(f"report html:   {report_s:.1f} s, peak {report_mb:.0f} MB "
-          f"(ratio to replay {report_s / replay_s:.2f}x time)")
-    print(f"index page {out.stat().st_size / 1e3:.0f} kB; {len(pages)} table pages, largest "
-          f"{max((p.stat().st_size for p in pages), default=0) / 1e6:.1f} MB")
+    print(f"replay (peer):  {replay_s:6.1f} s, peak {replay_mb:4.0f} MB")
+    for fmt in formats:
+        report_s = statistics.median(s for s, _m in reports[fmt])
+        report_mb = max(m for _s, m in reports[fmt]) / 1e6
+        size = sum(p.stat().st_size for p in folder.glob(f"report*.{fmt}")) + sum(
+            p.stat().st_size for p in (folder / "report-tables").glob(f"*.{fmt}"))
+        print(f"report {fmt:5}:  {report_s:6.1f} s, peak {report_mb:4.0f} MB, ratio to replay "
+              f"{report_s / replay_s:.2f}x time; {size / 1e6:.1f} MB written")
+    if "html" in formats:
+        pages = list((folder / "report-tables").glob("*.html"))
+        print(f"html: index page {outs['html'].stat().st_size / 1e3:.0f} kB; {len(pages)} "
+              f"table pages, largest {max((p.stat().st_size for p in pages), default=0) / 1e6:.2f}"
+              " MB")
     if options.db is None:
         print(f"(log kept at {db}; pass --db to reuse it)")
     os.environ.pop("HANDLOG_DATABASE_URL", None)

@@ -215,7 +215,9 @@ TAPS_PLAYERS = ("Ada", "Bea", "Cal")  # seats 1-3; three-handed, so the button r
 # ("raise", total), ("allin",). Board: the cards. Showdown: who shows what, the winner first
 # (None: mucks). The players are named by their turn in the hand, from the state.
 HANDS: dict[str, dict[str, Any]] = {
-    "walk": {"betting": [("fold",), ("fold",)], "board": "", "show": []},
+    # Everyone folds to the big blind: one tap on the tools row's shortcut when the page
+    # offers it (each fold recorded as its own entry), else a Fold each.
+    "walk": {"betting": [("folds-to-bb",)], "board": "", "show": []},
     "raise-and-call": {"betting": [("raise", 300), ("fold",), ("call",), ("check",),
                                    ("raise", 400), ("fold",)], "board": "AhKh2d", "show": []},
     "all-in showdown": {"betting": [("allin",), ("fold",), ("call",)],
@@ -248,6 +250,13 @@ def play_script(tablet: Tablet, script: dict[str, Any]) -> None:
             if not betting:
                 raise RuntimeError(f"no betting step left for {hand['legal']} in {script}")
             step = betting.pop(0)
+            if step[0] == "folds-to-bb":
+                shortcut = "#tools [data-action='folds-to-bb']"
+                if tablet.has(shortcut):
+                    tablet.record(shortcut)
+                    continue
+                step = ("fold",)  # an older page: a Fold for each
+                betting.insert(0, ("folds-to-bb",))
             if step[0] == "raise":
                 tablet.amount(step[1])
             else:

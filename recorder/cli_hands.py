@@ -10,7 +10,7 @@ import click
 
 from handlog.recorder.cli_db import db_option, user_errors
 from handlog.recorder.hand_views import hand_lines, hand_view, registered_names, summary_row
-from handlog.replay.hands import HandFilter, HandRecord, table_hands
+from handlog.replay.hands import HandFilter, HandRecord, hand_labels, table_hands
 from handlog.schema.store import EventStore, open_store
 
 
@@ -70,9 +70,12 @@ def hands(player: str | None, table: str | None, level: int | None, number: int 
                         corrections=corrections)
     with user_errors(), open_store(db_url) as store:
         names = _names(store)
-        found = [hand_view(h, names, public=False, with_steps=False)
-                 for stream, stored in _tables(store)
-                 for h in table_hands(stream, stored) if wanted.keeps(h, names)]
+        found: list[dict[str, Any]] = []
+        for stream, stored in _tables(store):
+            records = table_hands(stream, stored)
+            found.extend(hand_view(h, names, public=False, with_steps=False, label=label)
+                         for h, label in zip(records, hand_labels(records), strict=True)
+                         if wanted.keeps(h, names))
     if as_json:
         click.echo(json.dumps({"hands": found, "count": len(found)}, indent=1))
         return
@@ -82,24 +85,33 @@ def hands(player: str | None, table: str | None, level: int | None, number: int 
 
 
 def find_hand(store: EventStore, reference: str, table: str | None) -> tuple[HandRecord,
-                                                                            dict[str, str]]:
-    """The hand that `reference` (STREAM#N, or N with --table) names."""
-    stream, _, number_text = reference.rpartition("#")
+                                                                            dict[str, str],
+                                                                            str]:
+    """The hand that `reference` (STREAM#N, STREAM#N-misdealt, or N with --table) names, its
+    names and its label. N alone is the last hand dealt under that number (a misdeal's
+    redeal); `handlog hands` lists the misdealt one as STREAM#N-misdealt."""
+    stream, _, label = reference.rpartition("#")
     stream = stream or (table or "")
+    number_text = label.split("-", 1)[0]
     if not number_text.isdigit():
-        raise click.BadParameter(f"{reference!r}: give a hand as STREAM#N (see `handlog "
-                                 "hands`) or as N with --table", param_hint="HAND")
+        raise click.BadParameter(f"{reference!r}: give a hand as STREAM#N or STREAM#N-misdealt "
+                                 "(see `handlog hands`) or as N with --table",
+                                 param_hint="HAND")
     if not stream:
         raise click.BadParameter("which table? give STREAM#N or --table", param_hint="HAND")
     tables = _tables(store, stream)
     if not tables:
         raise click.ClickException(f"no table stream {stream!r}: see `handlog table list`")
-    number = int(number_text)
-    matches = [h for h in table_hands(*tables[0]) if h.number == number]
+    records = table_hands(*tables[0])
+    labelled = list(zip(records, hand_labels(records), strict=True))
+    matches = [(h, name) for h, name in labelled if name == label]
+    if not matches and label.isdigit():
+        matches = [(h, name) for h, name in labelled if h.number == int(label)]
     if not matches:
-        raise click.ClickException(f"{stream} has no hand #{number}: see `handlog hands "
+        raise click.ClickException(f"{stream} has no hand #{label}: see `handlog hands "
                                    f"--table {stream}`")
-    return matches[-1], _names(store)
+    record, name = matches[-1]
+    return record, _names(store), name
 
 
 @click.group("hand")
@@ -119,8 +131,8 @@ def show(reference: str, table: str | None, public: bool, as_json: bool,
     """The whole hand as a person reads it: seats, posts, every action with the pot after it,
     the board, the showdown, pots and awards, and every correction and ruling."""
     with user_errors(), open_store(db_url) as store:
-        record, names = find_hand(store, reference, table)
-    view = hand_view(record, names, public=public)
+        record, names, label = find_hand(store, reference, table)
+    view = hand_view(record, names, public=public, label=label)
     if as_json:
         click.echo(json.dumps(view, indent=1))
         return

@@ -266,6 +266,10 @@ def serve(db_url: str | None, host: str, port: int, director_pin: str | None,
         if head.kind == "table":
             stream = head.stream_id
             click.echo(f"dealer page:  {base}/dealer/{stream}   PIN {auth.table_pin(stream)}")
+    from handlog.recorder.offline import offline_note
+
+    if offline_note():
+        click.echo(offline_note())
     click.echo(f"PINs and sign-ins are kept across restarts by {kept}")
     click.echo(f"checkpoints signed by {key_path}; public key: {key.verifier.text()}")
     if host == "0.0.0.0":

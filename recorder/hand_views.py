@@ -54,6 +54,26 @@ def _step_cards(hand: HandRecord, upto: int, public: bool) -> list[list[str] | N
     return cards
 
 
+def _pots_view(step: Step, players: Sequence[str],
+               display: dict[str, str]) -> list[dict[str, Any]]:
+    """The pots after a step, main pot first. A layer that only its bettor can win while
+    others still play is no pot: it is his bet nobody has called (yet), which goes back to
+    him if nobody does; it is shown as such ("uncalled": true), after the pots."""
+    live = step.folded.count(False)
+    out: list[dict[str, Any]] = []
+    uncalled: list[dict[str, Any]] = []
+    for amount, eligible in step.pots:
+        names = [display.get(players[p], players[p]) for p in eligible]
+        if len(eligible) == 1 and live > 1:
+            uncalled.append({"amount": amount, "eligible": names, "uncalled": True,
+                             "name": f"Not called yet ({names[0]}'s: goes back unless "
+                                     "called)"})
+            continue
+        out.append({"amount": amount, "eligible": names, "uncalled": False,
+                    "name": "Main pot" if not out else f"Side pot {len(out)}"})
+    return out + uncalled
+
+
 def step_view(hand: HandRecord, step: Step, names: _Names, public: bool,
               display: dict[str, str]) -> dict[str, Any]:
     """One step: the action's text and the table right after it."""
@@ -71,15 +91,13 @@ def step_view(hand: HandRecord, step: Step, names: _Names, public: bool,
         "board": list(step.board),
         "to_act": step.to_act,
         "pot_total": step.pot_total,
-        "pots": [{"amount": amount, "eligible": [display.get(players[p], players[p])
-                                                 for p in eligible],
-                  "name": "Main pot" if k == 0 else f"Side pot {k}"}
-                 for k, (amount, eligible) in enumerate(step.pots)],
+        "pots": _pots_view(step, players, display),
         "seats": [{"position": p, "seat": hand.start.seats[p],
                    "name": display.get(players[p], players[p]), "stack": step.stacks[p],
                    "in_front": step.bets[p], "in_pot": step.committed[p],
                    "folded": step.folded[p], "all_in": step.stacks[p] == 0
-                   and not step.folded[p] and step.index > 0}
+                   and not step.folded[p] and step.index > 0,
+                   "returned": step.returned[p] if step.returned else 0}
                   for p in range(len(players))],
         "cards": _step_cards(hand, step.index, public),
         "rulings": [ruling_view(r, players, display) for r in step.rulings],
@@ -115,15 +133,17 @@ def ruling_view(ruling: dict[str, Any], players: Sequence[str],
 
 
 def hand_view(hand: HandRecord, display: dict[str, str], public: bool,
-              with_steps: bool = True) -> dict[str, Any]:
-    """The whole hand: set-up, every step, corrections and rulings, the result."""
+              with_steps: bool = True, label: str = "") -> dict[str, Any]:
+    """The whole hand: set-up, every step, corrections and rulings, the result; `label` is
+    its own name at the table (replay/hands.py hand_labels; its number when not given)."""
     names = _HandNames(hand, display)
     players = hand.players
     start = hand.start
     last = hand.steps[-1]
     view: dict[str, Any] = {
         "stream": hand.stream, "table": hand.table, "tournament": hand.tournament,
-        "hand": hand.number, "level": hand.level, "profile": hand.profile,
+        "hand": hand.number, "label": label or str(hand.number),
+        "level": hand.level, "profile": hand.profile,
         "first_version": hand.first_version, "last_version": hand.last_version,
         "started_at": hand.started_at.isoformat(), "outcome": hand.outcome,
         "button_seat": start.button_seat, "small_blind_seat": start.small_blind_seat,
@@ -149,7 +169,7 @@ def hand_view(hand: HandRecord, display: dict[str, str], public: bool,
 
 def hand_lines(view: dict[str, Any]) -> list[str]:
     """`handlog hand show` as text."""
-    lines = [f"{view['table']} hand #{view['hand']} (level {view['level']}, {view['profile']} "
+    lines = [f"{view['table']} hand #{view['label']} (level {view['level']}, {view['profile']} "
              f"rules, versions {view['first_version']}-{view['last_version']}, "
              f"{view['outcome']})",
              f"button seat {view['button_seat']}, small blind seat "
@@ -184,6 +204,6 @@ def summary_row(view: dict[str, Any]) -> str:
                                    ("showdown", view["showdown"]),
                                    ("rulings/corrections", bool(view["corrections"]))) if on]
     names = ", ".join(p["name"] for p in view["players"])
-    return (f"{view['stream']}#{view['hand']}  level {view['level']}  {view['started_at'][:19]}"
+    return (f"{view['stream']}#{view['label']}  level {view['level']}  {view['started_at'][:19]}"
             f"  {view['outcome']}  {names}" + (f"  [{'; '.join(flags)}]" if flags else ""))
 

@@ -39,6 +39,16 @@ def pyodide_installed() -> bool:
     return all((PYODIDE / name).is_file() for name in PYODIDE_FILES)
 
 
+def offline_note() -> str:
+    """What `handlog serve` says at start about the tablets offline: nothing when they check
+    entries on their own (Pyodide installed), else that they only queue them."""
+    if pyodide_installed():
+        return ""
+    return ("tablets offline: entries are queued as tapped and decided by the server when the "
+            "network returns, not checked on the tablet (its rules engine needs Pyodide: "
+            "npm ci --prefix web)")
+
+
 SCHEMA = ENGINE.parent / "schema"
 # Beside the engine: the codec of its events (standard library only), and the tablet's side:
 # the server's view code of a table (offline_view.py, engine imports only) and the module the

@@ -66,6 +66,7 @@ class Step:
     # What the engine ruled about this step, as facts: e.g. {"fact": "short_all_in",
     # "rule": "tda-47", "not_reopened_for": [2, 4]}.
     rulings: tuple[dict[str, Any], ...] = ()
+    returned: tuple[int, ...] = ()  # uncalled chips given back to each position so far
 
     @property
     def pot_total(self) -> int:
@@ -153,6 +154,7 @@ def _step(index: int, item: StoredEvent, version: int, event: Any, hand: HandSta
         stacks=tuple(hand.stacks), bets=tuple(hand.bets), committed=tuple(hand.committed),
         folded=tuple(hand.folded), pots=_pot_facts(hand),
         board=tuple(card_text(c) for c in hand.board), to_act=hand.to_act, rulings=rulings,
+        returned=tuple(hand.returned),
     )
 
 
@@ -232,6 +234,26 @@ class _HandBuilder:
             started_at=self.started_at, steps=tuple(self.steps),
             corrections=tuple(self.corrections), outcome=outcome,
         )
+
+
+def hand_labels(hands: Sequence[HandRecord]) -> list[str]:
+    """Each hand's own name at its table, in the order given (the table's order): its number,
+    or for a misdealt or voided hand, whose number the redeal takes again, the number and what
+    became of it ("2-misdealt", a second one "2-misdealt-2"), so the misdealt hand and its
+    redeal are two names that stay the same whatever comes after."""
+    labels = []
+    taken: set[str] = set()
+    for hand in hands:
+        base = str(hand.number)
+        if hand.outcome in ("misdealt", "void"):
+            base += f"-{hand.outcome}"
+        label, k = base, 1
+        while label in taken:
+            k += 1
+            label = f"{base}-{k}"
+        taken.add(label)
+        labels.append(label)
+    return labels
 
 
 def _outcome(state: TableState | None) -> str:

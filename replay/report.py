@@ -26,7 +26,7 @@ per finding, correction, ruling and penalty (`csv_paths`).
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, cast
@@ -73,10 +73,15 @@ from handlog.replay.export_hands import (
 )
 from handlog.replay.fold import Finding
 from handlog.replay.report_csv import log_csv, pots_csv
-from handlog.replay.report_html import PAGED_ABOVE, render_html, render_table_page, table_page_name
+from handlog.replay.report_html import (
+    PAGED_ABOVE,
+    render_html,
+    table_page_name,
+    write_table_pages,
+)
 from handlog.replay.verify import replay_log
 from handlog.schema.checkpoint import StoredCheckpoint, latest_checkpoint
-from handlog.schema.codec import format_utc
+from handlog.schema.codec import decode_event, format_utc
 from handlog.schema.hashing import verify_events
 from handlog.schema.logcheck import Break, check_store
 from handlog.schema.store import EventStore, StoredEvent
@@ -122,11 +127,7 @@ class AuditReport:
             pages = {t["stream"]: table_page_name(out, t["stream"]) for t in self.data["tables"]}
             written = [out]
             for table in self.data["tables"]:
-                page = out.parent / pages[table["stream"]]
-                page.parent.mkdir(parents=True, exist_ok=True)
-                page.write_text(render_table_page(self.data, table, f"../{out.name}"),
-                                encoding="utf-8")
-                written.append(page)
+                written.extend(write_table_pages(self.data, table, out))
             out.write_text(render_html(self.data, pages), encoding="utf-8")
             return written
         if fmt == "pdf":
@@ -226,7 +227,8 @@ def build_report_from(log: LogSnapshot, tournament: str | None = None,
         },
         "tournaments": [_tournament(record, export.tables, log) for record in tournaments],
         "tables": [_table(table, replay.findings, log, all_cards) for table in export.tables],
-        "corrections": _corrections(log, in_scope, all_cards),
+        "corrections": _corrections(log, in_scope, all_cards,
+                                    {t.stream: t.hands for t in export.tables}),
         "rulings": _rulings(log, tournaments, export.tables, all_cards),
         "checkpoint": _checkpoint(checkpoint),
     }
@@ -626,41 +628,127 @@ def _describe_event(stored: StoredEvent | None, all_cards: bool = True) -> dict[
             **_who(stored)}
 
 
-def _corrections(log: LogSnapshot, streams: Iterable[str],
-                 all_cards: bool = True) -> list[dict[str, Any]]:
+def _corrections(log: LogSnapshot, streams: Iterable[str], all_cards: bool = True,
+                 hands: Mapping[str, Sequence[RecordedHand]] | None = None
+                 ) -> list[dict[str, Any]]:
+    """Every void and amend of `streams`, with what it touched, and the same in words with
+    the players' seats and names (`text`: "Seat 4 Ann: bet 400 amended to 450 by td
+    (miskeyed), TDA 40") from the hands of each stream (`hands`)."""
     out = []
     for stream in sorted(streams):
         stored = log.by_stream.get(stream, [])
         by_version = {e.version: e for e in stored}
+        said = _Said((hands or {}).get(stream, ()), all_cards)
         for entry in stored:
             if entry.type not in (EventVoided.TYPE, EventAmended.TYPE):
                 continue
             event = entry.decode()
             if isinstance(event, EventVoided):
+                reason = words.reason(event.reason)
+                rule = words.rule_words(event.rule)
+                what = "; ".join(said.event(by_version.get(v)) for v in event.versions)
+                what += " voided"
                 out.append({
-                    "stream": stream, "version": entry.version, "kind": "void",
+                    "stream": stream, "version": entry.version,
+                    # The dealer's undo cites the correction rule; a director's void cites his own.
+                    "kind": "undo" if event.rule == UNDO_RULE else "void",
                     "affects": [_describe_event(by_version.get(v), all_cards)
                                 for v in event.versions],
-                    "replacement": None, "reason": words.reason(event.reason),
-                    "rule": words.rule_words(event.rule),
+                    "replacement": None, "reason": reason, "rule": rule,
+                    "what": what,
+                    "text": f"{what} by {entry.actor} ({reason})" + (f", {rule}" if rule else ""),
                     **_who(entry),
                 })
             elif isinstance(event, EventAmended):
+                rule = words.rule_words(event.rule)
+                original = by_version.get(event.version)
+                what = said.amended(original, decode_event(
+                    event.replacement_type, event.replacement_version,
+                    json.loads(event.replacement_payload)))
                 out.append({
                     "stream": stream, "version": entry.version, "kind": "amend",
-                    "affects": [_describe_event(by_version.get(event.version), all_cards)],
+                    "affects": [_describe_event(original, all_cards)],
                     "replacement": {"event": event.replacement_type,
                                     "schema_version": event.replacement_version,
                                     "payload": event.replacement_payload
                                     if all_cards or event.replacement_type not in _CARD_EVENTS
                                     else HIDDEN},
-                    "reason": event.reason, "rule": words.rule_words(event.rule), **_who(entry),
+                    "reason": event.reason, "rule": rule,
+                    "what": what,
+                    "text": f"{what} by {entry.actor} ({words.reason(event.reason)})"
+                            + (f", {rule}" if rule else ""),
+                    **_who(entry),
                 })
     return out
 
 
+UNDO_RULE = "correction"
+"""The rule a dealer's undo cites (replay/corrections.py), telling it from a director's void."""
+
+_AMOUNTS = {"bet_made": ("bet", "to"), "raise_made": ("raise to", "to"),
+            "player_called": ("call", "amount"), "chips_posted": ("post", "amount")}
+"""The entries whose amount an amend changes, and how a person names them."""
+
+
+class _Said:
+    """Entries of one table in words, each player as "Seat 4 Ann" (the hand's seats and
+    names at that entry's version)."""
+
+    def __init__(self, hands: Sequence[RecordedHand], all_cards: bool) -> None:
+        self.hands = sorted(hands, key=lambda h: h.first_version)
+        self.public = not all_cards
+
+    def _hand(self, version: int) -> RecordedHand | None:
+        found = None
+        for hand in self.hands:
+            if hand.first_version > version:
+                break
+            found = hand
+        return found
+
+    def _who(self, version: int) -> Callable[[int], str]:
+        hand = self._hand(version)
+
+        def who(position: int) -> str:
+            if hand is None or not 0 <= position < hand.size:
+                return f"position {position}"
+            return f"Seat {hand.seats[position]} {hand.names[position]}"
+        return who
+
+    def text(self, version: int, event: Any) -> str:
+        said = words.action_text(event, self._who(version), public=self.public)
+        return said or f"{getattr(event, 'TYPE', 'entry').replace('_', ' ')} (v{version})"
+
+    def event(self, stored: StoredEvent | None) -> str:
+        if stored is None:
+            return "an entry not in the log"
+        return self.text(stored.version, stored.decode())
+
+    def amended(self, stored: StoredEvent | None, replacement: Any) -> str:
+        if stored is None:
+            return f"an entry not in the log amended to {self.text(0, replacement)}"
+        original = stored.decode()
+        kind = getattr(original, "TYPE", "")
+        named = _AMOUNTS.get(kind)
+        player = getattr(original, "player", None)
+        if named is not None and getattr(replacement, "TYPE", "") == kind and \
+                isinstance(player, int) and player == getattr(replacement, "player", None):
+            noun, field = named
+            if kind == "chips_posted":
+                noun = f"{original.kind.replace('_', ' ')} post"
+            return (f"{self._who(stored.version)(player)}: {noun} {getattr(original, field)} "
+                    f"amended to {getattr(replacement, field)}")
+        before, after = self.text(stored.version, original), self.text(stored.version,
+                                                                       replacement)
+        if isinstance(player, int):
+            prefix = self._who(stored.version)(player) + " "
+            after = after.removeprefix(prefix)
+        return f"{before}, amended to: {after}"
+
+
 def _rulings(log: LogSnapshot, tournaments: Sequence[TournamentRecord],
-             tables: Sequence[TableHands], all_cards: bool = True) -> list[dict[str, Any]]:
+             tables: Sequence[TableHands], all_cards: bool = True,
+             names: Mapping[str, str] | None = None) -> list[dict[str, Any]]:
     """Every decision that cites a rule: the director's rulings and penalties, color-ups,
     late-entry deductions and player moves, and the rule events at the tables (misdeals,
     voided hands, killed hands, exposed cards, awards by a ruling, chip adjustments)."""
@@ -710,7 +798,9 @@ def _rulings(log: LogSnapshot, tournaments: Sequence[TournamentRecord],
                 out.append({**base, "kind": "late entry", "rule": words.rule_words(event.rule),
                             "text": f"{event.chips_deducted} chips deducted",
                             "by": stored.actor, "player": event.name, "affects": ""})
-    names = {player: name for record in tournaments for player, name in record.names().items()}
+    if names is None:
+        names = {player: name for record in tournaments
+                 for player, name in record.names().items()}
     for table in tables:
         meta = {e.version: e for e in log.by_stream.get(table.stream, [])}
         for hand in table.hands:

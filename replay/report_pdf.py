@@ -26,7 +26,6 @@ from reportlab.platypus import (
     BaseDocTemplate,
     Flowable,
     Frame,
-    KeepTogether,
     PageBreak,
     PageTemplate,
     Paragraph,
@@ -140,47 +139,158 @@ def _charts(data: Mapping[str, Any]) -> list[Flowable]:
     return out
 
 
+_Line = tuple[float, tuple[tuple[float, str, float, str, str], ...], bool]
+"""One line of a hand: its height, its texts (x, font, size, text, colour) and whether a hair
+line goes under it."""
+
+_INK, _MUTED, _RED = "#1d2330", "#5d6675", "#b42318"
+_PLAYER_COLUMNS = (10, 42, 24, 20, 18, 18, 20, 34)  # mm: seat, player, role, start ... cards
+_POT_COLUMNS = (14, 20, 62, 50, 40)  # mm: pot, amount, winners, hand, ruling
+
+
+class _HandBlock(Flowable):  # type: ignore[misc]
+    """A hand drawn line by line on the canvas: its title, set-up, players and pots in fixed
+    columns, its actions, corrections, rulings and findings wrapped to the width. A table's
+    document holds thousands: ReportLab's Paragraph and Table would measure every cell again
+    (five times the time). It moves whole to the next page when it fits there, and is cut
+    between lines when it is taller than a page."""
+
+    def __init__(self, lines: list[_Line]) -> None:
+        super().__init__()
+        self.lines = lines
+
+    def wrap(self, available_width: float, available_height: float) -> tuple[float, float]:
+        self.width = available_width
+        self.height = sum(line[0] for line in self.lines)
+        return self.width, self.height
+
+    def split(self, available_width: float, available_height: float) -> list[Flowable]:
+        if sum(line[0] for line in self.lines) <= available_height or available_height < 150:
+            return []  # whole on the next page
+        used, cut = 0.0, 0
+        while cut < len(self.lines) and used + self.lines[cut][0] <= available_height:
+            used += self.lines[cut][0]
+            cut += 1
+        return [_HandBlock(self.lines[:cut]), _HandBlock(self.lines[cut:])] if cut else []
+
+    def draw(self) -> None:
+        canvas = self.canv
+        y = self.height
+        current: tuple[str, float, str] = ("", 0.0, "")
+        for height, texts, rule in self.lines:
+            y -= height
+            for x, font, size, text, colour in texts:
+                if (font, size, colour) != current:  # each change is written to the page
+                    if (font, size) != current[:2]:
+                        canvas.setFont(font, size)
+                    if colour != current[2]:
+                        canvas.setFillColor(colors.HexColor(colour))
+                    current = (font, size, colour)
+                canvas.drawString(x, y + 2.5, text)
+            if rule:
+                canvas.setStrokeColor(colors.HexColor("#d5d9e0"))
+                canvas.setLineWidth(0.3)
+                canvas.line(0, y + 1, self.width, y + 1)
+
+
+_WIDTH = A4[0] - 24 * mm
+
+
+def _wrapped(text: str, size: float = 7.5, font: str = "Helvetica",
+             colour: str = _INK) -> list[_Line]:
+    from reportlab.lib.utils import simpleSplit
+
+    return [(size + 2, ((0.0, font, size, part, colour),), False)
+            for part in simpleSplit(text, font, size, _WIDTH)]
+
+
+def _columns(cells: Sequence[object], widths: Sequence[float], bold: bool = False,
+             colour: str = _INK) -> list[_Line]:
+    """One row in fixed columns; a cell longer than its column goes on under it."""
+    from reportlab.lib.utils import simpleSplit
+
+    font = "Helvetica-Bold" if bold else "Helvetica"
+    # A cell that cannot reach its column's width (7 points a character at most) is not
+    # measured.
+    parts = [[str(cell)] if len(str(cell)) * 7 <= w * mm - 3 else
+             simpleSplit(str(cell), font, 7.5, w * mm - 3) or [""]
+             for cell, w in zip(cells, widths, strict=True)]
+    starts = [sum(widths[:k]) * mm for k in range(len(widths))]
+    rows = max(len(p) for p in parts)
+    return [(9.5, tuple((starts[k], font, 7.5, part[r], colour)
+                        for k, part in enumerate(parts) if r < len(part)), r == rows - 1)
+            for r in range(rows)]
+
+
 def _hand(h: Mapping[str, Any]) -> list[Flowable]:
     title = (f"Hand {h['hand']} at {h['table']}: level {h['level']} "
              f"({h['small_blind']}/{h['big_blind']}), {h['status']}")
-    items: list[Flowable] = [Paragraph(escape(title), H3)]
-    items.append(_p(f"{h['stream']} v{h['first_version']}-v{h['last_version']}, "
-                    f"{h['recorded_at']}; button seat {h['button_seat']}, small blind seat "
-                    f"{h['small_blind_seat'] or '-'}, big blind seat {h['big_blind_seat']}"
-                    + (f"; board {' '.join(h['board'])}" if h["board"] else ""), SMALL))
-    items.append(_table(
-        ("seat", "player", "", "start", "put in", "won", "end", "cards"),
-        [(p["seat"], p["name"], p["role"], f"{p['stack_start']:,}", f"{p['put_in']:,}",
-          f"{p['won']:,}" if p["won"] else "", f"{p['stack_end']:,}",
-          " ".join(p["cards"]) + (" folded" if p["folded"] else ""))
-         for p in sorted(h["players"], key=lambda p: p["seat"])]))
+    lines: list[_Line] = [(14.0, ((0.0, "Helvetica-Bold", 9.5, title, _INK),), False)]
+    lines += _wrapped(f"{h['stream']} v{h['first_version']}-v{h['last_version']}, "
+                      f"{h['recorded_at']}; button seat {h['button_seat']}, small blind seat "
+                      f"{h['small_blind_seat'] or '-'}, big blind seat {h['big_blind_seat']}"
+                      + (f"; board {' '.join(h['board'])}" if h["board"] else ""),
+                      colour=_MUTED)
+    lines += _columns(("seat", "player", "", "start", "put in", "won", "end", "cards"),
+                      _PLAYER_COLUMNS, bold=True)
+    for p in sorted(h["players"], key=lambda p: p["seat"]):
+        lines += _columns((p["seat"], p["name"], p["role"], f"{p['stack_start']:,}",
+                           f"{p['put_in']:,}", f"{p['won']:,}" if p["won"] else "",
+                           f"{p['stack_end']:,}",
+                           " ".join(p["cards"]) + (" folded" if p["folded"] else "")),
+                          _PLAYER_COLUMNS)
     if h["pots"]:
-        items.append(_table(
-            ("pot", "amount", "winners (share)", "hand", "ruling"),
-            [("main" if p["pot"] == 0 else f"side {p['pot']}", f"{p['amount']:,}",
-              ", ".join(f"{w['name']} {w['share']:,}" for w in p["winners"]), p["hand_name"],
-              p["ruling"]) for p in h["pots"]]))
+        lines += _columns(("pot", "amount", "winners (share)", "hand", "ruling"), _POT_COLUMNS,
+                          bold=True)
+        for pot in h["pots"]:
+            lines += _columns(("main" if pot["pot"] == 0 else f"side {pot['pot']}",
+                               f"{pot['amount']:,}",
+                               ", ".join(f"{w['name']} {w['share']:,}" for w in pot["winners"]),
+                               pot["hand_name"], pot["ruling"]), _POT_COLUMNS)
     for proposal in h.get("proposal", []):
-        items.append(_p(f"The engine proposed: {'main' if proposal['pot'] == 0 else 'side'} "
-                        f"pot to {', '.join(proposal['winners'])} {proposal['hand_name']}",
-                        SMALL))
+        lines += _wrapped(f"The engine proposed: {'main' if proposal['pot'] == 0 else 'side'} "
+                          f"pot to {', '.join(proposal['winners'])} {proposal['hand_name']}")
     if h.get("actions"):
-        items.append(_p("; ".join(a["text"] for a in h["actions"]
-                                  if a["type"] != "hand_started"), SMALL))
+        lines += _wrapped("; ".join(a["text"] for a in h["actions"]
+                                    if a["type"] != "hand_started"))
     for c in h.get("corrections", []):
-        items.append(_p(f"correction v{c['version']} {c['kind']}: {c['reason']} [{c['rule']}] "
-                        f"by {c['actor']} on {c['device']}, {c['recorded_at']}", SMALL))
+        lines += _wrapped(f"{c['kind']} v{c['version']}: {c['text']}; on {c['device']}, "
+                          f"{c['recorded_at']}")
     for r in h.get("rulings", []):
-        items.append(_p(f"ruling v{r['version']} {r['kind']}: {r['text']} [{r['rule']}] by "
-                        f"{r['by'] or r['actor']}, {r['recorded_at']}", SMALL))
+        lines += _wrapped(f"ruling v{r['version']} {r['kind']}: {r['text']} [{r['rule']}] by "
+                          f"{r['by'] or r['actor']}, {r['recorded_at']}")
     for f in h["findings"]:
-        items.append(_p(f"FINDING v{f['version']} {f['event']}: {f['message']} [{f['rule']}]",
-                        BAD))
-    return [KeepTogether(items[:3]), *items[3:], Spacer(1, 4)]
+        lines += _wrapped(f"FINDING v{f['version']} {f['event']}: {f['message']} "
+                          f"[{f['rule']}]", 9, colour=_RED)
+    return [_HandBlock(lines), Spacer(1, 6)]
 
 
-def render_pdf(data: Mapping[str, Any]) -> bytes:
-    """The report's data as a PDF document."""
+def table_pdf_name(out: Path, stream: str) -> str:
+    """The document (relative to the index document) of one table's hands in a streamed
+    report: `<stem>-tables/<stream>.pdf`."""
+    safe = "".join(c if c.isalnum() or c in "-_." else "_" for c in stream)
+    return f"{out.stem}-tables/{safe}.pdf"
+
+
+def render_table_pdf(data: Mapping[str, Any], table: Mapping[str, Any]) -> bytes:
+    """One table's hands as a document of their own (a streamed report's), numbered pages,
+    built in one pass (its contents are the index document's)."""
+    title = (f"handlog audit report: hands at table {table['table']} ({table['stream']}, "
+             f"{len(table['hands'])} hands)")
+    verdict = "clean" if data["verdict"]["clean"] else "FINDINGS: see the index document"
+    story: list[Flowable] = [Paragraph(escape(title), H2), _p(f"Verdict of the whole log: "
+                                                               f"{verdict}.", SMALL)]
+    for h in table["hands"]:
+        story.extend(_hand(h))
+    target = io.BytesIO()
+    document = _Document(target, title)
+    document.build(story, canvasmaker=_NumberedCanvas)
+    return target.getvalue()
+
+
+def render_pdf(data: Mapping[str, Any], files: Mapping[str, str] | None = None) -> bytes:
+    """The report's data as a PDF document; with `files` (stream -> document), each table's
+    hands are in a document of their own, listed here."""
     scope = data["scope"]
     title = "handlog audit report" + (f": {scope['tournament']}" if scope["tournament"] else "")
     verdict = data["verdict"]
@@ -232,15 +342,20 @@ def render_pdf(data: Mapping[str, Any]) -> bytes:
                                 [(a["place"], a["name"], f"{a['amount'] / 100:,.2f}")
                                  for a in prizes["awards"]]))
     story.append(Paragraph("Corrections", H2))
-    story.append(_table(("stream", "version", "kind", "reason", "rule", "who", "when"),
-                        [(c["stream"], c["version"], c["kind"], c["reason"], c["rule"],
+    story.append(_table(("stream", "version", "kind", "what", "reason", "rule", "who", "when"),
+                        [(c["stream"], c["version"], c["kind"], c["what"], c["reason"], c["rule"],
                           f"{c['actor']} ({c['device']})", c["recorded_at"])
                          for c in data["corrections"]]))
     story.append(Paragraph("Rulings and penalties", H2))
     story.append(_table(("stream", "version", "kind", "rule", "decision", "by", "when"),
                         [(r["stream"], r["version"], r["kind"], r["rule"], r["text"],
                           r["by"], r["recorded_at"]) for r in data["rulings"]]))
-    for table in data["tables"]:
+    if files is not None:
+        story.append(Paragraph("Hands, one document per table", H2))
+        story.append(_table(("table", "stream", "hands", "document"),
+                            [(t["table"], t["stream"], len(t["hands"]), files[t["stream"]])
+                             for t in data["tables"]]))
+    for table in data["tables"] if files is None else ():
         story.append(PageBreak())
         story.append(Paragraph(escape(f"Hands at table {table['table']} ({table['stream']}, "
                                       f"{len(table['hands'])} hands)"), H2))

@@ -1,26 +1,34 @@
-"""The paged HTML report of a whole event, built in memory that does not grow with the log.
+"""The report of a whole event in every format, built in memory that grows with the largest
+table, not with the log.
 
-`write_report` is what `handlog report` calls. For a paged HTML report (more than PAGED_ABOVE
-hands) of a log whose chains and Merkle leaves hold, it does not read the log whole:
+`write_report` is what `handlog report` calls. For a log whose chains and Merkle leaves hold,
+it does not read the log whole:
 
 1. the whole-log check and the replay stream it (schema/logcheck.py, replay/verify.py): the
-   verdict, every finding, each table's final state;
+   verdict, every finding, each table's final state; the small streams (tournaments) are read
+   whole, and with the tables' final states give the tournaments' part (ledger, places,
+   prizes) before any hand is read;
 2. then one table stream at a time is read, its hands replayed, its corrections and rulings
-   put inline, and its page written; of its hands only a small summary is kept (what the
-   index, its hand links and the charts read: `_SUMMARY`, players by name and stack);
-3. the index page is written last, from those summaries and the tournaments (small streams,
-   read whole).
+   put inline, and the table written out by the format's writer (`_Writer`): its pages (HTML,
+   paged by HANDS_PER_PAGE), its part of the one JSON object, its CSV rows, its own PDF; of
+   its hands only a small summary is kept (what the index, its hand links and the charts
+   read: `_SUMMARY`, players by name and stack);
+3. the rest is written last: the index page, the end of the JSON object (corrections,
+   rulings, checkpoint), the CSV of corrections and rulings, the index PDF.
 
-The pages are the very ones replay/report.py's whole build writes (tests/test_read_streaming.py
-compares them byte for byte). Any other format, a report of fewer hands, or a log whose chain
-does not hold (the full check names every break) is built whole, as before.
+What is written is byte for byte what replay/report.py's whole build writes
+(tests/test_read_streaming.py compares them), except the PDF, which the streamed build splits
+into an index and one document per table. JSON and CSV are always streamed; HTML and PDF when
+the report has more than PAGED_ABOVE hands (a smaller report is one page or one document).
+A log whose chain does not hold (the full check names every break) is built whole, as before.
 """
 
 from __future__ import annotations
 
-from dataclasses import replace
+import csv
+import json
 from pathlib import Path
-from typing import Any
+from typing import IO, Any, Protocol
 
 from handlog.replay.export_hands import (
     LogSnapshot,
@@ -40,9 +48,16 @@ from handlog.replay.report import (
     _table,
     _tournament,
     build_report,
+    csv_paths,
     unsigned_tail,
 )
-from handlog.replay.report_html import PAGED_ABOVE, render_html, render_table_page, table_page_name
+from handlog.replay.report_csv import POT_COLUMNS, log_csv, pot_rows
+from handlog.replay.report_html import (
+    PAGED_ABOVE,
+    render_html,
+    table_page_name,
+    write_table_pages,
+)
 from handlog.replay.verify import replay_log
 from handlog.schema.checkpoint import latest_checkpoint
 from handlog.schema.logcheck import check_store
@@ -60,15 +75,13 @@ def write_report(store: EventStore, fmt: str, out: Path, tournament: str | None 
                  paged_above: int = PAGED_ABOVE) -> tuple[AuditReport, list[Path]]:
     """Build the report and write it in `fmt` to `out`: (the report's data, files written).
 
-    A paged HTML report is streamed (see the module docstring); its data then holds each
-    hand's summary only."""
-    if fmt == "html":
-        wanted = tournament_id(tournament) if tournament else None
-        merkle = check_store(store)
-        if merkle.ok:
-            replay = replay_log(store, wanted, keep_events=False)
-            if replay.hands > paged_above:
-                return _streamed_html(store, out, wanted, database, all_cards, replay)
+    A streamed report (see the module docstring)'s data holds each hand's summary only."""
+    wanted = tournament_id(tournament) if tournament else None
+    merkle = check_store(store)
+    if merkle.ok:
+        replay = replay_log(store, wanted, keep_events=False)
+        if fmt in ("json", "csv") or replay.hands > paged_above:
+            return _streamed(store, fmt, out, wanted, database, all_cards, replay)
     audit = build_report(store, tournament, database, all_cards=all_cards)
     if tournament and not audit.data["tables"] and not audit.data["tournaments"]:
         raise NoSuchTournament(tournament)
@@ -86,8 +99,123 @@ def _summary(hand: dict[str, Any]) -> dict[str, Any]:
     return kept
 
 
-def _streamed_html(store: EventStore, out: Path, wanted: str | None, database: str,
-                   all_cards: bool, replay: Any) -> tuple[AuditReport, list[Path]]:
+class _Writer(Protocol):
+    """One format of a streamed report: its start, each table (whole, with its hands), and
+    its end (the data with every table's hands summarised); the files written."""
+
+    def table(self, data: dict[str, Any], table: dict[str, Any]) -> list[Path]: ...
+
+    def finish(self, data: dict[str, Any]) -> list[Path]: ...
+
+
+class _Html:
+    def __init__(self, out: Path, data: dict[str, Any], streams: list[str]) -> None:
+        self.out = out
+        self.pages = {s: table_page_name(out, s) for s in streams}
+
+    def table(self, data: dict[str, Any], table: dict[str, Any]) -> list[Path]:
+        return write_table_pages(data, table, self.out)
+
+    def finish(self, data: dict[str, Any]) -> list[Path]:
+        self.out.write_text(render_html(data, self.pages), encoding="utf-8")
+        return [self.out]
+
+
+_MARK = "\u0000hands\u0000"
+"""Where a table's hands go in its JSON text (no report string holds it)."""
+_BEFORE_TABLES = ("title", "scope", "log", "verdict", "tournaments")
+_AFTER_TABLES = ("corrections", "rulings", "checkpoint")
+
+
+def _dump(value: Any, depth: int) -> str:
+    """`value` as json.dumps(indent=2) writes it `depth` levels down in a bigger object."""
+    return json.dumps(value, indent=2, ensure_ascii=False).replace("\n", "\n" + "  " * depth)
+
+
+class _Json:
+    """The one JSON object, written as `AuditReport.to_json` writes it, a table at a time."""
+
+    def __init__(self, out: Path, data: dict[str, Any], streams: list[str]) -> None:
+        self.out = out
+        self.file: IO[str] = out.open("w", encoding="utf-8")
+        self.file.write("{\n" + "".join(f"  {json.dumps(key)}: {_dump(data[key], 1)},\n"
+                                        for key in _BEFORE_TABLES) + '  "tables": [')
+        self.first = True
+
+    def table(self, data: dict[str, Any], table: dict[str, Any]) -> list[Path]:
+        # The table around its hands, then its hands one at a time (no text of a whole table).
+        hands = table["hands"]
+        around = _dump({**table, "hands": [_MARK] if hands else []}, 2)
+        self.file.write(("\n" if self.first else ",\n") + "    ")
+        self.first = False
+        if not hands:
+            self.file.write(around)
+            return []
+        before, after = around.split(f"{json.dumps(_MARK)}", 1)
+        self.file.write(before)
+        for k, hand in enumerate(hands):
+            self.file.write(("" if k == 0 else ",\n        ") + _dump(hand, 4))
+        self.file.write(after)
+        return []
+
+    def finish(self, data: dict[str, Any]) -> list[Path]:
+        with self.file:
+            self.file.write("]" if self.first else "\n  ]")
+            for key in _AFTER_TABLES:
+                self.file.write(f",\n  {json.dumps(key)}: {_dump(data[key], 1)}")
+            self.file.write("\n}\n")
+        return [self.out]
+
+
+class _Csv:
+    """The hand-and-pot rows a table at a time; the corrections file at the end."""
+
+    def __init__(self, out: Path, data: dict[str, Any], streams: list[str]) -> None:
+        self.pots, self.log = csv_paths(out)
+        self.file: IO[str] = self.pots.open("w", encoding="utf-8", newline="")
+        self.writer = csv.writer(self.file, lineterminator="\r\n")
+        self.writer.writerow(POT_COLUMNS)
+
+    def table(self, data: dict[str, Any], table: dict[str, Any]) -> list[Path]:
+        self.writer.writerows(pot_rows(table))
+        return []
+
+    def finish(self, data: dict[str, Any]) -> list[Path]:
+        self.file.close()
+        self.log.write_text(log_csv(data), encoding="utf-8", newline="")
+        return [self.pots, self.log]
+
+
+class _Pdf:
+    """An index document and one document per table (`<stem>-tables/<stream>.pdf`)."""
+
+    def __init__(self, out: Path, data: dict[str, Any], streams: list[str]) -> None:
+        from handlog.replay.report_pdf import table_pdf_name  # ReportLab for PDFs only
+
+        self.out = out
+        self.files = {s: table_pdf_name(out, s) for s in streams}
+
+    def table(self, data: dict[str, Any], table: dict[str, Any]) -> list[Path]:
+        from handlog.replay.report_pdf import render_table_pdf
+
+        path = self.out.parent / self.files[table["stream"]]
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_bytes(render_table_pdf(data, table))
+        return [path]
+
+    def finish(self, data: dict[str, Any]) -> list[Path]:
+        from handlog.replay.report_pdf import render_pdf
+
+        self.out.write_bytes(render_pdf(data, self.files))
+        return [self.out]
+
+
+_WRITERS: dict[str, type[_Html | _Json | _Csv | _Pdf]] = {
+    "html": _Html, "json": _Json, "csv": _Csv, "pdf": _Pdf}
+
+
+def _streamed(store: EventStore, fmt: str, out: Path, wanted: str | None, database: str,
+              all_cards: bool, replay: Any) -> tuple[AuditReport, list[Path]]:
     heads = store.streams()
     kinds = {h.stream_id: h.kind for h in heads}
     # The small streams whole (tournaments and the rest); the tables one at a time below, each
@@ -101,16 +229,42 @@ def _streamed_html(store: EventStore, out: Path, wanted: str | None, database: s
     tournaments = read_tournaments(small_log, wanted)
     records = {t.tournament: t for t in read_tournaments(small_log)}
     table_streams = sorted(s for s in replay.tables if kinds.get(s) == "table")
+    if wanted and not table_streams and not tournaments:
+        raise NoSuchTournament(wanted)
     in_scope = set(table_streams) | {t.stream for t in tournaments}
     if not wanted:
         in_scope |= {h.stream_id for h in heads if h.version > 0}
-    clean = replay.clean
+    # What the log holds, from the heads and each table's last event (the tables' events are
+    # read below, one table at a time).
+    counts = {s: len(events) for s, events in small.items()}
+    last_position = max((e.position for e in small_log.events), default=0)
+    for head in heads:
+        if head.kind != "table" or not head.version:
+            continue
+        fold = replay.tables.get(head.stream_id)
+        version = fold.version if fold is not None else head.version
+        if fold is not None:
+            counts[head.stream_id] = version
+        last = store.read(head.stream_id, version, version) if version else []
+        if last:
+            last_position = max(last_position, last[0].position)
+    # The tournaments' part needs each table's final state only: the replay's.
+    finals = [TableHands(s, "", f.state.tournament if f.state else "", 0, "", f)
+              for s, f in sorted(replay.tables.items()) if s in table_streams]
+    latest = latest_checkpoint(store)  # (the verdict says what it leaves unsigned)
     data: dict[str, Any] = {
         "title": "handlog audit report",
         "scope": {"tournament": wanted, "database": database,
                   "cards": "all" if all_cards else "shown"},
+        "log": {
+            "events": sum(counts.get(s, 0) for s in in_scope),
+            "last_position": last_position,
+            "streams": [{"stream": h.stream_id, "kind": h.kind, "version": h.version,
+                         "hash": h.hash} for h in sorted(heads, key=lambda h: h.stream_id)
+                        if h.stream_id in in_scope],
+        },
         "verdict": {
-            "clean": clean,
+            "clean": replay.clean,
             "findings": [_finding(f, all_cards) for f in replay.findings],
             "chain": {"ok": True, "problems": []},
             "merkle": {"ok": True, "breaks": []},
@@ -118,21 +272,18 @@ def _streamed_html(store: EventStore, out: Path, wanted: str | None, database: s
             "replayed": {"streams": replay.streams, "events": replay.events,
                          "hands": replay.hands},
             "tournament_checks": True,
+            "unsigned_tail": unsigned_tail(latest, store.tree_head().size),
         },
+        "tournaments": [_tournament(record, finals, small_log) for record in tournaments],
     }
-    counts = {s: len(events) for s, events in small.items()}
-    last_position = max((e.position for e in small_log.events), default=0)
-    pages = {s: table_page_name(out, s) for s in table_streams}
-    written: list[Path] = [out]
+    names = {player: name for record in tournaments for player, name in record.names().items()}
+    writer = _WRITERS[fmt](out, data, table_streams)
+    written: list[Path] = []
     tables: list[dict[str, Any]] = []
-    folded: list[TableHands] = []
     corrections: dict[str, list[dict[str, Any]]] = {}
     table_rulings: list[dict[str, Any]] = []
     for stream in table_streams:
         stored = store.read(stream, 1, replay.tables[stream].version)
-        counts[stream] = len(stored)
-        if stored:
-            last_position = max(last_position, stored[-1].position)
         fold = fold_table(stream, stored, verify=False)
         owner = fold.state.tournament if fold.state else ""
         record = records.get(owner)
@@ -140,41 +291,21 @@ def _streamed_html(store: EventStore, out: Path, wanted: str | None, database: s
                             record.small_blinds() if record else {})
         one = LogSnapshot(list(heads), stored, {stream: stored})
         table = _table(hands, replay.findings, one, all_cards)
-        mine = _corrections(one, [stream], all_cards)
-        rulings = _rulings(one, [], [hands], all_cards)
+        mine = _corrections(one, [stream], all_cards, {stream: hands.hands})
+        rulings = _rulings(one, [], [hands], all_cards, names)
         _attach({"tables": [table], "corrections": mine, "rulings": rulings})
-        page = out.parent / pages[stream]
-        page.parent.mkdir(parents=True, exist_ok=True)
-        page.write_text(render_table_page(data, table, f"../{out.name}"), encoding="utf-8")
-        written.append(page)
+        written.extend(writer.table(data, table))
         corrections[stream] = mine
         table_rulings.extend(rulings)
         table["hands"] = [_summary(h) for h in table["hands"]]
         tables.append(table)
-        folded.append(replace(hands, fold=replace(fold, effective=()), hands=[]))
-    # The streams of no table in scope count in the last position (as the whole build's
-    # snapshot does).
-    for head in heads:
-        if head.kind == "table" and head.stream_id not in replay.tables and head.version:
-            last = store.read(head.stream_id, head.version, head.version)
-            if last:
-                last_position = max(last_position, last[0].position)
+        del stored, fold, hands, one
     for stream in sorted(in_scope):
         if stream not in corrections:
             corrections[stream] = _corrections(small_log, [stream], all_cards)
-    data["log"] = {
-        "events": sum(counts.get(s, 0) for s in in_scope),
-        "last_position": last_position,
-        "streams": [{"stream": h.stream_id, "kind": h.kind, "version": h.version,
-                     "hash": h.hash} for h in sorted(heads, key=lambda h: h.stream_id)
-                    if h.stream_id in in_scope],
-    }
-    data["tournaments"] = [_tournament(record, folded, small_log) for record in tournaments]
     data["tables"] = tables
     data["corrections"] = [c for s in sorted(corrections) for c in corrections[s]]
     data["rulings"] = _rulings(small_log, tournaments, [], all_cards) + table_rulings
-    latest = latest_checkpoint(store)
     data["checkpoint"] = _checkpoint(latest)
-    data["verdict"]["unsigned_tail"] = unsigned_tail(latest, store.tree_head().size)
-    out.write_text(render_html(data, pages), encoding="utf-8")
-    return AuditReport(data), written
+    # The index first among the files written (as the whole build lists them).
+    return AuditReport(data), writer.finish(data) + written

@@ -1,7 +1,9 @@
-"""The dealer's tablet fits every screen: at 1024x768, 768x1024, 1280x800, 390x844 and 844x390
-the seats, the pots, the board and the action controls are all in the viewport while betting,
-with no scrolling; on a phone the main buttons are in the bottom half, within thumb reach.
-Screenshots of each size are kept in test-artifacts/ (gitignored)."""
+"""The dealer's tablet fits every screen: at 1024x768, 768x1024, 1280x800, 390x844, 412x915 and
+844x390 the seats, the pots, the board and the action controls (the actions of the moment: Fold,
+Check or Call, Bet or Raise, All-in, the amount) are all in the viewport while betting, with no
+scrolling, every one of them a target of at least 48 px, no pot over a seat; on a phone the main
+buttons are in the bottom half, within thumb reach. Screenshots of each size are kept in
+test-artifacts/ (gitignored)."""
 
 from __future__ import annotations
 
@@ -19,7 +21,7 @@ from test_browser import (  # noqa: F401  (browser and site are fixtures)
 
 pytestmark = pytest.mark.browser
 
-SIZES = [(1024, 768), (768, 1024), (1280, 800), (390, 844), (844, 390)]
+SIZES = [(1024, 768), (768, 1024), (1280, 800), (390, 844), (412, 915), (844, 390)]
 
 # What must be on screen while betting: every occupied seat, the pot, the board, the betting
 # buttons, the presets, the keypad, the Raise button and the tools row (Undo, Misdeal...), whole.
@@ -44,6 +46,39 @@ OUTSIDE = """selectors => {
 }"""
 
 
+# The actions of the moment: each a target a thumb hits (WCAG 2.5.5's 44 px, Material's 48).
+TARGETS = (".actions-main .btn", "[data-action='raise']", ".sizes .btn", ".keypad .btn")
+
+SMALL_OR_OVERLAPPING = """([targets, least]) => {
+    const out = [];
+    for (const selector of targets) {
+        for (const el of document.querySelectorAll(selector)) {
+            const r = el.getBoundingClientRect();
+            if (r.width < least || r.height < least)
+                out.push(`${selector} "${el.textContent.trim().slice(0, 20)}": ` +
+                         `${Math.round(r.width)}x${Math.round(r.height)}`);
+        }
+    }
+    const seats = Array.from(document.querySelectorAll('#ring .seat:not(.empty)'));
+    for (const pot of document.querySelectorAll('.felt .pot')) {
+        const p = pot.getBoundingClientRect();
+        for (const seat of seats) {
+            const s = seat.getBoundingClientRect();
+            if (p.left < s.right - 1 && s.left < p.right - 1 && p.top < s.bottom - 1 &&
+                s.top < p.bottom - 1)
+                out.push(`pot "${pot.textContent.trim().slice(0, 20)}" over seat ` +
+                         `"${seat.textContent.trim().slice(0, 20)}"`);
+        }
+    }
+    return out;
+}"""
+
+
+def small_or_overlapping(page: Any) -> list[str]:
+    """The actions of the moment smaller than 48 px, and any pot drawn over a seat."""
+    return list(page.evaluate(SMALL_OR_OVERLAPPING, [list(TARGETS), 48]))
+
+
 def outside(page: Any) -> list[str]:
     """What must be seen but is not, with the page scrolled to its top (a tap may have
     scrolled it: the dealer does not)."""
@@ -59,6 +94,7 @@ def test_the_table_and_the_controls_are_in_view_while_betting(
     page.click("[data-action='key'][data-key='5']")  # an amount typed: the raise box in use
     page.click("[data-action='key'][data-key='00']")
     assert outside(page) == []
+    assert small_or_overlapping(page) == []
     shot(page, f"fit-{width}x{height}-preflop")
     tap(page, "[data-action='call']")  # Ann calls
     tap(page, "[data-action='call']")  # Bob completes
@@ -69,6 +105,7 @@ def test_the_table_and_the_controls_are_in_view_while_betting(
         page.click(f".pick[data-card='{card}']")  # the third card deals the flop
     page.wait_for_selector(".actions-main [data-action='check']")
     assert outside(page) == []
+    assert small_or_overlapping(page) == []
     shot(page, f"fit-{width}x{height}-flop")
     if width < 600 or height < 600:  # a phone: the main buttons within thumb reach
         tops = page.evaluate("""() => Array.from(document.querySelectorAll('.actions-main .btn'))

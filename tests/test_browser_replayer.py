@@ -115,3 +115,71 @@ def test_a_dealer_log_entry_opens_the_replayer_at_that_moment(
     page.wait_for_selector("#pot-total")
     assert _step_text(page).startswith("#12 ")
     assert "hand=1" in page.url
+
+
+def _boxes_overlap(a: dict[str, float], b: dict[str, float]) -> bool:
+    return not (a["x"] + a["width"] <= b["x"] or b["x"] + b["width"] <= a["x"]
+                or a["y"] + a["height"] <= b["y"] or b["y"] + b["height"] <= a["y"])
+
+
+def test_the_replayer_draws_the_table_plays_it_and_opens_a_shared_link_at_that_action(
+        browser: Any, base: str) -> None:  # noqa: F811
+    """A drawn table: every seat around the felt with its name and stack, none over another,
+    each bet in front of its seat, a bet nobody has called yet shown as such (not as a pot);
+    Play runs the hand to its end at the speed chosen and Pause stops it; the link to a moment
+    opens another browser at that very action."""
+    page = new_page(browser)
+    page.goto(f"{base}/replayer?table={STREAM}&hand=1")
+    page.wait_for_selector("#pot-total")
+    seats = page.locator(".rtable .rseat")
+    count = seats.count()
+    assert count == page.locator("#seats tr").count() >= 4
+    boxes = [seats.nth(i).bounding_box() for i in range(count)]
+    assert all(box is not None for box in boxes)
+    for i in range(count):
+        for j in range(i + 1, count):
+            assert not _boxes_overlap(boxes[i], boxes[j]), (i, j)  # type: ignore[arg-type]
+    # Play from the start at 4x: the steps advance by themselves to the last one.
+    page.keyboard.press("Home")
+    page.select_option("#speed", "4")
+    page.click("#play")
+    assert page.inner_text("#play") == "Pause"
+    page.wait_for_function("() => document.querySelector('#play').textContent === 'Play'",
+                           timeout=60_000)
+    steps = int(page.locator("#slider").get_attribute("max") or 0)
+    assert page.input_value("#slider") == str(steps)
+    assert "side pot 1 1000: Bob 1000" in _step_text(page)
+    # Pause stops it: play from the start, pause, and the step stays.
+    page.keyboard.press("Home")
+    page.keyboard.press("Space")
+    page.wait_for_function("() => Number(document.querySelector('#slider').value) >= 1")
+    page.keyboard.press("Space")
+    stopped = page.input_value("#slider")
+    assert page.inner_text("#play") == "Play"
+    page.wait_for_timeout(800)  # at 4x a step is 300 ms: a running player would have moved
+    assert page.input_value("#slider") == stopped
+    # Ann's all-in: her bet in front of her seat, the 300 nobody has called yet not a pot.
+    page.keyboard.press("Home")
+    for _ in range(40):
+        if "Ann raises to 1000" in _step_text(page):
+            break
+        page.keyboard.press("ArrowRight")
+    ann = page.locator(".rseat", has_text="Ann")
+    seat = ann.get_attribute("data-seat")
+    assert page.inner_text(f".rbet[data-bet='{seat}']") == "1,000"
+    uncalled = page.locator("#rpots [data-pot='uncalled']")
+    assert uncalled.count() == 1 and "Not called yet (Ann's" in uncalled.inner_text()
+    assert "Side pot" not in page.inner_text("#rpots")
+    # The link to this moment opens at this action in another browser.
+    version = _step_text(page).split()[0]
+    page.click("#share")
+    link = page.input_value("#share-link")
+    assert f"at={version.lstrip('#')}" in link and "hand=1" in link
+    shot(page, "replayer-drawn-table")
+    other = new_page(browser)
+    other.goto(link)
+    other.wait_for_selector("#pot-total")
+    assert _step_text(other).startswith(f"{version} ") and "Ann raises to 1000" in _step_text(
+        other)
+    assert other.input_value("#slider") == page.input_value("#slider")
+    assert page.errors == [] and other.errors == []

@@ -13,6 +13,7 @@ import zipfile
 from pathlib import Path
 from typing import Any
 
+import pytest
 from web_support import Client, make_app, make_recorder, open_table
 
 from handlog.recorder import offline, offline_engine
@@ -178,3 +179,15 @@ def test_the_chip_tray_and_an_action_out_of_turn_are_decided_offline_as_the_serv
     assert answer["view"] == {k: v for k, v in server.items() if k not in STREAM_KEYS}
     types = [e["type"] for e in server["events"]]
     assert "acted_out_of_turn" in types and "chips_pushed" in types
+
+
+def test_serve_says_at_start_when_the_tablets_cannot_check_entries_offline(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """With only the README's first command (no Pyodide), `handlog serve` says that offline
+    the tablets queue entries unchecked; with Pyodide it says nothing of it."""
+    monkeypatch.setattr(offline, "PYODIDE", tmp_path / "no-pyodide")
+    note = offline.offline_note()
+    assert note.startswith("tablets offline: entries are queued as tapped")
+    assert "not checked on the tablet" in note and "npm ci --prefix web" in note
+    monkeypatch.setattr(offline, "pyodide_installed", lambda: True)
+    assert offline.offline_note() == ""

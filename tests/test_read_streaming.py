@@ -12,6 +12,7 @@ import pytest
 from click.testing import CliRunner
 from log_fixtures import GOLDEN_LOGS, import_log
 
+import handlog.replay.report_html
 import handlog.replay.report_stream as report_stream
 import handlog.schema.logcheck
 from handlog.engine.errors import RuleViolation
@@ -164,31 +165,36 @@ def _unrereadable(store: EventStore) -> handlog.schema.logcheck.LogSource:
 
 
 @pytest.mark.parametrize("tournament", [None, "first"])
-def test_the_streamed_paged_report_writes_the_pages_the_whole_build_writes(
-        store: EventStore, tmp_path: Path, tournament: str | None,
+@pytest.mark.parametrize("fmt", ["html", "json", "csv"])
+def test_the_streamed_report_writes_the_files_the_whole_build_writes(
+        store: EventStore, tmp_path: Path, tournament: str | None, fmt: str,
         monkeypatch: pytest.MonkeyPatch) -> None:
-    """The paged report built table by table (replay/report_stream.py) is byte for byte the
-    one built whole, index page and every table page."""
+    """The report built table by table (replay/report_stream.py) is byte for byte the one
+    built whole: the paged HTML's index page and every table page, the one JSON object, both
+    CSV files."""
     _corrected_demo(store)
+    # Pages of 7 hands: each table's hands on several pages.
+    monkeypatch.setattr(handlog.replay.report_html, "HANDS_PER_PAGE", 7)
     wanted = None
     if tournament:
         wanted = next(h.stream_id for h in store.streams() if h.kind == "tournament")
-    whole_out, streamed_out = tmp_path / "whole" / "r.html", tmp_path / "streamed" / "r.html"
+    whole_out = tmp_path / "whole" / f"r.{fmt}"
+    streamed_out = tmp_path / "streamed" / f"r.{fmt}"
     whole_out.parent.mkdir()
     streamed_out.parent.mkdir()
     whole = build_report(store, wanted, "db", all_cards=False)
-    whole_files = whole.write("html", whole_out, paged_above=0)
+    whole_files = whole.write(fmt, whole_out, paged_above=0)
     built = []
-    original = report_stream._streamed_html
+    original = report_stream._streamed
 
     def spy(*args: object) -> object:
         built.append(True)
         return original(*args)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(report_stream, "_streamed_html", spy)
-    audit, files = write_report(store, "html", streamed_out, wanted, "db", paged_above=0)
-    assert built, "the paged report was streamed"
-    assert len(files) == len(whole_files) > 2
+    monkeypatch.setattr(report_stream, "_streamed", spy)
+    audit, files = write_report(store, fmt, streamed_out, wanted, "db", paged_above=0)
+    assert built, "the report was streamed"
+    assert len(files) == len(whole_files) >= (6 if fmt == "html" else 1)
     for mine, theirs in zip(files, whole_files, strict=True):
         assert mine.relative_to(streamed_out.parent) == theirs.relative_to(whole_out.parent)
         assert mine.read_bytes() == theirs.read_bytes(), mine.name
@@ -220,3 +226,26 @@ def test_the_streamed_export_writes_the_text_the_whole_export_made(
         assert (text, count, notes) == ("", whole_count, whole_notes)
         assert out.getvalue() == whole_text
         assert count > 10
+
+
+def test_a_streamed_pdf_report_is_an_index_and_a_document_per_table(
+        store: EventStore, tmp_path: Path) -> None:
+    """Above PAGED_ABOVE hands the PDF is an index document (verdict, contents, tournaments,
+    corrections, rulings, the list of the tables' documents) and one document per table with
+    its hands, each built alone, so no document grows with the log."""
+    import pypdf
+
+    _corrected_demo(store)
+    out = tmp_path / "r.pdf"
+    audit, files = write_report(store, "pdf", out, None, "db", paged_above=0)
+    tables = [t["stream"] for t in audit.data["tables"]]
+    assert files == [out, *(tmp_path / "r-tables" / f"{s}.pdf" for s in tables)]
+    index = " ".join(p.extract_text() for p in pypdf.PdfReader(str(out)).pages)
+    assert "Hands, one document per table" in index and "r-tables/" in index
+    assert "Hand 1 at" not in index
+    for path, table in zip(files[1:], audit.data["tables"], strict=True):
+        pages = [p.extract_text() for p in pypdf.PdfReader(str(path)).pages]
+        text = " ".join(" ".join(p.split()) for p in pages)
+        assert f"Hand 1 at {table['table']}" in text
+        assert f"Hand {table['hands'][-1]['hand']} at {table['table']}" in text
+        assert all(f"page {n} of {len(pages)}" in p for n, p in enumerate(pages, 1))

@@ -142,7 +142,7 @@ def test_report_has_the_tournament_its_ledger_places_and_prizes(report: AuditRep
 
 def test_corrections_and_rulings_appear_with_who(report: AuditReport) -> None:
     corrections = report.data["corrections"]
-    undos = [c for c in corrections if c["kind"] == "void"]
+    undos = [c for c in corrections if c["kind"] == "undo"]
     assert undos and all(c["actor"] == "dealer-1" and c["device"] == "tablet-1"
                          and c["reason"] == "dealer mis-tap" for c in undos)
     assert all(c["affects"][0]["event"] and c["affects"][0]["payload"] for c in undos)
@@ -164,6 +164,33 @@ def test_corrections_and_rulings_appear_with_who(report: AuditReport) -> None:
     director = [r for r in rulings if r["kind"] == "ruling"]
     assert all(r["by"] == "director" and r["rule"].startswith("TDA 45: ") and r["affects"]
                for r in director)
+
+
+def test_corrections_read_in_words_with_seats_and_names(report: AuditReport,
+                                                       tmp_path: Path) -> None:
+    """"Seat 1 P1: raise to 60 amended to 100 by Tina (...), TDA 1: ...": a treasurer reads
+    each correction without the log's payloads or positions; an undo says it is one and cites
+    its rule, in the JSON, the HTML page and the CSV."""
+    corrections = report.data["corrections"]
+    [amend] = [c for c in corrections if c["kind"] == "amend"]
+    assert amend["what"] == "Seat 1 P1: raise to 60 amended to 100"
+    assert amend["text"].startswith("Seat 1 P1: raise to 60 amended to 100 by Tina (")
+    assert amend["text"].endswith(", TDA 1: floor decisions consider the best interest of the "
+                                  "game and fairness")
+    undos = [c for c in corrections if c["kind"] == "undo"]
+    assert undos and all(re.fullmatch(r"Seat \d+ \w+ (checks|folds|calls \d+|raises to \d+"
+                                      r"( \(all-in\))?) voided", c["what"]) for c in undos)
+    assert all(c["text"].endswith("by dealer-1 (dealer mis-tap), Correction of an entry")
+               for c in undos)
+    page = report.to_html()
+    corrections_table = page.split('id="corrections"')[1].split('id="rulings"')[0]
+    assert "Seat 1 P1: raise to 60 amended to 100" in corrections_table
+    assert '"to":' not in corrections_table and "{" not in corrections_table
+    pots, log = csv_paths(tmp_path / "r.csv")
+    report.write("csv", tmp_path / "r.csv")
+    rows = list(csv.DictReader(io.StringIO(log.read_text(encoding="utf-8"))))
+    assert amend["text"] in [r["text"] for r in rows if r["kind"] == "amend"]
+    assert sum(r["kind"] == "undo" for r in rows) == len(undos)
 
 
 def test_report_formats_on_the_command_line(log: LogUnderTest, report: AuditReport,
@@ -203,7 +230,7 @@ def test_report_formats_on_the_command_line(log: LogUnderTest, report: AuditRepo
     assert {r["status"] for r in rows} == {"complete", "misdealt", "voided", "in progress"}
     entries = list(csv.DictReader(io.StringIO(log_file.read_text(encoding="utf-8"))))
     kinds = collections.Counter(e["kind"] for e in entries)
-    assert kinds["void"] >= 1 and kinds["amend"] == 1 and kinds["penalty"] == 1
+    assert kinds["undo"] >= 1 and kinds["amend"] == 1 and kinds["penalty"] == 1
     assert all(e["actor"] and e["device"] and e["recorded_at"] for e in entries)
     only = runner.invoke(cli, ["report", "--db", log.url, "--tournament", log.tournament,
                                "--format", "json", "--out", str(tmp_path / "one.json")])

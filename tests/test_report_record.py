@@ -96,6 +96,24 @@ def test_an_award_by_ruling_is_printed_beside_the_engines_proposal(
     assert "the engine proposed: main pot to" in recorded.to_html()
 
 
+def test_the_csv_has_the_engines_proposal_beside_each_ruling(recorded: AuditReport,
+                                                            tmp_path: Path) -> None:
+    """A pot awarded by a ruling has, in its CSV row, what the engine would have awarded; a
+    pot the engine awarded leaves the column empty."""
+    import csv
+
+    out = tmp_path / "r.csv"
+    recorded.write("csv", out)
+    rows = list(csv.DictReader(out.read_text(encoding="utf-8").splitlines()))
+    ruled = [r for r in rows if r["ruling"]]
+    assert ruled and all(r["engine_proposal"] for r in ruled)
+    second = _hands(recorded)[1]
+    [row] = [r for r in ruled if int(r["hand"]) == second["hand"]]
+    assert row["winners"].endswith(":Dee=" + row["amount"])
+    assert row["engine_proposal"].startswith("Cy (Pair of aces")
+    assert all(r["engine_proposal"] == "" for r in rows if not r["ruling"])
+
+
 def test_the_charts_are_inline_svg_drawn_from_the_reports_numbers(
         recorded: AuditReport) -> None:
     page = recorded.to_html()
@@ -151,25 +169,35 @@ def event_of(audit: AuditReport, tables: int = 20, per_table: int = 1250,
 def test_the_index_of_a_paged_report_stays_small_and_links_each_level(
         recorded: AuditReport) -> None:
     """25,000 hands on 20 tables: the index links every table's levels (their first hand, on
-    the table's page) and the hands with findings, not every hand; each table's page lists
-    its own hands, and every link of the index lands on a hand there."""
+    the table's page that holds it) and the hands with findings, not every hand; each table's
+    pages list their own hands, 100 a page, and every link of the index lands on a hand
+    there."""
     data = event_of(recorded)
     pages = {t["stream"]: report_module.table_page_name(Path("event.html"), t["stream"])
              for t in data["tables"]}
     index = report_module.render_html(data, pages)
     assert len(index.encode()) < 200_000
     for table in data["tables"]:
-        links = re.findall(rf'href="{re.escape(pages[table["stream"]])}#([^"]+)"', index)
-        firsts = [h for i, h in enumerate(table["hands"]) if i % 100 == 0]
-        bad = [h for h in table["hands"] if h["findings"]]
-        assert links[0] == table["stream"]  # the table's own heading
-        assert links[1:] == [f'{h["stream"]}-v{h["first_version"]}' for h in firsts + bad]
+        base = pages[table["stream"]]
+        stem = re.escape(base.removesuffix(".html"))
+        links = re.findall(rf'href="({stem}(?:-\d+)?\.html)#([^"]+)"', index)
+        hands = table["hands"]
+        firsts = [i for i in range(len(hands)) if i % 100 == 0]
+        bad = [i for i, h in enumerate(hands) if h["findings"]]
+        assert links[0] == (base, table["stream"])  # the table's own heading
+        assert links[1:] == [(report_module.page_file(base, i // 100 + 1),
+                              f'{hands[i]["stream"]}-v{hands[i]["first_version"]}')
+                             for i in firsts + bad]
         assert "level 13</a> <span class=\"muted\">#1201&ndash;#1250 (50)" in index
-    page = report_module.render_table_page(data, data["tables"][0], "../event.html")
-    anchors = set(re.findall(r'id="([^"]+)"', page))
-    assert {f'{h["stream"]}-v{h["first_version"]}' for h in data["tables"][0]["hands"]} \
-        <= anchors
-    assert page.count('<div class="hand') == 1250
+    table = data["tables"][0]
+    for number, held in ((1, table["hands"][:100]), (13, table["hands"][1200:])):
+        page = report_module.render_table_page(data, table, "../event.html", number,
+                                               "table-big-0.html")
+        anchors = set(re.findall(r'id="([^"]+)"', page))
+        assert {f'{h["stream"]}-v{h["first_version"]}' for h in held} <= anchors
+        assert page.count('<div class="hand') == len(held)
+        assert f"page {number} of 13" in page
+        assert 'href="table-big-0-2.html"' in page  # the pager links every page
 
 
 def test_the_eliminations_chart_counts_every_player_out(tmp_path: Path) -> None:

@@ -28,7 +28,7 @@ from handlog.recorder.routes.deps import (
     body_after_sign_in,
 )
 from handlog.recorder.whatif_views import make_change, whatif_view
-from handlog.replay.hands import HandFilter, HandRecord, table_hands
+from handlog.replay.hands import HandFilter, HandRecord, hand_labels, table_hands
 from handlog.schema.store import EventStore
 
 STATIC = Path(__file__).resolve().parent.parent / "static"
@@ -39,6 +39,9 @@ class HandSummary(BaseModel):
     table: str
     tournament: str
     hand: int
+    label: str = Field(description="The hand's own name at its table: its number, or for a "
+                       "misdealt or voided hand \"N-misdealt\" / \"N-void\" (its redeal "
+                       "keeps N)")
     level: int
     profile: str
     first_version: int
@@ -133,25 +136,39 @@ def find(session: Reader, services: ServicesDep, player: str | None = None,
         if head.kind != "table" or (table and table != head.stream_id and
                                     not head.stream_id.endswith(table)):
             continue
-        for record in table_hands(head.stream_id, store.read(head.stream_id)):
+        records = table_hands(head.stream_id, store.read(head.stream_id))
+        for record, label in zip(records, hand_labels(records), strict=True):
             if wanted.keeps(record, display):
-                found.append(hand_view(record, display, public=True, with_steps=False))
+                found.append(hand_view(record, display, public=True, with_steps=False,
+                                       label=label))
     return {"hands": found, "count": len(found)}
+
+
+HAND_LABEL = r"^[1-9][0-9]{0,8}(-(misdealt|void)(-[0-9]{1,4})?)?$"
 
 
 @router.get("/api/tables/{stream}/hands/{number}", response_model=HandDetail,
             responses=answers(400, 401, 404), dependencies=SIGNED_IN)
 def read_hand(stream: Annotated[str, PathParam(pattern=STREAM_PATTERN)],
-              number: Annotated[int, PathParam(ge=1)], session: Reader,
-              services: ServicesDep) -> dict[str, Any]:
+              number: Annotated[str, PathParam(pattern=HAND_LABEL, description=(
+                  "The hand's number (the hand played under it), or its label: "
+                  "\"2-misdealt\" for the misdealt hand whose redeal is 2"))],
+              session: Reader, services: ServicesDep) -> dict[str, Any]:
     """One hand step by step: after each action the seats, chips in front, pots with who
     is eligible, the board, and the rule the engine applied; corrections and rulings."""
     store = services.store
-    matches = [h for h in hands_of(store, stream) if h.number == number]
+    records = hands_of(store, stream)
+    labels = hand_labels(records)
+    matches = [(h, label) for h, label in zip(records, labels, strict=True)
+               if label == number]
+    if not matches and number.isdigit():  # the number alone: the last hand dealt under it
+        matches = [(h, label) for h, label in zip(records, labels, strict=True)
+                   if h.number == int(number)]
     if not matches:
         raise StarletteHTTPException(404, f"{stream} has no hand #{number}")
     public = not sees_hole_cards(session, stream)
-    view = hand_view(matches[-1], names(store), public=public)
+    record, label = matches[-1]
+    view = hand_view(record, names(store), public=public, label=label)
     view["public"] = public
     return view
 
@@ -163,8 +180,9 @@ def table_hand_list(stream: Annotated[str, PathParam(pattern=STREAM_PATTERN)],
     """Every hand of one table (the replayer's hand list)."""
     store = services.store
     display = names(store)
-    found = [hand_view(h, display, public=True, with_steps=False)
-             for h in hands_of(store, stream)]
+    records = hands_of(store, stream)
+    found = [hand_view(h, display, public=True, with_steps=False, label=label)
+             for h, label in zip(records, hand_labels(records), strict=True)]
     return {"hands": found, "count": len(found)}
 
 

@@ -1,15 +1,22 @@
 // @ts-check
-// The hand replayer (/replayer?table=STREAM&hand=N&at=VERSION): step through one hand action
-// by action. Everything shown comes from GET /api/tables/{stream}/hands/{n}; a viewer gets
-// only the cards shown at the table (the server decides that, not this page).
+// The hand replayer (/replayer?table=STREAM&hand=LABEL&at=VERSION): step through one hand
+// action by action, or play it, on a drawn table (seats around the felt with their stacks and
+// cards, each bet in front of its seat, the board, the pots; a bet nobody called is shown as
+// such, and the chips it gives back at its seat). Everything shown comes from
+// GET /api/tables/{stream}/hands/{label}; a viewer gets only the cards shown at the table (the
+// server decides that, not this page). LABEL is the hand's number, or "N-misdealt" for a
+// misdealt hand whose redeal is N; the URL always holds the moment shown, and "Link to this
+// moment" gives it to copy.
 import * as H from "./common.js";
 import { html, nothing, render } from "./lit.js";
 
 /** @type {(id: string) => any} */
 const $ = (id) => document.getElementById(id);
 const params = new URLSearchParams(location.search);
-const state = { table: params.get("table") || "", hand: Number(params.get("hand") || 0),
-                at: Number(params.get("at") || 0), view: null, step: 0, director: false };
+const state = { table: params.get("table") || "", hand: params.get("hand") || "",
+                at: Number(params.get("at") || 0), view: null, step: 0, director: false,
+                /** @type {number | null} */ timer: null, speed: 1 };
+const STEP_MS = 1200; // one step a second and a bit at 1x: time to read the action
 
 function alert(text) {
   H.showAlert($("alert"), text ? { kind: "error", title: "Cannot show that", text } : null);
@@ -28,11 +35,30 @@ async function get(path) {
   return r.body;
 }
 
-function setUrl() {
-  const q = new URLSearchParams({ table: state.table, hand: String(state.hand) });
+function momentUrl() {
+  const q = new URLSearchParams({ table: state.table, hand: state.hand });
   const step = state.view && state.view.steps[state.step];
   if (step) q.set("at", String(step.version));
-  history.replaceState(null, "", `/replayer?${q}`);
+  return `/replayer?${q}`;
+}
+
+function setUrl() {
+  history.replaceState(null, "", momentUrl());
+  $("share-link").hidden = true;
+  $("share-said").textContent = "";
+}
+
+async function share() {
+  const link = `${location.origin}${momentUrl()}`;
+  $("share-link").hidden = false;
+  $("share-link").value = link;
+  $("share-link").select();
+  try {
+    await navigator.clipboard.writeText(link);
+    $("share-said").textContent = "copied";
+  } catch {
+    $("share-said").textContent = "select and copy the link";
+  }
 }
 
 async function loadTables() {
@@ -46,18 +72,23 @@ async function loadHands() {
   if (!state.table) return;
   const list = await get(`/api/tables/${encodeURIComponent(state.table)}/hands`);
   const hands = (list && list.hands) || [];
-  render(hands.map((h) => html`<option value=${h.hand}>#${h.hand} · level ${h.level} · ${h.outcome}${h.all_in.length ? " · all-in" : ""}</option>`), $("hand"));
+  render(hands.map((h) => html`<option value=${h.label}>#${h.label} · level ${h.level} · ${h.outcome}${h.all_in.length ? " · all-in" : ""}</option>`), $("hand"));
   if (!state.hand && state.at) {
     const around = hands.find((h) => h.first_version <= state.at && state.at <= h.last_version);
-    if (around) state.hand = around.hand;
+    if (around) state.hand = around.label;
   }
-  if (!hands.some((h) => h.hand === state.hand) && hands.length) state.hand = hands[hands.length - 1].hand;
-  $("hand").value = String(state.hand);
+  if (!hands.some((h) => h.label === state.hand)) {
+    // A number alone names the last hand dealt under it (a misdeal's redeal).
+    const same = hands.filter((h) => String(h.hand) === state.hand);
+    state.hand = same.length ? same[same.length - 1].label : (hands.length ? hands[hands.length - 1].label : "");
+  }
+  $("hand").value = state.hand;
 }
 
 async function loadHand() {
   if (!state.table || !state.hand) return;
-  const view = await get(`/api/tables/${encodeURIComponent(state.table)}/hands/${state.hand}`);
+  pause();
+  const view = await get(`/api/tables/${encodeURIComponent(state.table)}/hands/${encodeURIComponent(state.hand)}`);
   if (!view) return;
   alert(null);
   state.view = view;
@@ -80,7 +111,7 @@ async function loadHand() {
   $("streetmarks").querySelectorAll(".streetmark").forEach((el) => {
     el.style.left = `${(100 * Number(el.dataset.at)) / width}%`;
   });
-  $("info").textContent = `${view.table} · hand #${view.hand} · level ${view.level} · ${view.profile} rules` +
+  $("info").textContent = `${view.table} · hand #${view.label} · level ${view.level} · ${view.profile} rules` +
     (view.public ? " · cards shown at the table only" : "");
   renderCorrections(view);
   go(step);
@@ -114,12 +145,88 @@ function go(index) {
     const status = s.folded ? "folded" : (s.all_in ? "all-in" : (step.to_act === s.position ? "to act" : ""));
     return html`<tr data-seat=${s.seat} class=${s.folded ? "folded" : ""}><td>${s.seat} ${marks.map((m) => html`<span class="badge">${m}</span>`)}</td><td>${s.name}</td><td class="cards">${cards ? cards.map((c) => H.cardView(c)) : nothing}</td><td>${H.chips(s.stack)}</td><td>${H.chips(s.in_front)}</td><td>${H.chips(s.in_pot)}</td><td>${status}</td></tr>`;
   }), $("seats"));
-  render(html`${step.pots.map((p) => html`<li class="pot"><b>${p.name}</b> <span class="amount">${H.chips(p.amount)}</span> · eligible: ${p.eligible.join(", ")}</li>`)}<li class="pot-total">Total <span id="pot-total">${H.chips(step.pot_total)}</span></li>`, $("pots"));
+  render(html`${step.pots.map((p) => p.uncalled
+    ? html`<li class="pot uncalled"><b>${p.name}</b>: <span class="amount">${H.chips(p.amount)}</span></li>`
+    : html`<li class="pot"><b>${p.name}</b> <span class="amount">${H.chips(p.amount)}</span> · eligible: ${p.eligible.join(", ")}</li>`)}<li class="pot-total">Total in the middle <span id="pot-total">${H.chips(step.pot_total)}</span></li>`, $("pots"));
+  drawTable(view, step);
   /** @type {NodeListOf<HTMLElement>} */ (document.querySelectorAll("#corrections li")).forEach((li) => {
     li.classList.toggle("here", Number(li.dataset.version) === step.version);
   });
   renderWhatIf(step);
   setUrl();
+}
+
+/** Where seat `seat` of `count` sits around the felt, `radius` (percent) from its middle:
+ * seat 1 at the bottom, then clockwise. */
+function around(seat, count, radius) {
+  const angle = Math.PI / 2 + (2 * Math.PI * (seat - 1)) / count;
+  return { x: 50 + radius * Math.cos(angle), y: 50 + radius * 0.93 * Math.sin(angle) };
+}
+
+// The table drawn: each seat with its name, stack, cards and what it is doing; its bet in front
+// of it; the dealer button; the board and the pots on the felt.
+function drawTable(view, step) {
+  const count = Math.max(6, ...step.seats.map((s) => s.seat));
+  const placed = (seat, radius) => around(seat, count, radius);
+  render(step.pots.length
+    ? step.pots.map((p) => html`<li class=${p.uncalled ? "rpot uncalled" : "rpot"} data-pot=${p.uncalled ? "uncalled" : p.name}>${p.uncalled ? html`${p.name}: <b>${H.chips(p.amount)}</b>` : html`${p.name} <b>${H.chips(p.amount)}</b>`}</li>`)
+    : html`<li class="rpot">no pot</li>`, $("rpots"));
+  const button = step.seats.find((s) => s.seat === view.button_seat);
+  render(html`${step.seats.map((s) => {
+    const at = placed(s.seat, 44);
+    const bet = placed(s.seat, 27);
+    const cards = step.cards[s.position];
+    const status = s.folded ? "folded" : (s.all_in ? "all-in" : (step.to_act === s.position ? "to act" : ""));
+    const classes = ["rseat", s.folded ? "folded" : "", step.to_act === s.position ? "to-act" : ""].join(" ");
+    return html`<div class=${classes} data-seat=${s.seat} data-x=${at.x} data-y=${at.y}>
+        <div class="rname">${s.seat} ${s.name}</div>
+        <div class="rstack">${H.chips(s.stack)}</div>
+        <div class="cards">${cards ? cards.map((c) => H.cardView(c)) : nothing}</div>
+        ${status ? html`<div class="rstatus">${status}</div>` : nothing}
+        ${s.returned ? html`<div class="rreturned">${H.chips(s.returned)} uncalled, returned</div>` : nothing}
+      </div>
+      ${s.in_front ? html`<div class="rbet" data-bet=${s.seat} data-x=${bet.x} data-y=${bet.y}>${H.chips(s.in_front)}</div>` : nothing}`;
+  })}
+  ${button ? html`<div class="rbutton" aria-label="dealer button" data-x=${placed(button.seat + 0.35, 33).x} data-y=${placed(button.seat + 0.35, 33).y}>D</div>` : nothing}`, $("rseats"));
+  // Positions set through the CSSOM: the page's CSP refuses inline style attributes.
+  /** @type {NodeListOf<HTMLElement>} */ ($("rseats").querySelectorAll("[data-x]")).forEach((el) => {
+    el.style.left = `${el.dataset.x}%`;
+    el.style.top = `${el.dataset.y}%`;
+  });
+}
+
+// Play: a step every STEP_MS / speed, until the last step or a pause.
+function play() {
+  const view = state.view;
+  if (!view) return;
+  if (state.step >= view.steps.length - 1) go(0);
+  $("play").textContent = "Pause";
+  $("play").setAttribute("aria-label", "Pause");
+  $("play").dataset.playing = "true";
+  const tick = () => {
+    if (!state.view || state.step >= state.view.steps.length - 1) { pause(); return; }
+    go(state.step + 1);
+    state.timer = window.setTimeout(tick, STEP_MS / state.speed);
+  };
+  state.timer = window.setTimeout(tick, STEP_MS / state.speed);
+}
+
+function pause() {
+  if (state.timer !== null) window.clearTimeout(state.timer);
+  state.timer = null;
+  $("play").textContent = "Play";
+  $("play").setAttribute("aria-label", "Play");
+  $("play").dataset.playing = "false";
+}
+
+function toggle() {
+  if (state.timer === null) play(); else pause();
+}
+
+function setSpeed(speed) {
+  const speeds = [0.5, 1, 2, 4];
+  state.speed = speeds.includes(speed) ? speed : 1;
+  $("speed").value = String(state.speed);
 }
 
 // The director's what-if at this step: another award of the pots, another amount, or the
@@ -180,21 +287,24 @@ async function find() {
   const hands = (answer && answer.hands) || [];
   $("found").hidden = false;
   render(hands.length ? hands.map((h) =>
-    html`<li><a href=${`/replayer?table=${encodeURIComponent(h.stream)}&hand=${h.hand}`} data-stream=${h.stream} data-hand=${h.hand}>${h.table} #${h.hand} · level ${h.level}${h.all_in.length ? " · all-in: " + h.all_in.join(", ") : ""}</a></li>`)
+    html`<li><a href=${`/replayer?table=${encodeURIComponent(h.stream)}&hand=${encodeURIComponent(h.label)}`} data-stream=${h.stream} data-hand=${h.label}>${h.table} #${h.label} · level ${h.level}${h.all_in.length ? " · all-in: " + h.all_in.join(", ") : ""}</a></li>`)
     : html`<li class="muted">no hand found</li>`, $("found"));
 }
 
 function wire() {
-  $("first").addEventListener("click", () => go(0));
-  $("prev").addEventListener("click", () => go(state.step - 1));
-  $("next").addEventListener("click", () => go(state.step + 1));
-  $("last").addEventListener("click", () => go(Infinity));
-  $("slider").addEventListener("input", () => go(Number($("slider").value)));
+  $("first").addEventListener("click", () => { pause(); go(0); });
+  $("prev").addEventListener("click", () => { pause(); go(state.step - 1); });
+  $("next").addEventListener("click", () => { pause(); go(state.step + 1); });
+  $("last").addEventListener("click", () => { pause(); go(Infinity); });
+  $("play").addEventListener("click", toggle);
+  $("speed").addEventListener("change", () => setSpeed(Number($("speed").value)));
+  $("share").addEventListener("click", share);
+  $("slider").addEventListener("input", () => { pause(); go(Number($("slider").value)); });
   $("table").addEventListener("change", async () => {
-    state.table = $("table").value; state.hand = 0;
+    state.table = $("table").value; state.hand = "";
     await loadHands(); await loadHand();
   });
-  $("hand").addEventListener("change", async () => { state.hand = Number($("hand").value); await loadHand(); });
+  $("hand").addEventListener("change", async () => { state.hand = $("hand").value; await loadHand(); });
   $("find").addEventListener("click", find);
   $("whatif-form").addEventListener("submit", (e) => {
     e.preventDefault();
@@ -204,17 +314,20 @@ function wire() {
     const a = e.target.closest("a[data-stream]");
     if (!a) return;
     e.preventDefault();
-    state.table = a.dataset.stream; state.hand = Number(a.dataset.hand);
+    state.table = a.dataset.stream; state.hand = a.dataset.hand;
     $("table").value = state.table;
     await loadHands(); await loadHand();
   });
   document.addEventListener("keydown", (e) => {
     const target = /** @type {HTMLInputElement | null} */ (e.target);
-    if (target && (target.tagName === "INPUT" && target.type !== "range")) return;
-    if (e.key === "ArrowRight") { go(state.step + 1); e.preventDefault(); }
-    if (e.key === "ArrowLeft") { go(state.step - 1); e.preventDefault(); }
-    if (e.key === "Home") go(0);
-    if (e.key === "End") go(Infinity);
+    if (target && ((target.tagName === "INPUT" && target.type !== "range") || target.tagName === "SELECT")) return;
+    if (e.key === "ArrowRight") { pause(); go(state.step + 1); e.preventDefault(); }
+    if (e.key === "ArrowLeft") { pause(); go(state.step - 1); e.preventDefault(); }
+    if (e.key === "Home") { pause(); go(0); }
+    if (e.key === "End") { pause(); go(Infinity); }
+    if (e.key === " " && !(target && target.tagName === "BUTTON")) { toggle(); e.preventDefault(); }
+    if (e.key === "+" || e.key === "=") setSpeed(Math.min(4, state.speed * 2));
+    if (e.key === "-") setSpeed(Math.max(0.5, state.speed / 2));
   });
 }
 

@@ -115,6 +115,24 @@ export function bettingPanel(hand, legal) {
   return html`<div class="panel-title to-act-title">${legal.name} to act <small>seat ${legal.seat}</small></div><div class="row actions-main">${main}</div>${legal.raise_kind ? raiseBox(hand, legal) : nothing}${S.trayOpen ? chipTray(hand) : nothing}`;
 }
 
+/**
+ * How many folds make a walk from here: pre-flop, nobody but the blinds has put chips in and
+ * nobody raised, the big blind not yet to act; the number of players who would each fold in
+ * turn (each can act). 0 when it is not that moment, or while entries wait to be sent.
+ * @param {any} hand
+ * @param {any} legal
+ */
+export function foldsToBigBlind(hand, legal) {
+  if (hand.phase !== "betting" || hand.board.length || S.outbox.length) return 0;
+  const seats = S.state.seats.filter((x) => x.in_hand && !x.folded);
+  const big = seats.find((x) => x.seat === hand.big_blind_seat);
+  if (!big || legal.seat === big.seat) return 0;
+  const blinds = [hand.small_blind_seat, hand.big_blind_seat];
+  if (seats.some((x) => !blinds.includes(x.seat) && x.bet > 0)) return 0;
+  if (seats.some((x) => x.bet > big.bet)) return 0;
+  return seats.filter((x) => x.seat !== big.seat && x.stack > 0).length;
+}
+
 const KEYS = ["1", "2", "3", "4", "5", "6", "7", "8", "9", "00", "0", "⌫"];
 
 /** The amount, its presets, the keypad and the Raise button. */
@@ -190,6 +208,10 @@ export function showdownPanel(hand) {
 }
 
 export function renderTools() {
+  const hand = S.state && S.state.hand;
+  const walk = canRecord() && S.state && S.state.open && S.state.hand_in_progress && hand && hand.legal
+    ? foldsToBigBlind(hand, hand.legal) : 0;
+  $("tools").classList.toggle("has-walk", walk > 1);
   paint(toolsView(), $("tools"));
 }
 
@@ -198,7 +220,9 @@ function toolsView() {
   const hand = S.state.hand;
   const inHand = S.state.hand_in_progress;
   const betting = inHand && hand.phase === "betting";
-  return html`${hand ? button("undo", "Undo", "tool") : nothing}${betting ? html`${button("clock", "Clock", "tool")}${button("out-of-turn", "Out of turn…", "tool")}` : nothing}${betting && hand.legal ? button("tray-toggle", S.trayOpen ? "Hide chips" : "Chips pushed…", "tool") : nothing}${inHand ? html`${button("misdeal", "Misdeal", "tool")}${button("exposed", "Exposed card", "tool")}` : nothing}${S.me.role === "director" && hand ? button("director", "Director…", "tool") : nothing}`;
+  // The walk in one tap, first in the row (the main buttons keep their places and sizes).
+  const walk = betting && hand.legal ? foldsToBigBlind(hand, hand.legal) : 0;
+  return html`${walk > 1 ? button("folds-to-bb", `All fold to BB (${walk})`, "tool folds-to-bb", { value: walk }) : nothing}${hand ? button("undo", "Undo", "tool") : nothing}${betting ? html`${button("clock", "Clock", "tool")}${button("out-of-turn", "Out of turn…", "tool")}` : nothing}${betting && hand.legal ? button("tray-toggle", S.trayOpen ? "Hide chips" : "Chips pushed…", "tool") : nothing}${inHand ? html`${button("misdeal", "Misdeal", "tool")}${button("exposed", "Exposed card", "tool")}` : nothing}${S.me.role === "director" && hand ? button("director", "Director…", "tool") : nothing}`;
 }
 
 // A betting action for the player to act. Tapped while earlier entries are still waiting (in
@@ -231,6 +255,14 @@ export const actionTaps = {
   "discard-held": discardHeld,
   fold() {
     bet({ type: "fold" }, "fold");
+  },
+  // Everyone folds to the big blind: one tap, each fold recorded as its own entry, in turn
+  // (the same facts as tapping Fold for each); the pot then goes to the big blind by itself.
+  "folds-to-bb"(el) {
+    const count = Number(el.dataset.value || 0);
+    const hand = S.state.hand;
+    if (!hand || !hand.legal || foldsToBigBlind(hand, hand.legal) !== count) return;
+    for (let k = 0; k < count; k += 1) bet({ type: "fold" }, "fold");
   },
   check() {
     bet({ type: "check_call" }, "check", "check/call");
