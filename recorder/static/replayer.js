@@ -206,13 +206,13 @@ function play() {
   const tick = () => {
     if (!state.view || state.step >= state.view.steps.length - 1) { pause(); return; }
     go(state.step + 1);
-    state.timer = window.setTimeout(tick, STEP_MS / state.speed);
+    state.timer = setTimeout(tick, STEP_MS / state.speed);
   };
-  state.timer = window.setTimeout(tick, STEP_MS / state.speed);
+  state.timer = setTimeout(tick, STEP_MS / state.speed);
 }
 
 function pause() {
-  if (state.timer !== null) window.clearTimeout(state.timer);
+  if (state.timer !== null) clearTimeout(state.timer);
   state.timer = null;
   $("play").textContent = "Play";
   $("play").setAttribute("aria-label", "Play");

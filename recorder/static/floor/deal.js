@@ -5,8 +5,7 @@
 
 import * as H from "../common.js";
 import { html, nothing } from "../lit.js";
-import { renderSide } from "./render.js";
-import { F } from "./state.js";
+import { redraw } from "./state.js";
 
 const money = (cents) => (cents / 100).toFixed(2);
 const METHODS = [["icm", "ICM"], ["chip_chop", "chip chop"], ["chip_chop_last_guaranteed", "chip chop, last place guaranteed"]];
@@ -29,7 +28,7 @@ export async function loadDealPreview(t, kept) {
   const answer = await H.api("GET", `/api/tournaments/${encodeURIComponent(t.id)}/deal?kept=${kept}`).catch(() => null);
   if (!answer || asked[t.id] !== key) return;
   previews[t.id] = answer.status === 200 ? { key, body: answer.body, refused: null } : { key, body: null, refused: answer.body };
-  renderSide();
+  redraw.side();
 }
 
 /** @param {any} t */

@@ -10,7 +10,7 @@ const CHECKS = [["all_in", "all-ins"], ["showdown", "showdowns"], ["rulings", "r
 
 function found(h) {
   const stream = encodeURIComponent(h.stream);
-  return html`<li data-stream=${h.stream} data-hand=${h.hand}><a href=${`/replayer?table=${stream}&hand=${h.hand}`}>${h.table} #${h.hand}</a> <small>level ${h.level} · ${h.outcome}${h.all_in.length ? ` · all-in: ${h.all_in.join(", ")}` : ""}${h.showdown ? " · showdown" : ""}</small> <a class="btn small" href=${`/view/${stream}?hand=${h.hand}`}>as it started</a></li>`;
+  return html`<li data-stream=${h.stream} data-hand=${h.hand}><a href=${`/replayer?table=${stream}&hand=${encodeURIComponent(h.label || String(h.hand))}`}>${h.table} #${h.label || h.hand}</a> <small>level ${h.level} · ${h.outcome}${h.all_in.length ? ` · all-in: ${h.all_in.join(", ")}` : ""}${h.showdown ? " · showdown" : ""}</small> <a class="btn small" href=${`/view/${stream}?hand=${h.hand}`}>as it started</a></li>`;
 }
 
 /** @param {SubmitEvent} event */

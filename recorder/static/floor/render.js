@@ -5,7 +5,7 @@
 import * as H from "../common.js";
 import { html, nothing, render as paint } from "../lit.js";
 import { sideView } from "./side.js";
-import { $, F } from "./state.js";
+import { $, F, redraw } from "./state.js";
 import { tableCard } from "./tables.js";
 import { tournamentBox } from "./tournament.js";
 
@@ -49,6 +49,8 @@ function renderTournament() {
 function drawTournaments() {
   keepingTyped($("tournament"), () => paint((F.floor.tournaments || []).map(tournamentBox), $("tournament")));
 }
+
+redraw.side = renderSide;
 
 export function renderSide() {
   keepingTyped($("side"), () => paint(sideView(), $("side")));

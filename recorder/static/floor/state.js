@@ -18,6 +18,10 @@ export const F = {
   offset: 0, // the server's clock minus this screen's
 };
 
+// Redrawing a part of the page from a module that render.js itself imports (deal.js, drawn
+// inside the side panel): render.js sets it, so that no import goes round in a circle.
+export const redraw = { side: () => {} };
+
 // Test hooks only behind the test flag (common.js): elsewhere they go to a throwaway object.
 /** @type {any} */
 export const hooks = H.testing ? window : {};
