@@ -187,7 +187,7 @@ def rule_title(rule: str) -> str:
 REFUSAL_TOPICS: dict[str, str] = {
     # A field a limit refuses (engine/limits.py) is named by its field name.
     "amount": "amount", "name": "name", "player": "player", "reason": "reason",
-    "rule": "rule", "ruling": "ruling",
+    "rule": "rule", "ruling": "ruling", "tournament-id": "tournament id",
     "absent": "player away", "absent-player": "player away from the table", "all-in": "all-in",
     "auth": "authorisation", "award": "awarding the pots", "balancing": "balancing tables",
     "betting-incomplete": "betting not complete", "board": "board cards",

@@ -72,7 +72,12 @@ def export(session: Reader, services: ServicesDep,
            hero: Annotated[str, Query(max_length=200)] = "") -> Response:
     """The recorded hands of the log, a tournament or a table as standard hand histories
     (complete hands only, as they count after corrections). `cards=all` and `hero` are for a
-    director or the dealer of the table asked for."""
+    director or the dealer of the table asked for. Not for a viewer: an export writes a card a
+    player exposed at the table, which the viewer's live pages do not show (a viewer follows
+    the room through the feed)."""
+    if session.role == "viewer":
+        raise AuthError(403, "hand histories are for the director and the dealers: a viewer "
+                        "follows the room on the pages and the feed (GET /api/feed)")
     if (cards == "all" or hero) and not (
             session.role == "director" or (table and sees_hole_cards(session, table))):
         raise AuthError(403, "unshown hole cards are for a director or that table's dealer: "

@@ -20,12 +20,19 @@ from datetime import UTC, datetime, timedelta
 from typing import Annotated, Any
 
 import anyio
-from fastapi import APIRouter, Header, Query, Request
+from fastapi import APIRouter, Depends, Header, Query, Request
 from fastapi.responses import StreamingResponse
 from pydantic import BaseModel, Field
 
-from handlog.recorder.api_spec import answers, event_stream_answers
-from handlog.recorder.routes.deps import CHANGES, SIGNED_IN, Director, Reader, ServicesDep
+from handlog.recorder.api_spec import answers, event_stream_answers, json_body
+from handlog.recorder.routes.deps import (
+    CHANGES,
+    SIGNED_IN,
+    Director,
+    Reader,
+    ServicesDep,
+    body_after_sign_in,
+)
 from handlog.recorder.routes.live import sse_response, still_valid
 from handlog.schema.store import EventStore, StoredEvent
 
@@ -78,8 +85,12 @@ def read_settings(session: Reader, request: Request) -> FeedSettings:
 
 
 @router.put("/api/feed/settings", response_model=FeedSettings,
-            responses=answers(400, 401, 403, 413, 422), dependencies=CHANGES)
-def write_settings(session: Director, request: Request, settings: FeedSettings) -> FeedSettings:
+            responses=answers(400, 401, 403, 413, 422), dependencies=CHANGES,
+            openapi_extra=json_body(FeedSettings))
+def write_settings(
+    session: Director, request: Request,
+    settings: Annotated[FeedSettings, Depends(body_after_sign_in(FeedSettings))],
+) -> FeedSettings:
     """Set when hole cards reach the feed (the director's): seconds after the deal, or null
     for never."""
     feed_state(request).settings = settings
