@@ -126,7 +126,7 @@ def parse_verifier(text: str) -> VerifierKey:
         )
     name, hex_id, encoded = parts
     check_name(name)
-    raw = _b64(encoded, "public key")
+    raw = decode_b64(encoded, "public key")
     if len(raw) != 33 or raw[:1] != ED25519:
         raise CheckpointError("the public key is not an Ed25519 key (type 0x01, 32 bytes)")
     key = VerifierKey(name, raw[1:])
@@ -142,7 +142,7 @@ def parse_signing_key(text: str) -> SigningKey:
         raise CheckpointError("not a handlog signing key (PRIVATE+KEY+<name>+<id>+<key>)")
     name, hex_id, encoded = parts[2:]
     check_name(name)
-    raw = _b64(encoded, "signing key")
+    raw = decode_b64(encoded, "signing key")
     if len(raw) != 33 or raw[:1] != ED25519:
         raise CheckpointError("the signing key is not an Ed25519 key (type 0x01, 32 bytes)")
     key = SigningKey(name, raw[1:])
@@ -178,7 +178,8 @@ def load_signing_key(path: Path) -> SigningKey:
     return parse_signing_key(text)
 
 
-def _b64(text: str, what: str) -> bytes:
+def decode_b64(text: str, what: str) -> bytes:
+    """Strict base64 of a key or signature field; CheckpointError naming `what`."""
     try:
         return base64.b64decode(text, validate=True)
     except (binascii.Error, ValueError):
@@ -261,7 +262,7 @@ def parse_checkpoint(text: str, key: VerifierKey | None = None) -> Checkpoint:
         size_text != "0" and size_text.startswith("0")
     ):
         raise CheckpointError(f"tree size {size_text!r} is not a decimal number")
-    root = _b64(root_text, "root hash")
+    root = decode_b64(root_text, "root hash")
     if len(root) != 32:
         raise CheckpointError("the root hash is not a SHA-256 hash (32 bytes)")
     found = []
@@ -269,7 +270,7 @@ def parse_checkpoint(text: str, key: VerifierKey | None = None) -> Checkpoint:
         parts = line.split(" ")
         if len(parts) != 3 or parts[0] != DASH or not parts[1]:
             raise CheckpointError(f"not a signature line: {line!r}")
-        raw = _b64(parts[2], "signature")
+        raw = decode_b64(parts[2], "signature")
         if len(raw) < 5:
             raise CheckpointError("a signature is too short")
         found.append((parts[1], raw[:4], raw[4:]))

@@ -19,7 +19,6 @@ its private key file holds `PRIVATE+KEY+<name>+<key ID hex>+<base64(0x04 || seed
 from __future__ import annotations
 
 import base64
-import binascii
 import hashlib
 import os
 import struct
@@ -34,7 +33,7 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import (
 )
 from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
 
-from handlog.schema.checkpoint import DASH, CheckpointError, check_name
+from handlog.schema.checkpoint import DASH, CheckpointError, check_name, decode_b64
 
 COSIGNATURE_V1 = b"\x04"
 MAX_TIMESTAMP = 2**63 - 1
@@ -97,13 +96,6 @@ class WitnessSigningKey:
         return f"{DASH} {self.name} {base64.b64encode(raw).decode()}\n"
 
 
-def _b64(text: str, what: str) -> bytes:
-    try:
-        return base64.b64decode(text, validate=True)
-    except (binascii.Error, ValueError):
-        raise CheckpointError(f"the {what} is not valid base64") from None
-
-
 def parse_witness_key(text: str) -> WitnessKey:
     """A witness's verifier key `name+hexid+base64(0x04||key)`; CheckpointError if not."""
     parts = text.strip().split("+", 2)
@@ -112,7 +104,7 @@ def parse_witness_key(text: str) -> WitnessKey:
                               "(what `handlog witness key` prints)")
     name, hex_id, encoded = parts
     check_name(name)
-    raw = _b64(encoded, "witness key")
+    raw = decode_b64(encoded, "witness key")
     if len(raw) != 33 or raw[:1] != COSIGNATURE_V1:
         raise CheckpointError("not a witness key: a cosignature/v1 key is type 0x04 and 32 "
                               "bytes (a room's checkpoint key is type 0x01)")
@@ -129,7 +121,7 @@ def parse_witness_signing_key(text: str) -> WitnessSigningKey:
         raise CheckpointError("not a witness signing key (PRIVATE+KEY+<name>+<id>+<key>)")
     name, hex_id, encoded = parts[2:]
     check_name(name)
-    raw = _b64(encoded, "witness signing key")
+    raw = decode_b64(encoded, "witness signing key")
     if len(raw) != 33 or raw[:1] != COSIGNATURE_V1:
         raise CheckpointError("not a witness signing key (type 0x04, 32 bytes)")
     key = WitnessSigningKey(name, raw[1:])
@@ -191,7 +183,7 @@ def verify_cosignatures(text: str, keys: list[WitnessKey]) -> list[Cosignature]:
         parts = line.split(" ")
         if len(parts) != 3 or parts[0] != DASH:
             continue
-        raw = _b64(parts[2], "cosignature")
+        raw = decode_b64(parts[2], "cosignature")
         for key in keys:
             if parts[1] != key.name or raw[:4] != key.id:
                 continue
