@@ -531,7 +531,7 @@ def tournament_view(tournament: str, state: TournamentState, version: int, log: 
          "break_after": (b.minutes if (b := s.break_after(lv.number)) else 0)}
         for lv in s.levels if state.level - 1 <= lv.number <= state.level + 3
     ]
-    pool = len(state.entrants) * s.money.prize_pool_per_entry
+    pool = state.prize_pool
     prizes = []
     if state.prizes is not None:
         prizes = [{"place": a.place, "name": names.get(a.player, a.player), "amount": a.amount}
