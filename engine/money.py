@@ -228,6 +228,36 @@ def money_block(state: TournamentState) -> MoneyBlock:
     )
 
 
+def entry_paid(state: TournamentState, player: str) -> int:
+    """What one entry paid in cents: its price (a first entry's buy-in, a re-entry's price),
+    its rebuys and its add-on (the high-hand fee is the jackpot's, not the entry's)."""
+    entry = state.entrant(player)
+    if entry is None:
+        return 0
+    s = state.structure
+    price = s.money.buy_in if entry.entry == 1 else re_entry_price(s)[0]
+    return price + entry.rebuys * s.rebuy.cost + (s.add_on.cost if entry.add_on else 0)
+
+
+def entries_by_person(state: TournamentState) -> list[dict[str, object]]:
+    """Per person, in order of first entry: his name and each entry (id, kind, what it paid,
+    rebuys, add-on, place, prize). Places and prizes belong to the entry."""
+    prizes: dict[str, int] = {}
+    if state.prizes is not None:
+        for award in state.prizes.awards:
+            prizes[award.player] = prizes.get(award.player, 0) + award.amount
+    people: dict[str, dict[str, object]] = {}
+    for e in state.entrants:
+        row = people.setdefault(e.who, {"person": e.who, "name": e.name, "entries": []})
+        entries = row["entries"]
+        assert isinstance(entries, list)
+        entries.append({"entry": e.player, "kind": "entry" if e.entry == 1 else "re_entry",
+                        "paid": entry_paid(state, e.player), "rebuys": e.rebuys,
+                        "add_on": e.add_on, "place": e.place,
+                        "prize": prizes.get(e.player, 0)})
+    return list(people.values())
+
+
 def money_findings(state: TournamentState) -> list[tuple[str, str, str, str]]:
     """(rule, message code, expected, recorded) for a finished tournament whose money is not
     settled: prizes missing, bounties waiting, or money unaccounted for."""
