@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from handlog.engine.errors import RuleViolation
 from handlog.engine.profiles import get_profile
+from handlog.engine.structure import Structure
 from handlog.engine.tournament_events import AddOnPurchased, RebuyPurchased
 from handlog.engine.tournament_state import Entrant, TournamentState
 from handlog.engine.words import structure_rule
@@ -25,16 +26,34 @@ REBUY_COUNT = structure_rule("rebuy", "per_entry")
 ADD_ON_BREAK = structure_rule("add_on", "after_level")
 
 
+def offered(structure: Structure) -> dict[str, bool]:
+    """Which entries beyond the first the structure sells under its house rules: none where
+    the profile's re_entries_and_rebuys is false, whatever the structure says."""
+    sold = get_profile(structure.profile).re_entries_and_rebuys
+    return {"re_entry": sold and bool(structure.re_entry.per_person),
+            "rebuy": sold and bool(structure.rebuy.last_level),
+            "add_on": sold and bool(structure.add_on.after_level)}
+
+
+def not_sold(structure: Structure) -> RuleViolation | None:
+    """The refusal every re-entry, rebuy and add-on gets under house rules that sell none."""
+    profile = get_profile(structure.profile)
+    if profile.re_entries_and_rebuys:
+        return None
+    return RuleViolation(profile.rule("re_entry"), f"no re-entries, rebuys or add-ons under the "
+                         f"{profile.name} rules (re_entries_and_rebuys is false: out of chips "
+                         "is out)")
+
+
 def entries_of(state: TournamentState, person: str) -> tuple[Entrant, ...]:
     """The entries of one person, in the order he made them."""
     return tuple(e for e in state.entrants if e.who == person)
 
 
-def _check_profile(state: TournamentState, what: str) -> None:
-    profile = get_profile(state.structure.profile)
-    if not profile.re_entries_and_rebuys:
-        raise RuleViolation(profile.rule("re_entry"), f"no {what} under the {profile.name} "
-                            "rules (re_entries_and_rebuys is false: out of chips is out)")
+def _check_profile(state: TournamentState) -> None:
+    refusal = not_sold(state.structure)
+    if refusal is not None:
+        raise refusal
 
 
 def next_entry(state: TournamentState, person: str) -> int:
@@ -99,7 +118,7 @@ def rebuy(state: TournamentState, player: str, stack: int) -> RebuyPurchased:
     ...     print(refused.rule)
     rebuy:stack_at_most
     """
-    _check_profile(state, "rebuys")
+    _check_profile(state)
     offered = state.structure.rebuy
     entrant = _live_entrant(state, player, "a rebuy", REBUY_RULE)
     if not offered.last_level:
@@ -125,7 +144,7 @@ def rebuy(state: TournamentState, player: str, stack: int) -> RebuyPurchased:
 def add_on(state: TournamentState, player: str) -> AddOnPurchased:
     """The add-on by `player`: once per entry, during the break after the structure's
     `add_on.after_level`."""
-    _check_profile(state, "add-ons")
+    _check_profile(state)
     offered = state.structure.add_on
     entrant = _live_entrant(state, player, "an add-on", ADD_ON_RULE)
     if not offered.after_level:

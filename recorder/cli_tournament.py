@@ -9,6 +9,7 @@ from pathlib import Path
 import click
 
 from handlog.engine.deals import deals_allowed
+from handlog.engine.entries import not_sold
 from handlog.engine.errors import RuleViolation
 from handlog.engine.profiles import get_profile
 from handlog.engine.structure import Structure
@@ -339,12 +340,10 @@ def _check_entries_offered(structure: Structure | None, re_entries: int, rebuys:
     """--re-entries and --rebuys need a structure that offers them under rules that allow
     them: else the refusal names the rule, before anything is recorded."""
     chosen = structure or load_structure(RE_ENTRY_STRUCTURE if re_entries else REBUY_STRUCTURE)
-    profile = get_profile(chosen.profile)
     option = "--re-entries" if re_entries else "--rebuys"
-    if not profile.re_entries_and_rebuys:
-        raise click.ClickException(
-            f"{option}: the {profile.name} rules sell no re-entries, rebuys or add-ons "
-            f"(re_entries_and_rebuys is false, {render_rule(profile.rule('re_entry'))})")
+    refusal = not_sold(chosen)
+    if refusal is not None:
+        raise click.ClickException(f"{option}: {refusal}")
     if re_entries and not chosen.re_entry.per_person:
         raise click.ClickException(f"--re-entries: {chosen.name} offers no re-entry (its "
                                    "[re_entry] per_person is 0); try --structure "
