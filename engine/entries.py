@@ -68,6 +68,13 @@ def next_entry(state: TournamentState, person: str) -> int:
     if not entries:
         return 1
     out = entries[-1].player
+    disqualified = next((p for p in state.penalties if p.penalty == "disqualification"
+                         and any(p.player == e.player for e in entries)), None)
+    if disqualified is not None:
+        # A disqualification puts the person out of the event, not one entry out of chips:
+        # the penalty's own rule stands behind the refusal.
+        raise RuleViolation(disqualified.rule, f"{person} was disqualified "
+                            f"({disqualified.player}): no re-entry")
     profile = get_profile(state.structure.profile)
     if not profile.re_entries_and_rebuys:
         raise RuleViolation(profile.rule("re_entry"), f"{out} is out: no re-entry under the "

@@ -17,8 +17,10 @@ from handlog.engine.tournament import (
     Bust,
     award_prizes,
     eliminate,
+    record_penalty,
     register,
     start_break,
+    withdraw,
 )
 from handlog.engine.tournament_decide import decide_register
 from handlog.engine.words import render_rule, rule_title
@@ -118,6 +120,17 @@ def test_re_entry_refused_past_its_count_and_its_level_naming_the_structure_key(
     with pytest.raises(RuleViolation) as closed:
         register(late.state, "p9", "", person="t1.p04")
     assert closed.value.rule == "re_entry:last_level"
+
+
+def test_a_disqualified_person_does_not_re_enter() -> None:
+    """A disqualification puts the person out of the event: his re-entry is refused citing
+    the penalty's rule."""
+    log = started(example("tda-re-entry"), 4, tables=("A",))
+    log.add(*withdraw(log.add(record_penalty(log.state, "p04", "disqualification", "tda-71",
+                                             "abuse", "director")), "p04", 5000))
+    with pytest.raises(RuleViolation, match="was disqualified") as refused:
+        decide_register(log.state, "p04", "", False)
+    assert refused.value.rule == "tda-71"
 
 
 def test_no_re_entry_where_the_structure_offers_none() -> None:
