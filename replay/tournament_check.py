@@ -112,8 +112,12 @@ def check_tournament(stream: str, stored: list[StoredEvent],
 def entry_findings(stream: str, versions: list[int], events: list[object]) -> list[Finding]:
     """Each re-entry, rebuy and add-on decided again by the engine on the state before it:
     a recorded one the engine refuses (the rule it names), or one that differs in its
-    entry number, chips or money, is a finding."""
+    entry number, chips or money, is a finding. A person's first entry only needs that he
+    had none before (a set, not a re-decision: a field of thousands stays linear)."""
     findings: list[Finding] = []
+    if not any(isinstance(e, RebuyPurchased | AddOnPurchased)
+               or (isinstance(e, PlayerRegistered) and e.entry > 1) for e in events):
+        return _first_entries(stream, versions, events)
     state = None
     for version, event in zip(versions, events, strict=True):
         if state is not None and isinstance(
@@ -135,6 +139,20 @@ def entry_findings(stream: str, versions: list[int], events: list[object]) -> li
                                             "registration", "the entry differs from what the "
                                             "structure sells", str(again), str(event)))
         state = apply_tournament(state, event)  # type: ignore[arg-type]
+    return findings
+
+
+def _first_entries(stream: str, versions: list[int], events: list[object]) -> list[Finding]:
+    """Without re-entries every person has one entry: a second is a finding."""
+    seen: set[str] = set()
+    findings: list[Finding] = []
+    for version, event in zip(versions, events, strict=True):
+        if isinstance(event, PlayerRegistered) and event.person:
+            if event.person in seen:
+                findings.append(Finding(stream, version, event.TYPE, "registration",
+                                        f"{event.person} already holds an entry: one person, "
+                                        "one live entry", "refused", "recorded"))
+            seen.add(event.person)
     return findings
 
 

@@ -225,3 +225,17 @@ def test_replay_of_the_demo_logs_has_no_finding_in_memory(store: EventStore) -> 
                        re_entries=1, rebuys=True)
     assert summary.finished and summary.rebuys and summary.re_entries
     assert replay_log(store).findings == []
+
+
+def test_two_first_entries_of_one_person_are_a_replay_finding() -> None:
+    """Without re-entries in the log the replay checks persons with a set: a second entry of
+    one person (a log the engine would have refused) is a finding."""
+    from test_tournament import example
+
+    from handlog.engine.tournament_events import TournamentCreated
+
+    events: list[object] = [TournamentCreated("t1", example("tda-demo")),
+                            PlayerRegistered("p1", "Ann", False, 0, 5000, person="R1"),
+                            PlayerRegistered("p2", "Ann B", False, 0, 5000, person="R1")]
+    (found,) = entry_findings("tournament-t1", [1, 2, 3], events)
+    assert (found.version, found.rule) == (3, "registration")
