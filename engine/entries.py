@@ -59,6 +59,8 @@ def _check_profile(state: TournamentState) -> None:
 def next_entry(state: TournamentState, person: str) -> int:
     """Which entry of `person` a registration now would be (1: his first); refused while he
     holds a live entry, or when the re-entry is not offered, used up or closed."""
+    if person not in state.persons:
+        return 1
     entries = entries_of(state, person)
     live = [e for e in entries if e.alive]
     if live:

@@ -177,7 +177,7 @@ def register(state: TournamentState, player: str, name: str,
     if problem is not None:
         raise RuleViolation("registration", f"the person id {who!r} {problem}")
     entry = next_entry(state, who)
-    earlier = entries_of(state, who)
+    earlier = entries_of(state, who) if entry > 1 else ()
     if earlier and not name:
         name = earlier[-1].name
     shown = (name or player).strip().casefold()

@@ -149,6 +149,8 @@ class TournamentState:
     clock_paused: bool = False
     entrant_names: frozenset[str] = frozenset()
     """Every entrant's name, case-folded: a duplicate is found without a scan."""
+    persons: frozenset[str] = frozenset()
+    """Every person with an entry: a newcomer's first entry is known without a scan."""
     clock_left: int = 0
     """Seconds left on the clock when it was paused."""
     counts: tuple[StacksCounted, ...] = ()
@@ -247,7 +249,8 @@ def apply_tournament(state: TournamentState | None,
         ledger = replace(state.ledger, entries=state.ledger.entries + 1,
                          late_deductions=state.ledger.late_deductions + event.chips_deducted)
         return replace(state, entrants=state.entrants + (entrant,), ledger=ledger,
-                       entrant_names=state.entrant_names | {event.name.strip().casefold()})
+                       entrant_names=state.entrant_names | {event.name.strip().casefold()},
+                       persons=state.persons | {entrant.who})
     if isinstance(event, RebuyPurchased | AddOnPurchased):
         ledger = replace(state.ledger, bought=state.ledger.bought + event.chips)
         known = state.entrant(event.player)
