@@ -20,6 +20,7 @@ from handlog.engine.cards import card_text, parse_card
 from handlog.engine.errors import RuleViolation
 from handlog.engine.evaluator import FLUSH, best_five, evaluate
 from handlog.engine.hand_state import HandState
+from handlog.engine.structure import re_entry_price
 from handlog.engine.tournament_events import BountyAssigned, HighHandFeeRecorded, HighHandPosted
 from handlog.engine.tournament_state import TournamentState
 
@@ -106,8 +107,10 @@ def best_high_hands(current: Sequence[ShownHand], new: Sequence[ShownHand]) -> l
 class MoneyBlock:
     """Where the money of a tournament went, in the smallest currency unit.
 
-    `unaccounted` = buy_ins + high_hand_pool - fees - prizes_paid - bounties_paid -
-    high_hand_paid: money taken in and not paid out (0 once a tournament is settled)."""
+    `buy_ins` are the persons' first entries; `re_entries`, `rebuys` and `add_ons` what the
+    others paid. `unaccounted` = buy_ins + re_entries + rebuys + add_ons + high_hand_pool -
+    fees - prizes_paid - bounties_paid - high_hand_paid: money taken in and not paid out (0
+    once a tournament is settled)."""
 
     buy_ins: int
     fees: int
@@ -116,14 +119,19 @@ class MoneyBlock:
     prizes_paid: int
     bounties_paid: int
     high_hand_paid: int
+    re_entries: int = 0
+    rebuys: int = 0
+    add_ons: int = 0
 
     @property
     def unaccounted(self) -> int:
-        return (self.buy_ins + self.high_hand_pool - self.fees - self.prizes_paid
+        return (self.buy_ins + self.re_entries + self.rebuys + self.add_ons
+                + self.high_hand_pool - self.fees - self.prizes_paid
                 - self.bounties_paid - self.high_hand_paid)
 
     def as_dict(self) -> dict[str, int]:
-        return {"buy_ins": self.buy_ins, "fees": self.fees, "bounty_pool": self.bounty_pool,
+        return {"buy_ins": self.buy_ins, "re_entries": self.re_entries, "rebuys": self.rebuys,
+                "add_ons": self.add_ons, "fees": self.fees, "bounty_pool": self.bounty_pool,
                 "high_hand_pool": self.high_hand_pool, "prizes_paid": self.prizes_paid,
                 "bounties_paid": self.bounties_paid, "high_hand_paid": self.high_hand_paid,
                 "unaccounted": self.unaccounted}
@@ -191,21 +199,63 @@ def high_hand_proposal(state: TournamentState) -> tuple[tuple[str, ...], str]:
 
 
 def money_block(state: TournamentState) -> MoneyBlock:
-    """Where the tournament's money went (see MoneyBlock)."""
-    money = state.structure.money
-    entries = len(state.entrants)
-    house = max(0, money.buy_in - money.prize_pool_per_entry - money.bounty)
+    """Where the tournament's money went (see MoneyBlock): the house keeps each kind's price
+    less its share of the prize pool (and of the bounties)."""
+    s = state.structure
+    money = s.money
+    firsts = sum(1 for e in state.entrants if e.entry == 1)
+    re_entries = len(state.entrants) - firsts
+    re_cost, re_pool = re_entry_price(s)
+    rebuys = sum(e.rebuys for e in state.entrants)
+    add_ons = sum(1 for e in state.entrants if e.add_on)
+    house = (firsts * max(0, money.buy_in - money.prize_pool_per_entry - money.bounty)
+             + re_entries * max(0, re_cost - re_pool - money.bounty)
+             + rebuys * (s.rebuy.cost - s.rebuy.prize_pool)
+             + add_ons * (s.add_on.cost - s.add_on.prize_pool))
     prizes = state.prizes
     return MoneyBlock(
-        buy_ins=entries * money.buy_in,
-        fees=entries * house,
-        bounty_pool=entries * money.bounty,
+        buy_ins=firsts * money.buy_in,
+        fees=house,
+        bounty_pool=len(state.entrants) * money.bounty,
         high_hand_pool=money.high_hand_fee * sum(1 for e in state.entrants if e.high_hand),
         prizes_paid=sum(a.amount for a in prizes.awards) if prizes else 0,
         bounties_paid=sum(b.amount for b in prizes.bounties) if prizes else 0,
         high_hand_paid=(sum(s.amount for s in state.high_hand.shares)
                         if state.high_hand else 0),
+        re_entries=re_entries * re_cost,
+        rebuys=rebuys * s.rebuy.cost,
+        add_ons=add_ons * s.add_on.cost,
     )
+
+
+def entry_paid(state: TournamentState, player: str) -> int:
+    """What one entry paid in cents: its price (a first entry's buy-in, a re-entry's price),
+    its rebuys and its add-on (the high-hand fee is the jackpot's, not the entry's)."""
+    entry = state.entrant(player)
+    if entry is None:
+        return 0
+    s = state.structure
+    price = s.money.buy_in if entry.entry == 1 else re_entry_price(s)[0]
+    return price + entry.rebuys * s.rebuy.cost + (s.add_on.cost if entry.add_on else 0)
+
+
+def entries_by_person(state: TournamentState) -> list[dict[str, object]]:
+    """Per person, in order of first entry: his name and each entry (id, kind, what it paid,
+    rebuys, add-on, place, prize). Places and prizes belong to the entry."""
+    prizes: dict[str, int] = {}
+    if state.prizes is not None:
+        for award in state.prizes.awards:
+            prizes[award.player] = prizes.get(award.player, 0) + award.amount
+    people: dict[str, dict[str, object]] = {}
+    for e in state.entrants:
+        row = people.setdefault(e.who, {"person": e.who, "name": e.name, "entries": []})
+        entries = row["entries"]
+        assert isinstance(entries, list)
+        entries.append({"entry": e.player, "kind": "entry" if e.entry == 1 else "re_entry",
+                        "paid": entry_paid(state, e.player), "rebuys": e.rebuys,
+                        "add_on": e.add_on, "place": e.place,
+                        "prize": prizes.get(e.player, 0)})
+    return list(people.values())
 
 
 def money_findings(state: TournamentState) -> list[tuple[str, str, str, str]]:
@@ -215,7 +265,7 @@ def money_findings(state: TournamentState) -> list[tuple[str, str, str, str]]:
         return []
     block = money_block(state)
     found: list[tuple[str, str, str, str]] = []
-    pool = len(state.entrants) * state.structure.money.prize_pool_per_entry
+    pool = state.prize_pool
     if pool and state.prizes is None:
         found.append(("prizes", "prizes_missing", str(pool), "0"))
     if state.bounties_referred:

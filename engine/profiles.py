@@ -178,6 +178,9 @@ class Profile:
     deals_allowed: bool = _param(
         False, "tournament", "Players at the final table may agree a deal instead of the "
         "posted payouts.")
+    re_entries_and_rebuys: bool = _param(
+        True, "tournament", "Re-entries, rebuys and add-ons are sold as the structure offers "
+        "them (else none: a player out of chips is out of the tournament).")
     citations: dict[str, str] = field(default_factory=dict, compare=False)
     short: str = ""
     """The document's short name in renderings ("BSE"); empty for the TDA baseline."""
@@ -285,6 +288,8 @@ GOVERNS: dict[str, str] = {
     "one hand share the places",
     "deals_allowed": "engine/deals.py check_deal_allowed, asked by make_deal (the recorder's "
     "deal command): a deal is recorded or refused",
+    "re_entries_and_rebuys": "engine/entries.py: a re-entry, a rebuy or an add-on is recorded "
+    "as the structure offers it, or refused",
 }
 """Where the engine reads each parameter and what decision it changes."""
 
@@ -435,6 +440,9 @@ TDA_CITATIONS: dict[str, str] = {
     "current hand to break into the money, the busting players will be eligible for a share "
     "of the place(s) paid on the current hand.'",
     "deals_allowed": "TDA 2024 has no rule on deals: the posted payouts apply",
+    "re_entries_and_rebuys": "TDA 2024 Rule 8-A: 'Alternates, players registering late, and "
+    "re-entries will be sold full stacks.' (re-entries, rebuys and add-ons as the event "
+    "offers them)",
 }
 
 TDA = Profile(
@@ -632,6 +640,8 @@ OCTOBERMUCK = _derive(TDA, "octobermuck", "Octobermuck charity tournament",
     "late_entry_closes": ("end_of_level_3", "Octobermuck Getting Started: 'You'll be picked up "
                           "after the third round (unless you have made specific arrangements "
                           "regarding late arrival).'"),
+    "re_entries_and_rebuys": (False, "Octobermuck: 'Re-Buys: None (When you are out of chips, "
+                              "you are out of the tourney.)'"),
     "deals_allowed": (True, "Octobermuck: 'Players at the final table may make deals (agreeing "
                       "to a result without finishing the tourney) if they like.'"),
 }, rules={
@@ -756,6 +766,8 @@ LEAGUE = _derive(TDA, "league", "Self-dealt league", "shared/seeds/league-self-d
     "clock_expired_unbet_hand_checked": (False, "League Timely Bets: 'If the Player has not "
                                          "acted by the end of the (5) second countdown, the "
                                          "hand is dead.'"),
+    "re_entries_and_rebuys": (False, "League: 'Once a player is out of chips, they are out "
+                              "of the tournament.'"),
     "absent_eliminated_after_full_level": (True, "League Leaving the Table, Long Term: 'If a "
                                            "player does not play a hand for an entire blind "
                                            "level, their chips will be turned in to the TD, "

@@ -107,6 +107,47 @@ class Money:
 
 
 @dataclass(frozen=True, slots=True)
+class ReEntry:
+    """Re-entries: a person whose entry is out buys a new entry (a full starting stack, TDA
+    2024 Rule 8-A), at most `per_person` times (0: no re-entry), while late entry is open and,
+    when `last_level` is set, until that level is over. `cost` is what he pays (cents), of
+    which `prize_pool` goes to the pool, the bounty (if any) to his new bounty chip, the rest
+    to the house."""
+
+    per_person: int = 0
+    last_level: int = 0
+    cost: int = 0
+    prize_pool: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class Rebuy:
+    """Rebuys: from `first_level` until `last_level` is over (0: no rebuys), an entry whose
+    stack is `stack_at_most` or less (0: the starting stack) buys `chips` for `cost` cents, of
+    which `prize_pool` goes to the pool and the rest to the house; `per_entry` at most (0:
+    no limit)."""
+
+    first_level: int = 1
+    last_level: int = 0
+    stack_at_most: int = 0
+    per_entry: int = 0
+    cost: int = 0
+    prize_pool: int = 0
+    chips: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class AddOn:
+    """An add-on: once per entry, during the break after `after_level` (0: none), `chips`
+    for `cost` cents, of which `prize_pool` goes to the pool and the rest to the house."""
+
+    after_level: int = 0
+    cost: int = 0
+    prize_pool: int = 0
+    chips: int = 0
+
+
+@dataclass(frozen=True, slots=True)
 class Structure:
     name: str
     profile: str
@@ -120,6 +161,9 @@ class Structure:
     late_entry: LateEntry = LateEntry()
     payouts: tuple[PayoutBracket, ...] = ()
     money: Money = Money()
+    re_entry: ReEntry = ReEntry()
+    rebuy: Rebuy = Rebuy()
+    add_on: AddOn = AddOn()
 
     def level(self, number: int) -> BlindLevel:
         for level in self.levels:
@@ -190,6 +234,7 @@ def _problems(s: Structure) -> Iterator[Problem]:
     yield from _schedule_problems(s)
     yield from _payout_problems(s)
     yield from _money_problems(s.money)
+    yield from _entry_problems(s)
 
 
 def _denomination_problems(s: Structure) -> Iterator[Problem]:
@@ -364,9 +409,70 @@ def _money_problems(money: Money) -> Iterator[Problem]:
         yield Problem("money.currency", "must not be empty")
 
 
+def _entry_problems(s: Structure) -> Iterator[Problem]:
+    """Re-entry, rebuy and add-on keys: levels that exist, money that adds up, chips that
+    can be paid in the structure's chips."""
+    last = len(s.levels)
+    smallest = min((d.value for d in s.denominations if d.value > 0), default=0)
+    re_entry, rebuy, add_on = s.re_entry, s.rebuy, s.add_on
+    for path, value in (("re_entry.per_person", re_entry.per_person),
+                        ("re_entry.cost", re_entry.cost),
+                        ("re_entry.prize_pool", re_entry.prize_pool),
+                        ("rebuy.per_entry", rebuy.per_entry), ("rebuy.cost", rebuy.cost),
+                        ("rebuy.prize_pool", rebuy.prize_pool), ("rebuy.chips", rebuy.chips),
+                        ("rebuy.stack_at_most", rebuy.stack_at_most),
+                        ("add_on.cost", add_on.cost), ("add_on.prize_pool", add_on.prize_pool),
+                        ("add_on.chips", add_on.chips)):
+        if value < 0:
+            yield Problem(path, "must not be negative")
+    if re_entry.per_person:
+        if not 0 <= re_entry.last_level <= last:
+            yield Problem("re_entry.last_level", f"must be 0 (as late entry closes) to {last}")
+        if (re_entry.cost or re_entry.prize_pool) and \
+                re_entry.prize_pool + s.money.bounty > re_entry.cost:
+            yield Problem("re_entry.cost", "is less than prize_pool + the money's bounty")
+    if rebuy.last_level:
+        if not 1 <= rebuy.first_level <= rebuy.last_level <= last:
+            yield Problem("rebuy.last_level", f"first_level..last_level must be levels from 1 "
+                          f"to {last}, first_level not after last_level")
+        if rebuy.chips <= 0:
+            yield Problem("rebuy.chips", "must be a positive number of chips")
+        elif smallest and rebuy.chips % smallest:
+            yield Problem("rebuy.chips", f"{rebuy.chips} is not a multiple of the smallest "
+                          f"chip ({smallest})")
+        if rebuy.prize_pool > rebuy.cost:
+            yield Problem("rebuy.cost", "is less than prize_pool")
+    if add_on.after_level:
+        if s.break_after(add_on.after_level) is None:
+            yield Problem("add_on.after_level", f"there is no break after level "
+                          f"{add_on.after_level}: the add-on is taken at a break")
+        if add_on.chips <= 0:
+            yield Problem("add_on.chips", "must be a positive number of chips")
+        elif smallest and add_on.chips % smallest:
+            yield Problem("add_on.chips", f"{add_on.chips} is not a multiple of the smallest "
+                          f"chip ({smallest})")
+        if add_on.prize_pool > add_on.cost:
+            yield Problem("add_on.cost", "is less than prize_pool")
+
+
 def _percent_text(basis_points: int) -> str:
     whole, part = divmod(basis_points, 100)
     return f"{whole}" if not part else f"{whole}.{part:02d}".rstrip("0")
+
+
+def re_entry_price(structure: Structure) -> tuple[int, int]:
+    """(cost, share to the prize pool) of a re-entry in cents: the structure's `re_entry`
+    cost, or the buy-in's when it names neither.
+
+    >>> s = Structure("t", "tda", 100, 9, (), (), money=Money(buy_in=5000,
+    ...               prize_pool_per_entry=4500), re_entry=ReEntry(per_person=1))
+    >>> re_entry_price(s)
+    (5000, 4500)
+    """
+    offered = structure.re_entry
+    if not offered.cost and not offered.prize_pool:
+        return structure.money.buy_in, structure.money.prize_pool_per_entry
+    return offered.cost, offered.prize_pool
 
 
 # --- payouts -----------------------------------------------------------------------------

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from handlog.engine.breaking import button_redraw_due
 from handlog.engine.colorup import SeatedStack, color_up_adjustments, race_chips
 from handlog.engine.deals import check_deal_allowed
+from handlog.engine.entries import entries_of, next_entry
 from handlog.engine.errors import RuleViolation
 from handlog.engine.events import HandStarted
 from handlog.engine.limits import check_tournament_id
@@ -154,23 +155,34 @@ def late_entry_deduction(state: TournamentState) -> int:
 
 
 def register(state: TournamentState, player: str, name: str,
-             high_hand: bool = False) -> PlayerRegistered:
-    """An entry. Once play has started it is late: the profile says what a late entrant loses
-    (BSE: five big blinds; Octobermuck: the blinds that pass while his seat is empty, which the
-    table takes; TDA: nothing)."""
+             high_hand: bool = False, person: str = "") -> PlayerRegistered:
+    """An entry of `person` (the room's player id; generated from the tournament and the entry
+    id when not given). Once play has started it is late: the profile says what a late entrant
+    loses (BSE: five big blinds; Octobermuck: the blinds that pass while his seat is empty,
+    which the table takes; TDA: nothing). A person whose entry is out re-enters (a new entry,
+    engine.entries) where the structure and the profile allow it."""
     _check_running(state)
     _text(player, "the player id")
     problem = name_problem(name or player)
     if problem is not None:
         raise RuleViolation("registration", f"the name {name or player!r} {problem}")
     known = state.entrant(player)
-    if known is not None and not known.alive:
-        raise RuleViolation(_profile(state).rule("re_entry"), f"{player} is out: no re-entry "
-                            "(a player out of chips is out of the tournament)")
-    if known is not None:
+    if known is not None and known.alive:
         raise RuleViolation("registration", f"{player} is already registered")
+    if known is not None:
+        raise RuleViolation("registration", f"{player} is an entry that is out: re-enter "
+                            "him (a new entry of the same person)", (f"re-enter {player}",))
+    who = person.strip() or f"{state.tournament}.{player}"
+    problem = name_problem(who)
+    if problem is not None:
+        raise RuleViolation("registration", f"the person id {who!r} {problem}")
+    entry = next_entry(state, who)
+    earlier = entries_of(state, who) if entry > 1 else ()
+    if earlier and not name:
+        name = earlier[-1].name
     shown = (name or player).strip().casefold()
-    if shown in state.entrant_names:
+    if shown in state.entrant_names and not any(
+            e.name.strip().casefold() == shown for e in earlier):
         # Two entrants the floor cannot tell apart would be paid, moved and penalised by
         # guesswork: the second needs a name that tells them apart.
         raise RuleViolation("registration", f"an entrant named {name or player!r} is already "
@@ -182,7 +194,8 @@ def register(state: TournamentState, player: str, name: str,
     profile = _profile(state)
     start = state.structure.starting_stack
     if state.level == 0:
-        return PlayerRegistered(player, name or player, False, 0, start, 0, high_hand)
+        return PlayerRegistered(player, name or player, False, 0, start, 0, high_hand,
+                                person=who, entry=entry)
     late = late_entry_window(state)
     if not late_entry_open(state):
         closes = (f"the end of level {late.last_level}" if late.last_level else "the start")
@@ -202,8 +215,12 @@ def register(state: TournamentState, player: str, name: str,
         rule = profile_rule(profile.name, "absent_hand_killed_at_deal")
     else:
         rule = profile_rule(profile.name, "late_entry_penalty_big_blinds")
+    if entry > 1:
+        # A re-entry is a late entry of a full stack (TDA 2024 Rule 8-A); what it loses
+        # comes from the same profile reading.
+        rule = f"{rule}, {profile.rule('re_entry')}"
     return PlayerRegistered(player, name or player, True, deduction, start - deduction,
-                            state.level, high_hand, rule)
+                            state.level, high_hand, rule, who, entry)
 
 
 # --- levels, breaks, the ante checkpoint ---------------------------------------------------
@@ -572,7 +589,7 @@ def award_prizes(state: TournamentState) -> PrizesAwarded:
         raise RuleViolation("prizes", "the prizes are already awarded")
     money = state.structure.money
     field = len(state.entrants)
-    pool = field * money.prize_pool_per_entry
+    pool = state.prize_pool
     bracket = payout_bracket(state.structure, field)
     amounts = payouts_for(state.structure, field, pool)
     awards = share_prizes({e.player: e.place for e in state.entrants}, amounts)

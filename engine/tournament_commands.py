@@ -37,6 +37,35 @@ class Register:
     type: Literal["register"] = "register"
     name: Name
     high_hand: Annotated[bool, described("paid the high-hand jackpot's fee")] = False
+    person: Annotated[str, Limit(max_length=MAX_NAME_KEY, description="the room's player id "
+                                 "(generated when omitted); a person out re-enters with it")] = ""
+
+
+@dataclass(frozen=True, kw_only=True)
+class ReEnter:
+    """A re-entry: a new entry of the person whose entry `player` is out."""
+
+    __pydantic_config__: ClassVar[dict[str, Any]] = _STRICT
+    type: Literal["re_enter"] = "re_enter"
+    player: Annotated[str, Limit(min_length=1, max_length=MAX_NAME_KEY)]
+
+
+@dataclass(frozen=True, kw_only=True)
+class Rebuy:
+    """A rebuy by `player` (an entry in play), at the stack his table has."""
+
+    __pydantic_config__: ClassVar[dict[str, Any]] = _STRICT
+    type: Literal["rebuy"] = "rebuy"
+    player: Annotated[str, Limit(min_length=1, max_length=MAX_NAME_KEY)]
+
+
+@dataclass(frozen=True, kw_only=True)
+class AddOn:
+    """The add-on by `player`, at the structure's break."""
+
+    __pydantic_config__: ClassVar[dict[str, Any]] = _STRICT
+    type: Literal["add_on"] = "add_on"
+    player: Annotated[str, Limit(min_length=1, max_length=MAX_NAME_KEY)]
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -233,7 +262,8 @@ class Settle:
 
 
 TournamentCommand = (
-    Register | DrawSeats | StartLevel | StartBreak | EndBreak | ColorUp | DecideAntes | Move
+    Register | ReEnter | Rebuy | AddOn | DrawSeats | StartLevel | StartBreak | EndBreak
+    | ColorUp | DecideAntes | Move
     | Balance | BreakTable | AssignBounty | AwardHighHand | HighHandFee | Deal | Penalty
     | Clock | Ruling | Settle | CountStacks | CorrectStack | HandForHand
 )

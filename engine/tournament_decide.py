@@ -15,6 +15,7 @@ from typing import Any, NamedTuple
 
 from handlog.engine.chip_counts import correct_stack, count_stacks
 from handlog.engine.deals import make_deal
+from handlog.engine.entries import add_on, rebuy
 from handlog.engine.errors import RuleViolation
 from handlog.engine.events import HandStarted
 from handlog.engine.hand_for_hand import (
@@ -118,11 +119,23 @@ def prizes_if_over(state: TournamentState, events: Sequence[Any]) -> list[Any]:
 # --- registration and the seat draw -------------------------------------------------------
 
 
+def new_entry_id(state: TournamentState) -> str:
+    """The next free entry id (`p<n>`)."""
+    n = len(state.entrants) + 1
+    while state.entrant(f"p{n}") is not None:
+        n += 1
+    return f"p{n}"
+
+
 def decide_register(state: TournamentState, player: str, name: str,
-                    high_hand: bool) -> Decision:
+                    high_hand: bool, person: str = "") -> Decision:
     """An entry; once play has started the late entrant is drawn into the free seat at the
-    shortest table at once."""
-    entry = register(state, player or f"p{len(state.entrants) + 1}", name, high_hand)
+    shortest table at once. `player` naming an entry that is out is that person's re-entry
+    (a new entry id), where the structure and the profile allow one."""
+    known = state.entrant(player) if player else None
+    if known is not None and not known.alive:
+        person, name, player = person or known.who, name or known.name, ""
+    entry = register(state, player or new_entry_id(state), name, high_hand, person)
     if not entry.late or not state.tables:
         return Decision([entry], {})
     after = apply_tournament(state, entry)
@@ -170,6 +183,38 @@ def decide_draw_seats(state: TournamentState, names: Sequence[str], drawn_order:
         events.append(button)
         commands[name].append(PlaceButton(button.seat, "button_draw"))
     return Decision(events, commands)
+
+
+def _seat_of(state: TournamentState, player: str, tables: Tables, what: str
+             ) -> tuple[str, int, int]:
+    """(table, seat, stack) of a seated player, between hands."""
+    entrant = state.entrant(player)
+    tstate = tables.get(entrant.table) if entrant is not None and entrant.seated else None
+    seat = tstate.seat_of(player) if tstate is not None else None
+    if tstate is None or seat is None:
+        raise RuleViolation("seating", f"{player} is not seated: {what} goes to a stack at a "
+                            "table", tuple(e.player for e in state.remaining if e.seated))
+    if tstate.hand_in_progress:
+        raise RuleViolation("hand-in-progress", f"a hand is in progress at table "
+                            f"{tstate.table}: {what} when it is over", ("finish the hand first",))
+    return tstate.table, seat.seat, seat.stack
+
+
+def decide_rebuy(state: TournamentState, player: str, tables: Tables) -> Decision:
+    """A rebuy (engine.entries.rebuy) on the stack his table has, the chips added there."""
+    entrant = state.entrant(player)
+    if entrant is None or not entrant.seated:
+        rebuy(state, player, 0)  # the refusal that names the rule, if there is one
+    table, seat, stack = _seat_of(state, player, tables, "a rebuy")
+    bought = rebuy(state, player, stack)
+    return Decision([bought], {table: [AdjustStack(seat, bought.chips, "rebuy", bought.rule)]})
+
+
+def decide_add_on(state: TournamentState, player: str, tables: Tables) -> Decision:
+    """The add-on (engine.entries.add_on), the chips added at his table."""
+    bought = add_on(state, player)
+    table, seat, _stack = _seat_of(state, player, tables, "an add-on")
+    return Decision([bought], {table: [AdjustStack(seat, bought.chips, "add_on", bought.rule)]})
 
 
 # --- levels, penalties, money, counts -----------------------------------------------------

@@ -19,7 +19,7 @@ class TournamentCreated:
     """The tournament and its whole structure, as it was when play was set up."""
 
     TYPE: ClassVar[str] = "tournament_created"
-    VERSION: ClassVar[int] = 1
+    VERSION: ClassVar[int] = 2  # 2: the structure's re_entry, rebuy and add_on
     tournament: str
     structure: Structure
 
@@ -27,10 +27,13 @@ class TournamentCreated:
 @dataclass(frozen=True, slots=True)
 class PlayerRegistered:
     """An entry: `stack` = starting stack - `chips_deducted` (a late entrant's penalty);
-    `level` is the level running when he entered (0 before the start)."""
+    `level` is the level running when he entered (0 before the start). `person` is the room's
+    id of the person ("" in logs before v3: the entry is its own person) and `entry` which of
+    his entries this is (1: his first; 2 and more: re-entries, paid at the structure's
+    re-entry cost)."""
 
     TYPE: ClassVar[str] = "player_registered"
-    VERSION: ClassVar[int] = 2  # 2: rule an identifier (profile:parameter), not the citation's text
+    VERSION: ClassVar[int] = 3  # 2: rule an identifier; 3: person and entry
     player: str
     name: str
     late: bool
@@ -39,6 +42,41 @@ class PlayerRegistered:
     level: int = 0
     high_hand: bool = False
     rule: str = ""
+    person: str = ""
+    entry: int = 1
+
+
+@dataclass(frozen=True, slots=True)
+class RebuyPurchased:
+    """A rebuy: `player` (an entry) with `stack_before` chips bought `chips` for `paid` cents,
+    `prize_pool` of them to the pool; `number` is the entry's rebuy count with this one, at
+    `level`."""
+
+    TYPE: ClassVar[str] = "rebuy_purchased"
+    VERSION: ClassVar[int] = 1
+    player: str
+    chips: int
+    paid: int
+    prize_pool: int
+    stack_before: int
+    number: int
+    level: int
+    rule: str = "rebuy"
+
+
+@dataclass(frozen=True, slots=True)
+class AddOnPurchased:
+    """An add-on: `player` bought `chips` for `paid` cents (`prize_pool` to the pool) at the
+    break after `after_level`."""
+
+    TYPE: ClassVar[str] = "add_on_purchased"
+    VERSION: ClassVar[int] = 1
+    player: str
+    chips: int
+    paid: int
+    prize_pool: int
+    after_level: int
+    rule: str = "add-on"
 
 
 @dataclass(frozen=True, slots=True)
@@ -472,7 +510,7 @@ TournamentEvent = (
     | PlayerWithdrew | PrizesAwarded | HighHandAwarded | RulingRecorded | PenaltyRecorded
     | TournamentFinished | BountyReferred | BountyAssigned | HighHandPosted | DealRecorded
     | ClockPaused | ClockResumed | TimeAdded | StacksCounted | StackCorrected
-    | HandForHandStarted | HandForHandEnded | HighHandFeeRecorded
+    | HandForHandStarted | HandForHandEnded | HighHandFeeRecorded | RebuyPurchased | AddOnPurchased
 )
 
 TOURNAMENT_EVENT_TYPES: tuple[type, ...] = (
@@ -481,5 +519,5 @@ TOURNAMENT_EVENT_TYPES: tuple[type, ...] = (
     PlayerWithdrew, PrizesAwarded, HighHandAwarded, RulingRecorded, PenaltyRecorded,
     TournamentFinished, BountyReferred, BountyAssigned, HighHandPosted, DealRecorded,
     ClockPaused, ClockResumed, TimeAdded, StacksCounted, StackCorrected, HandForHandStarted,
-    HandForHandEnded, HighHandFeeRecorded,
+    HandForHandEnded, HighHandFeeRecorded, RebuyPurchased, AddOnPurchased,
 )

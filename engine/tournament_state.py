@@ -13,9 +13,10 @@ from dataclasses import dataclass, field, replace
 from handlog.engine.cards import parse_card
 from handlog.engine.errors import RuleViolation
 from handlog.engine.evaluator import evaluate
-from handlog.engine.structure import AnteKind, Structure
+from handlog.engine.structure import AnteKind, Structure, re_entry_price
 from handlog.engine.table import Level
 from handlog.engine.tournament_events import (
+    AddOnPurchased,
     AntesDecided,
     BountyAssigned,
     BountyReferred,
@@ -38,6 +39,7 @@ from handlog.engine.tournament_events import (
     PlayerRegistered,
     PlayerWithdrew,
     PrizesAwarded,
+    RebuyPurchased,
     RulingRecorded,
     SeatsDrawn,
     StackCorrected,
@@ -53,7 +55,9 @@ from handlog.engine.tournament_events import (
 
 @dataclass(frozen=True, slots=True)
 class Entrant:
-    """One entry: where he sits (table "" when not seated) and, once out, his place."""
+    """One entry: where he sits (table "" when not seated) and, once out, his place; the
+    person it belongs to (`person`, the room's id), which of his entries it is (`entry`: 1
+    first, 2+ re-entries), its rebuys and whether it took the add-on."""
 
     player: str
     name: str
@@ -68,6 +72,15 @@ class Entrant:
     chips_at_start: int = 0
     bounty_to: str = ""
     withdrew: bool = False
+    person: str = ""
+    entry: int = 1
+    rebuys: int = 0
+    add_on: bool = False
+
+    @property
+    def who(self) -> str:
+        """The person this entry belongs to (a log before persons: the entry itself)."""
+        return self.person or self.player
 
     @property
     def alive(self) -> bool:
@@ -84,7 +97,8 @@ class ChipLedger:
 
     total = entries x starting stack - late deductions + color-up changes (signed: a race or a
     round-up adds chips, a forfeit takes them) + odd chips carried into next pots - withdrawn
-    + the director's stack corrections after a count. There are no rebuys or add-ons."""
+    + the director's stack corrections after a count + chips bought by rebuys and add-ons
+    (a re-entry is an entry: a full starting stack)."""
 
     entries: int = 0
     starting_stack: int = 0
@@ -93,6 +107,7 @@ class ChipLedger:
     carried_to_pots: int = 0
     withdrawn: int = 0
     corrected: int = 0
+    bought: int = 0
 
     @property
     def starting_chips(self) -> int:
@@ -101,7 +116,7 @@ class ChipLedger:
     @property
     def total(self) -> int:
         return (self.starting_chips - self.late_deductions + self.color_up_change
-                + self.carried_to_pots - self.withdrawn + self.corrected)
+                + self.carried_to_pots - self.withdrawn + self.corrected + self.bought)
 
 
 @dataclass(frozen=True, slots=True)
@@ -134,6 +149,8 @@ class TournamentState:
     clock_paused: bool = False
     entrant_names: frozenset[str] = frozenset()
     """Every entrant's name, case-folded: a duplicate is found without a scan."""
+    persons: frozenset[str] = frozenset()
+    """Every person with an entry: a newcomer's first entry is known without a scan."""
     clock_left: int = 0
     """Seconds left on the clock when it was paused."""
     counts: tuple[StacksCounted, ...] = ()
@@ -155,6 +172,17 @@ class TournamentState:
     @property
     def finished(self) -> bool:
         return bool(self.winner)
+
+    @property
+    def prize_pool(self) -> int:
+        """The prize pool in cents: each entry's share (a re-entry's at its price), each
+        rebuy's and each add-on's."""
+        s = self.structure
+        firsts = sum(1 for e in self.entrants if e.entry == 1)
+        return (firsts * s.money.prize_pool_per_entry
+                + (len(self.entrants) - firsts) * re_entry_price(s)[1]
+                + sum(e.rebuys for e in self.entrants) * s.rebuy.prize_pool
+                + sum(1 for e in self.entrants if e.add_on) * s.add_on.prize_pool)
 
     @property
     def chip_unit(self) -> int:
@@ -217,11 +245,19 @@ def apply_tournament(state: TournamentState | None,
         raise RuleViolation("log", f"{event.TYPE} before tournament_created")
     if isinstance(event, PlayerRegistered):
         entrant = Entrant(event.player, event.name, event.late, event.chips_deducted,
-                          event.high_hand)
+                          event.high_hand, person=event.person, entry=event.entry)
         ledger = replace(state.ledger, entries=state.ledger.entries + 1,
                          late_deductions=state.ledger.late_deductions + event.chips_deducted)
         return replace(state, entrants=state.entrants + (entrant,), ledger=ledger,
-                       entrant_names=state.entrant_names | {event.name.strip().casefold()})
+                       entrant_names=state.entrant_names | {event.name.strip().casefold()},
+                       persons=state.persons | {entrant.who})
+    if isinstance(event, RebuyPurchased | AddOnPurchased):
+        ledger = replace(state.ledger, bought=state.ledger.bought + event.chips)
+        known = state.entrant(event.player)
+        rebuys = known.rebuys if known is not None else 0
+        new = (_update(state, event.player, rebuys=rebuys + 1)
+               if isinstance(event, RebuyPurchased) else _update(state, event.player, add_on=True))
+        return replace(new, ledger=ledger)
     if isinstance(event, SeatsDrawn):
         seats = {a.player: a for a in event.assignments}
         tables = state.tables + tuple(t for t in event.tables if t not in state.tables)

@@ -163,6 +163,9 @@ def rule_citation(rule: str) -> str:
         return known[0]
     if rule.startswith("tda-"):
         return RULE_PATTERNS["tda"].format(number=rule[4:].upper())
+    table, _, key = rule.partition(":")
+    if table in STRUCTURE_TABLES and key:
+        return RULE_PATTERNS["structure"].format(table=table, key=key)
     return rule
 
 
@@ -176,6 +179,8 @@ def rule_title(rule: str) -> str:
     profile, _, parameter = rule.partition(":")
     if profile == "payouts" and parameter:
         return RULE_PATTERNS["payouts"].format(players=parameter)
+    if profile in STRUCTURE_TABLES and parameter:
+        return RULE_PATTERNS["structure"].format(table=profile, key=parameter)
     if parameter:
         # A profile parameter's citation (`octobermuck:color_up`) lives with the parameter.
         found = PROFILES.get(profile)
@@ -207,6 +212,7 @@ REFUSAL_TOPICS: dict[str, str] = {
     "strict-replay": "strict replay", "structure": "tournament structure", "table": "table",
     "table-stakes": "table stakes", "tables": "tables", "tournament": "tournament",
     "turn": "turn to act", "undo": "undo", "whatif": "what-if", "withdrawal": "withdrawal",
+    "rebuy": "rebuy", "add-on": "add-on", "re-entry": "re-entry",
 }
 """The words of a refusal's code where no rule of a document stands behind it (the code is
 kebab-case, like a rule identifier: `chip-count`); render_rule gives them."""
@@ -233,6 +239,7 @@ RULE_PATTERNS: dict[str, str] = {
     "tda": "TDA {number}",
     "payouts": "the structure's payout line for {players} players, rounded down, the remainder "
                "to first place",
+    "structure": "the structure's [{table}] {key}",
 }
 """Words of the rule identifiers made of a kind and a value (`payouts:24-27`)."""
 
@@ -290,6 +297,15 @@ def cite(citation: str) -> str:
     """A citation a person typed ("TDA 45", "tda-1") as the text of a `rule` field: its rule
     identifiers joined by ", "."""
     return ", ".join(rule_ids(citation))
+
+
+STRUCTURE_TABLES = ("re_entry", "rebuy", "add_on")
+"""The structure's tables a decision on an entry cites (`rebuy:stack_at_most`)."""
+
+
+def structure_rule(table: str, key: str) -> str:
+    """The identifier of one key of the structure a decision rests on (`rebuy:per_entry`)."""
+    return f"{table}:{key}"
 
 
 def profile_rule(profile: str, parameter: str) -> str:
@@ -370,6 +386,8 @@ REASONS: dict[str, str] = {
     "color_up_carry": "odd chips of the color-up, changed up",
     "handed_on": "handed on between tables: a table breaks",
     "count_correction": "stack corrected after a chip count",
+    "rebuy": "chips bought with a rebuy",
+    "add_on": "chips bought with the add-on",
     "break": "break",
     "end_of_day": "end of the day",
     "imported": "imported from another system's hand history",

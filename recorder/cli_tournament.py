@@ -9,11 +9,19 @@ from pathlib import Path
 import click
 
 from handlog.engine.deals import deals_allowed
+from handlog.engine.entries import not_sold
 from handlog.engine.errors import RuleViolation
 from handlog.engine.profiles import get_profile
+from handlog.engine.structure import Structure
 from handlog.engine.words import render_rule
 from handlog.recorder.cli_db import db_option, user_errors
-from handlog.recorder.demo import DEMO_STRUCTURE, DemoSummary, run_demo
+from handlog.recorder.demo import (
+    DEMO_STRUCTURE,
+    RE_ENTRY_STRUCTURE,
+    REBUY_STRUCTURE,
+    DemoSummary,
+    run_demo,
+)
 from handlog.recorder.service import Actor, Recorder
 from handlog.recorder.signing import (
     KEY_FILE,
@@ -243,13 +251,20 @@ _add_floor_commands()
 @click.option("--chip-count", is_flag=True, help="At the first break, count a table's stacks "
               "(one a chip over the log's) and correct the difference.")
 @click.option("--hand-for-hand", is_flag=True, help="Play the last two tables hand-for-hand.")
+@click.option("--re-entries", default=0, show_default=True, type=click.IntRange(0, 20),
+              help="Each player out re-enters up to N times while the structure takes "
+              "re-entries (default structure: examples/tda-re-entry.toml).")
+@click.option("--rebuys", is_flag=True, help="Players short of the starting stack rebuy during "
+              "the rebuy levels, most take the add-on at its break (default structure: "
+              "examples/tda-rebuy.toml).")
 @click.option("--deal", type=click.Choice(["icm", "chip-chop", "chip-chop-last-guaranteed"]),
               default=None, help="Record a deal of that kind when three players are left at "
               "the final table (where the house rules allow deals, e.g. Octobermuck).")
 @signing_key_option
 def demo(db_url: str | None, players: int, tables: int, seed: int, hands: int,
          structure_file: Path | None, hands_per_level: int, deal: str | None,
-         chip_count: bool, hand_for_hand: bool, signing_key_file: Path | None) -> None:
+         chip_count: bool, hand_for_hand: bool, re_entries: int, rebuys: bool,
+         signing_key_file: Path | None) -> None:
     """Play a simulated tournament from registration to a winner through the recorder:
     table breaks down to the final table, a penalty, bounties and the high hand where the
     structure has them, and optionally a deal."""
@@ -269,6 +284,8 @@ def demo(db_url: str | None, players: int, tables: int, seed: int, hands: int,
                 f"--deal: the {profile.name} rules allow no deals (deals_allowed is false, "
                 f"{render_rule(profile.rule('deal'))}); try --structure "
                 "examples/octobermuck.toml, or a room profile that sets deals_allowed = true")
+    if re_entries or rebuys:
+        _check_entries_offered(structure, re_entries, rebuys)
     key_path = _demo_key_path(signing_key_file, db_url)
     with user_errors(), open_store(db_url, upgrade=True) as store:
         recorder = Recorder(store)
@@ -288,7 +305,8 @@ def demo(db_url: str | None, players: int, tables: int, seed: int, hands: int,
                 summary = run_demo(recorder, players, tables, seed, hands, structure,
                                    hands_per_level, on_progress=progress,
                                    deal=(deal or "").replace("-", "_"),
-                                   chip_count=chip_count, hand_for_hand=hand_for_hand)
+                                   chip_count=chip_count, hand_for_hand=hand_for_hand,
+                                   re_entries=re_entries, rebuys=rebuys)
             except RuleViolation as violation:
                 raise click.ClickException(str(violation)) from None
             finally:
@@ -302,7 +320,9 @@ def demo(db_url: str | None, players: int, tables: int, seed: int, hands: int,
                + (f", deal {summary.deal}" if summary.deal else "")
                + (", high hand awarded" if summary.high_hand else "")
                + (f", chip counts {summary.chip_counts}" if summary.chip_counts else "")
-               + (", hand-for-hand at the last two tables" if summary.hand_for_hand else ""))
+               + (", hand-for-hand at the last two tables" if summary.hand_for_hand else "")
+               + (f", re-entries {summary.re_entries}" if re_entries else "")
+               + (f", rebuys {summary.rebuys}, add-ons {summary.add_ons}" if rebuys else ""))
     if deal and not summary.deal:
         click.echo(f"no deal recorded: {summary.no_deal or 'the final table was never reached'}")
     if summary.winner:
@@ -314,6 +334,23 @@ def demo(db_url: str | None, players: int, tables: int, seed: int, hands: int,
     else:
         click.echo(f"stopped after {summary.hands} hands (no winner yet)")
     click.echo(f"check it: handlog replay --db {store.url}")
+
+
+def _check_entries_offered(structure: Structure | None, re_entries: int, rebuys: bool) -> None:
+    """--re-entries and --rebuys need a structure that offers them under rules that allow
+    them: else the refusal names the rule, before anything is recorded."""
+    chosen = structure or load_structure(RE_ENTRY_STRUCTURE if re_entries else REBUY_STRUCTURE)
+    option = "--re-entries" if re_entries else "--rebuys"
+    refusal = not_sold(chosen)
+    if refusal is not None:
+        raise click.ClickException(f"{option}: {refusal}")
+    if re_entries and not chosen.re_entry.per_person:
+        raise click.ClickException(f"--re-entries: {chosen.name} offers no re-entry (its "
+                                   "[re_entry] per_person is 0); try --structure "
+                                   "examples/tda-re-entry.toml")
+    if rebuys and not chosen.rebuy.last_level:
+        raise click.ClickException(f"--rebuys: {chosen.name} offers no rebuys (its [rebuy] "
+                                   "last_level is 0); try --structure examples/tda-rebuy.toml")
 
 
 def _demo_key_path(option: Path | None, db_url: str | None) -> Path:

@@ -9,6 +9,7 @@ that fails has a fallback.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 from decimal import Decimal, InvalidOperation
 
@@ -21,6 +22,7 @@ from handlog.engine.tournament_state import TournamentState
 from handlog.recorder.cli_db import db_option, user_errors
 from handlog.recorder.service import Actor, Recorder
 from handlog.recorder.tournament_service import Tournaments
+from handlog.replay.registry import find_person, registry
 from handlog.schema.store import open_store
 
 BY = click.option("--by", "director", default="director", show_default=True,
@@ -46,9 +48,13 @@ def run(db_url: str | None, tournament_id: str, director: str, build: Build,
         click.echo(report(t, before, after))
 
 
-def entrant(state: TournamentState, player: str) -> str:
-    """The id of the one entrant whose id or registered name is `player`."""
-    matches = [e.player for e in state.entrants if player in (e.player, e.name)]
+def entrant(state: TournamentState, player: str, alive: bool | None = None) -> str:
+    """The id of the one entry whose id or registered name is `player` (a person's entries
+    share his name: `alive` picks his live entry, or his last one out)."""
+    found = [e for e in state.entrants if player in (e.player, e.name)]
+    if len(found) > 1 and alive is not None:
+        found = [e for e in found if e.alive == alive][-1:]
+    matches = [e.player for e in found]
     if len(matches) != 1:
         raise click.ClickException(
             f"no single entrant {player!r} in {state.tournament}: give his id or registered "
@@ -81,20 +87,76 @@ def _where(state: TournamentState, player: str) -> str:
 @click.argument("tournament_id")
 @click.argument("name")
 @click.option("--high-hand", is_flag=True, help="He paid the high-hand jackpot's fee.")
+@click.option("--person", default="", help="The room's player id (generated when omitted); "
+              "a person whose entry is out re-enters with it.")
 @BY
 @db_option
-def register(tournament_id: str, name: str, high_hand: bool, director: str,
+def register(tournament_id: str, name: str, high_hand: bool, person: str, director: str,
              db_url: str | None) -> None:
     """Register NAME in TOURNAMENT_ID (a late entry once play has started: seated at once at
     the shortest table, with the house's late-entry deduction)."""
-    def report(_t: Tournaments, before: TournamentState, after: TournamentState) -> str:
-        e = after.entrants[-1]
-        return (f"registered {e.name} as {e.player}" + (" (late)" if e.late else "")
-                + (", high-hand fee paid" if e.high_hand else "")
-                + (f", {_where(after, e.player)}" if e.table else "")
-                + f"; {len(after.entrants)} entries")
     run(db_url, tournament_id, director,
-        lambda _t, _s: tc.Register(name=name, high_hand=high_hand), report)
+        lambda _t, _s: tc.Register(name=name, high_hand=high_hand, person=person),
+        _registered)
+
+
+def _registered(_t: Tournaments, before: TournamentState, after: TournamentState) -> str:
+    e = after.entrants[-1]
+    kind = f" (re-entry {e.entry - 1} of {e.who})" if e.entry > 1 else ""
+    return (f"registered {e.name} as {e.player}{kind}" + (" (late)" if e.late else "")
+            + (", high-hand fee paid" if e.high_hand else "")
+            + (f", {_where(after, e.player)}" if e.table else "")
+            + f"; {len(after.entrants)} entries")
+
+
+@click.command("re-enter")
+@click.argument("tournament_id")
+@click.argument("player")
+@BY
+@db_option
+def re_enter(tournament_id: str, player: str, director: str, db_url: str | None) -> None:
+    """Re-enter the person whose entry PLAYER (id or name) is out: a new entry, a full
+    starting stack, where the structure's [re_entry] and the house rules allow it."""
+    run(db_url, tournament_id, director,
+        lambda _t, s: tc.ReEnter(player=entrant(s, player, alive=False)), _registered)
+
+
+def _bought(what: str) -> Report:
+    """What a rebuy or an add-on bought: the entry whose count changed, the money, the chips."""
+    def report(_t: Tournaments, before: TournamentState, after: TournamentState) -> str:
+        e = next(a for a, b in zip(after.entrants, before.entrants, strict=False)
+                 if (a.rebuys, a.add_on) != (b.rebuys, b.add_on))
+        cur = after.structure.money.currency
+        paid = money_block(after).as_dict()[what] - money_block(before).as_dict()[what]
+        kind = "rebuy" if what == "rebuys" else "add-on"
+        return (f"{e.name} ({e.player}): {kind} {cur} {paid / 100:.2f}, "
+                f"{after.ledger.total - before.ledger.total} chips; prize pool "
+                f"{cur} {after.prize_pool / 100:.2f}")
+    return report
+
+
+@click.command("rebuy")
+@click.argument("tournament_id")
+@click.argument("player")
+@BY
+@db_option
+def rebuy(tournament_id: str, player: str, director: str, db_url: str | None) -> None:
+    """A rebuy by PLAYER (id or name): during the structure's [rebuy] levels, at its stack or
+    below; the chips go on his stack at his table."""
+    run(db_url, tournament_id, director,
+        lambda _t, s: tc.Rebuy(player=entrant(s, player, alive=True)), _bought("rebuys"))
+
+
+@click.command("add-on")
+@click.argument("tournament_id")
+@click.argument("player")
+@BY
+@db_option
+def add_on(tournament_id: str, player: str, director: str, db_url: str | None) -> None:
+    """The add-on by PLAYER (id or name), at the break after the structure's
+    add_on.after_level; the chips go on his stack at his table."""
+    run(db_url, tournament_id, director,
+        lambda _t, s: tc.AddOn(player=entrant(s, player, alive=True)), _bought("add_ons"))
 
 
 @click.command("high-hand-fee")
@@ -411,6 +473,43 @@ def status(tournament_id: str, db_url: str | None) -> None:
                          for k, v in block.as_dict().items()))
 
 
-COMMANDS = (register, high_hand_fee, draw, level, break_, color_up, antes, clock, move,
-            balance, break_table, assign_bounty, award_high_hand, deal, ruling, status)
+@click.command("players")
+@click.argument("person", required=False, default="")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+@db_option
+def players(person: str, as_json: bool, db_url: str | None) -> None:
+    """The player registry across every tournament in the log: each person (the room's player
+    id) and his entries; with PERSON (an id or a registered name) each entry's kind, what it
+    paid, its place, prize and penalties. No hole card is ever shown."""
+    with user_errors(), open_store(db_url) as store:
+        t = Tournaments(Recorder(store))
+        people = registry(t.state(name) for name in t.tournaments())
+    if person:
+        found = find_person(people, person)
+        if not found:
+            raise click.ClickException(f"no person {person!r} in the registry: give his id "
+                                       "or a name he registered under")
+        people = {p["person"]: p for p in found}
+    if as_json:
+        click.echo(json.dumps({"people": list(people.values())}, indent=2))
+        return
+    for row in people.values():
+        entries = row["entries"]
+        click.echo(f"{row['person']}: {', '.join(row['names'])}, {len(entries)} entries in "
+                   f"{len({e['tournament'] for e in entries})} tournament(s)")
+        if not person:
+            continue
+        for e in entries:
+            click.echo(f"  {e['tournament']} {e['entry']} {e['kind'].replace('_', '-')}: paid "
+                       f"{e['paid'] / 100:.2f}, rebuys {e['rebuys']}"
+                       + (", add-on" if e["add_on"] else "")
+                       + (f", place {e['place']}" if e["place"] else ", in play")
+                       + (f", prize {e['prize'] / 100:.2f}" if e["prize"] else "")
+                       + "".join(f", penalty {pen['penalty']} ({pen['rule']})"
+                                 for pen in e["penalties"]))
+
+
+COMMANDS = (register, re_enter, rebuy, add_on, high_hand_fee, draw, level, break_, color_up,
+            antes, clock, move, balance, break_table, assign_bounty, award_high_hand, deal,
+            ruling, status, players)
 """The floor's steps as `handlog tournament` subcommands (cli_tournament.py adds them)."""

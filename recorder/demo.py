@@ -22,6 +22,8 @@ from handlog.recorder.structure import load_structure
 from handlog.recorder.tournament_service import Tournaments, table_stream
 
 DEMO_STRUCTURE = Path(__file__).resolve().parent.parent / "examples" / "tda-demo.toml"
+RE_ENTRY_STRUCTURE = DEMO_STRUCTURE.with_name("tda-re-entry.toml")
+REBUY_STRUCTURE = DEMO_STRUCTURE.with_name("tda-rebuy.toml")
 
 NAMES = (
     "Ada", "Bea", "Cal", "Dee", "Eli", "Fay", "Gus", "Hal", "Ivy", "Jon", "Kim", "Lou", "Max",
@@ -48,6 +50,9 @@ class DemoSummary:
     no_deal: str = ""
     """Why a deal asked for was not recorded (empty: recorded, or none asked for)."""
     hand_for_hand: bool = False
+    re_entries: int = 0
+    rebuys: int = 0
+    add_ons: int = 0
     winner: str = ""
     places: list[tuple[int, str]] = field(default_factory=list)
     seconds: float = 0.0
@@ -67,6 +72,8 @@ class _Demo:
         # records the same log, and two demos in one database never share an id.
         self.namespace = uuid.uuid5(uuid.NAMESPACE_URL, f"handlog-demo/{tournament}")
         self.count = 0
+        self.closed: set[str] = set()
+        """Persons whose re-entry was refused (closed or used up): no more tries."""
 
     def event_id(self) -> uuid.UUID:
         self.count += 1
@@ -97,6 +104,8 @@ def run_demo(
     penalty: bool = True,
     chip_count: bool = False,
     hand_for_hand: bool = False,
+    re_entries: int = 0,
+    rebuys: bool = False,
 ) -> DemoSummary:
     """Register `players`, draw seats over `tables`, play until a winner (or `hands` hands).
 
@@ -105,9 +114,13 @@ def run_demo(
     chip_chop, chip_chop_last_guaranteed) a deal when three players are left at the final
     table (where the profile allows deals). With `chip_count` the floor counts a table at the
     first break (one stack a chip over the log's, corrected by the director); with
-    `hand_for_hand` the last two tables play hand-for-hand."""
+    `hand_for_hand` the last two tables play hand-for-hand. With `re_entries` each player out
+    re-enters up to that many times while the structure takes re-entries; with `rebuys` a
+    player short of his starting stack sometimes rebuys during the rebuy levels, and most
+    take the add-on at its break."""
     started = time.perf_counter()
-    structure = structure or load_structure(DEMO_STRUCTURE)
+    structure = structure or load_structure(
+        RE_ENTRY_STRUCTURE if re_entries else REBUY_STRUCTURE if rebuys else DEMO_STRUCTURE)
     if players < 2:
         raise RuleViolation("demo", "a tournament needs at least 2 players")
     if tables * structure.seats_per_table < players:
@@ -126,8 +139,9 @@ def run_demo(
     jackpot = bool(structure.money.high_hand_fee)
     for index in range(players):
         # Octobermuck: the high-hand jackpot is optional; most players pay its fee.
+        # The room's player ids: the same person across the demos of one database.
         t.register(name, player_name(index), DIRECTOR,
-                   high_hand=jackpot and demo.rng.random() < 0.75)
+                   high_hand=jackpot and demo.rng.random() < 0.75, person=f"R{index + 1:03d}")
     t.draw_seats(name, tables, seed, DIRECTOR)
     t.start_level(name, DIRECTOR)
     hands_per_level = hands_per_level or max(6, 4 * tables)
@@ -153,6 +167,10 @@ def run_demo(
             summary.hands += 1
             hands_at_level += 1  # the hand's end was settled with it (Recorder.submit)
             _settle_bounties(demo)
+            if rebuys:
+                _rebuys(demo, table, summary)
+            if re_entries:
+                _re_entries(demo, summary, re_entries)
             if on_progress is not None:
                 on_progress(summary, len(t.state(name).remaining))
         if t.state(name).finished:
@@ -162,7 +180,7 @@ def run_demo(
         t.balance(name, DIRECTOR)
         if hands_at_level >= hands_per_level:
             hands_at_level = 0
-            _next_level(demo, summary, chip_count)
+            _next_level(demo, summary, chip_count, rebuys)
         if demo.rng.random() < 0.05:
             table = demo.rng.choice(t.state(name).tables)
             t.ruling(name, "TDA 45", "a verbal raise declaration is binding; the amount "
@@ -225,7 +243,58 @@ def _settle_bounties(demo: _Demo) -> None:
         t.assign_bounty(demo.tournament, referred.player, to, DIRECTOR)
 
 
-def _next_level(demo: _Demo, summary: DemoSummary, chip_count: bool = False) -> None:
+def _re_entries(demo: _Demo, summary: DemoSummary, most: int) -> None:
+    """Each person whose last entry is out re-enters, up to `most` times, while the structure
+    takes re-entries (a refusal ends his tries: late entry or re-entry closed)."""
+    t = demo.tournaments
+    state = t.state(demo.tournament)
+    last = {e.who: e for e in state.entrants}
+    for entry in last.values():
+        if entry.alive or entry.withdrew or entry.entry > most or state.finished:
+            continue
+        if entry.who in demo.closed:
+            continue
+        try:
+            t.re_enter(demo.tournament, entry.player, DIRECTOR, event_id=demo.event_id())
+            summary.re_entries += 1
+        except RuleViolation:
+            demo.closed.add(entry.who)
+        state = t.state(demo.tournament)
+
+
+def _rebuys(demo: _Demo, table: str, summary: DemoSummary) -> None:
+    """After a hand, a player at `table` short of the starting stack rebuys now and then,
+    while the structure sells rebuys (outside its levels the engine refuses: no rebuy)."""
+    t = demo.tournaments
+    state = t.state(demo.tournament)
+    tstate = t.table(demo.tournament, table).state
+    offered = state.structure.rebuy
+    if tstate is None or state.finished or not offered.last_level \
+            or not offered.first_level <= state.level <= offered.last_level:
+        return
+    for seat in tstate.seats:
+        if 0 < seat.stack < state.structure.starting_stack and demo.rng.random() < 0.5:
+            try:
+                t.rebuy(demo.tournament, seat.player, DIRECTOR, event_id=demo.event_id())
+                summary.rebuys += 1
+            except RuleViolation:
+                pass  # his count used up, or over the stack: the engine said no
+
+
+def _add_ons(demo: _Demo, summary: DemoSummary) -> None:
+    """At the add-on's break most players still in take it."""
+    t = demo.tournaments
+    state = t.state(demo.tournament)
+    if not (state.on_break and state.level == state.structure.add_on.after_level):
+        return
+    for entry in state.remaining:
+        if entry.seated and not entry.add_on and demo.rng.random() < 0.8:
+            t.add_on(demo.tournament, entry.player, DIRECTOR, event_id=demo.event_id())
+            summary.add_ons += 1
+
+
+def _next_level(demo: _Demo, summary: DemoSummary, chip_count: bool = False,
+                add_ons: bool = False) -> None:
     """The next level, after whatever the schedule wants first (break, color-up, antes)."""
     t = demo.tournaments
     name = demo.tournament
@@ -239,6 +308,8 @@ def _next_level(demo: _Demo, summary: DemoSummary, chip_count: bool = False) -> 
         except RuleViolation as violation:
             legal = " ".join(violation.legal)
             if state.on_break:
+                if add_ons and state.structure.add_on.after_level:
+                    _add_ons(demo, summary)
                 if chip_count and not summary.chip_counts:
                     _count_chips(demo, summary)
                 t.end_break(name, DIRECTOR)

@@ -22,6 +22,7 @@ from handlog.engine import words
 from handlog.engine.breaking import table_to_break
 from handlog.engine.clock import level_clock
 from handlog.engine.deals import deal_open
+from handlog.engine.entries import offered
 from handlog.engine.errors import RuleViolation
 from handlog.engine.hand_for_hand import round_status
 from handlog.engine.money import high_hand_proposal, money_block
@@ -124,6 +125,12 @@ HEADS_KEPT = 64
 CHANGES_KEPT = 1024
 """Versions of a tournament whose player-row changes are kept: a delta against a view older
 than that is answered with the whole view."""
+
+
+def _offers(state: TournamentState) -> dict[str, bool]:
+    """Which entries beyond the first are sold (the floor shows their buttons; the engine
+    decides each one)."""
+    return {k: v and not state.finished for k, v in offered(state.structure).items()}
 
 
 def _row_key(row: dict[str, Any]) -> tuple[str, int, int]:
@@ -531,7 +538,7 @@ def tournament_view(tournament: str, state: TournamentState, version: int, log: 
          "break_after": (b.minutes if (b := s.break_after(lv.number)) else 0)}
         for lv in s.levels if state.level - 1 <= lv.number <= state.level + 3
     ]
-    pool = len(state.entrants) * s.money.prize_pool_per_entry
+    pool = state.prize_pool
     prizes = []
     if state.prizes is not None:
         prizes = [{"place": a.place, "name": names.get(a.player, a.player), "amount": a.amount}
@@ -556,6 +563,7 @@ def tournament_view(tournament: str, state: TournamentState, version: int, log: 
         "average_stack": ledger.total // remaining if remaining else 0,
         "chip_unit": state.chip_unit,
         "registration_open": late_entry_open(state),
+        "offers": _offers(state),
         # `players` and `unseated` (rows.lists): the first LIST_LIMIT rows of each, ordered
         # by table, seat and `n`, the entry's number (registration order).
         "players_count": len(rows.players),

@@ -22,6 +22,7 @@ from typing import Any, TypeVar
 from handlog.engine.profiles import profile_problems, room_profile_ref
 from handlog.engine.structure import (
     ANTE_KINDS,
+    AddOn,
     AnteCheckpoint,
     AnteKind,
     BlindLevel,
@@ -31,6 +32,8 @@ from handlog.engine.structure import (
     LateEntry,
     Money,
     PayoutBracket,
+    Rebuy,
+    ReEntry,
     Structure,
     structure_problems,
 )
@@ -183,7 +186,8 @@ def _show(value: Any) -> str:
 
 
 _TOP = ("name", "profile", "starting_stack", "seats_per_table", "denominations", "levels",
-        "breaks", "color_ups", "ante_checkpoint", "late_entry", "payouts", "money")
+        "breaks", "color_ups", "ante_checkpoint", "late_entry", "payouts", "money", "re_entry",
+        "rebuy", "add_on")
 _DENOMINATION = ("colour", "value", "count")
 _LEVEL = ("small_blind", "big_blind", "ante", "ante_kind", "minutes")
 _BREAK = ("after_level", "minutes")
@@ -191,6 +195,10 @@ _COLOR_UP = ("after_level", "remove", "unless_antes")
 _CHECKPOINT = ("after_level", "players_at_least")
 _LATE = ("last_level", "through_break")
 _PAYOUT = ("min_players", "max_players", "percents", "scale_to_pool")
+_RE_ENTRY = ("per_person", "last_level", "cost", "prize_pool")
+_REBUY = ("first_level", "last_level", "stack_at_most", "per_entry", "cost", "prize_pool",
+          "chips")
+_ADD_ON = ("after_level", "cost", "prize_pool", "chips")
 _MONEY = ("currency", "buy_in", "prize_pool_per_entry", "bounty", "high_hand_fee",
           "payout_rounding")
 
@@ -271,6 +279,9 @@ def parse_structure(data: dict[str, Any], file: str = "<structure>") -> Structur
             for r in top.tables("payouts", _PAYOUT)
         ),
         money=_optional(money_reader, _money, Money()),
+        re_entry=_optional(top.table("re_entry", _RE_ENTRY), _re_entry, ReEntry()),
+        rebuy=_optional(top.table("rebuy", _REBUY), _rebuy, Rebuy()),
+        add_on=_optional(top.table("add_on", _ADD_ON), _add_on, AddOn()),
     )
     if problems:
         # Meaning is checked only on a well-formed file, so each mistake is reported once.
@@ -317,6 +328,29 @@ def _money(r: _Reader) -> Money:
         high_hand_fee=r.hundredths("high_hand_fee", amount),
         payout_rounding=r.hundredths("payout_rounding", amount, default=100),
     )
+
+
+def _re_entry(r: _Reader) -> ReEntry:
+    amount = "an amount of money"
+    return ReEntry(per_person=r.integer("per_person", required=True),
+                   last_level=r.integer("last_level"), cost=r.hundredths("cost", amount),
+                   prize_pool=r.hundredths("prize_pool", amount))
+
+
+def _rebuy(r: _Reader) -> Rebuy:
+    amount = "an amount of money"
+    return Rebuy(first_level=r.integer("first_level", default=1),
+                 last_level=r.integer("last_level", required=True),
+                 stack_at_most=r.integer("stack_at_most"), per_entry=r.integer("per_entry"),
+                 cost=r.hundredths("cost", amount), prize_pool=r.hundredths("prize_pool", amount),
+                 chips=r.integer("chips", required=True))
+
+
+def _add_on(r: _Reader) -> AddOn:
+    amount = "an amount of money"
+    return AddOn(after_level=r.integer("after_level", required=True),
+                 cost=r.hundredths("cost", amount), prize_pool=r.hundredths("prize_pool", amount),
+                 chips=r.integer("chips", required=True))
 
 
 STRUCTURE_BYTES = 200_000  # characters of a structure file, in the CLI and over HTTP (6 kB is

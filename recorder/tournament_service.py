@@ -49,6 +49,7 @@ from handlog.engine.tournament import (
 from handlog.engine.tournament_commands import TournamentCommand
 from handlog.engine.tournament_decide import (
     Decision,
+    decide_add_on,
     decide_assign_bounty,
     decide_award_high_hand,
     decide_correct_stack,
@@ -57,6 +58,7 @@ from handlog.engine.tournament_decide import (
     decide_draw_seats,
     decide_hand_for_hand,
     decide_penalty,
+    decide_rebuy,
     decide_register,
     decide_settlement,
     decide_start_level,
@@ -66,6 +68,7 @@ from handlog.engine.tournament_decide import (
     unseated,
 )
 from handlog.engine.tournament_events import (
+    AddOnPurchased,
     AntesDecided,
     BountyAssigned,
     BreakEnded,
@@ -83,6 +86,7 @@ from handlog.engine.tournament_events import (
     PlayerEliminated,
     PlayerMoved,
     PlayerRegistered,
+    RebuyPurchased,
     RulingRecorded,
     SeatsDrawn,
     StackCorrected,
@@ -391,18 +395,51 @@ class Tournaments:
         return found
 
     def register(self, tournament: str, name: str, actor: Actor, player: str = "", *,
-                 high_hand: bool = False, event_id: uuid.UUID | None = None,
+                 high_hand: bool = False, person: str = "", event_id: uuid.UUID | None = None,
                  expected_version: int | None = None) -> tuple[str, Recorded]:
-        """An entry; once play has started the late entrant is drawn into the free seat at
-        the shortest table at once (one transaction)."""
-        check_name(name, "name")
-        fields = {"name": name} | ({"player": player} if player else {})
+        """An entry of `person` (the room's id; generated when empty); once play has started
+        the late entrant is drawn into the free seat at the shortest table at once (one
+        transaction). A person whose entry is out re-enters (engine.entries)."""
+        if name:
+            check_name(name, "name")
+        fields = ({"name": name} if name else {}) | ({"player": player} if player else {})
+        fields |= {"person": person} if person else {}
         recorded = self._atomic(
             tournament, _ids(event_id), expected_version, _Intent(PlayerRegistered.TYPE, fields),
-            lambda state, _v: decide_register(state, player, name, high_hand), actor)
+            lambda state, _v: decide_register(state, player, name, high_hand, person), actor)
         event = recorded.events[0].decode()
         assert isinstance(event, PlayerRegistered)
         return event.player, recorded
+
+    def re_enter(self, tournament: str, player: str, actor: Actor, *,
+                 event_id: uuid.UUID | None = None,
+                 expected_version: int | None = None) -> tuple[str, Recorded]:
+        """A re-entry of the person whose entry `player` is out: his new entry id."""
+        state = self.state(tournament)
+        out = state.entrant(player)
+        if out is None:
+            raise RuleViolation("re-entry", f"no entry {player!r}",
+                                tuple(e.player for e in state.entrants if not e.alive))
+        return self.register(tournament, "", actor, player, person=out.who,
+                             event_id=event_id, expected_version=expected_version)
+
+    def rebuy(self, tournament: str, player: str, actor: Actor, *,
+              event_id: uuid.UUID | None = None,
+              expected_version: int | None = None) -> Recorded:
+        """A rebuy, the chips added at his table in the same transaction."""
+        return self._atomic(
+            tournament, _ids(event_id), expected_version,
+            _Intent(RebuyPurchased.TYPE, {"player": player}),
+            lambda state, _v: decide_rebuy(state, player, self._tables(tournament)), actor)
+
+    def add_on(self, tournament: str, player: str, actor: Actor, *,
+               event_id: uuid.UUID | None = None,
+               expected_version: int | None = None) -> Recorded:
+        """The add-on, the chips added at his table in the same transaction."""
+        return self._atomic(
+            tournament, _ids(event_id), expected_version,
+            _Intent(AddOnPurchased.TYPE, {"player": player}),
+            lambda state, _v: decide_add_on(state, player, self._tables(tournament)), actor)
 
     def draw_seats(self, tournament: str, tables: int, seed: int | None, actor: Actor, *,
                    event_id: uuid.UUID | None = None,
@@ -834,7 +871,13 @@ def _clock(t: Tournaments, tournament: str, c: tc.Clock, actor: Actor,
 
 _EXECUTE: dict[type, Callable[[Tournaments, str, Any, Actor, dict[str, Any]], bool]] = {
     tc.Register: lambda t, tournament, c, actor, ids: t.register(
-        tournament, c.name, actor, high_hand=c.high_hand, **ids)[1].retried,
+        tournament, c.name, actor, high_hand=c.high_hand, person=c.person, **ids)[1].retried,
+    tc.ReEnter: lambda t, tournament, c, actor, ids: t.re_enter(
+        tournament, c.player, actor, **ids)[1].retried,
+    tc.Rebuy: lambda t, tournament, c, actor, ids: t.rebuy(
+        tournament, c.player, actor, **ids).retried,
+    tc.AddOn: lambda t, tournament, c, actor, ids: t.add_on(
+        tournament, c.player, actor, **ids).retried,
     tc.DrawSeats: lambda t, tournament, c, actor, ids: t.draw_seats(
         tournament, c.tables, c.seed, actor, **ids).retried,
     tc.StartLevel: lambda t, tournament, c, actor, ids: t.start_level(

@@ -45,7 +45,7 @@ from handlog.engine.events import (
     PotAwarded,
     StackAdjusted,
 )
-from handlog.engine.money import money_block
+from handlog.engine.money import entries_by_person, money_block
 from handlog.engine.structure import payout_bracket, payouts_for
 from handlog.engine.tournament_events import (
     ChipsColoredUp,
@@ -544,7 +544,9 @@ def _tournament(record: TournamentRecord, tables: Sequence[TableHands],
         "player": e.player, "name": e.name, "late": e.late, "chips_deducted": e.chips_deducted,
         "place": e.place, "withdrew": e.withdrew, "table": e.table, "seat": e.seat,
         "out_table": e.out_table, "out_hand": e.out_hand, "chips_at_start": e.chips_at_start,
+        "person": e.who, "entry": e.entry, "rebuys": e.rebuys, "add_on": e.add_on,
     } for e in state.entrants]
+    out["entries"] = entries_by_person(state)
     ledger = state.ledger
     mine = [t for t in tables if t.tournament == record.tournament]
     at_tables = sum(t.fold.state.chips() for t in mine if t.fold.state is not None)
@@ -554,7 +556,7 @@ def _tournament(record: TournamentRecord, tables: Sequence[TableHands],
         "starting_chips": ledger.starting_chips, "late_deductions": ledger.late_deductions,
         "color_up_change": ledger.color_up_change, "carried_to_pots": ledger.carried_to_pots,
         "withdrawn": ledger.withdrawn, "corrected": ledger.corrected,
-        "expected_total": ledger.total,
+        "bought": ledger.bought, "expected_total": ledger.total,
         "at_tables": at_tables, "hand_in_progress": in_hand,
         "balanced": at_tables == ledger.total,
     }

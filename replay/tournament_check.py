@@ -3,13 +3,26 @@ the chip total is what the tournament's events say it must be."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from handlog.engine.chip_counts import count_findings
+from handlog.engine.entries import add_on, next_entry, rebuy
 from handlog.engine.errors import RuleViolation
 from handlog.engine.events import PlayerLeft, PlayerSeated, PotCarried, StackAdjusted
 from handlog.engine.money import money_findings
 from handlog.engine.table import TableState
-from handlog.engine.tournament_events import ChipsColoredUp, PlayerEliminated
-from handlog.engine.tournament_state import expected_chip_total, fold_tournament
+from handlog.engine.tournament_events import (
+    AddOnPurchased,
+    ChipsColoredUp,
+    PlayerEliminated,
+    PlayerRegistered,
+    RebuyPurchased,
+)
+from handlog.engine.tournament_state import (
+    apply_tournament,
+    expected_chip_total,
+    fold_tournament,
+)
 from handlog.replay.fold import Finding, TableFold
 from handlog.schema.store import StoredEvent
 
@@ -44,6 +57,7 @@ def check_tournament(stream: str, stored: list[StoredEvent],
             if isinstance(event, PlayerLeft) and event.reason == "eliminated":
                 eliminated_at_tables[event.player] = key
     findings.extend(_seated_once(stream, tournament, mine))
+    findings.extend(entry_findings(stream, [e.version for e in stored], events))
     out = {e.player: e for e in state.entrants if not e.alive and not e.withdrew}
     for version, event in zip((e.version for e in stored), events, strict=True):
         if isinstance(event, PlayerEliminated) and event.player not in eliminated_at_tables:
@@ -92,6 +106,53 @@ def check_tournament(stream: str, stored: list[StoredEvent],
         findings.append(Finding(stream, 0, "tournament", "chip-total",
                                 "the chips at the tables differ from what the tournament's "
                                 "events allow", str(expected), str(chips)))
+    return findings
+
+
+def entry_findings(stream: str, versions: list[int], events: list[object]) -> list[Finding]:
+    """Each re-entry, rebuy and add-on decided again by the engine on the state before it:
+    a recorded one the engine refuses (the rule it names), or one that differs in its
+    entry number, chips or money, is a finding. A person's first entry only needs that he
+    had none before (a set, not a re-decision: a field of thousands stays linear)."""
+    findings: list[Finding] = []
+    if not any(isinstance(e, RebuyPurchased | AddOnPurchased)
+               or (isinstance(e, PlayerRegistered) and e.entry > 1) for e in events):
+        return _first_entries(stream, versions, events)
+    state = None
+    for version, event in zip(versions, events, strict=True):
+        if state is not None and isinstance(
+                event, PlayerRegistered | RebuyPurchased | AddOnPurchased):
+            try:
+                again: object = None
+                if isinstance(event, RebuyPurchased):
+                    again = rebuy(state, event.player, event.stack_before)
+                elif isinstance(event, AddOnPurchased):
+                    again = add_on(state, event.player)
+                elif event.person:
+                    again = replace(event, entry=next_entry(state, event.person))
+            except RuleViolation as violation:
+                findings.append(Finding(stream, version, event.TYPE, violation.rule,
+                                        violation.message, "refused", "recorded"))
+            else:
+                if again is not None and again != event:
+                    findings.append(Finding(stream, version, event.TYPE, event.rule or
+                                            "registration", "the entry differs from what the "
+                                            "structure sells", str(again), str(event)))
+        state = apply_tournament(state, event)  # type: ignore[arg-type]
+    return findings
+
+
+def _first_entries(stream: str, versions: list[int], events: list[object]) -> list[Finding]:
+    """Without re-entries every person has one entry: a second is a finding."""
+    seen: set[str] = set()
+    findings: list[Finding] = []
+    for version, event in zip(versions, events, strict=True):
+        if isinstance(event, PlayerRegistered) and event.person:
+            if event.person in seen:
+                findings.append(Finding(stream, version, event.TYPE, "registration",
+                                        f"{event.person} already holds an entry: one person, "
+                                        "one live entry", "refused", "recorded"))
+            seen.add(event.person)
     return findings
 
 

@@ -332,6 +332,10 @@ UPCASTERS: dict[tuple[str, int], Upcaster] = {
     ("event_voided", 1): _reason_and_rule_v1,
     ("event_amended", 2): _rule_v1,
     ("player_registered", 1): _rule_v1,
+    # v3 added person and entry, v2 the structure's re_entry, rebuy and add_on: their
+    # defaults (the entry is its own person, a first entry; none offered) are what old logs mean.
+    ("player_registered", 2): dict,
+    ("tournament_created", 1): dict,
     ("seats_drawn", 1): _reason_v1,
     ("table_closed", 1): _reason_v1,
     ("button_drawn", 1): _rule_v1,

@@ -37,6 +37,7 @@ from handlog.engine.commands import (
     PushChips,
     ShowCards,
 )
+from handlog.engine.entries import rebuy
 from handlog.engine.errors import RuleViolation
 from handlog.engine.events import ButtonPlaced, PlayerLeft, PlayerSeated, TableOpened
 from handlog.engine.hand import (
@@ -457,6 +458,15 @@ def deal(profile: str) -> Any:
     return outcome(lambda: check_deal_allowed(started(profile, 4).state))
 
 
+def rebuy_at_level_1(profile: str) -> Any:
+    log = Log(example("tda-rebuy", profile))
+    for p in players(4):
+        log.add(register(log.state, p, p))
+    log.add(draw_seats(log.state, ("A",), players(4), seed="1"))
+    log.add(start_level(log.state))
+    return outcome(lambda: rebuy(log.state, "p01", 1000).chips)
+
+
 # --- the flips ------------------------------------------------------------------------------
 
 
@@ -535,6 +545,7 @@ FLIPS: dict[str, Flip] = {
     "absent_eliminated_after_full_level": Flip(_toggle, absent_for_a_whole_level),
     "bubble_busts_share": Flip(_toggle, bubble_burst),
     "deals_allowed": Flip(_toggle, deal),
+    "re_entries_and_rebuys": Flip(_toggle, rebuy_at_level_1),
 }
 
 

@@ -69,6 +69,9 @@ function formCommand(t, kind, data, form) {
     return minutes > 0 ? tournamentCommand(t, { type: "start_break", minutes }, "extra break") : null;
   }
   if (kind === "register") return tournamentCommand(t, { type: "register", name: data.name, high_hand: "high_hand" in data }, `register ${data.name}`);
+  if (kind === "re-enter") return tournamentCommand(t, { type: "re_enter", player: data.player }, "re-entry");
+  if (kind === "rebuy") return tournamentCommand(t, { type: "rebuy", player: data.player }, "rebuy");
+  if (kind === "add-on") return tournamentCommand(t, { type: "add_on", player: data.player }, "add-on");
   if (kind === "high-hand-fee") return tournamentCommand(t, { type: "high_hand_fee", player: data.player, paid: data.paid === "paid" }, "high-hand fee");
   if (kind === "award-high-hand") {
     const players = Object.keys(data).filter((key) => key.startsWith("holder:")).map((key) => key.slice(7));

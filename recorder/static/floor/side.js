@@ -35,6 +35,26 @@ function registration(t) {
   return html`<section class="box"><h2>Registration and seats</h2>${form}${unseated}</section>`;
 }
 
+// Entries beyond the first, as the structure sells them (t.offers): a re-entry of a person
+// whose entry is out, a rebuy, the add-on. The engine decides each and names the rule it
+// refuses on.
+function entriesBox(t) {
+  const o = t.offers || {};
+  if (!o.re_entry && !o.rebuy && !o.add_on) return nothing;
+  const out = t.eliminations.filter((e) => e.player);
+  const players = t.players.map((p) => html`<option value=${p.player}>${p.name} (T${p.table} s${p.seat})</option>`);
+  const reEnter = o.re_entry
+    ? html`<form class="form" data-form="re-enter" data-t=${t.id}><select name="player" aria-label="Entry out to re-enter">${out.map((e) => html`<option value=${e.player}>${e.name} (${e.place}.)</option>`)}</select><button type="submit" class="btn" ?disabled=${!out.length}>Re-enter</button></form>`
+    : nothing;
+  const rebuy = o.rebuy
+    ? html`<form class="form" data-form="rebuy" data-t=${t.id}><select name="player" aria-label="Player who rebuys">${players}</select><button type="submit" class="btn">Rebuy</button></form>`
+    : nothing;
+  const addOn = o.add_on
+    ? html`<form class="form" data-form="add-on" data-t=${t.id}><select name="player" aria-label="Player who takes the add-on">${players}</select><button type="submit" class="btn">Add-on</button></form>`
+    : nothing;
+  return html`<section class="box entries-desk"><h2>Re-entries, rebuys and add-ons</h2>${reEnter}${rebuy}${addOn}</section>`;
+}
+
 function moves(t) {
   const hfh = t.tables.length > 1 || t.hand_for_hand
     ? cmd(t, "hand_for_hand", t.hand_for_hand ? "End hand-for-hand" : "Start hand-for-hand", "wide", { on: !t.hand_for_hand })
@@ -82,7 +102,7 @@ function highHandDesk(t) {
 // settle (the jackpot, a count's differences, rulings).
 function directorsBoxes(t) {
   if (t.finished) return html`${chipCountBox(t)}${highHandDesk(t)}${ruling(t)}`;
-  return html`${registration(t)}${moves(t)}${penalties(t)}${chipCountBox(t)}${bounties(t)}${highHandDesk(t)}${dealBox(t)}${ruling(t)}`;
+  return html`${registration(t)}${entriesBox(t)}${moves(t)}${penalties(t)}${chipCountBox(t)}${bounties(t)}${highHandDesk(t)}${dealBox(t)}${ruling(t)}`;
 }
 
 function highHandBox(t) {
@@ -91,7 +111,7 @@ function highHandBox(t) {
   return html`<section class="box"><h2>High hand</h2><div class="high-hand">${h.cards ? `${h.cards} · ${h.players.map((p) => p.name).join(", ")}` : "none posted yet"}${h.awarded ? ` · paid ${h.shares.map((x) => `${x.name} ${t.currency} ${money(x.amount)}`).join(", ")}` : ""}</div></section>`;
 }
 
-const MONEY = ["buy_ins", "fees", "bounty_pool", "high_hand_pool", "prizes_paid", "bounties_paid", "high_hand_paid", "unaccounted"];
+const MONEY = ["buy_ins", "re_entries", "rebuys", "add_ons", "fees", "bounty_pool", "high_hand_pool", "prizes_paid", "bounties_paid", "high_hand_paid", "unaccounted"];
 
 // What everyone may read of a tournament.
 function publicBoxes(t) {
