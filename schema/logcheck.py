@@ -1037,7 +1037,12 @@ def check_store(store: EventStore, checkpoints: Sequence[GivenCheckpoint] = (),
             tree_head: tuple[int, bytes] | None = (head.size, head.root)
         except ValueError:
             tree_head = None  # a leaf row is missing or damaged: the leaves' check names it
-        stored_checkpoints = [(int(r[0]), str(r[1])) for r in rows(
+        # Each stored checkpoint with the witnesses' cosignature lines kept beside it.
+        lines: dict[int, str] = {}
+        for number, line in rows("SELECT checkpoint_id, line FROM log_cosignatures "
+                                 "ORDER BY checkpoint_id, cosigned_at, witness"):
+            lines[int(number)] = lines.get(int(number), "") + str(line) + "\n"
+        stored_checkpoints = [(int(r[0]), str(r[1]) + lines.get(int(r[0]), "")) for r in rows(
             "SELECT checkpoint_id, note FROM log_checkpoints ORDER BY checkpoint_id")]
         leaves_sql = "SELECT position, leaf_hash FROM merkle_leaves ORDER BY leaf_index"
 

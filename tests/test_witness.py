@@ -23,8 +23,13 @@ from handlog.recorder.service import Recorder
 from handlog.recorder.signing import Checkpointer, sign_checkpoints
 from handlog.recorder.witness import Witness, make_request, make_server
 from handlog.recorder.witness_client import WitnessClient
-from handlog.schema.checkpoint import SigningKey, latest_checkpoint, record_checkpoint
-from handlog.schema.cosignature import WitnessSigningKey
+from handlog.schema.checkpoint import (
+    SigningKey,
+    latest_checkpoint,
+    record_checkpoint,
+    stored_checkpoints,
+)
+from handlog.schema.cosignature import WitnessSigningKey, verify_cosignatures
 from handlog.schema.proof import consistency_path
 from handlog.schema.store import EventStore, open_store, upgrade_database
 
@@ -96,8 +101,10 @@ def cosigned_files(folder: Path) -> list[str]:
 
 def test_a_witnessed_log_is_clean_with_two_witnesses(db_url: str, tmp_path: Path,
                                                      witnesses: list[Running]) -> None:
-    """Every checkpoint is cosigned by both; `--min-witnesses 2` accepts the log, and the
-    report shows each witness's cosignature time beside the signed time."""
+    """Every checkpoint is cosigned by both and the cosignatures are stored in the database
+    beside their checkpoint: `--min-witnesses 2` accepts the log from the database alone (and
+    from its export, offline), showing each witness's cosignature time beside the signed
+    time."""
     keys = write_keys(tmp_path)
     upgrade_database(db_url)
     with open_store(db_url) as store:
@@ -108,14 +115,21 @@ def test_a_witnessed_log_is_clean_with_two_witnesses(db_url: str, tmp_path: Path
         signer.sign("on_demand")
         settle(clients)
         assert [c.status.cosigned_size for c in clients] == [5, 5]
-    result = handlog("log", "verify", "--db", db_url, "--key", str(keys["room"]),
-                     "--witness-key", str(keys["league"]), "--witness-key",
-                     str(keys["players"]), "--min-witnesses", "2",
-                     *cosigned_files(tmp_path / "cosigned"))
-    assert result.exit_code == 0, result.output
-    assert "cosigned by league.example/treasurer at " in result.output
-    assert "cosigned by players.example/association at " in result.output
-    assert result.output.splitlines()[-1].endswith("and cosigned by at least 2 witness(es)")
+        kept = stored_checkpoints(store)
+        assert [sorted(c.witness for c in k.cosignatures) for k in kept] == [
+            sorted([LEAGUE.name, PLAYERS.name])] * 2
+        assert len(verify_cosignatures(kept[-1].cosigned_text,
+                                       [LEAGUE.verifier, PLAYERS.verifier])) == 2
+    witness_keys = ["--key", str(keys["room"]), "--witness-key", str(keys["league"]),
+                    "--witness-key", str(keys["players"]), "--min-witnesses", "2"]
+    exported = tmp_path / "log.jsonl"
+    assert handlog("log", "export", "--db", db_url, "--out", str(exported)).exit_code == 0
+    for source in (["--db", db_url], [str(exported)]):
+        result = handlog("log", "verify", *source, *witness_keys)
+        assert result.exit_code == 0, result.output
+        assert "cosigned by league.example/treasurer at " in result.output
+        assert "cosigned by players.example/association at " in result.output
+        assert result.output.splitlines()[-1].endswith("and cosigned by at least 2 witness(es)")
 
 
 def test_a_consistent_rewrite_signed_with_the_room_key_is_refused_by_the_witnesses(
