@@ -23,12 +23,14 @@ from handlog.recorder.service import Recorder
 from handlog.recorder.signing import Checkpointer, sign_checkpoints
 from handlog.recorder.witness import Witness, make_request, make_server
 from handlog.recorder.witness_client import WitnessClient
+from handlog.replay.report import build_report
 from handlog.schema.checkpoint import (
     SigningKey,
     latest_checkpoint,
     record_checkpoint,
     stored_checkpoints,
 )
+from handlog.schema.codec import format_utc
 from handlog.schema.cosignature import WitnessSigningKey, verify_cosignatures
 from handlog.schema.proof import consistency_path
 from handlog.schema.store import EventStore, open_store, upgrade_database
@@ -130,6 +132,44 @@ def test_a_witnessed_log_is_clean_with_two_witnesses(db_url: str, tmp_path: Path
         assert "cosigned by league.example/treasurer at " in result.output
         assert "cosigned by players.example/association at " in result.output
         assert result.output.splitlines()[-1].endswith("and cosigned by at least 2 witness(es)")
+
+
+def test_the_report_shows_each_checkpoint_s_signed_time_beside_each_cosignature(
+        db_url: str, tmp_path: Path, witnesses: list[Running]) -> None:
+    """A demo recorded by a room that signs as `serve` does, with two witnesses: the
+    report (JSON and HTML) lists every checkpoint with the time inside its signed text and
+    each witness's cosignature time, from the database."""
+    from handlog.recorder.demo import run_demo
+
+    upgrade_database(db_url)
+    with open_store(db_url) as store:
+        recorder = Recorder(store)
+        clients = [WitnessClient(w.url, w.witness.key.verifier, store, tmp_path)
+                   for w in witnesses]
+        signer = sign_checkpoints(recorder, store, ROOM, 3600,
+                                  after=lambda taken: [c.submit(taken) for c in clients])
+        run_demo(recorder, players=6, tables=1, seed=3, hands=3)
+        signer.flush()
+        settle(clients)
+        kept = stored_checkpoints(store)
+        report = build_report(store)
+        for client in clients:
+            client.close()
+    shown = report.data["checkpoints"]
+    assert len(shown) == len(kept) >= 2
+    for checkpoint, stored in zip(shown, kept, strict=True):
+        assert stored.checkpoint.signed_at is not None
+        assert checkpoint["signed_at"] == format_utc(stored.checkpoint.signed_at)
+        assert {c["cosigned_at"] for c in checkpoint["cosignatures"]} == {
+            format_utc(c.cosigned_at) for c in stored.cosignatures}
+    last = shown[-1]
+    assert sorted(c["witness"] for c in last["cosignatures"]) == sorted(
+        [LEAGUE.name, PLAYERS.name])
+    page = report.to_html()
+    assert "Cosigned at (witness)" in page
+    assert f"<td>{last['signed_at']}</td>" in page
+    for cosignature in last["cosignatures"]:
+        assert f"{cosignature['witness']} at {cosignature['cosigned_at']}" in page
 
 
 def test_a_consistent_rewrite_signed_with_the_room_key_is_refused_by_the_witnesses(

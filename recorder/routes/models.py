@@ -243,5 +243,24 @@ class WitnessesAnswer(BaseModel):
     witnesses: list[WitnessState]
 
 
+class SignOffView(BaseModel):
+    tournament: str
+    director: str = Field(description="who signed, as the room knows them")
+    signed_at: str = Field(description="the time inside the signed text (UTC)")
+    checkpoint: int = Field(description="the number of the checkpoint the results rest on")
+    size: int = Field(description="that checkpoint's size")
+    results: int = Field(description="how many result events were signed off")
+    text: str = Field(description="the signed note (handlog-sign-off/v1)")
+
+
+class SignOffAnswer(BaseModel):
+    sign_off: SignOffView
+    director_key: str = Field(description="the director's public key that checks it")
+
+
+class SignOffsAnswer(BaseModel):
+    sign_offs: list[SignOffView]
+
+
 class CheckpointAnswer(BaseModel):
     checkpoint: Checkpoint | None
