@@ -17,7 +17,7 @@ from handlog.recorder.api_spec import (
 )
 from handlog.recorder.app_services import Services
 from handlog.recorder.auth import AuthError
-from handlog.recorder.floor_cards import checkpoint_view
+from handlog.recorder.floor_cards import checkpoint_view, sign_off_view, witness_views
 from handlog.recorder.routes.deps import (
     CHANGES,
     SIGNED_IN,
@@ -41,7 +41,7 @@ from handlog.schema.checkpoint import (
     load_or_create_signing_key,
     record_checkpoint,
 )
-from handlog.schema.sign_off import SignOff, sign_off_results, stored_sign_offs
+from handlog.schema.sign_off import sign_off_results, stored_sign_offs
 
 router = APIRouter(tags=["log"])
 
@@ -81,13 +81,6 @@ def _checkpoint_now(services: Services, reason: str) -> StoredCheckpoint:
         services.store, services.signing_key, reason)
 
 
-def sign_off_view(number: int, sign_off: SignOff) -> dict[str, Any]:
-    return {"tournament": sign_off.tournament.removeprefix("tournament-"),
-            "director": sign_off.director, "signed_at": sign_off.signed_at,
-            "checkpoint": number, "size": sign_off.size, "results": len(sign_off.results),
-            "text": sign_off.text}
-
-
 @router.post("/api/tournaments/{tournament}/sign-off", responses=SIGN_OFF,
              response_model=SignOffAnswer, dependencies=CHANGES)
 def sign_off(tournament: Annotated[str, PathParam(pattern=STREAM_PATTERN)],
@@ -122,7 +115,4 @@ def sign_offs(session: Reader, services: ServicesDep) -> dict[str, Any]:
 def witnesses(session: Reader, services: ServicesDep) -> dict[str, Any]:
     """The witnesses each checkpoint is posted to (`serve --witness`): the size each last
     cosigned, a checkpoint still pending, and why the last attempt failed (a witness down)."""
-    return {"witnesses": [
-        {"witness": c.status.witness, "cosigned_size": c.status.cosigned_size,
-         "pending_size": c.status.pending_size, "error": c.status.error}
-        for c in services.witnesses]}
+    return {"witnesses": witness_views(services.witnesses)}
