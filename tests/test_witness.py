@@ -10,13 +10,15 @@ import json
 import struct
 import threading
 import time
+import uuid
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+import sqlalchemy as sa
 from click.testing import CliRunner, Result
-from conftest_store import new_events
+from conftest_store import new_events, url_with_search_path
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 
 from handlog.recorder.service import Recorder
@@ -32,8 +34,16 @@ from handlog.schema.checkpoint import (
 )
 from handlog.schema.codec import format_utc
 from handlog.schema.cosignature import WitnessSigningKey, verify_cosignatures
+from handlog.schema.database import create_engine
 from handlog.schema.proof import consistency_path
 from handlog.schema.store import EventStore, open_store, upgrade_database
+from handlog.schema.tables import (
+    checkpoints_table,
+    cosignatures_table,
+    events_table,
+    merkle_leaves_table,
+    streams_table,
+)
 
 ROOM = SigningKey("casino.example/poker-room", bytes(range(32)))
 LEAGUE = WitnessSigningKey("league.example/treasurer", bytes(range(1, 33)))
@@ -76,6 +86,51 @@ def witnesses(tmp_path: Path) -> Iterator[list[Running]]:
     for server in servers:
         server.shutdown()
         server.server_close()
+
+
+@pytest.fixture
+def second_url(db_url: str, tmp_path: Path, request: pytest.FixtureRequest) -> Iterator[str]:
+    """Another empty database on the same backend as `db_url` (a file, or a schema)."""
+    if db_url.startswith("sqlite"):
+        yield f"sqlite:///{tmp_path / 'second.db'}"
+        return
+    server = request.getfixturevalue("postgres_server_url")
+    schema = f"t_{uuid.uuid4().hex}"
+    admin = sa.create_engine(server)
+    try:
+        with admin.begin() as connection:
+            connection.exec_driver_sql(f'CREATE SCHEMA "{schema}"')
+        yield url_with_search_path(server, schema)
+    finally:
+        with admin.begin() as connection:
+            connection.exec_driver_sql(f'DROP SCHEMA IF EXISTS "{schema}" CASCADE')
+        admin.dispose()
+
+
+LOG_TABLES = (streams_table, events_table, merkle_leaves_table, checkpoints_table,
+              cosignatures_table)
+
+
+def copy_database(source: str, target: str) -> None:
+    """A backup of the log taken now: every row of the log's tables, as they are, into a
+    freshly migrated `target` (PostgreSQL's sequences moved past the copied rows)."""
+    upgrade_database(target)
+    read, write = create_engine(source), create_engine(target)
+    try:
+        with read.connect() as origin, write.begin() as copy:
+            for table in LOG_TABLES:
+                rows = [dict(row._mapping) for row in origin.execute(sa.select(table))]
+                if rows:
+                    copy.execute(sa.insert(table), rows)
+            if copy.dialect.name == "postgresql":
+                for table, column in (("events", "position"),
+                                      ("log_checkpoints", "checkpoint_id")):
+                    copy.exec_driver_sql(
+                        f"SELECT setval(pg_get_serial_sequence('{table}', '{column}'), "
+                        f"(SELECT max({column}) FROM {table}))")
+    finally:
+        read.dispose()
+        write.dispose()
 
 
 def room_with(store: EventStore, witnesses: list[Running], folder: Path
@@ -173,7 +228,7 @@ def test_the_report_shows_each_checkpoint_s_signed_time_beside_each_cosignature(
 
 
 def test_a_consistent_rewrite_signed_with_the_room_key_is_refused_by_the_witnesses(
-        db_url: str, tmp_path: Path, witnesses: list[Running]) -> None:
+        db_url: str, second_url: str, tmp_path: Path, witnesses: list[Running]) -> None:
     """The operator rewrites the whole log (another database, every hash recomputed) and
     signs it with the room's own key: the witnesses refuse it, and an auditor holding no
     earlier checkpoint still fails it with --min-witnesses 1."""
@@ -184,7 +239,7 @@ def test_a_consistent_rewrite_signed_with_the_room_key_is_refused_by_the_witness
         store.append("table-1", 0, new_events(4))
         signer.sign("on_demand")
         settle(clients)
-    rewritten = f"sqlite:///{tmp_path / 'rewritten.db'}"
+    rewritten = second_url  # another database on the same backend
     upgrade_database(rewritten)
     with open_store(rewritten) as store:
         signer, clients = room_with(store, witnesses, tmp_path / "cosigned-rewrite")
@@ -206,12 +261,12 @@ def test_a_consistent_rewrite_signed_with_the_room_key_is_refused_by_the_witness
 
 
 def test_a_split_view_at_one_size_is_refused_and_named_equivocation(
-        sqlite_url: str, tmp_path: Path, witnesses: list[Running]) -> None:
+        db_url: str, tmp_path: Path, witnesses: list[Running]) -> None:
     """Same size, another root, signed by the room: the witness answers 409 and keeps the
     pair; given both checkpoints, `log verify` names equivocation."""
     keys = write_keys(tmp_path)
-    upgrade_database(sqlite_url)
-    with open_store(sqlite_url) as store:
+    upgrade_database(db_url)
+    with open_store(db_url) as store:
         store.append("table-1", 0, new_events(3))
         first = record_checkpoint(store, ROOM, "on_demand").checkpoint
     witness = witnesses[0].witness
@@ -225,41 +280,38 @@ def test_a_split_view_at_one_size_is_refused_and_named_equivocation(
     assert json.loads(kept.read_text())["kind"] == "equivocation"
     shown = tmp_path / "other.checkpoint"
     shown.write_text(other)
-    result = handlog("log", "verify", "--db", sqlite_url, "--key", str(keys["room"]),
+    result = handlog("log", "verify", "--db", db_url, "--key", str(keys["room"]),
                      "--checkpoint", str(shown))
     assert result.exit_code == 1
     assert "BREAK equivocation: two signed logs that cannot both be true" in result.output
 
 
 def test_a_rollback_to_an_older_copy_is_caught_against_the_witnesses(
-        sqlite_url: str, tmp_path: Path, witnesses: list[Running]) -> None:
-    """The database is put back to an older copy: the witnesses hold a larger size, the
-    room's client says so, and the cosigned checkpoint they hold shows the log truncated."""
+        db_url: str, second_url: str, tmp_path: Path, witnesses: list[Running]) -> None:
+    """A backup of the database is taken, the room records on, then runs on the backup:
+    the witnesses hold a larger size, the room's client says so, and the cosigned checkpoint
+    they hold shows the log truncated."""
     keys = write_keys(tmp_path)
-    older = tmp_path / "older.db"
-    upgrade_database(sqlite_url)
-    path = Path(sqlite_url.removeprefix("sqlite:///"))
-    with open_store(sqlite_url) as store:
+    upgrade_database(db_url)
+    with open_store(db_url) as store:
         signer, clients = room_with(store, witnesses, tmp_path / "cosigned")
         store.append("table-1", 0, new_events(3))
         signer.sign("on_demand")
         settle(clients)
-    older.write_bytes(path.read_bytes())
-    with open_store(sqlite_url) as store:
+    copy_database(db_url, second_url)  # the older copy
+    with open_store(db_url) as store:
         signer, clients = room_with(store, witnesses, tmp_path / "cosigned")
         store.append("table-1", 3, new_events(3, start=4))
         signer.sign("on_demand")
         settle(clients)
-    path.write_bytes(older.read_bytes())
-    for suffix in ("-wal", "-shm"):
-        Path(str(path) + suffix).unlink(missing_ok=True)
-    with open_store(sqlite_url) as store:
+    older = second_url  # the database put back to the older copy
+    with open_store(older) as store:
         signer, clients = room_with(store, witnesses, tmp_path / "cosigned-after")
         store.append("table-1", 3, new_events(1, start=30))
         signer.sign("on_demand")
         settle(clients)
         assert all("was the log rolled back?" in c.status.error for c in clients)
-    result = handlog("log", "verify", "--db", sqlite_url, "--key", str(keys["room"]),
+    result = handlog("log", "verify", "--db", older, "--key", str(keys["room"]),
                      "--checkpoint", str(tmp_path / "cosigned" / "league.example_treasurer" /
                                          "6.checkpoint"))
     assert result.exit_code == 1
@@ -267,12 +319,12 @@ def test_a_rollback_to_an_older_copy_is_caught_against_the_witnesses(
         "BREAK log truncated 1" in result.output, result.output
 
 
-def test_a_witness_that_is_down_delays_nothing_and_is_retried(sqlite_url: str,
+def test_a_witness_that_is_down_delays_nothing_and_is_retried(db_url: str,
                                                              tmp_path: Path) -> None:
     """The recorder's write returns while the witness is down; the client keeps the
     checkpoint pending and says why."""
-    upgrade_database(sqlite_url)
-    with open_store(sqlite_url) as store:
+    upgrade_database(db_url)
+    with open_store(db_url) as store:
         client = WitnessClient("http://127.0.0.1:9", LEAGUE.verifier, store, tmp_path)
         recorder = Recorder(store)
         sign_checkpoints(recorder, store, ROOM, 60, after=client.submit)
