@@ -154,3 +154,23 @@ def test_the_archive_verifies_offline_and_names_a_changed_file(
     named = handlog("archive", "verify", str(garbage))
     assert named.exit_code == 1
     assert named.output.startswith("damaged archive: ")
+
+
+def test_the_archive_takes_the_sign_off_kept_in_the_database(
+        event: dict[str, Path | str], tmp_path: Path) -> None:
+    """No --sign-off given: the latest sign-off kept in the database goes in, with the public
+    key of the director's key beside the room's (where the floor page's sign-off keeps it)."""
+    key_path = Path(str(event["key_path"]))
+    (key_path.parent / "handlog.director-key").write_text(
+        (tmp_path / "director.key").read_text())
+    out = tmp_path / "EVENT.zip"
+    made = handlog("archive", "--db", str(event["url"]), "--out", str(out), "--signing-key",
+                   str(key_path), "--no-report")
+    assert made.exit_code == 0, made.output
+    with zipfile.ZipFile(out) as bundle:
+        assert bundle.read("sign-off.txt").decode() == Path(str(event["sign_off"])).read_text()
+        assert bundle.read("keys/director.pub").decode() == \
+            Path(str(event["director"])).read_text()
+    checked = handlog("archive", "verify", str(out), "--key", str(event["room"]))
+    assert checked.exit_code == 0, checked.output
+    assert "(signature ok)" in checked.output
