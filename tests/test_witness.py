@@ -258,6 +258,16 @@ def test_a_consistent_rewrite_signed_with_the_room_key_is_refused_by_the_witness
     assert result.exit_code == 1, result.output
     assert "BREAK too few witnesses: no checkpoint of this log carries 1 valid " \
         "cosignature(s)" in result.output
+    # The witness's evidence (the checkpoint it cosigned, the one it refused): two logs the
+    # room signed that cannot both be true, the rewrite among them, named as equivocation.
+    named = handlog("log", "verify", "--db", rewritten, "--key", str(keys["room"]),
+                    "--checkpoint", str(evidence[0]))
+    assert named.exit_code == 1, named.output
+    (line,) = [x for x in named.output.splitlines() if x.startswith("BREAK equivocation")]
+    assert "cosigned by the witness) of size 4 and checkpoint 2" in line
+    assert "refused by the witness) of size 5" in line
+    assert "the room signed two different logs" in line
+    assert not [x for x in named.output.splitlines() if x.startswith("BREAK not an extension")]
 
 
 def test_a_split_view_at_one_size_is_refused_and_named_equivocation(
