@@ -7,6 +7,7 @@ from __future__ import annotations
 import base64
 import hashlib
 import json
+import socket
 import struct
 import threading
 import time
@@ -21,7 +22,7 @@ from click.testing import CliRunner, Result
 from conftest_store import new_events, url_with_search_path
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 
-from handlog.recorder.service import Recorder
+from handlog.recorder.service import Actor, Recorder
 from handlog.recorder.signing import Checkpointer, sign_checkpoints
 from handlog.recorder.witness import Witness, make_request, make_server
 from handlog.recorder.witness_client import WitnessClient
@@ -331,26 +332,47 @@ def test_a_rollback_to_an_older_copy_is_caught_against_the_witnesses(
 
 def test_a_witness_that_is_down_delays_nothing_and_is_retried(db_url: str,
                                                              tmp_path: Path) -> None:
-    """The recorder's write returns while the witness is down; the client keeps the
-    checkpoint pending and says why."""
+    """Two witnesses down: one refuses connections, one accepts and never answers (the
+    client's timeout is 10 s). A ruling (signed at once, posted to both) is answered as soon
+    as it is recorded; each client keeps the checkpoint pending and says why."""
+    from handlog.recorder.demo import run_demo
+    from handlog.recorder.tournament_service import Tournaments
+    from handlog.recorder.witness_client import TIMEOUT_SECONDS
+
+    hanging = socket.socket()
+    hanging.bind(("127.0.0.1", 0))
+    hanging.listen(8)  # accepted by the kernel, never read: the post waits for its timeout
     upgrade_database(db_url)
     with open_store(db_url) as store:
-        client = WitnessClient("http://127.0.0.1:9", LEAGUE.verifier, store, tmp_path)
+        refused = WitnessClient("http://127.0.0.1:9", LEAGUE.verifier, store, tmp_path)
+        silent = WitnessClient(f"http://127.0.0.1:{hanging.getsockname()[1]}",
+                               PLAYERS.verifier, store, tmp_path)
         recorder = Recorder(store)
-        sign_checkpoints(recorder, store, ROOM, 60, after=client.submit)
-        store.append("table-1", 0, new_events(2))
+        summary = run_demo(recorder, players=6, tables=1, seed=3, hands=2)
+        signer = sign_checkpoints(recorder, store, ROOM, 3600, after=lambda taken: [
+            refused.submit(taken), silent.submit(taken)])
         started = time.monotonic()
-        assert recorder.checkpoint is not None
-        recorder.checkpoint("ruling_recorded")
+        Tournaments(recorder).ruling(summary.tournament, "tda-1", "chips counted",
+                                     Actor("director", "director"))
         elapsed = time.monotonic() - started
-        assert not client.idle(0.5)
-        assert client.status.pending_size == 2
-        deadline = time.monotonic() + 20
-        while not client.status.error and time.monotonic() < deadline:
-            client.idle(0.1)
-        assert client.status.error.startswith("unreachable")
-        client.close()
-    assert elapsed < 5, "signing waited for the witness"
+        size = store.tree_head().size
+        latest = latest_checkpoint(store)
+        assert latest is not None and latest.checkpoint.size == size
+        assert not silent.idle(0.5)
+        assert (refused.status.pending_size, silent.status.pending_size) == (size, size)
+        deadline = time.monotonic() + 3 * TIMEOUT_SECONDS
+        while not (refused.status.error and silent.status.error) and \
+                time.monotonic() < deadline:
+            silent.idle(0.1)
+        assert refused.status.error.startswith("unreachable")
+        assert silent.status.error.startswith("unreachable") and "timed out" in \
+            silent.status.error
+        assert silent.status.pending_size == size  # kept, to be retried
+        signer.close()
+        refused.close()
+        silent.close()
+    hanging.close()
+    assert elapsed < TIMEOUT_SECONDS / 2, f"the ruling waited {elapsed:.1f} s for a witness"
 
 
 # --- the protocol ---------------------------------------------------------------------------
