@@ -14,9 +14,10 @@ two ways, alternating, `--rounds` times each:
   their cosignatures stored in the database beside it.
 
 Each `_write` call is timed (the tap as the server sees it, from the command's events to the
-answer), in wall time and in the tapping thread's CPU time. Rounds alternate the order (ABBA); printed: each way's p50 and p99 over all its taps,
-the pooled ratio, and the median of the rounds' own ratios (each round's two runs are close in
-time, so a machine whose load moves weighs less on it). The goal is under 5% at p50.
+answer), in wall time and in the tapping thread's CPU time. Rounds alternate the order
+(ABBA); printed: each way's p50 and p99 over all its taps, the pooled ratio, and the median of
+the rounds' own ratios (each round's two runs are close in time, so a machine whose load moves
+weighs less on it). The goal is under 5% at p50.
 
 Measured 2026-12-02 (witnesses as threads of this process, before the cosignatures were
 stored in the database), 60 hands a run: p50 ratio 1.093, 1.045, 1.016; p99 0.78, 1.70, 1.14.
