@@ -190,6 +190,40 @@ def test_a_witnessed_log_is_clean_with_two_witnesses(db_url: str, tmp_path: Path
         assert result.output.splitlines()[-1].endswith("and cosigned by at least 2 witness(es)")
 
 
+def test_a_stored_cosignature_is_append_only(db_url: str) -> None:
+    """The cosignatures (and the sign-offs) are evidence: the database refuses to change or
+    delete their rows, as it does the checkpoints'; a second copy of one is not kept."""
+    from datetime import UTC, datetime
+
+    from conftest_store import driver_connect
+
+    from handlog.schema.checkpoint import record_cosignature
+    from handlog.schema.sign_off import sign_off_results
+
+    upgrade_database(db_url)
+    with open_store(db_url) as store:
+        store.append("table-1", 0, new_events(2))
+        taken = record_checkpoint(store, ROOM, "on_demand")
+        line = LEAGUE.cosign(taken.checkpoint.text[:taken.checkpoint.text.rindex("\n\n") + 1],
+                             1_700_000_000)
+        at = datetime.fromtimestamp(1_700_000_000, UTC)
+        assert record_cosignature(store, taken.number, LEAGUE.name, line, at)
+        assert not record_cosignature(store, taken.number, LEAGUE.name, line, at)
+        (kept,) = stored_checkpoints(store)
+        assert [(c.witness, c.cosigned_at) for c in kept.cosignatures] == [(LEAGUE.name, at)]
+        sign_off_results(store, SigningKey("director/room", bytes(range(3, 35))), "table-1",
+                         "Ann Lee", lambda reason: record_checkpoint(store, ROOM, reason))
+    connection = driver_connect(db_url)
+    try:
+        for statement in ("UPDATE log_cosignatures SET line = 'x'",
+                          "DELETE FROM log_cosignatures", "UPDATE sign_offs SET note = 'x'",
+                          "DELETE FROM sign_offs"):
+            with pytest.raises(Exception, match="append-only"):
+                connection.execute(statement)
+    finally:
+        connection.close()
+
+
 def test_the_report_shows_each_checkpoint_s_signed_time_beside_each_cosignature(
         db_url: str, tmp_path: Path, witnesses: list[Running]) -> None:
     """A demo recorded by a room that signs as `serve` does, with two witnesses: the
