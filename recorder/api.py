@@ -79,13 +79,15 @@ def create_app(
     allowed_hosts: Sequence[str] | None = None,
     live_limits: LiveLimits | None = None,
     witnesses: Sequence[WitnessClient] = (),
+    director_key_file: Path | None = None,
 ) -> FastAPI:
     """The API and pages over `recorder`. A tournament's table plays at the tournament's
     stakes; `level_for(stream, fold)` gives the level of a table outside any tournament.
     `allowed_hosts`: the Host headers answered (None: any, for tests); `live_limits`: how many
-    event streams a client may hold open."""
+    event streams a client may hold open; `director_key_file`: the key the director's
+    sign-off on the floor page is signed with (made there on first use)."""
     services = Services(recorder, auth or Auth(), clock, level_for, signing_key, poll_seconds,
-                        live_limits or LiveLimits(), witnesses)
+                        live_limits or LiveLimits(), witnesses, director_key_file)
     app = FastAPI(
         title="handlog", version="1", lifespan=services.lifespan, docs_url=None,
         redoc_url=None, description="Record live No-Limit Hold'em tournament hands: table "

@@ -130,6 +130,8 @@ LOG_KEY = answers(401)
 READ_CHECKPOINT = answers(401)
 LOG_WITNESSES = answers(401)
 TAKE_CHECKPOINT = answers(401, 403, 404)
+SIGN_OFF = answers(400, 401, 403, 404, 422)
+READ_SIGN_OFFS = answers(401)
 
 
 BODIES: dict[str, type[BaseModel]] = {}

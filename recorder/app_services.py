@@ -9,6 +9,7 @@ from collections.abc import AsyncIterator, Callable, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from datetime import datetime
+from pathlib import Path
 from typing import Any
 
 import anyio
@@ -61,6 +62,8 @@ class Services:
     live_limits: LiveLimits = field(default_factory=LiveLimits)
     witnesses: Sequence[WitnessClient] = ()
     """The witnesses each checkpoint is posted to (`serve --witness`), for their state."""
+    director_key_file: Path | None = None
+    """The director's own signing key for the sign-off on the floor page (None: none)."""
 
     def __post_init__(self) -> None:
         self.store = self.recorder.store

@@ -41,7 +41,7 @@ from handlog.schema.logcheck import (
     check_log,
     hold_to_sign_off,
 )
-from handlog.schema.sign_off import parse_sign_off, results_of
+from handlog.schema.sign_off import parse_sign_off, results_of, stored_sign_offs
 from handlog.schema.store import EventStore
 
 FORMAT = "handlog-archive"
@@ -80,7 +80,10 @@ class Written:
 def build_archive(store: EventStore, out: Path, room: VerifierKey,
                   witness_keys: list[Path], cosigned: list[Path], sign_off: Path | None,
                   director_key: Path | None, retention_years: int,
-                  report: bool = True) -> Written:
+                  report: bool = True, director_public: str | None = None) -> Written:
+    """The zip at `out`. With no `sign_off` file, the latest sign-off kept in the database
+    (the floor page's or the CLI's); with no `director_key` file, `director_public` (the
+    server's director's key, when it has one)."""
     now = datetime.now(UTC)
     written = Written(out)
     with tempfile.TemporaryDirectory(prefix="handlog-archive-") as folder:
@@ -95,10 +98,17 @@ def build_archive(store: EventStore, out: Path, room: VerifierKey,
             files[f"keys/witness-{number}.pub"] = path
         for path in cosigned:
             files[f"checkpoints/{path.parent.name}/{path.name}"] = path
+        kept = stored_sign_offs(store)
         if sign_off is not None:
             files["sign-off.txt"] = sign_off
+        elif kept:
+            (root / "sign-off.txt").write_text(kept[-1][1].text, encoding="utf-8")
+            files["sign-off.txt"] = root / "sign-off.txt"
         if director_key is not None:
             files["keys/director.pub"] = director_key
+        elif director_public is not None:
+            (root / "director.pub").write_text(director_public + "\n", encoding="utf-8")
+            files["keys/director.pub"] = root / "director.pub"
         if report:
             from handlog.replay.report_stream import write_report
 

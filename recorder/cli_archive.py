@@ -8,7 +8,7 @@ import click
 
 from handlog.recorder.archive import DEFAULT_RETENTION_YEARS, build_archive, verify_archive
 from handlog.recorder.cli_db import db_option, user_errors
-from handlog.recorder.signing import signing_key_option, signing_key_path
+from handlog.recorder.signing import DIRECTOR_KEY_FILE, signing_key_option, signing_key_path
 from handlog.schema.checkpoint import CheckpointError, load_signing_key, parse_verifier
 from handlog.schema.store import open_store
 
@@ -27,10 +27,12 @@ from handlog.schema.store import open_store
               "where `serve --witness` keeps them).")
 @click.option("--sign-off", "sign_off", default=None, metavar="FILE",
               type=click.Path(exists=True, dir_okay=False, path_type=Path),
-              help="The director's sign-off (`handlog tournament sign-off`).")
+              help="The director's sign-off (`handlog tournament sign-off`; default: the "
+              "latest kept in the database).")
 @click.option("--director-key", "director_key", default=None, metavar="PUBLIC_KEY_FILE",
               type=click.Path(exists=True, dir_okay=False, path_type=Path),
-              help="The director's public key.")
+              help="The director's public key (default: that of handlog.director-key beside "
+              "the signing key, the floor page's sign-off key, when there is one).")
 @click.option("--retention-years", default=DEFAULT_RETENTION_YEARS, show_default=True,
               type=click.IntRange(1, 100), help="How long the archive is to be kept (stated "
               "in it).")
@@ -49,11 +51,15 @@ def archive(ctx: click.Context, db_url: str | None, out: Path | None,
     key_path = signing_key_path(signing_key_file)
     folder = cosigned_dir if cosigned_dir is not None else key_path.parent / "cosigned"
     cosigned = sorted(folder.rglob("*.checkpoint")) if folder.is_dir() else []
+    director_file = key_path.parent / DIRECTOR_KEY_FILE
     with user_errors():
         room = load_signing_key(key_path).verifier
+        director = load_signing_key(director_file).verifier.text() \
+            if director_key is None and director_file.exists() else None
         with open_store(db_url) as store:
             written = build_archive(store, out, room, list(witness_keys), cosigned, sign_off,
-                                    director_key, retention_years, report=not no_report)
+                                    director_key, retention_years, report=not no_report,
+                                    director_public=director)
     click.echo(f"archive of {written.events} events written to {out}: "
                f"{len(written.files)} files, kept {retention_years} years")
 

@@ -30,6 +30,7 @@ from handlog.recorder.cli_db import db_option, user_errors
 from handlog.recorder.service import Recorder
 from handlog.recorder.signing import (
     DEFAULT_DELAY_SECONDS,
+    DIRECTOR_KEY_FILE,
     sign_checkpoints,
     signing_key,
     signing_key_option,
@@ -218,6 +219,11 @@ def recovery_code(secret_file: Path | None) -> None:
 @click.option("--witness", "witnesses", multiple=True, metavar="URL=KEYFILE",
               help="Post every checkpoint to this witness (`handlog witness serve`; KEYFILE: "
               "its public key) and keep its cosignatures (repeatable).")
+@click.option("--director-key", "director_key_file", default=None, metavar="FILE",
+              type=click.Path(dir_okay=False, path_type=Path),
+              help="The director's own signing key for the sign-off of results on the floor "
+              "page (made there on first use; default: handlog.director-key beside the "
+              "signing key).")
 @click.option("--workers", default=1, show_default=True, type=click.IntRange(1, 64),
               help="Server processes sharing the port (on PostgreSQL: each table's commands "
               "are ordered by the database, live updates cross processes by LISTEN/NOTIFY).")
@@ -225,7 +231,8 @@ def serve(db_url: str | None, host: str, port: int, director_pin: str | None,
           secret_file: Path | None, forwarded_allow_ips: str, allowed_hosts: str | None,
           certfile: Path | None, keyfile: Path | None, idle_minutes: int,
           no_demo: bool, signing_key_file: Path | None, origin: str | None,
-          checkpoint_delay: float, witnesses: tuple[str, ...], workers: int) -> None:
+          checkpoint_delay: float, witnesses: tuple[str, ...], director_key_file: Path | None,
+          workers: int) -> None:
     """Serve the tablet, floor and viewer pages and the JSON API (Ctrl+C stops)."""
     server_runtime()
     from handlog.recorder.api import create_app
@@ -244,6 +251,7 @@ def serve(db_url: str | None, host: str, port: int, director_pin: str | None,
         key = signing_key(key_path, origin)
     clients = witness_clients(witnesses, store, key_path.parent / "cosigned")
     sign_checkpoints(recorder, store, key, checkpoint_delay, after=to_witnesses(clients))
+    director_key = director_key_file or key_path.parent / DIRECTOR_KEY_FILE
     created = ""
     if not no_demo and not Tournaments(recorder).tournaments():
         created = setup_demo(recorder)
@@ -252,7 +260,7 @@ def serve(db_url: str | None, host: str, port: int, director_pin: str | None,
     hosts = [h.strip() for h in allowed_hosts.split(",") if h.strip()] \
         if allowed_hosts is not None else listening_hosts(host)
     app = create_app(recorder, auth=auth, signing_key=key, allowed_hosts=hosts,
-                     witnesses=clients)
+                     witnesses=clients, director_key_file=director_key)
     shown_host = "localhost" if host in ("127.0.0.1", "0.0.0.0", "::") else host
     base = f"{'https' if certfile else 'http'}://{shown_host}:{port}"
     click.echo(f"handlog serving {display_url(url)}")
@@ -285,7 +293,8 @@ def serve(db_url: str | None, host: str, port: int, director_pin: str | None,
         os.environ[_WORKER_ENV] = json.dumps({
             "url": url, "pin": auth.director_pin, "secret": secret.decode(),
             "idle_seconds": idle_minutes * 60, "hosts": hosts, "key": str(key_path),
-            "origin": origin, "delay": checkpoint_delay, "witnesses": list(witnesses)})
+            "origin": origin, "delay": checkpoint_delay, "witnesses": list(witnesses),
+            "director_key": str(director_key)})
         click.echo(f"{workers} server processes")
         proxies = [ip.strip() for ip in forwarded_allow_ips.split(",") if ip.strip()]
         uvicorn.run("handlog.recorder.cli_serve:worker_app", factory=True, workers=workers,
@@ -336,4 +345,4 @@ def worker_app() -> Any:
     auth = Auth(director_pin=config["pin"], secret=config["secret"].encode(),
                 idle_seconds=config["idle_seconds"])
     return create_app(recorder, auth=auth, signing_key=key, allowed_hosts=config["hosts"],
-                      witnesses=clients)
+                      witnesses=clients, director_key_file=Path(config["director_key"]))

@@ -34,7 +34,7 @@ from handlog.recorder.structure import StructureError, load_structure
 from handlog.recorder.tournament_service import Tournaments
 from handlog.schema.checkpoint import load_or_create_signing_key, record_checkpoint
 from handlog.schema.database import resolve_url
-from handlog.schema.sign_off import make_sign_off, result_rows, results_of
+from handlog.schema.sign_off import sign_off_results
 from handlog.schema.store import open_store
 
 
@@ -79,27 +79,25 @@ def create(file: Path, tournament_id: str | None, db_url: str | None) -> None:
 def sign_off(db_url: str | None, tournament_id: str, director: str, director_key_file: Path,
              signing_key_file: Path | None, out: Path) -> None:
     """Sign the tournament's results (places, prizes, bounties, the high hand, deals, rulings
-    and corrections) with the director's key, resting on a checkpoint signed now."""
+    and corrections) with the director's key, resting on a checkpoint signed now; the
+    sign-off is written to --out and kept in the database (as the floor page's button does)."""
     stream = "tournament-" + tournament_id.removeprefix("tournament-")
     name = "director/" + "".join(c if c.isalnum() or c in "-_." else "-" for c in director)
     with user_errors():
         director_key, made = load_or_create_signing_key(director_key_file, name)
         room_key = signing_key(signing_key_path(signing_key_file))
         with open_store(db_url) as store:
-            rows = result_rows(store, stream)
-            if not rows:
-                raise click.ClickException(f"no tournament {tournament_id!r} in the log")
-            taken = record_checkpoint(store, room_key, "director_sign_off")
-        text = make_sign_off(director_key, stream, director, taken.checkpoint,
-                             results_of(rows, stream))
+            signed, taken = sign_off_results(
+                store, director_key, stream, director,
+                lambda reason: record_checkpoint(store, room_key, reason))
     try:
-        out.write_text(text, encoding="utf-8")
+        out.write_text(signed.text, encoding="utf-8")
     except OSError as exc:
         raise click.ClickException(f"cannot write {out}: {exc.strerror}") from None
     if made:
         click.echo(f"made the director's key {director_key_file}; public key: "
                    f"{director_key.verifier.text()}")
-    click.echo(f"{len(results_of(rows, stream))} results of {stream} signed off by {director} "
+    click.echo(f"{len(signed.results)} results of {stream} signed off by {director} "
                f"on checkpoint {taken.number} ({taken.checkpoint.size} events): {out}")
 
 

@@ -10,7 +10,7 @@ import json
 import threading
 import time
 from collections import deque
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from datetime import datetime
 from typing import Any, Protocol
 
@@ -21,8 +21,10 @@ from handlog.recorder.live import Hub, sse_text
 from handlog.recorder.service import Recorder
 from handlog.recorder.tournament_service import table_stream
 from handlog.recorder.views import EventLog, broken_summary, notable_rows, table_summary
+from handlog.recorder.witness_client import WitnessClient
 from handlog.replay.fold import TableFold
 from handlog.schema.checkpoint import StoredCheckpoint, latest_checkpoint
+from handlog.schema.sign_off import SignOff, stored_sign_offs
 from handlog.schema.store import EventStore, StoredEvent
 
 
@@ -44,6 +46,8 @@ class Services(Protocol):
     @property
     def auth(self) -> Auth: ...
     @property
+    def witnesses(self) -> Sequence[WitnessClient]: ...
+    @property
     def log(self) -> EventLog: ...
     def context(self, stream: str, fold: TableFold) -> HandContext: ...
 
@@ -62,6 +66,21 @@ def checkpoint_view(stored: StoredCheckpoint | None) -> dict[str, Any] | None:
     return {"number": stored.number, "reason": stored.reason,
             "created_at": stored.created_at.isoformat(), "origin": cp.origin,
             "size": cp.size, "root": cp.root_hex, "text": cp.text}
+
+
+def witness_views(witnesses: Iterable[WitnessClient]) -> list[dict[str, Any]]:
+    """Each witness the checkpoints are posted to: the size it last cosigned, a checkpoint
+    still pending and why the last attempt failed (a witness that is down, retried)."""
+    return [{"witness": c.status.witness, "cosigned_size": c.status.cosigned_size,
+             "pending_size": c.status.pending_size, "error": c.status.error}
+            for c in witnesses]
+
+
+def sign_off_view(number: int, sign_off: SignOff) -> dict[str, Any]:
+    return {"tournament": sign_off.tournament.removeprefix("tournament-"),
+            "director": sign_off.director, "signed_at": sign_off.signed_at,
+            "checkpoint": number, "size": sign_off.size, "results": len(sign_off.results),
+            "text": sign_off.text}
 
 
 def _dumps(value: Any) -> str:
@@ -227,6 +246,8 @@ class FloorCards:
             "version": sum(version for _s, _k, version in heads),
         }
         result["checkpoint"] = checkpoint_view(latest_checkpoint(s.store))
+        result["witnesses"] = witness_views(s.witnesses)
+        result["sign_offs"] = [sign_off_view(n, x) for n, x in stored_sign_offs(s.store)]
         if session.role == "director":
             result["dealer_pins"] = {t["stream"]: s.auth.table_pin(t["stream"]) for t in tables}
             result["pairing_codes"] = [
@@ -295,6 +316,7 @@ class FloorFollower:
             body["corrections"] = floor.corrections_now()
         if cards:
             body["checkpoint"] = checkpoint_view(latest_checkpoint(s.store))
+            body["witnesses"] = witness_views(s.witnesses)
         if self.session.role == "director" and cards:
             body["dealer_pins"] = {c["stream"]: s.auth.table_pin(c["stream"]) for c in cards}
         cards_text = ",".join(floor.card_text(c["stream"], c) for c in cards)

@@ -30,6 +30,7 @@ from handlog.schema.checkpoint import (
 from handlog.schema.store import EventStore
 
 KEY_FILE = "handlog.signing-key"
+DIRECTOR_KEY_FILE = "handlog.director-key"
 
 
 def signing_key_path(option: Path | None, secret_file: Path | None = None) -> Path:

@@ -17,8 +17,9 @@ from pathlib import Path
 import click
 
 from handlog.recorder.witness import cosigned, make_request
-from handlog.schema.checkpoint import CheckpointError, StoredCheckpoint
+from handlog.schema.checkpoint import CheckpointError, StoredCheckpoint, record_cosignature
 from handlog.schema.cosignature import WitnessKey, parse_witness_key, verify_cosignatures
+from handlog.schema.errors import HandlogError
 from handlog.schema.proof import ProofError, consistency_path
 from handlog.schema.store import EventStore
 
@@ -124,10 +125,15 @@ class WitnessClient:
                 return False
             text = cosigned(checkpoint, body)
             try:
-                if not verify_cosignatures(text, [self.key]):
+                found = verify_cosignatures(text, [self.key])
+                if not found:
                     self.status.error = "the answer holds no cosignature by this witness's key"
                     return False
-            except CheckpointError as exc:
+                line = next(x for x in text[len(checkpoint.text):].splitlines()
+                            if verify_cosignatures(checkpoint.text + x + "\n", [self.key]))
+                record_cosignature(self.store, taken.number, self.key.name, line,
+                                   found[0].time)
+            except (CheckpointError, HandlogError) as exc:
                 self.status.error = str(exc)
                 return False
             self.folder.mkdir(parents=True, exist_ok=True)

@@ -80,10 +80,11 @@ from handlog.replay.report_html import (
     write_table_pages,
 )
 from handlog.replay.verify import replay_log
-from handlog.schema.checkpoint import StoredCheckpoint, latest_checkpoint
+from handlog.schema.checkpoint import StoredCheckpoint, stored_checkpoints
 from handlog.schema.codec import decode_event, format_utc
 from handlog.schema.hashing import verify_events
 from handlog.schema.logcheck import Break, check_store
+from handlog.schema.sign_off import SignOff, compare, results_of, stored_sign_offs
 from handlog.schema.store import EventStore, StoredEvent
 
 REPORT_FORMATS = ("html", "json", "csv", "pdf")
@@ -177,8 +178,10 @@ def build_report(store: EventStore, tournament: str | None = None,
     # The whole-log check: chains and Merkle leaves recomputed, held to the leaves recorded at
     # append and the room's stored checkpoints, so a rewrite that recomputed the chains shows.
     merkle = check_store(store)
-    return build_report_from(log, tournament, database, latest_checkpoint(store),
-                             merkle.breaks, all_cards=all_cards)
+    history = stored_checkpoints(store)
+    return build_report_from(log, tournament, database, history[-1] if history else None,
+                             merkle.breaks, all_cards=all_cards, history=history,
+                             sign_offs=stored_sign_offs(store))
 
 
 HIDDEN = "(hidden: cards not shown at the table; --all-cards shows them)"
@@ -188,7 +191,9 @@ _CARD_EVENTS = ("hole_cards_dealt", "card_exposed", "cards_mucked")
 def build_report_from(log: LogSnapshot, tournament: str | None = None,
                       database: str = "", checkpoint: StoredCheckpoint | None = None,
                       log_breaks: Sequence[Break] = (), *,
-                      all_cards: bool = False) -> AuditReport:
+                      all_cards: bool = False,
+                      history: Sequence[StoredCheckpoint] = (),
+                      sign_offs: Sequence[tuple[int, SignOff]] = ()) -> AuditReport:
     wanted = tournament_id(tournament) if tournament else None
     # The replay reads the same snapshot the rest of the report is built from.
     replay = replay_log(cast(EventStore, log), wanted)
@@ -231,8 +236,14 @@ def build_report_from(log: LogSnapshot, tournament: str | None = None,
                                     {t.stream: t.hands for t in export.tables}),
         "rulings": _rulings(log, tournaments, export.tables, all_cards),
         "checkpoint": _checkpoint(checkpoint),
+        "checkpoints": [_checkpoint(stored) for stored in history],
+        "sign_offs": [_sign_off(number, signed, log) for number, signed in sign_offs
+                      if not wanted or signed.tournament == f"tournament-{wanted}"],
     }
     data["verdict"]["unsigned_tail"] = unsigned_tail(checkpoint, len(log.events))
+    data["verdict"]["sign_off"] = [change for signed in data["sign_offs"]
+                                   for change in signed["changed"]]
+    data["verdict"]["clean"] = data["verdict"]["clean"] and not data["verdict"]["sign_off"]
     _attach(data)
     return AuditReport(data)
 
@@ -247,9 +258,24 @@ def _checkpoint(stored: StoredCheckpoint | None) -> dict[str, Any] | None:
     if stored is None:
         return None
     cp = stored.checkpoint
+    signed_at = cp.signed_at
     return {"number": stored.number, "reason": stored.reason,
             "created_at": format_utc(stored.created_at), "origin": cp.origin, "size": cp.size,
-            "root": cp.root_hex, "text": cp.text}
+            "root": cp.root_hex, "text": cp.text,
+            "signed_at": format_utc(signed_at) if signed_at else None,
+            "cosignatures": [{"witness": c.witness, "cosigned_at": format_utc(c.cosigned_at)}
+                             for c in stored.cosignatures]}
+
+
+def _sign_off(number: int, signed: SignOff, log: LogSnapshot) -> dict[str, Any]:
+    """A sign-off kept in the database and what changed in its results since (its signature
+    is checked by `handlog log verify --sign-off FILE --director-key KEY`)."""
+    rows = [(e.stream_id, e.version, e.type, e.hash)
+            for e in log.by_stream.get(signed.tournament, [])]
+    return {"tournament": signed.tournament, "director": signed.director,
+            "signed_at": signed.signed_at, "checkpoint": number, "size": signed.size,
+            "results": len(signed.results),
+            "changed": compare(signed, results_of(rows, signed.tournament))}
 
 
 def _table(table: TableHands, findings: Sequence[Finding], log: LogSnapshot,

@@ -123,7 +123,8 @@ def _verdict_html(data: Mapping[str, Any]) -> str:
                      f"{tail:,} events after the last checkpoint are not covered by a "
                      "signature</div>")
     else:
-        count = len(findings) + len(problems) + len(merkle["breaks"])
+        count = (len(findings) + len(problems) + len(merkle["breaks"])
+                 + len(verdict.get("sign_off", [])))
         parts.append(f'<div class="verdict findings">{count} FINDING{"S" if count != 1 else ""}'
                      ": the log disagrees with the engine or its hash chains</div>")
     parts.append(f'<p>Replayed {replayed["events"]:,} events in {replayed["streams"]} streams '
@@ -143,6 +144,9 @@ def _verdict_html(data: Mapping[str, Any]) -> str:
     if merkle["breaks"]:
         parts.append("<h3>Merkle log breaks</h3><ul>"
                      + "".join(f"<li>{_e(b)}</li>" for b in merkle["breaks"]) + "</ul>")
+    if verdict.get("sign_off"):
+        parts.append("<h3>Results changed after the director's sign-off</h3><ul>"
+                     + "".join(f"<li>{_e(c)}</li>" for c in verdict["sign_off"]) + "</ul>")
     if verdict["in_progress"]:
         parts.append("<p>Cut off in progress (not an error): " + ", ".join(
             f"{_e(p['stream'])} hand {_e(p['hand'])}" for p in verdict["in_progress"]) + "</p>")
@@ -403,6 +407,42 @@ def _checkpoint_html(checkpoint: Mapping[str, Any] | None) -> str:
     return "\n".join(parts)
 
 
+def _checkpoints_html(checkpoints: Sequence[Mapping[str, Any]]) -> str:
+    """Every checkpoint: the time inside its signed text beside each witness's cosignature
+    time (as kept beside it; `handlog log verify --witness-key` checks the signatures)."""
+    if not checkpoints:
+        return ""
+    rows = ([_e(c["number"]), _e(c["size"]), _e(c["reason"].replace("_", " ")),
+             _e(c.get("signed_at") or "no signed time"),
+             _e("; ".join(f"{w['witness']} at {w['cosigned_at']}"
+                          for w in c.get("cosignatures", [])) or "none")]
+            for c in checkpoints)
+    return ('<h3 id="checkpoints">Checkpoints, signed time and witnesses</h3>'
+            '<p class="muted">The time each checkpoint was signed is inside its signed text; '
+            "each witness's cosignature carries the witness's own clock. <code>handlog log "
+            "verify --witness-key W.pub --min-witnesses N</code> checks the cosignatures.</p>"
+            + _table_html(["#", "Events", "Why", "Signed at (room)", "Cosigned at (witness)"],
+                          rows, numeric=(0, 1)))
+
+
+def _sign_offs_html(sign_offs: Sequence[Mapping[str, Any]]) -> str:
+    """The director's sign-offs of results, each with what changed since (a finding)."""
+    if not sign_offs:
+        return ""
+    parts = ['<h3 id="sign-offs">Director\'s sign-off of the results</h3><ul>']
+    for s in sign_offs:
+        changed = s["changed"]
+        parts.append(
+            f'<li>{_e(s["tournament"])}: {_e(s["results"])} results signed off by '
+            f'{_e(s["director"])} at {_e(s["signed_at"])} on checkpoint #{_e(s["checkpoint"])} '
+            f'({_e(s["size"])} events): '
+            + ('<span class="good">unchanged since</span>' if not changed else
+               '<span class="bad">changed since</span><ul>'
+               + "".join(f"<li>{_e(c)}</li>" for c in changed) + "</ul>") + "</li>")
+    parts.append("</ul>")
+    return "".join(parts)
+
+
 PAGED_ABOVE = 1000
 """A report of more hands than this writes one page per table beside its index page."""
 
@@ -518,6 +558,8 @@ def render_html(data: Mapping[str, Any], pages: Mapping[str, str] | None = None)
             "only those shown at the table (the board and hands shown); hole cards dealt, "
             "exposed or mucked are left out (--all-cards adds them).") + "</p>",
         _checkpoint_html(data.get("checkpoint")),
+        _checkpoints_html(data.get("checkpoints", [])),
+        _sign_offs_html(data.get("sign_offs", [])),
         "".join(nav),
         '<h2 id="charts">Charts</h2>', charts_html(data) or '<p class="muted">No hands yet.</p>',
     ]

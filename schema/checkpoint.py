@@ -27,6 +27,7 @@ import os
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
 
 import sqlalchemy as sa
 from cryptography.exceptions import InvalidSignature
@@ -39,7 +40,7 @@ from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
 from handlog.schema.errors import HandlogError
 from handlog.schema.merkle import read_head
 from handlog.schema.store import EventStore
-from handlog.schema.tables import checkpoints_table
+from handlog.schema.tables import checkpoints_table, cosignatures_table
 
 ED25519 = b"\x01"
 DASH = "\u2014"
@@ -300,11 +301,27 @@ def parse_checkpoint(text: str, key: VerifierKey | None = None) -> Checkpoint:
 
 
 @dataclass(frozen=True)
+class StoredCosignature:
+    witness: str
+    """The witness's name (as its cosignature line names it; checked only against its key)."""
+    line: str
+    """`— <witness> <base64>`, no newline: C2SP tlog-cosignature, under the checkpoint."""
+    cosigned_at: datetime
+    """The time inside the cosignature (the witness's clock)."""
+
+
+@dataclass(frozen=True)
 class StoredCheckpoint:
     number: int
     reason: str
     created_at: datetime
     checkpoint: Checkpoint
+    cosignatures: tuple[StoredCosignature, ...] = ()
+
+    @property
+    def cosigned_text(self) -> str:
+        """The room's note with every stored cosignature line under its signature."""
+        return self.checkpoint.text + "".join(c.line + "\n" for c in self.cosignatures)
 
 
 def record_checkpoint(store: EventStore, key: SigningKey, reason: str,
@@ -325,19 +342,52 @@ def record_checkpoint(store: EventStore, key: SigningKey, reason: str,
                             Checkpoint(key.name, head.size, head.root, text))
 
 
+def record_cosignature(store: EventStore, number: int, witness: str, line: str,
+                       cosigned_at: datetime) -> bool:
+    """Keep a witness's cosignature line beside stored checkpoint `number` (False: that
+    witness's cosignature of it was kept already)."""
+    with store.connection(write=True) as connection:
+        if connection.execute(sa.select(cosignatures_table.c.witness).where(
+                cosignatures_table.c.checkpoint_id == number,
+                cosignatures_table.c.witness == witness)).first() is not None:
+            return False
+        connection.execute(sa.insert(cosignatures_table), {
+            "checkpoint_id": number, "witness": witness, "line": line.rstrip("\n"),
+            "cosigned_at": cosigned_at.astimezone(UTC)})
+    return True
+
+
+def _cosignatures(connection: sa.Connection, first: int = 0
+                  ) -> dict[int, tuple[StoredCosignature, ...]]:
+    rows = connection.execute(
+        sa.select(cosignatures_table).where(cosignatures_table.c.checkpoint_id >= first)
+        .order_by(cosignatures_table.c.checkpoint_id, cosignatures_table.c.cosigned_at,
+                  cosignatures_table.c.witness)).all()
+    found: dict[int, list[StoredCosignature]] = {}
+    for row in rows:
+        found.setdefault(int(row.checkpoint_id), []).append(
+            StoredCosignature(row.witness, row.line, _utc(row.cosigned_at)))
+    return {number: tuple(lines) for number, lines in found.items()}
+
+
+def _stored(row: sa.Row[Any], cosignatures: dict[int, tuple[StoredCosignature, ...]]
+            ) -> StoredCheckpoint:
+    return StoredCheckpoint(
+        int(row.checkpoint_id), row.reason, _utc(row.created_at),
+        Checkpoint(row.origin, int(row.tree_size), bytes.fromhex(row.root_hash), row.note),
+        cosignatures.get(int(row.checkpoint_id), ()),
+    )
+
+
 def stored_checkpoints(store: EventStore) -> list[StoredCheckpoint]:
-    """Every checkpoint the room recorded, oldest first (as stored: not re-verified)."""
+    """Every checkpoint the room recorded, oldest first, with the witnesses' cosignatures
+    kept beside each (as stored: not re-verified)."""
     with store.connection() as connection:
         rows = connection.execute(
             sa.select(checkpoints_table).order_by(checkpoints_table.c.checkpoint_id)
         ).all()
-    return [
-        StoredCheckpoint(
-            int(row.checkpoint_id), row.reason, _utc(row.created_at),
-            Checkpoint(row.origin, int(row.tree_size), bytes.fromhex(row.root_hash), row.note),
-        )
-        for row in rows
-    ]
+        cosignatures = _cosignatures(connection)
+    return [_stored(row, cosignatures) for row in rows]
 
 
 def latest_checkpoint(store: EventStore) -> StoredCheckpoint | None:
@@ -346,12 +396,9 @@ def latest_checkpoint(store: EventStore) -> StoredCheckpoint | None:
             sa.select(checkpoints_table).order_by(checkpoints_table.c.checkpoint_id.desc())
             .limit(1)
         ).one_or_none()
-    if row is None:
-        return None
-    return StoredCheckpoint(
-        int(row.checkpoint_id), row.reason, _utc(row.created_at),
-        Checkpoint(row.origin, int(row.tree_size), bytes.fromhex(row.root_hash), row.note),
-    )
+        if row is None:
+            return None
+        return _stored(row, _cosignatures(connection, int(row.checkpoint_id)))
 
 
 def _utc(moment: datetime) -> datetime:

@@ -16,9 +16,9 @@ Export format (one canonical-JSON object per line, UTF-8):
 * one line per stream: `{"record":"stream", "stream_id", "kind", "head_version", "head_hash"}`.
 * one line per signed checkpoint the room recorded, oldest first: `{"record":"checkpoint",
   "number", "reason", "created_at", "note"}` (`note`: the C2SP checkpoint text, signature
-  included). With the events above, they are all an auditor needs to check the file against a
-  checkpoint: every leaf of the Merkle log is recomputed from the events (schema/hashing.py,
-  schema/tlog.py).
+  included, and under it each witness's cosignature line kept beside it). With the events
+  above, they are all an auditor needs to check the file against a checkpoint: every leaf
+  of the Merkle log is recomputed from the events (schema/hashing.py, schema/tlog.py).
 
 Verifying recomputes every chain (schema/hashing.py) and compares each stream's last event with
 its head line, so a dropped last event or a cut-off file is found too.
@@ -124,7 +124,7 @@ def export_lines(heads: Iterable[StreamHead], events: Iterable[StoredEvent],
             "number": checkpoint.number,
             "reason": checkpoint.reason,
             "created_at": recorded_at_text(checkpoint.created_at),
-            "note": checkpoint.checkpoint.text,
+            "note": checkpoint.cosigned_text,
         })
 
 

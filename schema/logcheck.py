@@ -911,9 +911,10 @@ def _check_checkpoints(report: LogCheck, found: _Breaks, source: LogSource,
 
 def _equivocations(found: _Breaks, candidates: Sequence[tuple[str, str]],
                    key: VerifierKey | None, tree: MemoryTree | CompactTree) -> set[int]:
-    """Two checkpoints of one origin and size with different roots: the room signed two logs
-    (a split view). With a key, only checkpoints whose signature verifies count. Returns the
-    numbers of those that disagree with the log where another of their size agrees."""
+    """Two checkpoints of one origin that cannot both be true, both signed: one size with two
+    roots (a split view), or a smaller one that a larger one matching this log does not
+    extend (a rewrite signed again). With a key, only checkpoints whose signature verifies
+    count. Returns the numbers of those named here (no "not an extension" for them)."""
     seen: dict[tuple[str, int], list[tuple[int, str, Checkpoint]]] = {}
     for number, (label, text) in enumerate(candidates, start=1):
         try:
@@ -936,6 +937,29 @@ def _equivocations(found: _Breaks, candidates: Sequence[tuple[str, str]],
             f"{other[2].root.hex()} ({checked}): the room signed two different logs"))
         if size <= tree.size and tree.root(size) in roots:
             twins.update(n for n, _l, cp in group if cp.root != tree.root(size))
+    # A failed consistency between two signed checkpoints of different sizes: the larger one
+    # is this log (its root is this log's root at its size), and this log does not hold the
+    # smaller one's root at that size; so no one log has both (a rewrite signed again).
+    signed = [item for group in seen.values() for item in group]
+    holds = sorted((item for item in signed if item[2].size <= tree.size
+                    and tree.root(item[2].size) == item[2].root), key=lambda i: i[2].size)
+    for number, label, checkpoint in signed:
+        if number in twins or checkpoint.size > tree.size or (
+                tree.root(checkpoint.size) == checkpoint.root):
+            continue
+        larger = next((item for item in holds if item[2].size > checkpoint.size
+                       and item[2].origin == checkpoint.origin), None)
+        if larger is None:
+            continue
+        checked = f"signed by {key.text()}" if key is not None else "signatures not checked"
+        found.add("equivocation", checkpoint=number, detail=(
+            f"checkpoint {number} ({label}) of size {checkpoint.size} and checkpoint "
+            f"{larger[0]} ({larger[1]}) of size {larger[2].size} are both signed for "
+            f"{checkpoint.origin} ({checked}), and the log of checkpoint {larger[0]} (this log) "
+            f"does not extend checkpoint {number}: its root at size {checkpoint.size} is "
+            f"{tree.root(checkpoint.size).hex()}, not {checkpoint.root.hex()}; the room signed "
+            "two different logs"))
+        twins.add(number)
     return twins
 
 
@@ -1037,7 +1061,12 @@ def check_store(store: EventStore, checkpoints: Sequence[GivenCheckpoint] = (),
             tree_head: tuple[int, bytes] | None = (head.size, head.root)
         except ValueError:
             tree_head = None  # a leaf row is missing or damaged: the leaves' check names it
-        stored_checkpoints = [(int(r[0]), str(r[1])) for r in rows(
+        # Each stored checkpoint with the witnesses' cosignature lines kept beside it.
+        lines: dict[int, str] = {}
+        for number, line in rows("SELECT checkpoint_id, line FROM log_cosignatures "
+                                 "ORDER BY checkpoint_id, cosigned_at, witness"):
+            lines[int(number)] = lines.get(int(number), "") + str(line) + "\n"
+        stored_checkpoints = [(int(r[0]), str(r[1]) + lines.get(int(r[0]), "")) for r in rows(
             "SELECT checkpoint_id, note FROM log_checkpoints ORDER BY checkpoint_id")]
         leaves_sql = "SELECT position, leaf_hash FROM merkle_leaves ORDER BY leaf_index"
 

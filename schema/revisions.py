@@ -25,7 +25,7 @@ if TYPE_CHECKING:
 # installed wheel alike); found by path, so the store never imports it.
 SCRIPT_LOCATION = Path(__file__).resolve().parent.parent / "migrations"
 
-HEAD_REVISION = "0005_snapshots"
+HEAD_REVISION = "0006_cosignatures_and_sign_offs"
 """The newest revision in migrations/versions/ (a test checks it against Alembic's own view)."""
 
 VERSION_TABLE = "alembic_version"

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import base64
 import dataclasses
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
@@ -34,11 +34,12 @@ from handlog.schema.checkpoint import (
     Checkpoint,
     CheckpointError,
     SigningKey,
+    StoredCheckpoint,
     VerifierKey,
     check_name,
 )
 from handlog.schema.store import EventStore
-from handlog.schema.tables import events_table
+from handlog.schema.tables import events_table, sign_offs_table
 
 HEADER = "handlog-sign-off/v1"
 RESULT_TYPES = frozenset({
@@ -160,3 +161,33 @@ def result_rows(store: EventStore, stream: str) -> list[tuple[str, int, str, str
                       events_table.c.hash).where(events_table.c.stream_id == stream)
             .order_by(events_table.c.version)).all()
     return [(str(r[0]), int(r[1]), str(r[2]), str(r[3])) for r in rows]
+
+
+def sign_off_results(store: EventStore, key: SigningKey, stream: str, director: str,
+                     take_checkpoint: Callable[[str], StoredCheckpoint]
+                     ) -> tuple[SignOff, StoredCheckpoint]:
+    """The director signs off the results of tournament `stream` now (`handlog tournament
+    sign-off` and the floor page's button alike): a checkpoint is taken (the room's, through
+    `take_checkpoint`, so its witnesses are sent it), the sign-off signed with the director's
+    `key` resting on it and kept in the database beside it. CheckpointError when the log
+    holds no such tournament."""
+    rows = result_rows(store, stream)
+    if not rows:
+        raise CheckpointError(f"no tournament {stream.removeprefix('tournament-')!r} in the log")
+    taken = take_checkpoint("director_sign_off")
+    text = make_sign_off(key, stream, director, taken.checkpoint, results_of(rows, stream))
+    with store.connection(write=True) as connection:
+        connection.execute(sa.insert(sign_offs_table), {
+            "tournament": stream, "director": director, "checkpoint_id": taken.number,
+            "note": text, "created_at": datetime.now(UTC)})
+    return parse_sign_off(text, key.verifier), taken
+
+
+def stored_sign_offs(store: EventStore) -> list[tuple[int, SignOff]]:
+    """Every sign-off kept in the database, oldest first, with the number of the checkpoint
+    it rests on (as stored: `log verify --sign-off` checks one against the director's key)."""
+    with store.connection() as connection:
+        rows = connection.execute(sa.select(sign_offs_table.c.checkpoint_id,
+                                            sign_offs_table.c.note)
+                                  .order_by(sign_offs_table.c.sign_off_id)).all()
+    return [(int(number), parse_sign_off(note, None)) for number, note in rows]

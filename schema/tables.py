@@ -4,7 +4,9 @@
 `streams` holds each stream's head, which every append moves forward in the same transaction.
 The Merkle log over every stream (schema/merkle.py): `merkle_leaves` (one per event, in commit
 order, each row also holding the hashes of the perfect subtrees that end at its leaf) and
-`log_checkpoints` (signed notes, schema/checkpoint.py); both are append-only too.
+`log_checkpoints` (signed notes, schema/checkpoint.py), with `log_cosignatures` (each witness's
+cosignature line beside the checkpoint it cosigns) and `sign_offs` (the director's signed
+results, schema/sign_off.py); all are append-only too.
 `snapshots` is a cache beside the log, not part of it (schema/snapshots.py): rows are replaced.
 Constraint names are explicit so that the migration and these models compare equal.
 """
@@ -20,6 +22,7 @@ from sqlalchemy import (
     DateTime,
     ForeignKeyConstraint,
     Integer,
+    PrimaryKeyConstraint,
     String,
     Table,
     Text,
@@ -112,6 +115,48 @@ class CheckpointRow(SQLModel, table=True):
     )
 
 
+class CosignatureRow(SQLModel, table=True):
+    """A witness's cosignature (C2SP tlog-cosignature line) of one stored checkpoint."""
+
+    __tablename__ = "log_cosignatures"
+    __table_args__ = (
+        PrimaryKeyConstraint("checkpoint_id", "witness", name="pk_log_cosignatures"),
+        ForeignKeyConstraint(["checkpoint_id"], ["log_checkpoints.checkpoint_id"],
+                             name="fk_log_cosignatures_checkpoint"),
+    )
+
+    checkpoint_id: int = Field(sa_column=Column("checkpoint_id", POSITION_TYPE, nullable=False))
+    witness: str = Field(sa_column=Column("witness", String(ACTOR_LENGTH), nullable=False))
+    line: str = Field(sa_column=Column("line", Text(), nullable=False))
+    cosigned_at: datetime = Field(
+        sa_column=Column("cosigned_at", DateTime(timezone=True), nullable=False)
+    )
+
+
+class SignOffRow(SQLModel, table=True):
+    """The director's sign-off of a tournament's results (a signed note), on a checkpoint."""
+
+    __tablename__ = "sign_offs"
+    __table_args__ = (
+        ForeignKeyConstraint(["checkpoint_id"], ["log_checkpoints.checkpoint_id"],
+                             name="fk_sign_offs_checkpoint"),
+        {"sqlite_autoincrement": True},
+    )
+
+    sign_off_id: int | None = Field(
+        default=None,
+        sa_column=Column("sign_off_id", POSITION_TYPE, primary_key=True, autoincrement=True),
+    )
+    tournament: str = Field(sa_column=Column("tournament", String(STREAM_ID_LENGTH),
+                                             nullable=False))
+    director: str = Field(sa_column=Column("director", String(ACTOR_LENGTH), nullable=False))
+    checkpoint_id: int = Field(sa_column=Column("checkpoint_id", POSITION_TYPE, nullable=False))
+    note: str = Field(sa_column=Column("note", Text(), nullable=False))
+    created_at: datetime = Field(
+        sa_column=Column("created_at", DateTime(timezone=True), nullable=False)
+    )
+
+
 def _table(model: type[SQLModel]) -> Table:
     table = model.__table__  # type: ignore[attr-defined]
     assert isinstance(table, Table)
@@ -122,6 +167,8 @@ streams_table = _table(StreamRow)
 events_table = _table(EventRow)
 merkle_leaves_table = _table(MerkleLeafRow)
 checkpoints_table = _table(CheckpointRow)
+cosignatures_table = _table(CosignatureRow)
+sign_offs_table = _table(SignOffRow)
 
 
 # --- sign-ins (schema/sessions.py): not part of the log, so rows are updated and deleted ------

@@ -16,8 +16,10 @@ from handlog.recorder.service import Actor, Recorder
 from handlog.recorder.signing import sign_checkpoints
 from handlog.recorder.tournament_service import Tournaments
 from handlog.recorder.witness import Witness, cosigned, make_request
+from handlog.replay.report import build_report
 from handlog.schema.checkpoint import latest_checkpoint, load_or_create_signing_key
 from handlog.schema.cosignature import WitnessSigningKey
+from handlog.schema.sign_off import stored_sign_offs
 from handlog.schema.store import open_store, upgrade_database
 
 DIRECTOR = Actor("director", "director")
@@ -78,9 +80,22 @@ def test_the_sign_off_verifies_and_a_result_after_it_is_a_finding(
     assert "sign-off of tournament-" in result.output and "by Ann Lee at " in result.output
     assert "(signature ok)" in result.output
     with open_store(str(event["url"])) as store:
+        (kept,) = stored_sign_offs(store)
+        assert kept[1].text == Path(str(event["sign_off"])).read_text()
+        report = build_report(store)
+        assert report.clean
+        (shown,) = report.data["sign_offs"]
+        assert (shown["director"], shown["changed"]) == ("Ann Lee", [])
+        assert "unchanged since" in report.to_html()
         recorder = Recorder(store)
         Tournaments(recorder).ruling(str(event["tournament"]), "tda-1", "late change",
                                      DIRECTOR)
+        after = build_report(store)
+    assert not after.clean
+    (late,) = after.data["verdict"]["sign_off"]
+    assert "(ruling_recorded) was recorded after the sign-off" in late
+    assert "Results changed after the director&#x27;s sign-off" in after.to_html() or \
+        "Results changed after the director's sign-off" in after.to_html()
     changed = handlog(*common)
     assert changed.exit_code == 1
     assert "BREAK results changed after the director's sign-off at stream 'tournament-" \
@@ -139,3 +154,23 @@ def test_the_archive_verifies_offline_and_names_a_changed_file(
     named = handlog("archive", "verify", str(garbage))
     assert named.exit_code == 1
     assert named.output.startswith("damaged archive: ")
+
+
+def test_the_archive_takes_the_sign_off_kept_in_the_database(
+        event: dict[str, Path | str], tmp_path: Path) -> None:
+    """No --sign-off given: the latest sign-off kept in the database goes in, with the public
+    key of the director's key beside the room's (where the floor page's sign-off keeps it)."""
+    key_path = Path(str(event["key_path"]))
+    (key_path.parent / "handlog.director-key").write_text(
+        (tmp_path / "director.key").read_text())
+    out = tmp_path / "EVENT.zip"
+    made = handlog("archive", "--db", str(event["url"]), "--out", str(out), "--signing-key",
+                   str(key_path), "--no-report")
+    assert made.exit_code == 0, made.output
+    with zipfile.ZipFile(out) as bundle:
+        assert bundle.read("sign-off.txt").decode() == Path(str(event["sign_off"])).read_text()
+        assert bundle.read("keys/director.pub").decode() == \
+            Path(str(event["director"])).read_text()
+    checked = handlog("archive", "verify", str(out), "--key", str(event["room"]))
+    assert checked.exit_code == 0, checked.output
+    assert "(signature ok)" in checked.output

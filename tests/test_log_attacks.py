@@ -1,8 +1,9 @@
-"""An insider with the database attacks the log after a signed checkpoint was posted, on SQLite and
-PostgreSQL: drops the append-only triggers, rewrites, truncates, deletes, swaps or inserts
-events and recomputes every chain hash and stream head so the chains verify. `handlog log
-verify --checkpoint FILE --key PUBLIC_KEY` catches each one and names the stream, version and
-kind of the break; a log that only grew since the checkpoint verifies."""
+"""An insider with the database attacks the log after a signed checkpoint was posted and
+cosigned by two witnesses, on SQLite and PostgreSQL: drops the append-only triggers, rewrites,
+truncates, deletes, swaps or inserts events and recomputes every chain hash and stream head so
+the chains verify. `handlog log verify --checkpoint FILE --key PUBLIC_KEY --witness-key W1
+--witness-key W2 --min-witnesses 2` catches each one and names the stream, version and kind of
+the break; a log that only grew since the checkpoint verifies."""
 
 from __future__ import annotations
 
@@ -23,11 +24,15 @@ from handlog.recorder.demo import run_demo
 from handlog.recorder.service import Actor, Recorder
 from handlog.recorder.signing import sign_checkpoints
 from handlog.recorder.tournament_service import Tournaments
+from handlog.recorder.witness import Witness, cosigned, make_request
 from handlog.schema.checkpoint import load_or_create_signing_key
+from handlog.schema.cosignature import WitnessSigningKey
 from handlog.schema.hashing import GENESIS_HASH, chain_hash
 from handlog.schema.store import open_store, upgrade_database
 
 DIRECTOR = Actor("director", "director")
+WITNESSES = (WitnessSigningKey("league.example/treasurer", bytes(range(1, 33))),
+             WitnessSigningKey("players.example/association", bytes(range(2, 34))))
 
 
 def handlog(*arguments: str) -> Result:
@@ -64,6 +69,15 @@ def room(db_url: str, tmp_path: Path) -> Room:
     result = handlog("log", "checkpoint", "--db", db_url, "--signing-key", str(key_path),
                      "--out", str(checkpoint))
     assert result.exit_code == 0, result.output
+    # Two witnesses cosign it (C2SP tlog-witness): the auditor holds the witnessed checkpoint.
+    note = checkpoint.read_text()
+    for witness in WITNESSES:
+        answer = Witness(witness, {key.name: key.verifier},
+                         tmp_path / f"{witness.name.split('/')[0]}.state").add_checkpoint(
+            make_request(0, [], note))
+        assert answer.status == 200, answer.body
+        checkpoint.write_text(cosigned(checkpoint.read_text(), answer.body))
+        (tmp_path / f"{witness.name.split('/')[0]}.pub").write_text(witness.verifier.text())
     public = tmp_path / "room.pub"
     public.write_text(handlog("log", "key", "--signing-key", str(key_path)).output)
     size = int(checkpoint.read_text().splitlines()[1])
@@ -71,9 +85,14 @@ def room(db_url: str, tmp_path: Path) -> Room:
                 size)
 
 
-def verify(room: Room) -> Result:
+def verify(room: Room, witnessed: bool = True) -> Result:
+    """`log verify` against the checkpoint the two witnesses cosigned, both required (or,
+    not `witnessed`, against the room's signature alone)."""
+    folder = room.checkpoint.parent
+    keys = ["--witness-key", str(folder / "league.example.pub"), "--witness-key",
+            str(folder / "players.example.pub"), "--min-witnesses", "2"] if witnessed else []
     return _show(handlog("log", "verify", "--db", room.url, "--checkpoint", str(room.checkpoint),
-                   "--key", str(room.public_key)))
+                   "--key", str(room.public_key), *keys))
 
 
 def _show(result: Result) -> Result:
@@ -201,8 +220,11 @@ def test_a_log_that_only_grew_since_the_checkpoint_verifies(room: Room) -> None:
         for n in range(3):
             Tournaments(recorder).ruling(tournament, "tda-2", f"note {n}", DIRECTOR)
         assert store.tree_head().size == room.size + 3
-    result = verify(room)
+    result = verify(room, witnessed=False)
     assert result.exit_code == 0, result.output
+    # The witnesses cosigned the first checkpoint only: the three rulings after it are the
+    # unsigned tail for an auditor who asks for both witnesses.
+    assert verify(room).exit_code == 4
     line = next(x for x in result.output.splitlines() if x.startswith("checkpoint 1 "))
     assert re.search(r"consistent \(consistency proof of [1-9]\d* hashes verified\)", line)
 

@@ -22,6 +22,7 @@ from handlog.schema.store import database_revision, open_store, upgrade_database
 HANDLOG_TABLES = {
     "events", "streams", "merkle_leaves", "log_checkpoints",
     "signed_in_sessions", "revoked_sessions", "snapshots",
+    "log_cosignatures", "sign_offs",
 }
 
 
@@ -76,6 +77,9 @@ def test_upgrade_is_idempotent_and_keeps_the_log(db_url: str) -> None:
 def test_downgrade_of_head_then_upgrade_again(db_url: str) -> None:
     """Downgrading the head drops tables and triggers; upgrading again gives a working store."""
     upgrade_database(db_url)
+    migrations.downgrade(db_url, "-1")
+    assert not {"log_cosignatures", "sign_offs"} & _tables(db_url)  # cosignatures, undone
+    assert "snapshots" in _tables(db_url)
     migrations.downgrade(db_url, "-1")
     assert "snapshots" not in _tables(db_url)  # the snapshots' cache, undone
     assert "merkle_leaves" in _tables(db_url)

@@ -7,26 +7,44 @@ from __future__ import annotations
 import base64
 import hashlib
 import json
+import socket
 import struct
 import threading
 import time
+import uuid
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+import sqlalchemy as sa
 from click.testing import CliRunner, Result
-from conftest_store import new_events
+from conftest_store import new_events, url_with_search_path
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 
-from handlog.recorder.service import Recorder
+from handlog.recorder.service import Actor, Recorder
 from handlog.recorder.signing import Checkpointer, sign_checkpoints
 from handlog.recorder.witness import Witness, make_request, make_server
 from handlog.recorder.witness_client import WitnessClient
-from handlog.schema.checkpoint import SigningKey, latest_checkpoint, record_checkpoint
-from handlog.schema.cosignature import WitnessSigningKey
+from handlog.replay.report import build_report
+from handlog.schema.checkpoint import (
+    SigningKey,
+    latest_checkpoint,
+    record_checkpoint,
+    stored_checkpoints,
+)
+from handlog.schema.codec import format_utc
+from handlog.schema.cosignature import WitnessSigningKey, verify_cosignatures
+from handlog.schema.database import create_engine
 from handlog.schema.proof import consistency_path
 from handlog.schema.store import EventStore, open_store, upgrade_database
+from handlog.schema.tables import (
+    checkpoints_table,
+    cosignatures_table,
+    events_table,
+    merkle_leaves_table,
+    streams_table,
+)
 
 ROOM = SigningKey("casino.example/poker-room", bytes(range(32)))
 LEAGUE = WitnessSigningKey("league.example/treasurer", bytes(range(1, 33)))
@@ -71,6 +89,51 @@ def witnesses(tmp_path: Path) -> Iterator[list[Running]]:
         server.server_close()
 
 
+@pytest.fixture
+def second_url(db_url: str, tmp_path: Path, request: pytest.FixtureRequest) -> Iterator[str]:
+    """Another empty database on the same backend as `db_url` (a file, or a schema)."""
+    if db_url.startswith("sqlite"):
+        yield f"sqlite:///{tmp_path / 'second.db'}"
+        return
+    server = request.getfixturevalue("postgres_server_url")
+    schema = f"t_{uuid.uuid4().hex}"
+    admin = sa.create_engine(server)
+    try:
+        with admin.begin() as connection:
+            connection.exec_driver_sql(f'CREATE SCHEMA "{schema}"')
+        yield url_with_search_path(server, schema)
+    finally:
+        with admin.begin() as connection:
+            connection.exec_driver_sql(f'DROP SCHEMA IF EXISTS "{schema}" CASCADE')
+        admin.dispose()
+
+
+LOG_TABLES = (streams_table, events_table, merkle_leaves_table, checkpoints_table,
+              cosignatures_table)
+
+
+def copy_database(source: str, target: str) -> None:
+    """A backup of the log taken now: every row of the log's tables, as they are, into a
+    freshly migrated `target` (PostgreSQL's sequences moved past the copied rows)."""
+    upgrade_database(target)
+    read, write = create_engine(source), create_engine(target)
+    try:
+        with read.connect() as origin, write.begin() as copy:
+            for table in LOG_TABLES:
+                rows = [dict(row._mapping) for row in origin.execute(sa.select(table))]
+                if rows:
+                    copy.execute(sa.insert(table), rows)
+            if copy.dialect.name == "postgresql":
+                for table, column in (("events", "position"),
+                                      ("log_checkpoints", "checkpoint_id")):
+                    copy.exec_driver_sql(
+                        f"SELECT setval(pg_get_serial_sequence('{table}', '{column}'), "
+                        f"(SELECT max({column}) FROM {table}))")
+    finally:
+        read.dispose()
+        write.dispose()
+
+
 def room_with(store: EventStore, witnesses: list[Running], folder: Path
               ) -> tuple[Checkpointer, list[WitnessClient]]:
     clients = [WitnessClient(w.url, w.witness.key.verifier, store, folder) for w in witnesses]
@@ -96,8 +159,10 @@ def cosigned_files(folder: Path) -> list[str]:
 
 def test_a_witnessed_log_is_clean_with_two_witnesses(db_url: str, tmp_path: Path,
                                                      witnesses: list[Running]) -> None:
-    """Every checkpoint is cosigned by both; `--min-witnesses 2` accepts the log, and the
-    report shows each witness's cosignature time beside the signed time."""
+    """Every checkpoint is cosigned by both and the cosignatures are stored in the database
+    beside their checkpoint: `--min-witnesses 2` accepts the log from the database alone (and
+    from its export, offline), showing each witness's cosignature time beside the signed
+    time."""
     keys = write_keys(tmp_path)
     upgrade_database(db_url)
     with open_store(db_url) as store:
@@ -108,18 +173,97 @@ def test_a_witnessed_log_is_clean_with_two_witnesses(db_url: str, tmp_path: Path
         signer.sign("on_demand")
         settle(clients)
         assert [c.status.cosigned_size for c in clients] == [5, 5]
-    result = handlog("log", "verify", "--db", db_url, "--key", str(keys["room"]),
-                     "--witness-key", str(keys["league"]), "--witness-key",
-                     str(keys["players"]), "--min-witnesses", "2",
-                     *cosigned_files(tmp_path / "cosigned"))
-    assert result.exit_code == 0, result.output
-    assert "cosigned by league.example/treasurer at " in result.output
-    assert "cosigned by players.example/association at " in result.output
-    assert result.output.splitlines()[-1].endswith("and cosigned by at least 2 witness(es)")
+        kept = stored_checkpoints(store)
+        assert [sorted(c.witness for c in k.cosignatures) for k in kept] == [
+            sorted([LEAGUE.name, PLAYERS.name])] * 2
+        assert len(verify_cosignatures(kept[-1].cosigned_text,
+                                       [LEAGUE.verifier, PLAYERS.verifier])) == 2
+    witness_keys = ["--key", str(keys["room"]), "--witness-key", str(keys["league"]),
+                    "--witness-key", str(keys["players"]), "--min-witnesses", "2"]
+    exported = tmp_path / "log.jsonl"
+    assert handlog("log", "export", "--db", db_url, "--out", str(exported)).exit_code == 0
+    for source in (["--db", db_url], [str(exported)]):
+        result = handlog("log", "verify", *source, *witness_keys)
+        assert result.exit_code == 0, result.output
+        assert "cosigned by league.example/treasurer at " in result.output
+        assert "cosigned by players.example/association at " in result.output
+        assert result.output.splitlines()[-1].endswith("and cosigned by at least 2 witness(es)")
+
+
+def test_a_stored_cosignature_is_append_only(db_url: str) -> None:
+    """The cosignatures (and the sign-offs) are evidence: the database refuses to change or
+    delete their rows, as it does the checkpoints'; a second copy of one is not kept."""
+    from datetime import UTC, datetime
+
+    from conftest_store import driver_connect
+
+    from handlog.schema.checkpoint import record_cosignature
+    from handlog.schema.sign_off import sign_off_results
+
+    upgrade_database(db_url)
+    with open_store(db_url) as store:
+        store.append("table-1", 0, new_events(2))
+        taken = record_checkpoint(store, ROOM, "on_demand")
+        line = LEAGUE.cosign(taken.checkpoint.text[:taken.checkpoint.text.rindex("\n\n") + 1],
+                             1_700_000_000)
+        at = datetime.fromtimestamp(1_700_000_000, UTC)
+        assert record_cosignature(store, taken.number, LEAGUE.name, line, at)
+        assert not record_cosignature(store, taken.number, LEAGUE.name, line, at)
+        (kept,) = stored_checkpoints(store)
+        assert [(c.witness, c.cosigned_at) for c in kept.cosignatures] == [(LEAGUE.name, at)]
+        sign_off_results(store, SigningKey("director/room", bytes(range(3, 35))), "table-1",
+                         "Ann Lee", lambda reason: record_checkpoint(store, ROOM, reason))
+    connection = driver_connect(db_url)
+    try:
+        for statement in ("UPDATE log_cosignatures SET line = 'x'",
+                          "DELETE FROM log_cosignatures", "UPDATE sign_offs SET note = 'x'",
+                          "DELETE FROM sign_offs"):
+            with pytest.raises(Exception, match="append-only"):
+                connection.execute(statement)
+    finally:
+        connection.close()
+
+
+def test_the_report_shows_each_checkpoint_s_signed_time_beside_each_cosignature(
+        db_url: str, tmp_path: Path, witnesses: list[Running]) -> None:
+    """A demo recorded by a room that signs as `serve` does, with two witnesses: the
+    report (JSON and HTML) lists every checkpoint with the time inside its signed text and
+    each witness's cosignature time, from the database."""
+    from handlog.recorder.demo import run_demo
+
+    upgrade_database(db_url)
+    with open_store(db_url) as store:
+        recorder = Recorder(store)
+        clients = [WitnessClient(w.url, w.witness.key.verifier, store, tmp_path)
+                   for w in witnesses]
+        signer = sign_checkpoints(recorder, store, ROOM, 3600,
+                                  after=lambda taken: [c.submit(taken) for c in clients])
+        run_demo(recorder, players=6, tables=1, seed=3, hands=3)
+        signer.flush()
+        settle(clients)
+        kept = stored_checkpoints(store)
+        report = build_report(store)
+        for client in clients:
+            client.close()
+    shown = report.data["checkpoints"]
+    assert len(shown) == len(kept) >= 2
+    for checkpoint, stored in zip(shown, kept, strict=True):
+        assert stored.checkpoint.signed_at is not None
+        assert checkpoint["signed_at"] == format_utc(stored.checkpoint.signed_at)
+        assert {c["cosigned_at"] for c in checkpoint["cosignatures"]} == {
+            format_utc(c.cosigned_at) for c in stored.cosignatures}
+    last = shown[-1]
+    assert sorted(c["witness"] for c in last["cosignatures"]) == sorted(
+        [LEAGUE.name, PLAYERS.name])
+    page = report.to_html()
+    assert "Cosigned at (witness)" in page
+    assert f"<td>{last['signed_at']}</td>" in page
+    for cosignature in last["cosignatures"]:
+        assert f"{cosignature['witness']} at {cosignature['cosigned_at']}" in page
 
 
 def test_a_consistent_rewrite_signed_with_the_room_key_is_refused_by_the_witnesses(
-        db_url: str, tmp_path: Path, witnesses: list[Running]) -> None:
+        db_url: str, second_url: str, tmp_path: Path, witnesses: list[Running]) -> None:
     """The operator rewrites the whole log (another database, every hash recomputed) and
     signs it with the room's own key: the witnesses refuse it, and an auditor holding no
     earlier checkpoint still fails it with --min-witnesses 1."""
@@ -130,7 +274,7 @@ def test_a_consistent_rewrite_signed_with_the_room_key_is_refused_by_the_witness
         store.append("table-1", 0, new_events(4))
         signer.sign("on_demand")
         settle(clients)
-    rewritten = f"sqlite:///{tmp_path / 'rewritten.db'}"
+    rewritten = second_url  # another database on the same backend
     upgrade_database(rewritten)
     with open_store(rewritten) as store:
         signer, clients = room_with(store, witnesses, tmp_path / "cosigned-rewrite")
@@ -149,15 +293,25 @@ def test_a_consistent_rewrite_signed_with_the_room_key_is_refused_by_the_witness
     assert result.exit_code == 1, result.output
     assert "BREAK too few witnesses: no checkpoint of this log carries 1 valid " \
         "cosignature(s)" in result.output
+    # The witness's evidence (the checkpoint it cosigned, the one it refused): two logs the
+    # room signed that cannot both be true, the rewrite among them, named as equivocation.
+    named = handlog("log", "verify", "--db", rewritten, "--key", str(keys["room"]),
+                    "--checkpoint", str(evidence[0]))
+    assert named.exit_code == 1, named.output
+    (line,) = [x for x in named.output.splitlines() if x.startswith("BREAK equivocation")]
+    assert "cosigned by the witness) of size 4 and checkpoint 2" in line
+    assert "refused by the witness) of size 5" in line
+    assert "the room signed two different logs" in line
+    assert not [x for x in named.output.splitlines() if x.startswith("BREAK not an extension")]
 
 
 def test_a_split_view_at_one_size_is_refused_and_named_equivocation(
-        sqlite_url: str, tmp_path: Path, witnesses: list[Running]) -> None:
+        db_url: str, tmp_path: Path, witnesses: list[Running]) -> None:
     """Same size, another root, signed by the room: the witness answers 409 and keeps the
     pair; given both checkpoints, `log verify` names equivocation."""
     keys = write_keys(tmp_path)
-    upgrade_database(sqlite_url)
-    with open_store(sqlite_url) as store:
+    upgrade_database(db_url)
+    with open_store(db_url) as store:
         store.append("table-1", 0, new_events(3))
         first = record_checkpoint(store, ROOM, "on_demand").checkpoint
     witness = witnesses[0].witness
@@ -171,41 +325,38 @@ def test_a_split_view_at_one_size_is_refused_and_named_equivocation(
     assert json.loads(kept.read_text())["kind"] == "equivocation"
     shown = tmp_path / "other.checkpoint"
     shown.write_text(other)
-    result = handlog("log", "verify", "--db", sqlite_url, "--key", str(keys["room"]),
+    result = handlog("log", "verify", "--db", db_url, "--key", str(keys["room"]),
                      "--checkpoint", str(shown))
     assert result.exit_code == 1
     assert "BREAK equivocation: two signed logs that cannot both be true" in result.output
 
 
 def test_a_rollback_to_an_older_copy_is_caught_against_the_witnesses(
-        sqlite_url: str, tmp_path: Path, witnesses: list[Running]) -> None:
-    """The database is put back to an older copy: the witnesses hold a larger size, the
-    room's client says so, and the cosigned checkpoint they hold shows the log truncated."""
+        db_url: str, second_url: str, tmp_path: Path, witnesses: list[Running]) -> None:
+    """A backup of the database is taken, the room records on, then runs on the backup:
+    the witnesses hold a larger size, the room's client says so, and the cosigned checkpoint
+    they hold shows the log truncated."""
     keys = write_keys(tmp_path)
-    older = tmp_path / "older.db"
-    upgrade_database(sqlite_url)
-    path = Path(sqlite_url.removeprefix("sqlite:///"))
-    with open_store(sqlite_url) as store:
+    upgrade_database(db_url)
+    with open_store(db_url) as store:
         signer, clients = room_with(store, witnesses, tmp_path / "cosigned")
         store.append("table-1", 0, new_events(3))
         signer.sign("on_demand")
         settle(clients)
-    older.write_bytes(path.read_bytes())
-    with open_store(sqlite_url) as store:
+    copy_database(db_url, second_url)  # the older copy
+    with open_store(db_url) as store:
         signer, clients = room_with(store, witnesses, tmp_path / "cosigned")
         store.append("table-1", 3, new_events(3, start=4))
         signer.sign("on_demand")
         settle(clients)
-    path.write_bytes(older.read_bytes())
-    for suffix in ("-wal", "-shm"):
-        Path(str(path) + suffix).unlink(missing_ok=True)
-    with open_store(sqlite_url) as store:
+    older = second_url  # the database put back to the older copy
+    with open_store(older) as store:
         signer, clients = room_with(store, witnesses, tmp_path / "cosigned-after")
         store.append("table-1", 3, new_events(1, start=30))
         signer.sign("on_demand")
         settle(clients)
         assert all("was the log rolled back?" in c.status.error for c in clients)
-    result = handlog("log", "verify", "--db", sqlite_url, "--key", str(keys["room"]),
+    result = handlog("log", "verify", "--db", older, "--key", str(keys["room"]),
                      "--checkpoint", str(tmp_path / "cosigned" / "league.example_treasurer" /
                                          "6.checkpoint"))
     assert result.exit_code == 1
@@ -213,28 +364,49 @@ def test_a_rollback_to_an_older_copy_is_caught_against_the_witnesses(
         "BREAK log truncated 1" in result.output, result.output
 
 
-def test_a_witness_that_is_down_delays_nothing_and_is_retried(sqlite_url: str,
+def test_a_witness_that_is_down_delays_nothing_and_is_retried(db_url: str,
                                                              tmp_path: Path) -> None:
-    """The recorder's write returns while the witness is down; the client keeps the
-    checkpoint pending and says why."""
-    upgrade_database(sqlite_url)
-    with open_store(sqlite_url) as store:
-        client = WitnessClient("http://127.0.0.1:9", LEAGUE.verifier, store, tmp_path)
+    """Two witnesses down: one refuses connections, one accepts and never answers (the
+    client's timeout is 10 s). A ruling (signed at once, posted to both) is answered as soon
+    as it is recorded; each client keeps the checkpoint pending and says why."""
+    from handlog.recorder.demo import run_demo
+    from handlog.recorder.tournament_service import Tournaments
+    from handlog.recorder.witness_client import TIMEOUT_SECONDS
+
+    hanging = socket.socket()
+    hanging.bind(("127.0.0.1", 0))
+    hanging.listen(8)  # accepted by the kernel, never read: the post waits for its timeout
+    upgrade_database(db_url)
+    with open_store(db_url) as store:
+        refused = WitnessClient("http://127.0.0.1:9", LEAGUE.verifier, store, tmp_path)
+        silent = WitnessClient(f"http://127.0.0.1:{hanging.getsockname()[1]}",
+                               PLAYERS.verifier, store, tmp_path)
         recorder = Recorder(store)
-        sign_checkpoints(recorder, store, ROOM, 60, after=client.submit)
-        store.append("table-1", 0, new_events(2))
+        summary = run_demo(recorder, players=6, tables=1, seed=3, hands=2)
+        signer = sign_checkpoints(recorder, store, ROOM, 3600, after=lambda taken: [
+            refused.submit(taken), silent.submit(taken)])
         started = time.monotonic()
-        assert recorder.checkpoint is not None
-        recorder.checkpoint("ruling_recorded")
+        Tournaments(recorder).ruling(summary.tournament, "tda-1", "chips counted",
+                                     Actor("director", "director"))
         elapsed = time.monotonic() - started
-        assert not client.idle(0.5)
-        assert client.status.pending_size == 2
-        deadline = time.monotonic() + 20
-        while not client.status.error and time.monotonic() < deadline:
-            client.idle(0.1)
-        assert client.status.error.startswith("unreachable")
-        client.close()
-    assert elapsed < 5, "signing waited for the witness"
+        size = store.tree_head().size
+        latest = latest_checkpoint(store)
+        assert latest is not None and latest.checkpoint.size == size
+        assert not silent.idle(0.5)
+        assert (refused.status.pending_size, silent.status.pending_size) == (size, size)
+        deadline = time.monotonic() + 3 * TIMEOUT_SECONDS
+        while not (refused.status.error and silent.status.error) and \
+                time.monotonic() < deadline:
+            silent.idle(0.1)
+        assert refused.status.error.startswith("unreachable")
+        assert silent.status.error.startswith("unreachable") and "timed out" in \
+            silent.status.error
+        assert silent.status.pending_size == size  # kept, to be retried
+        signer.close()
+        refused.close()
+        silent.close()
+    hanging.close()
+    assert elapsed < TIMEOUT_SECONDS / 2, f"the ruling waited {elapsed:.1f} s for a witness"
 
 
 # --- the protocol ---------------------------------------------------------------------------

@@ -181,6 +181,23 @@ class Checkpoint(BaseModel):
     text: str
 
 
+class WitnessState(BaseModel):
+    witness: str = Field(description="the witness's name")
+    cosigned_size: int = Field(description="the size of the last checkpoint it cosigned")
+    pending_size: int | None = Field(description="a checkpoint not cosigned yet (null: none)")
+    error: str = Field(description="why the last attempt failed ('' when it did not)")
+
+
+class SignOffView(BaseModel):
+    tournament: str
+    director: str = Field(description="who signed, as the room knows them")
+    signed_at: str = Field(description="the time inside the signed text (UTC)")
+    checkpoint: int = Field(description="the number of the checkpoint the results rest on")
+    size: int = Field(description="that checkpoint's size")
+    results: int = Field(description="how many result events were signed off")
+    text: str = Field(description="the signed note (handlog-sign-off/v1)")
+
+
 class FloorView(_View):
     """Every table, rulings and corrections; for the director the dealer PINs and codes."""
 
@@ -191,6 +208,10 @@ class FloorView(_View):
     corrections: list[CorrectionRow]
     problems: list[Problem]
     checkpoint: Checkpoint | None
+    witnesses: list[WitnessState] = Field(
+        default=[], description="each witness the checkpoints are posted to, and its state")
+    sign_offs: list[SignOffView] = Field(
+        default=[], description="the director's sign-offs of results, oldest first")
     dealer_pins: dict[str, str] | None = None
     pairing_codes: list[PairingCode] | None = None
 
@@ -232,15 +253,17 @@ class LogKey(BaseModel):
     origin: str | None
 
 
-class WitnessState(BaseModel):
-    witness: str = Field(description="the witness's name")
-    cosigned_size: int = Field(description="the size of the last checkpoint it cosigned")
-    pending_size: int | None = Field(description="a checkpoint not cosigned yet (null: none)")
-    error: str = Field(description="why the last attempt failed ('' when it did not)")
-
-
 class WitnessesAnswer(BaseModel):
     witnesses: list[WitnessState]
+
+
+class SignOffAnswer(BaseModel):
+    sign_off: SignOffView
+    director_key: str = Field(description="the director's public key that checks it")
+
+
+class SignOffsAnswer(BaseModel):
+    sign_offs: list[SignOffView]
 
 
 class CheckpointAnswer(BaseModel):

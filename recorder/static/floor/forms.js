@@ -37,6 +37,13 @@ const actions = {
       renderSide();
     }
   },
+  async "sign-off"(el) {
+    const body = await sendOnce(`/api/tournaments/${encodeURIComponent(el.dataset.t)}/sign-off`, {}, "sign-off of the results");
+    if (body && F.floor) {
+      F.floor.sign_offs = [...(F.floor.sign_offs || []), body.sign_off];
+      renderSide();
+    }
+  },
   async "t-cmd"(el) {
     const command = Object.assign({ type: el.dataset.type }, JSON.parse(el.dataset.args || "{}"));
     await tournamentCommand(el.dataset.t, command, el.textContent);

@@ -9,15 +9,17 @@ import { html, render as paint } from "../lit.js";
 import { AS_OF, showAsOf } from "./asof.js";
 import { addFindBox } from "./find.js";
 import { listen } from "./forms.js";
-import { apply, applyLive, refresh } from "./merge.js";
+import { apply, applyLive, loadWitnesses, refresh } from "./merge.js";
 import { tickClocks } from "./render.js";
 import { $, F, VIEW_ONLY, director } from "./state.js";
 import { loadTablets, renderTablets } from "./tablets.js";
 
 let tick = null;
 let tabletsTick = null;
+let witnessesTick = null;
 let following = null;
 let lastCheck = 0;
+const WITNESSES_SECONDS = 3;
 
 /** @param {string} message */
 function signInError(message) {
@@ -74,6 +76,8 @@ function start() {
   }, { changes: applyLive });
   clearInterval(tick);
   tick = setInterval(tickClocks, 1000);
+  clearInterval(witnessesTick);
+  witnessesTick = setInterval(loadWitnesses, WITNESSES_SECONDS * 1000);
   clearInterval(tabletsTick);
   F.tablets = null;
   renderTablets();

@@ -5,12 +5,23 @@
 // page read the floor whole.
 
 import * as H from "../common.js";
-import { render } from "./render.js";
+import { render, renderSide } from "./render.js";
 import { F, hooks } from "./state.js";
 
 export async function refresh() {
   const answer = await H.api("GET", "/api/floor").catch(() => null);
   if (answer && answer.status === 200) apply(answer.body);
+}
+
+// The witnesses' state, read again while the floor shows any: a witness goes down or
+// comes back without any event at a table.
+export async function loadWitnesses() {
+  if (!F.floor || !(F.floor.witnesses || []).length) return;
+  const answer = await H.api("GET", "/api/log/witnesses").catch(() => null);
+  if (answer && answer.status === 200 && F.floor) {
+    F.floor.witnesses = answer.body.witnesses;
+    renderSide();
+  }
 }
 
 export function apply(view) {
@@ -88,6 +99,7 @@ export function applyLive(changes) {
   mergeCards(changes);
   if (changes.corrections) floor.corrections = changes.corrections;
   if (changes.checkpoint !== undefined) floor.checkpoint = changes.checkpoint;
+  if (changes.witnesses !== undefined) floor.witnesses = changes.witnesses;
   floor.version = Math.max(floor.version, changes.version);
   hooks.__floorUpdates += 1;
   hooks.__floorLive = (hooks.__floorLive || 0) + 1;

@@ -2,7 +2,8 @@
 // The floor's side column: for each tournament the director's forms (registration, seat draw,
 // moves, penalties, bounties, the high hand, a deal, rulings) and what everyone may read
 // (moves, penalties, money, eliminations and places, color-ups, rulings); then the tables'
-// rulings and corrections and the latest signed checkpoint of the log.
+// rulings and corrections, the director's sign-off of the results, and the latest signed
+// checkpoint of the log with the witnesses' state.
 
 import * as H from "../common.js";
 import { html, nothing } from "../lit.js";
@@ -131,16 +132,34 @@ function publicBoxes(t) {
 }
 
 function tournamentSide(t) {
-  return html`${director() ? directorsBoxes(t) : nothing}${publicBoxes(t)}`;
+  return html`${director() ? directorsBoxes(t) : nothing}${publicBoxes(t)}${signOffBox(t)}`;
 }
 
-// The latest signed checkpoint of the log, in full: what a director posts at the desk.
-function checkpointBox(cp) {
-  return html`<section class="box checkpoint"><h2>Signed checkpoint of the log</h2>${cp ? html`<p><small>#${cp.number} · ${cp.reason.replace(/_/g, " ")} · ${cp.created_at} · ${cp.size} events</small></p><pre class="checkpoint-text" id="checkpoint-text">${cp.text}</pre>` : html`<p>none yet</p>`}${director() ? html`<button type="button" class="btn small" data-action="checkpoint">Sign a checkpoint now</button>` : nothing}</section>`;
+// One witness the checkpoints are posted to: what it cosigned, what waits, why it failed (a
+// witness that is down is retried; the tables never wait for it).
+function witnessRow(w) {
+  const state = w.error ? (w.error.startsWith("unreachable") ? "down" : "refused") : w.pending_size !== null ? "pending" : "ok";
+  return html`<li data-witness=${w.witness} data-state=${state}><b>${w.witness}</b>: ${w.cosigned_size ? `cosigned ${w.cosigned_size} events` : "nothing cosigned yet"}${w.pending_size !== null ? html` · <span class="pending">${w.pending_size} events waiting${w.error ? ", retrying" : ""}</span>` : nothing}${w.error ? html` <span class="bad">${state}: ${w.error}</span>` : nothing}</li>`;
+}
+
+// The latest signed checkpoint of the log, in full: what a director posts at the desk; under
+// it the witnesses' state.
+function checkpointBox(cp, witnesses) {
+  const shown = witnesses && witnesses.length ? html`<h2>Witnesses</h2><ol tabindex="0" class="list" id="witnesses">${witnesses.map(witnessRow)}</ol>` : nothing;
+  return html`<section class="box checkpoint"><h2>Signed checkpoint of the log</h2>${cp ? html`<p><small>#${cp.number} · ${cp.reason.replace(/_/g, " ")} · ${cp.created_at} · ${cp.size} events</small></p><pre class="checkpoint-text" id="checkpoint-text">${cp.text}</pre>` : html`<p>none yet</p>`}${director() ? html`<button type="button" class="btn small" data-action="checkpoint">Sign a checkpoint now</button>` : nothing}${shown}</section>`;
+}
+
+// The director's sign-off of the tournament's results (signed with the director's own key on
+// a checkpoint taken then); a result recorded after it is a finding in the report.
+function signOffBox(t) {
+  const mine = (F.floor.sign_offs || []).filter((s) => s.tournament === t.id);
+  const list = mine.length ? html`<ol tabindex="0" class="list sign-offs">${mine.map((s) => html`<li data-checkpoint=${s.checkpoint}>${s.results} results signed off by ${s.director} at ${s.signed_at} <small>checkpoint #${s.checkpoint}, ${s.size} events</small></li>`)}</ol>` : html`<p>not signed off yet</p>`;
+  const button = director() ? html`<button type="button" class="btn small" data-action="sign-off" data-t=${t.id}>Sign off the results</button>` : nothing;
+  return html`<section class="box sign-off"><h2>Sign-off of the results</h2>${list}${button}</section>`;
 }
 
 export function sideView() {
   const floor = F.floor;
   const corrections = floor.corrections || [];
-  return html`${(floor.tournaments || []).map(tournamentSide)}<section class="box"><h2>Table rulings and corrections</h2><ol tabindex="0" class="list" id="corrections">${corrections.length ? corrections.map((c) => html`<li data-version=${c.version}><b>${c.table}</b> #${c.version} ${c.text}${c.rule ? html` <span class="rule">${c.rule}</span>` : nothing} <small>${c.actor} · ${c.device}</small></li>`) : html`<li>none yet</li>`}</ol></section>${checkpointBox(floor.checkpoint)}`;
+  return html`${(floor.tournaments || []).map(tournamentSide)}<section class="box"><h2>Table rulings and corrections</h2><ol tabindex="0" class="list" id="corrections">${corrections.length ? corrections.map((c) => html`<li data-version=${c.version}><b>${c.table}</b> #${c.version} ${c.text}${c.rule ? html` <span class="rule">${c.rule}</span>` : nothing} <small>${c.actor} · ${c.device}</small></li>`) : html`<li>none yet</li>`}</ol></section>${checkpointBox(floor.checkpoint, floor.witnesses)}`;
 }
