@@ -27,8 +27,8 @@ def _a_command(request: Any) -> bool:
     return bool(request.method == "POST" and request.url.endswith("/commands"))
 
 
-def test_the_tablet_waits_out_a_busy_store_by_itself_and_says_so(browser: Any,
-                                                                  site: Site) -> None:  # noqa: F811
+def test_the_tablet_waits_out_a_busy_store_by_itself_and_says_so(
+        browser: Any, site: Site) -> None:  # noqa: F811
     page = dealer(browser, site)
     tap(page, "[data-action='start']")
     version = site.recorder.store.head(STREAM).version
