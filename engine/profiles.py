@@ -615,9 +615,9 @@ OCTOBERMUCK = _derive(TDA, "octobermuck", "Octobermuck charity tournament",
                  "even amounts. Any odd chips are forfeited to the next pot.'"),
     "color_up_keeps_a_player_in": (True, "Octobermuck Chip Buy-downs ('Any odd chips are "
                                    "forfeited to the next pot') is silent on a stack that is "
-                                   "all odd chips; TDA 2024 Rule 24-A keeps him in (no player can "
-                                   "be raced out of a tournament) (issue 24: the other reading, false, "
-                                   "forfeits it and the player is out)"),
+                                   "all odd chips; TDA 2024 Rule 24-A keeps him in (no player "
+                                   "can be raced out of a tournament) (issue 24: the other "
+                                   "reading, false, forfeits it and the player is out)"),
     "seats_drawn_at_random": (True, "Octobermuck Seating: 'Seats will be assigned randomly.'"),
     "button_redraw_at": (("final_table",), "Octobermuck Seating: 'When combining for the final "
                          "table, all players except the dealer (if he is still playing) will "

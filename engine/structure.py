@@ -177,11 +177,8 @@ def structure_problems(structure: Structure) -> tuple[Problem, ...]:
 
 
 def _problems(s: Structure) -> Iterator[Problem]:
-    from handlog.engine.limits import name_problem  # (limits -> table -> structure)
-
-    problem = name_problem(s.name)  # (the same cap as a player's or a table's, every door)
-    if problem:
-        yield Problem("name", problem)
+    if not s.name.strip():
+        yield Problem("name", "must not be empty")
     for path, message in profile_ref_problems(s.profile):
         yield Problem(f"profile.{path}" if path else "profile", message)
     if s.starting_stack <= 0:

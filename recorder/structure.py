@@ -19,6 +19,7 @@ from decimal import Decimal, InvalidOperation
 from pathlib import Path
 from typing import Any, TypeVar
 
+from handlog.engine.limits import name_problem
 from handlog.engine.profiles import profile_problems, room_profile_ref
 from handlog.engine.structure import (
     ANTE_KINDS,
@@ -226,6 +227,16 @@ def _optional(reader: _Reader | None, build: Callable[[_Reader], T], default: T)
     return default if reader is None else build(reader)
 
 
+def _name(top: _Reader) -> str:
+    """The tournament's name, held to a name's limits (as a player's or a table's, at every
+    door)."""
+    name = top.text("name", required=True)
+    problem = name_problem(name) if name else None
+    if problem:
+        top.problem("name", problem)
+    return name
+
+
 def parse_structure(data: dict[str, Any], file: str = "<structure>") -> Structure:
     """The Structure described by parsed TOML `data` (floats as Decimal); raises
     StructureError naming `file` and every bad field."""
@@ -233,7 +244,7 @@ def parse_structure(data: dict[str, Any], file: str = "<structure>") -> Structur
     top = _Reader(problems, data, "", _TOP)
     money_reader = top.table("money", _MONEY)
     structure = Structure(
-        name=top.text("name", required=True),
+        name=_name(top),
         profile=_profile(top),
         starting_stack=top.integer("starting_stack", required=True),
         seats_per_table=top.integer("seats_per_table", required=True),
