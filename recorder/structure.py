@@ -90,6 +90,9 @@ class _Reader:
         if type(value) is not int:
             self.problem(key, f"must be a whole number, got {_show(value)}")
             return default
+        if abs(value) > MAX_NUMBER:
+            self.problem(key, f"must be at most {MAX_NUMBER:,}, got {Decimal(value):.3g}")
+            return default
         return value
 
     def text(self, key: str, default: str = "", required: bool = False) -> str:
@@ -120,6 +123,10 @@ class _Reader:
     def _hundredths_of(self, value: Any, path: str, what: str, default: int) -> int:
         if type(value) is bool or not isinstance(value, int | Decimal):
             self.problems.append((path, f"must be {what}, got {_show(value)}"))
+            return default
+        if not Decimal(value).is_finite() or abs(value) > MAX_NUMBER:
+            self.problems.append((path, f"must be {what} of at most {MAX_NUMBER:,}, got "
+                                  f"{_show(value)}"))
             return default
         try:
             scaled = Decimal(value) * 100
@@ -225,6 +232,9 @@ def _levels(top: _Reader) -> tuple[BlindLevel, ...]:
 
 def _optional(reader: _Reader | None, build: Callable[[_Reader], T], default: T) -> T:
     return default if reader is None else build(reader)
+
+
+MAX_NUMBER = 10**15  # any number of a structure (chips, cents, minutes): a bound, not a rule
 
 
 def _name(top: _Reader) -> str:

@@ -14,6 +14,7 @@ import os
 import re
 import tempfile
 import traceback
+import uuid
 from pathlib import Path
 from typing import Any
 
@@ -92,20 +93,20 @@ def director(tmp_path_factory: pytest.TempPathFactory) -> Any:
 
 
 @FUZZ
-@given(raw=hostile_bytes(STRUCTURE, "toml"), number=st.integers(0, 10**9))
-def test_a_hostile_structure_over_http_is_422_never_500(director: Any, raw: bytes,
-                                                        number: int) -> None:
+@given(raw=hostile_bytes(STRUCTURE, "toml"))
+def test_a_hostile_structure_over_http_is_422_never_500(director: Any, raw: bytes) -> None:
     """The floor page's "create" with the file's text (as the page reads it, bad bytes
     replaced): 201 or 422 naming `structure`, and a refused one creates nothing."""
     client, recorder = director
-    name = f"fuzz-{number}"
+    name = f"fuzz-{uuid.uuid4().hex}"  # (one server for every example)
     answer = client.http.post("/api/tournaments", headers={"X-CSRF-Token": client.csrf},
                               json={"id": name, "structure": raw.decode("utf-8", "replace"),
                                     "file": "structure.toml"})
     assert answer.status_code in (201, 200, 409, 422), answer.text
     if answer.status_code == 422:
         refusal = answer.json()
-        assert refusal.get("rule") == "structure" or refusal.get("field") == "id", refusal
+        assert refusal.get("rule") == "structure" or "structure" in refusal.get("message", "") \
+            or refusal.get("field") == "id", refusal
         assert not any(h.stream_id.endswith(name) for h in recorder.store.streams())
 
 
