@@ -124,7 +124,8 @@ class _Reader:
         if type(value) is bool or not isinstance(value, int | Decimal):
             self.problems.append((path, f"must be {what}, got {_show(value)}"))
             return default
-        if not Decimal(value).is_finite() or abs(value) > MAX_NUMBER:
+        number = Decimal(value)
+        if not number.is_finite() or abs(number) > MAX_NUMBER:
             self.problems.append((path, f"must be {what} of at most {MAX_NUMBER:,}, got "
                                   f"{_show(value)}"))
             return default
