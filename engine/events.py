@@ -10,7 +10,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import ClassVar
 
-from handlog.engine.tournament_events import TOURNAMENT_EVENT_TYPES
 from handlog.engine.values import fast_init
 
 
@@ -442,10 +441,14 @@ TableEvent = (
 )
 
 
-EVENT_TYPES: tuple[type, ...] = (
-    HAND_EVENT_TYPES + TABLE_EVENT_TYPES + CORRECTION_EVENT_TYPES + TOURNAMENT_EVENT_TYPES
-)
-"""Every event class the log can hold."""
-
-for _event_type in EVENT_TYPES:
+for _event_type in HAND_EVENT_TYPES + TABLE_EVENT_TYPES + CORRECTION_EVENT_TYPES:
     fast_init(_event_type)
+
+
+def all_event_types() -> tuple[type, ...]:
+    """Every event class the log can hold. The tournament's are imported only when asked for
+    (the codec, the tablet's engine): replaying hands needs none of them, and they are a third
+    of the engine's start-up."""
+    from handlog.engine.tournament_events import TOURNAMENT_EVENT_TYPES
+
+    return HAND_EVENT_TYPES + TABLE_EVENT_TYPES + CORRECTION_EVENT_TYPES + TOURNAMENT_EVENT_TYPES

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 from handlog.engine.structure import Structure
+from handlog.engine.values import fast_init
 
 
 @dataclass(frozen=True, slots=True)
@@ -521,3 +522,6 @@ TOURNAMENT_EVENT_TYPES: tuple[type, ...] = (
     ClockPaused, ClockResumed, TimeAdded, StacksCounted, StackCorrected, HandForHandStarted,
     HandForHandEnded, HighHandFeeRecorded, RebuyPurchased, AddOnPurchased,
 )
+
+for _event_type in TOURNAMENT_EVENT_TYPES:
+    fast_init(_event_type)

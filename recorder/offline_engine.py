@@ -32,7 +32,7 @@ from handlog.engine.commands import (
 )
 from handlog.engine.errors import RuleViolation
 from handlog.engine.evaluator import evaluate
-from handlog.engine.events import EVENT_TYPES
+from handlog.engine.events import all_event_types
 from handlog.engine.hand import decide, legal_actions, replay_events
 from handlog.engine.table import TableState, apply_table
 from handlog.engine.table_commands import StartHand
@@ -40,7 +40,7 @@ from handlog.engine.table_decide import TableFacts, decide_table
 from handlog.recorder.offline_view import level_of, table_body, table_of
 from handlog.schema.codec import EventCodec
 
-_CODEC = EventCodec(EVENT_TYPES)
+_CODEC = EventCodec(all_event_types())
 
 DECIDED = ("fold", "check_call", "bet_raise", "push_chips", "act_out_of_turn", "deal_board",
            "show_cards", "muck_cards", "award_pots", "start_hand")

@@ -19,6 +19,7 @@ from decimal import Decimal, InvalidOperation
 from pathlib import Path
 from typing import Any, TypeVar
 
+from handlog.engine.limits import name_problem
 from handlog.engine.profiles import profile_problems, room_profile_ref
 from handlog.engine.structure import (
     ANTE_KINDS,
@@ -92,6 +93,9 @@ class _Reader:
         if type(value) is not int:
             self.problem(key, f"must be a whole number, got {_show(value)}")
             return default
+        if abs(value) > MAX_NUMBER:
+            self.problem(key, f"must be at most {MAX_NUMBER:,}, got {Decimal(value):.3g}")
+            return default
         return value
 
     def text(self, key: str, default: str = "", required: bool = False) -> str:
@@ -122,6 +126,11 @@ class _Reader:
     def _hundredths_of(self, value: Any, path: str, what: str, default: int) -> int:
         if type(value) is bool or not isinstance(value, int | Decimal):
             self.problems.append((path, f"must be {what}, got {_show(value)}"))
+            return default
+        number = Decimal(value)
+        if not number.is_finite() or abs(number) > MAX_NUMBER:
+            self.problems.append((path, f"must be {what} of at most {MAX_NUMBER:,}, got "
+                                  f"{_show(value)}"))
             return default
         try:
             scaled = Decimal(value) * 100
@@ -234,6 +243,19 @@ def _optional(reader: _Reader | None, build: Callable[[_Reader], T], default: T)
     return default if reader is None else build(reader)
 
 
+MAX_NUMBER = 10**15  # any number of a structure (chips, cents, minutes): a bound, not a rule
+
+
+def _name(top: _Reader) -> str:
+    """The tournament's name, held to a name's limits (as a player's or a table's, at every
+    door)."""
+    name = top.text("name", required=True)
+    problem = name_problem(name) if name else None
+    if problem:
+        top.problem("name", problem)
+    return name
+
+
 def parse_structure(data: dict[str, Any], file: str = "<structure>") -> Structure:
     """The Structure described by parsed TOML `data` (floats as Decimal); raises
     StructureError naming `file` and every bad field."""
@@ -241,7 +263,7 @@ def parse_structure(data: dict[str, Any], file: str = "<structure>") -> Structur
     top = _Reader(problems, data, "", _TOP)
     money_reader = top.table("money", _MONEY)
     structure = Structure(
-        name=top.text("name", required=True),
+        name=_name(top),
         profile=_profile(top),
         starting_stack=top.integer("starting_stack", required=True),
         seats_per_table=top.integer("seats_per_table", required=True),

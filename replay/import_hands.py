@@ -20,6 +20,7 @@ from handlog.replay.import_ohh import looks_like_ohh, read_ohh
 from handlog.replay.import_pokerstars import decode, looks_like_pokerstars, read_pokerstars
 from handlog.replay.phh import PHH_SUFFIXES, PhhEntry, PhhProblem, loads_file
 from handlog.replay.phh_verify import DEFAULT_RULES, HandResult, VerifyReport, verify_entry
+from handlog.schema.text_limits import MAX_BYTES
 
 Format = Literal["pokerstars", "ohh", "phh"]
 FORMATS: tuple[Format, ...] = ("pokerstars", "ohh", "phh")
@@ -75,6 +76,13 @@ def read_file(path: Path, fmt: Format | Literal["auto"] = "auto") -> FileRead:
     reading it is one error entry naming the file, never an exception."""
     source = os.fspath(path)
     try:
+        # Held to the limit before it is read, whatever its format (PokerStars text has no
+        # parser of its own that would refuse a file of gigabytes).
+        size = path.stat().st_size
+        if size > MAX_BYTES:
+            return FileRead(path, None, (PhhProblem(
+                source, None, "error", None,
+                f"{source}: {size:,} bytes long (at most {MAX_BYTES:,} are read)"),))
         text = decode(path.read_bytes())
     except OSError as error:
         return FileRead(path, None, (PhhProblem(source, None, "error", None,

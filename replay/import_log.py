@@ -34,6 +34,7 @@ from handlog.engine.events import (
 from handlog.engine.hand import begin, decide
 from handlog.engine.hand_start import hand_started_event
 from handlog.engine.hand_state import HandSetup
+from handlog.engine.limits import check_name
 from handlog.engine.table import (
     MAX_SEATS,
     TableState,
@@ -258,6 +259,7 @@ def _names(hand: PhhHand) -> list[str]:
     names: list[str] = []
     for i in range(hand.player_count):
         name = (hand.players[i] if i < len(hand.players) else "") or f"p{i + 1}"
+        check_name(name, "player")  # (capped as a player seated through the CLI or the API)
         while name in names:
             name += "'"
         names.append(name)

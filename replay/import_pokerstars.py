@@ -46,6 +46,10 @@ _COLLECTED = re.compile(r"^(?P<name>.+) collected (?P<amount>[$€£]?[\d.,]+) f
 _TOTAL = re.compile(r"^Total pot (?P<total>[$€£]?[\d.,]+).*\| Rake (?P<rake>[$€£]?[\d.,]+)")
 _DEAD_MONEY = re.compile(r"^Dead money (?P<amount>[\d.,]+) carried into the pot")
 
+# One hand's text: ten seats, every street and the summary are 3 KB; a thousand times that is
+# damage, not a hand, and is not handed to the line-by-line reader.
+MAX_HAND_CHARACTERS = 1024 * 1024
+
 _LEVEL = re.compile(r" - Level ([IVXLCDM]+)\b")
 
 Number = int | Decimal
@@ -394,6 +398,11 @@ def read_pokerstars(text: str, source: str) -> Iterator[PhhEntry]:
     for line, block in blocks:
         number_match = re.match(r"^PokerStars .*?#(\d+)", block)
         number = number_match.group(1) if number_match else "?"
+        if len(block) > MAX_HAND_CHARACTERS:
+            yield PhhProblem(source, number, "error", None,
+                             f"{source}:{line} [{number}]: the hand is {len(block):,} "
+                             f"characters long (at most {MAX_HAND_CHARACTERS:,} are read)", line)
+            continue
         try:
             mapping = phh_mapping(parse_hand(block))
         except Unsupported as why:

@@ -433,7 +433,8 @@ def _number(value: object, field: str, unknown: bool = False) -> Number:
     if value < 0:
         raise PhhFormatError(field, f"must not be negative, got {value}")
     if value > MAX_AMOUNT:
-        raise PhhFormatError(field, f"at most {MAX_AMOUNT:,} chips, got {value:.3g}")
+        # (a Decimal: a float cannot hold 10**400 to show it)
+        raise PhhFormatError(field, f"at most {MAX_AMOUNT:,} chips, got {Decimal(value):.3g}")
     return value
 
 

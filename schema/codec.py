@@ -302,14 +302,15 @@ _default_codec: EventCodec | None = None
 
 
 def default_codec() -> EventCodec:
-    """The codec of every class in `engine.events.EVENT_TYPES` and every registered upcaster."""
+    """The codec of every class in `engine.events.all_event_types()` and every registered
+    upcaster."""
     global _default_codec
     if _default_codec is None:
         # Imported here: the tablet's offline engine carries the codec without the upcasters.
-        from handlog.engine.events import EVENT_TYPES
+        from handlog.engine.events import all_event_types
         from handlog.schema.upcasters import UPCASTERS
 
-        codec = EventCodec(EVENT_TYPES)
+        codec = EventCodec(all_event_types())
         for (event_type, from_version), upcaster in UPCASTERS.items():
             codec.register_upcaster(event_type, from_version, upcaster)
         _default_codec = codec

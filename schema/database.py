@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import os
 import sqlite3
+import sys
 import urllib.parse
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -250,6 +251,15 @@ def translate_errors(url: str, doing: str) -> Iterator[None]:
             raise StoreUnavailable(
                 f"cannot {doing} database at {display_url(url)}: {detail}"
             ) from None
+        raise
+    except Exception as exc:
+        # The driver's own error, not wrapped: a connection taken straight from the pool
+        # (`raw_connection`, the pipelined append) raises it as the driver does.
+        psycopg = sys.modules.get("psycopg")
+        if psycopg is not None and isinstance(exc, psycopg.OperationalError):
+            detail = str(exc).strip().splitlines()[0]
+            raise StoreUnavailable(
+                f"cannot {doing} database at {display_url(url)}: {detail}") from None
         raise
 
 

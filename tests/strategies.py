@@ -9,6 +9,7 @@ that a test can check an invariant at each step. The few plain builders the gold
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
 from hypothesis import strategies as st
@@ -390,3 +391,55 @@ def call_around(state: HandState) -> HandState:
 def deal(state: HandState, cards: str) -> HandState:
     """The next board card(s), given as text ("2c7d9h")."""
     return execute(state, DealBoard(parse_cards(cards)))
+
+
+# ---------------------------------------------------------------------------------------------
+# Hostile files: a real file damaged the ways an attacker or a broken disk would (the parsers'
+# fuzz tests, tests/test_fuzz_parsers.py)
+
+HOSTILE_NUMBERS = ("inf", "-inf", "+inf", "nan", "Infinity", "NaN", "1e400", "-1e400", "1e-400",
+                   "1" + "0" * 400, "9" * 5000, "1e15", "1000000000000001", "-0", "0.5",
+                   "0x7f", "1_000", "99999999999999999999.99999999999999999999", "-1")
+_NUMBER = re.compile(r"(?<![\w.#'-])-?\d+(?:\.\d+)?(?![\w.'-])")
+_DEPTHS = (1, 2, 63, 64, 65, 1000, 100_000)
+
+
+@st.composite
+def hostile_bytes(draw: st.DrawFn, seed: str, kind: str) -> bytes:
+    """`seed` (a TOML, JSON or plain text file) with one to three of: a number swapped for an
+    infinite, not-a-number or enormous one; a value nested 1 to 100,000 levels deep (arrays, or
+    tables/objects); the text cut short; stray characters put in; then encoded as UTF-8, with
+    a BOM, as UTF-16, as cp1252, or with bytes that are no encoding's."""
+    text = seed
+    for _ in range(draw(st.integers(1, 3))):
+        numbers = list(_NUMBER.finditer(text))
+        mutation = draw(st.sampled_from(("number", "nest", "cut", "insert")))
+        if mutation in ("number", "nest") and numbers:
+            found = numbers[draw(st.integers(0, len(numbers) - 1))]
+            value = (draw(st.sampled_from(HOSTILE_NUMBERS)) if mutation == "number"
+                     else _nested(found.group(), draw(st.sampled_from(_DEPTHS)),
+                                  draw(st.booleans()), kind))
+            text = text[:found.start()] + value + text[found.end():]
+        elif mutation == "cut":
+            text = text[:draw(st.integers(0, len(text)))]
+        else:
+            at = draw(st.integers(0, len(text)))
+            text = text[:at] + draw(st.text(alphabet='[]{}"\'=,:#\\\n \x00é€1e9.-', max_size=30)
+                                    ) + text[at:]
+    encoding = draw(st.sampled_from(("utf-8", "utf-8", "bom", "utf-16", "cp1252", "junk")))
+    if encoding == "bom":
+        return b"\xef\xbb\xbf" + text.encode("utf-8")
+    if encoding in ("utf-16", "cp1252"):
+        return text.encode(encoding, errors="replace")
+    raw = text.encode("utf-8")
+    if encoding == "junk":
+        at = draw(st.integers(0, len(raw)))
+        raw = raw[:at] + draw(st.binary(min_size=1, max_size=8)) + b"\xff\xfe\xc3" + raw[at:]
+    return raw
+
+
+def _nested(value: str, depth: int, tables: bool, kind: str) -> str:
+    if not tables or kind == "text":
+        return "[" * depth + value + "]" * depth
+    opener = "{a = " if kind == "toml" else '{"a": '
+    return opener * depth + value + "}" * depth

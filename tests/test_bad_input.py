@@ -21,7 +21,8 @@ from handlog.recorder.structure import STRUCTURE_BYTES
 from handlog.schema.store import open_store
 from handlog.schema.text_limits import MAX_DEPTH, TextRefused, check_text
 
-EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
+TESTS_DIR = Path(__file__).resolve().parent
+EXAMPLES = TESTS_DIR.parent / "examples"
 DEEP = "levels = " + "[" * 50_000 + "]" * 50_000 + "\n"
 
 
@@ -195,3 +196,50 @@ def test_a_hostile_ohh_file_is_named_in_import(tmp_path: Path) -> None:
         path.write_text(hostile)
         code, output = _run("import", "--format", "ohh", str(path))
         assert code == 1 and said in output, output
+
+
+def test_names_are_capped_the_same_in_the_cli_and_the_api(tmp_path: Path) -> None:
+    """A tournament's name (its structure's `name`) of 100,000 characters and a player's of 81:
+    the CLI exits 1 and the API answers 422, each saying at most 80 characters; the tournament
+    is not created (a name of 80 is taken at both doors)."""
+    from handlog.engine.limits import MAX_NAME
+
+    text = (EXAMPLES / "octobermuck.toml").read_text(encoding="utf-8")
+    named = re.compile(r'^name = .*$', re.MULTILINE)
+    long_name = named.sub(f'name = "{"N" * 100_000}"', text, count=1)
+    path = tmp_path / "long.toml"
+    path.write_text(long_name)
+    url = f"sqlite:///{tmp_path / 'cli.db'}"
+    code, output = _run("tournament", "create", str(path), "--id", "long", "--db", url)
+    assert code == 1 and f"name: at most {MAX_NAME} characters, got 100000" in output, output
+    assert _run("tournament", "create", str(EXAMPLES / "octobermuck.toml"), "--id", "oct",
+                "--db", url)[0] == 0
+    code, output = _run("tournament", "register", "oct", "P" * (MAX_NAME + 1), "--db", url)
+    assert code == 1 and f"at most {MAX_NAME} characters" in output, output
+    assert _run("tournament", "register", "oct", "P" * MAX_NAME, "--db", url)[0] == 0
+    recorder = make_recorder(tmp_path)
+    app, auth = make_app(recorder)
+    with Client(app, auth) as director:
+        director.login("director")
+        csrf = {"X-CSRF-Token": director.csrf}
+        answer = director.http.post("/api/tournaments", headers=csrf,
+                                    json={"id": "long", "structure": long_name})
+        assert answer.status_code == 422, answer.text
+        assert f"name: at most {MAX_NAME} characters, got 100000" in answer.json()["message"]
+        assert director.http.post("/api/tournaments", headers=csrf,
+                                  json={"id": "oct", "structure": text}).status_code == 200
+        for name, status in (("P" * (MAX_NAME + 1), 422), ("P" * MAX_NAME, 200)):
+            answer = director.http.post("/api/tournaments/oct/commands", headers=csrf,
+                                        json={"command": {"type": "register", "name": name}})
+            assert answer.status_code == status, answer.text[:300]
+    with open_store(url) as store:
+        assert not any("long" in head.stream_id for head in store.streams())
+    assert not any("long" in head.stream_id for head in recorder.store.streams())
+    hand = tmp_path / "long.phh"  # and a hand imported into the log names its players
+    hand.write_text((TESTS_DIR / "fixtures/phh/good/heads_up.phh").read_text(encoding="utf-8")
+                    + f'players = ["{"A" * 81}", "Bob"]\n')
+    imported = f"sqlite:///{tmp_path / 'imported.db'}"
+    code, output = _run("import", "--into-log", "--db", imported, str(hand))
+    assert f"not recorded: player: at most {MAX_NAME} characters, got 81" in output, output
+    with open_store(imported) as store:
+        assert store.streams() == []

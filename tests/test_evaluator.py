@@ -382,3 +382,39 @@ def test_describe_rejects_non_values(bad: int) -> None:
         describe(bad)
     with pytest.raises(ValueError, match="not a hand value"):
         hand_category(bad)
+
+
+@settings(max_examples=2000)
+@given(st.lists(st.integers(0, 51), min_size=5, max_size=7, unique=True))
+def test_a_hand_valued_before_the_tables_pay_has_the_tables_value(cards: list[Card]) -> None:
+    """The direct valuation (a process's first hundred thousand hands) and the tables give
+    every hand the same value, and hand_rank takes it without building them."""
+    from handlog.engine import evaluator
+
+    total = evaluator._SUIT_BIAS + sum(evaluator._CARD_KEY[c] for c in cards)
+    direct = evaluator._direct(total, cards)
+    assert direct in evaluator._DIRECT_VALUES
+    if not evaluator._BUILT[0]:
+        evaluator._build_tables()
+    tables = (evaluator._flush_value(total, cards) if total & evaluator._FLUSH_MASK
+              else evaluator._RANK_VALUE[total & evaluator._RANK_MASK])
+    assert direct == tables
+
+
+def test_a_few_thousand_hands_are_valued_without_building_the_tables() -> None:
+    """A process that values an evening's showdowns (here 3,000 seven-card hands, named as a
+    showdown names them) never spends the tables' set-up."""
+    import subprocess
+    import sys
+
+    script = (
+        "import random\n"
+        "from handlog.engine import evaluator as e\n"
+        "rng = random.Random(7)\n"
+        "for _ in range(3000):\n"
+        "    cards = rng.sample(range(52), 7)\n"
+        "    e.hand_rank(e.evaluate(cards)); e.evaluate7(*cards)\n"
+        "print(e._BUILT[0], len(e._RANK_VALUE))\n")
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                         check=True).stdout
+    assert out.split() == ["False", "0"]

@@ -5,7 +5,11 @@ before stay valid (SQLite and PostgreSQL)."""
 
 from __future__ import annotations
 
+import contextlib
+import socket
 import sqlite3
+import threading
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
@@ -121,3 +125,120 @@ def test_two_servers_sending_one_command_at_once_record_it_once_and_one_answers_
         e.event_id for e in one.events]
     assert [e.version for e in store.read(STREAM, version + 1)] == [version + 1]
     assert second.table(STREAM).version == version + 1
+
+
+class Outage:
+    """A TCP relay between the server and PostgreSQL that can play the database restarting
+    (every connection dropped, none taken, then taken again), without restarting the
+    PostgreSQL server the other tests share."""
+
+    def __init__(self, host: str, port: int) -> None:
+        self._target = (host, port)
+        self._lock = threading.Lock()
+        self._sockets: list[socket.socket] = []
+        self._listener = socket.create_server(("127.0.0.1", 0))
+        self.port = self._listener.getsockname()[1]
+        self._accepting = threading.Thread(target=self._accept, args=(self._listener,),
+                                           daemon=True)
+        self._accepting.start()
+
+    def _accept(self, listener: socket.socket) -> None:
+        while True:
+            try:
+                client, _ = listener.accept()
+            except OSError:
+                return  # (stopped)
+            try:
+                server = socket.create_connection(self._target, timeout=5)
+            except OSError:
+                client.close()
+                continue
+            with self._lock:
+                self._sockets += [client, server]
+            for a, b in ((client, server), (server, client)):
+                threading.Thread(target=self._pipe, args=(a, b), daemon=True).start()
+
+    @staticmethod
+    def _pipe(source: socket.socket, sink: socket.socket) -> None:
+        try:
+            while data := source.recv(65536):
+                sink.sendall(data)
+        except OSError:
+            pass
+        for end in (source, sink):
+            with contextlib.suppress(OSError):
+                end.shutdown(socket.SHUT_RDWR)
+
+    def down(self) -> None:
+        """The database goes away: every connection cut, and no new one answered."""
+        with contextlib.suppress(OSError):  # (wakes the accept blocked on it; close would not)
+            self._listener.shutdown(socket.SHUT_RDWR)
+        self._listener.close()
+        with self._lock:
+            sockets, self._sockets = self._sockets, []
+        for end in sockets:
+            with contextlib.suppress(OSError):
+                end.shutdown(socket.SHUT_RDWR)
+            end.close()
+
+    def up(self) -> None:
+        """Back, on the same port."""
+        self._listener = socket.create_server(("127.0.0.1", self.port))
+        threading.Thread(target=self._accept, args=(self._listener,), daemon=True).start()
+
+    def close(self) -> None:
+        self.down()
+
+
+def test_through_a_database_restart_sessions_hold_and_every_refused_write_is_503(
+        pg_url: str) -> None:
+    """PostgreSQL restarting under a signed-in dealer and director (played by cutting every
+    connection of this server at a relay and refusing new ones, not by restarting the server
+    other tests share): each write answers 503 with Retry-After and records nothing, no
+    request answers 401 (nobody is signed out), a new sign-in is 503 too; once the database
+    is back, the same sessions work, and the dealer's fold sent again is recorded once."""
+    from sqlalchemy.engine import make_url
+
+    from handlog.schema.store import open_store
+
+    real = make_url(pg_url)
+    outage = Outage(real.host or "127.0.0.1", real.port or 5432)
+    url = real.set(host="127.0.0.1", port=outage.port).render_as_string(hide_password=False)
+    store = open_store(url, upgrade=True)
+    recorder = Recorder(store)
+    open_table(recorder, STREAM)
+    app, auth = make_app(recorder)
+    try:
+        with Client(app, auth) as dealer, Client(app, auth) as director, \
+                Client(app, auth) as newcomer:
+            assert dealer.login("dealer", STREAM).status_code == 200
+            assert director.login("director").status_code == 200
+            assert dealer.send(STREAM, {"type": "start_hand"}).status_code == 200
+            version = dealer.table(STREAM)["version"]
+            fold = {"type": "fold", "player": dealer.to_act(STREAM)}
+            event_id = "5b0a3c1e-8d2f-4e6a-9b7c-1d3e5f7a9b20"
+            # (on PostgreSQL the sessions are kept in memory while the server listens)
+            assert auth.sessions.caching
+            outage.down()
+            for _ in range(3):
+                answer = dealer.send(STREAM, fold, version, event_id)
+                assert answer.status_code == 503, answer.text
+                assert answer.headers["retry-after"] == "2"
+                assert answer.json()["rule"] == "store"
+            for client in (dealer, director):
+                assert client.http.get("/api/session").status_code in (200, 503)
+                assert client.http.get(f"/api/tables/{STREAM}").status_code in (200, 503)
+            assert newcomer.login("director").status_code == 503
+            outage.up()
+            deadline = time.monotonic() + 30
+            while (answer := dealer.send(STREAM, fold, version, event_id)).status_code == 503:
+                assert time.monotonic() < deadline, answer.text  # (a pooled link found dead)
+            assert answer.status_code == 200, answer.text
+            assert dealer.http.get("/api/session").json()["role"] == "dealer"
+            assert director.http.get("/api/session").json()["role"] == "director"
+            again = dealer.send(STREAM, fold, version, event_id)
+            assert again.status_code == 200 and again.json()["retried"] is True
+            assert [e.version for e in store.read(STREAM, version + 1)] == [version + 1]
+    finally:
+        store.close()
+        outage.close()

@@ -126,6 +126,7 @@ function remember(item, version) {
 
 export async function flush() {
   if (flushing || blocked() || !S.outbox.length) return;
+  if (S.busy && Date.now() < S.busy.until) return; // the retry is scheduled for then
   flushing = true;
   try {
     while (S.outbox.length && !blocked()) {
@@ -157,6 +158,7 @@ export async function flush() {
       }
       S.failures = 0;
       const body = answer.body || {};
+      if (answer.status !== 503) S.busy = null;
       if (answer.status === 200) {
         S.outbox.shift();
         if (S.outbox.length && S.outbox[0].expected_version === null) S.outbox[0].expected_version = body.version;
@@ -171,6 +173,14 @@ export async function flush() {
       } else if (answer.status === 401) {
         S.me = { role: null };
         showSignIn("Your session ended: sign in again to send the waiting entries.");
+        return;
+      } else if (answer.status === 503) {
+        // The store cannot take it just now (a full disk, the database restarting): nothing was
+        // recorded; the same entry goes again by itself when the server says (Retry-After),
+        // with the same event id, and the dealer sees why it waits.
+        const wait = Math.min(30, Math.max(1, Number(answer.headers.get("Retry-After")) || 2));
+        S.busy = { until: Date.now() + wait * 1000, message: body.message || "" };
+        scheduleRetry(wait * 1000);
         return;
       } else if (answer.status >= 500 || answer.status === 0) {
         scheduleRetry();
@@ -243,9 +253,10 @@ export function discardHeld() {
   render();
 }
 
-export function scheduleRetry() {
+/** @param {number} [ms] */
+export function scheduleRetry(ms = 1500) {
   clearTimeout(retryTimer);
-  retryTimer = setTimeout(flush, 1500);
+  retryTimer = setTimeout(flush, ms);
   render();
 }
 
@@ -305,6 +316,10 @@ export function renderOutbox() {
   } else if (S.held) {
     box.className = "outbox held";
     parts.push(h("div", { class: "alert-title" }, `Held: ${entries} tapped after "${S.held.after}", which ${S.held.why === "differs" ? "the server decided differently" : "was refused"}`));
+  } else if (S.busy) {
+    box.className = "outbox busy";
+    parts.push(h("div", { class: "alert-title" }, `The store is busy, retrying: ${entries} waiting`));
+    parts.push(h("div", { class: "alert-text" }, "The server could not record just now (its database is busy or restarting); nothing was recorded. This tablet sends them again by itself, with the same ids, so each is recorded once: keep tapping, the taps wait in order."));
   } else {
     box.className = "outbox";
     const how = S.connection === "offline" ? "Offline: " : "Sending: ";

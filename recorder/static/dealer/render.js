@@ -40,10 +40,10 @@ export function renderAll() {
 
 export function renderStatus() {
   const waiting = S.outbox.length;
-  let text = S.connection;
+  let text = S.busy ? "store busy, retrying" : S.connection;
   if (waiting) text += ` · ${waiting} to send`;
   $("status-text").textContent = text;
-  $("status").dataset.state = S.connection;
+  $("status").dataset.state = S.busy ? "busy" : S.connection;
 }
 
 export function renderBar() {

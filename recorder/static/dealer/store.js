@@ -29,6 +29,7 @@ export const S = {
   recorded: [], // the last entries this tablet recorded: {label, version}
   failed: [], // the last entries refused: {label, rule, text}
   failures: 0, // sends in a row that got no answer
+  busy: null, // {until, message}: the server answered 503 (its store); the retry waits until then
   trayOpen: false, // the chip tray is shown (a tool toggles it)
   autoAt: null, // the version at which the page last took a step by itself (once each)
 };
