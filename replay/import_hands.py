@@ -1,9 +1,10 @@
 """`handlog import`: hand histories from other systems, replayed strictly through the engine.
 
-PokerStars text (replay/import_pokerstars.py), Open Hand History JSON (replay/import_ohh.py)
-and PHH (replay/phh.py) are each read into the same record PHH gives, and every hand is
-verified exactly as `handlog phh verify` does (replay/phh_verify.py): match, mismatch (with
-the reason), illegal (the action and the rule), unverified or error.
+PokerStars text (replay/import_pokerstars.py), Open Hand History JSON (replay/import_ohh.py),
+PHH (replay/phh.py) and the sites pokerkit has a parser for (Full Tilt, iPoker, Ongame,
+PartyPoker, Absolute: replay/import_sites.py) are each read into the same record PHH gives,
+and every hand is verified exactly as `handlog phh verify` does (replay/phh_verify.py):
+match, mismatch (with the reason), illegal (the action and the rule), unverified or error.
 """
 
 from __future__ import annotations
@@ -12,17 +13,22 @@ import os
 import re
 import time
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Literal
 
 from handlog.replay.import_ohh import looks_like_ohh, read_ohh
 from handlog.replay.import_pokerstars import decode, looks_like_pokerstars, read_pokerstars
-from handlog.replay.phh import PHH_SUFFIXES, PhhEntry, PhhProblem, loads_file
+from handlog.replay.import_sites import SITE_NAMES, detect_site, read_site
+from handlog.replay.phh import PHH_SUFFIXES, PhhEntry, PhhHand, PhhProblem, loads_file
 from handlog.replay.phh_verify import DEFAULT_RULES, HandResult, VerifyReport, verify_entry
 
-Format = Literal["pokerstars", "ohh", "phh"]
-FORMATS: tuple[Format, ...] = ("pokerstars", "ohh", "phh")
+Format = Literal["pokerstars", "ohh", "phh", "fulltilt", "ipoker", "ongame", "partypoker",
+                 "absolute"]
+FORMATS: tuple[Format, ...] = ("pokerstars", "ohh", "phh", *SITE_NAMES)
+# PokerStars' cash games in money are the site's own (handlog writes play chips): they are
+# judged by the site's profile (engine/site_profiles.py) unless the hand names one.
+POKERSTARS_PROFILE = "pokerstars"
 # Files a folder walk never opens: they cannot hold a hand history.
 _SKIPPED_SUFFIXES = (".db", ".sqlite", ".zip", ".gz", ".png", ".jpg", ".pdf", ".parquet")
 
@@ -58,6 +64,8 @@ def detect(path: Path, text: str) -> Format | None:
         return "pokerstars"
     if looks_like_ohh(text):
         return "ohh"
+    if (site := detect_site(text)) is not None:
+        return site
     if "variant = " in text and "actions = " in text:
         return "phh"
     return None
@@ -92,7 +100,12 @@ def read_file(path: Path, fmt: Format | Literal["auto"] = "auto") -> FileRead:
 
 def _entries(fmt: Format, text: str, source: str) -> Iterator[PhhEntry]:
     if fmt == "pokerstars":
-        yield from read_pokerstars(text, source)
+        for entry in read_pokerstars(text, source):
+            if isinstance(entry, PhhHand) and entry.scale != 1 and entry.rules is None:
+                entry = replace(entry, rules=POKERSTARS_PROFILE)
+            yield entry
+    elif fmt in SITE_NAMES:
+        yield from read_site(fmt, text, source)
     elif fmt == "ohh":
         yield from read_ohh(text, source)
     else:

@@ -1,0 +1,47 @@
+"""House-rule profiles of online sites, for hands imported from their hand histories.
+
+An online hand is judged by the site's rules, not a live room's: `handlog import` picks the
+profile from the file's hand header (replay/import_sites.py, replay/import_hands.py). Each is
+the TDA baseline with what the site's software does differently, cited from the site's own
+hand-history text (the only document of its rules we read):
+
+- a losing hand may be mucked at a showdown with a player all-in (the texts record `mucks
+  hand` / `mucks` / `does not show` by a player in such a pot), where TDA 16 tables every hand;
+- the rest (full-raise reopening, minimum raises, side pots, the odd chip left of the button)
+  is the TDA's, which the sites' texts agree with.
+
+What a site's text carries that is no engine rule is read by the importer: the rake (given back
+to a lone winner where the text states it, so a hand that balances by its own text is never a
+mismatch), cash games' blinds and cents. Straddles and a board run twice are not played by the
+engine: such hands are listed as not replayed, with the reason.
+"""
+
+from __future__ import annotations
+
+from handlog.engine.profiles import TDA, Profile, _derive
+
+_MUCK_EXAMPLES = {
+    "pokerstars": "PokerStars: '<player>: mucks hand' after '*** SHOW DOWN ***' in a pot with "
+                  "an all-in (HHSmithy sample PokerStars/CashGame/Limits/AnteTable.txt)",
+    "fulltilt": "Full Tilt Poker: '<player> mucks' after '*** SHOW DOWN ***' (HHSmithy sample "
+                "FullTilt/CashGame/GameTypeTests/NoLimitHoldem.txt)",
+    "ipoker": "iPoker: a player's pocket cards left unshown ('X X') at a showdown",
+    "ongame": "Ongame: a player at a showdown without cards in the summary",
+    "partypoker": "PartyPoker: '<player> does not show cards.'",
+    "absolute": "Absolute Poker: '<player> - Mucks' / '- Does not show'",
+}
+_TITLES = {
+    "pokerstars": "PokerStars", "fulltilt": "Full Tilt Poker", "ipoker": "iPoker network",
+    "ongame": "Ongame network", "partypoker": "PartyPoker", "absolute": "Absolute Poker",
+}
+
+
+def _site(name: str) -> Profile:
+    title = _TITLES[name]
+    return _derive(TDA, name, f"{title} (online)", f"{title} hand histories", title, {
+        "all_in_hands_tabled": (False, f"{_MUCK_EXAMPLES[name]}: the site lets a losing hand "
+                                "be mucked even with a player all-in"),
+    })
+
+
+SITE_PROFILES: dict[str, Profile] = {name: _site(name) for name in _TITLES}
