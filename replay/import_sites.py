@@ -57,6 +57,13 @@ class Site:
     profile: str  # the house-rule profile its hands are judged by
     adapt: Callable[[str], str] = _same
     end: re.Pattern[str] | None = None  # where a hand ends, when not at the next header
+    # The text's "collected" counts the unmatched part of the top bet (no "uncalled bet
+    # returned" line): PartyPoker's "wins", iPoker's `win`.
+    collected_has_uncalled: bool = False
+    antes_unread: re.Pattern[str] | None = None  # an ante post pokerkit's parser leaves out
+    # The file's game, where a hand does not say it (iPoker's session header): (where it is
+    # written, what it says for No-Limit Hold'em).
+    game: tuple[re.Pattern[str], re.Pattern[str]] | None = None
 
 
 SITES: tuple[Site, ...] = (
@@ -68,7 +75,9 @@ SITES: tuple[Site, ...] = (
     Site("ipoker", "iPoker network",
          re.compile(r"^[ \t]*<game gamecode=\"", re.MULTILINE), "IPokerNetworkParser",
          re.compile(r"<player\b[^>]*\bseat=\"(?P<seat>\d+)\"[^>]*\bwin=\"\D?(?P<amount>[\d.,]+)\""),
-         None, "ipoker", _xml_lines, re.compile(r"</game>")),
+         None, "ipoker", _xml_lines, re.compile(r"</game>"), collected_has_uncalled=True,
+         antes_unread=re.compile(r"<action\b[^>]*\btype=\"15\""),
+         game=(re.compile(r"<gametype>([^<]*)</gametype>"), re.compile(r"^Holdem NL\b"))),
     Site("ongame", "Ongame network",
          re.compile(r"^\*{5} History for hand \S+ \*{5}", re.MULTILINE), "OngameNetworkParser",
          re.compile(r"^Main pot: .* won by (?P<player>.+?) \(\D?(?P<amount>[\d.,]+)\)$"),
@@ -77,7 +86,7 @@ SITES: tuple[Site, ...] = (
          re.compile(r"^(?:Game #\d+ starts\.|\*{5} Hand History for Game \d+ \*{5})",
                     re.MULTILINE), "PartyPokerParser",
          re.compile(r"^(?P<player>.+?) wins \D?(?P<amount>[\d.,]+)"),
-         None, "partypoker"),
+         None, "partypoker", collected_has_uncalled=True),
     Site("absolute", "Absolute Poker",
          re.compile(r"^Stage #C?\d+:", re.MULTILINE), "AbsolutePokerParser",
          re.compile(r"^Seat (?P<seat>\d+): .*? collected Total \(\D?(?P<amount>[\d.,]+)\)"),
@@ -120,6 +129,12 @@ def read_site(name: SiteName, text: str, source: str) -> Iterator[PhhEntry]:
     if not blocks:
         yield PhhProblem(source, None, "error", None,
                          f"{source}: no {site.title} hand header in the file", 1)
+        return
+    if site.game is not None and (written := site.game[0].search(text)) is not None \
+            and site.game[1].search(written.group(1)) is None:
+        for line, block in blocks:
+            yield PhhProblem(source, _hand_number(block), "unsupported", None,
+                             f"{source}:{line}: not No-Limit Hold'em ({written.group(1)})", line)
         return
     from pokerkit import notation  # a large import: only when such a file is read
 
@@ -168,8 +183,15 @@ def phh_mapping(site: Site, history: Any, block: str) -> dict[str, object]:
     starting: list[Number] = list(history.starting_stacks)
     antes: list[Number] = list(history.antes)
     blinds: list[Number] = list(history.blinds_or_straddles)
-    actions = [_muck_unknown(action) for action in history.actions]
-    after_betting = stacks_after_betting(starting, antes, blinds, actions)
+    if any(blind < 0 for blind in blinds):
+        # pokerkit writes a blind posted out of its place (a newcomer's big blind) as negative.
+        raise Unsupported("a player posts a blind out of its place (a newcomer's post): the "
+                          "engine plays only the small and the big blind")
+    if site.antes_unread is not None and site.antes_unread.search(block):
+        raise Unsupported(f"antes are posted, which pokerkit's {site.parser} does not read")
+    actions = _mucks(history.actions, len(players))
+    after_betting = stacks_after_betting(starting, antes, blinds, actions,
+                                         return_uncalled=not site.collected_has_uncalled)
     finishing = _finishing(site, history, block, players, seats, starting, after_betting)
     values: list[Number] = [*starting, *blinds, *antes]
     fields: dict[str, object] = {
@@ -199,11 +221,11 @@ def phh_mapping(site: Site, history: Any, block: str) -> dict[str, object]:
 
 
 def stacks_after_betting(starting: list[Number], antes: list[Number], blinds: list[Number],
-                         actions: list[str]) -> list[Number]:
+                         actions: list[str], *, return_uncalled: bool = True) -> list[Number]:
     """Each player's stack once the betting is over, from the PHH fields alone: what he put in
     (antes, blinds, calls to the bet, bets and raises to their total, all capped by his stack),
-    less what nobody matched on a street (the top bet's excess over the next one comes back,
-    as every site's text counts it)."""
+    less what nobody matched on a street when `return_uncalled` (the top bet's excess over the
+    next one comes back, as most sites' texts count it)."""
     count = len(starting)
     if count == 2:  # PHH gives heads-up blinds and antes in reverse
         antes, blinds = antes[::-1], blinds[::-1]
@@ -219,7 +241,7 @@ def stacks_after_betting(starting: list[Number], antes: list[Number], blinds: li
     def settle() -> None:
         ranked = sorted(range(count), key=lambda i: street[i], reverse=True)
         excess = street[ranked[0]] - street[ranked[1]]
-        if excess > 0:
+        if excess > 0 and return_uncalled:
             stacks[ranked[0]] += excess
         street[:] = [0] * count
 
@@ -238,10 +260,25 @@ def stacks_after_betting(starting: list[Number], antes: list[Number], blinds: li
     return stacks
 
 
-def _muck_unknown(action: str) -> str:
-    # pokerkit "shows" a hand the text mucks as unknown cards (`sm ????`): it was mucked.
-    action = action.split(" #", 1)[0].strip()
-    return action[:-5] if action.endswith(" sm ????") else action
+def _mucks(actions: list[str], count: int) -> list[str]:
+    """pokerkit's actions, with a hand it "shows" as unknown cards (`sm ????`, what the text
+    mucks or does not show) written as mucked, except the last live hand's, which wins
+    unseen (TDA 17-B: it is not mucked)."""
+    live = set(range(count))
+    kept: list[str] = []
+    for raw in actions:
+        action = raw.split(" #", 1)[0].strip()
+        parts = action.split()
+        if len(parts) >= 2 and parts[0].startswith("p") and parts[1] in ("f", "sm"):
+            player = int(parts[0][1:]) - 1
+            if action.endswith(" sm ????"):
+                if len(live) <= 1:
+                    continue
+                action = action[:-5]
+            if parts[1] == "f" or action.endswith(" sm"):
+                live.discard(player)
+        kept.append(action)
+    return kept
 
 
 def _finishing(site: Site, history: Any, block: str, players: list[str], seats: list[int],
@@ -275,6 +312,10 @@ def _rake_back(site: Site, block: str, stacks: list[Number], won: list[Number],
     rake = put_in - sum(won, Decimal(0))
     if not rake:
         return stacks
+    if site.rake is None and rake > 0:
+        raise Unsupported(f"the winners collected {rake} less than was put in, and "
+                          f"{site.title}'s text states no rake: a rake cannot be told from a "
+                          "recording error")
     given = site.rake.search(block) if site.rake is not None else None
     if given is None or amount(given.group("rake")) != rake:
         return stacks  # the text does not balance by itself: the verdict says by how much

@@ -15,7 +15,7 @@ from handlog.replay.import_sites import stacks_after_betting
 FIXTURES = Path(__file__).parent / "fixtures" / "hand-histories"
 
 
-@pytest.mark.parametrize("site", ["fulltilt", "ongame"])
+@pytest.mark.parametrize("site", ["fulltilt", "ongame", "ipoker", "partypoker"])
 def test_public_samples_of_another_site_import_and_match(site: str) -> None:
     """Every hand of the site's public samples is detected, read and matched to the text."""
     result = CliRunner().invoke(cli, ["import", "--json", str(FIXTURES / site)])
@@ -31,6 +31,34 @@ def test_a_rake_the_text_gives_is_not_a_recording_error() -> None:
     assert "| Rake $0.30" in text
     result = CliRunner().invoke(cli, ["import", "--json", str(FIXTURES / "fulltilt")])
     assert json.loads(result.stdout)["mismatched"] == 0
+
+
+def test_a_shortfall_a_site_states_no_rake_for_is_unverified_with_its_reason(
+        tmp_path: Path) -> None:
+    """PartyPoker's text gives no rake: a winner paid a cent short is not called matched, nor a
+    recording error, but unverified with the reason; the batch goes on."""
+    original = FIXTURES / "partypoker" / "hhsmithy__ValidHand.txt"
+    text = original.read_text("utf-8-sig")
+    short = tmp_path / "short.txt"
+    short.write_text(text.replace("wins $1.40 USD", "wins $1.39 USD"), "utf-8")
+    assert short.read_text("utf-8") != text
+    result = CliRunner().invoke(cli, ["import", "--json", str(short), str(original)])
+    report = json.loads(result.stdout)
+    statuses = {Path(r["file"]).name: r["status"] for r in report["results"]}
+    assert statuses == {"short.txt": "unverified", original.name: "match"}
+    assert "states no rake" in report["results"][0]["reason"]
+
+
+def test_a_site_file_of_another_game_is_not_judged_as_no_limit_holdem(tmp_path: Path) -> None:
+    """pokerkit reads every iPoker hand as No-Limit Hold'em; the session's game type says
+    otherwise, and the hand is listed as another game."""
+    text = (FIXTURES / "ipoker" / "hhsmithy__Seats-6Max.txt").read_text("utf-8-sig")
+    limit = tmp_path / "limit.xml"
+    limit.write_text(text.replace("<gametype>Holdem NL", "<gametype>Holdem L"), "utf-8")
+    result = CliRunner().invoke(cli, ["import", "--json", str(limit)])
+    [hand] = json.loads(result.stdout)["results"]
+    assert hand["status"] == "unverified"
+    assert "not No-Limit Hold'em (Holdem L" in hand["reason"]
 
 
 def test_an_online_site_lets_a_losing_hand_be_mucked_with_a_player_all_in() -> None:
