@@ -29,6 +29,7 @@ FORMATS: tuple[Format, ...] = ("pokerstars", "ohh", "phh", *SITE_NAMES)
 # PokerStars' cash games in money are the site's own (handlog writes play chips): they are
 # judged by the site's profile (engine/site_profiles.py) unless the hand names one.
 POKERSTARS_PROFILE = "pokerstars"
+_MONEY_BLINDS = re.compile(r"\([$€£][\d.,]+/[$€£][\d.,]+")  # `($0.50/$1.00 USD)`: a cash game
 # Files a folder walk never opens: they cannot hold a hand history.
 _SKIPPED_SUFFIXES = (".db", ".sqlite", ".zip", ".gz", ".png", ".jpg", ".pdf", ".parquet")
 
@@ -100,8 +101,10 @@ def read_file(path: Path, fmt: Format | Literal["auto"] = "auto") -> FileRead:
 
 def _entries(fmt: Format, text: str, source: str) -> Iterator[PhhEntry]:
     if fmt == "pokerstars":
+        lines = text.split("\n")
         for entry in read_pokerstars(text, source):
-            if isinstance(entry, PhhHand) and entry.scale != 1 and entry.rules is None:
+            if isinstance(entry, PhhHand) and entry.rules is None and entry.line \
+                    and _MONEY_BLINDS.search(lines[entry.line - 1]):
                 entry = replace(entry, rules=POKERSTARS_PROFILE)
             yield entry
     elif fmt in SITE_NAMES:

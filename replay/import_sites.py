@@ -96,6 +96,13 @@ SITE_NAMES: tuple[SiteName, ...] = tuple(site.name for site in SITES)
 _BY_NAME = {site.name: site for site in SITES}
 
 
+def site_for(name: str) -> Site:
+    """The site called `name` (KeyError names the ones known)."""
+    if name not in _BY_NAME:
+        raise KeyError(f"unknown site {name!r}; known: {', '.join(SITE_NAMES)}")
+    return _BY_NAME[name]
+
+
 def detect_site(text: str) -> SiteName | None:
     """The site whose hand header the text holds first, or None."""
     found: list[tuple[int, SiteName]] = []
@@ -124,7 +131,7 @@ def hand_blocks(site: Site, text: str) -> list[tuple[int, str]]:
 def read_site(name: SiteName, text: str, source: str) -> Iterator[PhhEntry]:
     """Every hand of a site's file, as a PHH hand or the problem that stops it (each with the
     line its hand starts on)."""
-    site = _BY_NAME[name]
+    site = site_for(name)
     blocks = hand_blocks(site, text)
     if not blocks:
         yield PhhProblem(source, None, "error", None,

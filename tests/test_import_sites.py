@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -10,7 +11,10 @@ from click.testing import CliRunner
 
 from handlog.engine.site_profiles import SITE_PROFILES
 from handlog.recorder.cli import cli
+from handlog.replay.import_hands import read_file
 from handlog.replay.import_sites import stacks_after_betting
+from handlog.replay.phh import PhhHand
+from handlog.replay.phh_verify import verify_entry
 
 FIXTURES = Path(__file__).parent / "fixtures" / "hand-histories"
 
@@ -71,3 +75,32 @@ def test_stacks_after_betting_return_the_unmatched_part_of_a_bet() -> None:
     assert stacks_after_betting([49, 120], [0, 0], [1, 0.5], ["d dh p1 ????", "d dh p2 ????",
                                                              "p2 cbr 2", "p1 cbr 49",
                                                              "p2 f"]) == [47, 118]
+
+
+def test_pokerstars_cash_in_money_is_judged_by_the_sites_rules() -> None:
+    """A PokerStars cash hand in dollars where a loser mucks with a player all-in matches under
+    the site's profile; under the TDA (16: all hands tabled) the same hand is illegal."""
+    path = FIXTURES / "pokerstars" / "hhsmithy__Limits-Limit5.txt"
+    [entry] = read_file(path).entries
+    assert isinstance(entry, PhhHand) and entry.rules == "pokerstars"
+    assert verify_entry(entry).status == "match"
+    under_tda = verify_entry(replace(entry, rules="tda"))
+    assert under_tda.status == "illegal"
+    assert under_tda.violation is not None and under_tda.violation.rule == "tda-16"
+
+
+def test_an_uncalled_raise_a_2011_file_does_not_write_comes_back_by_the_total_pot() -> None:
+    """The summary's total pot is less than what was put in and no return is written: the top
+    bettor's unmatched excess came back, and the hand matches."""
+    result = CliRunner().invoke(cli, ["import", "--json", str(
+        FIXTURES / "pokerstars" / "hhsmithy__ExtraHands-DateIssue1.txt")])
+    assert json.loads(result.stdout)["matched"] == 1
+
+
+def test_a_capped_game_is_listed_as_not_replayed_with_its_reason() -> None:
+    """A cap no-limit game is no game the engine plays: unverified, naming the cap."""
+    result = CliRunner().invoke(cli, ["import", "--json", str(
+        FIXTURES / "pokerstars" / "hhsmithy__CapNoLimitHoldem.txt")])
+    [hand] = json.loads(result.stdout)["results"]
+    assert hand["status"] == "unverified"
+    assert "capped game ($20 cap)" in hand["reason"]
