@@ -19,6 +19,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, fields, replace
 from typing import Any, Literal, TypeVar, get_args, get_origin, get_type_hints
 
+from handlog.engine.site_profiles import SITE_CHANGES, SITE_TITLES
+
 ButtonRule = Literal["dead_button", "moving_button"]
 BigBlindAnteOrder = Literal["big_blind_first", "ante_first"]
 ColorUp = Literal["race", "round_up", "forfeit_to_next_pot"]
@@ -777,25 +779,24 @@ LEAGUE = _derive(TDA, "league", "Self-dealt league", "shared/seeds/league-self-d
 })
 
 PROFILES: dict[str, Profile] = {p.name: p for p in (TDA, BSE, OCTOBERMUCK, CHAIRPERSON, LEAGUE)}
+# Online sites' rules, for hands imported from their files (engine/site_profiles.py): found by
+# name like the others, but not house profiles a room can choose.
+SITE_PROFILES: dict[str, Profile] = {
+    name: _derive(TDA, name, f"{SITE_TITLES[name]} (online)", f"{SITE_TITLES[name]} hand "
+                  "histories", SITE_TITLES[name], changes)
+    for name, changes in SITE_CHANGES.items()}
 
 
 def get_profile(name: str) -> Profile:
     """The profile called `name`, or the room profile a `room_profile_ref` describes; the
     error lists the known ones (or says which override is wrong)."""
-    profile = PROFILES.get(name) or _ROOMS.get(name) or _site_profiles().get(name)
+    profile = PROFILES.get(name) or _ROOMS.get(name) or SITE_PROFILES.get(name)
     if profile is not None:
         return profile
     if name.startswith("{"):
         return _room_profile(name)
     known = ", ".join(PROFILES)
     raise KeyError(f"unknown house-rule profile {name!r}; known profiles: {known}")
-
-
-def _site_profiles() -> dict[str, Profile]:
-    # Online sites' rules for imported hands (engine/site_profiles.py, derived from TDA here).
-    from handlog.engine.site_profiles import SITE_PROFILES
-
-    return SITE_PROFILES
 
 
 def action_clock(name: str) -> tuple[int, int]:

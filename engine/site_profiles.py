@@ -1,4 +1,5 @@
-"""House-rule profiles of online sites, for hands imported from their hand histories.
+"""House rules of online sites, for hands imported from their hand histories (the data:
+engine/profiles.py derives the profiles, `SITE_PROFILES`, from the TDA baseline).
 
 An online hand is judged by the site's rules, not a live room's: `handlog import` picks the
 profile from the file's hand header (replay/import_sites.py, replay/import_hands.py). Each is
@@ -18,30 +19,28 @@ engine: such hands are listed as not replayed, with the reason.
 
 from __future__ import annotations
 
-from handlog.engine.profiles import TDA, Profile, _derive
+SiteChanges = dict[str, tuple[object, str]]
+"""A site's parameters that differ from the TDA baseline: name -> (value, citation)."""
 
 _MUCK_EXAMPLES = {
     "pokerstars": "PokerStars: '<player>: mucks hand' after '*** SHOW DOWN ***' in a pot with "
-                  "an all-in (HHSmithy sample PokerStars/CashGame/Limits/AnteTable.txt)",
-    "fulltilt": "Full Tilt Poker: '<player> mucks' after '*** SHOW DOWN ***' (HHSmithy sample "
-                "FullTilt/CashGame/GameTypeTests/NoLimitHoldem.txt)",
-    "ipoker": "iPoker: a player's pocket cards left unshown ('X X') at a showdown",
+                  "an all-in (HHSmithy sample PokerStars/CashGame/Limits/Limit5.txt)",
+    "fulltilt": "Full Tilt Poker: 'theking881 calls $138, and is all in' ... '*** SHOW DOWN "
+                "***' ... 'theking881 mucks' (HHSmithy sample FullTilt/CashGame/"
+                "HandActionTests/AllInHandWithShowdown.txt)",
+    # No sample of these with a muck beside an all-in is at hand: their texts write a hand
+    # left unshown at a showdown, and online software does not table it.
+    "ipoker": "iPoker: pocket cards left unshown ('X X') at a showdown",
     "ongame": "Ongame: a player at a showdown without cards in the summary",
     "partypoker": "PartyPoker: '<player> does not show cards.'",
     "absolute": "Absolute Poker: '<player> - Mucks' / '- Does not show'",
 }
-_TITLES = {
+SITE_TITLES = {
     "pokerstars": "PokerStars", "fulltilt": "Full Tilt Poker", "ipoker": "iPoker network",
     "ongame": "Ongame network", "partypoker": "PartyPoker", "absolute": "Absolute Poker",
 }
-
-
-def _site(name: str) -> Profile:
-    title = _TITLES[name]
-    return _derive(TDA, name, f"{title} (online)", f"{title} hand histories", title, {
-        "all_in_hands_tabled": (False, f"{_MUCK_EXAMPLES[name]}: the site lets a losing hand "
-                                "be mucked even with a player all-in"),
-    })
-
-
-SITE_PROFILES: dict[str, Profile] = {name: _site(name) for name in _TITLES}
+SITE_CHANGES: dict[str, SiteChanges] = {
+    name: {"all_in_hands_tabled": (False, f"{example}: the site lets a losing hand be mucked "
+                                   "even with a player all-in")}
+    for name, example in _MUCK_EXAMPLES.items()
+}

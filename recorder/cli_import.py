@@ -12,8 +12,7 @@ from pathlib import Path
 
 import click
 
-from handlog.engine.profiles import PROFILES
-from handlog.engine.site_profiles import SITE_PROFILES
+from handlog.engine.profiles import PROFILES, SITE_PROFILES
 from handlog.recorder.cli_db import db_option, user_errors
 from handlog.recorder.cli_phh import PROGRESS_MIN_FILES, summary
 from handlog.recorder.service import Actor, Recorder, StreamChange

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from handlog.engine.site_profiles import SITE_PROFILES
+from handlog.engine.profiles import SITE_PROFILES
 from handlog.recorder.cli import cli
 from handlog.replay.import_hands import read_file
 from handlog.replay.import_sites import stacks_after_betting
