@@ -15,6 +15,7 @@ from handlog.replay.import_hands import read_file
 from handlog.replay.import_sites import stacks_after_betting
 from handlog.replay.phh import PhhHand
 from handlog.replay.phh_verify import verify_entry
+from handlog.schema.store import open_store
 
 FIXTURES = Path(__file__).parent / "fixtures" / "hand-histories"
 
@@ -104,3 +105,21 @@ def test_a_capped_game_is_listed_as_not_replayed_with_its_reason() -> None:
     [hand] = json.loads(result.stdout)["results"]
     assert hand["status"] == "unverified"
     assert "capped game ($20 cap)" in hand["reason"]
+
+
+def test_another_sites_hands_go_into_the_log_under_its_profile_and_replay_clean(
+        db_url: str) -> None:
+    """`--into-log` records a Full Tilt file's hands as a table under the `fulltilt` profile,
+    and `handlog replay` of the log finds nothing wrong (SQLite and PostgreSQL)."""
+    url = db_url
+    result = CliRunner().invoke(cli, ["import", str(FIXTURES / "fulltilt"), "--into-log",
+                                      "--json", "--db", url])
+    into = json.loads(result.stdout)["into_log"]
+    assert result.exit_code == 0 and into["not_recorded"] == []
+    assert len(into["recorded"]) == 2
+    replayed = CliRunner().invoke(cli, ["replay", "--db", url])
+    assert replayed.exit_code == 0, replayed.stdout
+    with open_store(url) as store:
+        opened = [e for s in store.streams() if s.kind == "table"
+                  for e in store.read(s.stream_id) if e.type == "table_opened"]
+    assert {e.payload["profile"] for e in opened} == {"fulltilt"}
