@@ -34,10 +34,14 @@ _MUCK_EXAMPLES = {
     "ongame": "Ongame: a player at a showdown without cards in the summary",
     "partypoker": "PartyPoker: '<player> does not show cards.'",
     "absolute": "Absolute Poker: '<player> - Mucks' / '- Does not show'",
+    "winamax": "Winamax: 'LEROISALO raises 20.35€ to 22.85€ and is all-in' ... 'Seat 4: "
+               "LEROISALO (button) mucked' (HHSmithy sample Winamax/CashGame/HandActionTests/"
+               "AllInHandWithShowdown.txt)",
 }
 SITE_TITLES = {
     "pokerstars": "PokerStars", "fulltilt": "Full Tilt Poker", "ipoker": "iPoker network",
     "ongame": "Ongame network", "partypoker": "PartyPoker", "absolute": "Absolute Poker",
+    "winamax": "Winamax",
 }
 SITE_CHANGES: dict[str, SiteChanges] = {
     name: {"all_in_hands_tabled": (False, f"{example}: the site lets a losing hand be mucked "

@@ -46,8 +46,8 @@ def _wants_progress(file_count: int, as_json: bool) -> bool:
 @click.option("--format", "fmt", type=click.Choice(("auto", *FORMATS)), default="auto",
               show_default=True,
               help="The files' format: PokerStars text, Open Hand History JSON, PHH, or a "
-                   "site pokerkit reads (Full Tilt, iPoker, Ongame, PartyPoker, Absolute); "
-                   "auto tells each file's from its content.")
+                   "site pokerkit reads (Full Tilt, iPoker, Ongame, PartyPoker, Absolute), or "
+                   "Winamax; auto tells each file's from its content.")
 @click.option("--rules", default=DEFAULT_RULES, show_default=True,
               type=click.Choice([*sorted(PROFILES), *sorted(SITE_PROFILES)]),
               help="House-rule profile for hands that do not name one (PHH `_rules`, OHH "

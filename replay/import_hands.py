@@ -20,12 +20,13 @@ from typing import Literal
 from handlog.replay.import_ohh import looks_like_ohh, read_ohh
 from handlog.replay.import_pokerstars import decode, looks_like_pokerstars, read_pokerstars
 from handlog.replay.import_sites import SITE_NAMES, detect_site, read_site
+from handlog.replay.import_winamax import looks_like_winamax, read_winamax
 from handlog.replay.phh import PHH_SUFFIXES, PhhEntry, PhhHand, PhhProblem, loads_file
 from handlog.replay.phh_verify import DEFAULT_RULES, HandResult, VerifyReport, verify_entry
 
 Format = Literal["pokerstars", "ohh", "phh", "fulltilt", "ipoker", "ongame", "partypoker",
-                 "absolute"]
-FORMATS: tuple[Format, ...] = ("pokerstars", "ohh", "phh", *SITE_NAMES)
+                 "absolute", "winamax"]
+FORMATS: tuple[Format, ...] = ("pokerstars", "ohh", "phh", *SITE_NAMES, "winamax")
 # PokerStars' cash games in money are the site's own (handlog writes play chips): they are
 # judged by the site's profile (engine/site_profiles.py) unless the hand names one.
 POKERSTARS_PROFILE = "pokerstars"
@@ -65,6 +66,8 @@ def detect(path: Path, text: str) -> Format | None:
         return "pokerstars"
     if looks_like_ohh(text):
         return "ohh"
+    if looks_like_winamax(text):
+        return "winamax"
     if (site := detect_site(text)) is not None:
         return site
     if "variant = " in text and "actions = " in text:
@@ -107,6 +110,8 @@ def _entries(fmt: Format, text: str, source: str) -> Iterator[PhhEntry]:
                     and _MONEY_BLINDS.search(lines[entry.line - 1]):
                 entry = replace(entry, rules=POKERSTARS_PROFILE)
             yield entry
+    elif fmt == "winamax":
+        yield from read_winamax(text, source)
     elif fmt in SITE_NAMES:
         yield from read_site(fmt, text, source)
     elif fmt == "ohh":

@@ -11,7 +11,8 @@ Which site a file is from is told by its hand header; the site also names the ho
 profile its hands are judged by (engine/site_profiles.py). A few newer headers differ from the
 ones pokerkit's parsers were written for (hands of 2009); `adapt` rewrites only those words.
 
-GGPoker, Winamax and 888 have no parser in pokerkit: their files are not read here.
+GGPoker, Winamax and 888 have no parser in pokerkit: they are not read here (Winamax's text is
+PokerStars' in other words: replay/import_winamax.py).
 """
 
 from __future__ import annotations

@@ -20,7 +20,7 @@ from handlog.schema.store import open_store
 FIXTURES = Path(__file__).parent / "fixtures" / "hand-histories"
 
 
-@pytest.mark.parametrize("site", ["fulltilt", "ongame", "ipoker", "partypoker"])
+@pytest.mark.parametrize("site", ["fulltilt", "ongame", "ipoker", "partypoker", "winamax"])
 def test_public_samples_of_another_site_import_and_match(site: str) -> None:
     """Every hand of the site's public samples is detected, read and matched to the text."""
     result = CliRunner().invoke(cli, ["import", "--json", str(FIXTURES / site)])
@@ -123,3 +123,16 @@ def test_another_sites_hands_go_into_the_log_under_its_profile_and_replay_clean(
         opened = [e for s in store.streams() if s.kind == "table"
                   for e in store.read(s.stream_id) if e.type == "table_opened"]
     assert {e.payload["profile"] for e in opened} == {"fulltilt"}
+
+
+def test_a_winamax_game_other_than_no_limit_holdem_cash_is_listed_not_read(
+        tmp_path: Path) -> None:
+    """Winamax is read through the PokerStars reader for No-Limit Hold'em cash games only; an
+    Omaha hand is unverified, naming the game, and nothing else is reported for it."""
+    text = (FIXTURES / "winamax" / "hhsmithy__Seats-HeadsUp.txt").read_text("utf-8-sig")
+    omaha = tmp_path / "omaha.txt"
+    omaha.write_text(text.replace("Holdem no limit", "Omaha pot limit"), "utf-8")
+    result = CliRunner().invoke(cli, ["import", "--json", str(omaha)])
+    [hand] = json.loads(result.stdout)["results"]
+    assert (hand["status"], hand["format"]) == ("unverified", "winamax")
+    assert "Omaha pot limit" in hand["reason"]
