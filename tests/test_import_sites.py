@@ -136,3 +136,14 @@ def test_a_winamax_game_other_than_no_limit_holdem_cash_is_listed_not_read(
     [hand] = json.loads(result.stdout)["results"]
     assert (hand["status"], hand["format"]) == ("unverified", "winamax")
     assert "Omaha pot limit" in hand["reason"]
+
+
+def test_rules_show_gives_a_site_profile_with_its_citation() -> None:
+    """`handlog rules show fulltilt` prints the site's reading of TDA 16 and where it is seen."""
+    result = CliRunner().invoke(cli, ["rules", "show", "fulltilt", "--json"])
+    assert result.exit_code == 0, result.output
+    parameters = {p["name"]: p for p in json.loads(result.stdout)["parameters"]}
+    tabled = parameters["all_in_hands_tabled"]
+    assert tabled["value"] is False
+    assert "AllInHandWithShowdown.txt" in tabled["citation"]
+    assert parameters["reopen_percent"]["value"] == 100  # the rest is the TDA's
