@@ -153,7 +153,10 @@ def read_site(name: SiteName, text: str, source: str) -> Iterator[PhhEntry]:
         try:
             with warnings.catch_warnings():  # pokerkit warns of its own extra fields
                 warnings.simplefilter("ignore", UserWarning)
-                history = parser._parse(site.adapt(block) + "\n", amount)  # noqa: SLF001
+                text = site.adapt(block) + "\n"
+                history = parser._parse(text, amount)  # noqa: SLF001
+                # The actions as the text gives them, before pokerkit's replayer repairs them.
+                written = parser._parse_actions(text, amount, history.players)  # noqa: SLF001
         except ValueError as why:
             if "variant" in str(why):
                 yield PhhProblem(source, number, "unsupported", None,
@@ -163,13 +166,13 @@ def read_site(name: SiteName, text: str, source: str) -> Iterator[PhhEntry]:
                 yield PhhProblem(source, number, "error", None,
                                  f"{where}: pokerkit's {site.parser} cannot read it: {why}", line)
             continue
-        except (KeyError, IndexError, ArithmeticError) as why:
+        except Exception as why:  # noqa: BLE001  # one hand never stops the file
             yield PhhProblem(source, number, "error", None,
                              f"{where}: pokerkit's {site.parser} cannot read it: "
                              f"{type(why).__name__}: {why}", line)
             continue
         try:
-            mapping = phh_mapping(site, history, block)
+            mapping = phh_mapping(site, history, block, written)
         except Unsupported as why:
             yield PhhProblem(source, number, "unsupported", None, f"{where}: {why}", line)
             continue
@@ -184,8 +187,10 @@ def _hand_number(block: str) -> str:
     return found.group(1) if found else "?"
 
 
-def phh_mapping(site: Site, history: Any, block: str) -> dict[str, object]:
-    """The PHH fields of pokerkit's HandHistory, with the text's result as finishing stacks."""
+def phh_mapping(site: Site, history: Any, block: str,
+                written: list[str] | None = None) -> dict[str, object]:
+    """The PHH fields of pokerkit's HandHistory, with the text's result as finishing stacks;
+    `written` (the text's own actions) keeps out a fold or check pokerkit's replayer put in."""
     players: list[str] = list(history.players)
     seats: list[int] = list(history.seats)
     starting: list[Number] = list(history.starting_stacks)
@@ -198,6 +203,8 @@ def phh_mapping(site: Site, history: Any, block: str) -> dict[str, object]:
     if site.antes_unread is not None and site.antes_unread.search(block):
         raise Unsupported(f"antes are posted, which pokerkit's {site.parser} does not read")
     actions = _mucks(history.actions, len(players))
+    if written is not None:
+        actions = _unrepaired(actions, written)
     after_betting = stacks_after_betting(starting, antes, blinds, actions,
                                          return_uncalled=not site.collected_has_uncalled)
     finishing = _finishing(site, history, block, players, seats, starting, after_betting)
@@ -266,6 +273,27 @@ def stacks_after_betting(starting: list[Number], antes: list[Number], blinds: li
             pay(player, target - street[player])
     settle()
     return stacks
+
+
+def _unrepaired(actions: list[str], written: list[str]) -> list[str]:
+    """pokerkit's actions without the folds and checks its replayer inserted where the text
+    gives none: the replay here is strict, so a missing action is the engine's to report."""
+    betting = [a for a in written if _is_bet(a)]
+    kept: list[str] = []
+    index = 0
+    for action in actions:
+        if _is_bet(action):
+            if index < len(betting) and betting[index] == action:
+                index += 1
+            elif action.split()[1] in ("f", "cc"):
+                continue  # put in by pokerkit, not in the text
+        kept.append(action)
+    return kept if index == len(betting) else actions
+
+
+def _is_bet(action: str) -> bool:
+    parts = action.split()
+    return len(parts) >= 2 and parts[0].startswith("p") and parts[1] in ("f", "cc", "cbr")
 
 
 def _mucks(actions: list[str], count: int) -> list[str]:

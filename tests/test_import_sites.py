@@ -147,3 +147,18 @@ def test_rules_show_gives_a_site_profile_with_its_citation() -> None:
     assert tabled["value"] is False
     assert "AllInHandWithShowdown.txt" in tabled["citation"]
     assert parameters["reopen_percent"]["value"] == 100  # the rest is the TDA's
+
+
+def test_an_action_the_text_omits_is_not_filled_in_by_pokerkits_replayer(
+        tmp_path: Path) -> None:
+    """pokerkit's replayer puts in a check the text does not give; handlog's replay is strict,
+    so the Full Tilt hand with a check left out is illegal at the next card, not matched."""
+    text = (FIXTURES / "fulltilt" / "hhsmithy__StreetTests-River.txt").read_text("utf-8-sig")
+    missing = tmp_path / "missing.txt"
+    missing.write_text(text.replace("WithoutOxygen checks\n", "", 1), "utf-8")
+    assert missing.read_text("utf-8").count("checks") == text.count("checks") - 1
+    result = CliRunner().invoke(cli, ["import", "--json", str(missing)])
+    [hand] = json.loads(result.stdout)["results"]
+    assert hand["status"] == "illegal"
+    assert hand["violation"]["action"] == "d db Jc"
+    assert result.exit_code == 1
