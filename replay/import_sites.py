@@ -39,9 +39,36 @@ def _full_tilt_words(text: str) -> str:
     return text.replace(" - NL Hold'em - ", " - No Limit Hold'em - ", 1)
 
 
+_ACTION_NUMBER = re.compile(r"^<action\b[^>]*\bno=\"(\d+)\"")
+
+
 def _xml_lines(text: str) -> str:
-    # pokerkit's iPoker patterns read one XML element a line, from the line's start.
-    return "\n".join(line.strip() for line in text.split("\n"))
+    """pokerkit's iPoker patterns read one XML element a line, from the line's start, and the
+    actions in document order; iPoker numbers its actions (`no`) and may write them out of
+    that order within a round, so each round's actions are put in their numbered order."""
+    lines = [line.strip() for line in text.split("\n")]
+    slots: list[int] = []
+    for index, line in enumerate([*lines, "</round>"]):
+        if _ACTION_NUMBER.match(line):
+            slots.append(index)
+        elif line.startswith("</round>") and slots:
+            ordered = sorted((lines[i] for i in slots), key=_action_number)
+            for slot, action in zip(slots, ordered, strict=True):
+                lines[slot] = action
+            slots = []
+    return _CARDS.sub(lambda m: m.group(1) + " ".join(
+        card if card == "X" else card[0].lower() + card[1:].upper()
+        for card in m.group(2).split()) + m.group(3), "\n".join(lines))
+
+
+def _action_number(line: str) -> int:
+    found = _ACTION_NUMBER.match(line)
+    return int(found.group(1)) if found else 0
+
+
+# iPoker writes cards suit first in capitals (`H7 SQ C10`); pokerkit's patterns read them suit
+# first in lower case, the rank in capitals (`h7 sQ c10`).
+_CARDS = re.compile(r"(<cards\b[^>]*>)([^<]*)(</cards>)")
 
 
 @dataclass(frozen=True)

@@ -162,3 +162,14 @@ def test_an_action_the_text_omits_is_not_filled_in_by_pokerkits_replayer(
     assert hand["status"] == "illegal"
     assert hand["violation"]["action"] == "d db Jc"
     assert result.exit_code == 1
+
+
+def test_ipoker_cards_written_suit_first_are_read_and_an_unstated_rake_is_named() -> None:
+    """iPoker writes `H7 SQ C3`; pokerkit's patterns read `h7 sQ c3`. The hand is read to its
+    end, and the cents the winner was paid short (no rake in iPoker's text) are the reason it
+    is unverified, not a parser error."""
+    result = CliRunner().invoke(cli, ["import", "--json", str(
+        FIXTURES / "unbalanced" / "ipoker__hhsmithy__StreetTests-Flop.txt")])
+    [hand] = json.loads(result.stdout)["results"]
+    assert hand["status"] == "unverified"
+    assert "collected 0.02 less than was put in" in hand["reason"]
