@@ -590,8 +590,9 @@ def _decide_muck(state: HandState, command: MuckCards) -> tuple[HandEvent, ...]:
         raise RuleViolation("muck", "folding during the betting is recorded as a fold",
                             next_steps(state))
     _refuse_last_live_hand(state, player, "mucked")
-    if any(not folded and stack == 0
-           for folded, stack in zip(state.folded, state.stacks, strict=True)):
+    if state.profile.all_in_hands_tabled and any(
+            not folded and stack == 0
+            for folded, stack in zip(state.folded, state.stacks, strict=True)):
         # TDA 16 (and every house document: BSE all-in, league, Octobermuck): once a player is
         # all-in and the betting is over, every hand still in is tabled face up.
         raise RuleViolation("tda-16", f"position {player} cannot muck: a player is all-in and "

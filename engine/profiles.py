@@ -19,6 +19,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, fields, replace
 from typing import Any, Literal, TypeVar, get_args, get_origin, get_type_hints
 
+from handlog.engine.site_profiles import SITE_CHANGES, SITE_TITLES
+
 ButtonRule = Literal["dead_button", "moving_button"]
 BigBlindAnteOrder = Literal["big_blind_first", "ante_first"]
 ColorUp = Literal["race", "round_up", "forfeit_to_next_pot"]
@@ -100,6 +102,10 @@ class Profile:
     odd_chip_all_in_first: bool = _param(
         False, "hand", "A split pot of a single chip of the smallest denomination goes to the "
         "all-in winner (nobody is eliminated by a split), not by seat from the button.")
+    all_in_hands_tabled: bool = _param(
+        True, "hand", "Once a player is all-in and the betting is over, every hand still in is "
+        "turned face up (a muck is refused); else a losing hand may be mucked, as online "
+        "sites allow.")
     # --- Irregularities ---------------------------------------------------------------------
     misdeal_limit: MisdealLimit = _param(
         "substantial_action", "hand", "How much action makes a misdeal impossible (the hand "
@@ -229,6 +235,8 @@ GOVERNS: dict[str, str] = {
     "raise offered and accepted",
     "dead_hand_forfeits_chips_in_action": "engine/hand_apply.py _close_street: whether a dead "
     "hand's uncalled bet goes back to it",
+    "all_in_hands_tabled": "engine/hand_decide.py _decide_muck: whether a hand may be mucked "
+    "once a player is all-in and the betting is over",
     "single_chip_unannounced": "engine/hand_push.py: what one chip put out silently is ruled",
     "several_chips_unannounced": "engine/hand_push.py: what several chips put out silently "
     "in one motion are ruled",
@@ -369,6 +377,8 @@ TDA_CITATIONS: dict[str, str] = {
     "come back)",
     "bounty_chip_all_in": "TDA 2024 has no bounty chip: an all-in is declared or made of "
     "chips",
+    "all_in_hands_tabled": "TDA 2024 Rule 16: 'All cards will be tabled without delay once a "
+    "player is all-in and all betting action by all other players in the hand is complete.'",
     "dead_hand_forfeits_chips_in_action": "TDA 2024 states no forfeit of a dead hand's "
     "uncalled bet: like any uncalled bet, the excess goes back to the player who bet it",
     "preflop_min_raise_multiple": "TDA 2024 Rule 43-A: a raise must be at least the largest "
@@ -781,12 +791,18 @@ LEAGUE = _derive(TDA, "league", "Self-dealt league", "shared/seeds/league-self-d
 })
 
 PROFILES: dict[str, Profile] = {p.name: p for p in (TDA, BSE, OCTOBERMUCK, CHAIRPERSON, LEAGUE)}
+# Online sites' rules, for hands imported from their files (engine/site_profiles.py): found by
+# name like the others, but not house profiles a room can choose.
+SITE_PROFILES: dict[str, Profile] = {
+    name: _derive(TDA, name, f"{SITE_TITLES[name]} (online)", f"{SITE_TITLES[name]} hand "
+                  "histories", SITE_TITLES[name], changes)
+    for name, changes in SITE_CHANGES.items()}
 
 
 def get_profile(name: str) -> Profile:
     """The profile called `name`, or the room profile a `room_profile_ref` describes; the
     error lists the known ones (or says which override is wrong)."""
-    profile = PROFILES.get(name) or _ROOMS.get(name)
+    profile = PROFILES.get(name) or _ROOMS.get(name) or SITE_PROFILES.get(name)
     if profile is not None:
         return profile
     if name.startswith("{"):

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import click
 
-from handlog.engine.profiles import PROFILES
+from handlog.engine.profiles import PROFILES, SITE_PROFILES
 from handlog.recorder.cli_db import db_option, user_errors
 from handlog.recorder.cli_phh import PROGRESS_MIN_FILES, summary
 from handlog.recorder.service import Actor, Recorder, StreamChange
@@ -45,12 +45,14 @@ def _wants_progress(file_count: int, as_json: bool) -> bool:
                 type=click.Path(exists=True, path_type=Path))
 @click.option("--format", "fmt", type=click.Choice(("auto", *FORMATS)), default="auto",
               show_default=True,
-              help="The files' format: PokerStars text, Open Hand History JSON or PHH; auto "
-                   "tells each file's from its content.")
+              help="The files' format: PokerStars text, Open Hand History JSON, PHH, or a "
+                   "site pokerkit reads (Full Tilt, iPoker, Ongame, PartyPoker, Absolute), or "
+                   "Winamax; auto tells each file's from its content.")
 @click.option("--rules", default=DEFAULT_RULES, show_default=True,
-              type=click.Choice(sorted(PROFILES)),
+              type=click.Choice([*sorted(PROFILES), *sorted(SITE_PROFILES)]),
               help="House-rule profile for hands that do not name one (PHH `_rules`, OHH "
-                   "`handlog.rules`).")
+                   "`handlog.rules`; another site's hands and PokerStars cash hands in money "
+                   "are judged by the site's profile).")
 @click.option("--json", "as_json", is_flag=True,
               help="Print one JSON object with the counts and every hand's result.")
 @click.option("--into-log", is_flag=True,

@@ -11,6 +11,7 @@ from handlog.engine.profiles import (
     FLIP_TEST,
     GOVERNS,
     PROFILES,
+    SITE_PROFILES,
     Profile,
     get_profile,
     parameter_scopes,
@@ -36,9 +37,10 @@ def list_profiles() -> None:
 @click.argument("name")
 @click.option("--json", "as_json", is_flag=True, help="Print the profile as one JSON object.")
 def show(name: str, as_json: bool) -> None:
-    """Every parameter of profile NAME (or of the room profile a structure file NAME carries):
-    its value, what it means, what it governs, the rule it rests on and the test proving it."""
-    profile = PROFILES.get(name)
+    """Every parameter of profile NAME (an online site's too, or the room profile a structure
+    file NAME carries): its value, what it means, what it governs, the rule it rests on and the
+    test proving it."""
+    profile = PROFILES.get(name) or SITE_PROFILES.get(name)
     if profile is None and name.endswith(".toml"):
         try:
             profile = get_profile(load_structure(name).profile)
@@ -47,8 +49,8 @@ def show(name: str, as_json: bool) -> None:
     if profile is None:
         known = ", ".join(PROFILES)
         raise click.BadParameter(
-            f"unknown house-rule profile {name!r}; known profiles: {known} (or a structure "
-            "file, NAME.toml)",
+            f"unknown house-rule profile {name!r}; known profiles: {known}; online sites: "
+            f"{', '.join(SITE_PROFILES)} (or a structure file, NAME.toml)",
             param_hint="NAME",
         )
     if as_json:

@@ -1,9 +1,10 @@
 """`handlog import`: hand histories from other systems, replayed strictly through the engine.
 
-PokerStars text (replay/import_pokerstars.py), Open Hand History JSON (replay/import_ohh.py)
-and PHH (replay/phh.py) are each read into the same record PHH gives, and every hand is
-verified exactly as `handlog phh verify` does (replay/phh_verify.py): match, mismatch (with
-the reason), illegal (the action and the rule), unverified or error.
+PokerStars text (replay/import_pokerstars.py), Open Hand History JSON (replay/import_ohh.py),
+PHH (replay/phh.py) and the sites pokerkit has a parser for (Full Tilt, iPoker, Ongame,
+PartyPoker, Absolute: replay/import_sites.py) are each read into the same record PHH gives,
+and every hand is verified exactly as `handlog phh verify` does (replay/phh_verify.py):
+match, mismatch (with the reason), illegal (the action and the rule), unverified or error.
 """
 
 from __future__ import annotations
@@ -12,18 +13,25 @@ import os
 import re
 import time
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Literal
 
 from handlog.replay.import_ohh import looks_like_ohh, read_ohh
 from handlog.replay.import_pokerstars import decode, looks_like_pokerstars, read_pokerstars
-from handlog.replay.phh import PHH_SUFFIXES, PhhEntry, PhhProblem, loads_file
+from handlog.replay.import_sites import SITE_NAMES, detect_site, read_site
+from handlog.replay.import_winamax import looks_like_winamax, read_winamax
+from handlog.replay.phh import PHH_SUFFIXES, PhhEntry, PhhHand, PhhProblem, loads_file
 from handlog.replay.phh_verify import DEFAULT_RULES, HandResult, VerifyReport, verify_entry
 from handlog.schema.text_limits import MAX_BYTES
 
-Format = Literal["pokerstars", "ohh", "phh"]
-FORMATS: tuple[Format, ...] = ("pokerstars", "ohh", "phh")
+Format = Literal["pokerstars", "ohh", "phh", "fulltilt", "ipoker", "ongame", "partypoker",
+                 "absolute", "winamax"]
+FORMATS: tuple[Format, ...] = ("pokerstars", "ohh", "phh", *SITE_NAMES, "winamax")
+# PokerStars' cash games in money are the site's own (handlog writes play chips): they are
+# judged by the site's profile (engine/site_profiles.py) unless the hand names one.
+POKERSTARS_PROFILE = "pokerstars"
+_MONEY_BLINDS = re.compile(r"\([$€£][\d.,]+/[$€£][\d.,]+")  # `($0.50/$1.00 USD)`: a cash game
 # Files a folder walk never opens: they cannot hold a hand history.
 _SKIPPED_SUFFIXES = (".db", ".sqlite", ".zip", ".gz", ".png", ".jpg", ".pdf", ".parquet")
 
@@ -59,6 +67,10 @@ def detect(path: Path, text: str) -> Format | None:
         return "pokerstars"
     if looks_like_ohh(text):
         return "ohh"
+    if looks_like_winamax(text):
+        return "winamax"
+    if (site := detect_site(text)) is not None:
+        return site
     if "variant = " in text and "actions = " in text:
         return "phh"
     return None
@@ -100,7 +112,16 @@ def read_file(path: Path, fmt: Format | Literal["auto"] = "auto") -> FileRead:
 
 def _entries(fmt: Format, text: str, source: str) -> Iterator[PhhEntry]:
     if fmt == "pokerstars":
-        yield from read_pokerstars(text, source)
+        lines = text.split("\n")
+        for entry in read_pokerstars(text, source):
+            if isinstance(entry, PhhHand) and entry.rules is None and entry.line \
+                    and _MONEY_BLINDS.search(lines[entry.line - 1]):
+                entry = replace(entry, rules=POKERSTARS_PROFILE)
+            yield entry
+    elif fmt == "winamax":
+        yield from read_winamax(text, source)
+    elif fmt in SITE_NAMES:
+        yield from read_site(fmt, text, source)
     elif fmt == "ohh":
         yield from read_ohh(text, source)
     else:

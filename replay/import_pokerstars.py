@@ -150,6 +150,7 @@ class _Hand:
     amounts: list[Number] = field(default_factory=list)  # every amount the hand's lines give
     table: str = ""
     side_pots: bool = False  # the summary's total names a side pot
+    total: Number | None = None  # the summary's "Total pot", when given
     level: int = 0
 
 
@@ -163,6 +164,8 @@ def parse_hand(block: str) -> _Hand:
     if "Hold'em No Limit" not in rest:
         game = rest.split(" - ")[0].split(",")[-1].strip()
         raise Unsupported(f"not No-Limit Hold'em ({game or 'unknown game'})")
+    if cap := re.search(r" - (\S+) Cap - ", rest):
+        raise Unsupported(f"a capped game ({cap.group(1)} cap): the engine plays no cap")
     hand = _Hand(header.group("number"), tournament="Tournament #" in rest)
     if level := _LEVEL.search(rest):
         hand.level = from_roman(level.group(1))
@@ -184,6 +187,7 @@ def parse_hand(block: str) -> _Hand:
         if summary:
             if total := _TOTAL.match(line):
                 hand.rake = amount(total.group("rake"))
+                hand.total = amount(total.group("total"))
                 hand.side_pots = "Side pot" in line
             continue
         if line.startswith("*** FIRST ") or line.startswith("*** SECOND "):
@@ -331,6 +335,7 @@ def phh_mapping(hand: _Hand) -> dict[str, object]:
             live -= 1
             out.add(name)
         actions.append(f"p{position[name] + 1} {text}")
+    _unwritten_uncalled(hand, seated)
     finishing: list[Number] = [p.stack - p.put_in + p.returned + p.collected for p in seated]
     if hand.rake:
         winners = [i for i, p in enumerate(seated) if p.collected]
@@ -366,6 +371,18 @@ def phh_mapping(hand: _Hand) -> dict[str, object]:
     elif (unit := smallest_chip(hand.amounts)) > 1:
         fields["_chip_unit"] = unit
     return fields
+
+
+def _unwritten_uncalled(hand: _Hand, seated: list[_Player]) -> None:
+    """Older PokerStars files (2011) write no "Uncalled bet ... returned" line: when the
+    summary's total pot is less than what was put in and no return is written, the difference
+    went back to the top bettor, as far as his bet was not matched."""
+    if hand.total is None or any(p.returned for p in seated) or len(seated) < 2:
+        return
+    excess = sum((p.put_in for p in seated), Decimal(0)) + hand.dead_money - hand.total
+    ranked = sorted(seated, key=lambda p: p.put_in, reverse=True)
+    if 0 < excess <= ranked[0].put_in - ranked[1].put_in:
+        ranked[0].returned = excess
 
 
 def smallest_chip(amounts: list[Number]) -> int:

@@ -45,7 +45,7 @@ from handlog.engine.hand import (
     execute,
     start_hand,
 )
-from handlog.engine.profiles import PROFILES, Profile
+from handlog.engine.profiles import PROFILES, Profile, get_profile
 from handlog.replay.phh import PhhAction, PhhEntry, PhhHand, PhhProblem, load_file
 
 Status = Literal["match", "mismatch", "illegal", "unverified", "error"]
@@ -404,7 +404,9 @@ def verify_hand(hand: PhhHand, rules: str = DEFAULT_RULES) -> HandResult:
     """Replay one hand strictly and compare it with its recorded finishing stacks."""
     profile_name = hand.rules or rules
     notes = _record_notes(hand)
-    if profile_name not in PROFILES:
+    try:
+        profile = get_profile(profile_name)
+    except KeyError:
         known = ", ".join(PROFILES)
         where = hand.source if hand.hand is None else f"{hand.source} [{hand.hand}]"
         field_name = "_rules" if hand.rules else "--rules"
@@ -430,12 +432,12 @@ def verify_hand(hand: PhhHand, rules: str = DEFAULT_RULES) -> HandResult:
                                   _join([f"partial record: {replay.violation.message}", *notes]))
             return HandResult(hand.source, hand.hand, "mismatch", computed, recorded,
                               _join([replay.violation.message,
-                                     *_mismatch_reasons(hand, state, PROFILES[profile_name]),
+                                     *_mismatch_reasons(hand, state, profile),
                                      *notes]))
         diagnosis = _diagnose(hand, replay, profile_name)
         return HandResult(hand.source, hand.hand, "illegal", None, recorded,
                           _join([*diagnosis, *notes,
-                                 *_forced_bet_notes(hand, PROFILES[profile_name])]),
+                                 *_forced_bet_notes(hand, profile)]),
                           replay.violation)
     assert state is not None
     computed = _in_file_units(hand, state.stacks)
@@ -448,7 +450,6 @@ def verify_hand(hand: PhhHand, rules: str = DEFAULT_RULES) -> HandResult:
     if _matches(hand, state.stacks):
         return HandResult(hand.source, hand.hand, "match", computed, recorded,
                           _join(notes) if hand.scale != 1 else None)
-    profile = PROFILES[profile_name]
     return HandResult(hand.source, hand.hand, "mismatch", computed, recorded,
                       _join([*_mismatch_reasons(hand, state, profile), *notes,
                              *_forced_bet_notes(hand, profile)]))

@@ -467,6 +467,20 @@ def rebuy_at_level_1(profile: str) -> Any:
     return outcome(lambda: rebuy(log.state, "p01", 1000).chips)
 
 
+def muck_at_an_all_in_showdown(profile: str) -> Any:
+    from handlog.replay.phh import PhhHand, hand_from_mapping
+    from handlog.replay.phh_verify import replay_hand
+
+    hand = hand_from_mapping({
+        "variant": "NT", "antes": [0, 0], "blinds_or_straddles": [50, 100], "min_bet": 100,
+        "starting_stacks": [1000, 1000],
+        "actions": ["d dh p1 AsAd", "d dh p2 KsKd", "p2 cbr 1000", "p1 cc", "d db 2c3c4d",
+                    "d db 9h", "d db Td", "p1 sm AsAd", "p2 sm"]}, "flip", None)
+    assert isinstance(hand, PhhHand)
+    violation = replay_hand(hand, profile).violation
+    return None if violation is None else violation.rule
+
+
 # --- the flips ------------------------------------------------------------------------------
 
 
@@ -507,6 +521,7 @@ FLIPS: dict[str, Flip] = {
     "out_of_turn": Flip(_other(("binding_unless_action_changes", "may_be_pulled_back")),
                         call_after_raising_out_of_turn),
     "odd_chip_all_in_first": Flip(_toggle, odd_chip_winner),
+    "all_in_hands_tabled": Flip(_toggle, muck_at_an_all_in_showdown),
     "misdeal_limit": Flip(_other(("substantial_action", "two_players_acted")),
                           misdeal_after_two_folds),
     "exposed_deal_card": Flip(_other(("replace_as_burn", "misdeal")), first_card_exposed_in_deal),

@@ -1,0 +1,175 @@
+"""Other sites' hand histories, read by pokerkit's parsers and judged by each site's profile."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from handlog.engine.profiles import SITE_PROFILES
+from handlog.recorder.cli import cli
+from handlog.replay.import_hands import read_file
+from handlog.replay.import_sites import stacks_after_betting
+from handlog.replay.phh import PhhHand
+from handlog.replay.phh_verify import verify_entry
+from handlog.schema.store import open_store
+
+FIXTURES = Path(__file__).parent / "fixtures" / "hand-histories"
+
+
+@pytest.mark.parametrize("site", ["fulltilt", "ongame", "ipoker", "partypoker", "winamax"])
+def test_public_samples_of_another_site_import_and_match(site: str) -> None:
+    """Every hand of the site's public samples is detected, read and matched to the text."""
+    result = CliRunner().invoke(cli, ["import", "--json", str(FIXTURES / site)])
+    report = json.loads(result.stdout)
+    assert result.exit_code == 0, report["results"]
+    assert report["hands"] == report["matched"] > 0
+    assert {f["format"] for f in report["files"]} == {site}
+
+
+def test_a_rake_the_text_gives_is_not_a_recording_error() -> None:
+    """A Full Tilt hand whose pot less the stated rake is what the winner collected matches."""
+    text = (FIXTURES / "fulltilt" / "hhsmithy__StreetTests-River.txt").read_text("utf-8-sig")
+    assert "| Rake $0.30" in text
+    result = CliRunner().invoke(cli, ["import", "--json", str(FIXTURES / "fulltilt")])
+    assert json.loads(result.stdout)["mismatched"] == 0
+
+
+def test_a_shortfall_a_site_states_no_rake_for_is_unverified_with_its_reason(
+        tmp_path: Path) -> None:
+    """PartyPoker's text gives no rake: a winner paid a cent short is not called matched, nor a
+    recording error, but unverified with the reason; the batch goes on."""
+    original = FIXTURES / "partypoker" / "hhsmithy__ValidHand.txt"
+    text = original.read_text("utf-8-sig")
+    short = tmp_path / "short.txt"
+    short.write_text(text.replace("wins $1.40 USD", "wins $1.39 USD"), "utf-8")
+    assert short.read_text("utf-8") != text
+    result = CliRunner().invoke(cli, ["import", "--json", str(short), str(original)])
+    report = json.loads(result.stdout)
+    statuses = {Path(r["file"]).name: r["status"] for r in report["results"]}
+    assert statuses == {"short.txt": "unverified", original.name: "match"}
+    assert "states no rake" in report["results"][0]["reason"]
+
+
+def test_a_site_file_of_another_game_is_not_judged_as_no_limit_holdem(tmp_path: Path) -> None:
+    """pokerkit reads every iPoker hand as No-Limit Hold'em; the session's game type says
+    otherwise, and the hand is listed as another game."""
+    text = (FIXTURES / "ipoker" / "hhsmithy__Seats-6Max.txt").read_text("utf-8-sig")
+    limit = tmp_path / "limit.xml"
+    limit.write_text(text.replace("<gametype>Holdem NL", "<gametype>Holdem L"), "utf-8")
+    result = CliRunner().invoke(cli, ["import", "--json", str(limit)])
+    [hand] = json.loads(result.stdout)["results"]
+    assert hand["status"] == "unverified"
+    assert "not No-Limit Hold'em (Holdem L" in hand["reason"]
+
+
+def test_an_online_site_lets_a_losing_hand_be_mucked_with_a_player_all_in() -> None:
+    """TDA 16 tables every hand once a player is all-in; the sites' profiles do not."""
+    assert all(not profile.all_in_hands_tabled for profile in SITE_PROFILES.values())
+
+
+def test_stacks_after_betting_return_the_unmatched_part_of_a_bet() -> None:
+    """A raise to 49 that only 2 matched leaves the raiser 47 back, as the texts count it."""
+    assert stacks_after_betting([49, 120], [0, 0], [1, 0.5], ["d dh p1 ????", "d dh p2 ????",
+                                                             "p2 cbr 2", "p1 cbr 49",
+                                                             "p2 f"]) == [47, 118]
+
+
+def test_pokerstars_cash_in_money_is_judged_by_the_sites_rules() -> None:
+    """A PokerStars cash hand in dollars where a loser mucks with a player all-in matches under
+    the site's profile; under the TDA (16: all hands tabled) the same hand is illegal."""
+    path = FIXTURES / "pokerstars" / "hhsmithy__Limits-Limit5.txt"
+    [entry] = read_file(path).entries
+    assert isinstance(entry, PhhHand) and entry.rules == "pokerstars"
+    assert verify_entry(entry).status == "match"
+    under_tda = verify_entry(replace(entry, rules="tda"))
+    assert under_tda.status == "illegal"
+    assert under_tda.violation is not None and under_tda.violation.rule == "tda-16"
+
+
+def test_an_uncalled_raise_a_2011_file_does_not_write_comes_back_by_the_total_pot() -> None:
+    """The summary's total pot is less than what was put in and no return is written: the top
+    bettor's unmatched excess came back, and the hand matches."""
+    result = CliRunner().invoke(cli, ["import", "--json", str(
+        FIXTURES / "pokerstars" / "hhsmithy__ExtraHands-DateIssue1.txt")])
+    assert json.loads(result.stdout)["matched"] == 1
+
+
+def test_a_capped_game_is_listed_as_not_replayed_with_its_reason() -> None:
+    """A cap no-limit game is no game the engine plays: unverified, naming the cap."""
+    result = CliRunner().invoke(cli, ["import", "--json", str(
+        FIXTURES / "pokerstars" / "hhsmithy__CapNoLimitHoldem.txt")])
+    [hand] = json.loads(result.stdout)["results"]
+    assert hand["status"] == "unverified"
+    assert "capped game ($20 cap)" in hand["reason"]
+
+
+def test_another_sites_hands_go_into_the_log_under_its_profile_and_replay_clean(
+        db_url: str) -> None:
+    """`--into-log` records a Full Tilt file's hands as a table under the `fulltilt` profile,
+    and `handlog replay` of the log finds nothing wrong (SQLite and PostgreSQL)."""
+    url = db_url
+    result = CliRunner().invoke(cli, ["import", str(FIXTURES / "fulltilt"), "--into-log",
+                                      "--json", "--db", url])
+    into = json.loads(result.stdout)["into_log"]
+    assert result.exit_code == 0 and into["not_recorded"] == []
+    assert len(into["recorded"]) == 2
+    replayed = CliRunner().invoke(cli, ["replay", "--db", url])
+    assert replayed.exit_code == 0, replayed.stdout
+    with open_store(url) as store:
+        opened = [e for s in store.streams() if s.kind == "table"
+                  for e in store.read(s.stream_id) if e.type == "table_opened"]
+    assert {e.payload["profile"] for e in opened} == {"fulltilt"}
+
+
+def test_a_winamax_game_other_than_no_limit_holdem_cash_is_listed_not_read(
+        tmp_path: Path) -> None:
+    """Winamax is read through the PokerStars reader for No-Limit Hold'em cash games only; an
+    Omaha hand is unverified, naming the game, and nothing else is reported for it."""
+    text = (FIXTURES / "winamax" / "hhsmithy__Seats-HeadsUp.txt").read_text("utf-8-sig")
+    omaha = tmp_path / "omaha.txt"
+    omaha.write_text(text.replace("Holdem no limit", "Omaha pot limit"), "utf-8")
+    result = CliRunner().invoke(cli, ["import", "--json", str(omaha)])
+    [hand] = json.loads(result.stdout)["results"]
+    assert (hand["status"], hand["format"]) == ("unverified", "winamax")
+    assert "Omaha pot limit" in hand["reason"]
+
+
+def test_rules_show_gives_a_site_profile_with_its_citation() -> None:
+    """`handlog rules show fulltilt` prints the site's reading of TDA 16 and where it is seen."""
+    result = CliRunner().invoke(cli, ["rules", "show", "fulltilt", "--json"])
+    assert result.exit_code == 0, result.output
+    parameters = {p["name"]: p for p in json.loads(result.stdout)["parameters"]}
+    tabled = parameters["all_in_hands_tabled"]
+    assert tabled["value"] is False
+    assert "AllInHandWithShowdown.txt" in tabled["citation"]
+    assert parameters["reopen_percent"]["value"] == 100  # the rest is the TDA's
+
+
+def test_an_action_the_text_omits_is_not_filled_in_by_pokerkits_replayer(
+        tmp_path: Path) -> None:
+    """pokerkit's replayer puts in a check the text does not give; handlog's replay is strict,
+    so the Full Tilt hand with a check left out is illegal at the next card, not matched."""
+    text = (FIXTURES / "fulltilt" / "hhsmithy__StreetTests-River.txt").read_text("utf-8-sig")
+    missing = tmp_path / "missing.txt"
+    missing.write_text(text.replace("WithoutOxygen checks\n", "", 1), "utf-8")
+    assert missing.read_text("utf-8").count("checks") == text.count("checks") - 1
+    result = CliRunner().invoke(cli, ["import", "--json", str(missing)])
+    [hand] = json.loads(result.stdout)["results"]
+    assert hand["status"] == "illegal"
+    assert hand["violation"]["action"] == "d db Jc"
+    assert result.exit_code == 1
+
+
+def test_ipoker_cards_written_suit_first_are_read_and_an_unstated_rake_is_named() -> None:
+    """iPoker writes `H7 SQ C3`; pokerkit's patterns read `h7 sQ c3`. The hand is read to its
+    end, and the cents the winner was paid short (no rake in iPoker's text) are the reason it
+    is unverified, not a parser error."""
+    result = CliRunner().invoke(cli, ["import", "--json", str(
+        FIXTURES / "unbalanced" / "ipoker__hhsmithy__StreetTests-Flop.txt")])
+    [hand] = json.loads(result.stdout)["results"]
+    assert hand["status"] == "unverified"
+    assert "collected 0.02 less than was put in" in hand["reason"]
