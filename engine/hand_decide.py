@@ -75,6 +75,8 @@ from handlog.engine.hand_state import (
     HandState,
     LegalActions,
     _texts,
+    full_raise_after,
+    min_raise_to,
 )
 from handlog.engine.profiles import TDA_RULES, Profile
 from handlog.engine.words import render_rule, rule_ids
@@ -166,7 +168,7 @@ def _raise_bounds(state: HandState, i: int) -> tuple[str, int, int] | None:
     max_to = bets[i] + stack
     if current == 0:
         return "bet", min(state.setup.min_bet, max_to), max_to
-    min_to = current + state.last_full_raise
+    min_to = min_raise_to(state)
     unit = state.setup.chip_unit
     if unit > 1 and state.setup.chips_checked:
         # Only what the chips in play can make is offered: the chips pushed are a multiple of
@@ -313,7 +315,7 @@ def _decide_bet_raise(state: HandState,
                 raise _unmakeable(state, player, to, state.setup.chip_unit)
             if kind == "bet":
                 return bet_made(player, to, to == max_to)
-            return raise_made(player, to, to == max_to, to - current >= state.last_full_raise)
+            return raise_made(player, to, to == max_to, full_raise_after(state, to) > 0)
     raise _refused_bet(state, player, to)
 
 
@@ -372,12 +374,23 @@ def _refused_bet(state: HandState, player: int, to: int) -> RuleViolation:
             why = (f"a raise must be to at least {la.min_to} (the last full raise was "
                    f"{state.last_full_raise}"
                    + (", and the chips in play make no less"
-                      if la.min_to != state.current_bet + state.last_full_raise else "")
+                      if la.min_to != min_raise_to(state) else "")
+                   + _reading_in_force(state)
                    + "); less is allowed only all-in")
         why += f" ({render_rule(rule, profile)})"
         return RuleViolation(rule, f"{la.raise_kind} to {to} is too small: {why}", la.describe())
     return RuleViolation("tda-43", f"{to} does not raise the bet of {state.current_bet}",
                          la.describe())
+
+
+def _reading_in_force(state: HandState) -> str:
+    """Which open sentence's reading set the minimum, when one did (words for the refusal)."""
+    profile = state.profile
+    if state.current_bet + state.last_full_raise == min_raise_to(state):
+        return ""
+    name = "raise_over_a_short_first_bet" if state.street and state.full_bettor < 0 else \
+        "raise_after_a_short_all_in"
+    return f"; the reading in force: {name} = {getattr(profile, name)}"
 
 
 def _binding_out_of_turn(state: HandState, player: int) -> tuple[str, int] | None:
