@@ -38,6 +38,7 @@ StringBet = Literal["first_motion", "call_or_min_raise"]
 ShortFirstBet = Literal["a_full_bet_more", "double_the_bet"]
 RaiseAfterShortAllIn = Literal["a_full_raise_over_it", "complete_the_raise"]
 AllInOddChipPots = Literal["single_chip_pot", "any_split_pot"]
+PayoutPercentsNot100 = Literal["scale_to_pool", "last_place_takes_the_rest"]
 ButtonAfterButtonAndSmallBlindBust = Literal["to_the_player_before_the_small_blind",
                                              "stays_on_its_seat"]
 OutOfTurn = Literal["binding_unless_action_changes", "may_be_pulled_back"]
@@ -197,6 +198,11 @@ class Profile:
     bubble_busts_share: bool = _param(
         True, "tournament", "Hand-for-hand at the money: all players busting on the same hand "
         "share the place(s) paid, whatever their stacks.")
+    payout_percents_not_100: PayoutPercentsNot100 = _param(
+        "scale_to_pool", "tournament", "A payout row the structure accepts although its "
+        "percentages do not add up to 100% (scale_to_pool): they are weights of the pool, or "
+        "(last_place_takes_the_rest) every place but the last is paid as printed and the last "
+        "place gets the rest.")
     deals_allowed: bool = _param(
         False, "tournament", "Players at the final table may agree a deal instead of the "
         "posted payouts.")
@@ -284,6 +290,8 @@ GOVERNS: dict[str, str] = {
     "clock_expired_unbet_hand_checked": "engine/hand_decide.py _decide_clock: checked or dead "
     "when not facing a bet",
     "button_rule": "engine/table.py plan_hand: where the button goes after an elimination",
+    "payout_percents_not_100": "engine/structure.py payouts_for (payouts, the floor, deals and "
+    "the report): a row not adding up to 100% scaled, or its last place given the rest",
     "button_when_its_player_and_the_small_blind_bust": "engine/table.py plan_hand: under a "
     "moving button, where the button goes when its player and the small blind are out",
     "heads_up_transition": "engine/table.py plan_hand: who has the big blind going heads-up",
@@ -435,6 +443,8 @@ TDA_CITATIONS: dict[str, str] = {
     "clock_expired_unbet_hand_checked": "TDA 2024 Rule 29: 'If the player faces a bet and time "
     "expires, the hand is dead; if not facing a bet, the hand is checked.'",
     "button_rule": "TDA 2024 Rule 32: 'Tournament play will use a dead button.'",
+    "payout_percents_not_100": "TDA 2024 says nothing of payout tables: percentages that do "
+    "not add up to 100% (accepted by the structure's scale_to_pool) are weights of the pool",
     "button_when_its_player_and_the_small_blind_bust": "TDA 2024 Rule 32 uses a dead button; "
     "the parameter matters only under a moving button (the button kept on a player)",
     "heads_up_transition": "TDA 2024 Rule 34-B: heads-up the small blind is the button, is "
@@ -666,6 +676,10 @@ OCTOBERMUCK = _derive(TDA, "octobermuck", "Octobermuck charity tournament",
     "color_up": ("forfeit_to_next_pot", "Octobermuck Chip Buy-downs: 'At end of buy down "
                  "rounds, players will receive higher denomination chips for smaller chips in "
                  "even amounts. Any odd chips are forfeited to the next pot.'"),
+    "payout_percents_not_100": ("scale_to_pool", "Octobermuck Payout Structure: '28-32: 7 "
+                                "places' adds up to 101% as printed: by default the "
+                                "percentages are weights of the pool; last_place_takes_the_rest "
+                                "pays the others as printed and the last place the rest (7%)"),
     "color_up_keeps_a_player_in": (True, "Octobermuck Chip Buy-downs ('Any odd chips are "
                                    "forfeited to the next pot') is silent on a stack that is "
                                    "all odd chips; TDA 2024 Rule 24-A keeps him in (no "

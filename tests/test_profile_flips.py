@@ -52,7 +52,7 @@ from handlog.engine.hand import (
     start_hand,
 )
 from handlog.engine.profiles import PROFILES, get_profile, parameter_names, room_profile_ref
-from handlog.engine.structure import Structure
+from handlog.engine.structure import Structure, payouts_for
 from handlog.engine.table import Level, apply_table, open_table, plan_hand
 from handlog.engine.tournament import (
     Bust,
@@ -478,6 +478,10 @@ def bubble_burst(profile: str) -> Any:
     return tuple(getattr(e, "place", 0) for e in events)
 
 
+def payouts_of_a_row_adding_to_101_percent(profile: str) -> Any:
+    return payouts_for(example("octobermuck", profile), 30, 135_000)
+
+
 def deal(profile: str) -> Any:
     return outcome(lambda: check_deal_allowed(started(profile, 4).state))
 
@@ -569,6 +573,8 @@ FLIPS: dict[str, Flip] = {
     "late_entry_closes": Flip(_other(("end_of_level_3", "structure")), late_entry_at_level(4)),
     "absent_eliminated_after_full_level": Flip(_toggle, absent_for_a_whole_level),
     "bubble_busts_share": Flip(_toggle, bubble_burst),
+    "payout_percents_not_100": Flip(_other(("scale_to_pool", "last_place_takes_the_rest")),
+                                    payouts_of_a_row_adding_to_101_percent),
     "deals_allowed": Flip(_toggle, deal),
 }
 

@@ -7,6 +7,9 @@ so a hand played under the other reading says so.
 
 from __future__ import annotations
 
+from dataclasses import replace
+from pathlib import Path
+
 import pytest
 
 from handlog.engine.cards import parse_cards
@@ -35,7 +38,11 @@ from handlog.engine.hand import (
     start_hand,
 )
 from handlog.engine.profiles import get_profile, profile_digest, room_profile_ref
+from handlog.engine.structure import payouts_for, place_amounts
 from handlog.engine.table import Level, TableState, apply_table, open_table, plan_hand
+from handlog.recorder.structure import load_structure
+
+EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 
 
 def room(base: str, **overrides: object) -> str:
@@ -203,3 +210,23 @@ def test_every_hand_records_the_readings_it_was_decided_under() -> None:
     assert started.profile == ref and "complete_the_raise" in started.profile
     assert started.rules_digest == profile_digest(get_profile(ref)) != profile_digest(
         get_profile("bse"))
+
+
+# --- Octobermuck: payout percentages that add up to 101% ---------------------------------------
+
+
+def test_octobermuck_payout_percentages_adding_up_to_101_percent() -> None:
+    """Octobermuck Payout Structure: '28-32: 7 places - 28 %, 21%, 14%, 11%, 10%, 9%, 8%' adds
+    up to 101%. By default the percentages are weights of the pool (each place 100/101 of its
+    share); the other reading pays the first six as printed and the last place the rest (7%)."""
+    structure = load_structure(EXAMPLES / "octobermuck.toml")
+    pool, rounding = 135_000, structure.money.payout_rounding
+    printed = (2800, 2100, 1400, 1100, 1000, 900, 800)
+    assert get_profile("octobermuck").payout_percents_not_100 == "scale_to_pool"
+    scaled = payouts_for(structure, 30, pool)
+    assert scaled == place_amounts(printed, pool, rounding) and sum(scaled) == pool
+    assert scaled[0] < pool * 28 // 100
+    rest = payouts_for(replace(structure, profile=room(
+        "octobermuck", payout_percents_not_100="last_place_takes_the_rest")), 30, pool)
+    assert rest == place_amounts(printed[:-1] + (700,), pool, rounding) and sum(rest) == pool
+    assert rest[1:6] == tuple(pool * bp // 10_000 // rounding * rounding for bp in printed[1:6])
