@@ -230,3 +230,26 @@ def test_octobermuck_payout_percentages_adding_up_to_101_percent() -> None:
         "octobermuck", payout_percents_not_100="last_place_takes_the_rest")), 30, pool)
     assert rest == place_amounts(printed[:-1] + (700,), pool, rounding) and sum(rest) == pool
     assert rest[1:6] == tuple(pool * bp // 10_000 // rounding * rounding for bp in printed[1:6])
+
+
+def test_the_structure_file_chooses_the_other_reading_and_the_floor_shows_it(
+        tmp_path: Path) -> None:
+    """The Octobermuck structure with a `[profile]` table (name, base, `[profile.set]`)
+    choosing last_place_takes_the_rest: the structure's profile reads it, the payouts follow
+    it, and the readings the floor lists give it with its citation ("set by the structure
+    file")."""
+    from handlog.recorder.floor import _readings
+
+    text = (EXAMPLES / "octobermuck.toml").read_text(encoding="utf-8").replace(
+        'profile = "octobermuck"', "", 1)
+    text += ('\n[profile]\nname = "octobermuck room"\nbase = "octobermuck"\n'
+             '[profile.set]\npayout_percents_not_100 = "last_place_takes_the_rest"\n')
+    path = tmp_path / "room.toml"
+    path.write_text(text, encoding="utf-8")
+    structure = load_structure(path)
+    assert get_profile(structure.profile).payout_percents_not_100 == "last_place_takes_the_rest"
+    assert payouts_for(structure, 30, 135_000)[-1] == 9_400  # 7% of $1,350, whole dollars
+    shown = {r["name"]: r for r in _readings(structure.profile)}
+    assert shown["payout_percents_not_100"]["value"] == "last_place_takes_the_rest"
+    assert "set by the structure file" in shown["payout_percents_not_100"]["citation"]
+    assert shown["raise_after_a_short_all_in"]["value"] == "a_full_raise_over_it"
