@@ -96,8 +96,11 @@ def test_first_raise_must_double_the_first_bet_after_an_all_in_bet_below_the_big
         decide(default, BetRaise(1, 120))
     doubled = flop_all_in(room(base, raise_over_a_short_first_bet="double_the_bet"))
     assert legal(doubled).min_to == 120
-    with pytest.raises(RuleViolation, match="120"):
+    with pytest.raises(RuleViolation, match="120") as refused:
         decide(doubled, BetRaise(1, 110))
+    # The refusal names the reading that set the minimum.
+    assert "the reading in force: raise_over_a_short_first_bet = double_the_bet" in \
+        refused.value.message
     doubled = play(doubled, BetRaise(1, 120))
     assert legal(doubled).min_to == 180  # the raise of 60 was a full one: 120 + 60
 

@@ -99,6 +99,14 @@ def test_another_award_moves_the_chips(hand_log: Any) -> None:
     assert result.complete
     assert result.whatif_stacks["Bob"] == 5600 and result.whatif_stacks["Ann"] == 0
     assert result.whatif_out == {"Ann": 1} and result.recorded_out == {}
+    from handlog.recorder.whatif_views import whatif_lines, whatif_view
+
+    view = whatif_view(hand_log.store, STREAM, Change("award", award, winners=((0,), (0,))), {})
+    ann = next(p for p in view["players"] if p["player"] == "Ann")
+    assert (ann["whatif_stack"], ann["whatif_out_in_hand"], ann["recorded_out_in_hand"]) == (
+        0, 1, None)  # the player who would bust is marked out, in the hand he would bust in
+    assert any(line.startswith("Ann") and line.endswith("hand - / 1")
+               for line in whatif_lines(view))
 
 
 def test_a_version_that_does_not_count_is_refused(hand_log: Any) -> None:
