@@ -256,3 +256,29 @@ def test_the_structure_file_chooses_the_other_reading_and_the_floor_shows_it(
     assert shown["payout_percents_not_100"]["value"] == "last_place_takes_the_rest"
     assert "set by the structure file" in shown["payout_percents_not_100"]["citation"]
     assert shown["raise_after_a_short_all_in"]["value"] == "a_full_raise_over_it"
+
+
+@pytest.mark.parametrize("reading", ["scale_to_pool", "last_place_takes_the_rest"])
+def test_the_prize_table_says_how_a_row_off_100_percent_was_paid(reading: str) -> None:
+    """Octobermuck with 30 entrants (the row adding up to 101%) played to a winner: the
+    report's prize table says, for each place, which reading paid it."""
+    from test_tournament import Log, example, started
+
+    from handlog.engine.tournament import Bust, award_prizes, eliminate
+    from handlog.replay.report import prize_reasons
+
+    structure = replace(example("octobermuck"), profile=room(
+        "octobermuck", payout_percents_not_100=reading))
+    log: Log = started(structure, 30, ("A", "B", "C", "D"))
+    for number, entrant in enumerate(list(log.state.remaining)[:-1], start=1):
+        log.add(*eliminate(log.state, [Bust(entrant.player, 100, entrant.table, number)]))
+    prizes = award_prizes(log.state)
+    why = prize_reasons(log.state, prizes.awards, prizes.pool, {}, {})
+    seventh = next(a for a in prizes.awards if a.place == 7)
+    if reading == "scale_to_pool":
+        assert "add up to 101%: each place is its share of that total (the reading " \
+               "scale_to_pool)" in why[seventh.player]
+    else:
+        assert "add up to 101%: the last place is paid the rest, 7% (the reading " \
+               "last_place_takes_the_rest)" in why[seventh.player]
+        assert seventh.amount == prizes.pool * 7 // 100 // 100 * 100
