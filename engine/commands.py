@@ -32,8 +32,10 @@ class BetRaise:
     to: int
 
 
-SAID: tuple[str, ...] = ("nothing", "call", "raise", "raise_to", "all_in")
-"""What a player may have said with his chips: nothing, "call", "raise", "raise N", "all-in"."""
+SAID: tuple[str, ...] = ("nothing", "call", "raise", "raise_to", "raise_by", "all_in")
+"""What a player may have said with his chips: nothing, "call", "raise", "raise to N"
+(raise_to: N his street total), "raise N" (raise_by: N more than the bet he faces), "all-in";
+the number said is `said_to`."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -108,11 +110,15 @@ class DeclareMisdeal:
 
 @dataclass(frozen=True, slots=True)
 class ExposeCard:
-    """A hole card exposed: by the dealer in the deal (`in_deal`), or by the player himself."""
+    """A hole card exposed: by the dealer in the deal (`in_deal`), or by the player himself.
+    `place`: which card of the deal it was (1: the first card dealt, to the first player left
+    of the button; with four players the big blind's second card is the 6th); 0: not said.
+    With a place, `player` may be -1 (the player the place names)."""
 
     player: int
     card: Card
     in_deal: bool = True
+    place: int = 0
 
 
 @dataclass(frozen=True, slots=True)

@@ -213,15 +213,17 @@ class CardExposed:
     """A hole card seen by the table; `in_deal` when the dealer exposed it while dealing.
 
     `consequence` is a code (engine/words.py CONSEQUENCES): "replaced_as_burn", "misdeal",
-    "play_continues", "call_or_fold" or "hand_dead". Version 2: codes and rule identifiers."""
+    "play_continues", "call_or_fold" or "hand_dead". Version 2: codes and rule identifiers;
+version 3: the card's place in the deal."""
 
     TYPE: ClassVar[str] = "card_exposed"
-    VERSION: ClassVar[int] = 2
+    VERSION: ClassVar[int] = 3
     player: int
     card: str
     in_deal: bool
     consequence: str
     rules: tuple[str, ...]
+    place: int = 0  # which card of the deal (1: the first dealt); 0: not said (version 3)
 
 
 @dataclass(frozen=True, slots=True)

@@ -51,6 +51,7 @@ from handlog.engine.hand_state import (
     _FINAL_AGGRESSOR,
     _FOLDED,
     _FULL_BETTOR,
+    _FULL_LEVEL,
     _HELD_OUT,
     _HOLE,
     _KNOWN,
@@ -80,6 +81,7 @@ from handlog.engine.hand_state import (
     HandState,
     _build,
     _evolve,
+    full_raise_after,
 )
 
 # --- apply ---------------------------------------------------------------------------------
@@ -145,6 +147,7 @@ def _open_preflop(v: list[Any]) -> None:
         first = (bb_position + 1) % n
     v[_PHASE] = BETTING
     v[_CURRENT_BET] = level
+    v[_FULL_LEVEL] = level
     # The smallest pre-flop raise is to preflop_min_raise_multiple big blinds (TDA 43: twice).
     v[_LAST_FULL_RAISE] = setup.min_bet * (v[_PROFILE].preflop_min_raise_multiple - 1) or \
         setup.min_bet
@@ -246,6 +249,7 @@ def _close_street(v: list[Any]) -> None:
     v[_LAST_FULL_RAISE] = v[_SETUP].min_bet
     v[_ACTED_LEVEL] = _NOT_ACTED[n] if n < _PREBUILT else (NOT_ACTED,) * n
     v[_FULL_BETTOR] = -1
+    v[_FULL_LEVEL] = 0
     if v[_OUT_OF_TURN]:
         v[_OUT_OF_TURN] = ()  # an action out of turn speaks for its betting round only
     v[_AGGRESSOR] = None
@@ -332,10 +336,11 @@ def _apply_bet(state: HandState, event: BetMade | RaiseMade) -> HandState:
     to = event.to
     v = list(state)
     _put_in(v, state, i, to - state.bets[i], to)
-    increase = to - state.current_bet
-    if increase >= state.last_full_raise:
-        v[_LAST_FULL_RAISE] = increase
+    full = full_raise_after(state, to)
+    if full:
+        v[_LAST_FULL_RAISE] = full
         v[_FULL_BETTOR] = i
+        v[_FULL_LEVEL] = to
     v[_CURRENT_BET] = to
     v[_AGGRESSOR] = i
     if state.street == 0:

@@ -75,9 +75,11 @@ from handlog.engine.hand_state import (
     HandState,
     LegalActions,
     _texts,
+    full_raise_after,
+    min_raise_to,
 )
 from handlog.engine.profiles import TDA_RULES, Profile
-from handlog.engine.words import render_rule, rule_ids
+from handlog.engine.words import ordinal, render_rule, rule_ids
 
 _TDA_35: Final = ("tda-35",)
 
@@ -166,7 +168,7 @@ def _raise_bounds(state: HandState, i: int) -> tuple[str, int, int] | None:
     max_to = bets[i] + stack
     if current == 0:
         return "bet", min(state.setup.min_bet, max_to), max_to
-    min_to = current + state.last_full_raise
+    min_to = min_raise_to(state)
     unit = state.setup.chip_unit
     if unit > 1 and state.setup.chips_checked:
         # Only what the chips in play can make is offered: the chips pushed are a multiple of
@@ -313,7 +315,7 @@ def _decide_bet_raise(state: HandState,
                 raise _unmakeable(state, player, to, state.setup.chip_unit)
             if kind == "bet":
                 return bet_made(player, to, to == max_to)
-            return raise_made(player, to, to == max_to, to - current >= state.last_full_raise)
+            return raise_made(player, to, to == max_to, full_raise_after(state, to) > 0)
     raise _refused_bet(state, player, to)
 
 
@@ -372,12 +374,23 @@ def _refused_bet(state: HandState, player: int, to: int) -> RuleViolation:
             why = (f"a raise must be to at least {la.min_to} (the last full raise was "
                    f"{state.last_full_raise}"
                    + (", and the chips in play make no less"
-                      if la.min_to != state.current_bet + state.last_full_raise else "")
+                      if la.min_to != min_raise_to(state) else "")
+                   + _reading_in_force(state)
                    + "); less is allowed only all-in")
         why += f" ({render_rule(rule, profile)})"
         return RuleViolation(rule, f"{la.raise_kind} to {to} is too small: {why}", la.describe())
     return RuleViolation("tda-43", f"{to} does not raise the bet of {state.current_bet}",
                          la.describe())
+
+
+def _reading_in_force(state: HandState) -> str:
+    """Which open sentence's reading set the minimum, when one did (words for the refusal)."""
+    profile = state.profile
+    if state.current_bet + state.last_full_raise == min_raise_to(state):
+        return ""
+    name = "raise_over_a_short_first_bet" if state.street and state.full_bettor < 0 else \
+        "raise_after_a_short_all_in"
+    return f"; the reading in force: {name} = {getattr(profile, name)}"
 
 
 def _binding_out_of_turn(state: HandState, player: int) -> tuple[str, int] | None:
@@ -656,47 +669,73 @@ def _decide_misdeal(state: HandState, command: DeclareMisdeal) -> tuple[HandEven
     return (MisdealDeclared("declared", _misdeal_rules(state.profile), command.reason),)
 
 
+def _dealt_to(state: HandState, command: ExposeCard) -> int:
+    """The position the exposed card went to: the one its place in the deal names (the deal
+    goes round from position 0, the first player left of the button, twice), which must be
+    the player entered when one is."""
+    place = command.place
+    if not place:
+        _check_player(state, command.player)
+        return command.player
+    n = state.player_count
+    if not command.in_deal or not 1 <= place <= 2 * n:
+        raise RuleViolation("place", f"place: {place} is not a card of this deal" + (
+            "" if command.in_deal else " (a place is for a card exposed in the deal)"),
+            (f"1 to {2 * n}: the 1st card dealt goes to position 0 (left of the button), the "
+             f"{ordinal(n + 1)} is his second",))
+    player = (place - 1) % n
+    if command.player not in (-1, player):
+        raise RuleViolation("place", f"place: the {ordinal(place)} card dealt goes to position "
+                            f"{player}, not {command.player}",
+                            (f"player {player}", "player -1: the one the place names"))
+    return player
+
+
 def _decide_expose(state: HandState, command: ExposeCard) -> tuple[HandEvent, ...]:
-    _check_player(state, command.player)
+    player = _dealt_to(state, command)
+    place = command.place
     text = card_text(command.card)
     profile = state.profile
     if command.in_deal and state.street == 0 and not _substantial_action(state):
         if profile.exposed_deal_card == "misdeal":
             rules: tuple[str, ...] = ("league-misdeals",)
             return (
-                CardExposed(command.player, text, True, "misdeal", rules),
+                CardExposed(player, text, True, "misdeal", rules, place),
                 MisdealDeclared("card_exposed_in_deal", rules),
             )
-        dealt = sum(1 for h in state.hole if h is not None)
-        if profile.exposed_deal_card == "misdeal_if_first_two" and dealt == 0 and \
-                command.player in (0, 1):
+        # TDA 35-A-7, chairperson: the first or second card dealt. Entered by its place, that
+        # is places 1 and 2; entered by seat alone, positions 0 and 1 before any hole card is
+        # recorded (the blinds' second cards cannot be told from their first).
+        first_two = place in (1, 2) if place else \
+            not any(h is not None for h in state.hole) and player in (0, 1)
+        if profile.exposed_deal_card == "misdeal_if_first_two" and first_two:
             return (
-                CardExposed(command.player, text, True, "misdeal", _TDA_35),
+                CardExposed(player, text, True, "misdeal", _TDA_35, place),
                 MisdealDeclared("first_two_exposed", _TDA_35),
             )
         if state.deal_exposures:
             # TDA 35-A-7 ("any other 2 downcards"), chairperson misdeal 1(b), BSE: two cards
             # exposed by the dealer in the deal are a misdeal.
             return (
-                CardExposed(command.player, text, True, "misdeal", _TDA_35),
+                CardExposed(player, text, True, "misdeal", _TDA_35, place),
                 MisdealDeclared("second_card_exposed", _TDA_35),
             )
-        return (CardExposed(command.player, text, True, "replaced_as_burn", _TDA_35),)
+        return (CardExposed(player, text, True, "replaced_as_burn", _TDA_35, place),)
     if profile.player_exposure_kills_hand and not command.in_deal and \
-            not state.folded[command.player] and _action_pending_after(state, command.player):
+            not state.folded[player] and _action_pending_after(state, player):
         rules = ("bse-mucked-cards",)
         return (
-            CardExposed(command.player, text, False, "hand_dead", rules),
-            HandKilled(command.player, "exposed_with_action_pending", rules),
+            CardExposed(player, text, False, "hand_dead", rules),
+            HandKilled(player, "exposed_with_action_pending", rules),
         )
     consequence = "play_continues"
     rules = ("tda-68",)
-    seen_before = state.exposed[command.player] & ~(1 << command.card)
+    seen_before = state.exposed[player] & ~(1 << command.card)
     if profile.exposed_both_call_or_fold and seen_before and not state.betting_closed:
         # League: the second of his two cards (the same card shown again does not count).
         consequence = "call_or_fold"
         rules = ("league-exposed-cards",)
-    return (CardExposed(command.player, text, command.in_deal, consequence, rules),)
+    return (CardExposed(player, text, command.in_deal, consequence, rules, place),)
 
 
 def _action_pending_after(state: HandState, player: int) -> bool:

@@ -91,8 +91,11 @@ def _split(state: HandState, amount: int, winners: list[int]) -> tuple[list[int]
     base, odd = divmod(units, n)
     shares = [base * unit] * n
     order = sorted(range(n), key=lambda k: winners[k])  # positions run clockwise from button
-    if state.profile.odd_chip_all_in_first and base == 0:
-        # League: nobody is eliminated by a split; the single chip goes to the all-in player.
+    profile = state.profile
+    if profile.odd_chip_all_in_first and (
+            base == 0 or profile.all_in_odd_chip_pots == "any_split_pot"):
+        # League: nobody is eliminated by a split; the single chip goes to the all-in player
+        # (all_in_odd_chip_pots: of a one-chip pot, or the odd chip of any split).
         busted = [k for k in order if state.stacks[winners[k]] == 0]
         order = busted + [k for k in order if k not in busted]
     odd_to: list[int] = []

@@ -52,8 +52,10 @@ def check_push(state: HandState, command: PushChips, unit: int) -> None:
     if command.said not in SAID:
         raise RuleViolation("push", f"said {command.said!r} is not one of the words the "
                             f"tablet knows; allowed: {', '.join(SAID)}")
-    if (command.said == "raise_to") != (command.said_to > 0):
-        raise RuleViolation("push", "said_to is the N of 'raise N' (raise_to), and only that")
+    if (command.said in ("raise_to", "raise_by")) != (command.said_to > 0):
+        raise RuleViolation("push", "said_to: the number said with 'raise to N' (raise_to) or "
+                            "'raise N' (raise_by), and only with those",
+                            ("said raise_to or raise_by with said_to N", "said_to 0"))
     in_play = state.setup.denominations
     if in_play:
         # The structure's chips at this level (after its color-ups): no other chip exists.
@@ -95,6 +97,11 @@ def rule_push(state: HandState, command: PushChips, la: LegalActions) -> PushRul
         return _call(la, "declared", profile.rule("declared"))
     if said == "raise_to":
         return _raise(la, command.said_to, "declared", profile.rule("declared"), state)
+    if said == "raise_by":
+        # "Raise N" (Octobermuck: 'say "raise" followed by "X$" and you can raise the amount
+        # you state'): N more than the bet he faces.
+        return _raise(la, state.current_bet + command.said_to, "declared",
+                      profile.rule("declared"), state)
     chips = command.chips
     if said == "raise":
         # "Raise" said: the chips put out are the amount, at least a minimum raise (a raise

@@ -244,5 +244,5 @@ def _new_values(setup: HandSetup, profile: Profile) -> list[Any]:
         None, 0, setup.min_bet, not_acted,  # to_act .. acted_level
         None, None, False, forced_posts(setup, profile),  # aggressor .. posts_due
         0, 0, 0, falses, zeros, absent,  # actions_in_turn .. absent
-        zeros, 0, (), 0, 0, -1, 0, (),  # returned .. out_of_turn
+        zeros, 0, (), 0, 0, -1, 0, (), 0,  # returned .. full_level
     ]

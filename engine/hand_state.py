@@ -168,6 +168,7 @@ class HandState(NamedTuple):
     held_out: int = 0  # board cards out of play for this round (chairperson's early turn): bits
     # Actions out of turn this round: (position, action, to, the bet when he acted) (TDA 53).
     out_of_turn: tuple[tuple[int, str, int, int], ...] = ()
+    full_level: int = 0  # the bet after the last full bet or raise this street (pre-flop the blind)
 
     # --- queries -------------------------------------------------------------------------
     @property
@@ -234,6 +235,7 @@ _KNOWN: Final = 30
 _FULL_BETTOR: Final = 31
 _HELD_OUT: Final = 32
 _OUT_OF_TURN: Final = 33
+_FULL_LEVEL: Final = 34
 assert all(_FIELD_INDEX[name[1:].lower()] == index for name, index in (
     ("_SETUP", _SETUP),
     ("_PROFILE", _PROFILE),
@@ -269,7 +271,45 @@ assert all(_FIELD_INDEX[name[1:].lower()] == index for name, index in (
     ("_FULL_BETTOR", _FULL_BETTOR),
     ("_HELD_OUT", _HELD_OUT),
     ("_OUT_OF_TURN", _OUT_OF_TURN),
+    ("_FULL_LEVEL", _FULL_LEVEL),
 ))
+
+
+def min_raise_to(state: HandState) -> int:
+    """The smallest raise total over the current bet (before the chips in play round it up):
+    a full raise more (TDA 43-A, 47), or what the readings in force make it: after the flop, a
+    first bet that is an all-in below the big blind doubled (`raise_over_a_short_first_bet`);
+    after an all-in short of a full raise, the raise it left short completed
+    (`raise_after_a_short_all_in`).
+
+    >>> from handlog.engine.hand import HandSetup, start_hand
+    >>> hand = start_hand(HandSetup((5000,) * 3, (50, 100, 0), (0,) * 3, 100, 1, "tda"))
+    >>> min_raise_to(hand)
+    200
+    """
+    current = state.current_bet
+    profile = state.profile
+    if state.street and 0 < current < state.setup.min_bet and \
+            profile.raise_over_a_short_first_bet == "double_the_bet":
+        return 2 * current
+    if profile.raise_after_a_short_all_in == "complete_the_raise" and \
+            (state.street == 0 or state.full_bettor >= 0):
+        return state.full_level + state.last_full_raise
+    return current + state.last_full_raise
+
+
+def full_raise_after(state: HandState, to: int) -> int:
+    """The size of a full raise once a bet or raise to `to` is made (0: it is not a full one)."""
+    increase = to - state.current_bet
+    if increase >= state.last_full_raise:
+        return increase
+    if to < min_raise_to(state):
+        return 0
+    # A raise a reading makes full: doubling a short first bet raises by that bet; completing
+    # a raise an all-in left short raises by the raise completed.
+    return increase if state.full_bettor < 0 and state.street else to - state.full_level
+
+
 _build: Final = tuple.__new__  # _build(HandState, values): a state from its values in field order
 
 

@@ -37,6 +37,12 @@ BalanceMover = Literal["next_big_blind", "high_card_draw"]
 SingleChip = Literal["call_or_bet_its_value", "call", "call_before_the_flop"]
 SeveralChips = Literal["tda_45", "raise_for_total"]
 StringBet = Literal["first_motion", "call_or_min_raise"]
+ShortFirstBet = Literal["a_full_bet_more", "double_the_bet"]
+RaiseAfterShortAllIn = Literal["a_full_raise_over_it", "complete_the_raise"]
+AllInOddChipPots = Literal["single_chip_pot", "any_split_pot"]
+PayoutPercentsNot100 = Literal["scale_to_pool", "last_place_takes_the_rest"]
+ButtonAfterButtonAndSmallBlindBust = Literal["to_the_player_before_the_small_blind",
+                                             "stays_on_its_seat"]
 OutOfTurn = Literal["binding_unless_action_changes", "may_be_pulled_back"]
 LateEntryCloses = Literal["structure", "end_of_first_break", "end_of_level_3"]
 Scope = Literal["hand", "table", "tournament"]
@@ -75,6 +81,14 @@ class Profile:
         "big-blind ante.")
     preflop_min_raise_multiple: int = _param(
         2, "hand", "The smallest pre-flop raise is to this multiple of the big blind.")
+    raise_over_a_short_first_bet: ShortFirstBet = _param(
+        "a_full_bet_more", "hand", "After the flop, the first bet an all-in below the big "
+        "blind: a raise is to that bet plus a full bet (the big blind), or (double_the_bet) to "
+        "twice that bet, which is then a full raise.")
+    raise_after_a_short_all_in: RaiseAfterShortAllIn = _param(
+        "a_full_raise_over_it", "hand", "After an all-in short of a full raise: a further raise "
+        "is a full raise over the all-in's total, or (complete_the_raise) it need only complete "
+        "the raise the all-in did not (the last full bet level plus the last full raise).")
     dead_hand_forfeits_chips_in_action: bool = _param(
         False, "hand", "A hand ruled dead (killed) loses every chip it put in, an uncalled bet "
         "too; else its uncalled excess goes back to it like any uncalled bet.")
@@ -106,6 +120,10 @@ class Profile:
         True, "hand", "Once a player is all-in and the betting is over, every hand still in is "
         "turned face up (a muck is refused); else a losing hand may be mucked, as online "
         "sites allow.")
+    all_in_odd_chip_pots: AllInOddChipPots = _param(
+        "single_chip_pot", "hand", "Where odd_chip_all_in_first holds, which split pots it "
+        "speaks of: a pot of a single chip (a larger split's extra chip goes by seat), or "
+        "(any_split_pot) the odd chip of any split pot goes to the all-in winner.")
     # --- Irregularities ---------------------------------------------------------------------
     misdeal_limit: MisdealLimit = _param(
         "substantial_action", "hand", "How much action makes a misdeal impossible (the hand "
@@ -138,6 +156,11 @@ class Profile:
     # --- Across hands (engine/table.py) -----------------------------------------------------
     button_rule: ButtonRule = _param(
         "dead_button", "table", "How the button and blinds move when a player is eliminated.")
+    button_when_its_player_and_the_small_blind_bust: ButtonAfterButtonAndSmallBlindBust = _param(
+        "to_the_player_before_the_small_blind", "table", "Under a moving button, when the "
+        "button and the small blind are eliminated together: the button goes to the player "
+        "right of the new small blind, or (stays_on_its_seat) it does not move and is dead on "
+        "its empty seat.")
     heads_up_transition: HeadsUpTransition = _param(
         "next_big_blind_keeps_it", "table", "Who takes the big blind when play becomes "
         "heads-up: the player due it (so nobody has it twice running), or whoever the button "
@@ -181,6 +204,11 @@ class Profile:
     bubble_busts_share: bool = _param(
         True, "tournament", "Hand-for-hand at the money: all players busting on the same hand "
         "share the place(s) paid, whatever their stacks.")
+    payout_percents_not_100: PayoutPercentsNot100 = _param(
+        "scale_to_pool", "tournament", "A payout row the structure accepts although its "
+        "percentages do not add up to 100% (scale_to_pool): they are weights of the pool, or "
+        "(last_place_takes_the_rest) every place but the last is paid as printed and the last "
+        "place gets the rest.")
     deals_allowed: bool = _param(
         False, "tournament", "Players at the final table may agree a deal instead of the "
         "posted payouts.")
@@ -246,6 +274,13 @@ GOVERNS: dict[str, str] = {
     "bounty_chip_all_in": "engine/hand_push.py: the bounty chip pushed is an all-in (else "
     "refused)",
     "odd_chip_all_in_first": "engine/hand_pots.py: who gets the odd chip of a one-chip split",
+    "all_in_odd_chip_pots": "engine/hand_pots.py _split: whether the all-in winner comes first "
+    "for the odd chip of a one-chip pot only or of any split",
+    "raise_over_a_short_first_bet": "engine/hand_decide.py min_raise_to: the smallest raise "
+    "over a first bet that is an all-in below the big blind (legal actions and refusals), and "
+    "engine/hand_apply.py whether that raise is a full one",
+    "raise_after_a_short_all_in": "engine/hand_decide.py min_raise_to: the smallest raise after "
+    "an all-in short of a full raise (legal actions and refusals)",
     "misdeal_limit": "engine/hand_decide.py _substantial_action: whether a misdeal may still "
     "be declared",
     "exposed_deal_card": "engine/hand_decide.py _decide_expose: a card exposed in the deal is "
@@ -266,6 +301,10 @@ GOVERNS: dict[str, str] = {
     "clock_expired_unbet_hand_checked": "engine/hand_decide.py _decide_clock: checked or dead "
     "when not facing a bet",
     "button_rule": "engine/table.py plan_hand: where the button goes after an elimination",
+    "payout_percents_not_100": "engine/structure.py payouts_for (payouts, the floor, deals and "
+    "the report): a row not adding up to 100% scaled, or its last place given the rest",
+    "button_when_its_player_and_the_small_blind_bust": "engine/table.py plan_hand: under a "
+    "moving button, where the button goes when its player and the small blind are out",
     "heads_up_transition": "engine/table.py plan_hand: who has the big blind going heads-up",
     "min_players_per_table": "engine/table.py plan_hand: a hand refused at a short table",
     "new_player_waits_between_blind_and_button": "engine/table.py plan_hand: a new player "
@@ -384,6 +423,14 @@ TDA_CITATIONS: dict[str, str] = {
     "preflop_min_raise_multiple": "TDA 2024 Rule 43-A: a raise must be at least the largest "
     "prior full bet or raise of the round, and Rule 51-B: the posted big blind is the "
     "pre-flop opener; so the smallest pre-flop raise is to twice the big blind",
+    "raise_over_a_short_first_bet": "TDA 2024 Rule 43-A: a raise must be at least the largest "
+    "prior full bet or raise of the round; an all-in below the minimum bet (the big blind) is "
+    "not a full bet, so a raise over it is a full bet (the big blind) more",
+    "raise_after_a_short_all_in": "TDA 2024 Rules 43-A and 47: an all-in short of a full raise "
+    "does not change the size of a full raise; a further raise is at least a full raise over "
+    "the all-in's total",
+    "all_in_odd_chip_pots": "TDA 2024 Rule 20-A gives the all-in player no odd chip; the "
+    "parameter matters only where odd_chip_all_in_first holds (a pot of a single chip)",
     "odd_chip_all_in_first": "TDA 2024 Rule 20-A: odd chips are first broken into the smallest "
     "denomination in play; in board games the odd chip goes to the first seat left of the "
     "button (no all-in exception)",
@@ -411,6 +458,10 @@ TDA_CITATIONS: dict[str, str] = {
     "clock_expired_unbet_hand_checked": "TDA 2024 Rule 29: 'If the player faces a bet and time "
     "expires, the hand is dead; if not facing a bet, the hand is checked.'",
     "button_rule": "TDA 2024 Rule 32: 'Tournament play will use a dead button.'",
+    "payout_percents_not_100": "TDA 2024 says nothing of payout tables: percentages that do "
+    "not add up to 100% (accepted by the structure's scale_to_pool) are weights of the pool",
+    "button_when_its_player_and_the_small_blind_bust": "TDA 2024 Rule 32 uses a dead button; "
+    "the parameter matters only under a moving button (the button kept on a player)",
     "heads_up_transition": "TDA 2024 Rule 34-B: heads-up the small blind is the button, is "
     "dealt the last card and acts first pre-flop; 'Starting heads-up play, the button may "
     "need to be adjusted to ensure no player has the big blind twice in a row.'",
@@ -493,6 +544,18 @@ BSE = _derive(TDA, "bse", "BSE league", "shared/seeds/bse-tournament-rules.txt",
     "preflop_min_raise_multiple": (2, "BSE Pre-Flop Action: 'Any pre-flop RAISE must at least "
                                    "double the big blind. A Re-RAISE must be equal to or "
                                    "greater than the previous raise (not bet).'"),
+    "raise_over_a_short_first_bet": ("a_full_bet_more", "BSE Post Flop Action: 'the first "
+                                     "raise must at least double the first bet, unless player "
+                                     "is all in.' is open when the first bet is an all-in below "
+                                     "the big blind: by default a full bet more (TDA 43-A); "
+                                     "double_the_bet reads 'double the first bet' as written"),
+    "raise_after_a_short_all_in": ("a_full_raise_over_it", "BSE: 'A Re-RAISE must be equal to "
+                                   "or greater than the previous raise (not bet).' and All-In: "
+                                   "'If however, there are additional raises, then they must at "
+                                   "least complete the RAISE.' are open after a short all-in: "
+                                   "by default a full raise over the all-in (TDA 47); "
+                                   "complete_the_raise reads 'complete the RAISE' as the raise "
+                                   "the all-in left short"),
     "odd_chip_all_in_first": (False, "BSE Side / Split Pots: 'In case of an uneven split pot, "
                               "the extra chip goes to the winning player seated closest to the "
                               "left of the dealer.'"),
@@ -631,11 +694,15 @@ OCTOBERMUCK = _derive(TDA, "octobermuck", "Octobermuck charity tournament",
     "color_up": ("forfeit_to_next_pot", "Octobermuck Chip Buy-downs: 'At end of buy down "
                  "rounds, players will receive higher denomination chips for smaller chips in "
                  "even amounts. Any odd chips are forfeited to the next pot.'"),
+    "payout_percents_not_100": ("scale_to_pool", "Octobermuck Payout Structure: '28-32: 7 "
+                                "places' adds up to 101% as printed: by default the "
+                                "percentages are weights of the pool; last_place_takes_the_rest "
+                                "pays the others as printed and the last place the rest (7%)"),
     "color_up_keeps_a_player_in": (True, "Octobermuck Chip Buy-downs ('Any odd chips are "
                                    "forfeited to the next pot') is silent on a stack that is "
-                                   "all odd chips; TDA 2024 Rule 24-A keeps him in (no player can "
-                                   "be raced out of a tournament) (issue 24: the other reading, "
-                                   "false, forfeits it and the player is out)"),
+                                   "all odd chips; TDA 2024 Rule 24-A keeps him in (no "
+                                   "player can be raced out of a tournament) (the other "
+                                   "reading, false, forfeits it and the player is out)"),
     "seats_drawn_at_random": (True, "Octobermuck Seating: 'Seats will be assigned randomly.'"),
     "button_redraw_at": (("final_table",), "Octobermuck Seating: 'When combining for the final "
                          "table, all players except the dealer (if he is still playing) will "
@@ -696,6 +763,12 @@ CHAIRPERSON = _derive(TDA, "chairperson", "Event chairperson's dealer procedures
                     "player who was the big blind now posts the small blind and the player to "
                     "his left posts the big blind. The button does not move and the player who "
                     "was the button, will be the button once again.'"),
+    "button_when_its_player_and_the_small_blind_bust": (
+        "to_the_player_before_the_small_blind", "Chairperson: 'The button does not move and "
+        "the player who was the button, will be the button once again.' is open when that "
+        "player is out too: by default the button goes to the player right of the new small "
+        "blind (the button stays with a player); stays_on_its_seat leaves it, dead, on the "
+        "empty seat"),
     "heads_up_transition": ("next_big_blind_keeps_it", "Chairperson: 'When going from three "
                             "to two players, determine which player would have been the next "
                             "big blind if no player had been eliminated ... that player is the "
@@ -732,6 +805,17 @@ LEAGUE = _derive(TDA, "league", "Self-dealt league", "shared/seeds/league-self-d
                               "result of a split pot. A split pot containing a single chip of "
                               "the lowest denomination in play will be awarded to the all-in "
                               "player regardless of seat position.'"),
+    "all_in_odd_chip_pots": ("single_chip_pot", "League Tied hands: 'A split pot containing a "
+                             "single chip of the lowest denomination in play will be awarded to "
+                             "the all-in player' is open: by default a pot of one chip (the "
+                             "extra chip of a larger split goes 'to the Player closest to the "
+                             "puck/button'); any_split_pot gives the all-in player the odd chip "
+                             "of any split"),
+    "raise_over_a_short_first_bet": ("a_full_bet_more", "League Raising: 'the minimum initial "
+                                     "raise after the flop is double the previous bet.' is open "
+                                     "when that bet is an all-in below the big blind: by "
+                                     "default a full bet more (TDA 43-A); double_the_bet reads "
+                                     "it as written"),
     "single_chip_unannounced": ("call_before_the_flop", "League Calling (and Single Chip "
                                 "Bets): 'Before the flop, if a player bets a single chip "
                                 "greater than the big blind without announcing a raise, then "

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from typing import Literal, get_args
 
 from handlog.engine.errors import RuleViolation
-from handlog.engine.profiles import profile_ref_problems
+from handlog.engine.profiles import get_profile, profile_ref_problems
 
 AnteKind = Literal["none", "uniform", "big_blind"]
 
@@ -504,5 +504,19 @@ def place_amounts(basis_points: tuple[int, ...], pool: int, rounding: int) -> tu
 
 def payouts_for(structure: Structure, field_size: int, pool: int) -> tuple[int, ...]:
     """Amount per place (index 0 is first place) for a field of `field_size` and a `pool`."""
-    bracket = payout_bracket(structure, field_size)
-    return place_amounts(bracket.basis_points, pool, structure.money.payout_rounding)
+    return place_amounts(paid_basis_points(structure, field_size), pool,
+                         structure.money.payout_rounding)
+
+
+def paid_basis_points(structure: Structure, field_size: int) -> tuple[int, ...]:
+    """Each place's share of the pool (basis points, or weights when they do not add up to
+    100%): the payout row as printed, or, where it does not add up to 100% and the reading in
+    force is last_place_takes_the_rest (`payout_percents_not_100`), with the last place's
+    share made the rest of 100%."""
+    basis_points = payout_bracket(structure, field_size).basis_points
+    if sum(basis_points) != FULL_PERCENT and get_profile(structure.profile).\
+            payout_percents_not_100 == "last_place_takes_the_rest":
+        rest = FULL_PERCENT - sum(basis_points[:-1])
+        if rest > 0:  # else the places before it take the whole pool: weights, as scaled
+            basis_points = basis_points[:-1] + (rest,)
+    return basis_points

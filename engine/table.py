@@ -234,6 +234,9 @@ def plan_hand(table: TableState, level: Level, hand_number: int,
                 # player who had it.
                 if table.button in active:
                     button = table.button
+                elif profile.button_when_its_player_and_the_small_blind_bust == \
+                        "stays_on_its_seat":
+                    button = table.button  # dead on the seat its player left
                 else:
                     behind = [s for s in _clockwise_from(small_blind or big_blind, n)
                               if s in active]

@@ -472,6 +472,11 @@ _CODED = ("hand_rank", "rules", "rule", "consequence", "procedure", "cause", "re
 # --- one hand event as a sentence ---------------------------------------------------------------
 
 
+def ordinal(n: int) -> str:
+    """1st, 2nd, 3rd, 4th ... 11th, 12th, 13th ... 21st."""
+    return f"{n}{'th' if 10 <= n % 100 <= 20 else {1: 'st', 2: 'nd', 3: 'rd'}.get(n % 10, 'th')}"
+
+
 def _cards(cards: Iterable[str]) -> str:
     return " ".join(cards)
 
@@ -524,7 +529,8 @@ def action_text(event: Any, who: Callable[[int], str], public: bool) -> str | No
         return f"misdeal: {render(event)['cause']}"
     if kind == "card_exposed":
         card = "a card" if public else event.card
-        return f"{who(event.player)}: {card} exposed; {render(event)['consequence']}"
+        place = f" (the {ordinal(event.place)} card dealt)" if event.place else ""
+        return f"{who(event.player)}: {card}{place} exposed; {render(event)['consequence']}"
     if kind == "board_exposed_early":
         return (f"premature board card {_cards(event.cards)}: "
                 f"{render(event)['procedure']}")

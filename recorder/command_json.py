@@ -157,9 +157,15 @@ PER_COMMAND: dict[tuple[type[Any], str], tuple[Any, Any]] = {
         description="the total of a bet or raise out of turn")], _ABSENT),
     (hand.PushChips, "player"): (int, _ABSENT),
     (hand.PushChips, "said"): (
-        Literal["nothing", "call", "raise", "raise_to", "all_in"], _ABSENT),
+        Literal["nothing", "call", "raise", "raise_to", "raise_by", "all_in"], _ABSENT),
     (hand.PushChips, "said_to"): (Annotated[int, Field(
-        description="the N of 'raise N' (said raise_to): his street total")], _ABSENT),
+        description="the number said: 'raise to N' (said raise_to) his street total, "
+        "'raise N' (said raise_by) N more than the bet he faces")], _ABSENT),
+    (hand.ExposeCard, "player"): (Annotated[int, Field(
+        ge=-1, le=MAX_SEATS, description="-1: the player the card's place names")], -1),
+    (hand.ExposeCard, "place"): (Annotated[int, Field(
+        ge=0, le=2 * MAX_SEATS, description="which card of the deal it was (1: the first "
+        "card dealt, left of the button); 0: not said")], 0),
     (hand.DealHole, "cards"): (Annotated[CardsText | None, Field(
         description="omit when the dealer does not know them"),
         AfterValidator(lambda text: _as_cards(text) if text else None)], None),

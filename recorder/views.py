@@ -207,7 +207,7 @@ PUSH_REASONS: dict[str, str] = {
 """Words for engine.hand_push.REASONS (the events keep the codes)."""
 
 _SAID_WORDS = {"nothing": "nothing said", "call": "said call", "raise": "said raise",
-               "raise_to": "said raise", "all_in": "said all-in"}
+               "raise_to": "said raise to", "raise_by": "said raise", "all_in": "said all-in"}
 
 
 def push_text(event: ChipsPushed) -> str:
@@ -228,7 +228,7 @@ def pushed_chips_text(event: ChipsPushed) -> str:
     if len(event.motions) > 1:
         parts.append(f"in {len(event.motions)} motions")
     said = _SAID_WORDS.get(event.said, event.said)
-    parts.append(f"{said} {event.said_to}" if event.said == "raise_to" else said)
+    parts.append(f"{said} {event.said_to}" if event.said_to else said)
     if event.bounty_chip:
         parts.append("the bounty chip")
     return ", ".join(parts)

@@ -8,10 +8,11 @@ from typing import Any
 
 from handlog.engine.errors import RuleViolation
 from handlog.engine.events import TableOpened
+from handlog.engine.words import action_text
 from handlog.recorder.hand_views import registered_names
 from handlog.recorder.tournament_service import tournament_stream
 from handlog.replay.hands import table_hands
-from handlog.replay.whatif import Change, tournament_outcome, what_if
+from handlog.replay.whatif import Change, Place, WhatIf, tournament_outcome, what_if
 from handlog.schema.store import EventStore
 
 
@@ -74,7 +75,8 @@ def whatif_view(store: EventStore, stream: str, change: Change,
                 "player": names.get(place.player, place.player),
                 "recorded_place": place.recorded_place, "recorded_prize": place.recorded_prize,
                 "whatif_place": place.whatif_place, "whatif_prize": place.whatif_prize,
-                "whatif_stack": place.whatif_stack,
+                "whatif_stack": place.whatif_stack, "at_this_table": place.at_this_table,
+                "whatif_text": _place_text(place),
             })
     players = sorted(set(result.recorded_stacks) | set(result.whatif_stacks)
                      | set(result.recorded_out) | set(result.whatif_out))
@@ -83,8 +85,11 @@ def whatif_view(store: EventStore, stream: str, change: Change,
         "change": {"kind": change.kind, "version": change.version,
                    "winners": [list(w) for w in change.winners], "amount": change.amount},
         "complete": result.complete,
+        "all_fit": result.all_fit,
         "stopped_at": result.stopped_at, "stop_rule": result.stop_rule,
         "stop_message": result.stop_message,
+        "unfit": _unfit_view(result, names),
+        "verdict": _verdict(result),
         "players": [{
             "player": names.get(p, p),
             "recorded_stack": result.recorded_stacks.get(p, 0),
@@ -104,17 +109,49 @@ def whatif_view(store: EventStore, stream: str, change: Change,
     }
 
 
+def _place_text(place: Place) -> str:
+    """The what-if's place in words: the place and prize, or why there is none yet."""
+    if place.whatif_place:
+        return f"{place.whatif_place} ({place.whatif_prize / 100:,.2f})"
+    if not place.at_this_table:
+        return "playing at another table (as recorded)"
+    if place.whatif_stack is None:
+        return "left this table (as recorded)"
+    return f"open, {place.whatif_stack:,} chips"
+
+
+def _unfit_view(result: WhatIf, names: dict[str, str]) -> list[dict[str, Any]]:
+    def who(players: tuple[str, ...]) -> Any:
+        return lambda position: names.get(players[position], players[position])
+
+    return [{"version": u.version, "hand": u.hand_number,
+             "recorded": action_text(u.recorded, who(u.players), True),
+             "whatif": action_text(u.whatif, who(u.players), True)} for u in result.unfit]
+
+
+def _verdict(result: WhatIf) -> str:
+    """Whether the what-if could follow every later entry, in words."""
+    if result.all_fit:
+        return "every later entry still fits: followed to the end of the table's log"
+    unfit = (f"{len(result.unfit)} later entr{'y' if len(result.unfit) == 1 else 'ies'} "
+             "decided otherwise than recorded (listed below)")
+    if result.complete:
+        return f"followed to the end of the table's log, but {unfit}: from there the players " \
+               "would have faced other bets"
+    text = (f"followed up to #{result.stopped_at}, where the recorded entry no longer fits: "
+            f"{result.stop_message} [{result.stop_rule}]; from there the players would have "
+            "played differently")
+    return f"{text}; before it, {unfit}" if result.unfit else text
+
+
 def whatif_lines(view: dict[str, Any]) -> list[str]:
     change = view["change"]
     lines = [f"what if at {view['stream']} #{change['version']}: {change['kind']}"
              + (f" {change['amount']:,}" if change["kind"] == "amount" else "")
-             + " (nothing is written to the log)"]
-    if view["complete"]:
-        lines.append("every later entry still fits: followed to the end of the table's log")
-    else:
-        lines.append(f"followed up to #{view['stopped_at']}, where the recorded entry no "
-                     f"longer fits: {view['stop_message']} [{view['stop_rule']}]; from there "
-                     "the players would have played differently")
+             + " (nothing is written to the log)", view["verdict"]]
+    for u in view["unfit"]:
+        lines.append(f"  #{u['version']} (hand {u['hand']}): recorded {u['recorded']}; "
+                     f"in the what-if {u['whatif']}")
     lines.append(f"{'player':<16} {'recorded':>12} {'what-if':>12}   out (recorded / what-if)")
     for p in view["players"]:
         out = f"{p['recorded_out_in_hand'] or '-'} / {p['whatif_out_in_hand'] or '-'}"
@@ -124,7 +161,5 @@ def whatif_lines(view: dict[str, Any]) -> list[str]:
         lines.append(f"{'place':<16} {'recorded':>12} {'what-if':>12}")
         for p in view["places"]:
             then = f"{p['recorded_place'] or '-'} ({p['recorded_prize'] / 100:,.2f})"
-            now = (f"{p['whatif_place']} ({p['whatif_prize'] / 100:,.2f})" if p["whatif_place"]
-                   else f"open, {p['whatif_stack'] or 0:,} chips")
-            lines.append(f"{p['player']:<16} {then:>12} {now:>12}")
+            lines.append(f"{p['player']:<16} {then:>12} {p['whatif_text']:>12}")
     return lines

@@ -167,7 +167,7 @@ def command_for(event: Any) -> Command | None:
     if kind is MisdealDeclared:
         return DeclareMisdeal(event.reason)
     if kind is CardExposed:
-        return ExposeCard(event.player, parse_card(event.card), event.in_deal)
+        return ExposeCard(event.player, parse_card(event.card), event.in_deal, event.place)
     if kind is BoardExposedEarly:
         return ExposeBoardEarly(tuple(parse_card(c) for c in event.cards))
     if kind is HandKilled:

@@ -46,7 +46,7 @@ from handlog.engine.events import (
     StackAdjusted,
 )
 from handlog.engine.money import entries_by_person, money_block
-from handlog.engine.structure import payout_bracket, payouts_for
+from handlog.engine.structure import paid_basis_points, payout_bracket, payouts_for
 from handlog.engine.tournament_events import (
     ChipsColoredUp,
     DealRecorded,
@@ -473,9 +473,11 @@ def prize_reasons(state: TournamentState, awards: Sequence[Any], pool: int,
     try:
         bracket = payout_bracket(s, field)
         amounts = payouts_for(s, field, pool)
+        paid = paid_basis_points(s, field)
     except (RuleViolation, ValueError):
         return {}
-    weight = sum(bracket.basis_points)
+    printed = sum(bracket.basis_points)
+    weight = sum(paid)
     by_place: dict[int, list[str]] = {}
     for e in state.entrants:
         if e.place:
@@ -502,7 +504,7 @@ def prize_reasons(state: TournamentState, awards: Sequence[Any], pool: int,
             if total % len(group):
                 notes.append(f"{total % len(group)} odd cent(s) one each in player order")
         elif award.place <= len(amounts):
-            share = pool * bracket.basis_points[award.place - 1] // weight
+            share = pool * paid[award.place - 1] // weight
             rounded = share // s.money.payout_rounding * s.money.payout_rounding
             if award.place == 1 and amounts[0] != rounded:
                 notes.append(f"{_cents(amounts[0] - rounded, currency)} left by rounding the "
@@ -511,9 +513,14 @@ def prize_reasons(state: TournamentState, awards: Sequence[Any], pool: int,
             elif rounded != share:
                 notes.append(f"{_cents(share, currency)} rounded down to "
                              f"{_cents(s.money.payout_rounding, currency)}")
-        if weight != 10_000 and award.player not in dealt:
-            notes.append(f"the payout percentages add up to {weight / 100:g}%: each place is "
-                         "its share of that total")
+        if printed != 10_000 and award.player not in dealt:
+            if weight == 10_000:
+                notes.append(f"the payout percentages add up to {printed / 100:g}%: the last "
+                             f"place is paid the rest, {paid[-1] / 100:g}% (the reading "
+                             "last_place_takes_the_rest)")
+            else:
+                notes.append(f"the payout percentages add up to {printed / 100:g}%: each "
+                             "place is its share of that total (the reading scale_to_pool)")
         if notes:
             reasons[award.player] = "; ".join(notes)
     return reasons

@@ -8,7 +8,10 @@ commands, in the same order): new hands start with the new stacks (the engine pl
 and blinds again), awards follow the engine with the new cards and pots. Where a recorded entry
 no longer fits (a player would no longer have the chips to call, a folded player could not
 act), the what-if stops there and says so: from that moment the players would have played
-differently and nothing can be known. Nothing is written anywhere.
+differently and nothing can be known. An entry the engine can still decide but not as it was
+recorded (a call of 1,000 that is now an all-in for less, a check that is now a call) is
+named (`unfit`): the what-if goes on, but that player faced something else. Nothing is written
+anywhere.
 
 The table's state after each hand is compared with what was recorded: stacks, and who was
 eliminated in which hand; `tournament_outcome` turns that into places and prizes.
@@ -53,6 +56,23 @@ class Change:
 
 
 @dataclass(frozen=True)
+class Unfit:
+    """A later entry the engine decides otherwise than recorded: another kind of action, or an
+    all-in where there was none (or none where there was one)."""
+
+    version: int
+    hand_number: int
+    players: tuple[str, ...]  # the hand's players by position
+    recorded: Any  # the recorded event
+    whatif: Any  # what the engine makes of the same entry in the what-if
+
+
+def _unfit(recorded: Any, whatif: Any) -> bool:
+    return type(recorded) is not type(whatif) or \
+        getattr(recorded, "all_in", False) != getattr(whatif, "all_in", False)
+
+
+@dataclass(frozen=True)
 class HandOutcome:
     number: int
     players: tuple[str, ...]
@@ -74,10 +94,16 @@ class WhatIf:
     stop_message: str = ""
     whatif_events: tuple[Any, ...] = field(default=(), repr=False)
     hand_times: dict[int, Any] = field(default_factory=dict, repr=False)
+    unfit: tuple[Unfit, ...] = ()  # later entries decided otherwise than recorded
 
     @property
     def complete(self) -> bool:
         return self.stopped_at is None
+
+    @property
+    def all_fit(self) -> bool:
+        """Followed to the end with every later entry decided as it was recorded."""
+        return self.complete and not self.unfit
 
 
 def _roles(effective: Sequence[tuple[int, Any]]) -> dict[int, str]:
@@ -148,6 +174,7 @@ def what_if(stream: str, stored: Sequence[StoredEvent], change: Change) -> WhatI
     hands: dict[int, tuple[tuple[str, ...], tuple[int, ...] | None]] = {}
     stopped: tuple[int, str, str] | None = None
     hand_times: dict[int, Any] = {}
+    unfit: list[Unfit] = []
 
     def note_end(target: dict[int, Any], table: TableState, out: dict[str, int]) -> None:
         hand = table.hand
@@ -197,6 +224,10 @@ def what_if(stream: str, stored: Sequence[StoredEvent], change: Change) -> WhatI
         except RuleViolation as violation:
             stopped = (version, violation.rule, violation.message)
             continue
+        if role == "command" and new_events and version != change.version and \
+                _unfit(event, new_events[0]) and state.hand is not None:
+            unfit.append(Unfit(version, state.hand.setup.hand_number, state.hand.setup.players,
+                               event, new_events[0]))
         for new in new_events:
             state = apply_table(state, new)
             produced.append(new)
@@ -214,7 +245,7 @@ def what_if(stream: str, stored: Sequence[StoredEvent], change: Change) -> WhatI
         recorded_out=recorded_out, whatif_out=whatif_out,
         stopped_at=stopped[0] if stopped else None,
         stop_rule=stopped[1] if stopped else "", stop_message=stopped[2] if stopped else "",
-        whatif_events=tuple(produced), hand_times=hand_times,
+        whatif_events=tuple(produced), hand_times=hand_times, unfit=tuple(unfit),
     )
 
 
@@ -273,6 +304,7 @@ class Place:
     whatif_place: int  # 0: still playing in the what-if (place open)
     whatif_prize: int
     whatif_stack: int | None  # chips in the what-if when still playing at this table
+    at_this_table: bool = True  # False: at another table, whose play the what-if leaves as is
 
 
 def tournament_outcome(tournament: Sequence[StoredEvent], result: WhatIf) -> list[Place]:
@@ -330,7 +362,8 @@ def tournament_outcome(tournament: Sequence[StoredEvent], result: WhatIf) -> lis
         got = whatif_place.get(player, 0)
         was = recorded_place.get(player, 0)
         stack = result.whatif_stacks.get(player) if player not in whatif_place else None
-        places.append(Place(player, was, prizes.get(was, 0), got, prizes.get(got, 0), stack))
+        places.append(Place(player, was, prizes.get(was, 0), got, prizes.get(got, 0), stack,
+                            player in here))
     places.sort(key=lambda p: (p.whatif_place == 0, p.whatif_place or 0, p.recorded_place))
     return places
 

@@ -107,6 +107,12 @@ def _card_exposed_v1(payload: dict[str, Any]) -> dict[str, Any]:
     return payload
 
 
+def _card_exposed_v2(payload: dict[str, Any]) -> dict[str, Any]:
+    # Before version 3 the card's place in the deal was not entered: it was judged by seat.
+    payload["place"] = 0
+    return payload
+
+
 _OLD_MISDEALS: tuple[tuple[re.Pattern[str], str, str], ...] = (
     (re.compile(r"\S+ exposed in the deal"), "league misdeals", "card_exposed_in_deal"),
     (re.compile(r"\S+, one of the first two cards, exposed"), "TDA 35", "first_two_exposed"),
@@ -352,6 +358,7 @@ UPCASTERS: dict[tuple[str, int], Upcaster] = {
     ("hand_started", 3): _hand_started_v3,
     ("table_opened", 1): _table_opened_v1,
     ("card_exposed", 1): _card_exposed_v1,
+    ("card_exposed", 2): _card_exposed_v2,
     ("misdeal_declared", 1): _misdeal_declared_v1,
     ("hand_killed", 1): _hand_killed_v1,
     ("hand_voided", 1): _hand_voided_v1,

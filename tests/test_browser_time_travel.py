@@ -193,7 +193,8 @@ def test_the_floor_find_box_finds_a_players_all_ins(
     assert page.errors == []
 
 
-def _award_that_moves_a_prize(demo_db: str, director: Client) -> tuple[str, Any, str, Any]:
+def _award_that_moves_a_prize(demo_db: str,
+                              director: Client) -> tuple[str, Any, str, Any, Any]:
     """A one-pot hand whose award put a paid player out, and what awarding it to him gives."""
     names = _names(demo_db)
     for hand in _hands(demo_db):
@@ -212,7 +213,7 @@ def _award_that_moves_a_prize(demo_db: str, director: Client) -> tuple[str, Any,
         mine = next(p for p in answer.json()["places"] if p["player"] == victim)
         if mine["recorded_prize"] and mine["whatif_prize"] != mine["recorded_prize"] \
                 and mine["whatif_place"] != mine["recorded_place"]:
-            return hand.stream, hand, victim, mine
+            return hand.stream, hand, victim, mine, answer.json()
     raise AssertionError("no award in the demo puts a paid player out")
 
 
@@ -221,7 +222,7 @@ def test_the_whatif_of_another_award_moves_a_place_and_a_prize(
     base, (app, auth) = site
     with Client(app, auth) as director:
         assert director.login("director").status_code == 200
-        stream, hand, victim, mine = _award_that_moves_a_prize(demo_db, director)
+        stream, hand, victim, mine, view = _award_that_moves_a_prize(demo_db, director)
     page = new_page(browser)
     assert page.request.post(f"{base}/api/session",
                              data={"role": "director", "pin": DIRECTOR_PIN}).ok
@@ -238,8 +239,17 @@ def test_the_whatif_of_another_award_moves_a_place_and_a_prize(
     recorded = row.locator("td").nth(1).inner_text()
     whatif = row.locator(".whatif-place").inner_text()
     assert recorded == f"{mine['recorded_place']} ({money(mine['recorded_prize'])})"
-    assert whatif == (f"{mine['whatif_place']} ({money(mine['whatif_prize'])})"
-                      if mine["whatif_place"] else f"open, {mine['whatif_stack']:,} chips")
+    assert whatif == mine["whatif_text"] == (
+        f"{mine['whatif_place']} ({money(mine['whatif_prize'])})" if mine["whatif_place"]
+        else f"open, {mine['whatif_stack']:,} chips")
+    # The verdict is the server's words; entries decided otherwise are listed under it.
+    assert page.locator("#whatif-verdict").inner_text() == view["verdict"]
+    assert page.locator("#whatif-unfit li").count() == len(view["unfit"])
+    for other in view["places"]:
+        if not other["at_this_table"] and not other["whatif_place"]:
+            cell = page.locator(f"#whatif-places tr[data-player='{other['player']}'] "
+                                ".whatif-place").inner_text()
+            assert cell == "playing at another table (as recorded)", cell
     assert whatif != recorded and money(mine["recorded_prize"]) not in whatif
     shot(page, "replayer-whatif-place-and-prize")
     assert page.errors == []

@@ -293,6 +293,12 @@ def run_event(page_maker: Any, tmp_path: Path, recorder: Recorder, structure: st
         reading = f".tournament[data-tournament='{T}'] [data-reading='deals_allowed']"
         floor.wait_for_selector(reading, state="attached")
         assert f"= {'true' if jackpot else 'false'}" in floor.text_content(reading)
+        # ... the readings the director chooses among them (issue 24 item 5).
+        for name, value in (("payout_percents_not_100", "scale_to_pool"),
+                            ("raise_after_a_short_all_in", "a_full_raise_over_it")):
+            shown = floor.text_content(f".tournament[data-tournament='{T}'] "
+                                       f"[data-reading='{name}']")
+            assert f"= {value}" in shown and ("Octobermuck" in shown or not jackpot), shown
         for k in range(entrants):  # the fee ticked for every other player (issue 24)
             register(floor, f"Player {k + 1:02d}", high_hand=jackpot and k % 2 == 0)
         if jackpot:

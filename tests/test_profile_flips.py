@@ -53,7 +53,7 @@ from handlog.engine.hand import (
     start_hand,
 )
 from handlog.engine.profiles import PROFILES, get_profile, parameter_names, room_profile_ref
-from handlog.engine.structure import Structure
+from handlog.engine.structure import Structure, payouts_for
 from handlog.engine.table import Level, apply_table, open_table, plan_hand
 from handlog.engine.tournament import (
     Bust,
@@ -156,6 +156,22 @@ def raise_kind_of_the_raiser_after_short_all_in(profile: str) -> Any:
     return la.raise_kind
 
 
+def min_raise_over_a_short_first_bet(profile: str) -> Any:
+    """Flop: position 0's first bet is an all-in for 60 (big blind 100): the smallest raise."""
+    state = play(flop(hand(profile, (160, 5000, 5000))), BetRaise(0, 60))
+    la = legal_actions(state)
+    assert la is not None and la.player == 1
+    return la.min_to
+
+
+def min_raise_after_a_short_all_in(profile: str) -> Any:
+    """Flop: 0 bets 1,000, 1 all-in to 1,200: the smallest raise for 2."""
+    state = play(flop(hand(profile, (5000, 1300, 5000))), BetRaise(0, 1000), BetRaise(1, 1200))
+    la = legal_actions(state)
+    assert la is not None and la.player == 2
+    return la.min_to
+
+
 def call_facing_a_short_big_blind(profile: str) -> Any:
     state = hand(profile, (1000, 60, 1000))
     la = legal_actions(state)
@@ -186,6 +202,15 @@ def odd_chip_winner(profile: str) -> Any:
     state = run_out(state, "AhKhQhJhTh")
     state = play(state, ShowCards(2, parse_cards("2c3d")), ShowCards(0, parse_cards("4c5d")),
                  ShowCards(1, parse_cards("6c7d")))
+    return propose_awards(state)[0].shares
+
+
+def odd_chip_of_a_larger_split(profile: str) -> Any:
+    """Chips of 25: the button all-in for 75 ties the small blind; nine chips to split."""
+    state = hand(profile, (1000, 1000, 75), (25, 50, 0), chip_unit=25)
+    state = run_out(play(state, BetRaise(2, 75), CheckCall(0), CheckCall(1)), "2h7c9dJdKs")
+    state = play(state, ShowCards(2, parse_cards("AcAd")), ShowCards(0, parse_cards("AhAs")),
+                 ShowCards(1, parse_cards("3c4d")))
     return propose_awards(state)[0].shares
 
 
@@ -284,7 +309,7 @@ def clock_expires_unbet(profile: str) -> Any:
 LEVEL = Level(50, 100)
 
 
-def table_after_bust(profile: str, seats: dict[int, int], bust: int, *,
+def table_after_bust(profile: str, seats: dict[int, int], bust: int | tuple[int, ...], *,
                      final_table: bool = True) -> Any:
     state = open_table(TableOpened("T", 9, profile))
     for seat, stack in seats.items():
@@ -302,9 +327,9 @@ def table_after_bust(profile: str, seats: dict[int, int], bust: int, *,
             command = AwardPots()
         for event in decide(state.hand, command):
             state = apply_table(state, event)
-    if bust:
-        seat = next(s for s in state.seats if s.seat == bust)
-        state = apply_table(state, PlayerLeft(bust, seat.player, seat.stack, "eliminated"))
+    for out in (bust,) if isinstance(bust, int) else bust:
+        seat = next(s for s in state.seats if s.seat == out)
+        state = apply_table(state, PlayerLeft(out, seat.player, seat.stack, "eliminated"))
     setup = outcome(lambda: plan_hand(state, LEVEL, 2, final_table=final_table))
     if isinstance(setup, HandSetup):
         return setup.button_seat, setup.small_blind_seat, setup.big_blind_seat, setup.seats
@@ -454,6 +479,10 @@ def bubble_burst(profile: str) -> Any:
     return tuple(getattr(e, "place", 0) for e in events)
 
 
+def payouts_of_a_row_adding_to_101_percent(profile: str) -> Any:
+    return payouts_for(example("octobermuck", profile), 30, 135_000)
+
+
 def deal(profile: str) -> Any:
     return outcome(lambda: check_deal_allowed(started(profile, 4).state))
 
@@ -511,6 +540,10 @@ FLIPS: dict[str, Flip] = {
     "big_blind_ante_order": Flip(_other(("big_blind_first", "ante_first")),
                                  short_big_blind_with_big_blind_ante),
     "preflop_min_raise_multiple": Flip(_other((2, 3)), preflop_min_raise),
+    "raise_over_a_short_first_bet": Flip(_other(("a_full_bet_more", "double_the_bet")),
+                                         min_raise_over_a_short_first_bet),
+    "raise_after_a_short_all_in": Flip(_other(("a_full_raise_over_it", "complete_the_raise")),
+                                       min_raise_after_a_short_all_in),
     "dead_hand_forfeits_chips_in_action": Flip(_toggle, killed_raiser_stack),
     "single_chip_unannounced": Flip(
         lambda value: "call_or_bet_its_value" if value == "call" else "call", one_chip_unopened),
@@ -522,6 +555,8 @@ FLIPS: dict[str, Flip] = {
                         call_after_raising_out_of_turn),
     "odd_chip_all_in_first": Flip(_toggle, odd_chip_winner),
     "all_in_hands_tabled": Flip(_toggle, muck_at_an_all_in_showdown),
+    "all_in_odd_chip_pots": Flip(_other(("single_chip_pot", "any_split_pot")),
+                                 odd_chip_of_a_larger_split, {"odd_chip_all_in_first": True}),
     "misdeal_limit": Flip(_other(("substantial_action", "two_players_acted")),
                           misdeal_after_two_folds),
     "exposed_deal_card": Flip(_other(("replace_as_burn", "misdeal")), first_card_exposed_in_deal),
@@ -538,6 +573,10 @@ FLIPS: dict[str, Flip] = {
     "clock_expired_unbet_hand_checked": Flip(_toggle, clock_expires_unbet),
     "button_rule": Flip(_other(("dead_button", "moving_button")),
                         lambda p: table_after_bust(p, dict.fromkeys(range(1, 7), 1000), 2)),
+    "button_when_its_player_and_the_small_blind_bust": Flip(
+        _other(("to_the_player_before_the_small_blind", "stays_on_its_seat")),
+        lambda p: table_after_bust(p, dict.fromkeys(range(1, 7), 1000), (1, 2)),
+        {"button_rule": "moving_button"}),
     "heads_up_transition": Flip(_other(("next_big_blind_keeps_it", "button_moves_on")),
                                 lambda p: table_after_bust(p, {1: 1000, 2: 1000, 3: 1000}, 1)),
     "min_players_per_table": Flip(_other((2, 5)), lambda p: table_after_bust(
@@ -559,6 +598,8 @@ FLIPS: dict[str, Flip] = {
     "late_entry_closes": Flip(_other(("end_of_level_3", "structure")), late_entry_at_level(4)),
     "absent_eliminated_after_full_level": Flip(_toggle, absent_for_a_whole_level),
     "bubble_busts_share": Flip(_toggle, bubble_burst),
+    "payout_percents_not_100": Flip(_other(("scale_to_pool", "last_place_takes_the_rest")),
+                                    payouts_of_a_row_adding_to_101_percent),
     "deals_allowed": Flip(_toggle, deal),
     "re_entries_and_rebuys": Flip(_toggle, rebuy_at_level_1),
 }

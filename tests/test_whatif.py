@@ -49,6 +49,39 @@ def test_another_amount_is_followed_to_the_end_of_the_hand(hand_log: Any) -> Non
     assert head is not None and head.version == hand_log.store.read(STREAM)[-1].version
 
 
+def test_a_call_that_becomes_an_all_in_is_named_not_said_to_fit(hand_log: Any) -> None:
+    """Bob's flop bet was 2,000, not 500: Cy's recorded call of 500 is now a call of all his
+    2,000 (all-in). The what-if names that entry (recorded and what-if, in words) and does
+    not say every later entry still fits; it stops at the turn's check (nobody is left to
+    act)."""
+    from handlog.recorder.whatif_views import whatif_lines, whatif_view
+
+    bet = _version(hand_log, "bet_made", to=500)
+    call = _version(hand_log, "player_called", amount=500)
+    result = what_if(STREAM, hand_log.store.read(STREAM), Change("amount", bet, amount=2000))
+    assert not result.all_fit
+    assert [(u.version, u.recorded.amount, u.whatif.amount, u.whatif.all_in)
+            for u in result.unfit] == [(call, 500, 2000, True)]
+    view = whatif_view(hand_log.store, STREAM, Change("amount", bet, amount=2000), {})
+    assert view["unfit"] == [{"version": call, "hand": 1, "recorded": "Cy calls 500",
+                              "whatif": "Cy calls 2000 (all-in)"}]
+    text = "\n".join(whatif_lines(view))
+    assert "still fits" not in text and "1 later entry decided otherwise" in text
+    assert f"#{call} (hand 1): recorded Cy calls 500; in the what-if Cy calls 2000 (all-in)" \
+        in text
+
+
+def test_another_amount_that_every_entry_follows_says_so(hand_log: Any) -> None:
+    """Bob's flop bet 800 instead of 500: Cy's call follows it (a call, not all-in), so every
+    later entry still fits and nothing is listed."""
+    from handlog.recorder.whatif_views import whatif_view
+
+    bet = _version(hand_log, "bet_made", to=500)
+    view = whatif_view(hand_log.store, STREAM, Change("amount", bet, amount=800), {})
+    assert view["all_fit"] and view["unfit"] == []
+    assert view["verdict"].startswith("every later entry still fits")
+
+
 def test_a_dropped_fold_stops_where_the_next_entry_no_longer_fits(hand_log: Any) -> None:
     """Without Dee's fold it is still Dee's turn: Ann's all-in is out of turn (TDA 53)."""
     folded = _version(hand_log, "player_folded", player=2)
@@ -66,6 +99,14 @@ def test_another_award_moves_the_chips(hand_log: Any) -> None:
     assert result.complete
     assert result.whatif_stacks["Bob"] == 5600 and result.whatif_stacks["Ann"] == 0
     assert result.whatif_out == {"Ann": 1} and result.recorded_out == {}
+    from handlog.recorder.whatif_views import whatif_lines, whatif_view
+
+    view = whatif_view(hand_log.store, STREAM, Change("award", award, winners=((0,), (0,))), {})
+    ann = next(p for p in view["players"] if p["player"] == "Ann")
+    assert (ann["whatif_stack"], ann["whatif_out_in_hand"], ann["recorded_out_in_hand"]) == (
+        0, 1, None)  # the player who would bust is marked out, in the hand he would bust in
+    assert any(line.startswith("Ann") and line.endswith("hand - / 1")
+               for line in whatif_lines(view))
 
 
 def test_a_version_that_does_not_count_is_refused(hand_log: Any) -> None:
@@ -91,6 +132,7 @@ def test_whatif_cli_moves_a_place_and_a_prize(demo_db: str) -> None:
     with open_store(demo_db) as store:
         heads = {h.stream_id: h.version for h in store.streams()}
         stream, hand, victim = "", None, ""
+        found: list[tuple[str, int, str]] = []
         for head in heads:
             if not head.startswith("table-"):
                 continue
@@ -101,6 +143,7 @@ def test_whatif_cli_moves_a_place_and_a_prize(demo_db: str) -> None:
                         loser = [p for p in event.eligible if p not in event.winners]
                         if loser and step.stacks[loser[0]] == 0:
                             stream, hand, victim = head, step, record.players[loser[0]]
+                            found.append((head, step.version, victim))
         names = registered_names(store.read(next(h for h in heads if h.startswith("tourn"))))
     assert hand is not None
     victim = names[victim]
@@ -118,6 +161,16 @@ def test_whatif_cli_moves_a_place_and_a_prize(demo_db: str) -> None:
     text = runner.invoke(cli, ["whatif", stream, "--at", str(hand.version), "--award", victim,
                                "--db", demo_db])
     assert "nothing is written to the log" in text.output
+    # Players at the other table are not "open with 0 chips": their play is as recorded.
+    elsewhere = []
+    for table, version, player in found:
+        answer = runner.invoke(cli, ["whatif", table, "--at", str(version), "--award",
+                                     names[player], "--json", "--db", demo_db])
+        assert answer.exit_code == 0, answer.output
+        elsewhere += [p for p in json.loads(answer.output)["places"]
+                      if not p["at_this_table"] and not p["whatif_place"]]
+    assert elsewhere and all(p["whatif_text"] == "playing at another table (as recorded)"
+                             and p["whatif_stack"] is None for p in elsewhere)
     with open_store(demo_db) as store:
         assert {h.stream_id: h.version for h in store.streams()} == heads
     bad = runner.invoke(cli, ["whatif", stream, "--at", str(hand.version), "--award", "Nobody",

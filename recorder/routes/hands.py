@@ -74,9 +74,15 @@ class WhatIfAnswer(BaseModel):
     stream: str
     change: dict[str, Any]
     complete: bool
+    all_fit: bool = Field(description="followed to the end with every later entry decided "
+                          "as recorded")
     stopped_at: int | None
     stop_rule: str
     stop_message: str
+    unfit: list[dict[str, Any]] = Field(description="later entries the engine decides "
+                                        "otherwise than recorded (version, hand, recorded and "
+                                        "what-if in words)")
+    verdict: str = Field(description="whether every later entry fits, in words")
     players: list[dict[str, Any]]
     hands: list[dict[str, Any]]
     places: list[dict[str, Any]]

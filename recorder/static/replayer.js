@@ -273,10 +273,10 @@ async function tryWhatIf(kind) {
   const w = r.body;
   const rows = w.players.map((p) => html`<tr data-player=${p.player}><td>${p.player}</td><td>${H.chips(p.recorded_stack)}</td><td class="whatif-stack">${H.chips(p.whatif_stack)}</td><td>${p.recorded_out_in_hand || "-"}</td><td>${p.whatif_out_in_hand || "-"}</td></tr>`);
   const money = (c) => (c / 100).toLocaleString("en-US", { minimumFractionDigits: 2 });
-  const places = w.places.map((p) => html`<tr data-player=${p.player}><td>${p.player}</td><td>${p.recorded_place || "-"} (${money(p.recorded_prize)})</td><td class="whatif-place">${p.whatif_place ? `${p.whatif_place} (${money(p.whatif_prize)})` : `open, ${H.chips(p.whatif_stack || 0)} chips`}</td></tr>`);
-  const verdict = w.complete ? "Every later entry still fits: followed to the end of the table."
-    : `Followed up to #${w.stopped_at}: ${w.stop_message} (${w.stop_rule}). From there the players would have played differently.`;
-  render(html`<p id="whatif-verdict">${verdict}</p><table class="seats-table"><thead><tr><th>Player</th><th>Recorded</th><th>What if</th><th>Out (recorded)</th><th>Out (what if)</th></tr></thead><tbody>${rows}</tbody></table>${places.length ? html`<table class="seats-table" id="whatif-places"><thead><tr><th>Player</th><th>Place (recorded)</th><th>Place (what if)</th></tr></thead><tbody>${places}</tbody></table>` : nothing}`, $("whatif-result"));
+  // The verdict and each place's words are the server's (the CLI prints the same).
+  const places = w.places.map((p) => html`<tr data-player=${p.player}><td>${p.player}</td><td>${p.recorded_place || "-"} (${money(p.recorded_prize)})</td><td class="whatif-place">${p.whatif_text}</td></tr>`);
+  const unfit = w.unfit.map((u) => html`<li data-version=${u.version}>#${u.version} (hand ${u.hand}): recorded ${u.recorded}; in the what-if ${u.whatif}</li>`);
+  render(html`<p id="whatif-verdict">${w.verdict}</p>${unfit.length ? html`<ul id="whatif-unfit">${unfit}</ul>` : nothing}<table class="seats-table"><thead><tr><th>Player</th><th>Recorded</th><th>What if</th><th>Out (recorded)</th><th>Out (what if)</th></tr></thead><tbody>${rows}</tbody></table>${places.length ? html`<table class="seats-table" id="whatif-places"><thead><tr><th>Player</th><th>Place (recorded)</th><th>Place (what if)</th></tr></thead><tbody>${places}</tbody></table>` : nothing}`, $("whatif-result"));
 }
 
 async function find() {

@@ -152,7 +152,12 @@ function raiseBox(hand, legal) {
     raise = button("raise", `${verb} ${H.chips(amount)}`, "raise primary wide", { to: amount });
   }
   const note = problem || `min ${H.chips(legal.min_to)} · max ${H.chips(legal.max_to)}`;
-  return html`<div class="raise-box"><div class="amount"><span>${verb}</span> <output id="amount" data-amount=${amount}>${H.chips(amount)}</output><small id="amount-note" class=${problem ? "amount-problem" : nothing}>${note}</small></div><div class="row sizes">${legal.sizes.map((s) => sizeButton(s))}</div><div class="keypad">${KEYS.map((key) => button("key", key, "key", { key }))}</div>${raise}</div>`;
+  // A raise heard as "raise 300" is entered as said (300 more than the bet he faces): the
+  // engine converts it under the house rules and records what was said.
+  const typed = S.ui.typed ? parseInt(S.ui.typed, 10) : 0;
+  const saidBy = legal.raise_kind === "raise" && typed
+    ? button("said-raise-by", `Said “raise ${H.chips(typed)}”`, "said-by", { value: typed }) : nothing;
+  return html`<div class="raise-box"><div class="amount"><span>${verb}</span> <output id="amount" data-amount=${amount}>${H.chips(amount)}</output><small id="amount-note" class=${problem ? "amount-problem" : nothing}>${note}</small></div><div class="row sizes">${legal.sizes.map((s) => sizeButton(s))}</div><div class="keypad">${KEYS.map((key) => button("key", key, "key", { key }))}</div>${raise}${saidBy}</div>`;
 }
 
 // A preset: its label and amount; the all-in says which presets it caps ("= ½ pot, Pot").
@@ -324,6 +329,11 @@ export const actionTaps = {
     const verb = l.raise_kind === "bet" ? "bet" : "raise to";
     bet({ type: "bet_raise", to }, `${verb} ${H.chips(to)}`, `bet/raise to ${H.chips(to)}`);
   },
+  "said-raise-by"(el) {
+    const by = Number(el.dataset.value);
+    S.ui.typed = "";
+    bet({ type: "push_chips", motions: [], said: "raise_by", said_to: by }, `said raise ${H.chips(by)}`);
+  },
   start() {
     record({ type: "start_hand" }, "start the next hand");
   },
@@ -363,7 +373,16 @@ export const actionTaps = {
     S.ui.inDeal = el.dataset.value === "1";
     render();
   },
+  "expose-place"(el) {
+    // In the deal the dealer says which card of the deal it was; the engine names the player.
+    S.ui.place = Number(el.dataset.place);
+    S.ui.player = Number(el.dataset.player);
+    S.ui.sheet = "expose-card";
+    S.ui.picked = [];
+    render();
+  },
   "expose-player"(el) {
+    S.ui.place = 0;
     S.ui.player = Number(el.dataset.player);
     S.ui.sheet = "expose-card";
     S.ui.picked = [];

@@ -145,6 +145,8 @@ export const cardTaps = {
   },
   expose() {
     const card = S.ui.picked[0];
-    record({ type: "expose_card", player: S.ui.player, card, in_deal: S.ui.inDeal }, `${nameOf(S.ui.player)}: ${H.cardsText([card])} exposed`);
+    const place = S.ui.inDeal ? S.ui.place || 0 : 0;
+    const command = place ? { type: "expose_card", card, in_deal: true, place } : { type: "expose_card", player: S.ui.player, card, in_deal: S.ui.inDeal };
+    record(command, `${nameOf(S.ui.player)}: ${H.cardsText([card])}${place ? ` (card ${place} of the deal)` : ""} exposed`);
   },
 };

@@ -19,6 +19,8 @@ export function renderSheet() {
 }
 
 const CLOSE = html`<div class="row sheet-actions"><button type="button" class="btn" data-action="close">Cancel</button></div>`;
+// 1st, 2nd, 3rd, 4th ... 11th ... 21st.
+const ordinal = (n) => `${n}${n % 100 >= 10 && n % 100 <= 20 ? "th" : { 1: "st", 2: "nd", 3: "rd" }[n % 10] || "th"}`;
 const MISDEALS = ["card exposed in the deal", "wrong number of cards", "button misplaced", "deck problem"];
 
 /** The open sheet's content, or null when there is none to show. */
@@ -37,7 +39,14 @@ function sheetView() {
   }
   if (s === "expose") {
     const players = S.state.seats.filter((seat) => seat.in_hand && !seat.folded);
-    return html`<div class="sheet-title">Exposed card: whose card?</div><div class="row wrap">${players.map((seat) => html`<button type="button" class="btn" data-action="expose-player" data-player=${seat.position}>${seat.player}</button>`)}</div><div class="row"><button type="button" class=${S.ui.inDeal ? "btn primary" : "btn"} data-action="in-deal" data-value="1">During the deal</button><button type="button" class=${S.ui.inDeal ? "btn" : "btn primary"} data-action="in-deal" data-value="0">By the player</button></div>${CLOSE}`;
+    // In the deal: which card of the deal (the 1st goes left of the button, round twice);
+    // the house rules judge it by that place (the first two dealt, the blinds' second cards).
+    const dealt = S.state.seats.filter((seat) => seat.in_hand).sort((a, b) => a.position - b.position);
+    const places = dealt.concat(dealt).map((seat, i) => html`<button type="button" class="btn" data-action="expose-place" data-place=${i + 1} data-player=${seat.position}>${ordinal(i + 1)} card · ${seat.player}${i >= dealt.length ? " (2nd)" : ""}</button>`);
+    const byPlace = S.ui.inDeal
+      ? html`<div class="sheet-title">Exposed in the deal: which card of the deal?</div><div class="row wrap" id="deal-places">${places}</div>` : nothing;
+    const whose = html`${byPlace}<div class="sheet-title">${S.ui.inDeal ? "Or whose card (its place not known)?" : "Exposed card: whose card?"}</div><div class="row wrap">${players.map((seat) => html`<button type="button" class="btn" data-action="expose-player" data-player=${seat.position}>${seat.player}</button>`)}</div>`;
+    return html`${whose}<div class="row"><button type="button" class=${S.ui.inDeal ? "btn primary" : "btn"} data-action="in-deal" data-value="1">During the deal</button><button type="button" class=${S.ui.inDeal ? "btn" : "btn primary"} data-action="in-deal" data-value="0">By the player</button></div>${CLOSE}`;
   }
   if (s === "out-of-turn") return outOfTurnSheet();
   if (s === "misdeal") {

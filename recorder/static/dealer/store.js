@@ -35,7 +35,7 @@ export const S = {
 };
 
 export function freshUi() {
-  return { sheet: null, player: null, picked: [], typed: "", inDeal: true, key: null,
+  return { sheet: null, player: null, picked: [], typed: "", inDeal: true, place: 0, key: null,
     tray: [[]], said: "nothing" };
 }
 
