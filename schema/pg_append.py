@@ -1,5 +1,6 @@
-"""A table's append on PostgreSQL in one round trip: the head's move, the notice, the lock on
-`events`, the events and their Merkle leaves and the commit, sent as one psycopg pipeline.
+"""Tables' appends on PostgreSQL in one round trip: the heads' moves, the notices, the lock on
+`events`, the events and their Merkle leaves and the commit, sent as one psycopg pipeline (one
+append, or a group-committed batch of them: schema/store.py `_submit`).
 
 Why: positions are handed out under `LOCK TABLE events IN EXCLUSIVE MODE` so that the Merkle
 tree's leaf order is commit order (schema/merkle.py). Sent statement by statement, the lock
@@ -16,13 +17,14 @@ no migration, nothing left behind): it reads the frontier by key (O(log n) rows,
 one per leaf) and hashes as RFC 9162 does (node = SHA-256(0x01 || left || right)); the leaf
 hashes themselves come from Python (`event_leaf`, the one definition of an entry).
 
-Anything unexpected (the head moved, a retried id, a dropped connection) rolls the whole
-pipeline back and the caller takes the statement-by-statement path, which tells a conflict
-from a retry and answers as before.
+Anything unexpected (a head moved, a retried id, a dropped connection) rolls the whole
+pipeline back and the caller writes the appends again on the path that tells a conflict from
+a retry for each (a savepoint per append, or statement by statement), answering as before.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from handlog.schema.hashing import event_leaf
@@ -93,13 +95,27 @@ class PipelineUnavailable(Exception):
     statement."""
 
 
-def pipelined_append(raw: Any, events_insert: str, params: tuple[Any, ...],
-                     rows: list[dict[str, Any]], expected_version: int, prev_hash: str,
-                     notice: str) -> list[int] | None:
-    """Append `rows` (chained on `prev_hash` at `expected_version`) in one round trip on the
-    pooled connection `raw` (SQLAlchemy's proxy: its `info` remembers the function); returns
-    the positions, or None when nothing was written (the caller takes the full path).
-    `events_insert` with `params` inserts the rows and returns their positions."""
+@dataclass(frozen=True)
+class PipelinedAppend:
+    """One stream's append in a pipelined batch: `events_insert` with `params` inserts `rows`
+    (chained on `prev_hash` at `expected_version`) and returns their positions; `notice` is
+    its notification's payload."""
+
+    events_insert: str
+    params: tuple[Any, ...]
+    rows: list[dict[str, Any]]
+    expected_version: int
+    prev_hash: str
+    notice: str
+
+
+def pipelined_append(raw: Any, appends: list[PipelinedAppend]) -> list[list[int]] | None:
+    """Write `appends` (each on a different stream) in one transaction and one round trip on
+    the pooled connection `raw` (SQLAlchemy's proxy: its `info` remembers the function): the
+    heads' moves (in stream order, so that two processes' batches never wait for each other
+    in a circle), the notices, the lock, the events and their leaves in the order given (leaf
+    order = position order = commit order), the commit. Returns each append's positions, or
+    None when nothing was written (anything failed: the caller writes them another way)."""
     connection = raw.driver_connection
     import psycopg
 
@@ -115,25 +131,38 @@ def pipelined_append(raw: Any, events_insert: str, params: tuple[Any, ...],
             raise PipelineUnavailable(str(refused)) from refused
         raw.info[_READY] = True
     try:
-        stream_id = rows[0]["stream_id"]
-        last = rows[-1]
         with connection.pipeline():
-            with connection.cursor() as head, connection.cursor() as inserted:
-                head.execute(_MOVE_HEAD, (last["version"], last["hash"], stream_id,
-                                          expected_version, prev_hash))
-                head.execute(_NOTIFY, (notice,))
+            inserted = [connection.cursor() for _ in appends]
+            with connection.cursor() as head:
+                for append in sorted(appends, key=_stream):
+                    last = append.rows[-1]
+                    head.execute(_MOVE_HEAD, (last["version"], last["hash"], _stream(append),
+                                              append.expected_version, append.prev_hash))
+                    head.execute(_NOTIFY, (append.notice,))
                 head.execute(_LOCK)
-                inserted.execute(events_insert, params)
-                # Also the check that the head moved here (else the whole is rolled back).
-                head.execute(_LEAVES, (
-                    stream_id, rows[0]["version"], last["version"], last["hash"],
-                    [event_leaf(stream_id, row["version"], row["hash"]) for row in rows]))
+                for append, cursor in zip(appends, inserted, strict=True):
+                    cursor.execute(append.events_insert, append.params)
+                for append in appends:
+                    # Also the check that the head moved here (else the whole is rolled back).
+                    first, last = append.rows[0], append.rows[-1]
+                    head.execute(_LEAVES, (
+                        _stream(append), first["version"], last["version"], last["hash"],
+                        [event_leaf(_stream(append), row["version"], row["hash"])
+                         for row in append.rows]))
                 connection.commit()
-                positions = [int(row[0]) for row in inserted.fetchall()]
+            positions = [[int(row[0]) for row in cursor.fetchall()] for cursor in inserted]
+            for cursor in inserted:
+                cursor.close()
     except psycopg.Error:
         try:
             connection.rollback()
         except psycopg.Error:
             raw.invalidate()  # the connection is gone: the pool opens another
         return None
-    return positions if len(positions) == len(rows) else None
+    if any(len(p) != len(a.rows) for p, a in zip(positions, appends, strict=True)):
+        return None
+    return positions
+
+
+def _stream(append: PipelinedAppend) -> str:
+    return str(append.rows[0]["stream_id"])

@@ -74,7 +74,7 @@ from handlog.schema.merkle import (
     plan_leaves,
     read_head,
 )
-from handlog.schema.pg_append import PipelineUnavailable, pipelined_append
+from handlog.schema.pg_append import PipelinedAppend, PipelineUnavailable, pipelined_append
 from handlog.schema.sessions import SessionStore
 from handlog.schema.snapshots import SnapshotStore
 from handlog.schema.tables import (
@@ -178,6 +178,14 @@ class EventStore:
         # stream -> (version, hash) of the last event this store appended there (committed).
         self._heads: dict[str, tuple[int, str]] = {}
         self._writers = threading.BoundedSemaphore(writer_slots(self._postgresql))
+        # Group commit (see _submit): the appends waiting for the writer, whether one leads,
+        # and how many batches were written (for the tests and benchmarks). Off: each append
+        # is a transaction of its own (benchmarks/append_latency.py compares the two).
+        self.group_commit = True
+        self._queue_lock = threading.Lock()
+        self._queue: list[_Request] = []
+        self._leading = False
+        self.batches = 0
         # Names this store's appends in their notifications, so that its own listener can
         # leave them out (the process told its screens already).
         self.token = uuid.uuid4().hex[:12]
@@ -237,59 +245,241 @@ class EventStore:
                 raise DuplicateEventConflict(item.event.event_id, "it appears twice in one append")
             seen.add(item.event.event_id)
 
+        known: tuple[int, str] | None = None
+        if self.group_commit:
+            known = self._heads.get(stream_id)
+            if known is None and expected_version > 0 and self._pipelined:
+                # A stream this store has not written yet (a server's first entry at a
+                # table): its head read outside any lock, so that the append can still join
+                # the pipelined batch (the pipeline checks the head again).
+                head = self.head(stream_id)
+                if head is not None:
+                    known = (head.version, head.hash)
+            request = _Request(stream_id, expected_version, prepared, kind,
+                               known[1] if known is not None and known[0] == expected_version
+                               else None)
+            with translate_errors(self._url, "write to"):
+                return self._submit(request)
         with translate_errors(self._url, "write to"), self._writers:
-            for attempt in (1, 2, 3):
-                known = self._heads.get(stream_id) if attempt == 1 else None
-                if known is None and attempt == 1 and expected_version > 0 and self._pipelined:
-                    # A stream this store has not written yet (a server's first entry at a
-                    # table): its head read outside any lock, so that the append is still one
-                    # round trip under the events lock (the pipeline checks the head again).
-                    head = self.head(stream_id)
-                    if head is not None and head.version == expected_version:
-                        known = (head.version, head.hash)
-                tree: list[Appended] = []
-                if (known is not None and known[0] == expected_version and self._pipelined
-                        and self.write_merkle_leaves):
-                    stored = self._append_pipelined(stream_id, expected_version, prepared,
-                                                    known[1])
-                    if stored is not None:
-                        self._remember(stream_id, stored[-1], tree)
-                        return stored
-                    continue  # not written: the full path tells a conflict from a retry
+            return self._append_alone(stream_id, expected_version, prepared, kind)
+
+    # --- group commit -------------------------------------------------------------------------
+    #
+    # The appends waiting at one moment share one transaction (one lock on `events`, one
+    # flush): the first caller to find no writer at work leads, takes every append queued by
+    # then (its own included), writes them as one batch, answers each and hands the lead to
+    # the first append queued meanwhile. So a table waits for at most the batch in flight and
+    # its own. Leaf order is still commit order: within the batch the events, their positions
+    # and their leaves go in the batch's order, under the one lock. Each append keeps its own
+    # answer (a conflict, a duplicate, a retry's StoredBefore): on PostgreSQL the batch is one
+    # pipeline, and when anything in it fails it is written again with a savepoint per append
+    # (which also tells each append's answer on SQLite); a batch whose transaction itself
+    # fails (a dropped connection) is written append by append (`_append_alone`).
+
+    def _submit(self, request: _Request) -> list[StoredEvent]:
+        with self._queue_lock:
+            self._queue.append(request)
+            lead = not self._leading
+            self._leading = True
+        if not lead:
+            request.wake.wait()
+        if not request.done:
+            self._lead()  # queued behind a batch: its leader handed the lead on
+        if request.error is not None:
+            raise request.error
+        assert request.stored is not None
+        return request.stored
+
+    def _lead(self) -> None:
+        with self._writers:
+            with self._queue_lock:
+                batch, self._queue = self._queue, []
+            try:
+                self._write_batch(batch)
+            except BaseException as exc:  # noqa: BLE001 - answered to every caller
+                for request in batch:
+                    if not request.done:
+                        request.answer(error=exc)
+        with self._queue_lock:
+            after = self._queue[0] if self._queue else None
+            self._leading = after is not None
+        self.batches += 1
+        for request in batch:
+            request.wake.set()
+        if after is not None:
+            after.wake.set()
+
+    def _write_batch(self, batch: list[_Request]) -> None:
+        rest = batch
+        if self._pipelined and self.write_merkle_leaves:
+            # One pipeline for the appends on heads this store knows, one per stream.
+            fast: list[_Request] = []
+            streams: set[str] = set()
+            for request in batch:
+                if request.known_hash is not None and request.stream_id not in streams:
+                    fast.append(request)
+                    streams.add(request.stream_id)
+            rest = [request for request in batch if request not in fast]
+            if fast and not self._batch_pipelined(fast):
+                rest = batch
+        if rest:
+            self._batch_savepoints([request for request in rest if not request.done])
+
+    def _batch_pipelined(self, batch: list[_Request]) -> bool:
+        """The batch in one round trip (schema/pg_append.py); False when nothing was written."""
+        commands = []
+        for request in batch:
+            assert request.known_hash is not None
+            rows = _chained_rows(request.stream_id, request.expected_version,
+                                 request.prepared, request.known_hash)
+            statement = _PG_EVENTS.format(values=", ".join([_PG_EVENT_ROW] * len(rows)))
+            commands.append(PipelinedAppend(
+                f"{statement} RETURNING position",
+                tuple(row[column] for row in rows for column in _EVENT_COLUMNS),
+                rows, request.expected_version, request.known_hash,
+                f"{rows[-1]['version']} {self.token} {request.stream_id}"))
+        raw = self._engine.raw_connection()
+        try:
+            positions = pipelined_append(raw, commands)
+        except PipelineUnavailable:
+            self._pipelined = False
+            return False
+        finally:
+            raw.close()
+        if positions is None:
+            return False
+        for request, command, written in zip(batch, commands, positions, strict=True):
+            stored = _as_stored(request.stream_id, written, command.rows, request.prepared)
+            self._remember(request.stream_id, stored[-1], [])
+            request.answer(stored=stored)
+        return True
+
+    def _batch_savepoints(self, batch: list[_Request]) -> None:
+        """The batch in one transaction, each append in a savepoint of its own: one that fails
+        its check is rolled back and answered alone."""
+        if not batch:
+            return
+        tree: list[Appended] = []
+        answers: list[tuple[_Request, list[StoredEvent] | None, BaseException | None]] = []
+        try:
+            with self._engine.connect() as connection:
+                connection = connection.execution_options(**WRITE_OPTIONS)
+                with connection.begin():
+                    for request in batch:
+                        stored, error = self._append_in_savepoint(connection, request, tree)
+                        answers.append((request, stored, error))
+        except DBAPIError:
+            # The transaction itself failed (a dropped connection, the disk): append by
+            # append, each with its own retries and answer.
+            for request in batch:
                 try:
-                    with self._engine.connect() as connection:
-                        connection = connection.execution_options(**WRITE_OPTIONS)
-                        with connection.begin():
-                            if known is not None and known[0] == expected_version:
-                                stored = self._append_on_head(
-                                    connection, stream_id, expected_version, prepared, known[1],
-                                    tree)
-                            else:
-                                stored = self._append(
-                                    connection, stream_id, expected_version, prepared, kind,
-                                    tree)
-                    # Only once committed: a head kept here is never one the log lacks.
+                    stored = self._append_alone(request.stream_id, request.expected_version,
+                                                request.prepared, request.kind)
+                    request.answer(stored=stored)
+                except Exception as exc:  # noqa: BLE001 - the caller's answer
+                    request.answer(error=exc)
+            return
+        # Only once committed: a head kept here is never one the log lacks.
+        for request, stored, error in answers:
+            if stored:
+                self._remember(request.stream_id, stored[-1], tree)
+            request.answer(stored=stored, error=error)
+
+    def _append_in_savepoint(self, connection: Connection, request: _Request,
+                             tree: list[Appended]
+                             ) -> tuple[list[StoredEvent] | None, BaseException | None]:
+        """One append of a batch in a savepoint: on the head this store knows when it can,
+        else (or when that head moved or an id is stored) the full path, which tells a
+        conflict from a retry. Returns its events as stored or its error."""
+        marks = len(tree)
+        if request.known_hash is not None:
+            savepoint = connection.begin_nested()
+            try:
+                stored = self._append_on_head(connection, request.stream_id,
+                                              request.expected_version, request.prepared,
+                                              request.known_hash, tree)
+                savepoint.commit()
+                return stored, None
+            except (_HeadMoved, IntegrityError):
+                savepoint.rollback()
+                del tree[marks:]
+        savepoint = connection.begin_nested()
+        try:
+            stored = self._append(connection, request.stream_id, request.expected_version,
+                                  request.prepared, request.kind, tree)
+            savepoint.commit()
+            return stored, None
+        except (ConcurrencyConflict, DuplicateEventConflict, IntegrityError) as exc:
+            savepoint.rollback()
+            del tree[marks:]
+            if isinstance(exc, IntegrityError):
+                if _violated_constraint(exc) not in ("uq_events_stream_version",
+                                                     "streams_pkey"):
+                    return None, exc
+                head = connection.execute(
+                    sa.select(streams_table.c.head_version)
+                    .where(streams_table.c.id == request.stream_id)).scalar_one_or_none()
+                return None, ConcurrencyConflict(request.stream_id, request.expected_version,
+                                                 head or 0)
+            return None, exc
+
+    def _append_alone(self, stream_id: str, expected_version: int, prepared: list[_Prepared],
+                      kind: str) -> list[StoredEvent]:
+        """One append in a transaction of its own, statement by statement (or pipelined on a
+        head this store wrote): the path without group commit, and the fallback of a batch
+        whose transaction failed."""
+        for attempt in (1, 2, 3):
+            known = self._heads.get(stream_id) if attempt == 1 else None
+            if known is None and attempt == 1 and expected_version > 0 and self._pipelined:
+                # A stream this store has not written yet (a server's first entry at a
+                # table): its head read outside any lock, so that the append is still one
+                # round trip under the events lock (the pipeline checks the head again).
+                head = self.head(stream_id)
+                if head is not None and head.version == expected_version:
+                    known = (head.version, head.hash)
+            tree: list[Appended] = []
+            if (known is not None and known[0] == expected_version and self._pipelined
+                    and self.write_merkle_leaves):
+                stored = self._append_pipelined(stream_id, expected_version, prepared,
+                                                known[1])
+                if stored is not None:
                     self._remember(stream_id, stored[-1], tree)
                     return stored
-                except _HeadMoved:
-                    continue
-                except DBAPIError as exc:
-                    if not isinstance(exc, IntegrityError):
-                        # A pooled connection the database dropped: once more on a new one
-                        # (safe: a commit that did land is found again by its event ids).
-                        if exc.connection_invalidated and attempt == 1:
-                            continue
-                        raise
-                    constraint = _violated_constraint(exc)
-                    if constraint == "uq_events_event_id" and attempt < 3:
-                        # Raced with a writer storing the same id: the retry check will see it.
+                continue  # not written: the full path tells a conflict from a retry
+            try:
+                with self._engine.connect() as connection:
+                    connection = connection.execution_options(**WRITE_OPTIONS)
+                    with connection.begin():
+                        if known is not None and known[0] == expected_version:
+                            stored = self._append_on_head(
+                                connection, stream_id, expected_version, prepared, known[1],
+                                tree)
+                        else:
+                            stored = self._append(
+                                connection, stream_id, expected_version, prepared, kind,
+                                tree)
+                # Only once committed: a head kept here is never one the log lacks.
+                self._remember(stream_id, stored[-1], tree)
+                return stored
+            except _HeadMoved:
+                continue
+            except DBAPIError as exc:
+                if not isinstance(exc, IntegrityError):
+                    # A pooled connection the database dropped: once more on a new one
+                    # (safe: a commit that did land is found again by its event ids).
+                    if exc.connection_invalidated and attempt == 1:
                         continue
-                    if constraint in ("uq_events_stream_version", "streams_pkey"):
-                        head = self.head(stream_id)
-                        raise ConcurrencyConflict(
-                            stream_id, expected_version, head.version if head else 0
-                        ) from None
                     raise
+                constraint = _violated_constraint(exc)
+                if constraint == "uq_events_event_id" and attempt < 3:
+                    # Raced with a writer storing the same id: the retry check will see it.
+                    continue
+                if constraint in ("uq_events_stream_version", "streams_pkey"):
+                    head = self.head(stream_id)
+                    raise ConcurrencyConflict(
+                        stream_id, expected_version, head.version if head else 0
+                    ) from None
+                raise
         raise AssertionError("unreachable")
 
     def append_many(
@@ -429,9 +619,9 @@ class EventStore:
         params = tuple(row[column] for row in rows for column in _EVENT_COLUMNS)
         raw = self._engine.raw_connection()
         try:
-            positions = pipelined_append(
-                raw, f"{statement} RETURNING position", params, rows, expected_version,
-                prev_hash, f"{rows[-1]['version']} {self.token} {stream_id}")
+            positions = pipelined_append(raw, [PipelinedAppend(
+                f"{statement} RETURNING position", params, rows, expected_version, prev_hash,
+                f"{rows[-1]['version']} {self.token} {stream_id}")])
         except PipelineUnavailable:
             self._pipelined = False
             return None
@@ -439,7 +629,7 @@ class EventStore:
             raw.close()
         if positions is None:
             return None
-        return _as_stored(stream_id, positions, rows, prepared)
+        return _as_stored(stream_id, positions[0], rows, prepared)
 
     def _remember(self, stream_id: str, last: StoredEvent, tree: list[Appended]) -> None:
         if tree:
@@ -820,6 +1010,31 @@ class _Pending(HeadCache):
     def __init__(self, state: Appended) -> None:
         super().__init__()
         self.state = state
+
+
+class _Request:
+    """An append waiting for its batch (EventStore._submit): `known_hash` is the stream's
+    head at `expected_version` when this store knows it (the batch then skips the full
+    path); the writer fills in `stored` or `error` and sets `wake`."""
+
+    __slots__ = ("done", "error", "expected_version", "kind", "known_hash", "prepared",
+                 "stored", "stream_id", "wake")
+
+    def __init__(self, stream_id: str, expected_version: int, prepared: list[_Prepared],
+                 kind: str, known_hash: str | None) -> None:
+        self.stream_id = stream_id
+        self.expected_version = expected_version
+        self.prepared = prepared
+        self.kind = kind
+        self.known_hash = known_hash
+        self.stored: list[StoredEvent] | None = None
+        self.error: BaseException | None = None
+        self.done = False
+        self.wake = threading.Event()
+
+    def answer(self, stored: list[StoredEvent] | None = None,
+               error: BaseException | None = None) -> None:
+        self.stored, self.error, self.done = stored, error, True
 
 
 class _HeadMoved(Exception):
