@@ -184,7 +184,10 @@ class EventStore:
         self.group_commit = True
         self._queue_lock = threading.Lock()
         self._queue: list[_Request] = []
-        self._leading = False
+        # Two leaders on PostgreSQL: the next batch is sent while one commits (it waits for
+        # the lock on `events` inside the database, so commit order is still leaf order).
+        self._leader_slots = writer_slots(self._postgresql)
+        self._leaders = 0
         self.batches = 0
         # Names this store's appends in their notifications, so that its own listener can
         # leave them out (the process told its screens already).
@@ -266,11 +269,12 @@ class EventStore:
     # --- group commit -------------------------------------------------------------------------
     #
     # The appends waiting at one moment share one transaction (one lock on `events`, one
-    # flush): the first caller to find no writer at work leads, takes every append queued by
-    # then (its own included), writes them as one batch, answers each and hands the lead to
-    # the first append queued meanwhile. So a table waits for at most the batch in flight and
-    # its own. Leaf order is still commit order: within the batch the events, their positions
-    # and their leaves go in the batch's order, under the one lock. Each append keeps its own
+    # flush): a caller that finds a leader's slot free (one on SQLite, two on PostgreSQL:
+    # writer_slots) leads, takes every append queued by then (its own, unless another leader
+    # took it), writes them as one batch, answers each and hands its slot to an append queued
+    # meanwhile. So a table waits for at most the batch in flight and its own. Leaf order is
+    # still commit order: within the batch the events, their positions and their leaves go in
+    # the batch's order, under the one lock. Each append keeps its own
     # answer (a conflict, a duplicate, a retry's StoredBefore): on PostgreSQL the batch is one
     # pipeline, and when anything in it fails it is written again with a savepoint per append
     # (which also tells each append's answer on SQLite); a batch whose transaction itself
@@ -279,18 +283,24 @@ class EventStore:
     def _submit(self, request: _Request) -> list[StoredEvent]:
         with self._queue_lock:
             self._queue.append(request)
-            lead = not self._leading
-            self._leading = True
-        if not lead:
+            if self._leaders < self._leader_slots:
+                self._leaders += 1
+                request.lead = True
+        while True:
+            if request.lead:
+                self._lead(request)  # (its own append may be in another leader's batch)
+            if request.done:
+                break
             request.wake.wait()
-        if not request.done:
-            self._lead()  # queued behind a batch: its leader handed the lead on
+            request.wake.clear()
         if request.error is not None:
             raise request.error
         assert request.stored is not None
         return request.stored
 
-    def _lead(self) -> None:
+    def _lead(self, leader: _Request) -> None:
+        """Write every append queued now as one batch, answer each, then hand the lead to an
+        append queued meanwhile (or give the leader's slot back)."""
         with self._writers:
             with self._queue_lock:
                 batch, self._queue = self._queue, []
@@ -301,9 +311,14 @@ class EventStore:
                     if not request.done:
                         request.answer(error=exc)
         with self._queue_lock:
-            after = self._queue[0] if self._queue else None
-            self._leading = after is not None
-        self.batches += 1
+            leader.lead = False
+            after = next((r for r in self._queue if not r.lead), None)
+            if after is None:
+                self._leaders -= 1
+            else:
+                after.lead = True
+            if batch:
+                self.batches += 1
         for request in batch:
             request.wake.set()
         if after is not None:
@@ -365,6 +380,13 @@ class EventStore:
             with self._engine.connect() as connection:
                 connection = connection.execution_options(**WRITE_OPTIONS)
                 with connection.begin():
+                    if self._postgresql:
+                        # The stream rows are locked one by one here, the events table after
+                        # the first: so that no other writer holds a row this batch will want
+                        # while it waits for the lock on `events`, this batch waits first for
+                        # every writer of `streams` (readers and FOR UPDATE pass).
+                        connection.exec_driver_sql(
+                            "LOCK TABLE streams IN SHARE ROW EXCLUSIVE MODE")
                     for request in batch:
                         stored, error = self._append_in_savepoint(connection, request, tree)
                         answers.append((request, stored, error))
@@ -1017,7 +1039,7 @@ class _Request:
     head at `expected_version` when this store knows it (the batch then skips the full
     path); the writer fills in `stored` or `error` and sets `wake`."""
 
-    __slots__ = ("done", "error", "expected_version", "kind", "known_hash", "prepared",
+    __slots__ = ("done", "error", "expected_version", "kind", "known_hash", "lead", "prepared",
                  "stored", "stream_id", "wake")
 
     def __init__(self, stream_id: str, expected_version: int, prepared: list[_Prepared],
@@ -1030,6 +1052,7 @@ class _Request:
         self.stored: list[StoredEvent] | None = None
         self.error: BaseException | None = None
         self.done = False
+        self.lead = False  # its thread holds a leader's slot: it writes the next batch
         self.wake = threading.Event()
 
     def answer(self, stored: list[StoredEvent] | None = None,

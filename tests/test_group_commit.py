@@ -43,6 +43,7 @@ def test_threads_appending_to_many_streams_share_commits(store: EventStore) -> N
     everything lands, in fewer transactions than appends, and the tree is in commit order."""
     errors: list[BaseException] = []
     start = threading.Barrier(THREADS)
+    calls = [0] * THREADS
 
     def write(writer: int) -> None:
         try:
@@ -50,11 +51,13 @@ def test_threads_appending_to_many_streams_share_commits(store: EventStore) -> N
             versions = [0, 0, 0]
             for n in range(APPENDS):
                 k = n % 3
+                calls[writer] += 1
                 stored = store.append(f"table-{writer}-{k}", versions[k],
                                       new_events(1 + n % 2, start=versions[k] + 1))
                 versions[k] = stored[-1].version
                 while True:  # the shared stream: reload and retry on a conflict
                     head = store.head("table-shared")
+                    calls[writer] += 1
                     try:
                         store.append("table-shared", head.version if head else 0, [new_event()])
                         break
@@ -73,7 +76,7 @@ def test_threads_appending_to_many_streams_share_commits(store: EventStore) -> N
     assert heads.pop("table-shared") == THREADS * APPENDS
     assert heads == {f"table-{w}-{k}": sum(1 + n % 2 for n in range(APPENDS) if n % 3 == k)
                      for w in range(THREADS) for k in range(3)}
-    assert 0 < store.batches < 2 * THREADS * APPENDS  # appends shared transactions
+    assert 0 < store.batches < sum(calls)  # appends shared transactions
     _sound(store)
 
 
