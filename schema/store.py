@@ -22,6 +22,10 @@ The contract (tests/test_store_contract.py runs it on both databases):
    same transaction under the same lock (schema/merkle.py), so leaf order is commit order.
 8. `append_many([(stream, expected_version, events, kind), ...])` is several streams' appends
    in one transaction: all land or none; a conflict in one part refuses every part.
+9. Appends from different threads share transactions (group commit, `EventStore._submit`):
+   the appends waiting at one moment are written as one batch, one lock and one flush, and
+   each caller returns once its batch is committed. Each append still lands or fails alone,
+   with its own answer (1 and 2 hold per append, not per batch), and 3 and 7 hold as before.
 
 What is stored is already encoded (type, schema version, JSON payload); the domain classes are
 turned into `NewEvent`s and back with schema/codec.py.
