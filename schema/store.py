@@ -90,6 +90,8 @@ from handlog.schema.tables import (
     streams_table,
 )
 
+GROUP_COMMIT_ENV_VAR = "HANDLOG_GROUP_COMMIT"
+
 # The channel is the schema's, so stores in other schemas of one database hear nothing.
 _NOTIFY = sa.text("SELECT pg_notify('handlog:' || current_schema(), :payload)")
 
@@ -183,9 +185,10 @@ class EventStore:
         self._heads: dict[str, tuple[int, str]] = {}
         self._writers = threading.BoundedSemaphore(writer_slots(self._postgresql))
         # Group commit (see _submit): the appends waiting for the writer, whether one leads,
-        # and how many batches were written (for the tests and benchmarks). Off: each append
-        # is a transaction of its own (benchmarks/append_latency.py compares the two).
-        self.group_commit = True
+        # and how many batches were written (for the tests and benchmarks). Off
+        # ($HANDLOG_GROUP_COMMIT=0): each append is a transaction of its own, statement by
+        # statement (or one pipeline on a head this store wrote).
+        self.group_commit = os.environ.get(GROUP_COMMIT_ENV_VAR, "").strip() != "0"
         self._queue_lock = threading.Lock()
         self._queue: list[_Request] = []
         # Two leaders on PostgreSQL: the next batch is sent while one commits (it waits for
