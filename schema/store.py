@@ -680,12 +680,7 @@ class EventStore:
             connection.exec_driver_sql("LOCK TABLE events IN EXCLUSIVE MODE")
             positions, done = self._insert_pg(connection, rows, tree)
         else:
-            positions, done = list(connection.execute(
-                sa.insert(events_table).returning(
-                    events_table.c.position, sort_by_parameter_order=True
-                ),
-                rows,
-            ).scalars().all()), False
+            positions, done = _insert_sqlite(connection, rows), False
         if self.write_merkle_leaves and not done:
             # The next leaves of the one log over every stream, under the same lock as the
             # insert (leaf order = commit order, schema/merkle.py).
@@ -1031,6 +1026,31 @@ _PG_EVENTS_AND_LEAVES = (
     "JOIN e ON e.version = v.version{guard} RETURNING 1) "
     "SELECT e.position, (SELECT count(*) FROM l) FROM e ORDER BY e.version"
 )
+
+
+# SQLite: the events of one append in one statement through the driver (SQLAlchemy's
+# executemany with RETURNING ran one statement per row), values as SQLAlchemy stores them
+# there (a Uuid as 32 hex digits, a DateTime as its UTC fields' text).
+_SQLITE_EVENT_ROW = "(" + ", ".join(["?"] * len(_EVENT_COLUMNS)) + ")"
+_SQLITE_ROWS_PER_STATEMENT = 1000  # (11 parameters a row; SQLite takes 32,766)
+_SQLITE_TIME = "%Y-%m-%d %H:%M:%S.%f"
+
+
+def _insert_sqlite(connection: Connection, rows: list[dict[str, Any]]) -> list[int]:
+    """Insert one stream's `rows`; their positions, in order."""
+    by_version: dict[int, int] = {}
+    for start in range(0, len(rows), _SQLITE_ROWS_PER_STATEMENT):
+        part = rows[start:start + _SQLITE_ROWS_PER_STATEMENT]
+        statement = _PG_EVENTS.format(values=", ".join([_SQLITE_EVENT_ROW] * len(part)))
+        params = tuple(value for row in part for value in (
+            row["stream_id"], row["version"], row["event_id"].hex, row["type"],
+            row["schema_version"], row["payload"], row["recorded_at"].strftime(_SQLITE_TIME),
+            row["actor"], row["device"], row["prev_hash"], row["hash"]))
+        # (RETURNING's row order is not promised: each position is matched by its version)
+        for position, version in connection.exec_driver_sql(
+                f"{statement} RETURNING position, version", params):
+            by_version[int(version)] = int(position)
+    return [by_version[row["version"]] for row in rows]
 
 
 class _Pending(HeadCache):
