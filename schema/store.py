@@ -438,7 +438,10 @@ class EventStore:
                                   request.prepared, request.kind, tree)
             savepoint.commit()
             return stored, None
-        except (ConcurrencyConflict, DuplicateEventConflict, IntegrityError) as exc:
+        except Exception as exc:
+            if isinstance(exc, DBAPIError) and not isinstance(exc, IntegrityError):
+                raise  # the transaction's own fault (a dropped connection): the whole batch's
+            # This append's answer (a conflict, a duplicate, a damaged stored row), alone.
             savepoint.rollback()
             del tree[marks:]
             if isinstance(exc, IntegrityError):
