@@ -242,3 +242,43 @@ def test_event_ids_are_unique_across_a_batch(store: EventStore) -> None:
     assert isinstance(answers[1], DuplicateEventConflict)
     assert len(store.find([shared])) == 1
     _sound(store)
+
+
+def _write_in_process(url: str, process: int, results: Any) -> None:
+    from handlog.schema.store import open_store
+
+    with open_store(url) as store:
+        def write(thread: int) -> None:
+            for n in range(8):
+                store.append(f"table-p{process}-{thread}", n, [new_event({"n": n})])
+
+        threads = [threading.Thread(target=write, args=(t,)) for t in range(6)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join(120)
+        results.put(store.batches)
+
+
+@pytest.mark.slow
+def test_processes_batching_at_once_keep_one_tree_in_commit_order(store: EventStore,
+                                                                  db_url: str) -> None:
+    """Two processes, each batching six threads' appends: every append lands and the one
+    tree's leaf order is still the commit order."""
+    import multiprocessing
+
+    context = multiprocessing.get_context("forkserver")
+    context.set_forkserver_preload(["handlog.schema.store"])
+    results = context.Queue()
+    processes = [context.Process(target=_write_in_process, args=(db_url, p, results))
+                 for p in range(2)]
+    for process in processes:
+        process.start()
+    batches = [results.get(timeout=180) for _ in processes]
+    for process in processes:
+        process.join(60)
+        assert process.exitcode == 0
+    assert all(count > 0 for count in batches)
+    heads = {head.stream_id: head.version for head in store.streams()}
+    assert heads == {f"table-p{p}-{t}": 8 for p in range(2) for t in range(6)}
+    _sound(store)
