@@ -12,7 +12,7 @@ the database within one exchange.
 
 The leaves' interior nodes depend on the tree's right edge, which another process may have
 moved since this one last appended; so they are computed by the database, under the lock,
-by `pg_temp.handlog_leaves` (a function made once per connection, in its temporary schema:
+by `pg_temp.handlog_batch_leaves` (a function made once per connection, in its temporary schema:
 no migration, nothing left behind): it reads the frontier by key (O(log n) rows, amortised
 one per leaf) and hashes as RFC 9162 does (node = SHA-256(0x01 || left || right)); the leaf
 hashes themselves come from Python (`event_leaf`, the one definition of an entry).
@@ -30,49 +30,55 @@ from typing import Any
 from handlog.schema.hashing import event_leaf
 
 _LEAVES_FUNCTION = r"""
-CREATE OR REPLACE FUNCTION pg_temp.handlog_leaves(
-    p_stream text, p_first integer, p_head integer, p_hash text, p_leaves bytea[])
+CREATE OR REPLACE FUNCTION pg_temp.handlog_batch_leaves(
+    p_streams text[], p_firsts integer[], p_heads integer[], p_hashes text[],
+    p_leaves bytea[])
 RETURNS bigint LANGUAGE plpgsql AS $fn$
 DECLARE
     n bigint;
     e record;
     i integer := 0;
+    k integer;
     lvl integer;
     node bytea;
     made text;
     left_leaf text;
     left_nodes text;
 BEGIN
-    PERFORM 1 FROM streams WHERE id = p_stream AND head_version = p_head
-        AND head_hash = p_hash;
-    IF NOT FOUND THEN
-        RAISE EXCEPTION 'handlog: the head of % moved', p_stream;
-    END IF;
     SELECT coalesce(max(leaf_index) + 1, 0) INTO n FROM merkle_leaves;
-    FOR e IN SELECT position, version, event_id, hash FROM events
-             WHERE stream_id = p_stream AND version >= p_first ORDER BY version LOOP
-        i := i + 1;
-        node := p_leaves[i];
-        made := '';
-        lvl := 0;
-        -- Each one bit at the bottom of n closes a perfect subtree: its left half is the
-        -- subtree of level lvl that ends at leaf n - 2^lvl (that row's leaf or its nodes).
-        WHILE (n >> lvl) & 1 = 1 LOOP
-            SELECT leaf_hash, nodes INTO left_leaf, left_nodes FROM merkle_leaves
-                WHERE leaf_index = n - (1::bigint << lvl);
-            IF NOT FOUND THEN
-                RAISE EXCEPTION 'handlog: the Merkle log has no leaf %', n - (1::bigint << lvl);
-            END IF;
-            node := sha256('\x01'::bytea || decode(CASE WHEN lvl = 0 THEN left_leaf
-                ELSE substr(left_nodes, (lvl - 1) * 64 + 1, 64) END, 'hex') || node);
-            made := made || encode(node, 'hex');
-            lvl := lvl + 1;
+    FOR k IN 1 .. coalesce(array_length(p_streams, 1), 0) LOOP
+        PERFORM 1 FROM streams WHERE id = p_streams[k] AND head_version = p_heads[k]
+            AND head_hash = p_hashes[k];
+        IF NOT FOUND THEN
+            RAISE EXCEPTION 'handlog: the head of % moved', p_streams[k];
+        END IF;
+        FOR e IN SELECT position, version, event_id, hash FROM events
+                 WHERE stream_id = p_streams[k] AND version >= p_firsts[k]
+                 ORDER BY version LOOP
+            i := i + 1;
+            node := p_leaves[i];
+            made := '';
+            lvl := 0;
+            -- Each one bit at the bottom of n closes a perfect subtree: its left half is the
+            -- subtree of level lvl that ends at leaf n - 2^lvl (that row's leaf or its nodes).
+            WHILE (n >> lvl) & 1 = 1 LOOP
+                SELECT leaf_hash, nodes INTO left_leaf, left_nodes FROM merkle_leaves
+                    WHERE leaf_index = n - (1::bigint << lvl);
+                IF NOT FOUND THEN
+                    RAISE EXCEPTION 'handlog: the Merkle log has no leaf %',
+                        n - (1::bigint << lvl);
+                END IF;
+                node := sha256('\x01'::bytea || decode(CASE WHEN lvl = 0 THEN left_leaf
+                    ELSE substr(left_nodes, (lvl - 1) * 64 + 1, 64) END, 'hex') || node);
+                made := made || encode(node, 'hex');
+                lvl := lvl + 1;
+            END LOOP;
+            INSERT INTO merkle_leaves (leaf_index, position, stream_id, version, event_id,
+                                       event_hash, leaf_hash, nodes)
+                VALUES (n, e.position, p_streams[k], e.version, e.event_id, e.hash,
+                        encode(p_leaves[i], 'hex'), made);
+            n := n + 1;
         END LOOP;
-        INSERT INTO merkle_leaves (leaf_index, position, stream_id, version, event_id,
-                                   event_hash, leaf_hash, nodes)
-            VALUES (n, e.position, p_stream, e.version, e.event_id, e.hash,
-                    encode(p_leaves[i], 'hex'), made);
-        n := n + 1;
     END LOOP;
     IF i <> coalesce(array_length(p_leaves, 1), 0) THEN
         RAISE EXCEPTION 'handlog: % events for % leaves', i, array_length(p_leaves, 1);
@@ -82,12 +88,22 @@ END
 $fn$
 """
 
-_MOVE_HEAD = ("UPDATE streams SET head_version = %s, head_hash = %s "
-              "WHERE id = %s AND head_version = %s AND head_hash = %s")
-_NOTIFY = "SELECT pg_notify('handlog:' || current_schema(), %s)"
+# Every head's move in one statement, each only where the head still is where this process
+# left it (a head that moved stays: the leaves' function then refuses the batch).
+_MOVE_HEADS = (
+    "UPDATE streams AS s SET head_version = v.nv, head_hash = v.nh "
+    "FROM unnest(%s::text[], %s::integer[], %s::text[], %s::integer[], %s::text[]) "
+    "AS v (id, nv, nh, ov, oh) "
+    "WHERE s.id = v.id AND s.head_version = v.ov AND s.head_hash = v.oh")
+_NOTIFY = ("SELECT pg_notify('handlog:' || current_schema(), t.n) "
+           "FROM unnest(%s::text[]) WITH ORDINALITY AS t (n, k) ORDER BY t.k")
 _LOCK = "LOCK TABLE events IN EXCLUSIVE MODE"
-_LEAVES = "SELECT pg_temp.handlog_leaves(%s, %s, %s, %s, %s)"
-_READY = "handlog_leaves"
+_LEAVES = ("SELECT pg_temp.handlog_batch_leaves(%s::text[], %s::integer[], %s::integer[], "
+           "%s::text[], %s::bytea[])")
+_READY = "handlog_batch_leaves"
+# A statement takes at most 65,535 parameters (11 an event): a batch's events go in
+# statements of at most this many rows.
+ROWS_PER_INSERT = 4000
 
 
 class PipelineUnavailable(Exception):
@@ -97,11 +113,10 @@ class PipelineUnavailable(Exception):
 
 @dataclass(frozen=True)
 class PipelinedAppend:
-    """One stream's append in a pipelined batch: `events_insert` with `params` inserts `rows`
-    (chained on `prev_hash` at `expected_version`) and returns their positions; `notice` is
-    its notification's payload."""
+    """One stream's append in a pipelined batch: `rows` (chained on `prev_hash` at
+    `expected_version`), `params` their values in the insert's column order; `notice` is its
+    notification's payload."""
 
-    events_insert: str
     params: tuple[Any, ...]
     rows: list[dict[str, Any]]
     expected_version: int
@@ -109,13 +124,19 @@ class PipelinedAppend:
     notice: str
 
 
-def pipelined_append(raw: Any, appends: list[PipelinedAppend]) -> list[list[int]] | None:
+def pipelined_append(raw: Any, appends: list[PipelinedAppend], events_insert: str,
+                     row_values: str) -> list[list[int]] | None:
     """Write `appends` (each on a different stream) in one transaction and one round trip on
-    the pooled connection `raw` (SQLAlchemy's proxy: its `info` remembers the function): the
-    heads' moves (in stream order, so that two processes' batches never wait for each other
-    in a circle), the notices, the lock, the events and their leaves in the order given (leaf
-    order = position order = commit order), the commit. Returns each append's positions, or
-    None when nothing was written (anything failed: the caller writes them another way)."""
+    the pooled connection `raw` (SQLAlchemy's proxy: its `info` remembers the function).
+    Returns each append's positions, or None when nothing was written (anything failed: the
+    caller writes them another way). `events_insert` is the events' INSERT with `{values}`
+    for its rows (each `row_values`), returning the positions in the rows' order.
+
+    Five statements whatever the batch's size, so that a batch costs the client little: the
+    heads' moves (rows locked in stream order, so that two processes' batches never wait for
+    each other in a circle), the notices, the lock, the events (one insert per
+    ROWS_PER_INSERT rows) and their leaves in the order given (leaf order = position order
+    = commit order); then the commit."""
     connection = raw.driver_connection
     import psycopg
 
@@ -132,25 +153,31 @@ def pipelined_append(raw: Any, appends: list[PipelinedAppend]) -> list[list[int]
         raw.info[_READY] = True
     try:
         with connection.pipeline():
-            inserted = [connection.cursor() for _ in appends]
             with connection.cursor() as head:
-                for append in sorted(appends, key=_stream):
-                    last = append.rows[-1]
-                    head.execute(_MOVE_HEAD, (last["version"], last["hash"], _stream(append),
-                                              append.expected_version, append.prev_hash))
-                    head.execute(_NOTIFY, (append.notice,))
+                moved = sorted(appends, key=_stream)
+                head.execute(_MOVE_HEADS, (
+                    [_stream(a) for a in moved], [a.rows[-1]["version"] for a in moved],
+                    [a.rows[-1]["hash"] for a in moved], [a.expected_version for a in moved],
+                    [a.prev_hash for a in moved]))
+                head.execute(_NOTIFY, ([a.notice for a in appends],))
                 head.execute(_LOCK)
-                for append, cursor in zip(appends, inserted, strict=True):
-                    cursor.execute(append.events_insert, append.params)
-                for append in appends:
-                    # Also the check that the head moved here (else the whole is rolled back).
-                    first, last = append.rows[0], append.rows[-1]
-                    head.execute(_LEAVES, (
-                        _stream(append), first["version"], last["version"], last["hash"],
-                        [event_leaf(_stream(append), row["version"], row["hash"])
-                         for row in append.rows]))
+                inserted = []
+                for part in _parts(appends):
+                    cursor = connection.cursor()
+                    cursor.execute(
+                        events_insert.format(values=", ".join(
+                            [row_values] * sum(len(a.rows) for a in part))),
+                        tuple(value for a in part for value in a.params))
+                    inserted.append(cursor)
+                # Also the check that every head moved here (else the whole is rolled back).
+                head.execute(_LEAVES, (
+                    [_stream(a) for a in appends], [a.rows[0]["version"] for a in appends],
+                    [a.rows[-1]["version"] for a in appends],
+                    [a.rows[-1]["hash"] for a in appends],
+                    [event_leaf(_stream(a), row["version"], row["hash"])
+                     for a in appends for row in a.rows]))
                 connection.commit()
-            positions = [[int(row[0]) for row in cursor.fetchall()] for cursor in inserted]
+            returned = [int(row[0]) for cursor in inserted for row in cursor.fetchall()]
             for cursor in inserted:
                 cursor.close()
     except psycopg.Error:
@@ -159,9 +186,26 @@ def pipelined_append(raw: Any, appends: list[PipelinedAppend]) -> list[list[int]
         except psycopg.Error:
             raw.invalidate()  # the connection is gone: the pool opens another
         return None
-    if any(len(p) != len(a.rows) for p, a in zip(positions, appends, strict=True)):
+    if len(returned) != sum(len(a.rows) for a in appends):
         return None
+    positions: list[list[int]] = []
+    for append in appends:
+        positions.append(returned[:len(append.rows)])
+        returned = returned[len(append.rows):]
     return positions
+
+
+def _parts(appends: list[PipelinedAppend]) -> list[list[PipelinedAppend]]:
+    """The appends in order, grouped so that no insert has more than ROWS_PER_INSERT rows."""
+    parts: list[list[PipelinedAppend]] = [[]]
+    rows = 0
+    for append in appends:
+        if parts[-1] and rows + len(append.rows) > ROWS_PER_INSERT:
+            parts.append([])
+            rows = 0
+        parts[-1].append(append)
+        rows += len(append.rows)
+    return parts
 
 
 def _stream(append: PipelinedAppend) -> str:

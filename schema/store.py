@@ -354,15 +354,13 @@ class EventStore:
             assert request.known_hash is not None
             rows = _chained_rows(request.stream_id, request.expected_version,
                                  request.prepared, request.known_hash)
-            statement = _PG_EVENTS.format(values=", ".join([_PG_EVENT_ROW] * len(rows)))
             commands.append(PipelinedAppend(
-                f"{statement} RETURNING position",
                 tuple(row[column] for row in rows for column in _EVENT_COLUMNS),
                 rows, request.expected_version, request.known_hash,
                 f"{rows[-1]['version']} {self.token} {request.stream_id}"))
         raw = self._engine.raw_connection()
         try:
-            positions = pipelined_append(raw, commands)
+            positions = pipelined_append(raw, commands, _PG_EVENTS_RETURNING, _PG_EVENT_ROW)
         except PipelineUnavailable:
             self._pipelined = False
             return False
@@ -647,13 +645,13 @@ class EventStore:
         """The append on a head this store wrote itself, on PostgreSQL, in one round trip
         (schema/pg_append.py); None when nothing was written."""
         rows = _chained_rows(stream_id, expected_version, prepared, prev_hash)
-        statement = _PG_EVENTS.format(values=", ".join([_PG_EVENT_ROW] * len(rows)))
         params = tuple(row[column] for row in rows for column in _EVENT_COLUMNS)
         raw = self._engine.raw_connection()
         try:
             positions = pipelined_append(raw, [PipelinedAppend(
-                f"{statement} RETURNING position", params, rows, expected_version, prev_hash,
-                f"{rows[-1]['version']} {self.token} {stream_id}")])
+                params, rows, expected_version, prev_hash,
+                f"{rows[-1]['version']} {self.token} {stream_id}")],
+                _PG_EVENTS_RETURNING, _PG_EVENT_ROW)
         except PipelineUnavailable:
             self._pipelined = False
             return None
@@ -1020,6 +1018,7 @@ _EVENT_COLUMNS = ("stream_id", "version", "event_id", "type", "schema_version", 
                   "recorded_at", "actor", "device", "prev_hash", "hash")
 _PG_EVENTS = ("INSERT INTO events (" + ", ".join(_EVENT_COLUMNS) + ") VALUES {values}")
 _PG_EVENT_ROW = "(" + ", ".join(["%s"] * len(_EVENT_COLUMNS)) + ")"
+_PG_EVENTS_RETURNING = _PG_EVENTS + " RETURNING position"
 _PG_LEAF_ROW = "(%s::bigint, %s::integer, %s, %s)"
 _PG_EVENTS_AND_LEAVES = (
     "WITH e AS ({events} RETURNING position, stream_id, version, event_id, hash), "
