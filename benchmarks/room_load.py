@@ -12,7 +12,9 @@ transaction just before its commit (an injected flush delay, `pg_sleep` sent wit
 this machine has no device-mapper for a real delayed device, and the database server is
 shared). The locks a transaction holds are held through it as through a slow flush; each bare
 tap pays it once, each handlog batch (group commit, schema/store.py) once. 2-5 ms is a busy
-room's disk (issue 28).
+room's disk (issue 28). The servers inherit this process's environment: with
+`HANDLOG_GROUP_COMMIT=0` handlog appends each tap in a transaction of its own (what group
+commit changes), with `HANDLOG_THREADS=N` both servers answer on N threads.
 
 Sets up a fresh schema of the database with 1,000 six-handed tables, starts the servers as
 processes (`handlog serve --no-demo`, one and then two processes on one database, and
