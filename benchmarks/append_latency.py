@@ -8,7 +8,12 @@ fsynced before it returns), and events per second when appending batches. Then w
 log costs (schema/merkle.py): single appends alternating, one with its leaf written and one
 without (`EventStore.write_merkle_leaves`), on the same store in the same run, and the ratio of
 their p50s (the tree must add at most 10%), with the client's CPU time per append beside it
-(process time: less noisy than latency on a loaded machine). SQLite runs on a file
+(process time: less noisy than latency on a loaded machine). Each backend's peer runs in the
+same database in the same run: the bare driver (sqlite3 or psycopg, no handlog) appending the
+same events with a plain INSERT and COMMIT into a table of its own (an optimistic version and a
+unique event id, as benchmarks/bare_append_server.py), single and batched, with the same
+durability; the ratios are printed against issue 28's targets (single p50 at most 2x the bare
+driver's, batched events/s at least 0.5x). SQLite runs on a file
 in a temporary folder; PostgreSQL (from --postgres, else $HANDLOG_TEST_POSTGRES_URL) in a fresh
 schema that is dropped afterwards, and is skipped when unreachable.
 """
@@ -16,7 +21,9 @@ schema that is dropped afterwards, and is skipped when unreachable.
 from __future__ import annotations
 
 import argparse
+import json
 import os
+import sqlite3
 import statistics
 import sys
 import tempfile
@@ -27,7 +34,9 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
 
+import psycopg
 import sqlalchemy as sa
 from sqlalchemy.engine import make_url
 
@@ -57,6 +66,83 @@ def event(n: int) -> NewEvent:
         device="tablet-1",
         recorded_at=datetime.now(UTC),
     )
+
+
+_BARE_TABLE = """CREATE TABLE IF NOT EXISTS bare_events (
+    stream TEXT NOT NULL, version INTEGER NOT NULL, event_id TEXT NOT NULL UNIQUE,
+    payload TEXT NOT NULL, recorded_at TEXT NOT NULL, PRIMARY KEY (stream, version))"""
+
+
+def bare_connection(url: str) -> tuple[Any, str]:
+    """The bare driver's connection to the database of `url` (SQLite: WAL, synchronous=FULL,
+    as handlog's), with its table, and its parameter mark."""
+    parsed = make_url(url)
+    if parsed.get_backend_name() == "sqlite":
+        assert parsed.database
+        connection: Any = sqlite3.connect(parsed.database)
+        connection.execute("PRAGMA journal_mode = WAL")
+        connection.execute("PRAGMA synchronous = FULL")
+        mark = "?"
+    else:
+        connection = psycopg.connect(
+            parsed.set(drivername="postgresql").render_as_string(hide_password=False))
+        mark = "%s"
+    connection.execute(_BARE_TABLE)
+    connection.commit()
+    return connection, mark
+
+
+def measure_bare(url: str, backend: str, settings: str, single: int, batches: int,
+                 batch_size: int) -> Result:
+    """The peer: the same events through the bare driver, one INSERT and COMMIT each, then
+    `batches` commits of `batch_size` rows (executemany)."""
+    connection, mark = bare_connection(url)
+    insert = f"INSERT INTO bare_events VALUES ({mark}, {mark}, {mark}, {mark}, {mark})"
+
+    def row(stream: str, version: int) -> tuple[Any, ...]:
+        e = event(version)
+        return (stream, version, str(e.event_id), json.dumps(e.payload),
+                e.recorded_at.isoformat())
+
+    try:
+        for n in range(20):
+            connection.execute(insert, row("warm-up", n + 1))
+            connection.commit()
+        latencies = []
+        for n in range(single):
+            started = time.perf_counter()
+            connection.execute(insert, row("single", n + 1))
+            connection.commit()
+            latencies.append((time.perf_counter() - started) * 1000)
+        version = 0
+        started = time.perf_counter()
+        for _ in range(batches):
+            connection.cursor().executemany(
+                insert, [row("batched", version + i + 1) for i in range(batch_size)])
+            connection.commit()
+            version += batch_size
+        elapsed = time.perf_counter() - started
+    finally:
+        connection.close()
+    return Result(f"{backend} (bare driver)", settings, single, statistics.median(latencies),
+                  percentile(latencies, 0.99), statistics.fmean(latencies), batch_size, version,
+                  version / elapsed)
+
+
+def ratios(results: list[Result]) -> str:
+    """Each backend's figures against its bare driver's in this run (issue 28's targets)."""
+    lines = []
+    for mine in results:
+        peer = next((r for r in results if r.backend == f"{mine.backend} (bare driver)"), None)
+        if peer is None:
+            continue
+        single = mine.p50_ms / peer.p50_ms
+        batched = mine.batched_per_second / peer.batched_per_second
+        lines.append(f"{mine.backend}: single append p50 {mine.p50_ms:.2f} vs bare "
+                     f"{peer.p50_ms:.2f} ms = {single:.2f}x (target <= 2x); batched "
+                     f"{mine.batched_per_second:,.0f} vs bare {peer.batched_per_second:,.0f} "
+                     f"events/s = {batched:.2f}x (target >= 0.5x)")
+    return "\n".join(lines)
 
 
 def percentile(samples: list[float], fraction: float) -> float:
@@ -198,12 +284,14 @@ def main(arguments: list[str]) -> int:
     costs = []
     with sqlite_store() as (store, settings):
         results.append(measure(store, "sqlite", settings, *sizes))
+        results.append(measure_bare(store.raw_url, "sqlite", settings, *sizes))
         costs.append(measure_tree(store, "sqlite", options.single))
     if options.postgres:
         problem = reachable(options.postgres)
         if problem is None:
             with postgres_store(options.postgres) as (store, settings):
                 results.append(measure(store, "postgresql", settings, *sizes))
+                results.append(measure_bare(store.raw_url, "postgresql", settings, *sizes))
                 costs.append(measure_tree(store, "postgresql", options.single))
         else:
             print(f"PostgreSQL skipped: {problem}", file=sys.stderr)
@@ -211,6 +299,8 @@ def main(arguments: list[str]) -> int:
         print("PostgreSQL skipped: no --postgres URL and HANDLOG_TEST_POSTGRES_URL unset",
               file=sys.stderr)
     print(table(results))
+    print()
+    print(ratios(results))
     print()
     print(tree_table(costs))
     return 0

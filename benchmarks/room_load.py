@@ -4,7 +4,17 @@ into a table of its own through the driver (benchmarks/bare_append_server.py), w
 durability and neither handlog's store nor its room-wide lock.
 
     .venv/bin/python benchmarks/room_load.py [--db postgresql://postgres@127.0.0.1:5432/test]
-        [--seconds 20] [--tablets 10,200,1000]
+        [--seconds 20] [--tablets 10,200,1000] [--flush-delay-ms 3]
+
+A slow disk: `--flush-delay-ms MS` starts both servers (handlog's and the bare peer) through
+benchmarks/slow_flush.py, which makes PostgreSQL sleep MS milliseconds inside every writing
+transaction just before its commit (an injected flush delay, `pg_sleep` sent with the commit:
+this machine has no device-mapper for a real delayed device, and the database server is
+shared). The locks a transaction holds are held through it as through a slow flush; each bare
+tap pays it once, each handlog batch (group commit, schema/store.py) once. 2-5 ms is a busy
+room's disk (issue 28). The servers inherit this process's environment: with
+`HANDLOG_GROUP_COMMIT=0` handlog appends each tap in a transaction of its own (what group
+commit changes), with `HANDLOG_THREADS=N` both servers answer on N threads.
 
 Sets up a fresh schema of the database with 1,000 six-handed tables, starts the servers as
 processes (`handlog serve --no-demo`, one and then two processes on one database, and
@@ -22,7 +32,7 @@ benchmarks/bare_append_server.py), and runs short phases:
 - the servers' resident memory at the end;
 - `handlog --version` against a bare `python -c pass`, as processes.
 
-At the end each of issue 17's targets is printed with its peer from the same run: handlog /
+At the end each of issue 17's and 28's targets is printed with its peer from the same run: handlog /
 bare append throughput at 200 tablets, two processes / one, the floor under load / idle, the
 p99 per tap at 1,000 tablets (200 actions/s offered) / the bare server's, the CLI / Python.
 
@@ -182,15 +192,19 @@ def process(args: list[str], port: int, ready_path: str) -> Iterator[tuple[str, 
             proc.kill()
 
 
+# The interpreter each server runs in: with a flush delay, through benchmarks/slow_flush.py.
+PYTHON: list[str] = [sys.executable]
+
+
 def handlog_server(url: str) -> Any:
     port = free_port()
-    return process([sys.executable, "-m", "handlog.recorder.cli", "serve", "--db", url, "--port",
+    return process([*PYTHON, "-m", "handlog.recorder.cli", "serve", "--db", url, "--port",
                     str(port), "--no-demo"], port, "/api/session")
 
 
 def bare_server(url: str) -> Any:
     port = free_port()
-    return process([sys.executable, str(ROOT / "benchmarks" / "bare_append_server.py"),
+    return process([*PYTHON, str(ROOT / "benchmarks" / "bare_append_server.py"),
                     "--db", url, "--port", str(port)], port, "/docs")
 
 
@@ -409,7 +423,15 @@ def main() -> None:
                         or "postgresql://postgres@127.0.0.1:5432/test")
     parser.add_argument("--seconds", type=float, default=20.0)
     parser.add_argument("--tablets", default="10,200,1000")
+    parser.add_argument("--flush-delay-ms", type=float, default=0.0,
+                        help="a slow disk: this many ms slept before every writing commit of "
+                             "both servers (benchmarks/slow_flush.py)")
     args = parser.parse_args()
+    if args.flush_delay_ms > 0:
+        PYTHON[:] = [sys.executable, str(ROOT / "benchmarks" / "slow_flush.py"),
+                     str(args.flush_delay_ms)]
+        print(f"slow disk: {args.flush_delay_ms} ms injected before every writing commit",
+              flush=True)
     counts = [int(n) for n in args.tablets.split(",")]
     server_url = resolve_url(args.db)
     schema, url = fresh_schema(server_url)
@@ -486,7 +508,8 @@ def main() -> None:
     print("Done-when figures, each beside its peer in this run:")
     for line in done_when(results, closed, counts, startup):
         print("  " + line)
-    print(json.dumps({"results": results, "ratios": ratios, "memory": memory,
+    print(json.dumps({"flush_delay_ms": args.flush_delay_ms, "results": results,
+                      "ratios": ratios, "memory": memory,
                       "startup": startup, "median_note": "p50 is the median tap"}))
 
 
@@ -504,7 +527,7 @@ def done_when(results: list[dict[str, Any]], closed: list[int], counts: list[int
     if mine and bare:
         lines.append(f"throughput at {n} tablets: handlog {mine['actions_per_s']} vs bare "
                      f"append {bare['actions_per_s']} actions/s = "
-                     f"{mine['actions_per_s'] / bare['actions_per_s']:.2f}x (target >= 0.7x)")
+                     f"{mine['actions_per_s'] / bare['actions_per_s']:.2f}x (target >= 0.8x)")
     if mine and two:
         lines.append(f"two server processes at {n} tablets: {two['actions_per_s']} vs one "
                      f"{mine['actions_per_s']} actions/s = "

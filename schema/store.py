@@ -22,6 +22,10 @@ The contract (tests/test_store_contract.py runs it on both databases):
    same transaction under the same lock (schema/merkle.py), so leaf order is commit order.
 8. `append_many([(stream, expected_version, events, kind), ...])` is several streams' appends
    in one transaction: all land or none; a conflict in one part refuses every part.
+9. Appends from different threads share transactions (group commit, `EventStore._submit`):
+   the appends waiting at one moment are written as one batch, one lock and one flush, and
+   each caller returns once its batch is committed. Each append still lands or fails alone,
+   with its own answer (1 and 2 hold per append, not per batch), and 3 and 7 hold as before.
 
 What is stored is already encoded (type, schema version, JSON payload); the domain classes are
 turned into `NewEvent`s and back with schema/codec.py.
@@ -74,7 +78,7 @@ from handlog.schema.merkle import (
     plan_leaves,
     read_head,
 )
-from handlog.schema.pg_append import PipelineUnavailable, pipelined_append
+from handlog.schema.pg_append import PipelinedAppend, PipelineUnavailable, pipelined_append
 from handlog.schema.sessions import SessionStore
 from handlog.schema.snapshots import SnapshotStore
 from handlog.schema.tables import (
@@ -85,6 +89,8 @@ from handlog.schema.tables import (
     events_table,
     streams_table,
 )
+
+GROUP_COMMIT_ENV_VAR = "HANDLOG_GROUP_COMMIT"
 
 # The channel is the schema's, so stores in other schemas of one database hear nothing.
 _NOTIFY = sa.text("SELECT pg_notify('handlog:' || current_schema(), :payload)")
@@ -178,6 +184,18 @@ class EventStore:
         # stream -> (version, hash) of the last event this store appended there (committed).
         self._heads: dict[str, tuple[int, str]] = {}
         self._writers = threading.BoundedSemaphore(writer_slots(self._postgresql))
+        # Group commit (see _submit): the appends waiting for the writer, whether one leads,
+        # and how many batches were written (for the tests and benchmarks). Off
+        # ($HANDLOG_GROUP_COMMIT=0): each append is a transaction of its own, statement by
+        # statement (or one pipeline on a head this store wrote).
+        self.group_commit = os.environ.get(GROUP_COMMIT_ENV_VAR, "").strip() != "0"
+        self._queue_lock = threading.Lock()
+        self._queue: list[_Request] = []
+        # Two leaders on PostgreSQL: the next batch is sent while one commits (it waits for
+        # the lock on `events` inside the database, so commit order is still leaf order).
+        self._leader_slots = writer_slots(self._postgresql)
+        self._leaders = 0
+        self.batches = 0
         # Names this store's appends in their notifications, so that its own listener can
         # leave them out (the process told its screens already).
         self.token = uuid.uuid4().hex[:12]
@@ -237,59 +255,261 @@ class EventStore:
                 raise DuplicateEventConflict(item.event.event_id, "it appears twice in one append")
             seen.add(item.event.event_id)
 
+        known: tuple[int, str] | None = None
+        if self.group_commit:
+            known = self._heads.get(stream_id)
+            if known is None and expected_version > 0 and self._pipelined:
+                # A stream this store has not written yet (a server's first entry at a
+                # table): its head read outside any lock, so that the append can still join
+                # the pipelined batch (the pipeline checks the head again).
+                head = self.head(stream_id)
+                if head is not None:
+                    known = (head.version, head.hash)
+            request = _Request(stream_id, expected_version, prepared, kind,
+                               known[1] if known is not None and known[0] == expected_version
+                               else None)
+            with translate_errors(self._url, "write to"):
+                return self._submit(request)
         with translate_errors(self._url, "write to"), self._writers:
-            for attempt in (1, 2, 3):
-                known = self._heads.get(stream_id) if attempt == 1 else None
-                if known is None and attempt == 1 and expected_version > 0 and self._pipelined:
-                    # A stream this store has not written yet (a server's first entry at a
-                    # table): its head read outside any lock, so that the append is still one
-                    # round trip under the events lock (the pipeline checks the head again).
-                    head = self.head(stream_id)
-                    if head is not None and head.version == expected_version:
-                        known = (head.version, head.hash)
-                tree: list[Appended] = []
-                if (known is not None and known[0] == expected_version and self._pipelined
-                        and self.write_merkle_leaves):
-                    stored = self._append_pipelined(stream_id, expected_version, prepared,
-                                                    known[1])
-                    if stored is not None:
-                        self._remember(stream_id, stored[-1], tree)
-                        return stored
-                    continue  # not written: the full path tells a conflict from a retry
+            return self._append_alone(stream_id, expected_version, prepared, kind)
+
+    # --- group commit -------------------------------------------------------------------------
+    #
+    # The appends waiting at one moment share one transaction (one lock on `events`, one
+    # flush): a caller that finds a leader's slot free (one on SQLite, two on PostgreSQL:
+    # writer_slots) leads, takes every append queued by then (its own, unless another leader
+    # took it), writes them as one batch, answers each and hands its slot to an append queued
+    # meanwhile. So a table waits for at most the batch in flight and its own. Leaf order is
+    # still commit order: within the batch the events, their positions and their leaves go in
+    # the batch's order, under the one lock. Each append keeps its own
+    # answer (a conflict, a duplicate, a retry's StoredBefore): on PostgreSQL the batch is one
+    # pipeline, and when anything in it fails it is written again with a savepoint per append
+    # (which also tells each append's answer on SQLite); a batch whose transaction itself
+    # fails (a dropped connection) is written append by append (`_append_alone`).
+
+    def _submit(self, request: _Request) -> list[StoredEvent]:
+        with self._queue_lock:
+            self._queue.append(request)
+            if self._leaders < self._leader_slots:
+                self._leaders += 1
+                request.lead = True
+        while True:
+            if request.lead:
+                self._lead(request)  # (its own append may be in another leader's batch)
+            if request.done:
+                break
+            request.wake.wait()
+            request.wake.clear()
+        if request.error is not None:
+            raise request.error
+        assert request.stored is not None
+        return request.stored
+
+    def _lead(self, leader: _Request) -> None:
+        """Write every append queued now as one batch, answer each, then hand the lead to an
+        append queued meanwhile (or give the leader's slot back)."""
+        with self._writers:
+            with self._queue_lock:
+                batch, self._queue = self._queue, []
+            try:
+                self._write_batch(batch)
+            except BaseException as exc:  # noqa: BLE001 - answered to every caller
+                for request in batch:
+                    if not request.done:
+                        request.answer(error=exc)
+        with self._queue_lock:
+            leader.lead = False
+            after = next((r for r in self._queue if not r.lead), None)
+            if after is None:
+                self._leaders -= 1
+            else:
+                after.lead = True
+            if batch:
+                self.batches += 1
+        for request in batch:
+            request.wake.set()
+        if after is not None:
+            after.wake.set()
+
+    def _write_batch(self, batch: list[_Request]) -> None:
+        rest = batch
+        if self._pipelined and self.write_merkle_leaves:
+            # One pipeline for the appends on heads this store knows, one per stream.
+            fast: list[_Request] = []
+            streams: set[str] = set()
+            for request in batch:
+                if request.known_hash is not None and request.stream_id not in streams:
+                    fast.append(request)
+                    streams.add(request.stream_id)
+            rest = [request for request in batch if request not in fast]
+            if fast and not self._batch_pipelined(fast):
+                rest = batch
+        if rest:
+            self._batch_savepoints([request for request in rest if not request.done])
+
+    def _batch_pipelined(self, batch: list[_Request]) -> bool:
+        """The batch in one round trip (schema/pg_append.py); False when nothing was written."""
+        commands = []
+        for request in batch:
+            assert request.known_hash is not None
+            rows = _chained_rows(request.stream_id, request.expected_version,
+                                 request.prepared, request.known_hash)
+            commands.append(PipelinedAppend(
+                tuple(row[column] for row in rows for column in _EVENT_COLUMNS),
+                rows, request.expected_version, request.known_hash,
+                f"{rows[-1]['version']} {self.token} {request.stream_id}"))
+        raw = self._engine.raw_connection()
+        try:
+            positions = pipelined_append(raw, commands, _PG_EVENTS_RETURNING, _PG_EVENT_ROW)
+        except PipelineUnavailable:
+            self._pipelined = False
+            return False
+        finally:
+            raw.close()
+        if positions is None:
+            return False
+        for request, command, written in zip(batch, commands, positions, strict=True):
+            stored = _as_stored(request.stream_id, written, command.rows, request.prepared)
+            self._remember(request.stream_id, stored[-1], [])
+            request.answer(stored=stored)
+        return True
+
+    def _batch_savepoints(self, batch: list[_Request]) -> None:
+        """The batch in one transaction, each append in a savepoint of its own: one that fails
+        its check is rolled back and answered alone."""
+        if not batch:
+            return
+        tree: list[Appended] = []
+        answers: list[tuple[_Request, list[StoredEvent] | None, BaseException | None]] = []
+        try:
+            with self._engine.connect() as connection:
+                connection = connection.execution_options(**WRITE_OPTIONS)
+                with connection.begin():
+                    if self._postgresql:
+                        # The stream rows are locked one by one here, the events table after
+                        # the first: so that no other writer holds a row this batch will want
+                        # while it waits for the lock on `events`, this batch waits first for
+                        # every writer of `streams` (readers and FOR UPDATE pass).
+                        connection.exec_driver_sql(
+                            "LOCK TABLE streams IN SHARE ROW EXCLUSIVE MODE")
+                    for request in batch:
+                        stored, error = self._append_in_savepoint(connection, request, tree)
+                        answers.append((request, stored, error))
+        except DBAPIError:
+            # The transaction itself failed (a dropped connection, the disk): append by
+            # append, each with its own retries and answer.
+            for request in batch:
                 try:
-                    with self._engine.connect() as connection:
-                        connection = connection.execution_options(**WRITE_OPTIONS)
-                        with connection.begin():
-                            if known is not None and known[0] == expected_version:
-                                stored = self._append_on_head(
-                                    connection, stream_id, expected_version, prepared, known[1],
-                                    tree)
-                            else:
-                                stored = self._append(
-                                    connection, stream_id, expected_version, prepared, kind,
-                                    tree)
-                    # Only once committed: a head kept here is never one the log lacks.
+                    stored = self._append_alone(request.stream_id, request.expected_version,
+                                                request.prepared, request.kind)
+                    request.answer(stored=stored)
+                except Exception as exc:  # noqa: BLE001 - the caller's answer
+                    request.answer(error=exc)
+            return
+        # Only once committed: a head kept here is never one the log lacks.
+        for request, stored, error in answers:
+            if stored:
+                self._remember(request.stream_id, stored[-1], tree)
+            request.answer(stored=stored, error=error)
+
+    def _append_in_savepoint(self, connection: Connection, request: _Request,
+                             tree: list[Appended]
+                             ) -> tuple[list[StoredEvent] | None, BaseException | None]:
+        """One append of a batch in a savepoint: on the head this store knows when it can,
+        else (or when that head moved or an id is stored) the full path, which tells a
+        conflict from a retry. Returns its events as stored or its error."""
+        marks = len(tree)
+        if request.known_hash is not None:
+            savepoint = connection.begin_nested()
+            try:
+                stored = self._append_on_head(connection, request.stream_id,
+                                              request.expected_version, request.prepared,
+                                              request.known_hash, tree)
+                savepoint.commit()
+                return stored, None
+            except (_HeadMoved, IntegrityError):
+                savepoint.rollback()
+                del tree[marks:]
+        savepoint = connection.begin_nested()
+        try:
+            stored = self._append(connection, request.stream_id, request.expected_version,
+                                  request.prepared, request.kind, tree)
+            savepoint.commit()
+            return stored, None
+        except Exception as exc:
+            if isinstance(exc, DBAPIError) and not isinstance(exc, IntegrityError):
+                raise  # the transaction's own fault (a dropped connection): the whole batch's
+            # This append's answer (a conflict, a duplicate, a damaged stored row), alone.
+            savepoint.rollback()
+            del tree[marks:]
+            if isinstance(exc, IntegrityError):
+                if _violated_constraint(exc) not in ("uq_events_stream_version",
+                                                     "streams_pkey"):
+                    return None, exc
+                head = connection.execute(
+                    sa.select(streams_table.c.head_version)
+                    .where(streams_table.c.id == request.stream_id)).scalar_one_or_none()
+                return None, ConcurrencyConflict(request.stream_id, request.expected_version,
+                                                 head or 0)
+            return None, exc
+
+    def _append_alone(self, stream_id: str, expected_version: int, prepared: list[_Prepared],
+                      kind: str) -> list[StoredEvent]:
+        """One append in a transaction of its own, statement by statement (or pipelined on a
+        head this store wrote): the path without group commit, and the fallback of a batch
+        whose transaction failed."""
+        for attempt in (1, 2, 3):
+            known = self._heads.get(stream_id) if attempt == 1 else None
+            if known is None and attempt == 1 and expected_version > 0 and self._pipelined:
+                # A stream this store has not written yet (a server's first entry at a
+                # table): its head read outside any lock, so that the append is still one
+                # round trip under the events lock (the pipeline checks the head again).
+                head = self.head(stream_id)
+                if head is not None and head.version == expected_version:
+                    known = (head.version, head.hash)
+            tree: list[Appended] = []
+            if (known is not None and known[0] == expected_version and self._pipelined
+                    and self.write_merkle_leaves):
+                stored = self._append_pipelined(stream_id, expected_version, prepared,
+                                                known[1])
+                if stored is not None:
                     self._remember(stream_id, stored[-1], tree)
                     return stored
-                except _HeadMoved:
-                    continue
-                except DBAPIError as exc:
-                    if not isinstance(exc, IntegrityError):
-                        # A pooled connection the database dropped: once more on a new one
-                        # (safe: a commit that did land is found again by its event ids).
-                        if exc.connection_invalidated and attempt == 1:
-                            continue
-                        raise
-                    constraint = _violated_constraint(exc)
-                    if constraint == "uq_events_event_id" and attempt < 3:
-                        # Raced with a writer storing the same id: the retry check will see it.
+                continue  # not written: the full path tells a conflict from a retry
+            try:
+                with self._engine.connect() as connection:
+                    connection = connection.execution_options(**WRITE_OPTIONS)
+                    with connection.begin():
+                        if known is not None and known[0] == expected_version:
+                            stored = self._append_on_head(
+                                connection, stream_id, expected_version, prepared, known[1],
+                                tree)
+                        else:
+                            stored = self._append(
+                                connection, stream_id, expected_version, prepared, kind,
+                                tree)
+                # Only once committed: a head kept here is never one the log lacks.
+                self._remember(stream_id, stored[-1], tree)
+                return stored
+            except _HeadMoved:
+                continue
+            except DBAPIError as exc:
+                if not isinstance(exc, IntegrityError):
+                    # A pooled connection the database dropped: once more on a new one
+                    # (safe: a commit that did land is found again by its event ids).
+                    if exc.connection_invalidated and attempt == 1:
                         continue
-                    if constraint in ("uq_events_stream_version", "streams_pkey"):
-                        head = self.head(stream_id)
-                        raise ConcurrencyConflict(
-                            stream_id, expected_version, head.version if head else 0
-                        ) from None
                     raise
+                constraint = _violated_constraint(exc)
+                if constraint == "uq_events_event_id" and attempt < 3:
+                    # Raced with a writer storing the same id: the retry check will see it.
+                    continue
+                if constraint in ("uq_events_stream_version", "streams_pkey"):
+                    head = self.head(stream_id)
+                    raise ConcurrencyConflict(
+                        stream_id, expected_version, head.version if head else 0
+                    ) from None
+                raise
         raise AssertionError("unreachable")
 
     def append_many(
@@ -425,13 +645,13 @@ class EventStore:
         """The append on a head this store wrote itself, on PostgreSQL, in one round trip
         (schema/pg_append.py); None when nothing was written."""
         rows = _chained_rows(stream_id, expected_version, prepared, prev_hash)
-        statement = _PG_EVENTS.format(values=", ".join([_PG_EVENT_ROW] * len(rows)))
         params = tuple(row[column] for row in rows for column in _EVENT_COLUMNS)
         raw = self._engine.raw_connection()
         try:
-            positions = pipelined_append(
-                raw, f"{statement} RETURNING position", params, rows, expected_version,
-                prev_hash, f"{rows[-1]['version']} {self.token} {stream_id}")
+            positions = pipelined_append(raw, [PipelinedAppend(
+                params, rows, expected_version, prev_hash,
+                f"{rows[-1]['version']} {self.token} {stream_id}")],
+                _PG_EVENTS_RETURNING, _PG_EVENT_ROW)
         except PipelineUnavailable:
             self._pipelined = False
             return None
@@ -439,7 +659,7 @@ class EventStore:
             raw.close()
         if positions is None:
             return None
-        return _as_stored(stream_id, positions, rows, prepared)
+        return _as_stored(stream_id, positions[0], rows, prepared)
 
     def _remember(self, stream_id: str, last: StoredEvent, tree: list[Appended]) -> None:
         if tree:
@@ -461,12 +681,7 @@ class EventStore:
             connection.exec_driver_sql("LOCK TABLE events IN EXCLUSIVE MODE")
             positions, done = self._insert_pg(connection, rows, tree)
         else:
-            positions, done = list(connection.execute(
-                sa.insert(events_table).returning(
-                    events_table.c.position, sort_by_parameter_order=True
-                ),
-                rows,
-            ).scalars().all()), False
+            positions, done = _insert_sqlite(connection, rows), False
         if self.write_merkle_leaves and not done:
             # The next leaves of the one log over every stream, under the same lock as the
             # insert (leaf order = commit order, schema/merkle.py).
@@ -803,6 +1018,7 @@ _EVENT_COLUMNS = ("stream_id", "version", "event_id", "type", "schema_version", 
                   "recorded_at", "actor", "device", "prev_hash", "hash")
 _PG_EVENTS = ("INSERT INTO events (" + ", ".join(_EVENT_COLUMNS) + ") VALUES {values}")
 _PG_EVENT_ROW = "(" + ", ".join(["%s"] * len(_EVENT_COLUMNS)) + ")"
+_PG_EVENTS_RETURNING = _PG_EVENTS + " RETURNING position"
 _PG_LEAF_ROW = "(%s::bigint, %s::integer, %s, %s)"
 _PG_EVENTS_AND_LEAVES = (
     "WITH e AS ({events} RETURNING position, stream_id, version, event_id, hash), "
@@ -814,12 +1030,63 @@ _PG_EVENTS_AND_LEAVES = (
 )
 
 
+# SQLite: the events of one append in one statement through the driver (SQLAlchemy's
+# executemany with RETURNING ran one statement per row), values as SQLAlchemy stores them
+# there (a Uuid as 32 hex digits, a DateTime as its UTC fields' text).
+_SQLITE_EVENT_ROW = "(" + ", ".join(["?"] * len(_EVENT_COLUMNS)) + ")"
+_SQLITE_ROWS_PER_STATEMENT = 1000  # (11 parameters a row; SQLite takes 32,766)
+_SQLITE_TIME = "%Y-%m-%d %H:%M:%S.%f"
+
+
+def _insert_sqlite(connection: Connection, rows: list[dict[str, Any]]) -> list[int]:
+    """Insert one stream's `rows`; their positions, in order."""
+    by_version: dict[int, int] = {}
+    for start in range(0, len(rows), _SQLITE_ROWS_PER_STATEMENT):
+        part = rows[start:start + _SQLITE_ROWS_PER_STATEMENT]
+        statement = _PG_EVENTS.format(values=", ".join([_SQLITE_EVENT_ROW] * len(part)))
+        params = tuple(value for row in part for value in (
+            row["stream_id"], row["version"], row["event_id"].hex, row["type"],
+            row["schema_version"], row["payload"], row["recorded_at"].strftime(_SQLITE_TIME),
+            row["actor"], row["device"], row["prev_hash"], row["hash"]))
+        # (RETURNING's row order is not promised: each position is matched by its version)
+        for position, version in connection.exec_driver_sql(
+                f"{statement} RETURNING position, version", params):
+            by_version[int(version)] = int(position)
+    return [by_version[row["version"]] for row in rows]
+
+
 class _Pending(HeadCache):
     """The tree as an earlier part of this same transaction left it (append_many)."""
 
     def __init__(self, state: Appended) -> None:
         super().__init__()
         self.state = state
+
+
+class _Request:
+    """An append waiting for its batch (EventStore._submit): `known_hash` is the stream's
+    head at `expected_version` when this store knows it (the batch then skips the full
+    path); the writer fills in `stored` or `error` and sets `wake`."""
+
+    __slots__ = ("done", "error", "expected_version", "kind", "known_hash", "lead", "prepared",
+                 "stored", "stream_id", "wake")
+
+    def __init__(self, stream_id: str, expected_version: int, prepared: list[_Prepared],
+                 kind: str, known_hash: str | None) -> None:
+        self.stream_id = stream_id
+        self.expected_version = expected_version
+        self.prepared = prepared
+        self.kind = kind
+        self.known_hash = known_hash
+        self.stored: list[StoredEvent] | None = None
+        self.error: BaseException | None = None
+        self.done = False
+        self.lead = False  # its thread holds a leader's slot: it writes the next batch
+        self.wake = threading.Event()
+
+    def answer(self, stored: list[StoredEvent] | None = None,
+               error: BaseException | None = None) -> None:
+        self.stored, self.error, self.done = stored, error, True
 
 
 class _HeadMoved(Exception):
