@@ -7,7 +7,7 @@ import { startClock, stopClock } from "./clock.js";
 import { decidesHere } from "./engine.js";
 import { discardConflict, discardHeld, reapplyConflict, record, sendHeld } from "./outbox.js";
 import { render } from "./hooks.js";
-import { $, H, MODE, S, blocked, canRecord, legal, levelText, nameOf, seatName } from "./store.js";
+import { $, H, MODE, S, blocked, canRecord, legal, levelText, nameOf, queuedCards, queuesAsTapped, seatName } from "./store.js";
 
 /**
  * A button that the page's one click handler dispatches by its data-action (main.js); its
@@ -31,6 +31,7 @@ function actionsView() {
   if (!canRecord() || !S.state.open) {
     return MODE === "viewer" ? html`<div class="viewer-note">Viewer: read-only. Hole cards appear when shown.</div>` : nothing;
   }
+  if (queuesAsTapped()) return queuePanel();
   const hand = S.state.hand;
   if (!hand || !S.state.hand_in_progress) return startPanel();
   if (hand.phase === "betting" && hand.legal) return bettingPanel(hand, hand.legal);
@@ -40,6 +41,18 @@ function actionsView() {
   }
   if (hand.phase === "showdown") return showdownPanel(hand);
   return html`<div class="panel-title">${hand.next_steps.join(" · ")}</div>`;
+}
+
+// Offline without the rules engine here: every entry a hand may need, each queued as tapped
+// (the betting for whoever is then to act, the amount as typed; the board; a show or a muck by
+// seat; the push; the next hand), the server deciding them in order when the network returns.
+function queuePanel() {
+  const typed = S.ui.typed ? parseInt(S.ui.typed, 10) : 0;
+  const board = queuedCards().board.length;
+  const due = board === 0 ? 3 : 1;
+  const main = [button("fold", "Fold", "fold"), button("check", "Check", "check"), button("call", "Call", "call"), button("allin", "All-in", "allin")];
+  const raise = html`<button type="button" class="btn raise primary wide" data-action="raise" data-to=${typed || nothing} ?disabled=${!typed || blocked()}>${typed ? `Bet/raise to ${H.chips(typed)}` : "Bet/raise: type the amount"}</button>`;
+  return html`<div class="panel-title queue-title">Offline: not checked here</div><div class="panel-note queue-note">This tablet cannot check the rules offline: each tap is queued as tapped, for whoever is then to act, and the server decides them in order when the network returns.</div><div class="row actions-main">${main}</div><div class="raise-box"><div class="amount"><span>Bet/raise to</span> <output id="amount" data-amount=${typed}>${typed ? H.chips(typed) : "—"}</output></div><div class="keypad">${KEYS.map((key) => button("key", key, "key", { key }))}</div>${raise}</div><div class="row wrap queue-steps">${board < 5 ? button("open-board", `Board: ${due === 3 ? "flop" : board === 3 ? "turn" : "river"}`, "") : nothing}${button("queue-show", "Show / muck…", "")}${button("award", "Push the pot", "")}${button("start", "Start next hand", "")}</div>`;
 }
 
 export function startPanel() {
@@ -230,9 +243,10 @@ function toolsView() {
 // fills in the player (and an all-in's amount) from the table the previous answer brings.
 function bet(command, words, queuedWords, queued) {
   const l = legal();
-  if (decidesHere()) {
+  if (decidesHere() || queuesAsTapped()) {
     // Offline with the engine here: the screen shows the engine's next player, the engine
-    // fills in who (record, engine.js).
+    // fills in who (record, engine.js). Offline without it: whoever is to act when the
+    // server has the entries before it (outbox.js's resolve).
     record(Object.assign({ player: null }, command, queued || {}), `next to act: ${words}`, { forNext: true });
     return;
   }
@@ -268,12 +282,13 @@ export const actionTaps = {
     bet({ type: "check_call" }, "check", "check/call");
   },
   call() {
-    const l = legal();
-    bet({ type: "check_call" }, `call ${H.chips(l.call)}`, "check/call");
+    // Queued as tapped offline: the amount is the server's to say.
+    const l = queuesAsTapped() ? null : legal();
+    bet({ type: "check_call" }, l ? `call ${H.chips(l.call)}` : "check/call", "check/call");
   },
   allin() {
-    const l = legal();
-    bet({ type: "bet_raise", to: l.max_to }, `all-in ${H.chips(l.max_to)}`, "all-in", { to: "max" });
+    const l = queuesAsTapped() ? null : legal();
+    bet({ type: "bet_raise", to: l ? l.max_to : "max" }, l ? `all-in ${H.chips(l.max_to)}` : "all-in", "all-in", { to: "max" });
   },
   size(el) {
     S.ui.typed = el.dataset.to;
@@ -313,6 +328,12 @@ export const actionTaps = {
     render();
   },
   raise() {
+    if (queuesAsTapped()) {
+      // The amount as typed: the server checks it against the table as it is then.
+      const to = parseInt(S.ui.typed || "0", 10);
+      if (to > 0) bet({ type: "bet_raise", to }, `bet/raise to ${H.chips(to)}`);
+      return;
+    }
     const l = legal();
     const to = amountOf(l);
     if (amountProblem(l, to)) return;
@@ -334,8 +355,18 @@ export const actionTaps = {
     record({ type: "award_pots" }, "push the pots as proposed");
   },
   muck(el) {
+    if (el.dataset.seat) {
+      // Queued as tapped: the player at that seat in the hand the table is at when it is sent.
+      const seat = Number(el.dataset.seat);
+      record({ type: "muck_cards", player: null }, `${seatName(seat)}: muck`, { seat });
+      return;
+    }
     const p = Number(el.dataset.player);
     record({ type: "muck_cards", player: p }, `${nameOf(p)}: muck`);
+  },
+  "queue-show"() {
+    S.ui.sheet = "queue-show";
+    render();
   },
   seat(el) {
     S.ui.sheet = "seat";
