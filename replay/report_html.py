@@ -507,7 +507,7 @@ def render_html(data: Mapping[str, Any], pages: Mapping[str, str] | None = None)
     parts = [
         *_head(title),
         f'<header class="running">{_e(title)}</header>',
-        f"<h1>{_e(title)}</h1>",
+        f"<main><h1>{_e(title)}</h1>",
         '<h2 id="verdict">Verdict</h2>', _verdict_html(data),
         f'<p class="meta">Built by replaying the log{where} through the engine: '
         f'{log["events"]:,} events up to position {log["last_position"]:,}; '
@@ -541,7 +541,7 @@ def render_html(data: Mapping[str, Any], pages: Mapping[str, str] | None = None)
     parts.append(_table_html(("stream", "kind", "version", "head hash"), (
         [_e(h["stream"]), _e(h["kind"]), _e(h["version"]), f'<code>{_e(h["hash"])}</code>']
         for h in log["streams"]), numeric=(2,)))
-    parts.append("</body></html>\n")
+    parts.append("</main></body></html>\n")
     return "\n".join(parts)
 
 
@@ -585,9 +585,10 @@ def render_table_page(data: Mapping[str, Any], table: Mapping[str, Any], index: 
              if page < pages else "")
     return "\n".join([
         *_head(title), f'<header class="running">{_e(title)}</header>',
+        f"<main><h1>{_e(title)}</h1>",
         f'<p class="meta"><a href="{_e(index)}">Back to the index and the verdict</a> '
         f"(verdict: {verdict})</p>", pager, _hand_index(held, ""),
-        _table_hands_html(held, len(hands)), after, "</body></html>\n"])
+        _table_hands_html(held, len(hands)), after, "</main></body></html>\n"])
 
 
 def write_table_pages(data: Mapping[str, Any], table: Mapping[str, Any], out: Path) -> list[Path]:
