@@ -137,7 +137,7 @@ def test_an_outage_mid_hand_with_a_reload_loses_nothing_and_doubles_nothing(
     assert page.inner_text("#status-text").startswith("offline")
     # The last view the tablet had, its entries queued as tapped (the server decides them).
     assert "Ann to act" in page.inner_text(".felt-note")
-    assert "not checked here" in page.inner_text(".queue-title")
+    assert page.inner_text(".queue-title") == "Offline: rules not checked here"
     # Next to act (Cy, the big blind): check/call is one command, so on Ann's screen the Call
     # button records Cy's check.
     page.click("[data-action='call']")
@@ -499,7 +499,8 @@ def test_without_pyodide_two_whole_hands_offline_with_a_reload_are_recorded_once
     go_offline(page)
     queued_tap(page, "[data-action='call']")  # Ann calls 100
     page.wait_for_selector(".outbox .engine[data-engine='missing']", timeout=60_000)
-    assert "cannot check the rules offline" in page.inner_text("#actions")
+    assert page.inner_text(".queue-title") == "Offline: rules not checked here"
+    assert page.inner_text(".outbox .engine").startswith("Not checked on this tablet")
     queued_tap(page, "[data-action='fold']")  # Bob folds
     queued_tap(page, "[data-action='check']")  # Cy checks
     for street in ("2c7d9h", "Js", "Qd"):

@@ -322,13 +322,13 @@ export function renderOutbox() {
     box.className = "outbox";
     const how = S.connection === "offline" ? "Offline: " : "Sending: ";
     parts.push(h("div", { class: "alert-title" }, `${how}${entries} waiting`));
-    if (S.connection === "offline") parts.push(h("div", { class: "alert-text engine", dataset: { engine: engine.state } }, engineWords()));
+    if (S.connection === "offline") parts.push(h("div", { class: "alert-text engine", tabindex: "0", dataset: { engine: engine.state } }, engineWords()));
   }
   if (S.recorded && S.recorded.length && !S.conflict) {
     parts.push(h("ol", { class: "recorded" }, S.recorded.slice().reverse().map((r) =>
       h("li", { dataset: { version: r.version } }, h("b", null, "recorded "), `#${r.version} ${r.label}`))));
   }
-  parts.push(h("ol", { class: "pending" }, S.outbox.map((item, i) =>
+  parts.push(h("ol", { class: "pending", tabindex: "0", "aria-label": "Waiting to be sent" }, S.outbox.map((item, i) =>
     h("li", { class: i === 0 && sending() ? "sending" : "waiting" },
       h("b", null, i === 0 && sending() ? "sending " : "waiting "), item.label,
       item.checked ? h("small", null, " · checked here") : null))));

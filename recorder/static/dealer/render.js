@@ -8,7 +8,7 @@ import { renderActions, renderTools } from "./actions.js";
 import { renderClock } from "./clock.js";
 import { renderOutbox } from "./outbox.js";
 import { renderSheet } from "./sheets.js";
-import { $, H, MODE, S, STREAM, canRecord, levelText, seatName } from "./store.js";
+import { $, H, MODE, S, STREAM, canRecord, levelText, queuesAsTapped, seatName } from "./store.js";
 
 export function render() {
   const t0 = performance.now();
@@ -24,6 +24,8 @@ export function renderAll() {
   document.body.dataset.version = S.state ? S.state.version : "";
   // While a hand is played the phone layouts keep the last entries out of the way (app.css).
   document.body.dataset.inHand = S.state && S.state.hand_in_progress ? "1" : "";
+  // Offline without the rules engine here: the panel that queues every tap (app.css).
+  document.body.dataset.queue = queuesAsTapped() ? "1" : "";
   renderStatus();
   if (!S.state) return;
   renderBar();
