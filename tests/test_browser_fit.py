@@ -18,6 +18,7 @@ from test_browser import (  # noqa: F401  (browser and site are fixtures)
     site,
     tap,
 )
+from test_browser_a11y import violations
 from test_browser_offline import controlled, go_offline, no_pyodide  # noqa: F401
 
 pytestmark = pytest.mark.browser
@@ -153,4 +154,34 @@ def test_offline_without_the_engine_the_actions_are_in_view(
     shot(page, f"fit-{width}x{height}-offline-queue")
     assert outside(page, QUEUE_MUST_SEE) == []
     assert small_or_overlapping(page) == []
+    assert page.errors == []
+
+
+SIX = [(1, "Ann", 400), (2, "Bob", 900), (4, "Cy", 1600), (5, "Dee", 3000), (7, "Eve", 3000),
+       (9, "Flo", 3000)]
+
+
+@pytest.mark.parametrize(("width", "height"), FIVE, ids=[f"{w}x{h}" for w, h in FIVE])
+def test_side_pots_are_clear_of_the_seats_and_the_actions_in_view(
+        browser: Any, site: Site, width: int, height: int) -> None:  # noqa: F811
+    """Six players, three all-in for different amounts before the flop: the main pot and its
+    side pots are drawn clear of every seat, and on the flop the actions of the two players
+    still betting are in view, 48 px or more, none over another."""
+    from web_support import open_table
+
+    open_table(site.recorder, "table-6", players=SIX)
+    page = dealer(browser, site, {"width": width, "height": height}, stream="table-6")
+    tap(page, "[data-action='start']")  # Ann button, Bob SB, Cy BB: Dee first
+    for action in ("call", "call", "call", "allin", "allin", "allin", "call", "call", "fold"):
+        tap(page, f".actions-main [data-action='{action}']")
+    page.wait_for_selector(".sheet .picker")
+    for card in ("Ah", "Kh", "Qd"):
+        page.click(f".pick[data-card='{card}']")
+    page.wait_for_selector(".actions-main [data-action='check']")
+    assert page.locator(".felt .pot:not(.total)").count() >= 3  # the main pot and side pots
+    page.evaluate("() => window.scrollTo(0, 0)")
+    shot(page, f"fit-{width}x{height}-side-pots")
+    assert outside(page) == []
+    assert small_or_overlapping(page) == []
+    assert violations(page) == []  # the side pots' labels readable on the felt (contrast)
     assert page.errors == []

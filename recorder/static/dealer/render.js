@@ -129,6 +129,10 @@ export function markers(s) {
 }
 
 export function renderFelt() {
+  const hand = S.state.hand;
+  // With side pots the felt's note gives way (the seat to act is lit): the pots stay clear of
+  // the seats around the felt (app.css).
+  $("felt").classList.toggle("has-side", !!(hand && S.state.hand_in_progress && hand.pots.length > 1));
   paint(feltView(), $("felt"));
 }
 
