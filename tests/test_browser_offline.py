@@ -19,6 +19,7 @@ from test_browser import (  # noqa: F401  (browser and site are fixtures)
     tap,
     to_act,
 )
+from test_browser_a11y import violations
 from web_support import LEVEL, make_app, make_recorder, open_table
 
 from handlog.engine.table import Level
@@ -527,6 +528,7 @@ def test_without_pyodide_two_whole_hands_offline_with_a_reload_are_recorded_once
     queued_tap(page, "[data-action='fold']")  # Bob folds
     queued_tap(page, "[data-action='call']")  # Cy calls
     shot(page, "dealer-1280x800-offline-queued-as-tapped")
+    assert violations(page) == []  # axe: nothing serious or critical on the queueing panel
     queued = page.evaluate("() => window.handlogTable.outbox()")
     assert len(queued) == 24
     assert "pot_awarded" not in site.stream_types()  # nothing reached the server
