@@ -167,7 +167,7 @@ def _tournament_html(t: Mapping[str, Any]) -> str:
     balanced = ('<span class="good">equal</span>' if ledger["balanced"]
                 else '<span class="bad">DIFFERENT</span>')
     parts.append("<h3>Chip ledger</h3>")
-    parts.append(_table_html(("", "chips"), [
+    parts.append(_table_html(("of the chips", "chips"), [
         [f"{ledger['entries']} entries × {ledger['starting_stack']:,}",
          f"{ledger['starting_chips']:,}"],
         ["less late-entry deductions", f"−{ledger['late_deductions']:,}"],
@@ -244,7 +244,7 @@ def _tournament_html(t: Mapping[str, Any]) -> str:
             "buy_ins", "fees", "bounty_pool", "high_hand_pool", "prizes_paid", "bounties_paid",
             "high_hand_paid", "unaccounted")]
         parts.append("<h3>Money</h3>")
-        parts.append(_table_html(("", "amount"), ([_e(k), _e(_money(v, currency))]
+        parts.append(_table_html(("of the money", "amount"), ([_e(k), _e(_money(v, currency))]
                                                    for k, v in rows), numeric=(1,)))
     parts.append("<h3>Entrants</h3>")
     parts.append(_table_html(
@@ -273,7 +273,7 @@ def _hand_html(h: Mapping[str, Any]) -> str:
                  + (f'; board <span class="cards">{_e(" ".join(h["board"]))}</span>'
                     if h["board"] else "") + "</p>")
     parts.append(_table_html(
-        ("seat", "player", "", "stack at start", "put in", "won", "stack at end", "cards"),
+        ("seat", "player", "role", "stack at start", "put in", "won", "stack at end", "cards"),
         ([_e(p["seat"]), _e(p["name"]), _e(p["role"]), f"{p['stack_start']:,}",
           f"{p['put_in']:,}", f"{p['won']:,}" if p["won"] else "", f"{p['stack_end']:,}",
           f'<span class="cards">{_e(" ".join(p["cards"]))}</span>'

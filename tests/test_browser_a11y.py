@@ -276,4 +276,5 @@ def test_the_as_of_page_the_clock_and_the_report_have_no_serious_violation(
     audit.goto(report.as_uri())
     audit.wait_for_selector("#verdict")
     assert_clean(audit, f"report ({scheme})")
+    assert audit.locator("th:empty").count() == 0  # every column of every table named
     assert table.errors == [] and clock.errors == [] and audit.errors == []
