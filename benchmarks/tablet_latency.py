@@ -9,12 +9,13 @@ chromium and signs in with the table PIN (one set-up: `served_table` and `dealer
 `Tablet` clicks as a dealer would and counts every click.
 
 1. Taps per hand, three-handed: a first hand (not counted: the first hand of a table always
-   waits for its Start tap), then a walk, a raise-and-call, an all-in showdown and a chop,
-   scripted (`HANDS`); `--taps-repeat` rounds, each on a fresh table, the median printed (they
-   do not vary). The driver does what the page offers with the fewest clicks: a preset when
-   one has the amount, else the keypad; the card picker; the winner's cards first at a
-   showdown, the loser mucking where he may (not when a player is all-in: every hand is tabled,
-   TDA 16); Start and Push only when the page still asks for them.
+   waits for its Start tap), then a walk, a raise-and-call, an all-in showdown, a chop and a
+   raise war to showdown, scripted (`HANDS`); `--taps-repeat` rounds, each on a fresh table,
+   the median printed (they do not vary). The driver does what the page offers with the
+   fewest clicks: a preset when one has the amount (one tap where the preset records, else
+   the preset and Raise), else the keypad; All check where offered; the card picker; the
+   winner's cards first at a showdown, the loser mucking where he may (not when a player is
+   all-in: every hand is tabled, TDA 16); Start and Push only when the page still asks.
 2. Online: `--hands` hands (a seeded mix of folds, calls, checks, bets and raises by the preset
    minimum, a quick size or the keypad; facing a bet 70% fold pre-flop, 50% after), the board
    from the card picker, shown hands at showdown, the pot push; hole cards not entered (the
@@ -46,6 +47,12 @@ after run alternately in one session, four runs each, medians of the runs:
     main at c67dc0b     4              18               21    31
     main at b236025     2              13               13    23
     lit-html page       2              13               13    23   (rendering changes no tap)
+  Issue 26 (one run each, this script on both, 1280x800; the raise war is 3 BB, 3x, 3x, a
+  fold and a call, then half the pot, a pot raise and a call on the flop, checked down, both
+  hands shown): main at e8621bc against one-tap presets and All check:
+                     walk  raise-and-call  all-in showdown  chop  raise war
+    main at e8621bc     1              13               13    23         27
+    one-tap presets     1              12               13    17         20
   tap -> updated screen, online p50 / p95; offline (Pyodide) p95; render() p50
     main at b236025    49 / 99 ms;  30 ms;  1.15 ms
     lit-html page      48 / 131 ms; 32 ms;  0.6 ms  (render 0.5x; the taps within the noise)
@@ -188,11 +195,22 @@ class Tablet:
         """A bet or raise to `total`: its preset if one has it, else the keypad."""
         preset = f"[data-action='size'][data-to='{total}']"
         if self.has(preset):
-            self.click(preset)
-        else:
-            for key in str(total):
-                self.click(f"[data-action='key'][data-key='{key}']")
+            self.preset(preset)
+            return
+        for key in str(total):
+            self.click(f"[data-action='key'][data-key='{key}']")
         self.record("[data-action='raise']")
+
+    def preset(self, selector: str) -> None:
+        """Tap a preset: on a page where it records by itself, that is the entry; on an older
+        page it fills the amount and Raise records it."""
+        version = self.page.get_attribute("body", "data-version")
+        self.click(selector)
+        if self.page.evaluate("v => document.body.dataset.version !== v || "
+                              "window.handlogTable.outbox().length > 0", version):
+            self.recorded(version)
+        else:
+            self.record("[data-action='raise']")
 
     def show(self, state: Any, player: int, cards: Sequence[str]) -> None:
         """`player` shows `cards`: his picker (open by itself for the first to show, else
@@ -222,10 +240,16 @@ HANDS: dict[str, dict[str, Any]] = {
                                    ("raise", 400), ("fold",)], "board": "AhKh2d", "show": []},
     "all-in showdown": {"betting": [("allin",), ("fold",), ("call",)],
                         "board": "AhKh2d7c3s", "show": ["AsAd", "QcQd"]},
-    "chop": {"betting": [("call",), ("call",)] + [("check",)] * 10, "board": "AhKdQsJc9h",
-             "show": ["Ts2c", "Tc3d", None]},
+    "chop": {"betting": [("call",), ("call",), ("check",)] + [("checks-around",)] * 3,
+             "board": "AhKdQsJc9h", "show": ["Ts2c", "Tc3d", None]},
+    # Raise, re-raise, re-raise before the flop, a raise on the flop, checked down, both hands
+    # shown: the presets by their labels (3 BB, 3x the bet, half the pot, the pot).
+    "raise war": {"betting": [("preset", "3 BB"), ("preset", "3×"), ("preset", "3×"), ("fold",),
+                              ("call",), ("preset", "½ pot"), ("preset", "Pot"), ("call",),
+                              ("checks-around",), ("checks-around",)],
+                  "board": "2c7d9hJs3h", "show": ["AsAd", "QcQd"]},
 }
-ORDER = ("walk", "raise-and-call", "all-in showdown", "chop")
+ORDER = ("walk", "raise-and-call", "all-in showdown", "chop", "raise war")
 
 
 def pairs(cards: str) -> list[str]:
@@ -257,7 +281,20 @@ def play_script(tablet: Tablet, script: dict[str, Any]) -> None:
                     continue
                 step = ("fold",)  # an older page: a Fold for each
                 betting.insert(0, ("folds-to-bb",))
-            if step[0] == "raise":
+            if step[0] == "checks-around":
+                # Nobody has acted on this street: one tap on the tools row's shortcut when the
+                # page offers it (each check its own entry), else a Check each.
+                shortcut = "#tools [data-action='checks-around']"
+                if tablet.has(shortcut):
+                    tablet.record(shortcut)
+                    continue
+                acting = [s for s in state["seats"] if s.get("in_hand") and not s.get("folded")
+                          and not s.get("all_in") and s["stack"] > 0]
+                betting[:0] = [("check",)] * (len(acting) - 1)
+                step = ("check",)
+            if step[0] == "preset":
+                tablet.preset(f"[data-action='size']:has-text('{step[1]}')")
+            elif step[0] == "raise":
                 tablet.amount(step[1])
             else:
                 tablet.record(f".actions-main [data-action='{step[0]}']")
@@ -393,9 +430,11 @@ def finish_hand(tablet: Tablet, rng: random.Random) -> None:
                     amount = str(sizes[min(1, len(sizes) - 1)]["to"])
                     for key in amount:
                         tablet.click(f"[data-action='key'][data-key='{key}']")
+                    tablet.record("[data-action='raise']")
                 elif rng.random() < 0.5 and len(sizes) > 1:
-                    tablet.click(f"[data-action='size'][data-to='{sizes[1]['to']}']")
-                tablet.record("[data-action='raise']")
+                    tablet.preset(f"[data-action='size'][data-to='{sizes[1]['to']}']")
+                else:
+                    tablet.record("[data-action='raise']")
             elif facing and roll < fold_share:
                 tablet.record("[data-action='fold']")
             elif facing:

@@ -46,7 +46,8 @@ def offline_note() -> str:
         return ""
     return ("tablets offline: entries are queued as tapped and decided by the server when the "
             "network returns, not checked on the tablet (its rules engine needs Pyodide: "
-            "npm ci --prefix web)")
+            "npm ci --prefix web); a tablet still records whole hands offline (the betting, "
+            "the board, the shows, the push, the next hand) and says it cannot check them")
 
 
 SCHEMA = ENGINE.parent / "schema"

@@ -171,7 +171,7 @@ def _tournament_html(t: Mapping[str, Any]) -> str:
     balanced = ('<span class="good">equal</span>' if ledger["balanced"]
                 else '<span class="bad">DIFFERENT</span>')
     parts.append("<h3>Chip ledger</h3>")
-    parts.append(_table_html(("", "chips"), [
+    parts.append(_table_html(("of the chips", "chips"), [
         [f"{ledger['entries']} entries × {ledger['starting_stack']:,}",
          f"{ledger['starting_chips']:,}"],
         ["less late-entry deductions", f"−{ledger['late_deductions']:,}"],
@@ -248,7 +248,7 @@ def _tournament_html(t: Mapping[str, Any]) -> str:
             "buy_ins", "fees", "bounty_pool", "high_hand_pool", "prizes_paid", "bounties_paid",
             "high_hand_paid", "unaccounted")]
         parts.append("<h3>Money</h3>")
-        parts.append(_table_html(("", "amount"), ([_e(k), _e(_money(v, currency))]
+        parts.append(_table_html(("of the money", "amount"), ([_e(k), _e(_money(v, currency))]
                                                    for k, v in rows), numeric=(1,)))
     parts.append("<h3>Entrants</h3>")
     parts.append(_table_html(
@@ -277,7 +277,7 @@ def _hand_html(h: Mapping[str, Any]) -> str:
                  + (f'; board <span class="cards">{_e(" ".join(h["board"]))}</span>'
                     if h["board"] else "") + "</p>")
     parts.append(_table_html(
-        ("seat", "player", "", "stack at start", "put in", "won", "stack at end", "cards"),
+        ("seat", "player", "role", "stack at start", "put in", "won", "stack at end", "cards"),
         ([_e(p["seat"]), _e(p["name"]), _e(p["role"]), f"{p['stack_start']:,}",
           f"{p['put_in']:,}", f"{p['won']:,}" if p["won"] else "", f"{p['stack_end']:,}",
           f'<span class="cards">{_e(" ".join(p["cards"]))}</span>'
@@ -547,7 +547,7 @@ def render_html(data: Mapping[str, Any], pages: Mapping[str, str] | None = None)
     parts = [
         *_head(title),
         f'<header class="running">{_e(title)}</header>',
-        f"<h1>{_e(title)}</h1>",
+        f"<main><h1>{_e(title)}</h1>",
         '<h2 id="verdict">Verdict</h2>', _verdict_html(data),
         f'<p class="meta">Built by replaying the log{where} through the engine: '
         f'{log["events"]:,} events up to position {log["last_position"]:,}; '
@@ -583,7 +583,7 @@ def render_html(data: Mapping[str, Any], pages: Mapping[str, str] | None = None)
     parts.append(_table_html(("stream", "kind", "version", "head hash"), (
         [_e(h["stream"]), _e(h["kind"]), _e(h["version"]), f'<code>{_e(h["hash"])}</code>']
         for h in log["streams"]), numeric=(2,)))
-    parts.append("</body></html>\n")
+    parts.append("</main></body></html>\n")
     return "\n".join(parts)
 
 
@@ -627,9 +627,10 @@ def render_table_page(data: Mapping[str, Any], table: Mapping[str, Any], index: 
              if page < pages else "")
     return "\n".join([
         *_head(title), f'<header class="running">{_e(title)}</header>',
+        f"<main><h1>{_e(title)}</h1>",
         f'<p class="meta"><a href="{_e(index)}">Back to the index and the verdict</a> '
         f"(verdict: {verdict})</p>", pager, _hand_index(held, ""),
-        _table_hands_html(held, len(hands)), after, "</body></html>\n"])
+        _table_hands_html(held, len(hands)), after, "</main></body></html>\n"])
 
 
 def write_table_pages(data: Mapping[str, Any], table: Mapping[str, Any], out: Path) -> list[Path]:

@@ -344,8 +344,8 @@ def test_an_amount_below_the_minimum_cannot_be_sent_and_a_huge_one_asks_once(
     assert page.inner_text("[data-action='raise']") == "Raise to 200 min"
     assert "below the minimum 200" in page.inner_text("#amount-note")
     shot(page, "dealer-1280x800-below-minimum")
-    page.click("[data-action='size'][data-to='300']")  # 3 BB: the button is on again
-    assert page.inner_text("[data-action='raise']") == "Raise to 300"
+    page.click("[data-action='key'][data-key='00']")  # 15000: above all-in, still off
+    assert page.is_disabled("[data-action='raise']")
     assert site.stream_types() == before
     tap(page, "[data-action='fold']")
     assert to_act(page) == "Bob"

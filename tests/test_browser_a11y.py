@@ -61,8 +61,12 @@ def violations(page: Any) -> list[dict[str, Any]]:
 
 
 def assert_clean(page: Any, where: str) -> None:
+    """No critical or serious violation, and the page's landmarks: one main region and a
+    first-level heading (axe rates their absence only moderate)."""
     found = violations(page)
     assert not found, f"{where}:\n" + json.dumps(found, indent=1)
+    assert page.locator("main, [role=main]").count() == 1, f"{where}: no main landmark"
+    assert page.locator("h1").count() >= 1, f"{where}: no heading"
 
 
 THEMES = ("dark", "light")
@@ -225,3 +229,52 @@ def test_the_dealers_event_list_is_reached_by_keyboard(browser: Any, site: Site)
     stops = focus_walk(page, 80)
     assert "events" in stops
     assert page.evaluate("() => document.querySelector('#events').tabIndex") == 0
+
+
+@pytest.fixture(scope="module")
+def demo(tmp_path_factory: Any) -> Iterator[tuple[str, str, Path]]:
+    """A 12-player demo tournament played out on two tables (hands, eliminations, prizes),
+    served; its address, a table's stream and its audit report written as HTML."""
+    from click.testing import CliRunner
+
+    from handlog.recorder.cli import cli
+    from handlog.recorder.service import Recorder
+    from handlog.schema.store import open_store
+
+    folder = tmp_path_factory.mktemp("a11y-demo")
+    url = f"sqlite:///{folder / 'demo.db'}"
+    made = CliRunner().invoke(cli, ["demo", "--players", "12", "--tables", "2", "--seed", "7",
+                                    "--db", url])
+    assert made.exit_code == 0, made.output
+    report = folder / "report.html"
+    written = CliRunner().invoke(cli, ["report", "--db", url, "--out", str(report)])
+    assert written.exit_code in (0, 1), written.output
+    recorder = Recorder(open_store(url))
+    heads = recorder.store.streams()
+    table = next(h.stream_id for h in heads if h.kind == "table")
+    app, _auth = make_app(recorder, level_for=lambda _s, _f: None)
+    with serve_in_thread(app) as base:
+        yield base, table, report
+    recorder.store.close()
+
+
+@pytest.mark.parametrize("scheme", THEMES)
+def test_the_as_of_page_the_clock_and_the_report_have_no_serious_violation(
+        browser: Any, demo: tuple[str, str, Path], scheme: str) -> None:  # noqa: F811
+    """A table's page as it stood at an earlier version (read-only), the room's clock screen,
+    and the auditor's report (a file opened in the browser), with landmarks and a heading."""
+    base, stream, report = demo
+    table = themed_page(browser, scheme)
+    table.goto(f"{base}/view/{stream}?at=40")
+    table.wait_for_selector("#lines li")
+    assert_clean(table, f"as-of ({scheme})")
+    clock = themed_page(browser, scheme, {"width": 1280, "height": 720})
+    clock.goto(f"{base}/clock")  # the room's (its one tournament)
+    clock.wait_for_selector("[data-clock]")
+    assert_clean(clock, f"clock ({scheme})")
+    audit = themed_page(browser, scheme)
+    audit.goto(report.as_uri())
+    audit.wait_for_selector("#verdict")
+    assert_clean(audit, f"report ({scheme})")
+    assert audit.locator("th:empty").count() == 0  # every column of every table named
+    assert table.errors == [] and clock.errors == [] and audit.errors == []

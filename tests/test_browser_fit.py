@@ -18,6 +18,8 @@ from test_browser import (  # noqa: F401  (browser and site are fixtures)
     site,
     tap,
 )
+from test_browser_a11y import violations
+from test_browser_offline import controlled, go_offline, no_pyodide  # noqa: F401
 
 pytestmark = pytest.mark.browser
 
@@ -59,6 +61,18 @@ SMALL_OR_OVERLAPPING = """([targets, least]) => {
                          `${Math.round(r.width)}x${Math.round(r.height)}`);
         }
     }
+    // No two targets over each other.
+    const all = Array.from(document.querySelectorAll(targets.join(', ')));
+    for (let i = 0; i < all.length; i += 1) {
+        const a = all[i].getBoundingClientRect();
+        for (let j = i + 1; j < all.length; j += 1) {
+            const b = all[j].getBoundingClientRect();
+            if (a.left < b.right - 1 && b.left < a.right - 1 && a.top < b.bottom - 1 &&
+                b.top < a.bottom - 1)
+                out.push(`"${all[i].textContent.trim().slice(0, 20)}" over ` +
+                         `"${all[j].textContent.trim().slice(0, 20)}"`);
+        }
+    }
     const seats = Array.from(document.querySelectorAll('#ring .seat:not(.empty)'));
     for (const pot of document.querySelectorAll('.felt .pot')) {
         const p = pot.getBoundingClientRect();
@@ -79,11 +93,11 @@ def small_or_overlapping(page: Any) -> list[str]:
     return list(page.evaluate(SMALL_OR_OVERLAPPING, [list(TARGETS), 48]))
 
 
-def outside(page: Any) -> list[str]:
+def outside(page: Any, must_see: tuple[str, ...] = MUST_SEE) -> list[str]:
     """What must be seen but is not, with the page scrolled to its top (a tap may have
     scrolled it: the dealer does not)."""
     page.evaluate("() => window.scrollTo(0, 0)")
-    return list(page.evaluate(OUTSIDE, list(MUST_SEE)))
+    return list(page.evaluate(OUTSIDE, list(must_see)))
 
 
 @pytest.mark.parametrize(("width", "height"), SIZES, ids=[f"{w}x{h}" for w, h in SIZES])
@@ -111,4 +125,63 @@ def test_the_table_and_the_controls_are_in_view_while_betting(
         tops = page.evaluate("""() => Array.from(document.querySelectorAll('.actions-main .btn'))
             .map(b => b.getBoundingClientRect().top)""")
         assert min(tops) >= height / 2, tops
+    assert page.errors == []
+
+
+# The five sizes of issue 26, offline without the tablet's engine (the README's first command:
+# no Pyodide): the panel that queues every tap as tapped.
+FIVE = [(390, 844), (412, 915), (768, 1024), (1024, 768), (1280, 800)]
+QUEUE_MUST_SEE = (".actions-main .btn", "#amount", ".keypad .btn", "[data-action='raise']")
+
+
+@pytest.mark.parametrize(("width", "height"), FIVE, ids=[f"{w}x{h}" for w, h in FIVE])
+def test_offline_without_the_engine_the_actions_are_in_view(
+        browser: Any, site: Site, no_pyodide: Any, width: int, height: int) -> None:  # noqa: F811
+    """Offline with entries waiting (the box of what is still to send above the panel): Fold,
+    Check, Call, All-in, the amount, its keypad and Bet/raise all in view, 48 px or more,
+    none over another."""
+    page = dealer(browser, site, {"width": width, "height": height})
+    controlled(page)
+    tap(page, "[data-action='start']")
+    go_offline(page)
+    page.click("[data-action='call']")
+    page.wait_for_selector(".outbox .engine[data-engine='missing']", state="attached",
+                           timeout=60_000)
+    page.click("[data-action='fold']")
+    page.click("[data-action='key'][data-key='5']")
+    page.click("[data-action='key'][data-key='00']")
+    page.wait_for_selector(".queue-title")
+    shot(page, f"fit-{width}x{height}-offline-queue")
+    assert outside(page, QUEUE_MUST_SEE) == []
+    assert small_or_overlapping(page) == []
+    assert page.errors == []
+
+
+SIX = [(1, "Ann", 400), (2, "Bob", 900), (4, "Cy", 1600), (5, "Dee", 3000), (7, "Eve", 3000),
+       (9, "Flo", 3000)]
+
+
+@pytest.mark.parametrize(("width", "height"), FIVE, ids=[f"{w}x{h}" for w, h in FIVE])
+def test_side_pots_are_clear_of_the_seats_and_the_actions_in_view(
+        browser: Any, site: Site, width: int, height: int) -> None:  # noqa: F811
+    """Six players, three all-in for different amounts before the flop: the main pot and its
+    side pots are drawn clear of every seat, and on the flop the actions of the two players
+    still betting are in view, 48 px or more, none over another."""
+    from web_support import open_table
+
+    open_table(site.recorder, "table-6", players=SIX)
+    page = dealer(browser, site, {"width": width, "height": height}, stream="table-6")
+    tap(page, "[data-action='start']")  # Ann button, Bob SB, Cy BB: Dee first
+    for action in ("call", "call", "call", "allin", "allin", "allin", "call", "call", "fold"):
+        tap(page, f".actions-main [data-action='{action}']")
+    page.wait_for_selector(".sheet .picker")
+    for card in ("Ah", "Kh", "Qd"):
+        page.click(f".pick[data-card='{card}']")
+    page.wait_for_selector(".actions-main [data-action='check']")
+    assert page.locator(".felt .pot:not(.total)").count() >= 3  # the main pot and side pots
+    page.evaluate("() => window.scrollTo(0, 0)")
+    shot(page, f"fit-{width}x{height}-side-pots")
+    assert outside(page) == []
+    assert small_or_overlapping(page) == []
+    assert violations(page) == []  # the side pots' labels readable on the felt (contrast)
     assert page.errors == []

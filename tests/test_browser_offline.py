@@ -19,6 +19,7 @@ from test_browser import (  # noqa: F401  (browser and site are fixtures)
     tap,
     to_act,
 )
+from test_browser_a11y import violations
 from web_support import LEVEL, make_app, make_recorder, open_table
 
 from handlog.engine.table import Level
@@ -135,7 +136,9 @@ def test_an_outage_mid_hand_with_a_reload_loses_nothing_and_doubles_nothing(
     page.reload()  # no network: the page comes from the service worker, the queue from storage
     page.wait_for_selector(".outbox .pending li >> nth=1")
     assert page.inner_text("#status-text").startswith("offline")
-    assert to_act(page) == "Ann"  # the last view the tablet had (the server decides the rest)
+    # The last view the tablet had, its entries queued as tapped (the server decides them).
+    assert "Ann to act" in page.inner_text(".felt-note")
+    assert page.inner_text(".queue-title") == "Offline: rules not checked here"
     # Next to act (Cy, the big blind): check/call is one command, so on Ann's screen the Call
     # button records Cy's check.
     page.click("[data-action='call']")
@@ -455,3 +458,123 @@ def test_a_new_level_while_offline_the_server_starts_the_hand_at_it_and_holds_th
                                        if e.version > started.version]
         assert page.errors == []
         recorder.store.close()
+
+
+def queued_tap(page: Any, selector: str) -> None:
+    """Tap while offline (no engine here) and wait until the entry is in the queue."""
+    count = len(page.evaluate("() => window.handlogTable.outbox()"))
+    page.click(selector)
+    page.wait_for_function(f"() => window.handlogTable.outbox().length > {count}")
+
+
+def queued_cards(page: Any, opener: str, cards: str) -> None:
+    """Open a picker offline and tap the cards (recorded on the last one)."""
+    count = len(page.evaluate("() => window.handlogTable.outbox()"))
+    page.click(opener)
+    page.wait_for_selector(".sheet .picker")
+    for k in range(0, len(cards), 2):
+        page.click(f"[data-action='pick'][data-card='{cards[k:k + 2]}']")
+    page.wait_for_function(f"() => window.handlogTable.outbox().length > {count}")
+
+
+def queued_show(page: Any, name: str, cards: str) -> None:
+    """Show or muck…, the player's name, the two cards."""
+    seat = next(s["seat"] for s in page.evaluate("() => window.handlogTable.state().seats")
+                if s.get("player") == name)
+    page.click("[data-action='queue-show']")
+    queued_cards(page, f".sheet [data-action='queue-pick'][data-seat='{seat}']", cards)
+
+
+def test_without_pyodide_two_whole_hands_offline_with_a_reload_are_recorded_once_in_order(
+        browser: Any, site: Site, no_pyodide: Any) -> None:  # noqa: F811
+    """The README's first command only (no Pyodide: /vendor/pyodide/ answers 404). The network
+    goes in the first hand and stays gone for the rest of it and the next: the page says it
+    cannot check the rules, offers every entry (the betting for whoever is to act, the amount
+    as typed, the board, the shows by seat, the push, the next hand) and queues each tap;
+    a reload offline keeps the queue; back online the server's log holds every tap once, in
+    the order tapped, each with the event id it got on the tablet."""
+    page = dealer(browser, site)
+    controlled(page)
+    assert page.evaluate("async () => (await fetch('/vendor/pyodide/pyodide.mjs')).status") == 404
+    tap(page, "[data-action='start']")  # Ann (button) 1000, Bob SB 3000, Cy BB 3000, 50/100
+    go_offline(page)
+    queued_tap(page, "[data-action='call']")  # Ann calls 100
+    page.wait_for_selector(".outbox .engine[data-engine='missing']", timeout=60_000)
+    assert page.inner_text(".queue-title") == "Offline: rules not checked here"
+    assert page.inner_text(".outbox .engine").startswith("Not checked on this tablet")
+    queued_tap(page, "[data-action='fold']")  # Bob folds
+    queued_tap(page, "[data-action='check']")  # Cy checks
+    for street in ("2c7d9h", "Js", "Qd"):
+        queued_cards(page, "[data-action='open-board']", street)
+        queued_tap(page, "[data-action='check']")  # Cy
+        queued_tap(page, "[data-action='check']")  # Ann
+    queued_show(page, "Cy", "KsKh")  # Cy shows first
+    queued_show(page, "Ann", "AsAh")  # Ann wins
+    queued_tap(page, "[data-action='award']")
+    queued_tap(page, "[data-action='start']")  # hand 2: Bob button, Cy SB, Ann BB
+    queued_tap(page, "[data-action='call']")  # Bob calls 100
+    queued_tap(page, "[data-action='call']")  # Cy completes
+    queued_tap(page, "[data-action='check']")  # Ann checks
+    before = page.evaluate("() => window.handlogTable.outbox()")
+    page.reload()  # no network: the page from the service worker, the queue from storage
+    page.wait_for_selector(".outbox .engine[data-engine='missing']", timeout=60_000)
+    assert [q["event_id"] for q in page.evaluate("() => window.handlogTable.outbox()")] == [
+        q["event_id"] for q in before]
+    queued_cards(page, "[data-action='open-board']", "3c8dTh")
+    for key in "300":
+        page.click(f"[data-action='key'][data-key='{key}']")
+    queued_tap(page, "[data-action='raise']")  # Cy bets 300
+    queued_tap(page, "[data-action='allin']")  # Ann all-in: 1050 (1150 after hand 1, BB 100)
+    queued_tap(page, "[data-action='fold']")  # Bob folds
+    queued_tap(page, "[data-action='call']")  # Cy calls
+    shot(page, "dealer-1280x800-offline-queued-as-tapped")
+    assert violations(page) == []  # axe: nothing serious or critical on the queueing panel
+    queued = page.evaluate("() => window.handlogTable.outbox()")
+    assert len(queued) == 24
+    assert "pot_awarded" not in site.stream_types()  # nothing reached the server
+
+    go_online(page)
+    drained(page, timeout=120_000)
+    assert page.locator(".outbox").is_hidden()  # nothing refused, nothing held
+    events = site.recorder.store.read(STREAM)
+    assert len({e.event_id for e in events}) == len(events)
+    ids = [q["event_id"] for q in queued]
+    mine = sorted((e for e in events if str(e.event_id) in ids), key=lambda e: e.version)
+    assert [str(e.event_id) for e in mine] == ids  # every tap once, in the order tapped
+    called, checked, dealt, shown = "player_called", "player_checked", "board_dealt", "cards_shown"
+    assert [(e.type, e.payload.get("amount", e.payload.get("to"))) for e in mine] == [
+        (called, 100), ("player_folded", None), (checked, None),
+        (dealt, None), (checked, None), (checked, None),
+        (dealt, None), (checked, None), (checked, None),
+        (dealt, None), (checked, None), (checked, None),
+        (shown, None), (shown, None), ("pot_awarded", 250),
+        ("hand_started", None), (called, 100), (called, 50), (checked, None),
+        (dealt, None), ("bet_made", 300), ("raise_made", 1050), ("player_folded", None),
+        (called, 750)]
+    assert page.errors == []
+
+
+def test_without_pyodide_a_tap_the_server_refuses_is_named_to_the_dealer(
+        browser: Any, site: Site, no_pyodide: Any) -> None:  # noqa: F811
+    """Queued as tapped offline, a raise below the minimum reaches the server when the network
+    returns: it is refused, and the dealer sees which tap, whose, and the rule; the taps after
+    it are held for him (sent or discarded), not dropped."""
+    page = dealer(browser, site)
+    controlled(page)
+    tap(page, "[data-action='start']")
+    go_offline(page)
+    queued_tap(page, "[data-action='call']")  # Ann calls 100
+    page.wait_for_selector(".outbox .engine[data-engine='missing']", timeout=60_000)
+    for key in "150":
+        page.click(f"[data-action='key'][data-key='{key}']")
+    queued_tap(page, "[data-action='raise']")  # Bob "raises to 150": below the minimum 200
+    queued_tap(page, "[data-action='fold']")
+    go_online(page)
+    page.wait_for_selector(".alert.refused")
+    assert page.inner_text(".alert .alert-title") == "Refused: Bob: bet/raise to 150"
+    assert "Held: 1 entry" in page.inner_text(".outbox")
+    assert site.stream_types()[-1] == "player_called"
+    page.click(".outbox [data-action='send-held']")
+    drained(page)
+    assert site.stream_types()[-1] == "player_folded"
+    assert page.errors == []

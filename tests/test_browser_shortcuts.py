@@ -68,3 +68,45 @@ def test_all_fold_to_the_big_blind_is_one_tap_recording_each_fold(
     page.wait_for_function("() => !window.handlogTable.outbox().length")
     assert page.locator("[data-action='folds-to-bb']").count() == 0
     assert page.errors == []
+
+
+def test_a_preset_is_one_tap_and_all_check_records_each_check_in_turn(
+        browser: Any, site: Site) -> None:  # noqa: F811
+    """A preset records its bet or raise in one tap (the same event as the keypad and Raise);
+    after the flop, with nobody acted yet, "All check" records a check for each player in turn,
+    exactly as tapping Check for each (their players and order), and the picker for the turn
+    opens."""
+    page = dealer(browser, site)
+    tap(page, "[data-action='start']")  # Ann (button), Bob SB, Cy BB
+    assert page.locator("#tools [data-action='checks-around']").count() == 0  # pre-flop
+    tap(page, "[data-action='size'][data-to='300']")  # Ann: 3 BB, one tap
+    assert site.stream_types()[-1] == "raise_made"
+    tap(page, "[data-action='call']")  # Bob
+    tap(page, "[data-action='call']")  # Cy: the flop is due
+    page.wait_for_selector(".sheet .picker")
+    for card in ("Ah", "Kh", "Qd"):
+        page.click(f".pick[data-card='{card}']")
+    shortcut = page.locator("#tools [data-action='checks-around']")
+    shortcut.wait_for()
+    assert "All check (3)" in shortcut.inner_text()
+    box = shortcut.bounding_box()
+    assert box is not None and box["height"] >= 48
+    page.click("#tools [data-action='checks-around']")
+    page.wait_for_selector(".sheet .picker")  # the turn is due
+    page.wait_for_function("() => !window.handlogTable.outbox().length")
+    events = _hand_events(site, 1)
+    decoded = [e.decode() for e in events]
+    raised = next(e for e in decoded if getattr(e, "TYPE", "") == "raise_made")
+    assert raised.to == 300
+    dealt = [e.type for e in events].index("board_dealt")
+    checks = [e for e in decoded[dealt:] if getattr(e, "TYPE", "") == "player_checked"]
+    # Bob, Cy, then Ann on the button: the order of the hand, each once.
+    seats = decoded[0].seats
+    assert [seats[e.player] for e in checks] == [3, 5, 1]
+    assert len({e.event_id for e in events}) == len(events)
+    # Once someone has bet, there is nothing to check around.
+    tap(page, "[data-action='pick'][data-card='2c']")
+    page.wait_for_selector("#tools [data-action='checks-around']")
+    tap(page, "[data-action='size']:not(.size-all-in) >> nth=0")  # Bob bets the minimum
+    assert page.locator("[data-action='checks-around']").count() == 0
+    assert page.errors == []

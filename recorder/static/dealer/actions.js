@@ -7,7 +7,7 @@ import { startClock, stopClock } from "./clock.js";
 import { decidesHere } from "./engine.js";
 import { discardConflict, discardHeld, reapplyConflict, record, sendHeld } from "./outbox.js";
 import { render } from "./hooks.js";
-import { $, H, MODE, S, blocked, canRecord, legal, levelText, nameOf, seatName } from "./store.js";
+import { $, H, MODE, S, blocked, canRecord, legal, levelText, nameOf, queuedCards, queuesAsTapped, seatName } from "./store.js";
 
 /**
  * A button that the page's one click handler dispatches by its data-action (main.js); its
@@ -31,6 +31,7 @@ function actionsView() {
   if (!canRecord() || !S.state.open) {
     return MODE === "viewer" ? html`<div class="viewer-note">Viewer: read-only. Hole cards appear when shown.</div>` : nothing;
   }
+  if (queuesAsTapped()) return queuePanel();
   const hand = S.state.hand;
   if (!hand || !S.state.hand_in_progress) return startPanel();
   if (hand.phase === "betting" && hand.legal) return bettingPanel(hand, hand.legal);
@@ -40,6 +41,18 @@ function actionsView() {
   }
   if (hand.phase === "showdown") return showdownPanel(hand);
   return html`<div class="panel-title">${hand.next_steps.join(" · ")}</div>`;
+}
+
+// Offline without the rules engine here: every entry a hand may need, each queued as tapped
+// (the betting for whoever is then to act, the amount as typed; the board; a show or a muck by
+// seat; the push; the next hand), the server deciding them in order when the network returns.
+function queuePanel() {
+  const typed = S.ui.typed ? parseInt(S.ui.typed, 10) : 0;
+  const board = queuedCards().board.length;
+  const due = board === 0 ? 3 : 1;
+  const main = [button("fold", "Fold", "fold"), button("check", "Check", "check"), button("call", "Call", "call"), button("allin", "All-in", "allin")];
+  const raise = html`<button type="button" class="btn raise primary wide" data-action="raise" data-to=${typed || nothing} ?disabled=${!typed || blocked()}>${typed ? `Bet/raise to ${H.chips(typed)}` : "Bet/raise: type the amount"}</button>`;
+  return html`<div class="panel-title queue-title">Offline: rules not checked here</div><div class="panel-note queue-note">This tablet cannot check the rules offline: each tap is queued as tapped, for whoever is then to act, and the server decides them in order when the network returns.</div><div class="row actions-main">${main}</div><div class="raise-box"><div class="amount"><span>Bet/raise to</span> <output id="amount" data-amount=${typed}>${typed ? H.chips(typed) : "—"}</output></div><div class="keypad">${KEYS.map((key) => button("key", key, "key", { key }))}</div>${raise}</div><div class="row wrap queue-steps">${board < 5 ? button("open-board", `Board: ${due === 3 ? "flop" : board === 3 ? "turn" : "river"}`, "") : nothing}${button("queue-show", "Show / muck…", "")}${button("award", "Push the pot", "")}${button("start", "Start next hand", "")}</div>`;
 }
 
 export function startPanel() {
@@ -133,6 +146,26 @@ export function foldsToBigBlind(hand, legal) {
   return seats.filter((x) => x.seat !== big.seat && x.stack > 0).length;
 }
 
+/**
+ * How many checks end a betting round after the flop from here: nobody has acted on this
+ * street yet (no bet, the first player after the button to act), so each player who can act
+ * checks in turn. 0 when it is not that moment, or while entries wait to be sent.
+ * @param {any} hand
+ * @param {any} legal
+ */
+export function checksAround(hand, legal) {
+  if (hand.phase !== "betting" || !hand.board.length || S.outbox.length || !legal.check) return 0;
+  const seats = S.state.seats.filter((x) => x.in_hand && !x.folded);
+  if (seats.some((x) => x.bet > 0)) return 0;
+  const acting = seats.filter((x) => !x.all_in && x.stack > 0);
+  const button = S.state.seats.find((x) => x.button);
+  const from = button ? button.seat : 0;
+  // The first to act after the flop: the first of them to the button's left.
+  const first = acting.slice().sort((a, b) => ((a.seat - from + 99) % 99 || 99) - ((b.seat - from + 99) % 99 || 99))[0];
+  if (!first || first.seat !== legal.seat) return 0;
+  return acting.length;
+}
+
 const KEYS = ["1", "2", "3", "4", "5", "6", "7", "8", "9", "00", "0", "⌫"];
 
 /** The amount, its presets, the keypad and the Raise button. */
@@ -214,8 +247,8 @@ export function showdownPanel(hand) {
 
 export function renderTools() {
   const hand = S.state && S.state.hand;
-  const walk = canRecord() && S.state && S.state.open && S.state.hand_in_progress && hand && hand.legal
-    ? foldsToBigBlind(hand, hand.legal) : 0;
+  const ready = canRecord() && S.state && S.state.open && S.state.hand_in_progress && hand && hand.legal && !queuesAsTapped();
+  const walk = ready ? Math.max(foldsToBigBlind(hand, hand.legal), checksAround(hand, hand.legal)) : 0;
   $("tools").classList.toggle("has-walk", walk > 1);
   paint(toolsView(), $("tools"));
 }
@@ -223,11 +256,14 @@ export function renderTools() {
 function toolsView() {
   if (!canRecord() || !S.state.open) return nothing;
   const hand = S.state.hand;
+  // Queued as tapped offline: the tools that need no table the tablet cannot see.
+  if (queuesAsTapped()) return html`${hand ? button("undo", "Undo", "tool") : nothing}${button("misdeal", "Misdeal", "tool")}`;
   const inHand = S.state.hand_in_progress;
   const betting = inHand && hand.phase === "betting";
   // The walk in one tap, first in the row (the main buttons keep their places and sizes).
   const walk = betting && hand.legal ? foldsToBigBlind(hand, hand.legal) : 0;
-  return html`${walk > 1 ? button("folds-to-bb", `All fold to BB (${walk})`, "tool folds-to-bb", { value: walk }) : nothing}${hand ? button("undo", "Undo", "tool") : nothing}${betting ? html`${button("clock", "Clock", "tool")}${button("out-of-turn", "Out of turn…", "tool")}` : nothing}${betting && hand.legal ? button("tray-toggle", S.trayOpen ? "Hide chips" : "Chips pushed…", "tool") : nothing}${inHand ? html`${button("misdeal", "Misdeal", "tool")}${button("exposed", "Exposed card", "tool")}` : nothing}${S.me.role === "director" && hand ? button("director", "Director…", "tool") : nothing}`;
+  const checks = betting && hand.legal ? checksAround(hand, hand.legal) : 0;
+  return html`${walk > 1 ? button("folds-to-bb", `All fold to BB (${walk})`, "tool folds-to-bb", { value: walk }) : nothing}${checks > 1 ? button("checks-around", `All check (${checks})`, "tool checks-around", { value: checks }) : nothing}${hand ? button("undo", "Undo", "tool") : nothing}${betting ? html`${button("clock", "Clock", "tool")}${button("out-of-turn", "Out of turn…", "tool")}` : nothing}${betting && hand.legal ? button("tray-toggle", S.trayOpen ? "Hide chips" : "Chips pushed…", "tool") : nothing}${inHand ? html`${button("misdeal", "Misdeal", "tool")}${button("exposed", "Exposed card", "tool")}` : nothing}${S.me.role === "director" && hand ? button("director", "Director…", "tool") : nothing}`;
 }
 
 // A betting action for the player to act. Tapped while earlier entries are still waiting (in
@@ -241,7 +277,10 @@ function bet(command, words, queuedWords, queued) {
     record(Object.assign({ player: null }, command, queued || {}), `next to act: ${words}`, { forNext: true });
     return;
   }
-  if (!S.outbox.length) {
+  // Nothing waiting: the player on screen (the server's last view, offline too). Else, and
+  // offline with no one to act on screen: whoever is to act once the entries before it are
+  // recorded (outbox.js's resolve).
+  if (!S.outbox.length && l) {
     record(Object.assign({ player: l.player }, command), `${l.name}: ${words}`);
     return;
   }
@@ -272,17 +311,30 @@ export const actionTaps = {
   check() {
     bet({ type: "check_call" }, "check", "check/call");
   },
+  // Everyone checks on a street after the flop: one tap, each check its own entry, in turn
+  // (the same facts as tapping Check for each); the picker for the next card then opens.
+  "checks-around"(el) {
+    const count = Number(el.dataset.value || 0);
+    const hand = S.state.hand;
+    if (!hand || !hand.legal || checksAround(hand, hand.legal) !== count) return;
+    for (let k = 0; k < count; k += 1) bet({ type: "check_call" }, "check", "check");
+  },
   call() {
     const l = legal();
-    bet({ type: "check_call" }, `call ${H.chips(l.call)}`, "check/call");
+    bet({ type: "check_call" }, l ? `call ${H.chips(l.call)}` : "check/call", "check/call");
   },
   allin() {
     const l = legal();
-    bet({ type: "bet_raise", to: l.max_to }, `all-in ${H.chips(l.max_to)}`, "all-in", { to: "max" });
+    bet({ type: "bet_raise", to: l ? l.max_to : "max" }, l ? `all-in ${H.chips(l.max_to)}` : "all-in", "all-in", { to: "max" });
   },
+  // A preset is the action itself: one tap records the bet or raise to its amount (Undo takes
+  // a slip back); the keypad and the Raise button are for any other amount.
   size(el) {
-    S.ui.typed = el.dataset.to;
-    render();
+    const l = legal();
+    const to = Number(el.dataset.to);
+    if (!l || amountProblem(l, to)) return;
+    const verb = l.raise_kind === "bet" ? "bet" : "raise to";
+    bet({ type: "bet_raise", to }, `${verb} ${H.chips(to)}`, `bet/raise to ${H.chips(to)}`);
   },
   "tray-toggle"() {
     S.trayOpen = !S.trayOpen;
@@ -318,6 +370,12 @@ export const actionTaps = {
     render();
   },
   raise() {
+    if (queuesAsTapped()) {
+      // The amount as typed: the server checks it against the table as it is then.
+      const to = parseInt(S.ui.typed || "0", 10);
+      if (to > 0) bet({ type: "bet_raise", to }, `bet/raise to ${H.chips(to)}`, `bet/raise to ${H.chips(to)}`);
+      return;
+    }
     const l = legal();
     const to = amountOf(l);
     if (amountProblem(l, to)) return;
@@ -344,8 +402,18 @@ export const actionTaps = {
     record({ type: "award_pots" }, "push the pots as proposed");
   },
   muck(el) {
+    if (el.dataset.seat) {
+      // Queued as tapped: the player at that seat in the hand the table is at when it is sent.
+      const seat = Number(el.dataset.seat);
+      record({ type: "muck_cards", player: null }, `${seatName(seat)}: muck`, { seat });
+      return;
+    }
     const p = Number(el.dataset.player);
     record({ type: "muck_cards", player: p }, `${nameOf(p)}: muck`);
+  },
+  "queue-show"() {
+    S.ui.sheet = "queue-show";
+    render();
   },
   seat(el) {
     S.ui.sheet = "seat";

@@ -4,10 +4,11 @@
 
 import { html, nothing } from "../lit.js";
 import { record, render, renderSheet } from "./hooks.js";
-import { H, RANKS, S, SUITS, canRecord, freshUi, nameOf } from "./store.js";
+import { H, RANKS, S, SUITS, canRecord, freshUi, nameOf, queuedCards, queuesAsTapped, seatName } from "./store.js";
 
 export function knownCards() {
   const known = new Set(S.state.hand ? S.state.hand.known_cards : []);
+  if (queuesAsTapped()) for (const c of queuedCards().seen) known.add(c);
   for (const c of S.ui.picked) known.delete(c);
   return known;
 }
@@ -50,6 +51,7 @@ export function unshown(sd) {
 export function openShow(position) {
   S.ui.sheet = "show";
   S.ui.player = position;
+  S.ui.queuedSeat = null;
   // Hole cards the dealer recorded are the ones shown: preselected, one tap to confirm.
   const seat = S.state.seats.find((x) => x.position === position && x.in_hand);
   S.ui.preset = !!(seat && seat.hole && seat.hole.length === 2);
@@ -88,7 +90,7 @@ export function picker(count, title, confirmAction, confirmLabel) {
     }
   }
   const ready = S.ui.picked.length === count;
-  return html`<div class="sheet-title">${title}</div>${S.ui.sheet === "show" ? showChoices() : nothing}<div class="picker">${picks}</div><div class="row sheet-actions"><button type="button" class="btn" data-action="close">Cancel</button><button type="button" class="btn" data-action="clear-pick">Clear</button><button type="button" class="btn primary" data-action=${confirmAction} ?disabled=${!ready}>${confirmLabel} ${H.cardsText(S.ui.picked)}</button></div>`;
+  return html`<div class="sheet-title">${title}</div>${S.ui.sheet === "show" && !S.ui.queuedSeat ? showChoices() : nothing}<div class="picker">${picks}</div><div class="row sheet-actions"><button type="button" class="btn" data-action="close">Cancel</button><button type="button" class="btn" data-action="clear-pick">Clear</button><button type="button" class="btn primary" data-action=${confirmAction} ?disabled=${!ready}>${confirmLabel} ${H.cardsText(S.ui.picked)}</button></div>`;
 }
 
 /** @type {Record<string, (el: any) => void>} */
@@ -102,6 +104,15 @@ export const cardTaps = {
     openShow(Number(el.dataset.player));
     render();
   },
+  // Offline, queued as tapped: the hand shown at a seat (queue-show's sheet).
+  "queue-pick"(el) {
+    S.ui.sheet = "show";
+    S.ui.player = null;
+    S.ui.queuedSeat = Number(el.dataset.seat);
+    S.ui.preset = false;
+    S.ui.picked = [];
+    render();
+  },
   "open-hole"(el) {
     S.ui.sheet = "hole";
     S.ui.player = Number(el.dataset.player);
@@ -110,7 +121,8 @@ export const cardTaps = {
   },
   pick(el) {
     const card = el.dataset.card;
-    const limit = { board: S.state.hand.board_due || 1, show: 2, hole: 2, "expose-card": 1 }[S.ui.sheet] || 1;
+    const due = queuesAsTapped() ? (queuedCards().board.length ? 1 : 3) : S.state.hand.board_due || 1;
+    const limit = { board: due, show: 2, hole: 2, "expose-card": 1 }[S.ui.sheet] || 1;
     if (S.ui.picked.includes(card)) S.ui.picked = S.ui.picked.filter((c) => c !== card);
     else if (S.ui.picked.length < limit) S.ui.picked.push(card);
     else if (limit === 1) S.ui.picked = [card];
@@ -137,6 +149,11 @@ export const cardTaps = {
   },
   show() {
     const cards = S.ui.picked.slice();
+    const seat = S.ui.queuedSeat;
+    if (seat) {
+      record({ type: "show_cards", player: null, cards: cards.join("") }, `${seatName(seat)} shows ${H.cardsText(cards)}`, { seat });
+      return;
+    }
     record({ type: "show_cards", player: S.ui.player, cards: cards.join("") }, `${nameOf(S.ui.player)} shows ${H.cardsText(cards)}`);
   },
   hole() {

@@ -7,8 +7,9 @@
 // shows, the award and its pot push, and the start of the next hand. Its answer is the table
 // view the server's own view code builds (recorder/offline_view.py), so the screen offline is
 // what the server will show. The server decides every entry again when it arrives.
-// Without Pyodide on the server (a machine that ran only the README's first command) the page
-// says so, and taps are queued unchecked.
+// Without Pyodide on the server (a machine that ran only the README's first command), or while
+// it starts, the page says so and offers every entry, each queued as tapped (store.js's
+// queuesAsTapped, actions.js's queuePanel); the server decides them when the network returns.
 
 import { stepTo } from "./cards.js";
 import { S } from "./store.js";
@@ -25,10 +26,15 @@ export function watchEngine(callback) {
   onChange = callback;
 }
 
+function changed() {
+  S.engine = engine.state;
+  onChange();
+}
+
 export function loadEngine() {
   if (loading) return loading;
   engine.state = "loading";
-  onChange();
+  changed();
   loading = (async () => {
     try {
       const url = "/vendor/pyodide/pyodide.mjs";
@@ -48,7 +54,7 @@ export function loadEngine() {
       engine.why = `the rules engine could not start on this tablet (${e instanceof Error ? e.message : e}): is Pyodide installed on the handlog server (npm ci --prefix web)?`;
       loading = null;
     }
-    onChange();
+    changed();
   })();
   return loading;
 }

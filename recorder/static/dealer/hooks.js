@@ -36,9 +36,10 @@ export function renderAlert() {
  * Record a command through the outbox (outbox.js).
  * @param {any} command
  * @param {string} label
+ * @param {any} [options] outbox.js's record options
  */
-export function record(command, label) {
-  return wired.record(command, label);
+export function record(command, label, options) {
+  return wired.record(command, label, options);
 }
 
 /**

@@ -41,7 +41,9 @@ export function saveOutbox() {
 /**
  * @param {any} command
  * @param {string} label
- * @param {{forNext?: boolean, auto?: boolean}} [options] auto: a step the page takes by itself
+ * @param {{forNext?: boolean, auto?: boolean, seat?: number}} [options] auto: a step the page
+ *   takes by itself; seat: the command's player is whoever sits there in the hand the table is
+ *   at when it is sent (a show or a muck queued offline, after a start the tablet did not see)
  */
 export function record(command, label, options) {
   if (!canRecord() || !S.state || blocked()) return;
@@ -72,6 +74,7 @@ export function record(command, label, options) {
     command,
     label,
     for_next: forNext,
+    seat: options && options.seat !== undefined ? options.seat : null,
     checked: !!decided,
     // What the tablet's engine said the table would be after it: the server, deciding it
     // again, may differ (a level, a break or a move recorded meanwhile on the tournament).
@@ -107,8 +110,16 @@ export function facts(view) {
     (view.seats || []).map((s) => [s.seat, s.stack, s.bet, s.folded])]);
 }
 
-// The player to act now (after every answer so far) for an entry tapped as "next to act".
+// The player to act now (after every answer so far) for an entry tapped as "next to act"; the
+// player in the hand at the seat an entry queued offline names.
 function resolve(item) {
+  if (item.seat !== null && item.seat !== undefined) {
+    const at = S.state && S.state.hand_in_progress ? S.state.seats.find((s) => s.seat === item.seat && s.in_hand) : null;
+    if (!at) return false;
+    item.command.player = at.position;
+    item.seat = null;
+    return true;
+  }
   if (!item.for_next) return true;
   const legal = S.state && S.state.hand && S.state.hand_in_progress ? S.state.hand.legal : null;
   if (!legal) return false;
@@ -136,7 +147,9 @@ export async function flush() {
         saveOutbox();
       }
       if (!resolve(item)) {
-        refuse(item, { rule: "turn", message: "nobody is to act on the table as it is now", legal: [] }, 0);
+        refuse(item, item.seat !== null && item.seat !== undefined
+          ? { rule: "seat", message: `nobody at seat ${item.seat} is in the hand on the table as it is now`, legal: [] }
+          : { rule: "turn", message: "nobody is to act on the table as it is now", legal: [] }, 0);
         render();
         continue;
       }
@@ -288,7 +301,7 @@ function sending() {
 function engineWords() {
   if (engine.state === "ready") return "Checked on this tablet by the rules engine (the same as the server's): betting, the board, the shows, the push and the next hand, which starts by itself after the push. A new level, a break or a move the director records meanwhile is not known here: the server decides every entry again when the network returns, and says so if the table changed.";
   if (engine.state === "loading") return "Starting the rules engine on this tablet…";
-  return `Not checked on this tablet: ${engine.why || "no rules engine here"}. They are queued as tapped; the server decides them when the network returns.`;
+  return `Not checked on this tablet: ${engine.why || "no rules engine here"}. Every entry is queued as tapped and kept on this tablet (a reload keeps them); the server decides them, in order, when the network returns, and names here any it refuses.`;
 }
 
 // What this tablet has recorded, what is waiting (the first one on its way), what failed:
@@ -324,13 +337,13 @@ export function renderOutbox() {
     box.className = "outbox";
     const how = S.connection === "offline" ? "Offline: " : "Sending: ";
     parts.push(h("div", { class: "alert-title" }, `${how}${entries} waiting`));
-    if (S.connection === "offline") parts.push(h("div", { class: "alert-text engine", dataset: { engine: engine.state } }, engineWords()));
+    if (S.connection === "offline") parts.push(h("div", { class: "alert-text engine", tabindex: "0", dataset: { engine: engine.state } }, engineWords()));
   }
   if (S.recorded && S.recorded.length && !S.conflict) {
     parts.push(h("ol", { class: "recorded" }, S.recorded.slice().reverse().map((r) =>
       h("li", { dataset: { version: r.version } }, h("b", null, "recorded "), `#${r.version} ${r.label}`))));
   }
-  parts.push(h("ol", { class: "pending" }, S.outbox.map((item, i) =>
+  parts.push(h("ol", { class: "pending", tabindex: "0", "aria-label": "Waiting to be sent" }, S.outbox.map((item, i) =>
     h("li", { class: i === 0 && sending() ? "sending" : "waiting" },
       h("b", null, i === 0 && sending() ? "sending " : "waiting "), item.label,
       item.checked ? h("small", null, " · checked here") : null))));

@@ -8,7 +8,7 @@ import { renderActions, renderTools } from "./actions.js";
 import { renderClock } from "./clock.js";
 import { renderOutbox } from "./outbox.js";
 import { renderSheet } from "./sheets.js";
-import { $, H, MODE, S, STREAM, canRecord, levelText, seatName } from "./store.js";
+import { $, H, MODE, S, STREAM, canRecord, levelText, queuesAsTapped, seatName } from "./store.js";
 
 export function render() {
   const t0 = performance.now();
@@ -24,6 +24,8 @@ export function renderAll() {
   document.body.dataset.version = S.state ? S.state.version : "";
   // While a hand is played the phone layouts keep the last entries out of the way (app.css).
   document.body.dataset.inHand = S.state && S.state.hand_in_progress ? "1" : "";
+  // Offline without the rules engine here: the panel that queues every tap (app.css).
+  document.body.dataset.queue = queuesAsTapped() ? "1" : "";
   renderStatus();
   if (!S.state) return;
   renderBar();
@@ -127,6 +129,10 @@ export function markers(s) {
 }
 
 export function renderFelt() {
+  const hand = S.state.hand;
+  // With side pots the felt's note gives way (the seat to act is lit): the pots stay clear of
+  // the seats around the felt (app.css).
+  $("felt").classList.toggle("has-side", !!(hand && S.state.hand_in_progress && hand.pots.length > 1));
   paint(feltView(), $("felt"));
 }
 

@@ -7,7 +7,7 @@ import { html, nothing, render as paint } from "../lit.js";
 import { picker } from "./cards.js";
 import { record } from "./outbox.js";
 import { render, renderAlert } from "./hooks.js";
-import { $, H, S, busy, canRecord, nameOf } from "./store.js";
+import { $, H, S, busy, canRecord, nameOf, queuedCards, queuesAsTapped, seatName } from "./store.js";
 
 export function renderSheet() {
   const sheet = $("sheet");
@@ -28,11 +28,20 @@ function sheetView() {
   const hand = S.state.hand;
   const s = S.ui.sheet;
   if (s === "board" && hand) {
-    const due = hand.board_due || 1;
-    const street = hand.board.length ? (hand.board.length === 3 ? "turn" : "river") : "flop";
+    const dealt = queuesAsTapped() ? queuedCards().board.length : hand.board.length;
+    const due = queuesAsTapped() ? (dealt ? 1 : 3) : hand.board_due || 1;
+    const street = dealt ? (dealt === 3 ? "turn" : "river") : "flop";
     return picker(due, `Deal the ${street}: pick ${due} card${due > 1 ? "s" : ""}`, "deal", `Deal ${street}`);
   }
-  if (s === "show") return picker(2, `${nameOf(S.ui.player)} shows: pick 2 cards`, "show", `${nameOf(S.ui.player)} shows`);
+  if (s === "show") {
+    const name = S.ui.queuedSeat ? seatName(S.ui.queuedSeat) : nameOf(S.ui.player);
+    return picker(2, `${name} shows: pick 2 cards`, "show", `${name} shows`);
+  }
+  if (s === "queue-show") {
+    // Offline, queued as tapped: by seat (the server finds who sits there in its hand).
+    const players = S.state.seats.filter((seat) => seat.player);
+    return html`<div class="sheet-title">Show or muck: whose hand?</div><div class="row wrap">${players.map((seat) => html`<button type="button" class="btn" data-action="queue-pick" data-seat=${seat.seat}>${seat.player} shows</button><button type="button" class="btn" data-action="muck" data-seat=${seat.seat}>${seat.player} mucks</button>`)}</div>${CLOSE}`;
+  }
   if (s === "hole") return picker(2, `Hole cards of ${nameOf(S.ui.player)} (optional)`, "hole", "Deal");
   if (s === "expose-card") {
     return picker(1, `Card exposed for ${nameOf(S.ui.player)} (${S.ui.inDeal ? "in the deal" : "by the player"})`, "expose", "Exposed:");

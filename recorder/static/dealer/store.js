@@ -32,11 +32,12 @@ export const S = {
   busy: null, // {until, message}: the server answered 503 (its store); the retry waits until then
   trayOpen: false, // the chip tray is shown (a tool toggles it)
   autoAt: null, // the version at which the page last took a step by itself (once each)
+  engine: "off", // the state of the rules engine on this tablet (engine.js keeps it here)
 };
 
 export function freshUi() {
   return { sheet: null, player: null, picked: [], typed: "", inDeal: true, place: 0, key: null,
-    tray: [[]], said: "nothing" };
+    tray: [[]], said: "nothing", queuedSeat: null };
 }
 
 export function $(id) {
@@ -69,7 +70,35 @@ export function nameOf(position) {
  * waiting entries: its sheets (the board, a hand to show) are the next step.
  */
 export function busy() {
-  return (S.outbox.length > 0 && !(S.state && S.state.predicted)) || S.conflict !== null;
+  return (S.outbox.length > 0 && !(S.state && S.state.predicted) && !queuesAsTapped()) || S.conflict !== null;
+}
+
+/**
+ * Offline without the rules engine on this tablet (Pyodide not installed on the server, or
+ * still starting): the page cannot check the rules, so it offers every entry the dealer may
+ * need (the betting, the board, the shows, the push, the next hand) and queues each as tapped;
+ * the server decides them, in order, when the network returns.
+ */
+export function queuesAsTapped() {
+  return S.connection === "offline" && S.engine !== "ready" && canRecord() && !!(S.state && S.state.open);
+}
+
+/**
+ * Queued as tapped: the cards of the board of the hand being dealt, the server's and those
+ * queued since (none once a new hand is queued), and every card queued shown.
+ * @returns {{board: string[], seen: string[]}}
+ */
+export function queuedCards() {
+  const hand = S.state && S.state.hand;
+  let board = hand && S.state.hand_in_progress ? hand.board.slice() : [];
+  const seen = [];
+  for (const item of S.outbox) {
+    const c = item.command;
+    if (c.type === "start_hand") board = [];
+    if (c.type === "deal_board") board = board.concat(c.cards.match(/../g) || []);
+    if (c.type === "show_cards") seen.push(...(c.cards.match(/../g) || []));
+  }
+  return { board, seen: board.concat(seen) };
 }
 
 /** A conflict or a refusal waits for the dealer: nothing is recorded until he decides. */
