@@ -1,0 +1,112 @@
+"""The room's paper (issue 25, item 6) through `handlog print`: seat cards, payout receipts,
+chip-count vouchers and the day's bag sheet printed to PDF from demo tournaments and read back
+(pypdf, the dev extras' PDF reader), on SQLite and PostgreSQL."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from click.testing import CliRunner
+from pypdf import PdfReader
+
+from handlog.recorder.cli import cli
+from handlog.recorder.service import Actor, Recorder
+from handlog.recorder.tournament_service import Tournaments
+from handlog.schema.store import open_store
+
+DIRECTOR = Actor("td", "director", "test")
+
+
+def printed(db_url: str, tmp_path: Path, kind: str, *args: str) -> str:
+    out = tmp_path / f"{kind}.pdf"
+    result = CliRunner().invoke(cli, ["print", kind, "--db", db_url, *args, "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    return "\n".join(page.extract_text() for page in PdfReader(out).pages)
+
+
+def two_demos(db_url: str) -> None:
+    """demo-5 played to a winner with a chip count at the first break; demo-6 stopped after
+    12 hands, its tables counted at the end of the day (the log's stacks)."""
+    runner = CliRunner()
+    assert runner.invoke(cli, ["db", "upgrade", "--db", db_url]).exit_code == 0
+    for args in (("--seed", "5", "--chip-count"), ("--seed", "6", "--hands", "12")):
+        played = runner.invoke(cli, ["demo", "--db", db_url, "--players", "9", "--tables", "2",
+                                     *args])
+        assert played.exit_code == 0, played.output
+    with open_store(db_url) as store:
+        t = Tournaments(Recorder(store))
+        for table in t.state("demo-6").tables:
+            seats = t.table("demo-6", table).state.seats
+            t.count_stacks("demo-6", table, "end_of_day", {s.player: s.stack for s in seats},
+                           DIRECTOR)
+
+
+def test_seat_cards_receipts_vouchers_and_the_bag_sheet_print_to_pdf(
+        db_url: str, tmp_path: Path) -> None:
+    """Each document names every player it concerns with the log's figures: seat cards the
+    table and seat with how he came to it, receipts the prizes with the signature line,
+    vouchers the counted stacks, the bag sheet each table's end-of-day counts and total."""
+    two_demos(db_url)
+    with open_store(db_url) as store:
+        t = Tournaments(Recorder(store))
+        done, running = t.state("demo-5"), t.state("demo-6")
+        counts = {x.player: x.counted for c in running.counts for x in c.counts}
+        tables = {tb: [e for e in running.seated_at(tb)] for tb in running.tables}
+        broke = {x.player: x.counted for x in done.counts[0].counts}
+    cards = printed(db_url, tmp_path, "seat-cards", "--tournament", "demo-6")
+    for e in running.remaining:
+        assert f"Table {e.table} · Seat {e.seat}" in cards and e.name in cards
+    why = re.findall(r"\nWhy\n(.*)\n", cards)
+    assert len(why) == len(running.remaining) == cards.count("Seat card")
+    assert set(why) <= {"initial draw", "late entry", "balance", "table broken",
+                        "final table drawn"}, why
+    one = running.remaining[0]
+    only = printed(db_url, tmp_path, "seat-cards", "--tournament", "demo-6", "--player",
+                   one.name)
+    assert only.count("Seat card") == 1 and one.name in only
+
+    receipts = printed(db_url, tmp_path, "receipts", "--tournament", "demo-5")
+    assert done.prizes is not None
+    for award in done.prizes.awards:
+        assert f"USD {award.amount / 100:,.2f}" in receipts
+        assert f"Prize (place {award.place})" in receipts
+        assert done.entrant(award.player).name in receipts  # type: ignore[union-attr]
+    assert receipts.count("Player's signature") == len({a.player for a in done.prizes.awards})
+
+    vouchers = printed(db_url, tmp_path, "vouchers", "--tournament", "demo-5")
+    assert vouchers.count("Chip-count voucher") == len(broke)
+    for chips in broke.values():
+        assert f"{chips:,}" in vouchers
+    assert "break, level" in vouchers and "Player's signature" in vouchers
+
+    bags = printed(db_url, tmp_path, "bag-sheet", "--tournament", "demo-6")
+    for table, seated in tables.items():
+        assert f"Table {table}" in bags
+        assert f"{sum(counts[e.player] for e in seated):,}" in bags
+        for e in seated:
+            assert e.name in bags
+    assert "Bag no." in bags and "end of the day" in bags
+
+
+def test_print_says_what_is_missing_and_what_to_do(db_url: str, tmp_path: Path) -> None:
+    """No traceback: a day with no end-of-day count, a tournament not in the log, two
+    tournaments and none named, and an unknown player each get one line naming the field."""
+    two_demos(db_url)
+    runner = CliRunner()
+
+    def refused(*args: str) -> str:
+        result = runner.invoke(cli, ["print", *args, "--db", db_url, "--out",
+                                     str(tmp_path / "x.pdf")])
+        assert result.exit_code == 1 and "Traceback" not in result.output, result.output
+        return result.output
+
+    assert "no end-of-day chip count" in refused("bag-sheet", "--tournament", "demo-5")
+    assert "tournament: give one of demo-5, demo-6" in refused("seat-cards", "--tournament",
+                                                               "nope")
+    assert "tournament: give one of" in refused("receipts")
+    assert "player: no entry 'Nobody'" in refused("vouchers", "--tournament", "demo-5",
+                                                  "--player", "Nobody")
+    assert "receipts are printed once the prizes are awarded" in refused(
+        "receipts", "--tournament", "demo-6")
+    assert not (tmp_path / "x.pdf").exists()
