@@ -416,6 +416,7 @@ PAPER: dict[str, str] = {
     "high_hand": "High-hand jackpot",
     "total": "Total paid",
     "counted": "Chips counted",
+    "ruled": "Stack as ruled",
     "occasion": "Counted at",
     "bag": "Bag no.",
     "sign_player": "Player's signature",

@@ -17,7 +17,7 @@ import base64
 import hashlib
 import io
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 from html import escape as html_escape
 from xml.sax.saxutils import escape
@@ -32,12 +32,12 @@ from handlog.engine.tournament_events import (
     PlayerMoved,
     PlayerRegistered,
     SeatsDrawn,
-    StackCount,
+    StackCorrected,
+    StacksCounted,
 )
 from handlog.engine.tournament_state import TournamentState, fold_tournament
 from handlog.engine.words import PAPER, reason
 from handlog.replay.report_pdf import BODY, GRID, H1, H2, SMALL
-from handlog.schema.codec import format_utc
 from handlog.schema.store import EventStore, StoredEvent
 
 KINDS = ("seat-cards", "receipts", "vouchers", "bag-sheet")
@@ -161,7 +161,8 @@ def _seat_cards(state: TournamentState, stored: Sequence[StoredEvent],
                   (PAPER["why"], reason(why) if why else "")]
         fields += [(PAPER["stack"], stack)] if stack else []
         fields += [(PAPER["level"], str(at_level) if at_level else "before the start")]
-        fields += [(PAPER["recorded"], format_utc(when))] if when != datetime.min else []
+        fields += [(PAPER["recorded"], when.strftime("%Y-%m-%d %H:%M UTC"))] \
+            if when != datetime.min else []
         cards.append(Card(PAPER["seat-cards"],
                           f"{PAPER['table']} {e.table} · {PAPER['seat']} {e.seat}",
                           tuple(fields)))
@@ -201,47 +202,68 @@ def _receipts(state: TournamentState, _stored: Sequence[StoredEvent],
             for p in sorted(lines, key=lambda p: order.get(p, (0, p)))]
 
 
-def _latest_counts(state: TournamentState, occasions: Iterable[str]
-                   ) -> dict[str, tuple[str, str, int, StackCount]]:
-    """player -> (table, occasion, level, count) of his last count on one of `occasions`."""
+@dataclass(frozen=True)
+class _Counted:
+    table: str
+    occasion: str
+    level: int
+    counted: int
+    ruled: int
+    """The stack as the director ruled it after this count (the counted one, unless a
+    correction said otherwise)."""
+
+
+def _latest_counts(stored: Sequence[StoredEvent], occasions: Iterable[str]
+                   ) -> dict[str, _Counted]:
+    """player -> his last count on one of `occasions`, with the director's ruling on it."""
     wanted = set(occasions)
-    latest = {}
-    for count in state.counts:
-        if count.occasion in wanted:
-            for x in count.counts:
-                latest[x.player] = (count.table, count.occasion, count.level, x)
+    latest: dict[str, _Counted] = {}
+    for item in stored:
+        event = item.decode()
+        if isinstance(event, StacksCounted) and event.occasion in wanted:
+            for x in event.counts:
+                latest[x.player] = _Counted(event.table, event.occasion, event.level,
+                                            x.counted, x.counted)
+        elif isinstance(event, StackCorrected) and event.player in latest:
+            latest[event.player] = replace(latest[event.player],
+                                           ruled=event.computed + event.amount)
     return latest
 
 
-def _vouchers(state: TournamentState, _stored: Sequence[StoredEvent],
+def _vouchers(state: TournamentState, stored: Sequence[StoredEvent],
               wanted: set[str] | None) -> list[Card]:
-    """One voucher per player counted: his last counted stack, for him to sign."""
-    latest = _latest_counts(state, ("break", "end_of_day"))
-    return [Card(PAPER["vouchers"], _chips(x.counted),
-                 ((PAPER["player"], _name(state, p)), (PAPER["entry"], p),
-                  (PAPER["table"], table), (PAPER["counted"], _chips(x.counted)),
-                  (PAPER["occasion"], f"{reason(occasion)}, {PAPER['level'].lower()} {level}")),
-                 (PAPER["sign_player"], PAPER["sign_director"]))
-            for p, (table, occasion, level, x) in sorted(latest.items(),
-                                                         key=lambda i: (i[1][0], i[0]))
-            if wanted is None or p in wanted]
+    """One voucher per player counted: his last counted stack (and the stack ruled, when the
+    director corrected it), for him to sign."""
+    latest = _latest_counts(stored, ("break", "end_of_day"))
+    cards = []
+    for p, c in sorted(latest.items(), key=lambda i: (i[1].table, i[0])):
+        if wanted is not None and p not in wanted:
+            continue
+        ruled = [(PAPER["ruled"], _chips(c.ruled))] if c.ruled != c.counted else []
+        cards.append(Card(PAPER["vouchers"], _chips(c.ruled), (
+            (PAPER["player"], _name(state, p)), (PAPER["entry"], p), (PAPER["table"], c.table),
+            (PAPER["counted"], _chips(c.counted)), *ruled,
+            (PAPER["occasion"], f"{reason(c.occasion)}, {PAPER['level'].lower()} {c.level}")),
+            (PAPER["sign_player"], PAPER["sign_director"])))
+    return cards
 
 
-def _bag_sheet(state: TournamentState, _stored: Sequence[StoredEvent],
+def _bag_sheet(state: TournamentState, stored: Sequence[StoredEvent],
                wanted: set[str] | None) -> list[Card]:
-    """One sheet per table from its end-of-day counts; the bag number is written by hand."""
-    by_table: dict[str, list[tuple[str, StackCount]]] = {}
-    for p, (table, _occasion, _level, x) in _latest_counts(state, ("end_of_day",)).items():
+    """One sheet per table from its end-of-day counts (as ruled); the bag number is written
+    by hand."""
+    by_table: dict[str, list[tuple[str, int]]] = {}
+    for p, c in _latest_counts(stored, ("end_of_day",)).items():
         if wanted is None or p in wanted:
-            by_table.setdefault(table, []).append((p, x))
+            by_table.setdefault(c.table, []).append((p, c.ruled))
     header = (PAPER["seat"], PAPER["player"], PAPER["entry"], PAPER["stack"], PAPER["bag"],
               PAPER["sign_player"])
+    seats = {e.player: e.seat for e in state.entrants}
     cards = []
     for table in sorted(by_table):
-        seats = {e.player: e.seat for e in state.entrants}
-        rows = sorted(((str(seats.get(p, 0) or ""), _name(state, p), p, _chips(x.counted), "",
-                        "") for p, x in by_table[table]), key=lambda r: (len(r[0]), r[0]))
-        total = sum(x.counted for _p, x in by_table[table])
+        rows = sorted(((str(seats.get(p, 0) or ""), _name(state, p), p, _chips(chips), "", "")
+                       for p, chips in by_table[table]), key=lambda r: (len(r[0]), r[0]))
+        total = sum(chips for _p, chips in by_table[table])
         cards.append(Card(PAPER["bag-sheet"], f"{PAPER['table']} {table}",
                           ((PAPER["total_chips"], _chips(total)),
                            (PAPER["occasion"], reason("end_of_day") + " ("

@@ -27,7 +27,9 @@ def printed(db_url: str, tmp_path: Path, kind: str, *args: str) -> str:
 
 def two_demos(db_url: str) -> None:
     """demo-5 played to a winner with a chip count at the first break; demo-6 stopped after
-    12 hands, its tables counted at the end of the day (the log's stacks)."""
+    12 hands, its tables counted at the end of the day (`handlog tournament count
+    --end-of-day`), the first player counted 100 over the log's stack and the director
+    ruling that the log's stands."""
     runner = CliRunner()
     assert runner.invoke(cli, ["db", "upgrade", "--db", db_url]).exit_code == 0
     for args in (("--seed", "5", "--chip-count"), ("--seed", "6", "--hands", "12")):
@@ -36,10 +38,17 @@ def two_demos(db_url: str) -> None:
         assert played.exit_code == 0, played.output
     with open_store(db_url) as store:
         t = Tournaments(Recorder(store))
-        for table in t.state("demo-6").tables:
-            seats = t.table("demo-6", table).state.seats
-            t.count_stacks("demo-6", table, "end_of_day", {s.player: s.stack for s in seats},
-                           DIRECTOR)
+        stacks = {table: [(s.player, s.stack) for s in t.table("demo-6", table).state.seats]
+                  for table in t.state("demo-6").tables}
+    off = next(iter(stacks.values()))[0]
+    for table, seats in stacks.items():
+        counted = [f"{p}={chips + (100 if (p, chips) == off else 0)}" for p, chips in seats]
+        done = runner.invoke(cli, ["tournament", "count", "demo-6", table, "--end-of-day",
+                                   "--db", db_url, *[x for c in counted for x in ("--stack", c)]])
+        assert done.exit_code == 0, done.output
+    ruled = runner.invoke(cli, ["tournament", "correct-stack", "demo-6", off[0], "--stack",
+                                str(off[1]), "--reason", "the log stands", "--db", db_url])
+    assert ruled.exit_code == 0, ruled.output
 
 
 def test_seat_cards_receipts_vouchers_and_the_bag_sheet_print_to_pdf(
@@ -51,7 +60,8 @@ def test_seat_cards_receipts_vouchers_and_the_bag_sheet_print_to_pdf(
     with open_store(db_url) as store:
         t = Tournaments(Recorder(store))
         done, running = t.state("demo-5"), t.state("demo-6")
-        counts = {x.player: x.counted for c in running.counts for x in c.counts}
+        counts = {x.player: x.computed for c in running.counts for x in c.counts}
+        off = next(x for c in running.counts for x in c.counts if x.counted != x.computed)
         tables = {tb: [e for e in running.seated_at(tb)] for tb in running.tables}
         broke = {x.player: x.counted for x in done.counts[0].counts}
     cards = printed(db_url, tmp_path, "seat-cards", "--tournament", "demo-6")
@@ -87,6 +97,14 @@ def test_seat_cards_receipts_vouchers_and_the_bag_sheet_print_to_pdf(
         for e in seated:
             assert e.name in bags
     assert "Bag no." in bags and "end of the day" in bags
+    assert f"{off.counted:,}" not in bags  # the director ruled the log's stack stands
+
+    ruled = printed(db_url, tmp_path, "vouchers", "--tournament", "demo-6", "--player",
+                    off.player)
+    assert ruled.count("Chip-count voucher") == 1
+    assert f"Chips counted\n{off.counted:,}" in ruled
+    assert f"Stack as ruled\n{off.computed:,}" in ruled
+    assert "end of the day, level" in ruled
 
 
 def test_print_says_what_is_missing_and_what_to_do(db_url: str, tmp_path: Path) -> None:
@@ -110,3 +128,30 @@ def test_print_says_what_is_missing_and_what_to_do(db_url: str, tmp_path: Path) 
     assert "receipts are printed once the prizes are awarded" in refused(
         "receipts", "--tournament", "demo-6")
     assert not (tmp_path / "x.pdf").exists()
+
+
+def test_seat_cards_after_a_move_and_a_table_break(db_url: str, tmp_path: Path) -> None:
+    """12 players over 3 tables: after the first hand a table breaks (its players' cards say
+    so); the director moves one player (`handlog tournament move`) and prints his card alone:
+    his new table and seat, and the reason he gave."""
+    runner = CliRunner()
+    assert runner.invoke(cli, ["db", "upgrade", "--db", db_url]).exit_code == 0
+    played = runner.invoke(cli, ["demo", "--db", db_url, "--players", "12", "--tables", "3",
+                                 "--seed", "7", "--hands", "1"])
+    assert played.exit_code == 0, played.output
+    with open_store(db_url) as store:
+        before = Tournaments(Recorder(store)).state("demo-7")
+    mover = before.remaining[0]
+    to = next(tb for tb in before.tables if tb != mover.table)
+    moved = runner.invoke(cli, ["tournament", "move", "demo-7", mover.player, to, "--reason",
+                                "seat change asked", "--db", db_url])
+    assert moved.exit_code == 0, moved.output
+    with open_store(db_url) as store:
+        after = Tournaments(Recorder(store)).state("demo-7").entrant(mover.player)
+    assert after is not None and after.table == to
+    card = printed(db_url, tmp_path, "seat-cards", "--player", mover.player)
+    assert card.count("Seat card") == 1
+    assert f"Table {to} · Seat {after.seat}" in card and mover.name in card
+    assert "Why\nseat change asked" in card
+    every = printed(db_url, tmp_path, "seat-cards")
+    assert "Why\ntable broken" in every and "Why\ninitial draw" in every
