@@ -4,13 +4,16 @@ chip-count vouchers and the day's bag sheet printed to PDF from demo tournaments
 
 from __future__ import annotations
 
+import io
 import re
 from pathlib import Path
 
 from click.testing import CliRunner
 from pypdf import PdfReader
+from web_support import Client, make_app, make_recorder
 
 from handlog.recorder.cli import cli
+from handlog.recorder.demo import run_demo
 from handlog.recorder.service import Actor, Recorder
 from handlog.recorder.tournament_service import Tournaments
 from handlog.schema.store import open_store
@@ -155,3 +158,30 @@ def test_seat_cards_after_a_move_and_a_table_break(db_url: str, tmp_path: Path) 
     assert "Why\nseat change asked" in card
     every = printed(db_url, tmp_path, "seat-cards")
     assert "Why\ntable broken" in every and "Why\ninitial draw" in every
+
+
+def test_the_paper_over_http_is_the_directors(tmp_path: Path) -> None:
+    """GET /api/paper/{kind}: the director gets the print view (its only style allowed by
+    hash, no script) or the PDF `handlog print` writes; a viewer 403; nothing to print a 404
+    saying what to do; an unknown kind a 400 naming the field."""
+    recorder = make_recorder(tmp_path)
+    run_demo(recorder, players=6, tables=1, seed=5)
+    app, auth = make_app(recorder)
+    with Client(app, auth) as director, Client(app, auth) as viewer:
+        assert director.login("director").status_code == 200
+        assert viewer.login("viewer").status_code == 200
+        url = "/api/paper/receipts"
+        assert viewer.http.get(url).status_code == 403
+        view = director.http.get(url, params={"tournament": "demo-5"})
+        assert view.status_code == 200 and "Player&#x27;s signature" in view.text
+        policy = view.headers["content-security-policy"]
+        assert policy.startswith("default-src 'none'; style-src 'sha256-")
+        assert "<script" not in view.text
+        pdf = director.http.get(url, params={"tournament": "demo-5", "format": "pdf"})
+        assert pdf.headers["content-type"] == "application/pdf"
+        text = "\n".join(p.extract_text() for p in PdfReader(io.BytesIO(pdf.content)).pages)
+        assert "Payout receipt" in text and "Player's signature" in text
+        missing = director.http.get("/api/paper/bag-sheet")
+        assert missing.status_code == 404 and "end-of-day" in missing.json()["message"]
+        wrong = director.http.get("/api/paper/menus")
+        assert wrong.status_code == 400 and "kind" in wrong.text, wrong.text
