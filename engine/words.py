@@ -370,6 +370,7 @@ REASONS: dict[str, str] = {
     "button_draw": "draw for the button",
     "undo": "dealer undo",
     "initial_draw": "initial draw",
+    "assigned": "seat assigned by the director",
     "final_table_redraw": "final table redraw",
     "table_broken": "table broken",
     "final_table": "final table drawn",

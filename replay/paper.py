@@ -145,8 +145,10 @@ def _seat_cards(state: TournamentState, stored: Sequence[StoredEvent],
         elif isinstance(event, SeatsDrawn):
             why = "late_entry" if event.seed == LATE_ENTRY_SEED else event.reason
             for a in event.assignments:
-                stack = _chips(registered[a.player]) if why in ("initial_draw", "late_entry") \
-                    and a.player in registered else ""
+                # A player's first seat holds the stack he registered with; a redraw's stack
+                # lives at the tables, not in this stream.
+                first = a.player not in last and a.player in registered
+                stack = _chips(registered[a.player]) if first else ""
                 last[a.player] = (a.table, a.seat, why, stack, level, item.recorded_at)
         elif isinstance(event, PlayerMoved):
             last[event.player] = (event.to_table, event.to_seat, event.reason,
