@@ -1,7 +1,9 @@
 """The room's paper from the floor page, in a real browser (issue 25, item 6): the director
-opens the print view of the seat cards and of the receipts from a tournament's box, prints it
+opens the print view of the seat cards, the receipts, the vouchers and the bag sheet from a
+tournament's box, prints it
 to PDF (Playwright's page.pdf, Chromium's own printing with the print stylesheet) and the text
-read back names every player with his seat, or his prize and the line for his signature."""
+read back names every player with his seat, his prize and the line for his signature, his
+counted stack, or his table's end-of-day count."""
 
 from __future__ import annotations
 
@@ -15,6 +17,7 @@ from web_support import DIRECTOR_PIN, make_app, make_recorder
 
 from handlog.recorder.cli_serve import serve_in_thread
 from handlog.recorder.demo import run_demo
+from handlog.recorder.service import Actor
 from handlog.recorder.tournament_service import Tournaments
 
 pytestmark = pytest.mark.browser
@@ -33,12 +36,16 @@ def print_from_floor(floor: Any, tournament: str, kind: str, out: Path) -> str:
     return "\n".join(page.extract_text() for page in PdfReader(out).pages)
 
 
-def test_seat_cards_and_receipts_print_from_the_floor_page(browser: Any,  # noqa: F811
+def test_seat_cards_receipts_vouchers_and_bag_sheet_print_from_the_floor_page(browser: Any,  # noqa: F811
                                                            tmp_path: Path) -> None:
     recorder = make_recorder(tmp_path)
-    run_demo(recorder, players=9, tables=2, seed=5)
+    run_demo(recorder, players=9, tables=2, seed=5, chip_count=True)
     run_demo(recorder, players=9, tables=2, seed=6, hands=4)
     t = Tournaments(recorder)
+    for table in t.state("demo-6").tables:  # the day ends: each table counted as the log has it
+        seats = t.table("demo-6", table).state.seats
+        t.count_stacks("demo-6", table, "end_of_day", {s.player: s.stack for s in seats},
+                       Actor("td", "director", "test"))
     done, running = t.state("demo-5"), t.state("demo-6")
     app, _auth = make_app(recorder, level_for=lambda _s, _f: None)
     with serve_in_thread(app) as base:
@@ -59,4 +66,15 @@ def test_seat_cards_and_receipts_print_from_the_floor_page(browser: Any,  # noqa
             assert done.entrant(award.player).name in receipts  # type: ignore[union-attr]
         assert receipts.count("Player's signature") == len({a.player
                                                              for a in done.prizes.awards})
+
+        vouchers = print_from_floor(floor, "demo-5", "vouchers", tmp_path / "vouchers.pdf")
+        counted = done.counts[0].counts
+        assert vouchers.count("Chip-count voucher") == len(counted) > 0
+        assert all(f"{x.counted:,}" in vouchers for x in counted)
+
+        bags = print_from_floor(floor, "demo-6", "bag-sheet", tmp_path / "bags.pdf")
+        for table in running.tables:
+            assert f"Table {table}" in bags
+            assert all(e.name in bags for e in running.seated_at(table))
+        assert "Bag no." in bags
         assert not floor.errors
