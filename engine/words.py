@@ -370,8 +370,10 @@ REASONS: dict[str, str] = {
     "button_draw": "draw for the button",
     "undo": "dealer undo",
     "initial_draw": "initial draw",
+    "assigned": "seat assigned by the director",
     "final_table_redraw": "final table redraw",
     "table_broken": "table broken",
+    "final_table": "final table drawn",
     "balance": "balance",
     "due_big_blind": "due the big blind next",
     "high_card": "high card",
@@ -394,6 +396,39 @@ REASONS: dict[str, str] = {
 }
 """The reasons the engine and the recorder give on their own (a person's reason is kept as he
 typed it and shown as it is)."""
+
+
+PAPER: dict[str, str] = {
+    "seat-cards": "Seat card",
+    "receipts": "Payout receipt",
+    "vouchers": "Chip-count voucher",
+    "bag-sheet": "Bag sheet",
+    "player": "Player",
+    "entry": "Entry",
+    "table": "Table",
+    "seat": "Seat",
+    "why": "Why",
+    "level": "Level",
+    "stack": "Chips",
+    "recorded": "Recorded",
+    "place": "Place",
+    "prize": "Prize",
+    "bounties": "Bounties",
+    "high_hand": "High-hand jackpot",
+    "total": "Total paid",
+    "counted": "Chips counted",
+    "ruled": "Stack as ruled",
+    "occasion": "Counted at",
+    "bag": "Bag no.",
+    "sign_player": "Player's signature",
+    "sign_director": "Director's signature",
+    "sign_paid_by": "Paid by (director)",
+    "sign_witness": "Witness",
+    "from_counts": "from the end-of-day chip counts",
+    "total_chips": "Total chips",
+    "print_hint": "Print this page (Ctrl+P): each card prints whole.",
+}
+"""The words printed on the room's paper (replay/paper.py): titles, labels, signature lines."""
 
 
 def reason(code: str) -> str:

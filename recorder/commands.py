@@ -32,6 +32,9 @@ LAZY_COMMANDS: dict[str, tuple[str, str]] = {
     "recovery-code": ("handlog.recorder.cli_serve:recovery_code",
                       "A one-time code the director signs in with in place of the PIN, past "
                       "every limit on wrong PINs."),
+    "print": ("handlog.recorder.cli_print:print_",
+              "Print the room's paper to a PDF: seat cards, payout receipts, chip-count "
+              "vouchers or the day's bag sheet."),
     "replay": ("handlog.recorder.cli_replay:replay",
                "Replay every stream through the engine and check every event."),
     "report": ("handlog.recorder.cli_export:report",

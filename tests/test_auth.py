@@ -197,7 +197,8 @@ def test_the_caller_is_checked_before_the_body_is_looked_at(
 def test_every_read_needs_a_session(app_auth: tuple[FastAPI, Auth], recorder: Recorder) -> None:
     """Every JSON read and event stream of the API answers 401 to a caller who did not join."""
     app, auth = app_auth
-    values = {"stream": STREAM, "tournament": _tournament_id(recorder), "number": "1"}
+    values = {"stream": STREAM, "tournament": _tournament_id(recorder), "number": "1",
+              "kind": "seat-cards"}
     with Client(app, auth) as anonymous:
         for route in app_routes(app):
             if isinstance(route, APIRoute) and "GET" in route.methods and \
@@ -362,7 +363,8 @@ def test_a_viewer_never_receives_hole_cards_that_were_not_shown(
     """Dealt and exposed cards stay hidden from viewers in every JSON read and every event
     stream; cards shown at showdown are public. The dealer does see them (the test can fail)."""
     app, auth = app_auth
-    values = {"stream": STREAM, "tournament": _tournament_id(recorder), "number": "1"}
+    values = {"stream": STREAM, "tournament": _tournament_id(recorder), "number": "1",
+              "kind": "seat-cards"}
     with Client(app, auth) as director, Client(app, auth) as viewer, \
             serve_in_thread(app) as base:
         director.login("director")

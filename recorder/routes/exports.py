@@ -26,6 +26,7 @@ from handlog.replay.export_hands import ExportOptions, stream_hands, tournament_
 from handlog.replay.export_ohh import write_ohh
 from handlog.replay.export_phh import write_phh
 from handlog.replay.export_pokerstars import write_pokerstars
+from handlog.replay.paper import NoPaper, paper_html, paper_pdf, read_paper, style_hash
 from handlog.replay.report_stream import NoSuchTournament, write_report
 
 router = APIRouter(tags=["exports"])
@@ -119,6 +120,34 @@ def report(session: Director, services: ServicesDep,
         body = chosen.read_bytes()
     return Response(body, media_type=_REPORT_MEDIA[format],
                     headers={"X-Handlog-Clean": "true" if audit.clean else "false"})
+
+
+PaperKind = Literal["seat-cards", "receipts", "vouchers", "bag-sheet"]
+PAPER_ANSWERS: dict[int | str, dict[str, object]] = {
+    200: {"description": "the paper: a print view (HTML with a print stylesheet) or a PDF",
+          "content": {"text/html": {"schema": {"type": "string"}},
+                      "application/pdf": {"schema": {"type": "string", "format": "binary"}}}},
+    **answers(400, 401, 403, 404, 422)}
+
+
+@router.get("/api/paper/{kind}", dependencies=SIGNED_IN, response_class=Response,
+            responses=PAPER_ANSWERS)
+def paper(session: Director, services: ServicesDep, kind: PaperKind,
+          tournament: Annotated[str | None, Query(max_length=200)] = None,
+          player: Annotated[list[str] | None, Query(max_length=200)] = None,
+          format: Annotated[Literal["html", "pdf"], Query()] = "html") -> Response:
+    """The room's paper of a tournament (the director's): seat cards, payout receipts,
+    chip-count vouchers or the day's bag sheet, as a print view or as the PDF `handlog print`
+    writes."""
+    try:
+        made = read_paper(services.store, tournament, kind, player or ())
+    except NoPaper as why:
+        raise StarletteHTTPException(404, str(why)) from None
+    if format == "pdf":
+        return Response(paper_pdf(made), media_type="application/pdf", headers={
+            "Content-Disposition": f'inline; filename="{_safe(made.tournament)}-{kind}.pdf"'})
+    return Response(paper_html(made), media_type="text/html; charset=utf-8", headers={
+        "Content-Security-Policy": f"default-src 'none'; style-src {style_hash()}"})
 
 
 def _safe(name: str) -> str:

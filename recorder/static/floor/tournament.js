@@ -78,7 +78,15 @@ function readingsNote(t) {
   return html`<details class="readings"><summary>House rules in force (${t.profile})</summary><ul>${list.map((r) => html`<li data-reading=${r.name} data-scope=${r.scope}><b>${r.name.replace(/_/g, " ")}</b> = ${String(r.value)} <small>(${r.scope}) ${r.citation}</small></li>`)}</ul></details>`;
 }
 
+// The room's paper (replay/paper.py), each a print view in a new tab.
+const PAPER = [["seat-cards", "Seat cards"], ["receipts", "Receipts"], ["vouchers", "Chip vouchers"], ["bag-sheet", "Bag sheet"]];
+
+function paperLinks(t) {
+  if (!director()) return nothing;
+  return html`<div class="links paper">Print: ${PAPER.map(([kind, label]) => html`<a class="btn small" data-paper=${kind} target="_blank" rel="noopener" href=${`/api/paper/${kind}?tournament=${encodeURIComponent(t.id)}`}>${label}</a>`)}</div>`;
+}
+
 export function tournamentBox(t) {
   const label = `${t.clock.label || (t.level ? `Level ${t.level}` : "Not started")}${t.on_break ? "" : ` · ${stakesText(t.stakes)}`}`;
-  return html`<section class="box tournament" data-tournament=${t.id} data-version=${t.version}><h2>${t.name} <small>${t.id} · ${t.profile} rules · ${t.remaining}/${t.entries} players · average ${H.chips(t.average_stack)} · chips ${H.chips(t.chip_total)} · smallest chip ${H.chips(t.chip_unit)}</small></h2><div class="clock-row"><div><div class="clock-label" id=${`clock-label-${t.id}`}>${label}</div><div class="clock-big" data-clock=${t.id}>${clockText(t)}</div></div>${t.finished ? html`<div class="winner">Winner: ${t.winner}</div>` : nothing}${clockActions(t)}</div>${upcomingNote(t)}${!t.next.ok && !t.finished && t.level ? html`<div class="panel-note">Next: ${t.next.message} <span class="rule">${t.next.rule_words || t.next.rule}</span></div>` : nothing}${readingsNote(t)}<ol class="schedule">${t.schedule.map((lv) => html`<li class=${lv.current ? "current" : ""}>L${lv.number} ${H.chips(lv.small_blind)}/${H.chips(lv.big_blind)}${lv.ante ? ` a${H.chips(lv.ante)}` : ""} · ${lv.minutes}′${lv.break_after ? ` · break ${lv.break_after}′` : ""}</li>`)}</ol></section>`;
+  return html`<section class="box tournament" data-tournament=${t.id} data-version=${t.version}><h2>${t.name} <small>${t.id} · ${t.profile} rules · ${t.remaining}/${t.entries} players · average ${H.chips(t.average_stack)} · chips ${H.chips(t.chip_total)} · smallest chip ${H.chips(t.chip_unit)}</small></h2><div class="clock-row"><div><div class="clock-label" id=${`clock-label-${t.id}`}>${label}</div><div class="clock-big" data-clock=${t.id}>${clockText(t)}</div></div>${t.finished ? html`<div class="winner">Winner: ${t.winner}</div>` : nothing}${clockActions(t)}</div>${upcomingNote(t)}${!t.next.ok && !t.finished && t.level ? html`<div class="panel-note">Next: ${t.next.message} <span class="rule">${t.next.rule_words || t.next.rule}</span></div>` : nothing}${readingsNote(t)}${paperLinks(t)}<ol class="schedule">${t.schedule.map((lv) => html`<li class=${lv.current ? "current" : ""}>L${lv.number} ${H.chips(lv.small_blind)}/${H.chips(lv.big_blind)}${lv.ante ? ` a${H.chips(lv.ante)}` : ""} · ${lv.minutes}′${lv.break_after ? ` · break ${lv.break_after}′` : ""}</li>`)}</ol></section>`;
 }
