@@ -51,7 +51,7 @@ def app_auth(recorder: Recorder, tmp_path: Path) -> tuple[FastAPI, Auth]:
     from handlog.schema.checkpoint import load_or_create_signing_key
 
     key, _ = load_or_create_signing_key(tmp_path / "handlog.signing-key", "auth-test")
-    return make_app(recorder, signing_key=key)
+    return make_app(recorder, signing_key=key, director_key_file=tmp_path / "handlog.director-key")
 
 
 def _tournament_id(recorder: Recorder) -> str:
@@ -79,7 +79,8 @@ def _valid_body(route: APIRoute, method: str, recorder: Recorder) -> dict[str, A
         return {"at": 2, "drop": True}
     if route.path == "/api/feed/settings":  # the director's
         return {"hole_cards_after_seconds": None}
-    if route.path in ("/api/tables/{stream}/pairing", "/api/log/checkpoint") or \
+    if route.path in ("/api/tables/{stream}/pairing", "/api/log/checkpoint",
+                      "/api/tournaments/{tournament}/sign-off") or \
             method == "DELETE":
         return None
     raise AssertionError(f"no test body for {method} {route.path}: add one, and decide who may "
@@ -119,7 +120,7 @@ def test_every_state_changing_route_refuses_without_the_right_role(
         ("POST", "/api/tournaments/{tournament}/commands"), ("POST", "/api/tournaments"),
         ("POST", "/api/log/checkpoint"), ("DELETE", "/api/session"),
         ("DELETE", "/api/sessions/{session_id}"), ("POST", "/api/tables/{stream}/whatif"),
-        ("PUT", "/api/feed/settings")}
+        ("PUT", "/api/feed/settings"), ("POST", "/api/tournaments/{tournament}/sign-off")}
     heads = {h.stream_id: h.version for h in recorder.store.streams()}
     clients = {}
     for role, table in (("viewer", None), ("dealer", OTHER), ("dealer", STREAM),
