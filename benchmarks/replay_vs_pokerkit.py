@@ -49,7 +49,7 @@ def clear_caches() -> None:
     from handlog.replay import phh, phh_verify
 
     phh.parse_action.cache_clear()
-    phh_verify._cards.cache_clear()
+    phh_verify._CARD_TUPLES.clear()
     phh_verify._COMMANDS.clear()
     forget_memos()
 

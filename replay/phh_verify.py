@@ -18,7 +18,6 @@ import time
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal
-from functools import lru_cache
 from typing import Literal, NamedTuple
 
 from handlog.engine.cards import RANKS, SUITS, Card, parse_card
@@ -195,32 +194,29 @@ def setup_for(hand: PhhHand, rules: str) -> HandSetup:
 
 _SEATS = tuple(tuple(range(1, n + 1)) for n in range(33))  # the seats HandSetup gives by default
 
-# Every two-character card, as the engine numbers it (built with the engine's own parser), and
-# every one and two cards' text (a fixed table of 2,756 entries: the usual hole cards and board
-# card are one lookup).
+# Every two-character card, as the engine numbers it (built with the engine's own parser).
 _CARD: dict[str, Card] = {rank + suit: parse_card(rank + suit) for rank in RANKS for suit in SUITS}
-_FEW_CARDS: dict[str, tuple[Card, ...]] = {text: (card,) for text, card in _CARD.items()} | {
-    first + second: (_CARD[first], _CARD[second]) for first in _CARD for second in _CARD}
+# Every card text met so far (hole cards, boards): the same ones recur, so each is one lookup.
+_CARD_TUPLES: dict[str, tuple[Card, ...]] = {}
+_CARD_TUPLES_LIMIT = 1 << 16
 
 
 def _card_tuple(text: str) -> tuple[Card, ...]:
     # The PHH parser has checked the text is whole known cards ("AsKd7h"); repeats are left
     # for the engine to refuse as a duplicate card.
-    few = _FEW_CARDS.get(text)
-    return few if few is not None else _cards(text)
-
-
-@lru_cache(maxsize=1 << 16)
-def _cards(text: str) -> tuple[Card, ...]:
-    # Three cards and more (a flop): cached, the same flops recur.
-    return tuple(_CARD[text[i:i + 2]] for i in range(0, len(text), 2))
+    cards = _CARD_TUPLES.get(text)
+    if cards is None:
+        if len(_CARD_TUPLES) >= _CARD_TUPLES_LIMIT:
+            _CARD_TUPLES.clear()
+        cards = _CARD_TUPLES[text] = tuple(_CARD[text[i:i + 2]] for i in range(0, len(text), 2))
+    return cards
 
 
 def _hole(text: str) -> tuple[Card, ...] | None:
     # Unknown (or half-known) hole cards are dealt face down: the engine needs no more.
-    few = _FEW_CARDS.get(text)
-    if few is not None:
-        return few
+    cards = _CARD_TUPLES.get(text)
+    if cards is not None:
+        return cards
     return None if "?" in text else _card_tuple(text)
 
 

@@ -181,3 +181,32 @@ def test_shared_data_json_run() -> None:
         + report["unverified"]
     assert all(r["reason"] for r in report["results"] if r["status"] != "match")
     assert code == 1  # the eight half-chip records and the WSOP 2019 record
+
+
+def test_verify_as_a_process_imports_only_what_it_needs() -> None:
+    """Start-up is most of a bar-sized run (issue 28): `phh verify` loads the PHH reader, the
+    hand engine and click, and nothing of the tournament, the store, the server or the other
+    commands."""
+    probe = ("import sys\nfrom handlog.recorder.cli import cli\n"
+             "try:\n"
+             f"    cli(['phh', 'verify', {str(FIXTURES / 'good' / 'chip_unit.phh')!r}],\n"
+             "        prog_name='handlog')\n"
+             "except SystemExit:\n    pass\n"
+             "print('LOADED', sorted(m for m in sys.modules if m.startswith('handlog.') "
+             "or m.split('.')[0] in ('sqlalchemy', 'pydantic', 'fastapi', 'uvicorn', "
+             "'starlette', 'psycopg', 'cryptography')))\n")
+    result = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
+                            check=False)
+    assert result.returncode == 0, result.stderr
+    loaded = set(eval(result.stdout.split("LOADED ", 1)[1]))  # noqa: S307 - our own print
+    needed = {"handlog.recorder.cli", "handlog.recorder.cli_phh", "handlog.replay.phh",
+              "handlog.replay.phh_verify", "handlog.engine.hand", "handlog.engine.events"}
+    assert needed <= loaded
+    allowed = needed | {
+        "handlog.engine", "handlog.recorder", "handlog.replay", "handlog.schema",
+        "handlog.recorder.commands", "handlog.schema.text_limits", "handlog.engine.values",
+        "handlog.engine.profiles", "handlog.engine.site_profiles", "handlog.engine.words",
+        "handlog.engine.cards", "handlog.engine.commands", "handlog.engine.errors",
+        "handlog.engine.evaluator", *(f"handlog.engine.hand_{part}" for part in (
+            "apply", "decide", "memo", "pots", "push", "start", "state"))}
+    assert loaded - allowed == set(), "phh verify loads more than it needs"
