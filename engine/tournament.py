@@ -588,7 +588,7 @@ def award_prizes(state: TournamentState) -> PrizesAwarded:
     if state.prizes is not None:
         raise RuleViolation("prizes", "the prizes are already awarded")
     money = state.structure.money
-    field = len(state.entrants)
+    field = state.field_size
     pool = state.prize_pool
     bracket = payout_bracket(state.structure, field)
     amounts = payouts_for(state.structure, field, pool)

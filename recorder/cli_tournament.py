@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 import click
@@ -47,13 +48,25 @@ def tournament() -> None:
 @click.argument("file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
 @click.option("--id", "tournament_id", default=None, help="Tournament id (default: the file's "
               "name).")
+@click.option("--flight", default=None, help="This log is that starting flight (1A, 1B...) "
+              "of the structure's [days] event (sets days.flight, day 1).")
+@click.option("--day", type=click.IntRange(1, 100), default=None,
+              help="This log is that day of the structure's [days] event (sets days.day).")
 @db_option
-def create(file: Path, tournament_id: str | None, db_url: str | None) -> None:
-    """Create a tournament from a structure FILE (TOML): levels, chips, payouts, house rules."""
+def create(file: Path, tournament_id: str | None, flight: str | None, day: int | None,
+           db_url: str | None) -> None:
+    """Create a tournament from a structure FILE (TOML): levels, chips, payouts, house rules.
+    One structure serves every log of an event in flights and days (--flight, --day)."""
     try:
         structure = load_structure(file)
     except StructureError as error:
         raise click.ClickException(str(error)) from None
+    if flight is not None or day is not None:
+        if not structure.days.event:
+            raise click.ClickException(f"--flight/--day: {file} has no [days] event (the "
+                                       "event the flights and days belong to)")
+        structure = replace(structure, days=replace(
+            structure.days, flight=flight or "", day=day or 1))
     name = tournament_id or file.stem
     with user_errors(), open_store(db_url, upgrade=True) as store:
         try:
