@@ -142,7 +142,7 @@ def start_day(state: TournamentState, sources: Sequence[TournamentState],
         for entrant, found in _bags(source):
             by_person.setdefault(entrant.who, []).append((entrant, found))
     entries = sum(s.field_size for s in sources)
-    pool = sum(s.day_ended.prize_pool for s in sources)  # type: ignore[union-attr]
+    pool = sum(s.day_ended.prize_pool for s in sources if s.day_ended is not None)
     paid = len(payouts_for(state.structure, entries, pool)) if state.structure.payouts else 0
     if paid > len(by_person):
         raise RuleViolation(structure_rule("payouts", "percents"), f"the payouts for "

@@ -20,7 +20,7 @@ class TournamentCreated:
     """The tournament and its whole structure, as it was when play was set up."""
 
     TYPE: ClassVar[str] = "tournament_created"
-    VERSION: ClassVar[int] = 2  # 2: the structure's re_entry, rebuy and add_on
+    VERSION: ClassVar[int] = 3  # 2: the structure's re_entry, rebuy and add_on; 3: its days
     tournament: str
     structure: Structure
 
