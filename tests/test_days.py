@@ -25,6 +25,7 @@ from handlog.recorder.demo import DIRECTOR, DemoSummary, _Demo, _next_level, _pl
 from handlog.recorder.service import Recorder
 from handlog.recorder.structure import load_structure
 from handlog.recorder.tournament_service import Tournaments
+from handlog.replay.report import build_report
 from handlog.schema.store import open_store
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
@@ -163,6 +164,16 @@ def test_two_flights_and_day_2_from_the_cli_verified_over_all_three_logs(db_url:
     assert {p["tournament"] for p in places[:day2]} == {"d2"}
     assert {p["tournament"] for p in places[day2:]} == {"1A", "1B"}
     assert places[0]["entry"] == d2.winner
+    # The audit report: each log's day and bags, and the event over its logs.
+    with open_store(db_url) as store:
+        data = build_report(store).data
+    logs = {t["id"]: t for t in data["tournaments"]}
+    assert logs["1A"]["days"]["flight"] == "1A" and logs["1A"]["days"]["handed_on"] == 18000
+    assert logs["d2"]["days"]["from"] == ["1A", "1B"] and logs["d2"]["days"]["taken_in"] == 36000
+    assert len(logs["1A"]["bags"]) + len(logs["1B"]["bags"]) == len(bags)
+    assert all(b["confirmed_by"] == "TD Kim" for b in logs["1B"]["bags"])
+    (event,) = data["events"]
+    assert event["money"]["unaccounted"] == 0 and event["places"] == places
 
 
 def _state(name: str, day: int, entrants: tuple[Entrant, ...], carry: str = "larger",
@@ -217,3 +228,27 @@ def test_event_places_put_every_flight_bust_below_every_day_2_player() -> None:
     d2 = _state("d2", 2, (Entrant("p1", "R1", person="R1", place=1, carried=9000),))
     rows = event_places([a, d2])
     assert [(r[0], r[3]) for r in rows] == [("R1", 1), ("X", 2), ("Y", 3)]
+
+
+def test_replay_finds_a_day_2_stack_that_is_not_its_bag_and_money_not_handed_on() -> None:
+    """The event check decides Day 2's start again from the flights' bags: a stack carried
+    that differs from the bag is a finding; so is a flight's pool taken twice."""
+    from handlog.engine.tournament_state import apply_tournament
+    from handlog.replay.days_check import event_findings
+
+    a = _ended("1A", {"R1": 9000, "R2": 4000})
+    b = _ended("1B", {"R1": 3000, "R3": 7000})
+    day2 = _state("d2", 2, ())
+    honest = day2
+    forged = day2
+    for event in start_day(day2, [a, b]):
+        honest = apply_tournament(honest, event)
+        if isinstance(event, StackCarried) and event.person == "R2":
+            event = replace(event, chips=event.chips + 1000)
+        forged = apply_tournament(forged, event)
+    assert event_findings([a, b, honest]) == []
+    (found,) = event_findings([a, b, forged])
+    assert found.rule == "days:day" and "differ from the bags" in found.message
+    twice = replace(_state("d3", 3, ()), entrants=honest.entrants,
+                    day_started=honest.day_started)
+    assert any("taken twice" in f.message for f in event_findings([a, b, honest, twice]))
