@@ -602,7 +602,7 @@ def event(event_id: str, as_json: bool, db_url: str | None) -> None:
         click.echo(f"{day['tournament']}: day {day['day']} {day['flight']}".rstrip()
                    + f", {day['entries']} entries, {day['carried_in']} carried in, "
                    f"{len(day['survivors'])} bagged"
-                   + (f", winner {day['winner']}" if day["winner"] else ""))
+                   + (f", winner {data['places'][0]['name']}" if day["winner"] else ""))
     click.echo(f"{len(data['bags'])} bag(s); places: " + ", ".join(
         f"{p['place']} {p['name']}" for p in data["places"][:10]))
     click.echo(f"money unaccounted {data['money']['unaccounted'] / 100:.2f}")

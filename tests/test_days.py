@@ -252,3 +252,21 @@ def test_replay_finds_a_day_2_stack_that_is_not_its_bag_and_money_not_handed_on(
     twice = replace(_state("d3", 3, ()), entrants=honest.entrants,
                     day_started=honest.day_started)
     assert any("taken twice" in f.message for f in event_findings([a, b, honest, twice]))
+
+
+def test_demo_flights_and_days_replays_clean_with_the_event_accounted(db_url: str) -> None:
+    """`handlog demo --flights 2 --days 3`: two flights bagged, a Day 2 bagged again, a
+    Day 3 to a winner; replay exits 0 over the four logs and the event's money is accounted
+    to the cent, its places running over every day."""
+    out = handlog(db_url, "demo", "--flights", "2", "--days", "3", "--players", "12",
+                  "--seed", "3").output
+    assert "4 logs" in out and "winner: " in out
+    replayed = json.loads(handlog(db_url, "replay", "--json").output)
+    assert replayed["clean"] and replayed["findings"] == []
+    report = json.loads(tournament(db_url, "event", "main-3", "--json").output)
+    assert [d["day"] for d in report["days"]] == [1, 1, 2, 3]
+    assert report["money"]["unaccounted"] == 0
+    assert report["money"]["prizes_paid"] == report["money"]["buy_ins"] == 24 * 2000
+    assert len(report["bags"]) == sum(len(d["survivors"]) for d in report["days"])
+    last = report["days"][-1]
+    assert last["winner"] and report["places"][0]["entry"] == last["winner"]
