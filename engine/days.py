@@ -145,7 +145,7 @@ def start_day(state: TournamentState, sources: Sequence[TournamentState],
     pool = sum(s.day_ended.prize_pool for s in sources if s.day_ended is not None)
     paid = len(payouts_for(state.structure, entries, pool)) if state.structure.payouts else 0
     if paid > len(by_person):
-        raise RuleViolation(structure_rule("payouts", "percents"), f"the payouts for "
+        raise RuleViolation(DAY_RULE, f"the payouts for "
                             f"{entries} entries pay {paid} places but {len(by_person)} players "
                             "come to this day: places paid before it are not supported")
     events: list[DayStarted | StackCarried] = [

@@ -92,6 +92,9 @@ def _profile(state: TournamentState) -> Profile:
 
 
 def _check_running(state: TournamentState) -> None:
+    if state.day_ended is not None:
+        raise RuleViolation("tournament", f"{state.tournament}'s day is over: its survivors "
+                            "are bagged for the next day")
     if state.finished:
         raise RuleViolation("tournament", f"{state.tournament} is over: {state.winner} won")
 

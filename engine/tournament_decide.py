@@ -356,6 +356,10 @@ def hand_start(state: TournamentState, table: str, tables: Tables,
                serving: Sequence[str]) -> StartHand:
     """The next hand at `table` at the stakes in force (refused while hand-for-hand waits for
     another table); `serving`: players serving a penalty, dealt in and their hands killed."""
+    if state.finished:
+        # A flight ended with its stacks bagged deals no further hand (nor does a finished
+        # tournament).
+        raise RuleViolation("tournament", f"{state.tournament} is over: no further hand")
     if state.hand_for_hand is not None:
         check_hand_start(state, table, progress(state, tables))
     return StartHand(stakes(state), 0, len(state.tables) == 1, tuple(sorted(serving)))

@@ -109,6 +109,11 @@ def _bag_all(url: str, name: str) -> None:
     assert f"{len(survivors)} survivor(s) bagged {sum(stacks.values())} chips" in out
     late = tournament(url, "register", name, "Too Late", ok=False)
     assert late.exit_code == 1
+    # No hand is dealt at a table of an ended flight: the bags stand.
+    with open_store(url) as store:
+        t = Tournaments(Recorder(store))
+        with pytest.raises(RuleViolation, match="no further hand"):
+            t.start_hand(name, state.tables[0], DIRECTOR)
 
 
 def test_two_flights_and_day_2_from_the_cli_verified_over_all_three_logs(db_url: str) -> None:
