@@ -1,20 +1,27 @@
 """Flights and days from the floor page, in a real browser (issue 25 item 3): two flights
-(Day 1A and 1B) set up with seated players; the director bags every stack on the page (the day
-cannot end before, the page shows the refusal naming the rule), ends each flight, then on the
-Day 2 log takes the survivors of both flights and draws the seats, all through the floor's
-command path; the Day 2 stacks are the bags (a person in both flights carries the larger)."""
+(Day 1A and 1B) set up with seated players and a few hands tapped in through the tablets' API;
+the director bags every stack on the page (the day cannot end before, the page shows the
+refusal naming the rule), ends each flight, then on the Day 2 log takes the survivors of both
+flights and draws the seats, all through the floor's command path; the Day 2 stacks are the
+bags (a person in both flights carries the larger). Day 2 is played to its winner through the
+API; `handlog replay` exits 0 over the three logs and the event's money is accounted."""
 
 from __future__ import annotations
 
+import json
+import random
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 import pytest
+from click.testing import CliRunner
+from test_api_tournament import play_hand
 from test_browser import browser, new_page, shows  # noqa: F401 - the browser fixture
 from test_browser_tournament import settle
 from web_support import DIRECTOR_PIN, Client, make_app, make_recorder
 
+from handlog.recorder.cli import cli
 from handlog.recorder.cli_serve import serve_in_thread
 from handlog.recorder.demo import DIRECTOR
 from handlog.recorder.structure import load_structure
@@ -59,34 +66,48 @@ def test_bags_end_of_flights_and_day_2_redraw_from_the_floor_page(
     app, auth = make_app(recorder, level_for=lambda _s, _f: None)
     t = Tournaments(recorder)
     base = load_structure(FLIGHTS)
-    for flight, persons in (("1A", (1, 2, 3)), ("1B", (3, 4, 5))):
+    for flight, persons in (("1A", (1, 2, 3, 4)), ("1B", (3, 4, 5, 6))):
         t.create(flight, replace(base, days=replace(base.days, flight=flight)), DIRECTOR)
         for n in persons:
             t.register(flight, f"Player {n}", DIRECTOR, person=f"R{n}")
         t.draw_seats(flight, 1, 7, DIRECTOR)
         t.start_level(flight, DIRECTOR)
     t.create("d2", replace(base, days=replace(base.days, day=2)), DIRECTOR)
+    rng = random.Random(4)
     with serve_in_thread(app) as url, Client(app, auth) as api:
         assert api.login("director").status_code == 200
+        for flight in ("1A", "1B"):
+            stream = _view(api, flight)["table_streams"]["1"]
+            for _ in range(2):
+                if len(_view(api, flight)["players"]) > 2:
+                    play_hand(api, stream, rng)
         floor = new_page(browser)
         floor.goto(f"{url}/floor")
         floor.fill("#director-pin", DIRECTOR_PIN)
         floor.click("#signin-form button[type=submit]")
+        bagged: dict[str, list[int]] = {}
         for flight in ("1A", "1B"):
             players = [p["player"] for p in _view(api, flight)["players"]]
-            _bag(floor, api, flight, players[0], 5000, f"{flight}-1")
+            seats = t.table(flight, "1").state.seats  # type: ignore[union-attr]
+            stacks = {x.player: x.stack for x in seats}
+            for player in players:
+                who = t.state(flight).entrant(player)
+                assert who is not None
+                bagged.setdefault(who.who, []).append(stacks[player])
+            _bag(floor, api, flight, players[0], stacks[players[0]], f"{flight}-1")
             _end_day(floor, api, flight)
             shows(floor, "#alert")
             assert "no bag" in floor.inner_text("#alert") and "TDA 25" in floor.inner_text(
                 "#alert")
             floor.click("#alert [data-action='dismiss']")
             for k, player in enumerate(players[1:], start=2):
-                _bag(floor, api, flight, player, 5000, f"{flight}-{k}")
+                _bag(floor, api, flight, player, stacks[player], f"{flight}-{k}")
             shows(floor, f".days-desk li[data-player='{players[-1]}']")
             _end_day(floor, api, flight)
             settle(floor)
             v = _view(api, flight)
-            assert v["finished"] and v["days"]["ended"] and len(v["days"]["bags"]) == 3
+            assert v["finished"] and v["days"]["ended"]
+            assert len(v["days"]["bags"]) == len(players)
         _current(floor, api, "d2")
         form = "[data-form='next-day'][data-t='d2']"
         shows(floor, form)
@@ -100,9 +121,27 @@ def test_bags_end_of_flights_and_day_2_redraw_from_the_floor_page(
         settle(floor)
         v = _view(api, "d2")
         assert v["days"]["started"] and v["days"]["sources"] == ["1A", "1B"]
-        assert v["entries"] == 5 and v["money"]["carried_in"] == 6 * 2000
+        assert v["entries"] == len(bagged) and v["money"]["carried_in"] == 8 * 2000
+        d2 = t.state("d2")
+        stacks = {x.player: x.stack for table in d2.tables
+                  for x in t.table("d2", table).state.seats}  # type: ignore[union-attr]
+        assert {e.who: stacks[e.player] for e in d2.entrants} == {
+            p: max(v) for p, v in bagged.items()}
+        _current(floor, api, "d2")
+        floor.locator("button[data-action='t-cmd'][data-t='d2'][data-type='start_level']").click()
+        settle(floor)
+        for _ in range(500):
+            v = _view(api, "d2")
+            if v["prizes"]:
+                break
+            play_hand(api, v["table_streams"][v["tables"][0]], rng)
+        assert _view(api, "d2")["prizes"]
         assert floor.errors == []
-    d2 = t.state("d2")
-    assert sorted(e.who for e in d2.entrants) == ["R1", "R2", "R3", "R4", "R5"]
-    assert all(e.seated and e.carried == 5000 for e in d2.entrants)
+    runner = CliRunner()
+    replayed = runner.invoke(cli, ["replay", "--db", recorder.store.url])
+    assert replayed.exit_code == 0, replayed.output
+    event = json.loads(runner.invoke(cli, ["tournament", "event", "main", "--json", "--db",
+                                           recorder.store.url]).output)
+    assert event["money"]["unaccounted"] == 0 and event["money"]["prizes_paid"] == 8 * 2000
+    assert [d["tournament"] for d in event["days"]] == ["1A", "1B", "d2"]
     recorder.store.close()
