@@ -275,3 +275,24 @@ def test_demo_flights_and_days_replays_clean_with_the_event_accounted(db_url: st
     assert len(report["bags"]) == sum(len(d["survivors"]) for d in report["days"])
     last = report["days"][-1]
     assert last["winner"] and report["places"][0]["entry"] == last["winner"]
+
+
+def test_a_bag_retried_with_its_event_id_records_nothing_twice(db_url: str) -> None:
+    """The floor's retry of a bag (same event id) is answered from the log; the same id
+    sent with another bag number is refused naming the field."""
+    import uuid
+
+    from handlog.schema.errors import DuplicateEventConflict
+
+    tournament(db_url, "create", str(FLIGHTS), "--id", "1A", "--flight", "1A")
+    for n in range(1, 4):
+        tournament(db_url, "register", "1A", f"Player {n}")
+    tournament(db_url, "draw", "1A", "--seed", "1")
+    with open_store(db_url) as store:
+        t = Tournaments(Recorder(store))
+        sent = uuid.uuid4()
+        first = t.bag_stack("1A", "p1", 5000, "A-1", DIRECTOR, event_id=sent)
+        again = t.bag_stack("1A", "p1", 5000, "A-1", DIRECTOR, event_id=sent)
+        assert not first.retried and again.retried and len(t.state("1A").bags) == 1
+        with pytest.raises(DuplicateEventConflict, match="bag"):
+            t.bag_stack("1A", "p1", 5000, "A-2", DIRECTOR, event_id=sent)
