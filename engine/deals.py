@@ -119,7 +119,7 @@ def deal_amounts(method: str, stacks: Sequence[int], prizes: Sequence[int], kept
 
 def unpaid_prizes(state: TournamentState) -> tuple[int, ...]:
     """The prizes of the places still to be decided (first place first)."""
-    field = len(state.entrants)
+    field = state.field_size
     pool = state.prize_pool
     amounts = payouts_for(state.structure, field, pool)
     return tuple(amounts[:len(state.remaining)])

@@ -100,7 +100,8 @@ def next_entry(state: TournamentState, person: str) -> int:
 
 def _live_entrant(state: TournamentState, player: str, what: str, rule: str) -> Entrant:
     if state.finished:
-        raise RuleViolation("tournament", f"{state.tournament} is over: {state.winner} won")
+        raise RuleViolation("tournament", f"{state.tournament} is over"
+                            + (f": {state.winner} won" if state.winner else ""))
     entrant = state.entrant(player)
     if entrant is None:
         raise RuleViolation(rule, f"no entry {player!r}",

@@ -109,7 +109,9 @@ class MoneyBlock:
 
     `buy_ins` are the persons' first entries; `re_entries`, `rebuys` and `add_ons` what the
     others paid. `unaccounted` = buy_ins + re_entries + rebuys + add_ons + high_hand_pool -
-    fees - prizes_paid - bounties_paid - high_hand_paid: money taken in and not paid out (0
+    fees - prizes_paid - bounties_paid - high_hand_paid (+ carried_in, the prize pool a next
+    day takes from its flights, - carried_out, the pool a flight hands on): money taken in
+    and not paid out (0
     once a tournament is settled)."""
 
     buy_ins: int
@@ -122,18 +124,22 @@ class MoneyBlock:
     re_entries: int = 0
     rebuys: int = 0
     add_ons: int = 0
+    carried_in: int = 0
+    carried_out: int = 0
 
     @property
     def unaccounted(self) -> int:
         return (self.buy_ins + self.re_entries + self.rebuys + self.add_ons
-                + self.high_hand_pool - self.fees - self.prizes_paid
-                - self.bounties_paid - self.high_hand_paid)
+                + self.high_hand_pool + self.carried_in - self.fees - self.prizes_paid
+                - self.bounties_paid - self.high_hand_paid - self.carried_out)
 
     def as_dict(self) -> dict[str, int]:
         return {"buy_ins": self.buy_ins, "re_entries": self.re_entries, "rebuys": self.rebuys,
                 "add_ons": self.add_ons, "fees": self.fees, "bounty_pool": self.bounty_pool,
                 "high_hand_pool": self.high_hand_pool, "prizes_paid": self.prizes_paid,
                 "bounties_paid": self.bounties_paid, "high_hand_paid": self.high_hand_paid,
+                **({"carried_in": self.carried_in, "carried_out": self.carried_out}
+                   if self.carried_in or self.carried_out else {}),
                 "unaccounted": self.unaccounted}
 
 
@@ -203,8 +209,8 @@ def money_block(state: TournamentState) -> MoneyBlock:
     less its share of the prize pool (and of the bounties)."""
     s = state.structure
     money = s.money
-    firsts = sum(1 for e in state.entrants if e.entry == 1)
-    re_entries = len(state.entrants) - firsts
+    firsts = sum(1 for e in state.entrants if e.entry == 1 and not e.carried)
+    re_entries = sum(1 for e in state.entrants if e.entry > 1)
     re_cost, re_pool = re_entry_price(s)
     rebuys = sum(e.rebuys for e in state.entrants)
     add_ons = sum(1 for e in state.entrants if e.add_on)
@@ -225,6 +231,8 @@ def money_block(state: TournamentState) -> MoneyBlock:
         re_entries=re_entries * re_cost,
         rebuys=rebuys * s.rebuy.cost,
         add_ons=add_ons * s.add_on.cost,
+        carried_in=state.day_started.prize_pool if state.day_started is not None else 0,
+        carried_out=state.day_ended.prize_pool if state.day_ended is not None else 0,
     )
 
 
@@ -266,7 +274,7 @@ def money_findings(state: TournamentState) -> list[tuple[str, str, str, str]]:
     block = money_block(state)
     found: list[tuple[str, str, str, str]] = []
     pool = state.prize_pool
-    if pool and state.prizes is None:
+    if pool and state.prizes is None and state.day_ended is None:
         found.append(("prizes", "prizes_missing", str(pool), "0"))
     if state.bounties_referred:
         found.append((BOUNTY_RULE, "bounty_undecided", "0", str(len(state.bounties_referred))))

@@ -147,6 +147,26 @@ class AddOn:
     chips: int = 0
 
 
+CARRY_RULES = ("larger", "all")
+REDRAWS = ("random",)
+
+
+@dataclass(frozen=True, slots=True)
+class Days:
+    """A multi-day event: each starting flight (Day 1A, 1B...) and each next day is its own
+    tournament log, all with the same `event` id ("": a one-day tournament). `day` is this
+    log's day (1 for a flight), `flight` its name ("1A"). A person who bags a stack in two
+    flights carries the `carry` rule's chips to the next day: "larger" (the larger stack, the
+    others forfeited: the room practice of the big series) or "all" (the stacks added). The
+    next day's seats are drawn by `redraw` ("random": the engine's seat draw)."""
+
+    event: str = ""
+    day: int = 1
+    flight: str = ""
+    carry: str = "larger"
+    redraw: str = "random"
+
+
 @dataclass(frozen=True, slots=True)
 class Structure:
     name: str
@@ -164,6 +184,7 @@ class Structure:
     re_entry: ReEntry = ReEntry()
     rebuy: Rebuy = Rebuy()
     add_on: AddOn = AddOn()
+    days: Days = Days()
 
     def level(self, number: int) -> BlindLevel:
         for level in self.levels:
@@ -235,6 +256,7 @@ def _problems(s: Structure) -> Iterator[Problem]:
     yield from _payout_problems(s)
     yield from _money_problems(s.money)
     yield from _entry_problems(s)
+    yield from _days_problems(s)
 
 
 def _denomination_problems(s: Structure) -> Iterator[Problem]:
@@ -453,6 +475,21 @@ def _entry_problems(s: Structure) -> Iterator[Problem]:
                           f"chip ({smallest})")
         if add_on.prize_pool > add_on.cost:
             yield Problem("add_on.cost", "is less than prize_pool")
+
+
+def _days_problems(s: Structure) -> Iterator[Problem]:
+    days = s.days
+    if days.day < 1:
+        yield Problem("days.day", "must be 1 (a starting flight) or more")
+    if days.carry not in CARRY_RULES:
+        yield Problem("days.carry", f"must be one of {', '.join(CARRY_RULES)}")
+    if days.redraw not in REDRAWS:
+        yield Problem("days.redraw", f"must be one of {', '.join(REDRAWS)}")
+    if (days.flight or days.day > 1) and not days.event.strip():
+        yield Problem("days.event", "must name the event the flights and days belong to")
+    if days.event and s.money.bounty:
+        yield Problem("days.event", "an event in flights and days with bounties is not "
+                      "supported: set money.bounty to 0")
 
 
 def _percent_text(basis_points: int) -> str:

@@ -92,6 +92,9 @@ def _profile(state: TournamentState) -> Profile:
 
 
 def _check_running(state: TournamentState) -> None:
+    if state.day_ended is not None:
+        raise RuleViolation("tournament", f"{state.tournament}'s day is over: its survivors "
+                            "are bagged for the next day")
     if state.finished:
         raise RuleViolation("tournament", f"{state.tournament} is over: {state.winner} won")
 
@@ -588,7 +591,7 @@ def award_prizes(state: TournamentState) -> PrizesAwarded:
     if state.prizes is not None:
         raise RuleViolation("prizes", "the prizes are already awarded")
     money = state.structure.money
-    field = len(state.entrants)
+    field = state.field_size
     pool = state.prize_pool
     bracket = payout_bracket(state.structure, field)
     amounts = payouts_for(state.structure, field, pool)

@@ -261,10 +261,43 @@ class Settle:
     table: Annotated[Name, described("the table's name in the tournament")]
 
 
+@dataclass(frozen=True, kw_only=True)
+class BagStack:
+    """At the end of a day: `player`'s counted stack put in bag `bag`, the count confirmed
+    by the director giving the command."""
+
+    __pydantic_config__: ClassVar[dict[str, Any]] = _STRICT
+    type: Literal["bag_stack"] = "bag_stack"
+    player: Annotated[str, Limit(min_length=1, max_length=MAX_NAME_KEY)]
+    chips: Chips
+    bag: Annotated[str, Limit(min_length=1, max_length=40,
+                              description="the number on the bag")]
+
+
+@dataclass(frozen=True, kw_only=True)
+class EndDay:
+    """The day (a flight) ends without a winner, every stack in play bagged."""
+
+    __pydantic_config__: ClassVar[dict[str, Any]] = _STRICT
+    type: Literal["end_day"] = "end_day"
+
+
+@dataclass(frozen=True, kw_only=True)
+class StartDay:
+    """A next day takes the survivors of the logs `sources` (its event's earlier flights or
+    day), each with his bagged stack; the seats are then drawn (`draw_seats`)."""
+
+    __pydantic_config__: ClassVar[dict[str, Any]] = _STRICT
+    type: Literal["start_day"] = "start_day"
+    sources: Annotated[tuple[Annotated[str, Limit(min_length=1, max_length=MAX_NAME_KEY)], ...],
+                       Limit(min_length=1, max_length=100)]
+
+
 TournamentCommand = (
     Register | ReEnter | Rebuy | AddOn | DrawSeats | StartLevel | StartBreak | EndBreak
     | ColorUp | DecideAntes | Move
     | Balance | BreakTable | AssignBounty | AwardHighHand | HighHandFee | Deal | Penalty
-    | Clock | Ruling | Settle | CountStacks | CorrectStack | HandForHand
+    | Clock | Ruling | Settle | CountStacks | CorrectStack | HandForHand | BagStack | EndDay
+    | StartDay
 )
 """Every tournament command; `type` tells them apart."""

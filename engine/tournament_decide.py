@@ -14,6 +14,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any, NamedTuple
 
 from handlog.engine.chip_counts import correct_stack, count_stacks
+from handlog.engine.days import BAG_RULE, bag, end_day, start_day
 from handlog.engine.deals import make_deal
 from handlog.engine.entries import add_on, rebuy
 from handlog.engine.errors import RuleViolation
@@ -169,9 +170,12 @@ def decide_draw_seats(state: TournamentState, names: Sequence[str], drawn_order:
         for name in drawn.tables}
     deducted = {e.player: e.chips_deducted for e in after.entrants}
     drawn_seats: dict[str, set[int]] = {name: set() for name in drawn.tables}
+    carried = {e.player: e.carried for e in after.entrants if e.carried}
     for a in drawn.assignments:
+        # A next day's player sits down with his bagged chips.
         commands[a.table].append(SeatPlayer(
-            a.seat, a.player, structure.starting_stack - deducted[a.player]))
+            a.seat, a.player,
+            carried.get(a.player) or structure.starting_stack - deducted[a.player]))
         drawn_seats.setdefault(a.table, set()).add(a.seat)
     for name, deck in zip(drawn.tables, decks, strict=False):
         cards = list(deck)
@@ -215,6 +219,30 @@ def decide_add_on(state: TournamentState, player: str, tables: Tables) -> Decisi
     bought = add_on(state, player)
     table, seat, _stack = _seat_of(state, player, tables, "an add-on")
     return Decision([bought], {table: [AdjustStack(seat, bought.chips, "add_on", bought.rule)]})
+
+
+# --- the end of a day and the next day -----------------------------------------------------
+
+
+def decide_bag(state: TournamentState, player: str, chips: int, bag_number: str,
+               confirmed_by: str, tables: Tables) -> Decision:
+    """`player`'s counted stack bagged (engine.days.bag), between hands at his table."""
+    entrant = state.entrant(player)
+    if entrant is None or not entrant.seated:
+        bag(state, player, chips, bag_number, confirmed_by, 0)  # the refusal naming the rule
+    _table, _seat, stack = _seat_of(state, player, tables, "bagging his stack")
+    return Decision([bag(state, player, chips, bag_number, confirmed_by, stack)], {})
+
+
+def decide_end_day(state: TournamentState, tables: Tables) -> Decision:
+    """The day ends (engine.days.end_day) once every stack is bagged and no hand is on."""
+    stacks_at(state, tables, BAG_RULE)
+    return Decision([end_day(state)], {})
+
+
+def decide_start_day(state: TournamentState, sources: Sequence[TournamentState]) -> Decision:
+    """The next day takes the earlier logs' survivors with their bags (engine.days)."""
+    return Decision(list(start_day(state, sources)), {})
 
 
 # --- levels, penalties, money, counts -----------------------------------------------------
@@ -328,6 +356,10 @@ def hand_start(state: TournamentState, table: str, tables: Tables,
                serving: Sequence[str]) -> StartHand:
     """The next hand at `table` at the stakes in force (refused while hand-for-hand waits for
     another table); `serving`: players serving a penalty, dealt in and their hands killed."""
+    if state.finished:
+        # A flight ended with its stacks bagged deals no further hand (nor does a finished
+        # tournament).
+        raise RuleViolation("tournament", f"{state.tournament} is over: no further hand")
     if state.hand_for_hand is not None:
         check_hand_start(state, table, progress(state, tables))
     return StartHand(stakes(state), 0, len(state.tables) == 1, tuple(sorted(serving)))

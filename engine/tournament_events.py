@@ -20,7 +20,7 @@ class TournamentCreated:
     """The tournament and its whole structure, as it was when play was set up."""
 
     TYPE: ClassVar[str] = "tournament_created"
-    VERSION: ClassVar[int] = 2  # 2: the structure's re_entry, rebuy and add_on
+    VERSION: ClassVar[int] = 3  # 2: the structure's re_entry, rebuy and add_on; 3: its days
     tournament: str
     structure: Structure
 
@@ -505,6 +505,83 @@ class HandForHandEnded:
     rule: str
 
 
+@dataclass(frozen=True, slots=True)
+class StackBagged:
+    """At the end of a day (or a flight) `player`'s stack at `table` counted (`chips`, the
+    log's stack) and put in bag `bag`, the count confirmed by the director `confirmed_by`,
+    after level `level`."""
+
+    TYPE: ClassVar[str] = "stack_bagged"
+    VERSION: ClassVar[int] = 1
+    player: str
+    table: str
+    chips: int
+    bag: str
+    confirmed_by: str
+    level: int
+    rule: str
+
+
+@dataclass(frozen=True, slots=True)
+class DayEnded:
+    """The day (or the flight) is over without a winner: `survivors` (entries, each with a
+    bagged stack) advance to day `day` + 1 with `chips` between them; `prize_pool` (cents)
+    goes with them to the next day."""
+
+    TYPE: ClassVar[str] = "day_ended"
+    VERSION: ClassVar[int] = 1
+    event: str
+    day: int
+    flight: str
+    survivors: tuple[str, ...]
+    chips: int
+    prize_pool: int
+    level: int
+    rule: str
+
+
+@dataclass(frozen=True, slots=True)
+class BagSource:
+    """A bag a next day's entry comes from: the earlier day's log, entry and bag, its chips,
+    and whether they were carried (False: forfeited under the carry rule)."""
+
+    tournament: str
+    player: str
+    bag: str
+    chips: int
+    carried: bool
+
+
+@dataclass(frozen=True, slots=True)
+class DayStarted:
+    """Day `day` of `event` takes the survivors of the logs `sources` (the earlier flights or
+    day): `entries` entries were made there, `prize_pool` (cents) comes with them."""
+
+    TYPE: ClassVar[str] = "day_started"
+    VERSION: ClassVar[int] = 1
+    event: str
+    day: int
+    sources: tuple[str, ...]
+    entries: int
+    prize_pool: int
+    carry: str
+    rule: str
+
+
+@dataclass(frozen=True, slots=True)
+class StackCarried:
+    """A person's entry into the next day (`player`, a new entry id of this log) with `chips`
+    from his bags (`bags`: each bag of his, carried or forfeited under `DayStarted.carry`)."""
+
+    TYPE: ClassVar[str] = "stack_carried"
+    VERSION: ClassVar[int] = 1
+    player: str
+    name: str
+    person: str
+    chips: int
+    bags: tuple[BagSource, ...]
+
+
 TournamentEvent = (
     TournamentCreated | PlayerRegistered | SeatsDrawn | TableClosed | ButtonDrawn | LevelStarted
     | BreakStarted | BreakEnded | AntesDecided | ChipsColoredUp | PlayerMoved | PlayerEliminated
@@ -512,6 +589,7 @@ TournamentEvent = (
     | TournamentFinished | BountyReferred | BountyAssigned | HighHandPosted | DealRecorded
     | ClockPaused | ClockResumed | TimeAdded | StacksCounted | StackCorrected
     | HandForHandStarted | HandForHandEnded | HighHandFeeRecorded | RebuyPurchased | AddOnPurchased
+    | StackBagged | DayEnded | DayStarted | StackCarried
 )
 
 TOURNAMENT_EVENT_TYPES: tuple[type, ...] = (
@@ -521,6 +599,7 @@ TOURNAMENT_EVENT_TYPES: tuple[type, ...] = (
     TournamentFinished, BountyReferred, BountyAssigned, HighHandPosted, DealRecorded,
     ClockPaused, ClockResumed, TimeAdded, StacksCounted, StackCorrected, HandForHandStarted,
     HandForHandEnded, HighHandFeeRecorded, RebuyPurchased, AddOnPurchased,
+    StackBagged, DayEnded, DayStarted, StackCarried,
 )
 
 for _event_type in TOURNAMENT_EVENT_TYPES:

@@ -26,6 +26,8 @@ from handlog.engine.tournament_events import (
     ChipsColoredUp,
     ClockPaused,
     ClockResumed,
+    DayEnded,
+    DayStarted,
     DealRecorded,
     HandForHandEnded,
     HandForHandStarted,
@@ -42,6 +44,8 @@ from handlog.engine.tournament_events import (
     RebuyPurchased,
     RulingRecorded,
     SeatsDrawn,
+    StackBagged,
+    StackCarried,
     StackCorrected,
     StackCount,
     StacksCounted,
@@ -76,6 +80,8 @@ class Entrant:
     entry: int = 1
     rebuys: int = 0
     add_on: bool = False
+    carried: int = 0
+    """Chips carried from his bags of an earlier day (0: an entry made in this log)."""
 
     @property
     def who(self) -> str:
@@ -98,7 +104,8 @@ class ChipLedger:
     total = entries x starting stack - late deductions + color-up changes (signed: a race or a
     round-up adds chips, a forfeit takes them) + odd chips carried into next pots - withdrawn
     + the director's stack corrections after a count + chips bought by rebuys and add-ons
-    (a re-entry is an entry: a full starting stack)."""
+    (a re-entry is an entry: a full starting stack) + the stacks carried from an earlier
+    day's bags."""
 
     entries: int = 0
     starting_stack: int = 0
@@ -108,6 +115,7 @@ class ChipLedger:
     withdrawn: int = 0
     corrected: int = 0
     bought: int = 0
+    carried: int = 0
 
     @property
     def starting_chips(self) -> int:
@@ -116,7 +124,8 @@ class ChipLedger:
     @property
     def total(self) -> int:
         return (self.starting_chips - self.late_deductions + self.color_up_change
-                + self.carried_to_pots - self.withdrawn + self.corrected + self.bought)
+                + self.carried_to_pots - self.withdrawn + self.corrected + self.bought
+                + self.carried)
 
 
 @dataclass(frozen=True, slots=True)
@@ -160,6 +169,11 @@ class TournamentState:
     corrections: tuple[StackCorrected, ...] = ()
     hand_for_hand: HandForHandStarted | None = None
     """Hand-for-hand is on (since this event), or None."""
+    bags: tuple[StackBagged, ...] = ()
+    day_ended: DayEnded | None = None
+    """The day (a flight) ended without a winner, its survivors bagged."""
+    day_started: DayStarted | None = None
+    """This log is a next day of an event, taking the survivors of earlier logs."""
     seating: dict[str, tuple[Entrant, ...]] | None = field(
         default=None, compare=False, repr=False)
     """Who sits at each table, by seat: built on first use for this state (every new state,
@@ -171,16 +185,28 @@ class TournamentState:
 
     @property
     def finished(self) -> bool:
-        return bool(self.winner)
+        """Over: won, or (a flight, a day) ended with its survivors bagged."""
+        return bool(self.winner) or self.day_ended is not None
+
+    @property
+    def field_size(self) -> int:
+        """The entries the payouts are for: the whole event's on a next day."""
+        if self.day_started is not None:
+            return self.day_started.entries + sum(1 for e in self.entrants if not e.carried)
+        return len(self.entrants)
+
+    def bag_of(self, player: str) -> StackBagged | None:
+        return next((b for b in self.bags if b.player == player), None)
 
     @property
     def prize_pool(self) -> int:
         """The prize pool in cents: each entry's share (a re-entry's at its price), each
         rebuy's and each add-on's."""
         s = self.structure
-        firsts = sum(1 for e in self.entrants if e.entry == 1)
-        return (firsts * s.money.prize_pool_per_entry
-                + (len(self.entrants) - firsts) * re_entry_price(s)[1]
+        firsts = sum(1 for e in self.entrants if e.entry == 1 and not e.carried)
+        carried = self.day_started.prize_pool if self.day_started is not None else 0
+        return (carried + firsts * s.money.prize_pool_per_entry
+                + sum(1 for e in self.entrants if e.entry > 1) * re_entry_price(s)[1]
                 + sum(e.rebuys for e in self.entrants) * s.rebuy.prize_pool
                 + sum(1 for e in self.entrants if e.add_on) * s.add_on.prize_pool)
 
@@ -251,6 +277,18 @@ def apply_tournament(state: TournamentState | None,
         return replace(state, entrants=state.entrants + (entrant,), ledger=ledger,
                        entrant_names=state.entrant_names | {event.name.strip().casefold()},
                        persons=state.persons | {entrant.who})
+    if isinstance(event, StackCarried):
+        entrant = Entrant(event.player, event.name, person=event.person, carried=event.chips)
+        ledger = replace(state.ledger, carried=state.ledger.carried + event.chips)
+        return replace(state, entrants=state.entrants + (entrant,), ledger=ledger,
+                       entrant_names=state.entrant_names | {event.name.strip().casefold()},
+                       persons=state.persons | {entrant.who})
+    if isinstance(event, StackBagged):
+        return replace(state, bags=state.bags + (event,))
+    if isinstance(event, DayEnded):
+        return replace(state, day_ended=event)
+    if isinstance(event, DayStarted):
+        return replace(state, day_started=event)
     if isinstance(event, RebuyPurchased | AddOnPurchased):
         ledger = replace(state.ledger, bought=state.ledger.bought + event.chips)
         known = state.entrant(event.player)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 import click
@@ -47,13 +48,25 @@ def tournament() -> None:
 @click.argument("file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
 @click.option("--id", "tournament_id", default=None, help="Tournament id (default: the file's "
               "name).")
+@click.option("--flight", default=None, help="This log is that starting flight (1A, 1B...) "
+              "of the structure's [days] event (sets days.flight, day 1).")
+@click.option("--day", type=click.IntRange(1, 100), default=None,
+              help="This log is that day of the structure's [days] event (sets days.day).")
 @db_option
-def create(file: Path, tournament_id: str | None, db_url: str | None) -> None:
-    """Create a tournament from a structure FILE (TOML): levels, chips, payouts, house rules."""
+def create(file: Path, tournament_id: str | None, flight: str | None, day: int | None,
+           db_url: str | None) -> None:
+    """Create a tournament from a structure FILE (TOML): levels, chips, payouts, house rules.
+    One structure serves every log of an event in flights and days (--flight, --day)."""
     try:
         structure = load_structure(file)
     except StructureError as error:
         raise click.ClickException(str(error)) from None
+    if flight is not None or day is not None:
+        if not structure.days.event:
+            raise click.ClickException(f"--flight/--day: {file} has no [days] event (the "
+                                       "event the flights and days belong to)")
+        structure = replace(structure, days=replace(
+            structure.days, flight=flight or "", day=day or 1))
     name = tournament_id or file.stem
     with user_errors(), open_store(db_url, upgrade=True) as store:
         try:
@@ -258,11 +271,17 @@ _add_floor_commands()
 @click.option("--deal", type=click.Choice(["icm", "chip-chop", "chip-chop-last-guaranteed"]),
               default=None, help="Record a deal of that kind when three players are left at "
               "the final table (where the house rules allow deals, e.g. Octobermuck).")
+@click.option("--flights", default=0, show_default=True, type=click.IntRange(0, 8),
+              help="An event in N starting flights (Day 1A, 1B...) of --players each, their "
+              "survivors bagged, then --days days (default structure: "
+              "examples/tda-flights.toml).")
+@click.option("--days", default=2, show_default=True, type=click.IntRange(2, 5),
+              help="With --flights: the days of the event (the last plays to a winner).")
 @signing_key_option
 def demo(db_url: str | None, players: int, tables: int, seed: int, hands: int,
          structure_file: Path | None, hands_per_level: int, deal: str | None,
          chip_count: bool, hand_for_hand: bool, re_entries: int, rebuys: bool,
-         signing_key_file: Path | None) -> None:
+         flights: int, days: int, signing_key_file: Path | None) -> None:
     """Play a simulated tournament from registration to a winner through the recorder:
     table breaks down to the final table, a penalty, bounties and the high hand where the
     structure has them, and optionally a deal."""
@@ -272,6 +291,9 @@ def demo(db_url: str | None, players: int, tables: int, seed: int, hands: int,
             structure = load_structure(structure_file)
         except StructureError as exc:
             raise click.ClickException(str(exc)) from None
+    if flights:
+        _days_demo(db_url, flights, days, players, seed, structure)
+        return
     if deal is not None:
         # A room profile (a structure file's own) is read from the structure's text, not
         # looked up by its name.
@@ -332,6 +354,22 @@ def demo(db_url: str | None, players: int, tables: int, seed: int, hands: int,
     else:
         click.echo(f"stopped after {summary.hands} hands (no winner yet)")
     click.echo(f"check it: handlog replay --db {store.url}")
+
+
+def _days_demo(db_url: str | None, flights: int, days: int, players: int, seed: int,
+               structure: Structure | None) -> None:
+    from handlog.recorder.demo_days import run_days_demo
+
+    with user_errors(), open_store(db_url, upgrade=True) as store:
+        try:
+            result = run_days_demo(Recorder(store), flights, days, players, seed, structure)
+        except RuleViolation as violation:
+            raise click.ClickException(str(violation)) from None
+    click.echo(f"event {result.event}: {len(result.logs)} logs ({', '.join(result.logs)}), "
+               f"{result.hands} hands, {result.bags} bags in {result.seconds:.1f} s")
+    click.echo(f"winner: {result.winner}")
+    click.echo(f"check it: handlog replay --db {store.url}; handlog tournament event "
+               f"{result.event} --db {store.url}")
 
 
 def _check_entries_offered(structure: Structure | None, re_entries: int, rebuys: bool) -> None:

@@ -22,6 +22,7 @@ from handlog.engine.tournament_state import TournamentState
 from handlog.recorder.cli_db import db_option, user_errors
 from handlog.recorder.service import Actor, Recorder
 from handlog.recorder.tournament_service import Tournaments
+from handlog.replay.days_check import event_report, events_of
 from handlog.replay.registry import find_person, registry
 from handlog.schema.store import open_store
 
@@ -509,7 +510,105 @@ def players(person: str, as_json: bool, db_url: str | None) -> None:
                                  for pen in e["penalties"]))
 
 
+@click.command("bag")
+@click.argument("tournament_id")
+@click.argument("player")
+@click.option("--chips", required=True, type=click.IntRange(0), help="The counted stack.")
+@click.option("--bag", "bag_number", required=True, help="The number on the bag.")
+@BY
+@db_option
+def bag(tournament_id: str, player: str, chips: int, bag_number: str, director: str,
+        db_url: str | None) -> None:
+    """At the end of a day (or a flight): PLAYER's counted stack put in a bag; --by is the
+    director who confirms the count. The count must be the log's (else `count --end-of-day`
+    and `correct-stack` first)."""
+    def report(_t: Tournaments, _b: TournamentState, after: TournamentState) -> str:
+        left = [e for e in after.remaining if after.bag_of(e.player) is None]
+        return (f"bag {bag_number}: {_name(after, entrant(after, player, alive=True))} "
+                f"{chips} chips, confirmed by {director}; {len(left)} stack(s) left to bag")
+    run(db_url, tournament_id, director,
+        lambda _t, s: tc.BagStack(player=entrant(s, player, alive=True), chips=chips,
+                                  bag=bag_number), report)
+
+
+@click.command("end-day")
+@click.argument("tournament_id")
+@BY
+@db_option
+def end_day(tournament_id: str, director: str, db_url: str | None) -> None:
+    """End the day (or the flight) without a winner: every stack in play must be bagged; the
+    survivors and the prize pool go on to the next day."""
+    def report(_t: Tournaments, _b: TournamentState, after: TournamentState) -> str:
+        ended = after.day_ended
+        assert ended is not None
+        return (f"day {ended.day}{' flight ' + ended.flight if ended.flight else ''} over: "
+                f"{len(ended.survivors)} survivor(s) bagged {ended.chips} chips; prize pool "
+                f"{ended.prize_pool / 100:.2f} handed on")
+    run(db_url, tournament_id, director, lambda _t, _s: tc.EndDay(), report)
+
+
+@click.command("next-day")
+@click.argument("tournament_id")
+@click.option("--from", "sources", multiple=True, required=True, metavar="TOURNAMENT",
+              help="A flight (or earlier day) whose survivors come; repeat per log.")
+@click.option("--tables", type=click.IntRange(1, 10_000), default=None,
+              help="Tables to draw (default: as few as the seats per table allow).")
+@click.option("--seed", type=click.IntRange(0, 2**63 - 1), default=None,
+              help="The redraw's seed (recorded; random when omitted).")
+@BY
+@db_option
+def next_day(tournament_id: str, sources: tuple[str, ...], tables: int | None,
+             seed: int | None, director: str, db_url: str | None) -> None:
+    """The next day (TOURNAMENT_ID, created from a structure with [days] day = 2 or more)
+    takes the survivors of the --from logs with their bags (a person in two flights as the
+    structure's days.carry says), then their seats are redrawn by the engine's seat draw."""
+    def report(_t: Tournaments, _b: TournamentState, after: TournamentState) -> str:
+        started = after.day_started
+        assert started is not None
+        return (f"day {started.day}: {len(after.entrants)} player(s) from "
+                f"{', '.join(started.sources)} with "
+                f"{sum(e.carried for e in after.entrants)} chips (carry: {started.carry}), "
+                f"prize pool {after.prize_pool / 100:.2f}")
+    run(db_url, tournament_id, director, lambda _t, _s: tc.StartDay(sources=sources), report)
+
+    def build(_t: Tournaments, s: TournamentState) -> tc.TournamentCommand:
+        needed = -(-len(s.remaining) // s.structure.seats_per_table)
+        return tc.DrawSeats(tables=tables or max(1, needed), seed=seed)
+
+    def drawn(_t: Tournaments, _b: TournamentState, after: TournamentState) -> str:
+        return (f"seats redrawn: {sum(1 for e in after.entrants if e.seated)} players at "
+                f"table(s) {', '.join(after.tables)}")
+    run(db_url, tournament_id, director, build, drawn)
+
+
+@click.command("event")
+@click.argument("event_id")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+@db_option
+def event(event_id: str, as_json: bool, db_url: str | None) -> None:
+    """An event in flights and days over all its logs: each day, the bags, the stacks
+    carried, the places across days and the money (`handlog replay` checks them)."""
+    with user_errors(), open_store(db_url) as store:
+        t = Tournaments(Recorder(store))
+        logs = events_of(t.state(name) for name in t.tournaments()).get(event_id)
+    if not logs:
+        raise click.ClickException(f"no event {event_id!r}: no tournament's structure has "
+                                   "[days] event = that id")
+    data = event_report(logs)
+    if as_json:
+        click.echo(json.dumps(data, indent=2))
+        return
+    for day in data["days"]:
+        click.echo(f"{day['tournament']}: day {day['day']} {day['flight']}".rstrip()
+                   + f", {day['entries']} entries, {day['carried_in']} carried in, "
+                   f"{len(day['survivors'])} bagged"
+                   + (f", winner {data['places'][0]['name']}" if day["winner"] else ""))
+    click.echo(f"{len(data['bags'])} bag(s); places: " + ", ".join(
+        f"{p['place']} {p['name']}" for p in data["places"][:10]))
+    click.echo(f"money unaccounted {data['money']['unaccounted'] / 100:.2f}")
+
+
 COMMANDS = (register, re_enter, rebuy, add_on, high_hand_fee, draw, level, break_, color_up,
             antes, clock, move, balance, break_table, assign_bounty, award_high_hand, deal,
-            ruling, status, players)
+            ruling, status, players, bag, end_day, next_day, event)
 """The floor's steps as `handlog tournament` subcommands (cli_tournament.py adds them)."""

@@ -133,6 +133,20 @@ def _offers(state: TournamentState) -> dict[str, bool]:
     return {k: v and not state.finished for k, v in offered(state.structure).items()}
 
 
+def _days(state: TournamentState) -> dict[str, Any] | None:
+    """An event in flights and days: this log's day, the stacks bagged, whether it has ended
+    or (a next day) taken its players (the floor shows the bag, end-day and next-day forms;
+    the engine decides each)."""
+    days = state.structure.days
+    if not days.event:
+        return None
+    return {"event": days.event, "day": days.day, "flight": days.flight,
+            "bags": {b.player: {"bag": b.bag, "chips": b.chips} for b in state.bags},
+            "ended": state.day_ended is not None,
+            "started": state.day_started is not None,
+            "sources": list(state.day_started.sources) if state.day_started else []}
+
+
 def _row_key(row: dict[str, Any]) -> tuple[str, int, int]:
     return (row.get("table", ""), row.get("seat", 0), row["n"])
 
@@ -564,6 +578,7 @@ def tournament_view(tournament: str, state: TournamentState, version: int, log: 
         "chip_unit": state.chip_unit,
         "registration_open": late_entry_open(state),
         "offers": _offers(state),
+        "days": _days(state),
         # `players` and `unseated` (rows.lists): the first LIST_LIMIT rows of each, ordered
         # by table, seat and `n`, the entry's number (registration order).
         "players_count": len(rows.players),

@@ -29,6 +29,7 @@ from handlog.engine.structure import (
     BlindLevel,
     Break,
     ColorUpStep,
+    Days,
     Denomination,
     LateEntry,
     Money,
@@ -196,7 +197,7 @@ def _show(value: Any) -> str:
 
 _TOP = ("name", "profile", "starting_stack", "seats_per_table", "denominations", "levels",
         "breaks", "color_ups", "ante_checkpoint", "late_entry", "payouts", "money", "re_entry",
-        "rebuy", "add_on")
+        "rebuy", "add_on", "days")
 _DENOMINATION = ("colour", "value", "count")
 _LEVEL = ("small_blind", "big_blind", "ante", "ante_kind", "minutes")
 _BREAK = ("after_level", "minutes")
@@ -208,6 +209,7 @@ _RE_ENTRY = ("per_person", "last_level", "cost", "prize_pool")
 _REBUY = ("first_level", "last_level", "stack_at_most", "per_entry", "cost", "prize_pool",
           "chips")
 _ADD_ON = ("after_level", "cost", "prize_pool", "chips")
+_DAYS = ("event", "day", "flight", "carry", "redraw")
 _MONEY = ("currency", "buy_in", "prize_pool_per_entry", "bounty", "high_hand_fee",
           "payout_rounding")
 
@@ -304,6 +306,7 @@ def parse_structure(data: dict[str, Any], file: str = "<structure>") -> Structur
         re_entry=_optional(top.table("re_entry", _RE_ENTRY), _re_entry, ReEntry()),
         rebuy=_optional(top.table("rebuy", _REBUY), _rebuy, Rebuy()),
         add_on=_optional(top.table("add_on", _ADD_ON), _add_on, AddOn()),
+        days=_optional(top.table("days", _DAYS), _days, Days()),
     )
     if problems:
         # Meaning is checked only on a well-formed file, so each mistake is reported once.
@@ -366,6 +369,12 @@ def _rebuy(r: _Reader) -> Rebuy:
                  stack_at_most=r.integer("stack_at_most"), per_entry=r.integer("per_entry"),
                  cost=r.hundredths("cost", amount), prize_pool=r.hundredths("prize_pool", amount),
                  chips=r.integer("chips", required=True))
+
+
+def _days(r: _Reader) -> Days:
+    return Days(event=r.text("event", required=True), day=r.integer("day", default=1),
+                flight=r.text("flight"), carry=r.text("carry", "larger"),
+                redraw=r.text("redraw", "random"))
 
 
 def _add_on(r: _Reader) -> AddOn:

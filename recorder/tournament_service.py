@@ -52,15 +52,18 @@ from handlog.engine.tournament_decide import (
     decide_add_on,
     decide_assign_bounty,
     decide_award_high_hand,
+    decide_bag,
     decide_correct_stack,
     decide_count_stacks,
     decide_deal,
     decide_draw_seats,
+    decide_end_day,
     decide_hand_for_hand,
     decide_penalty,
     decide_rebuy,
     decide_register,
     decide_settlement,
+    decide_start_day,
     decide_start_level,
     hand_start,
     progress,
@@ -76,6 +79,8 @@ from handlog.engine.tournament_events import (
     ChipsColoredUp,
     ClockPaused,
     ClockResumed,
+    DayEnded,
+    DayStarted,
     DealRecorded,
     HandForHandEnded,
     HandForHandStarted,
@@ -89,6 +94,7 @@ from handlog.engine.tournament_events import (
     RebuyPurchased,
     RulingRecorded,
     SeatsDrawn,
+    StackBagged,
     StackCorrected,
     StacksCounted,
     TimeAdded,
@@ -700,6 +706,37 @@ class Tournaments:
             lambda state, _v: decide_correct_stack(state, player, reason, actor.name, stack,
                                                    self._tables(tournament)), actor)
 
+    def bag_stack(self, tournament: str, player: str, chips: int, bag: str, actor: Actor, *,
+                  event_id: uuid.UUID | None = None,
+                  expected_version: int | None = None) -> Recorded:
+        """At the end of a day: `player`'s counted stack (`chips`, the log's) put in bag
+        `bag`, confirmed by the director `actor`."""
+        return self._atomic(
+            tournament, _ids(event_id), expected_version,
+            _Intent(StackBagged.TYPE, {"player": player, "bag": bag}),
+            lambda state, _v: decide_bag(state, player, chips, bag, actor.name,
+                                         self._tables(tournament)), actor)
+
+    def end_day(self, tournament: str, actor: Actor, *, event_id: uuid.UUID | None = None,
+                expected_version: int | None = None) -> Recorded:
+        """The day (a flight) ends without a winner, its survivors bagged."""
+        return self._atomic(
+            tournament, _ids(event_id), expected_version, _Intent(DayEnded.TYPE),
+            lambda state, _v: decide_end_day(state, self._tables(tournament)), actor)
+
+    def start_day(self, tournament: str, sources: Sequence[str], actor: Actor, *,
+                  event_id: uuid.UUID | None = None,
+                  expected_version: int | None = None) -> Recorded:
+        """A next day takes the survivors of the logs `sources` with their bags (its seats
+        are drawn next, by draw_seats)."""
+        for source in sources:
+            if not self.recorder.head_version(tournament_stream(source)):
+                raise RuleViolation("days:day", f"no tournament {source!r}")
+        states = [self.state(source) for source in sources]
+        return self._atomic(
+            tournament, _ids(event_id), expected_version, _Intent(DayStarted.TYPE),
+            lambda state, _v: decide_start_day(state, states), actor)
+
     def progress(self, tournament: str, state: TournamentState) -> dict[str, tuple[int, bool]]:
         """Each table in play: (hands played, a hand in progress)."""
         return progress(state, self._tables(tournament))
@@ -916,5 +953,10 @@ _EXECUTE: dict[type, Callable[[Tournaments, str, Any, Actor, dict[str, Any]], bo
         tournament, c.on, actor, **ids).retried,
     tc.Settle: lambda t, tournament, c, actor, ids: t._settle_command(
         tournament, c.table, actor, ids),
+    tc.BagStack: lambda t, tournament, c, actor, ids: t.bag_stack(
+        tournament, c.player, c.chips, c.bag, actor, **ids).retried,
+    tc.EndDay: lambda t, tournament, c, actor, ids: t.end_day(tournament, actor, **ids).retried,
+    tc.StartDay: lambda t, tournament, c, actor, ids: t.start_day(
+        tournament, c.sources, actor, **ids).retried,
 }
 """Each tournament command's method: the one dispatch from a command to what records it."""

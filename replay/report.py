@@ -62,6 +62,7 @@ from handlog.engine.tournament_events import (
     StackCorrected,
 )
 from handlog.engine.tournament_state import TournamentState
+from handlog.replay.days_check import event_report, events_of
 from handlog.replay.export_hands import (
     LogSnapshot,
     RecordedHand,
@@ -231,6 +232,8 @@ def build_report_from(log: LogSnapshot, tournament: str | None = None,
             "tournament_checks": True,
         },
         "tournaments": [_tournament(record, export.tables, log) for record in tournaments],
+        "events": [event_report(logs) for logs in events_of(
+            record.state for record in tournaments if record.state is not None).values()],
         "tables": [_table(table, replay.findings, log, all_cards) for table in export.tables],
         "corrections": _corrections(log, in_scope, all_cards,
                                     {t.stream: t.hands for t in export.tables}),
@@ -649,6 +652,20 @@ def _tournament(record: TournamentRecord, tables: Sequence[TableHands],
     out["chip_counts"] = _chip_counts(state, names)
     out["finished"] = state.finished
     out["level"] = state.level
+    days = structure.days
+    if days.event:
+        # A log of an event in flights and days: its day, its bags, what it handed on or took.
+        out["days"] = {
+            "event": days.event, "day": days.day, "flight": days.flight, "carry": days.carry,
+            "redraw": days.redraw,
+            "survivors": list(state.day_ended.survivors) if state.day_ended else [],
+            "handed_on": state.day_ended.prize_pool if state.day_ended else 0,
+            "from": list(state.day_started.sources) if state.day_started else [],
+            "taken_in": state.day_started.prize_pool if state.day_started else 0,
+            "field_size": state.field_size}
+        out["bags"] = [{"player": b.player, "name": names.get(b.player, b.player),
+                        "table": b.table, "chips": b.chips, "bag": b.bag,
+                        "confirmed_by": b.confirmed_by, "level": b.level} for b in state.bags]
     return out
 
 

@@ -14,6 +14,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from handlog.engine.errors import RuleViolation
 from handlog.engine.events import (
     EventAmended,
     EventVoided,
@@ -23,6 +24,9 @@ from handlog.engine.events import (
     PotCarried,
     StackAdjusted,
 )
+from handlog.engine.structure import Structure
+from handlog.engine.tournament_state import TournamentState, fold_tournament
+from handlog.replay.days_check import event_findings
 from handlog.replay.fold import OTHER_RULES, Finding, StreamFolder, TableFold, fold_table
 from handlog.replay.tournament_check import check_tournament
 from handlog.schema.codec import decode_event
@@ -158,9 +162,21 @@ def replay_log(store: EventStore, tournament: str | None = None,
     report.findings.extend(_check_moves(report.tables, moves))
     for stream, stored_events in tournaments:
         report.findings.extend(check_tournament(stream, stored_events, report.tables))
+    if not tournament:
+        # An event in flights and days: its logs checked together (replay.days_check).
+        report.findings.extend(event_findings(
+            _folded(events) for _stream, events in tournaments))
     report.streams = len(report.tables) + counted
     report.seconds = time.perf_counter() - started
     return report
+
+
+def _folded(stored: list[StoredEvent]) -> TournamentState:
+    try:
+        return fold_tournament(e.decode() for e in stored)
+    except RuleViolation:
+        # An unreadable tournament stream is check_tournament's finding already.
+        return TournamentState("", Structure("", "tda", 1, 2, (), ()))
 
 
 def _corrections(stored: list[StoredEvent]) -> dict[str, tuple[set[int], dict[int, Any]]]:

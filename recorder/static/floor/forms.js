@@ -76,6 +76,8 @@ function formCommand(t, kind, data, form) {
     return minutes > 0 ? tournamentCommand(t, { type: "start_break", minutes }, "extra break") : null;
   }
   if (kind === "register") return tournamentCommand(t, { type: "register", name: data.name, high_hand: "high_hand" in data }, `register ${data.name}`);
+  if (kind === "bag") return tournamentCommand(t, { type: "bag_stack", player: data.player, chips: Number(data.chips), bag: data.bag }, `bag ${data.bag}`);
+  if (kind === "next-day") return tournamentCommand(t, { type: "start_day", sources: data.sources.split(",").map((x) => x.trim()).filter((x) => x) }, "next day");
   if (kind === "re-enter") return tournamentCommand(t, { type: "re_enter", player: data.player }, "re-entry");
   if (kind === "rebuy") return tournamentCommand(t, { type: "rebuy", player: data.player }, "rebuy");
   if (kind === "add-on") return tournamentCommand(t, { type: "add_on", player: data.player }, "add-on");

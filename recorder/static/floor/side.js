@@ -56,6 +56,22 @@ function entriesBox(t) {
   return html`<section class="box entries-desk"><h2>Re-entries, rebuys and add-ons</h2>${reEnter}${rebuy}${addOn}</section>`;
 }
 
+// An event in flights and days (t.days): at the end of a day each stack in play is counted
+// and bagged, then the day ends without a winner; a next day takes the survivors of the logs
+// named (then its seats are drawn as usual). The engine decides each step.
+function daysBox(t) {
+  const d = t.days;
+  if (!d) return nothing;
+  const label = d.flight ? `Day ${d.flight}` : `Day ${d.day}`;
+  if (d.day > 1 && !d.started) {
+    return html`<section class="box days-desk"><h2>${label}: the next day</h2><form class="form" data-form="next-day" data-t=${t.id}><input name="sources" required placeholder="1A, 1B" aria-label="Flights or day whose survivors come"><button type="submit" class="btn primary">Take the survivors</button></form></section>`;
+  }
+  const open = t.players.filter((p) => !(p.player in d.bags));
+  const bag = html`<form class="form" data-form="bag" data-t=${t.id}><select name="player" aria-label="Player whose stack is bagged">${open.map((p) => html`<option value=${p.player}>${p.name} (T${p.table} s${p.seat})</option>`)}</select><input name="chips" type="number" min="0" required aria-label="Counted chips"><input name="bag" required aria-label="Bag number"><button type="submit" class="btn" ?disabled=${!open.length}>Bag</button></form>`;
+  const bagged = Object.entries(d.bags).map(([player, b]) => html`<li data-player=${player}>${b.bag}: ${b.chips}</li>`);
+  return html`<section class="box days-desk"><h2>${label}: bags</h2>${bag}<ul class="bags">${bagged}</ul>${cmd(t, "end_day", "End the day", "wide")}</section>`;
+}
+
 function moves(t) {
   const hfh = t.tables.length > 1 || t.hand_for_hand
     ? cmd(t, "hand_for_hand", t.hand_for_hand ? "End hand-for-hand" : "Start hand-for-hand", "wide", { on: !t.hand_for_hand })
@@ -103,7 +119,7 @@ function highHandDesk(t) {
 // settle (the jackpot, a count's differences, rulings).
 function directorsBoxes(t) {
   if (t.finished) return html`${chipCountBox(t)}${highHandDesk(t)}${ruling(t)}`;
-  return html`${registration(t)}${entriesBox(t)}${moves(t)}${penalties(t)}${chipCountBox(t)}${bounties(t)}${highHandDesk(t)}${dealBox(t)}${ruling(t)}`;
+  return html`${registration(t)}${entriesBox(t)}${daysBox(t)}${moves(t)}${penalties(t)}${chipCountBox(t)}${bounties(t)}${highHandDesk(t)}${dealBox(t)}${ruling(t)}`;
 }
 
 function highHandBox(t) {
