@@ -299,7 +299,7 @@ def cite(citation: str) -> str:
     return ", ".join(rule_ids(citation))
 
 
-STRUCTURE_TABLES = ("re_entry", "rebuy", "add_on")
+STRUCTURE_TABLES = ("re_entry", "rebuy", "add_on", "money", "satellite")
 """The structure's tables a decision on an entry cites (`rebuy:stack_at_most`)."""
 
 

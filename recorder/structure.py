@@ -35,6 +35,7 @@ from handlog.engine.structure import (
     PayoutBracket,
     Rebuy,
     ReEntry,
+    Satellite,
     Structure,
     structure_problems,
 )
@@ -196,7 +197,7 @@ def _show(value: Any) -> str:
 
 _TOP = ("name", "profile", "starting_stack", "seats_per_table", "denominations", "levels",
         "breaks", "color_ups", "ante_checkpoint", "late_entry", "payouts", "money", "re_entry",
-        "rebuy", "add_on")
+        "rebuy", "add_on", "satellite")
 _DENOMINATION = ("colour", "value", "count")
 _LEVEL = ("small_blind", "big_blind", "ante", "ante_kind", "minutes")
 _BREAK = ("after_level", "minutes")
@@ -209,7 +210,8 @@ _REBUY = ("first_level", "last_level", "stack_at_most", "per_entry", "cost", "pr
           "chips")
 _ADD_ON = ("after_level", "cost", "prize_pool", "chips")
 _MONEY = ("currency", "buy_in", "prize_pool_per_entry", "bounty", "high_hand_fee",
-          "payout_rounding")
+          "payout_rounding", "guarantee")
+_SATELLITE = ("seat_value", "seats", "target", "share_equally")
 
 
 _ANTE_KIND: dict[str, AnteKind] = {"none": "none", "uniform": "uniform",
@@ -304,6 +306,7 @@ def parse_structure(data: dict[str, Any], file: str = "<structure>") -> Structur
         re_entry=_optional(top.table("re_entry", _RE_ENTRY), _re_entry, ReEntry()),
         rebuy=_optional(top.table("rebuy", _REBUY), _rebuy, Rebuy()),
         add_on=_optional(top.table("add_on", _ADD_ON), _add_on, AddOn()),
+        satellite=_optional(top.table("satellite", _SATELLITE), _satellite, Satellite()),
     )
     if problems:
         # Meaning is checked only on a well-formed file, so each mistake is reported once.
@@ -349,7 +352,15 @@ def _money(r: _Reader) -> Money:
         bounty=r.hundredths("bounty", amount),
         high_hand_fee=r.hundredths("high_hand_fee", amount),
         payout_rounding=r.hundredths("payout_rounding", amount, default=100),
+        guarantee=r.hundredths("guarantee", amount),
     )
+
+
+def _satellite(r: _Reader) -> Satellite:
+    return Satellite(seat_value=r.hundredths("seat_value", "an amount of money",
+                                             required=True),
+                     seats=r.integer("seats"), target=r.text("target", required=True),
+                     share_equally=r.flag("share_equally"))
 
 
 def _re_entry(r: _Reader) -> ReEntry:
