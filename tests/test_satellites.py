@@ -4,12 +4,12 @@ overlay is the house's money; each balances to the cent."""
 
 from __future__ import annotations
 
-import json
 from dataclasses import replace
 from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from test_demo import demo_and_report
 from test_tournament import Log, example, started
 
 from handlog.engine.money import money_block, money_findings
@@ -133,27 +133,17 @@ def test_replay_finds_prizes_whose_overlay_is_not_the_guarantees() -> None:
 # --- the CLI: handlog demo --satellite / --guarantee, replay and the JSON report -------------
 
 
-def _demo_and_replay(tmp_path: Path, *options: str) -> dict[str, object]:
-    db = f"sqlite:///{tmp_path / 'demo.db'}"
-    runner = CliRunner()
-    result = runner.invoke(main, ["demo", "--db", db, "--players", "18", "--tables", "2",
-                                  "--seed", "3", *options])
-    assert result.exit_code == 0, result.output
-    replayed = runner.invoke(main, ["replay", "--db", db])
-    assert replayed.exit_code == 0, replayed.output
-    out = tmp_path / "report.json"
-    report = runner.invoke(main, ["report", "--db", db, "--format", "json", "--out", str(out)])
-    assert report.exit_code == 0, report.output
-    data = json.loads(out.read_text())
-    tournaments = data["tournaments"]
-    assert len(tournaments) == 1
-    return tournaments[0]  # type: ignore[no-any-return]
+def _demo_and_replay(db_url: str, tmp_path: Path, *options: str) -> dict[str, object]:
+    tournament, _types = demo_and_report(db_url, tmp_path, "--players", "18", "--tables", "2",
+                                         "--seed", "3", *options)
+    return tournament
 
 
-def test_demo_satellite_awards_seats_and_a_remainder_and_balances(tmp_path: Path) -> None:
+def test_demo_satellite_awards_seats_and_a_remainder_and_balances(db_url: str,
+                                                                   tmp_path: Path) -> None:
     """`handlog demo --satellite 3`: 18 entries at $55 ($990) buy three $200 seats and
     $390 cash; replay exits 0, the report explains each seat and the remainder."""
-    t = _demo_and_replay(tmp_path, "--satellite", "3")
+    t = _demo_and_replay(db_url, tmp_path, "--satellite", "3")
     money = t["money"]
     assert isinstance(money, dict)
     assert (money["seats_awarded"], money["prizes_paid"], money["unaccounted"]) == \
@@ -166,10 +156,10 @@ def test_demo_satellite_awards_seats_and_a_remainder_and_balances(tmp_path: Path
     assert "cash left after 3 seat(s)" in prizes["awards"][0]["why"]
 
 
-def test_demo_guarantee_shows_its_overlay_and_balances(tmp_path: Path) -> None:
+def test_demo_guarantee_shows_its_overlay_and_balances(db_url: str, tmp_path: Path) -> None:
     """`handlog demo --guarantee 1000`: 18 entries at $20 collect $360, the house adds $640;
     replay exits 0, the money block shows the overlay, nothing unaccounted."""
-    t = _demo_and_replay(tmp_path, "--guarantee", "1000")
+    t = _demo_and_replay(db_url, tmp_path, "--guarantee", "1000")
     money = t["money"]
     assert isinstance(money, dict)
     assert (money["overlay"], money["prizes_paid"], money["unaccounted"]) == (64000, 100000, 0)
