@@ -541,8 +541,11 @@ def tournament_view(tournament: str, state: TournamentState, version: int, log: 
     pool = state.prize_pool
     prizes = []
     if state.prizes is not None:
-        prizes = [{"place": a.place, "name": names.get(a.player, a.player), "amount": a.amount}
-                  for a in state.prizes.awards]
+        prizes = sorted([{"place": a.place, "name": names.get(a.player, a.player),
+                          "amount": a.amount, "seat": ""} for a in state.prizes.awards]
+                        + [{"place": x.place, "name": names.get(x.player, x.player),
+                            "amount": x.value, "seat": x.target} for x in state.prizes.seats],
+                        key=lambda p: (int(p["place"]), str(p["name"])))
     return {
         "id": tournament,
         "stream": tournament_stream(tournament),
