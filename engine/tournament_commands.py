@@ -208,6 +208,15 @@ class Clock:
 
 
 @dataclass(frozen=True, kw_only=True)
+class Message:
+    """The director's message to the room, on the clock screen ("": take it down)."""
+
+    __pydantic_config__: ClassVar[dict[str, Any]] = _STRICT
+    type: Literal["message"] = "message"
+    text: Annotated[str, Limit(max_length=200)] = ""
+
+
+@dataclass(frozen=True, kw_only=True)
 class Ruling:
     __pydantic_config__: ClassVar[dict[str, Any]] = _STRICT
     type: Literal["ruling"] = "ruling"
@@ -265,6 +274,6 @@ TournamentCommand = (
     Register | ReEnter | Rebuy | AddOn | DrawSeats | StartLevel | StartBreak | EndBreak
     | ColorUp | DecideAntes | Move
     | Balance | BreakTable | AssignBounty | AwardHighHand | HighHandFee | Deal | Penalty
-    | Clock | Ruling | Settle | CountStacks | CorrectStack | HandForHand
+    | Clock | Ruling | Settle | CountStacks | CorrectStack | HandForHand | Message
 )
 """Every tournament command; `type` tells them apart."""

@@ -524,6 +524,17 @@ class HandForHandEnded:
     rule: str
 
 
+@dataclass(frozen=True, slots=True)
+class MessagePosted:
+    """The director's message to the room, shown on the clock screen: `text` is his own
+    words, kept as typed (like a ruling's text; empty: the message taken down)."""
+
+    TYPE: ClassVar[str] = "message_posted"
+    VERSION: ClassVar[int] = 1
+    text: str
+    by: str
+
+
 TournamentEvent = (
     TournamentCreated | PlayerRegistered | SeatsDrawn | TableClosed | ButtonDrawn | LevelStarted
     | BreakStarted | BreakEnded | AntesDecided | ChipsColoredUp | PlayerMoved | PlayerEliminated
@@ -531,6 +542,7 @@ TournamentEvent = (
     | TournamentFinished | BountyReferred | BountyAssigned | HighHandPosted | DealRecorded
     | ClockPaused | ClockResumed | TimeAdded | StacksCounted | StackCorrected
     | HandForHandStarted | HandForHandEnded | HighHandFeeRecorded | RebuyPurchased | AddOnPurchased
+    | MessagePosted
 )
 
 TOURNAMENT_EVENT_TYPES: tuple[type, ...] = (
@@ -539,7 +551,7 @@ TOURNAMENT_EVENT_TYPES: tuple[type, ...] = (
     PlayerWithdrew, PrizesAwarded, HighHandAwarded, RulingRecorded, PenaltyRecorded,
     TournamentFinished, BountyReferred, BountyAssigned, HighHandPosted, DealRecorded,
     ClockPaused, ClockResumed, TimeAdded, StacksCounted, StackCorrected, HandForHandStarted,
-    HandForHandEnded, HighHandFeeRecorded, RebuyPurchased, AddOnPurchased,
+    HandForHandEnded, HighHandFeeRecorded, RebuyPurchased, AddOnPurchased, MessagePosted,
 )
 
 for _event_type in TOURNAMENT_EVENT_TYPES:

@@ -33,6 +33,7 @@ from handlog.engine.tournament_events import (
     HighHandFeeRecorded,
     HighHandPosted,
     LevelStarted,
+    MessagePosted,
     PenaltyRecorded,
     PlayerEliminated,
     PlayerMoved,
@@ -147,6 +148,8 @@ class TournamentState:
     """The best hand shown so far (several when equal)."""
     deal: DealRecorded | None = None
     clock_paused: bool = False
+    message: str = ""
+    """The director's message to the room (the clock screen shows it)."""
     entrant_names: frozenset[str] = frozenset()
     """Every entrant's name, case-folded: a duplicate is found without a scan."""
     persons: frozenset[str] = frozenset()
@@ -316,6 +319,8 @@ def apply_tournament(state: TournamentState | None,
         return replace(ended, winner=event.winner)
     if isinstance(event, PrizesAwarded):
         return replace(state, prizes=event)
+    if isinstance(event, MessagePosted):
+        return replace(state, message=event.text)
     if isinstance(event, HighHandAwarded):
         return replace(state, high_hand=event)
     if isinstance(event, RulingRecorded):

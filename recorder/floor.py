@@ -541,11 +541,13 @@ def tournament_view(tournament: str, state: TournamentState, version: int, log: 
     pool = state.prize_pool
     prizes = []
     if state.prizes is not None:
-        prizes = sorted([{"place": a.place, "name": names.get(a.player, a.player),
-                          "amount": a.amount, "seat": ""} for a in state.prizes.awards]
-                        + [{"place": x.place, "name": names.get(x.player, x.player),
-                            "amount": x.value, "seat": x.target} for x in state.prizes.seats],
-                        key=lambda p: (int(p["place"]), str(p["name"])))
+        won: list[tuple[int, str, int, str]] = sorted(
+            [(a.place, names.get(a.player, a.player), a.amount, "")
+             for a in state.prizes.awards]
+            + [(x.place, names.get(x.player, x.player), x.value, x.target)
+               for x in state.prizes.seats])
+        prizes = [{"place": place, "name": name, "amount": amount, "seat": seat}
+                  for place, name, amount, seat in won]
     return {
         "id": tournament,
         "stream": tournament_stream(tournament),
@@ -618,6 +620,7 @@ def tournament_view(tournament: str, state: TournamentState, version: int, log: 
         # screen shows them; the prizes above are what was awarded).
         "prize_pool": pool,
         "payouts": _payouts(state, pool),
+        "message": state.message,
     }
 
 
