@@ -9,16 +9,30 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from test_demo import demo_and_report
 from test_tournament import Log, example, started
 
 from handlog.engine.money import money_block, money_findings
-from handlog.engine.structure import Satellite, satellite_seats, structure_problems
+from handlog.engine.structure import (
+    Satellite,
+    Structure,
+    payouts_for,
+    satellite_seats,
+    structure_problems,
+)
 from handlog.engine.tournament import Bust, award_prizes, eliminate
 from handlog.engine.tournament_events import PrizesAwarded, SeatAward, TournamentFinished
 from handlog.recorder.cli import cli as main
 from handlog.recorder.structure import StructureError, loads_structure
 from handlog.schema.codec import decode_event
+
+_SATELLITE = example("tda-satellite")
+
+
+def example_structure() -> Structure:
+    return _SATELLITE
 
 
 def _bust_all_but(log: Log, left: int) -> None:
@@ -192,3 +206,41 @@ def test_prizes_awarded_v2_reads_as_no_overlay_and_no_seats() -> None:
                                                "rule": "payouts:2-10"})
     assert isinstance(event, PrizesAwarded)
     assert (event.overlay, event.seats) == (0, ())
+
+
+def test_demo_satellite_shared_equally_ends_when_the_seats_remain(db_url: str,
+                                                                   tmp_path: Path) -> None:
+    """`handlog demo --satellite 3` on a structure with share_equally: the satellite ends
+    with 3 players left, who share first place and win a seat each; $390 cash to 4th;
+    replay exits 0, nothing unaccounted."""
+    text = (Path(__file__).parent.parent / "examples" / "tda-satellite.toml").read_text()
+    structure = tmp_path / "shared.toml"
+    structure.write_text(text.replace("share_equally = false", "share_equally = true")
+                         .replace("seats = 0", "seats = 3"))
+    t = _demo_and_replay(db_url, tmp_path, "--satellite", "3", "--structure", str(structure))
+    prizes = t["prizes"]
+    assert isinstance(prizes, dict)
+    assert [x["place"] for x in prizes["seats"]] == [1, 1, 1]
+    assert all("shared by the last players" in x["why"] for x in prizes["seats"])
+    assert [(a["place"], a["amount"]) for a in prizes["awards"]] == [(4, 39000)]
+    money = t["money"]
+    assert isinstance(money, dict)
+    assert (money["seats_awarded"], money["unaccounted"]) == (60000, 0)
+
+
+@settings(max_examples=200)
+@given(field=st.integers(2, 500), per_entry=st.integers(0, 100_000),
+       seat_value=st.integers(1, 1_000_000), cap=st.integers(0, 50))
+def test_satellite_seats_and_remainder_add_up_to_the_pool(field: int, per_entry: int,
+                                                          seat_value: int, cap: int) -> None:
+    """Seats times their value plus the remainder is the pool; never more seats than the cap
+    or than players, and the remainder always has a place to go."""
+    s = replace(example_structure(), satellite=Satellite(seat_value=seat_value, seats=cap,
+                                                         target="Main"))
+    pool = field * per_entry
+    seats, remainder = satellite_seats(s, field, pool)
+    assert seats * seat_value + remainder == pool
+    assert 0 <= seats <= field and (not cap or seats <= cap)
+    assert remainder >= 0 and (not remainder or seats < field)
+    assert sum(payouts_for(s, field, pool)) == pool
+    assert len(payouts_for(s, field, pool)) <= field
