@@ -168,6 +168,27 @@ def test_demo_satellite_awards_seats_and_a_remainder_and_balances(db_url: str,
     assert all("a seat in Main Event worth USD 200.00" in x["why"] for x in prizes["seats"])
     assert [(a["place"], a["amount"]) for a in prizes["awards"]] == [(4, 39000)]
     assert "cash left after 3 seat(s)" in prizes["awards"][0]["why"]
+    html = tmp_path / "report.html"
+    written = CliRunner().invoke(main, ["report", "--db", db_url, "--format", "html",
+                                        "--out", str(html)])
+    assert written.exit_code == 0, written.output
+    page = html.read_text()
+    assert "a seat in Main Event worth USD 200.00" in page and "seats awarded" in page
+
+
+def test_demo_guarantee_shows_its_overlay_in_the_pdf_report(tmp_path: Path) -> None:
+    """The PDF report of a guaranteed event says what the house added."""
+    import pypdf
+
+    db = f"sqlite:///{tmp_path / 'g.db'}"
+    runner = CliRunner()
+    assert runner.invoke(main, ["demo", "--db", db, "--players", "9", "--tables", "1",
+                                "--guarantee", "500"]).exit_code == 0
+    out = tmp_path / "report.pdf"
+    written = runner.invoke(main, ["report", "--db", db, "--format", "pdf", "--out", str(out)])
+    assert written.exit_code == 0, written.output
+    text = " ".join(" ".join(p.extract_text().split()) for p in pypdf.PdfReader(out).pages)
+    assert "the house added USD 320.00 (overlay)" in text
 
 
 def test_demo_guarantee_shows_its_overlay_and_balances(db_url: str, tmp_path: Path) -> None:
