@@ -72,6 +72,8 @@ def hand_name(hand_rank: tuple[int, ...]) -> str:
 # --- rules --------------------------------------------------------------------------------------
 
 RULES: dict[str, tuple[str, str]] = {
+    "satellite": ("the structure's [satellite]", "seats in another event as many as the pool "
+                  "buys, the cash left to the next place"),
     "tda-1": ("TDA 1", "floor decisions consider the best interest of the game and fairness"),
     "tda-16": ("TDA 16", "face up for all-ins; cards speak at showdown"),
     "tda-20": ("TDA 20", "odd chips"),

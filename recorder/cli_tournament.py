@@ -15,6 +15,7 @@ from handlog.engine.entries import not_sold
 from handlog.engine.errors import RuleViolation
 from handlog.engine.profiles import get_profile
 from handlog.engine.structure import Structure, structure_problems
+from handlog.engine.tournament_state import TournamentState
 from handlog.engine.words import render_rule
 from handlog.recorder.cli_db import db_option, user_errors
 from handlog.recorder.demo import (
@@ -321,6 +322,7 @@ def demo(db_url: str | None, players: int, tables: int, seed: int, hands: int,
             finally:
                 checkpoints.flush()
                 checkpoints.close()
+        prizes_note = _prizes_note(Tournaments(recorder).state(summary.tournament))
     rate = summary.hands / summary.seconds if summary.seconds else 0.0
     click.echo(f"tournament {summary.tournament}: {summary.hands} hands, {summary.commands} "
                f"commands in {summary.seconds:.1f} s ({rate:.1f} hands/s recorded)")
@@ -334,6 +336,8 @@ def demo(db_url: str | None, players: int, tables: int, seed: int, hands: int,
                + (f", rebuys {summary.rebuys}, add-ons {summary.add_ons}" if rebuys else ""))
     if deal and not summary.deal:
         click.echo(f"no deal recorded: {summary.no_deal or 'the final table was never reached'}")
+    if prizes_note:
+        click.echo(prizes_note)
     if summary.winner:
         click.echo(f"winner: {summary.winner}")
         for place, name in summary.places[:10]:
@@ -343,6 +347,24 @@ def demo(db_url: str | None, players: int, tables: int, seed: int, hands: int,
     else:
         click.echo(f"stopped after {summary.hands} hands (no winner yet)")
     click.echo(f"check it: handlog replay --db {store.url}")
+
+
+def _prizes_note(state: TournamentState) -> str:
+    """The seats a satellite awarded and the house's overlay, in words ("" when neither)."""
+    prizes = state.prizes
+    if prizes is None or not (prizes.seats or prizes.overlay):
+        return ""
+    cur = state.structure.money.currency
+    parts = []
+    if prizes.seats:
+        cash = sum(a.amount for a in prizes.awards)
+        parts.append(f"seats: {len(prizes.seats)} in {prizes.seats[0].target} "
+                     f"({cur} {prizes.seats[0].value / 100:,.2f} each), cash remainder "
+                     f"{cur} {cash / 100:,.2f}")
+    if prizes.overlay:
+        parts.append(f"overlay: the house added {cur} {prizes.overlay / 100:,.2f} to reach "
+                     f"the {cur} {state.structure.money.guarantee / 100:,.2f} guarantee")
+    return "; ".join(parts)
 
 
 def _prize_options(structure: Structure | None, seats: int, guarantee: str | None,

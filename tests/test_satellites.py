@@ -182,8 +182,11 @@ def test_demo_guarantee_shows_its_overlay_in_the_pdf_report(tmp_path: Path) -> N
 
     db = f"sqlite:///{tmp_path / 'g.db'}"
     runner = CliRunner()
-    assert runner.invoke(main, ["demo", "--db", db, "--players", "9", "--tables", "1",
-                                "--guarantee", "500"]).exit_code == 0
+    played = runner.invoke(main, ["demo", "--db", db, "--players", "9", "--tables", "1",
+                                  "--guarantee", "500"])
+    assert played.exit_code == 0, played.output
+    assert "overlay: the house added USD 320.00 to reach the USD 500.00 guarantee" in \
+        played.output
     out = tmp_path / "report.pdf"
     written = runner.invoke(main, ["report", "--db", db, "--format", "pdf", "--out", str(out)])
     assert written.exit_code == 0, written.output
