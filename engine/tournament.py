@@ -8,7 +8,7 @@ what a caller needs, so `engine.tournament` is the one import.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 
 from handlog.engine.breaking import button_redraw_due
@@ -466,14 +466,20 @@ def eliminate(state: TournamentState,
             first_place + sum(1 for o in busts if o.chips_at_start > b.chips_at_start)
         events.append(PlayerEliminated(b.player, place, b.table, b.hand_number,
                                        b.chips_at_start, b.bounty_to, rule))
-    left = sorted(alive - set(players))
-    if len(left) == 1:
-        events.append(TournamentFinished(left[0]))
-    elif _seats_for_all(state, len(left)):
-        # The seats are equal prizes: the players left all win one, nothing is left to
-        # play for.
-        events.append(TournamentFinished(left[0], tuple(left)))
+    events.extend(_finished(state, alive - set(players)))
     return tuple(events)
+
+
+def _finished(state: TournamentState, left: Collection[str]) -> list[TournamentFinished]:
+    """The end of the tournament when `left` are the players still in: one player wins; in
+    a satellite whose seats are equal prizes, as many players as seats all win one (nothing
+    is left to play for)."""
+    ordered = sorted(left)
+    if len(ordered) == 1:
+        return [TournamentFinished(ordered[0])]
+    if _seats_for_all(state, len(ordered)):
+        return [TournamentFinished(ordered[0], tuple(ordered))]
+    return []
 
 
 def _seats_for_all(state: TournamentState, left: int) -> bool:
@@ -571,9 +577,7 @@ def withdraw(state: TournamentState, player: str, chips: int, rule: str = "",
     rule = rule or "bse-missing-player"
     events: list[PlayerWithdrew | TournamentFinished] = [
         PlayerWithdrew(player, remaining, chips, rule)]
-    if remaining == 2:
-        winner = next(e.player for e in state.remaining if e.player != player)
-        events.append(TournamentFinished(winner))
+    events.extend(_finished(state, [e.player for e in state.remaining if e.player != player]))
     return tuple(events)
 
 

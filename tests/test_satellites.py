@@ -22,7 +22,7 @@ from handlog.engine.structure import (
     satellite_seats,
     structure_problems,
 )
-from handlog.engine.tournament import Bust, award_prizes, eliminate
+from handlog.engine.tournament import Bust, award_prizes, eliminate, withdraw
 from handlog.engine.tournament_events import PrizesAwarded, SeatAward, TournamentFinished
 from handlog.recorder.cli import cli as main
 from handlog.recorder.structure import StructureError, loads_structure
@@ -268,3 +268,16 @@ def test_satellite_seats_and_remainder_add_up_to_the_pool(field: int, per_entry:
     assert remainder >= 0 and (not remainder or seats < field)
     assert sum(payouts_for(s, field, pool)) == pool
     assert len(payouts_for(s, field, pool)) <= field
+
+
+def test_a_withdrawal_that_leaves_as_many_players_as_seats_ends_a_shared_satellite() -> None:
+    """share_equally with 2 seats: a player withdrawing with 3 left ends it as a bust does;
+    the two left share first place."""
+    s = example("tda-satellite")
+    s = replace(s, satellite=replace(s.satellite, seats=2, share_equally=True))
+    log = started(s, 9, tables=("A",))
+    _bust_all_but(log, 3)
+    leaving = log.state.remaining[0].player
+    log.add(*withdraw(log.state, leaving, 100))
+    assert log.state.finished
+    assert sorted(e.place for e in log.state.entrants)[:3] == [1, 1, 3]
