@@ -7,6 +7,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from handlog.engine.errors import RuleViolation
+from handlog.engine.limits import reason_problem
 from handlog.engine.tournament_events import (
     BreakEnded,
     BreakStarted,
@@ -55,6 +56,9 @@ def add_time(state: TournamentState, seconds: int, reason: str = "") -> TimeAdde
 def post_message(state: TournamentState, text: str, by: str) -> MessagePosted:
     """The director's message to the room, shown on the clock screen until he posts another
     (an empty one takes it down); spaces and line breaks are read as single spaces."""
+    problem = reason_problem(text)
+    if problem:
+        raise RuleViolation(CLOCK_RULE, f"the message: {problem}")
     text = " ".join(text.split())
     if len(text) > MESSAGE_LIMIT:
         raise RuleViolation(CLOCK_RULE, f"the message is {len(text)} characters: at most "

@@ -18,6 +18,7 @@ from handlog.engine.limits import (
     Rule,
     SeatOrNone,
     described,
+    reason_problem,
 )
 from handlog.engine.table import MAX_SEATS
 
@@ -213,7 +214,8 @@ class Message:
 
     __pydantic_config__: ClassVar[dict[str, Any]] = _STRICT
     type: Literal["message"] = "message"
-    text: Annotated[str, Limit(max_length=200)] = ""
+    text: Annotated[str, Limit(max_length=200, problem=reason_problem,
+                               description="up to 200 characters; empty: take it down")] = ""
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -29,6 +29,8 @@ def test_a_message_is_posted_replaced_and_taken_down() -> None:
         post_message(log.state, "Seats for the Main Event at the cage", "td")
     with pytest.raises(RuleViolation, match=f"at most {MESSAGE_LIMIT}"):
         post_message(log.state, "x" * (MESSAGE_LIMIT + 1), "td")
+    with pytest.raises(RuleViolation, match="no control characters"):
+        post_message(log.state, "bell\x07", "td")
     log.add(post_message(log.state, "", "td"))
     assert log.state.message == ""
     with pytest.raises(RuleViolation, match="no message is posted"):
