@@ -28,7 +28,7 @@ from handlog.engine.hand_for_hand import round_status
 from handlog.engine.money import high_hand_proposal, money_block
 from handlog.engine.profiles import get_profile, parameter_scopes
 from handlog.engine.seating import needs_balancing, table_counts
-from handlog.engine.structure import payouts_for
+from handlog.engine.structure import payouts_for, satellite_seats
 from handlog.engine.table import Level
 from handlog.engine.tournament import late_entry_open, stakes, start_level
 from handlog.engine.tournament_commands import TournamentCommand
@@ -620,6 +620,9 @@ def tournament_view(tournament: str, state: TournamentState, version: int, log: 
         # screen shows them; the prizes above are what was awarded).
         "prize_pool": pool,
         "payouts": _payouts(state, pool),
+        # A satellite's first places are seats (the clock screen says so).
+        "payout_seats": satellite_seats(s, len(state.entrants), pool)[0],
+        "seat_target": s.satellite.target,
         "message": state.message,
     }
 
