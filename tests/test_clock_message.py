@@ -37,9 +37,9 @@ def test_a_message_is_posted_replaced_and_taken_down() -> None:
         post_message(log.state, "", "td")
 
 
-def test_the_cli_posts_the_message_the_floor_view_carries_and_replay_is_clean(
+def test_the_cli_posts_the_message_and_replay_is_clean(
         db_url: str) -> None:
-    """`handlog tournament message T TEXT` records it; the floor's view (what /clock reads)
+    """`handlog tournament message T TEXT` records it; the tournament state (what /clock reads)
     has it; the log replays clean; on SQLite and PostgreSQL."""
     runner = CliRunner()
     assert runner.invoke(cli, ["db", "upgrade", "--db", db_url]).exit_code == 0
