@@ -7,17 +7,21 @@ from collections.abc import Iterable
 from typing import Any
 
 from handlog.engine.errors import RuleViolation
+from handlog.engine.limits import reason_problem
 from handlog.engine.tournament_events import (
     BreakEnded,
     BreakStarted,
     ClockPaused,
     ClockResumed,
     LevelStarted,
+    MessagePosted,
     TimeAdded,
 )
 from handlog.engine.tournament_state import TournamentState
 
 CLOCK_RULE = "clock"
+MESSAGE_LIMIT = 200
+"""Characters of the director's message: what a TV shows in one or two lines at 3 m."""
 
 
 def _running(state: TournamentState) -> None:
@@ -47,6 +51,24 @@ def add_time(state: TournamentState, seconds: int, reason: str = "") -> TimeAdde
     if seconds == 0 or abs(seconds) > 4 * 3600:
         raise RuleViolation(CLOCK_RULE, "add between 1 second and 4 hours (or take it off)")
     return TimeAdded(state.level, seconds, reason)
+
+
+def post_message(state: TournamentState, text: str, by: str) -> MessagePosted:
+    """The director's message to the room, shown on the clock screen until he posts another
+    (an empty one takes it down); spaces and line breaks are read as single spaces."""
+    problem = reason_problem(text)
+    if problem:
+        raise RuleViolation(CLOCK_RULE, f"the message: {problem}")
+    text = " ".join(text.split())
+    if len(text) > MESSAGE_LIMIT:
+        raise RuleViolation(CLOCK_RULE, f"the message is {len(text)} characters: at most "
+                            f"{MESSAGE_LIMIT} fit the clock screen")
+    if text == state.message:
+        raise RuleViolation(CLOCK_RULE, "the clock screen shows this message already"
+                            if text else "no message is posted")
+    if not by.strip():
+        raise RuleViolation("record", "who posted the message must not be empty")
+    return MessagePosted(text, by)
 
 
 def level_clock(timed: Iterable[tuple[int, Any]],

@@ -26,6 +26,7 @@ from handlog.engine.tournament_state import TournamentState
 
 BOUNTY_RULE = "octobermuck-bounties"
 HIGH_HAND_RULE = "octobermuck-high-hand-jackpot"
+GUARANTEE_RULE = "money:guarantee"
 COVERING_WINNER = "covering_winner"
 SPLIT_POT = "split_pot"
 NO_POT = "no_pot"
@@ -108,11 +109,12 @@ class MoneyBlock:
     """Where the money of a tournament went, in the smallest currency unit.
 
     `buy_ins` are the persons' first entries; `re_entries`, `rebuys` and `add_ons` what the
-    others paid. `unaccounted` = buy_ins + re_entries + rebuys + add_ons + high_hand_pool -
-    fees - prizes_paid - bounties_paid - high_hand_paid (+ carried_in, the prize pool a next
-    day takes from its flights, - carried_out, the pool a flight hands on): money taken in
-    and not paid out (0
-    once a tournament is settled)."""
+    others paid; `overlay` the house's money added to reach its guarantee; `seats_awarded`
+    the value of a satellite's seats (paid to the target event). `unaccounted` = buy_ins +
+    re_entries + rebuys + add_ons + high_hand_pool + overlay - fees - prizes_paid -
+    seats_awarded - bounties_paid - high_hand_paid (+ carried_in, the prize pool a next day
+    takes from its flights, - carried_out, the pool a flight hands on): money taken in and not
+    paid out (0 once a tournament is settled)."""
 
     buy_ins: int
     fees: int
@@ -126,17 +128,21 @@ class MoneyBlock:
     add_ons: int = 0
     carried_in: int = 0
     carried_out: int = 0
+    overlay: int = 0
+    seats_awarded: int = 0
 
     @property
     def unaccounted(self) -> int:
         return (self.buy_ins + self.re_entries + self.rebuys + self.add_ons
-                + self.high_hand_pool + self.carried_in - self.fees - self.prizes_paid
-                - self.bounties_paid - self.high_hand_paid - self.carried_out)
+                + self.high_hand_pool + self.overlay + self.carried_in - self.fees
+                - self.prizes_paid - self.seats_awarded - self.bounties_paid
+                - self.high_hand_paid - self.carried_out)
 
     def as_dict(self) -> dict[str, int]:
         return {"buy_ins": self.buy_ins, "re_entries": self.re_entries, "rebuys": self.rebuys,
-                "add_ons": self.add_ons, "fees": self.fees, "bounty_pool": self.bounty_pool,
-                "high_hand_pool": self.high_hand_pool, "prizes_paid": self.prizes_paid,
+                "add_ons": self.add_ons, "overlay": self.overlay, "fees": self.fees,
+                "bounty_pool": self.bounty_pool, "high_hand_pool": self.high_hand_pool,
+                "prizes_paid": self.prizes_paid, "seats_awarded": self.seats_awarded,
                 "bounties_paid": self.bounties_paid, "high_hand_paid": self.high_hand_paid,
                 **({"carried_in": self.carried_in, "carried_out": self.carried_out}
                    if self.carried_in or self.carried_out else {}),
@@ -233,6 +239,8 @@ def money_block(state: TournamentState) -> MoneyBlock:
         add_ons=add_ons * s.add_on.cost,
         carried_in=state.day_started.prize_pool if state.day_started is not None else 0,
         carried_out=state.day_ended.prize_pool if state.day_ended is not None else 0,
+        overlay=prizes.overlay if prizes else state.overlay,
+        seats_awarded=sum(a.value for a in prizes.seats) if prizes else 0,
     )
 
 
@@ -276,6 +284,11 @@ def money_findings(state: TournamentState) -> list[tuple[str, str, str, str]]:
     pool = state.prize_pool
     if pool and state.prizes is None and state.day_ended is None:
         found.append(("prizes", "prizes_missing", str(pool), "0"))
+    if state.prizes is not None and (state.prizes.pool, state.prizes.overlay) != \
+            (pool, state.overlay):
+        # The guarantee decides the pool and the house's overlay: both are checked.
+        found.append((GUARANTEE_RULE, "pool_differs", f"{pool} ({state.overlay} overlay)",
+                      f"{state.prizes.pool} ({state.prizes.overlay} overlay)"))
     if state.bounties_referred:
         found.append((BOUNTY_RULE, "bounty_undecided", "0", str(len(state.bounties_referred))))
     if block.unaccounted:

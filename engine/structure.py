@@ -104,6 +104,9 @@ class Money:
     bounty: int = 0
     high_hand_fee: int = 0
     payout_rounding: int = 100
+    guarantee: int = 0
+    """The prize pool the house guarantees (0: none): when the pool collected falls short,
+    the house adds the difference (the overlay) and the payouts are on the guaranteed pool."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -168,6 +171,20 @@ class Days:
 
 
 @dataclass(frozen=True, slots=True)
+class Satellite:
+    """Prizes are seats in another event (`target`), each worth `seat_value` cents: as many
+    as the pool buys, at most `seats` (0: no limit); what is left of the pool (the remainder)
+    is paid in cash to the next place. `seat_value` 0: not a satellite. `share_equally`: the
+    seats are equal prizes, so the tournament ends when as many players remain as there are
+    seats, and they all win one."""
+
+    seat_value: int = 0
+    seats: int = 0
+    target: str = ""
+    share_equally: bool = False
+
+
+@dataclass(frozen=True, slots=True)
 class Structure:
     name: str
     profile: str
@@ -185,6 +202,7 @@ class Structure:
     rebuy: Rebuy = Rebuy()
     add_on: AddOn = AddOn()
     days: Days = Days()
+    satellite: Satellite = Satellite()
 
     def level(self, number: int) -> BlindLevel:
         for level in self.levels:
@@ -257,6 +275,19 @@ def _problems(s: Structure) -> Iterator[Problem]:
     yield from _money_problems(s.money)
     yield from _entry_problems(s)
     yield from _days_problems(s)
+    yield from _satellite_problems(s.satellite)
+
+
+def _satellite_problems(satellite: Satellite) -> Iterator[Problem]:
+    if satellite.seat_value < 0:
+        yield Problem("satellite.seat_value", "must not be negative")
+    if satellite.seats < 0:
+        yield Problem("satellite.seats", "must not be negative (0: as many as the pool buys)")
+    if satellite.seat_value and not satellite.target.strip():
+        yield Problem("satellite.target", "name the event the seats are in")
+    if satellite.share_equally and not satellite.seats:
+        yield Problem("satellite.seats", "share_equally needs the number of seats: the "
+                      "tournament ends when that many players remain")
 
 
 def _denomination_problems(s: Structure) -> Iterator[Problem]:
@@ -420,7 +451,7 @@ def _payout_problems(s: Structure) -> Iterator[Problem]:
 
 
 def _money_problems(money: Money) -> Iterator[Problem]:
-    for name in ("buy_in", "prize_pool_per_entry", "bounty", "high_hand_fee"):
+    for name in ("buy_in", "prize_pool_per_entry", "bounty", "high_hand_fee", "guarantee"):
         if getattr(money, name) < 0:
             yield Problem(f"money.{name}", "must not be negative")
     if money.payout_rounding <= 0:
@@ -540,7 +571,11 @@ def place_amounts(basis_points: tuple[int, ...], pool: int, rounding: int) -> tu
 
 
 def payouts_for(structure: Structure, field_size: int, pool: int) -> tuple[int, ...]:
-    """Amount per place (index 0 is first place) for a field of `field_size` and a `pool`."""
+    """Amount per place (index 0 is first place) for a field of `field_size` and a `pool`;
+    in a satellite, each seat's value then the cash remainder (see satellite_seats)."""
+    seats, remainder = satellite_seats(structure, field_size, pool)
+    if structure.satellite.seat_value:
+        return (structure.satellite.seat_value,) * seats + ((remainder,) if remainder else ())
     return place_amounts(paid_basis_points(structure, field_size), pool,
                          structure.money.payout_rounding)
 
@@ -557,3 +592,27 @@ def paid_basis_points(structure: Structure, field_size: int) -> tuple[int, ...]:
         if rest > 0:  # else the places before it take the whole pool: weights, as scaled
             basis_points = basis_points[:-1] + (rest,)
     return basis_points
+
+
+def satellite_seats(structure: Structure, field_size: int, pool: int) -> tuple[int, int]:
+    """(seats won, cash remainder in cents) of a satellite's `pool`: as many seats as the
+    pool buys, at most the structure's `seats` and one per player; (0, 0) when the
+    structure is no satellite.
+
+    >>> s = Structure("sat", "tda", 100, 9, (), (), satellite=Satellite(
+    ...     seat_value=50000, target="Main"))
+    >>> satellite_seats(s, 27, 27 * 6000)
+    (3, 12000)
+    """
+    satellite = structure.satellite
+    if not satellite.seat_value:
+        return 0, 0
+    seats = min(pool // satellite.seat_value, field_size)
+    if satellite.seats:
+        seats = min(seats, satellite.seats)
+    remainder = pool - seats * satellite.seat_value
+    if seats >= field_size and remainder:
+        # Nobody would be left to take the cash: the last seat is paid in cash instead.
+        seats -= 1
+        remainder += satellite.seat_value
+    return seats, remainder

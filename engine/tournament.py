@@ -8,7 +8,7 @@ what a caller needs, so `engine.tournament` is the one import.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 
 from handlog.engine.breaking import button_redraw_due
@@ -38,6 +38,7 @@ from handlog.engine.structure import (
     Structure,
     payout_bracket,
     payouts_for,
+    satellite_seats,
     structure_problems,
 )
 from handlog.engine.table import Level
@@ -58,6 +59,7 @@ from handlog.engine.tournament_events import (
     PrizeAward,
     PrizesAwarded,
     RulingRecorded,
+    SeatAward,
     TournamentCreated,
     TournamentEvent,
     TournamentFinished,
@@ -467,10 +469,28 @@ def eliminate(state: TournamentState,
             first_place + sum(1 for o in busts if o.chips_at_start > b.chips_at_start)
         events.append(PlayerEliminated(b.player, place, b.table, b.hand_number,
                                        b.chips_at_start, b.bounty_to, rule))
-    if remaining - len(busts) == 1:
-        (winner,) = alive - set(players)
-        events.append(TournamentFinished(winner))
+    events.extend(_finished(state, alive - set(players)))
     return tuple(events)
+
+
+def _finished(state: TournamentState, left: Collection[str]) -> list[TournamentFinished]:
+    """The end of the tournament when `left` are the players still in: one player wins; in
+    a satellite whose seats are equal prizes, as many players as seats all win one (nothing
+    is left to play for)."""
+    ordered = sorted(left)
+    if len(ordered) == 1:
+        return [TournamentFinished(ordered[0])]
+    if _seats_for_all(state, len(ordered)):
+        return [TournamentFinished(ordered[0], tuple(ordered))]
+    return []
+
+
+def _seats_for_all(state: TournamentState, left: int) -> bool:
+    """A satellite whose seats are shared equally, with as many players left as seats."""
+    satellite = state.structure.satellite
+    if not (satellite.share_equally and satellite.seats == left):
+        return False
+    return satellite_seats(state.structure, len(state.entrants), state.prize_pool)[0] == left
 
 
 def _bursts_the_bubble(state: TournamentState, first_place: int, busted: int) -> bool:
@@ -560,9 +580,7 @@ def withdraw(state: TournamentState, player: str, chips: int, rule: str = "",
     rule = rule or "bse-missing-player"
     events: list[PlayerWithdrew | TournamentFinished] = [
         PlayerWithdrew(player, remaining, chips, rule)]
-    if remaining == 2:
-        winner = next(e.player for e in state.remaining if e.player != player)
-        events.append(TournamentFinished(winner))
+    events.extend(_finished(state, [e.player for e in state.remaining if e.player != player]))
     return tuple(events)
 
 
@@ -593,9 +611,18 @@ def award_prizes(state: TournamentState) -> PrizesAwarded:
     money = state.structure.money
     field = state.field_size
     pool = state.prize_pool
-    bracket = payout_bracket(state.structure, field)
     amounts = payouts_for(state.structure, field, pool)
     awards = share_prizes({e.player: e.place for e in state.entrants}, amounts)
+    satellite = state.structure.satellite
+    seats: tuple[SeatAward, ...] = ()
+    if satellite.seat_value:
+        # A whole seat's value at a seat's place is the seat; a place that shares a seat
+        # with the cash place (a split) is paid in cash.
+        won, _ = satellite_seats(state.structure, field, pool)
+        seats = tuple(SeatAward(a.place, a.player, a.amount, satellite.target) for a in awards
+                      if a.place <= won and a.amount == satellite.seat_value)
+        awards = tuple(a for a in awards
+                       if not (a.place <= won and a.amount == satellite.seat_value))
     if state.deal is not None:
         # The deal's amounts replace the prizes of the places it covered; the winner adds
         # what was kept to play for.
@@ -616,9 +643,15 @@ def award_prizes(state: TournamentState) -> PrizesAwarded:
             elif e.player != state.winner:
                 unclaimed += money.bounty
         bounties = [BountyAward(p, n, n * money.bounty) for p, n in held.items() if n]
-    # The payout line of the structure (tournament_created holds its percentages).
-    rule = f"payouts:{bracket.min_players}-{bracket.max_players}"
-    return PrizesAwarded(pool, field, awards, tuple(bounties), unclaimed, rule)
+    # The payout line of the structure (tournament_created holds its percentages), or the
+    # satellite's seats.
+    if satellite.seat_value:
+        rule = "satellite"
+    else:
+        bracket = payout_bracket(state.structure, field)
+        rule = f"payouts:{bracket.min_players}-{bracket.max_players}"
+    return PrizesAwarded(pool, field, awards, tuple(bounties), unclaimed, rule,
+                         state.overlay, seats)
 
 
 def award_high_hand(state: TournamentState, players: Sequence[str],

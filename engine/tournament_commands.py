@@ -18,6 +18,7 @@ from handlog.engine.limits import (
     Rule,
     SeatOrNone,
     described,
+    reason_problem,
 )
 from handlog.engine.table import MAX_SEATS
 
@@ -208,6 +209,16 @@ class Clock:
 
 
 @dataclass(frozen=True, kw_only=True)
+class Message:
+    """The director's message to the room, on the clock screen ("": take it down)."""
+
+    __pydantic_config__: ClassVar[dict[str, Any]] = _STRICT
+    type: Literal["message"] = "message"
+    text: Annotated[str, Limit(max_length=200, problem=reason_problem,
+                               description="up to 200 characters; empty: take it down")] = ""
+
+
+@dataclass(frozen=True, kw_only=True)
 class Ruling:
     __pydantic_config__: ClassVar[dict[str, Any]] = _STRICT
     type: Literal["ruling"] = "ruling"
@@ -298,6 +309,6 @@ TournamentCommand = (
     | ColorUp | DecideAntes | Move
     | Balance | BreakTable | AssignBounty | AwardHighHand | HighHandFee | Deal | Penalty
     | Clock | Ruling | Settle | CountStacks | CorrectStack | HandForHand | BagStack | EndDay
-    | StartDay
+    | StartDay | Message
 )
 """Every tournament command; `type` tells them apart."""

@@ -38,6 +38,7 @@ from handlog.engine.money import (
 )
 from handlog.engine.penalties import give_penalty
 from handlog.engine.seating import draw_button, draw_seats, seating_order
+from handlog.engine.structure import Structure
 from handlog.engine.table import TableState
 from handlog.engine.table_commands import (
     AdjustStack,
@@ -106,12 +107,17 @@ def stacks_at(state: TournamentState, tables: Tables, rule: str,
     return stacks
 
 
+def pays_prizes(structure: Structure) -> bool:
+    """Whether the structure pays prizes: a payout table, or a satellite's seats."""
+    return bool(structure.payouts or structure.satellite.seat_value)
+
+
 def prizes_if_over(state: TournamentState, events: Sequence[Any]) -> list[Any]:
     """The prizes, when `events` finish the tournament and no bounty waits. A league
     without a payout table (BSE plays for points) has no prizes; a field the payout table
     does not cover gets none either, and the replay reports the prizes missing."""
     after = _after(state, events)
-    if after.finished and after.structure.payouts and not after.bounties_referred:
+    if after.finished and pays_prizes(after.structure) and not after.bounties_referred:
         with contextlib.suppress(RuleViolation):
             return [award_prizes(after)]
     return []
@@ -299,7 +305,7 @@ def decide_assign_bounty(state: TournamentState, player: str, to: str, by: str) 
     assigned = assign_bounty(state, player, to, by)
     after = apply_tournament(state, assigned)
     events: list[Any] = [assigned]
-    if after.finished and after.structure.payouts and not after.bounties_referred \
+    if after.finished and pays_prizes(after.structure) and not after.bounties_referred \
             and after.prizes is None:
         events.append(award_prizes(after))
     return Decision(events, {})

@@ -20,7 +20,8 @@ class TournamentCreated:
     """The tournament and its whole structure, as it was when play was set up."""
 
     TYPE: ClassVar[str] = "tournament_created"
-    VERSION: ClassVar[int] = 3  # 2: the structure's re_entry, rebuy and add_on; 3: its days
+    VERSION: ClassVar[int] = 3  # 2: the structure's re_entry, rebuy and add_on; 3: its days,
+    # the money's guarantee and the satellite
     tournament: str
     structure: Structure
 
@@ -264,6 +265,16 @@ class PrizeAward:
 
 
 @dataclass(frozen=True, slots=True)
+class SeatAward:
+    """A seat in the satellite's `target` event, worth `value` cents, won at `place`."""
+
+    place: int
+    player: str
+    value: int
+    target: str
+
+
+@dataclass(frozen=True, slots=True)
 class BountyAward:
     player: str
     bounties: int
@@ -275,13 +286,17 @@ class PrizesAwarded:
     """The prize pool paid out (cents): places, shared places split, bounties collected."""
 
     TYPE: ClassVar[str] = "prizes_awarded"
-    VERSION: ClassVar[int] = 2  # 2: rule an identifier (payouts:MIN-MAX)
+    VERSION: ClassVar[int] = 3  # 2: rule an identifier (payouts:MIN-MAX); 3: overlay, seats
     pool: int
     field_size: int
     awards: tuple[PrizeAward, ...]
     bounties: tuple[BountyAward, ...] = ()
     unclaimed_bounties: int = 0
     rule: str = ""
+    overlay: int = 0
+    """The house's money added to reach the guarantee (part of `pool`)."""
+    seats: tuple[SeatAward, ...] = ()
+    """A satellite's seats (their value is part of `pool`; `awards` hold the cash)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -328,9 +343,13 @@ class PenaltyRecorded:
 
 @dataclass(frozen=True, slots=True)
 class TournamentFinished:
+    """The tournament is over: `winner` first; in a satellite whose seats are shared equally,
+    `sharing` are all the players left (the winner among them), who share first place."""
+
     TYPE: ClassVar[str] = "tournament_finished"
-    VERSION: ClassVar[int] = 1
+    VERSION: ClassVar[int] = 2  # 2: sharing
     winner: str
+    sharing: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -582,6 +601,17 @@ class StackCarried:
     bags: tuple[BagSource, ...]
 
 
+@dataclass(frozen=True, slots=True)
+class MessagePosted:
+    """The director's message to the room, shown on the clock screen: `text` is his own
+    words, kept as typed (like a ruling's text; empty: the message taken down)."""
+
+    TYPE: ClassVar[str] = "message_posted"
+    VERSION: ClassVar[int] = 1
+    text: str
+    by: str
+
+
 TournamentEvent = (
     TournamentCreated | PlayerRegistered | SeatsDrawn | TableClosed | ButtonDrawn | LevelStarted
     | BreakStarted | BreakEnded | AntesDecided | ChipsColoredUp | PlayerMoved | PlayerEliminated
@@ -589,7 +619,7 @@ TournamentEvent = (
     | TournamentFinished | BountyReferred | BountyAssigned | HighHandPosted | DealRecorded
     | ClockPaused | ClockResumed | TimeAdded | StacksCounted | StackCorrected
     | HandForHandStarted | HandForHandEnded | HighHandFeeRecorded | RebuyPurchased | AddOnPurchased
-    | StackBagged | DayEnded | DayStarted | StackCarried
+    | StackBagged | DayEnded | DayStarted | StackCarried | MessagePosted
 )
 
 TOURNAMENT_EVENT_TYPES: tuple[type, ...] = (
@@ -599,7 +629,7 @@ TOURNAMENT_EVENT_TYPES: tuple[type, ...] = (
     TournamentFinished, BountyReferred, BountyAssigned, HighHandPosted, DealRecorded,
     ClockPaused, ClockResumed, TimeAdded, StacksCounted, StackCorrected, HandForHandStarted,
     HandForHandEnded, HighHandFeeRecorded, RebuyPurchased, AddOnPurchased,
-    StackBagged, DayEnded, DayStarted, StackCarried,
+    StackBagged, DayEnded, DayStarted, StackCarried, MessagePosted,
 )
 
 for _event_type in TOURNAMENT_EVENT_TYPES:

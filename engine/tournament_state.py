@@ -35,6 +35,7 @@ from handlog.engine.tournament_events import (
     HighHandFeeRecorded,
     HighHandPosted,
     LevelStarted,
+    MessagePosted,
     PenaltyRecorded,
     PlayerEliminated,
     PlayerMoved,
@@ -156,6 +157,8 @@ class TournamentState:
     """The best hand shown so far (several when equal)."""
     deal: DealRecorded | None = None
     clock_paused: bool = False
+    message: str = ""
+    """The director's message to the room (the clock screen shows it)."""
     entrant_names: frozenset[str] = frozenset()
     """Every entrant's name, case-folded: a duplicate is found without a scan."""
     persons: frozenset[str] = frozenset()
@@ -200,8 +203,19 @@ class TournamentState:
 
     @property
     def prize_pool(self) -> int:
-        """The prize pool in cents: each entry's share (a re-entry's at its price), each
-        rebuy's and each add-on's."""
+        """The prize pool in cents: what the entries paid into it (`collected_pool`) and the
+        house's overlay when that falls short of the structure's guarantee."""
+        return self.collected_pool + self.overlay
+
+    @property
+    def overlay(self) -> int:
+        """What the house adds to reach its guarantee (cents; 0 without one)."""
+        return max(0, self.structure.money.guarantee - self.collected_pool)
+
+    @property
+    def collected_pool(self) -> int:
+        """Each entry's share of the pool (a re-entry's at its price), each rebuy's and
+        each add-on's."""
         s = self.structure
         firsts = sum(1 for e in self.entrants if e.entry == 1 and not e.carried)
         carried = self.day_started.prize_pool if self.day_started is not None else 0
@@ -337,9 +351,14 @@ def apply_tournament(state: TournamentState | None,
         new = _update(state, event.player, place=event.place, withdrew=True, table="", seat=0)
         return replace(new, ledger=ledger)
     if isinstance(event, TournamentFinished):
-        return replace(_update(state, event.winner, place=1), winner=event.winner)
+        ended = state
+        for player in event.sharing or (event.winner,):
+            ended = _update(ended, player, place=1)
+        return replace(ended, winner=event.winner)
     if isinstance(event, PrizesAwarded):
         return replace(state, prizes=event)
+    if isinstance(event, MessagePosted):
+        return replace(state, message=event.text)
     if isinstance(event, HighHandAwarded):
         return replace(state, high_hand=event)
     if isinstance(event, RulingRecorded):

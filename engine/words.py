@@ -72,6 +72,8 @@ def hand_name(hand_rank: tuple[int, ...]) -> str:
 # --- rules --------------------------------------------------------------------------------------
 
 RULES: dict[str, tuple[str, str]] = {
+    "satellite": ("the structure's [satellite]", "seats in another event as many as the pool "
+                  "buys, the cash left to the next place"),
     "tda-1": ("TDA 1", "floor decisions consider the best interest of the game and fairness"),
     "tda-16": ("TDA 16", "face up for all-ins; cards speak at showdown"),
     "tda-20": ("TDA 20", "odd chips"),
@@ -299,7 +301,7 @@ def cite(citation: str) -> str:
     return ", ".join(rule_ids(citation))
 
 
-STRUCTURE_TABLES = ("re_entry", "rebuy", "add_on", "days")
+STRUCTURE_TABLES = ("re_entry", "rebuy", "add_on", "days", "money", "satellite")
 """The structure's tables a decision on an entry cites (`rebuy:stack_at_most`)."""
 
 

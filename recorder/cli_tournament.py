@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import sys
 from dataclasses import replace
+from decimal import Decimal, InvalidOperation
 from pathlib import Path
 
 import click
@@ -13,13 +14,15 @@ from handlog.engine.deals import deals_allowed
 from handlog.engine.entries import not_sold
 from handlog.engine.errors import RuleViolation
 from handlog.engine.profiles import get_profile
-from handlog.engine.structure import Structure
+from handlog.engine.structure import Structure, structure_problems
+from handlog.engine.tournament_state import TournamentState
 from handlog.engine.words import render_rule
 from handlog.recorder.cli_db import db_option, user_errors
 from handlog.recorder.demo import (
     DEMO_STRUCTURE,
     RE_ENTRY_STRUCTURE,
     REBUY_STRUCTURE,
+    SATELLITE_STRUCTURE,
     DemoSummary,
     run_demo,
 )
@@ -268,6 +271,12 @@ _add_floor_commands()
 @click.option("--rebuys", is_flag=True, help="Players short of the starting stack rebuy during "
               "the rebuy levels, most take the add-on at its break (default structure: "
               "examples/tda-rebuy.toml).")
+@click.option("--satellite", "satellite_seats", default=0, type=click.IntRange(0),
+              help="A satellite whose prizes are at most SEATS seats in another event, the "
+              "cash left to the next place (default structure: examples/tda-satellite.toml).")
+@click.option("--guarantee", default=None, metavar="AMOUNT",
+              help="Guarantee a prize pool of AMOUNT (e.g. 1000 or 1000.50): the house adds "
+              "the overlay when the entries fall short.")
 @click.option("--deal", type=click.Choice(["icm", "chip-chop", "chip-chop-last-guaranteed"]),
               default=None, help="Record a deal of that kind when three players are left at "
               "the final table (where the house rules allow deals, e.g. Octobermuck).")
@@ -281,7 +290,8 @@ _add_floor_commands()
 def demo(db_url: str | None, players: int, tables: int, seed: int, hands: int,
          structure_file: Path | None, hands_per_level: int, deal: str | None,
          chip_count: bool, hand_for_hand: bool, re_entries: int, rebuys: bool,
-         flights: int, days: int, signing_key_file: Path | None) -> None:
+         flights: int, days: int, satellite_seats: int, guarantee: str | None,
+         signing_key_file: Path | None) -> None:
     """Play a simulated tournament from registration to a winner through the recorder:
     table breaks down to the final table, a penalty, bounties and the high hand where the
     structure has them, and optionally a deal."""
@@ -306,6 +316,8 @@ def demo(db_url: str | None, players: int, tables: int, seed: int, hands: int,
                 "examples/octobermuck.toml, or a room profile that sets deals_allowed = true")
     if re_entries or rebuys:
         _check_entries_offered(structure, re_entries, rebuys)
+    if satellite_seats or guarantee is not None:
+        structure = _prize_options(structure, satellite_seats, guarantee, re_entries, rebuys)
     key_path = _demo_key_path(signing_key_file, db_url)
     with user_errors(), open_store(db_url, upgrade=True) as store:
         recorder = Recorder(store)
@@ -332,6 +344,7 @@ def demo(db_url: str | None, players: int, tables: int, seed: int, hands: int,
             finally:
                 checkpoints.flush()
                 checkpoints.close()
+        prizes_note = _prizes_note(Tournaments(recorder).state(summary.tournament))
     rate = summary.hands / summary.seconds if summary.seconds else 0.0
     click.echo(f"tournament {summary.tournament}: {summary.hands} hands, {summary.commands} "
                f"commands in {summary.seconds:.1f} s ({rate:.1f} hands/s recorded)")
@@ -345,6 +358,8 @@ def demo(db_url: str | None, players: int, tables: int, seed: int, hands: int,
                + (f", rebuys {summary.rebuys}, add-ons {summary.add_ons}" if rebuys else ""))
     if deal and not summary.deal:
         click.echo(f"no deal recorded: {summary.no_deal or 'the final table was never reached'}")
+    if prizes_note:
+        click.echo(prizes_note)
     if summary.winner:
         click.echo(f"winner: {summary.winner}")
         for place, name in summary.places[:10]:
@@ -370,6 +385,50 @@ def _days_demo(db_url: str | None, flights: int, days: int, players: int, seed: 
     click.echo(f"winner: {result.winner}")
     click.echo(f"check it: handlog replay --db {store.url}; handlog tournament event "
                f"{result.event} --db {store.url}")
+def _prizes_note(state: TournamentState) -> str:
+    """The seats a satellite awarded and the house's overlay, in words ("" when neither)."""
+    prizes = state.prizes
+    if prizes is None or not (prizes.seats or prizes.overlay):
+        return ""
+    cur = state.structure.money.currency
+    parts = []
+    if prizes.seats:
+        cash = sum(a.amount for a in prizes.awards)
+        parts.append(f"seats: {len(prizes.seats)} in {prizes.seats[0].target} "
+                     f"({cur} {prizes.seats[0].value / 100:,.2f} each), cash remainder "
+                     f"{cur} {cash / 100:,.2f}")
+    if prizes.overlay:
+        parts.append(f"overlay: the house added {cur} {prizes.overlay / 100:,.2f} to reach "
+                     f"the {cur} {state.structure.money.guarantee / 100:,.2f} guarantee")
+    return "; ".join(parts)
+
+
+def _prize_options(structure: Structure | None, seats: int, guarantee: str | None,
+                   re_entries: int, rebuys: bool) -> Structure:
+    """The structure with --satellite's seats and --guarantee's amount; each refusal names
+    its option and what is allowed."""
+    chosen = structure or load_structure(
+        SATELLITE_STRUCTURE if seats else RE_ENTRY_STRUCTURE if re_entries
+        else REBUY_STRUCTURE if rebuys else DEMO_STRUCTURE)
+    if seats:
+        if not chosen.satellite.seat_value:
+            raise click.ClickException(f"--satellite: {chosen.name} pays no seats (its "
+                                       "[satellite] seat_value is 0); try --structure "
+                                       "examples/tda-satellite.toml")
+        chosen = replace(chosen, satellite=replace(chosen.satellite, seats=seats))
+    if guarantee is not None:
+        try:
+            amount = Decimal(guarantee) * 100
+        except InvalidOperation:
+            amount = Decimal(-1)
+        if not amount.is_finite() or amount < 0 or amount != int(amount):
+            raise click.ClickException(f"--guarantee: {guarantee!r} is not an amount of money "
+                                       "(a number of at most 2 decimals, e.g. 1000 or 1000.50)")
+        chosen = replace(chosen, money=replace(chosen.money, guarantee=int(amount)))
+    problems = structure_problems(chosen)
+    if problems:
+        raise click.ClickException("; ".join(str(p) for p in problems))
+    return chosen
 
 
 def _check_entries_offered(structure: Structure | None, re_entries: int, rebuys: bool) -> None:

@@ -278,6 +278,19 @@ def clock(tournament_id: str, action: str, seconds: int, reason: str, director: 
         lambda _t, _b, _a: f"clock {action}" + (f" {seconds:+} s" if action == "add" else ""))
 
 
+@click.command("message")
+@click.argument("tournament_id")
+@click.argument("text", default="")
+@BY
+@db_option
+def message(tournament_id: str, text: str, director: str, db_url: str | None) -> None:
+    """Post TEXT to the room: every clock screen of the tournament shows it (no TEXT: take
+    the message down)."""
+    run(db_url, tournament_id, director, lambda _t, _s: tc.Message(text=text),
+        lambda _t, _b, a: f"clock screen message: {a.message}" if a.message
+        else "clock screen message taken down")
+
+
 @click.command("move")
 @click.argument("tournament_id")
 @click.argument("player")
@@ -609,6 +622,6 @@ def event(event_id: str, as_json: bool, db_url: str | None) -> None:
 
 
 COMMANDS = (register, re_enter, rebuy, add_on, high_hand_fee, draw, level, break_, color_up,
-            antes, clock, move, balance, break_table, assign_bounty, award_high_hand, deal,
-            ruling, status, players, bag, end_day, next_day, event)
+            antes, clock, message, move, balance, break_table, assign_bounty, award_high_hand,
+            deal, ruling, status, players, bag, end_day, next_day, event)
 """The floor's steps as `handlog tournament` subcommands (cli_tournament.py adds them)."""

@@ -24,6 +24,7 @@ from handlog.recorder.tournament_service import Tournaments, table_stream
 DEMO_STRUCTURE = Path(__file__).resolve().parent.parent / "examples" / "tda-demo.toml"
 RE_ENTRY_STRUCTURE = DEMO_STRUCTURE.with_name("tda-re-entry.toml")
 REBUY_STRUCTURE = DEMO_STRUCTURE.with_name("tda-rebuy.toml")
+SATELLITE_STRUCTURE = DEMO_STRUCTURE.with_name("tda-satellite.toml")
 
 NAMES = (
     "Ada", "Bea", "Cal", "Dee", "Eli", "Fay", "Gus", "Hal", "Ivy", "Jon", "Kim", "Lou", "Max",

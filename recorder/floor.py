@@ -28,7 +28,7 @@ from handlog.engine.hand_for_hand import round_status
 from handlog.engine.money import high_hand_proposal, money_block
 from handlog.engine.profiles import get_profile, parameter_scopes
 from handlog.engine.seating import needs_balancing, table_counts
-from handlog.engine.structure import payouts_for
+from handlog.engine.structure import payouts_for, satellite_seats
 from handlog.engine.table import Level
 from handlog.engine.tournament import late_entry_open, stakes, start_level
 from handlog.engine.tournament_commands import TournamentCommand
@@ -555,8 +555,13 @@ def tournament_view(tournament: str, state: TournamentState, version: int, log: 
     pool = state.prize_pool
     prizes = []
     if state.prizes is not None:
-        prizes = [{"place": a.place, "name": names.get(a.player, a.player), "amount": a.amount}
-                  for a in state.prizes.awards]
+        won: list[tuple[int, str, int, str]] = sorted(
+            [(a.place, names.get(a.player, a.player), a.amount, "")
+             for a in state.prizes.awards]
+            + [(x.place, names.get(x.player, x.player), x.value, x.target)
+               for x in state.prizes.seats])
+        prizes = [{"place": place, "name": name, "amount": amount, "seat": seat}
+                  for place, name, amount, seat in won]
     return {
         "id": tournament,
         "stream": tournament_stream(tournament),
@@ -630,6 +635,10 @@ def tournament_view(tournament: str, state: TournamentState, version: int, log: 
         # screen shows them; the prizes above are what was awarded).
         "prize_pool": pool,
         "payouts": _payouts(state, pool),
+        # A satellite's first places are seats (the clock screen says so).
+        "payout_seats": satellite_seats(s, len(state.entrants), pool)[0],
+        "seat_target": s.satellite.target,
+        "message": state.message,
     }
 
 

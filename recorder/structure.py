@@ -36,6 +36,7 @@ from handlog.engine.structure import (
     PayoutBracket,
     Rebuy,
     ReEntry,
+    Satellite,
     Structure,
     structure_problems,
 )
@@ -197,7 +198,7 @@ def _show(value: Any) -> str:
 
 _TOP = ("name", "profile", "starting_stack", "seats_per_table", "denominations", "levels",
         "breaks", "color_ups", "ante_checkpoint", "late_entry", "payouts", "money", "re_entry",
-        "rebuy", "add_on", "days")
+        "rebuy", "add_on", "days", "satellite")
 _DENOMINATION = ("colour", "value", "count")
 _LEVEL = ("small_blind", "big_blind", "ante", "ante_kind", "minutes")
 _BREAK = ("after_level", "minutes")
@@ -211,7 +212,8 @@ _REBUY = ("first_level", "last_level", "stack_at_most", "per_entry", "cost", "pr
 _ADD_ON = ("after_level", "cost", "prize_pool", "chips")
 _DAYS = ("event", "day", "flight", "carry", "redraw")
 _MONEY = ("currency", "buy_in", "prize_pool_per_entry", "bounty", "high_hand_fee",
-          "payout_rounding")
+          "payout_rounding", "guarantee")
+_SATELLITE = ("seat_value", "seats", "target", "share_equally")
 
 
 _ANTE_KIND: dict[str, AnteKind] = {"none": "none", "uniform": "uniform",
@@ -307,6 +309,7 @@ def parse_structure(data: dict[str, Any], file: str = "<structure>") -> Structur
         rebuy=_optional(top.table("rebuy", _REBUY), _rebuy, Rebuy()),
         add_on=_optional(top.table("add_on", _ADD_ON), _add_on, AddOn()),
         days=_optional(top.table("days", _DAYS), _days, Days()),
+        satellite=_optional(top.table("satellite", _SATELLITE), _satellite, Satellite()),
     )
     if problems:
         # Meaning is checked only on a well-formed file, so each mistake is reported once.
@@ -352,7 +355,15 @@ def _money(r: _Reader) -> Money:
         bounty=r.hundredths("bounty", amount),
         high_hand_fee=r.hundredths("high_hand_fee", amount),
         payout_rounding=r.hundredths("payout_rounding", amount, default=100),
+        guarantee=r.hundredths("guarantee", amount),
     )
+
+
+def _satellite(r: _Reader) -> Satellite:
+    return Satellite(seat_value=r.hundredths("seat_value", "an amount of money",
+                                             required=True),
+                     seats=r.integer("seats"), target=r.text("target", required=True),
+                     share_equally=r.flag("share_equally"))
 
 
 def _re_entry(r: _Reader) -> ReEntry:

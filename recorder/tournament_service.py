@@ -29,7 +29,7 @@ from typing import Any
 from handlog.engine import tournament_commands as tc
 from handlog.engine.breaking import BREAK_RULE, TableBreak, table_to_break
 from handlog.engine.cards import FULL_DECK, card_text
-from handlog.engine.clock import add_time, pause_clock_now, resume_clock
+from handlog.engine.clock import add_time, pause_clock_now, post_message, resume_clock
 from handlog.engine.deals import DealPreview, deal_preview
 from handlog.engine.errors import RuleViolation
 from handlog.engine.events import HandKilled, HandStarted
@@ -87,6 +87,7 @@ from handlog.engine.tournament_events import (
     HighHandAwarded,
     HighHandFeeRecorded,
     LevelStarted,
+    MessagePosted,
     PenaltyRecorded,
     PlayerEliminated,
     PlayerMoved,
@@ -599,6 +600,15 @@ class Tournaments:
         return self._step(tournament, _ids(event_id), lambda s: [resume_clock(s)], actor,
                           expected_version, _Intent(ClockResumed.TYPE))
 
+    def message(self, tournament: str, text: str, actor: Actor, *,
+                event_id: uuid.UUID | None = None,
+                expected_version: int | None = None) -> Recorded:
+        """The director's message to the room, on every clock screen of the tournament."""
+        posted = " ".join(text.split())
+        return self._step(tournament, _ids(event_id),
+                          lambda s: [post_message(s, text, actor.name)], actor,
+                          expected_version, _Intent(MessagePosted.TYPE, {"text": posted}))
+
     def add_time(self, tournament: str, seconds: int, actor: Actor, reason: str = "", *,
                  event_id: uuid.UUID | None = None,
                  expected_version: int | None = None) -> Recorded:
@@ -943,6 +953,8 @@ _EXECUTE: dict[type, Callable[[Tournaments, str, Any, Actor, dict[str, Any]], bo
     tc.Penalty: lambda t, tournament, c, actor, ids: t.penalty(
         tournament, c.player, c.penalty, c.rule, c.reason, actor, c.count, **ids).retried,
     tc.Clock: _clock,
+    tc.Message: lambda t, tournament, c, actor, ids: t.message(
+        tournament, c.text, actor, **ids).retried,
     tc.Ruling: lambda t, tournament, c, actor, ids: t.ruling(
         tournament, c.rule, c.text, actor, c.stream, c.version, **ids).retried,
     tc.CountStacks: lambda t, tournament, c, actor, ids: t.count_stacks(

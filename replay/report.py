@@ -465,6 +465,37 @@ def _cents(amount: int, currency: str) -> str:
     return f"{currency} {amount / 100:,.2f}"
 
 
+def satellite_reasons(state: TournamentState, event: PrizesAwarded) -> dict[str, str]:
+    """Why each seat and the cash remainder of a satellite are what they are, in words
+    (player -> text), and the overlay that made up the guarantee (key "")."""
+    s = state.structure
+    currency = s.money.currency
+    reasons: dict[str, str] = {}
+    if event.overlay:
+        reasons[""] = (f"the pool collected ({_cents(event.pool - event.overlay, currency)}) "
+                       f"fell short of the {_cents(s.money.guarantee, currency)} guarantee: "
+                       f"the house added {_cents(event.overlay, currency)} (overlay)")
+    satellite = s.satellite
+    if not satellite.seat_value:
+        return reasons
+    count = len(event.seats)
+    for seat in event.seats:
+        reasons[seat.player] = (
+            f"a seat in {seat.target} worth {_cents(seat.value, currency)}: the pool of "
+            f"{_cents(event.pool, currency)} buys {count} seat(s)"
+            + (f" (at most {satellite.seats})" if satellite.seats else "")
+            + ("; the seats are equal prizes, shared by the last players"
+               if satellite.share_equally else ""))
+    seated = {seat.place for seat in event.seats}
+    for award in event.awards:
+        if award.place not in seated:
+            reasons[award.player] = (
+                f"the cash left after {count} seat(s) of {_cents(satellite.seat_value, currency)}"
+                f" ({_cents(event.pool, currency)} - {count} x "
+                f"{_cents(satellite.seat_value, currency)}) goes to the next place")
+    return reasons
+
+
 def prize_reasons(state: TournamentState, awards: Sequence[Any], pool: int,
                   place_rules: Mapping[int, str], names: Mapping[str, str]) -> dict[str, str]:
     """Why each player is paid what he is, in words (player -> text): a place shared and the
@@ -622,7 +653,8 @@ def _tournament(record: TournamentRecord, tables: Sequence[TableHands],
                 "version": stored.version, **_who(stored),
             })
         elif isinstance(event, PrizesAwarded):
-            why = prize_reasons(state, event.awards, event.pool, place_rules, names)
+            why = prize_reasons(state, event.awards, event.pool, place_rules, names) \
+                | satellite_reasons(state, event)
             prizes = {
                 "pool": event.pool, "field_size": event.field_size, "currency": money.currency,
                 "rule": words.rule_words(event.rule), "version": stored.version, **_who(stored),
@@ -636,6 +668,11 @@ def _tournament(record: TournamentRecord, tables: Sequence[TableHands],
                 "unclaimed_bounties": event.unclaimed_bounties,
                 "paid": sum(a.amount for a in event.awards) + sum(b.amount
                                                                    for b in event.bounties),
+                "overlay": event.overlay, "overlay_why": why.get("", ""),
+                "seats": [{"place": x.place, "player": x.player,
+                           "name": names.get(x.player, x.player), "value": x.value,
+                           "target": x.target, "why": why.get(x.player, "")}
+                          for x in event.seats],
             }
         elif isinstance(event, HighHandAwarded):
             high_hand = {"hand": event.hand, "pool": event.pool, "version": stored.version,

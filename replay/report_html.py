@@ -203,6 +203,13 @@ def _tournament_html(t: Mapping[str, Any]) -> str:
                                  ([_e(a["place"]), _e(a["name"]),
                                    _e(_money(a["amount"], currency)), _e(a.get("why", ""))]
                                   for a in prizes["awards"]), numeric=(0, 2)))
+        if prizes.get("seats"):
+            parts.append(_table_html(("place", "player", "seat in", "value", "why"),
+                                     ([_e(x["place"]), _e(x["name"]), _e(x["target"]),
+                                       _e(_money(x["value"], currency)), _e(x["why"])]
+                                      for x in prizes["seats"]), numeric=(0, 3)))
+        if prizes.get("overlay"):
+            parts.append(f"<p>{_e(prizes['overlay_why'])}</p>")
         if prizes["bounties"]:
             parts.append(_table_html(("player", "bounties", "amount"),
                                      ([_e(b["name"]), _e(b["bounties"]),
@@ -245,8 +252,9 @@ def _tournament_html(t: Mapping[str, Any]) -> str:
     money_block = t.get("money")
     if money_block:
         rows = [(key.replace("_", " "), money_block[key]) for key in (
-            "buy_ins", "fees", "bounty_pool", "high_hand_pool", "prizes_paid", "bounties_paid",
-            "high_hand_paid", "unaccounted")]
+            "buy_ins", "re_entries", "rebuys", "add_ons", "overlay", "fees", "bounty_pool",
+            "high_hand_pool", "prizes_paid", "seats_awarded", "bounties_paid",
+            "high_hand_paid", "unaccounted") if key in money_block]
         parts.append("<h3>Money</h3>")
         parts.append(_table_html(("of the money", "amount"), ([_e(k), _e(_money(v, currency))]
                                                    for k, v in rows), numeric=(1,)))

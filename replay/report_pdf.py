@@ -341,6 +341,13 @@ def render_pdf(data: Mapping[str, Any], files: Mapping[str, str] | None = None) 
             story.append(_table(("place", "player", "prize"),
                                 [(a["place"], a["name"], f"{a['amount'] / 100:,.2f}")
                                  for a in prizes["awards"]]))
+            if prizes.get("seats"):
+                story.append(_table(("place", "player", "seat in", "value", "why"),
+                                    [(x["place"], x["name"], x["target"],
+                                      f"{x['value'] / 100:,.2f}", x["why"])
+                                     for x in prizes["seats"]]))
+            if prizes.get("overlay"):
+                story.append(_p(prizes["overlay_why"]))
     story.append(Paragraph("Corrections", H2))
     story.append(_table(("stream", "version", "kind", "what", "reason", "rule", "who", "when"),
                         [(c["stream"], c["version"], c["kind"], c["what"], c["reason"], c["rule"],

@@ -29,6 +29,8 @@ from handlog.schema.store import StoredEvent
 MONEY_MESSAGES = {
     "prizes_missing": "the tournament is over but no prizes are recorded",
     "bounty_undecided": "the tournament is over with bounties still waiting for the director",
+    "pool_differs": "the prizes' pool or overlay is not the pool the entries and the "
+                    "guarantee make",
     "unaccounted": "money taken in (buy-ins, jackpot fees) is not all paid out or kept as fees",
 }
 

@@ -342,8 +342,12 @@ UPCASTERS: dict[tuple[str, int], Upcaster] = {
     # defaults (the entry is its own person, a first entry; none offered) are what old logs mean.
     ("player_registered", 2): dict,
     ("tournament_created", 1): dict,
-    # v3 added the structure's days: the default (a one-day tournament) is what old logs mean.
+    # v3 added the structure's days (the default, a one-day tournament, is what old logs mean),
+    # the guarantee and the satellite; v3 of prizes_awarded the overlay and the seats: none,
+    # as before.
     ("tournament_created", 2): dict,
+    ("prizes_awarded", 2): dict,
+    ("tournament_finished", 1): dict,
     ("seats_drawn", 1): _reason_v1,
     ("table_closed", 1): _reason_v1,
     ("button_drawn", 1): _rule_v1,

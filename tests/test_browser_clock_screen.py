@@ -95,3 +95,68 @@ def test_the_clock_screen_shows_the_level_and_time_left_and_follows_the_director
         shows(screen, "[data-clock][data-paused='true']")
         assert screen.errors == [] and floor.errors == []
     recorder.store.close()
+
+
+def test_the_director_posts_a_message_on_the_floor_page_and_the_clock_screen_shows_it(
+        browser: Any, tmp_path: Path) -> None:  # noqa: F811
+    """The director types a message in the floor page's clock box and posts it: the clock
+    screen shows it without a reload, still fitting a 1280x720 TV; an empty one takes it
+    down."""
+    recorder = make_recorder(tmp_path)
+    tournament = setup_demo(recorder, players=12, tables=2, seed=3)
+    app, _auth = make_app(recorder, level_for=lambda _s, _f: None)
+    with serve_in_thread(app, port=free_port()) as base:
+        screen = new_page(browser, SMALL_TV)
+        screen.goto(f"{base}/clock?t={tournament}")
+        shows(screen, "[data-clock]")
+        assert screen.locator("[data-message]").count() == 0
+        floor = new_page(browser)
+        floor.goto(f"{base}/floor")
+        floor.fill("#director-pin", DIRECTOR_PIN)
+        floor.click("#signin-form button[type=submit]")
+        form = f"[data-form='message'][data-t='{tournament}']"
+        floor.wait_for_selector(form)
+        floor.fill(f"{form} input[name=text]", "Dinner break after level 4: 45 minutes")
+        floor.click(f"{form} button[type=submit]")
+        shows(screen, "[data-message]")
+        assert screen.inner_text("[data-message]") == "Dinner break after level 4: 45 minutes"
+        assert screen.evaluate("() => document.documentElement.scrollHeight") <= SMALL_TV[
+            "height"]
+        floor.fill(f"{form} input[name=text]", "")
+        floor.click(f"{form} button[type=submit]")
+        _wait(screen, lambda: screen.locator("[data-message]").count() == 0,
+              "the message taken down")
+        assert screen.errors == [] and floor.errors == []
+    recorder.store.close()
+
+
+def test_the_clock_screen_of_a_satellite_shows_seats_and_a_guaranteed_pool(
+        browser: Any, tmp_path: Path) -> None:  # noqa: F811
+    """A satellite of 6 entries at $55 guaranteed to $1,000: the screen shows the
+    guaranteed pool and the first places as seats in the Main Event (five $200 seats)."""
+    from dataclasses import replace
+
+    from handlog.recorder.demo import DIRECTOR, SATELLITE_STRUCTURE
+    from handlog.recorder.structure import load_structure
+    from handlog.recorder.tournament_service import Tournaments
+
+    recorder = make_recorder(tmp_path)
+    structure = load_structure(SATELLITE_STRUCTURE)
+    structure = replace(structure, money=replace(structure.money, guarantee=100000))
+    t = Tournaments(recorder)
+    t.create("sat", structure, DIRECTOR)
+    for k in range(6):
+        t.register("sat", f"Player {k + 1}", DIRECTOR)
+    t.draw_seats("sat", 1, 1, DIRECTOR)
+    t.start_level("sat", DIRECTOR)
+    app, _auth = make_app(recorder, level_for=lambda _s, _f: None)
+    with serve_in_thread(app, port=free_port()) as base:
+        screen = new_page(browser, TV)
+        screen.goto(f"{base}/clock?t=sat")
+        shows(screen, "[data-clock]")
+        shows(screen, ".clock-payouts li")
+        text = screen.inner_text("#screen")
+        assert "$1,000" in text
+        assert "5. seat in Main Event" in text and "6." not in text
+        assert screen.errors == []
+    recorder.store.close()

@@ -104,9 +104,10 @@ function draw() {
         ${cell("Players", `${H.chips(t.remaining)} of ${H.chips(t.entries)}`)}
         ${cell("Average stack", H.chips(t.average_stack))}
         ${cell("Prize pool", money(t.prize_pool || 0, t.currency))}
-        <section class="clock-cell wide"><h2>Payouts</h2><ol class="clock-payouts">${payouts.length ? payouts.map((amount, i) => html`<li>${i + 1}. ${money(amount, t.currency)}</li>`) : html`<li>none yet</li>`}</ol></section>
+        <section class="clock-cell wide"><h2>Payouts</h2><ol class="clock-payouts">${payouts.length ? payouts.map((amount, i) => html`<li>${i + 1}. ${i < (t.payout_seats || 0) ? `seat in ${t.seat_target}` : money(amount, t.currency)}</li>`) : html`<li>none yet</li>`}</ol></section>
         ${cell("High hand", highHand(t))}
-      </div>`,
+      </div>
+      ${t.message ? html`<div class="clock-message" data-message>${t.message}</div>` : nothing}`,
     screen,
   );
 }

@@ -105,6 +105,7 @@ function formCommand(t, kind, data, form) {
   }
   if (kind === "draw") return tournamentCommand(t, { type: "draw_seats", tables: parseInt(data.tables, 10) }, "seat draw");
   if (kind === "move") return tournamentCommand(t, { type: "move", player: data.player, to_table: data.to_table, reason: "floor move" }, "move");
+  if (kind === "message") return tournamentCommand(t, { type: "message", text: data.text || "" }, "message");
   if (kind === "ruling") return tournamentCommand(t, { type: "ruling", rule: data.rule, text: data.text, stream: data.stream }, "ruling");
   return null;
 }

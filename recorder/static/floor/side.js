@@ -128,7 +128,7 @@ function highHandBox(t) {
   return html`<section class="box"><h2>High hand</h2><div class="high-hand">${h.cards ? `${h.cards} · ${h.players.map((p) => p.name).join(", ")}` : "none posted yet"}${h.awarded ? ` · paid ${h.shares.map((x) => `${x.name} ${t.currency} ${money(x.amount)}`).join(", ")}` : ""}</div></section>`;
 }
 
-const MONEY = ["buy_ins", "re_entries", "rebuys", "add_ons", "fees", "bounty_pool", "high_hand_pool", "prizes_paid", "bounties_paid", "high_hand_paid", "unaccounted"];
+const MONEY = ["buy_ins", "re_entries", "rebuys", "add_ons", "carried_in", "overlay", "fees", "bounty_pool", "high_hand_pool", "prizes_paid", "seats_awarded", "bounties_paid", "high_hand_paid", "carried_out", "unaccounted"];
 
 // What everyone may read of a tournament.
 function publicBoxes(t) {
@@ -140,8 +140,8 @@ function publicBoxes(t) {
   const dealBox = t.deal
     ? html`<section class="box"><h2>Deal (${t.deal.method})</h2><ol tabindex="0" class="list deal">${t.deal.shares.map((x) => html`<li>${x.name}: ${t.currency} ${money(x.amount)} <small>stack ${H.chips(x.stack)}, agreed as ${x.consent}</small></li>`)}</ol></section>`
     : nothing;
-  const moneyBox = html`<section class="box"><h2>Money</h2><div class="money">${H.joined(MONEY.map((k) => html`<span data-money=${k}>${k.replace(/_/g, " ")} ${t.currency} ${money(t.money[k])}</span>`), " · ")}</div></section>`;
-  const places = html`<section class="box"><h2>Eliminations and places</h2><ol tabindex="0" class="list eliminations">${t.eliminations.length ? t.eliminations.map((e) => html`<li data-place=${e.place}><b>${e.place}.</b> ${e.name} <small>table ${e.table}, hand #${e.hand}</small></li>`) : html`<li>nobody out yet</li>`}</ol>${t.prizes.length ? html`<h2>Prizes</h2><ol tabindex="0" class="list">${t.prizes.map((p) => html`<li>${p.place}. ${p.name} ${t.currency} ${money(p.amount)}</li>`)}</ol>` : nothing}</section>`;
+  const moneyBox = html`<section class="box"><h2>Money</h2><div class="money">${H.joined(MONEY.filter((k) => k in t.money).map((k) => html`<span data-money=${k}>${k.replace(/_/g, " ")} ${t.currency} ${money(t.money[k])}</span>`), " · ")}</div></section>`;
+  const places = html`<section class="box"><h2>Eliminations and places</h2><ol tabindex="0" class="list eliminations">${t.eliminations.length ? t.eliminations.map((e) => html`<li data-place=${e.place}><b>${e.place}.</b> ${e.name} <small>table ${e.table}, hand #${e.hand}</small></li>`) : html`<li>nobody out yet</li>`}</ol>${t.prizes.length ? html`<h2>Prizes</h2><ol tabindex="0" class="list">${t.prizes.map((p) => html`<li data-seat=${p.seat || nothing}>${p.place}. ${p.name} ${p.seat ? `a seat in ${p.seat} (${t.currency} ${money(p.amount)})` : `${t.currency} ${money(p.amount)}`}</li>`)}</ol>` : nothing}</section>`;
   const colorUps = html`<section class="box"><h2>Color-ups</h2><ol tabindex="0" class="list colorups">${t.color_ups.length ? t.color_ups.map((c) => html`<li>after level ${c.after_level}: ${c.colours.join(", ")} out, smallest chip ${H.chips(c.old_unit)} → ${H.chips(c.new_unit)} (${c.method}) <span class="rule">${c.rule}</span>${c.changes.length ? html`<br><small>${c.changes.map((x) => `${x.name} ${x.amount > 0 ? "+" : ""}${H.chips(x.amount)}`).join(", ")}</small>` : nothing}</li>`) : html`<li>none yet</li>`}</ol></section>`;
   const rulings = html`<section class="box"><h2>Rulings</h2><ol tabindex="0" class="list rulings">${t.rulings.length ? t.rulings.map((r) => html`<li><span class="rule">${r.rule}</span> ${r.text} <small>${r.by}${r.stream ? ` · ${r.stream}` : ""}</small></li>`) : html`<li>none yet</li>`}</ol></section>`;
   return html`${readersMoves}${readersPenalties}${highHandBox(t)}${dealBox}${moneyBox}${places}${colorUps}${rulings}`;

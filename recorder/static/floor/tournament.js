@@ -60,6 +60,7 @@ function clockActions(t) {
     buttons.push(cmd(t, "clock", "+1 min", "small", { action: "add_time", seconds: 60 }));
   }
   if (!t.on_break && t.level) buttons.push(html`<form class="form inline" data-form="extra-break" data-t=${t.id}><input name="minutes" type="number" min="1" max="240" value="10" inputmode="numeric" aria-label="Extra break minutes"><button type="submit" class="btn small">Extra break</button></form>`);
+  buttons.push(html`<form class="form inline" data-form="message" data-t=${t.id}><input name="text" maxlength="200" .value=${t.message || ""} placeholder="Message to the room (clock screen)" aria-label="Message to the room"><button type="submit" class="btn small">Post the message</button></form>`);
   return html`<div class="clock-actions">${buttons}</div>`;
 }
 
