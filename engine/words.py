@@ -427,6 +427,8 @@ PAPER: dict[str, str] = {
     "sign_paid_by": "Paid by (director)",
     "sign_witness": "Witness",
     "from_counts": "from the end-of-day chip counts",
+    "from_bags": "the bags recorded",
+    "confirmed_by": "Count confirmed by",
     "total_chips": "Total chips",
     "print_hint": "Print this page (Ctrl+P): each card prints whole.",
 }

@@ -7,8 +7,10 @@ the words are engine/words.py's PAPER and REASONS. One `Paper` is drawn two ways
 ReportLab (`handlog print`, the report's PDF library) and an HTML page with a print stylesheet
 (the floor page's print view, which the browser prints).
 
-The bag sheet is made from the end-of-day chip counts (`stacks_counted`, occasion end_of_day):
-the log has no bag record yet, so the bag number is a column the floor writes in by hand.
+The bag sheet is made from the bags recorded at the end of a day or a flight (`stack_bagged`:
+the bag number and the director who confirmed the count); a log with no bag yet gets it from
+the end-of-day chip counts (`stacks_counted`, occasion end_of_day), the bag number a column the
+floor writes in by hand.
 """
 
 from __future__ import annotations
@@ -103,8 +105,9 @@ _NOTHING = {
                 "prizes are awarded",
     "vouchers": "no chip count of these players: count a table's stacks first (the floor "
                 "page's count, at a break or at the end of the day)",
-    "bag-sheet": "no end-of-day chip count: count each table's stacks at the end of the day "
-                 "first (the floor page's count, occasion end of the day)",
+    "bag-sheet": "no bag and no end-of-day chip count: bag each stack at the end of the day "
+                 "(`handlog tournament bag`, the floor's days box) or count each table's "
+                 "stacks first (the floor page's count, occasion end of the day)",
 }
 
 
@@ -252,24 +255,35 @@ def _vouchers(state: TournamentState, stored: Sequence[StoredEvent],
 
 def _bag_sheet(state: TournamentState, stored: Sequence[StoredEvent],
                wanted: set[str] | None) -> list[Card]:
-    """One sheet per table from its end-of-day counts (as ruled); the bag number is written
-    by hand."""
-    by_table: dict[str, list[tuple[str, int]]] = {}
-    for p, c in _latest_counts(stored, ("end_of_day",)).items():
+    """One sheet per table: the bags recorded (each with its number and who confirmed the
+    count) or, before any bag, the end-of-day counts as ruled, the bag number written by
+    hand."""
+    # player -> (table, chips, bag number, confirmed by)
+    bagged = {b.player: (b.table, b.chips, b.bag, b.confirmed_by) for b in state.bags}
+    source = PAPER["from_bags"]
+    if not bagged:
+        source = PAPER["from_counts"]
+        bagged = {p: (c.table, c.ruled, "", "")
+                  for p, c in _latest_counts(stored, ("end_of_day",)).items()}
+    by_table: dict[str, list[tuple[str, int, str, str]]] = {}
+    for p, (table, chips, bag, by) in bagged.items():
         if wanted is None or p in wanted:
-            by_table.setdefault(c.table, []).append((p, c.ruled))
+            by_table.setdefault(table, []).append((p, chips, bag, by))
     header = (PAPER["seat"], PAPER["player"], PAPER["entry"], PAPER["stack"], PAPER["bag"],
               PAPER["sign_player"])
     seats = {e.player: e.seat for e in state.entrants}
     cards = []
     for table in sorted(by_table):
-        rows = sorted(((str(seats.get(p, 0) or ""), _name(state, p), p, _chips(chips), "", "")
-                       for p, chips in by_table[table]), key=lambda r: (len(r[0]), r[0]))
-        total = sum(chips for _p, chips in by_table[table])
+        rows = sorted(((str(seats.get(p, 0) or ""), _name(state, p), p, _chips(chips), bag, "")
+                       for p, chips, bag, _by in by_table[table]),
+                      key=lambda r: (len(r[0]), r[0]))
+        total = sum(chips for _p, chips, _bag, _by in by_table[table])
+        confirmed = sorted({by for _p, _c, _b, by in by_table[table] if by})
         cards.append(Card(PAPER["bag-sheet"], f"{PAPER['table']} {table}",
                           ((PAPER["total_chips"], _chips(total)),
-                           (PAPER["occasion"], reason("end_of_day") + " ("
-                            + PAPER["from_counts"] + ")")),
+                           (PAPER["occasion"], f"{reason('end_of_day')} ({source})"),
+                           *([(PAPER["confirmed_by"], ", ".join(confirmed))]
+                             if confirmed else [])),
                           (PAPER["sign_director"], PAPER["sign_witness"]),
                           (header, *rows)))
     return cards

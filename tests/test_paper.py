@@ -188,3 +188,23 @@ def test_the_paper_over_http_is_the_directors(tmp_path: Path) -> None:
         assert missing.status_code == 404 and "end-of-day" in missing.json()["message"]
         wrong = director.http.get("/api/paper/menus")
         assert wrong.status_code == 400 and "kind" in wrong.text, wrong.text
+
+
+def test_the_bag_sheet_of_a_flight_lists_its_bags_with_their_numbers(
+        db_url: str, tmp_path: Path) -> None:
+    """A flight's bag sheet is its bags as recorded (`handlog tournament bag`): each player's
+    bagged stack with the bag number and who confirmed the count, not a column left blank."""
+    runner = CliRunner()
+    assert runner.invoke(cli, ["db", "upgrade", "--db", db_url]).exit_code == 0
+    played = runner.invoke(cli, ["demo", "--db", db_url, "--players", "12", "--seed", "3",
+                                 "--flights", "2", "--days", "2"])
+    assert played.exit_code == 0, played.output
+    with open_store(db_url) as store:
+        t = Tournaments(Recorder(store))
+        flights = [(name, t.state(name).bags) for name in t.tournaments() if t.state(name).bags]
+    assert flights, "the demo bagged no stack"
+    name, bags = flights[0]
+    text = printed(db_url, tmp_path, "bag-sheet", "--tournament", name)
+    assert "the bags recorded" in text and "Count confirmed by" in text
+    for bag in bags:
+        assert bag.bag in text and f"{bag.chips:,}" in text

@@ -190,7 +190,7 @@ function raiseBox(hand, legal) {
   const typed = S.ui.typed ? parseInt(S.ui.typed, 10) : 0;
   const saidBy = legal.raise_kind === "raise" && typed
     ? button("said-raise-by", `Said “raise ${H.chips(typed)}”`, "said-by", { value: typed }) : nothing;
-  return html`<div class="raise-box"><div class="amount"><span>${verb}</span> <output id="amount" data-amount=${amount}>${H.chips(amount)}</output><small id="amount-note" class=${problem ? "amount-problem" : nothing}>${note}</small></div><div class="row sizes">${legal.sizes.map((s) => sizeButton(s))}</div><div class="keypad">${KEYS.map((key) => button("key", key, "key", { key }))}</div>${raise}${saidBy}</div>`;
+  return html`<div class="raise-box"><div class="amount"><span>${verb}</span> <output id="amount" data-amount=${amount}>${H.chips(amount)}</output><small id="amount-note" class=${problem ? "amount-problem" : nothing}>${note}</small></div><div class="row sizes">${legal.sizes.map((s) => sizeButton(s))}</div><div class="keypad">${KEYS.map((key) => button("key", key, "key", { key }))}</div><div class="raise-row">${raise}${saidBy}</div></div>`;
 }
 
 // A preset: its label and amount; the all-in says which presets it caps ("= ½ pot, Pot").
