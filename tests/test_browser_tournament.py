@@ -368,7 +368,11 @@ def run_event(page_maker: Any, tmp_path: Path, recorder: Recorder, structure: st
             if v["deals_allowed"] and v["remaining"] == 3:
                 deal_at_three(floor, api)
                 continue
-            if len(v["tables"]) == 1 and v["remaining"] <= 3 and not final_count:
+            # The end-of-day count comes after the break's: a later count of the same table
+            # supersedes a difference still open, so a break's count at the final table
+            # after this one would leave nothing to settle after the finish. The seat draw
+            # is random: the first break falls at five players left or at three or fewer.
+            if len(v["tables"]) == 1 and v["remaining"] <= 3 and counted and not final_count:
                 final_count.append(count_the_final_table(floor, api, recorder, v))
                 continue
             if hands >= 4 and not penalty_given:

@@ -59,7 +59,9 @@ export function renderSide() {
 // lit-html updates a list row by row in place: after a row is gone, the fields of the rows
 // below it would keep what was typed in them while their rows now name other players. So
 // what is typed, chosen and ticked is kept by form and field name across a redraw, as the
-// director left it.
+// director left it. A field still showing what the page proposed (its value attribute: a
+// recounted stack's count to rule) shows the new proposal instead: kept, the old count's
+// number would be sent under the new count's row.
 /** @param {HTMLInputElement | HTMLSelectElement} input */
 function fieldKey(input) {
   const form = input.form;
@@ -77,7 +79,8 @@ function keepingTyped(box, draw) {
   for (const field of box.querySelectorAll("input, select")) {
     const input = /** @type {HTMLInputElement} */ (field);
     const key = fieldKey(input);
-    values.set(key, input.value);
+    const proposed = input.getAttribute("value");
+    if (!(field instanceof HTMLInputElement) || proposed === null || input.value !== proposed) values.set(key, input.value);
     if (input.type === "checkbox") checked.set(key, input.checked);
     if (input === document.activeElement) focused = key;
   }
@@ -93,6 +96,7 @@ function keepingTyped(box, draw) {
     const gone = field instanceof HTMLSelectElement && ![...field.options].some((o) => o.value === values.get(key));
     if (follows) input.value = input.getAttribute("value") || "";
     else if (values.has(key) && input.type !== "hidden" && !gone) input.value = values.get(key);
+    else if (field instanceof HTMLInputElement && input.type !== "checkbox" && input.type !== "radio") input.value = input.getAttribute("value") || "";
     if (checked.has(key)) input.checked = checked.get(key);
     if (key === focused && document.activeElement !== input) input.focus();
   }
