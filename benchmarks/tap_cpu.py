@@ -13,7 +13,8 @@ per tap), and the process's CPU time (every thread: the event loop, the worker t
 driver) is divided by the taps. What is not in it is the same for both: uvicorn's HTTP parsing
 and the database server's own CPU; the callers' own work (orjson for the bodies, a uuid
 per tap) is in both. The apps are set up as `handlog serve` sets itself up
-(`server_runtime`, the allowed hosts, the worker threads) and handlog's live hub runs.
+(`server_runtime`, the allowed hosts, the worker threads, uvloop when installed) and
+handlog's live hub runs.
 
 Prints each round's CPU per tap, the medians and their ratio (issue 28: handlog <= 1.3x).
 `--profile FILE`: one more handlog round under cProfile (the event loop's thread only) to
@@ -200,8 +201,15 @@ def main() -> None:
     schema, url = fresh_schema(server_url)
     try:
         upgrade_database(url)
-        result = asyncio.run(main_async(url, args.taps, args.rounds, args.tablets,
-                                        args.profile))
+        # uvloop when installed, as uvicorn runs the servers (its loop="auto")
+        try:
+            import uvloop
+            factory: Any = uvloop.new_event_loop
+        except ImportError:
+            factory = None
+        with asyncio.Runner(loop_factory=factory) as runner:
+            result = runner.run(main_async(url, args.taps, args.rounds, args.tablets,
+                                           args.profile))
     finally:
         drop_schema(server_url, schema)
     print(f"CPU per tap, medians of {args.rounds} alternated rounds: handlog "
