@@ -29,6 +29,9 @@ benchmarks/bare_append_server.py), and runs short phases:
   not read every table yet);
 - 1,000 tablets each tapping every 5 s (a World Series day 1: about 200 actions/s offered),
   on two handlog processes, against the bare server under the same taps: p50 and p99 per tap;
+- each phase's server CPU per tap: the server processes' user and system time (from
+  /proc/PID/stat) while the clock ran, over the taps answered (not the database's CPU, not
+  the load generator's);
 - the servers' resident memory at the end;
 - `handlog --version` against a bare `python -c pass`, as processes.
 
@@ -61,7 +64,7 @@ import subprocess
 import sys
 import time
 import uuid
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -104,6 +107,7 @@ class Phase:
     floor: list[float] = field(default_factory=list)
     floor_first: float = 0.0
     ready: int = 0  # tablets that have read their table (the server has it in memory)
+    cpu_seconds: float = 0.0  # the servers' CPU (user and system) while the clock ran
 
     def row(self) -> dict[str, Any]:
         return {
@@ -112,6 +116,8 @@ class Phase:
             "p50_ms": round(percentile(self.latencies, 0.5) * 1000, 1),
             "p99_ms": round(percentile(self.latencies, 0.99) * 1000, 1),
             "errors": self.errors, **({"statuses": self.statuses} if self.statuses else {}),
+            "server_cpu_ms_per_tap": round(self.cpu_seconds * 1000 / max(1, len(
+                self.latencies)), 3),
             **({"floor_first_ms": round(self.floor_first * 1000, 1),
                 "floor_p50_ms": round(percentile(self.floor, 0.5) * 1000, 1),
                 "floor_max_ms": round(max(self.floor) * 1000, 1),
@@ -206,6 +212,16 @@ def bare_server(url: str) -> Any:
     port = free_port()
     return process([*PYTHON, str(ROOT / "benchmarks" / "bare_append_server.py"),
                     "--db", url, "--port", str(port)], port, "/docs")
+
+
+def cpu_seconds(pids: list[int]) -> float:
+    """The CPU time (user and system) the processes `pids` have used so far."""
+    ticks = os.sysconf("SC_CLK_TCK")
+    total = 0
+    for pid in pids:
+        fields = Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()
+        total += int(fields[11]) + int(fields[12])  # utime, stime (fields 14 and 15)
+    return total / ticks
 
 
 def rss_mb(pid: int) -> float:
@@ -383,7 +399,7 @@ async def idle_floor(base: str, reads: int = 5) -> float:
 
 
 async def run_phase(phase: Phase, bases: list[str], streams: list[str], bare: bool,
-                    think: float = 0.0, floor: bool = False) -> Phase:
+                    think: float = 0.0, floor: bool = False, pids: Sequence[int] = ()) -> Phase:
     # One connection per tablet, kept alive, as in the room.
     signed = [await director(b) for b in bases] if not bare else [{} for _ in bases]
     clients = [Tablet(bases[i % len(bases)], signed[i % len(bases)])
@@ -401,9 +417,11 @@ async def run_phase(phase: Phase, bases: list[str], streams: list[str], bare: bo
         # The first floor read of a server that has not read every table yet (after a start).
         phase.floor_first = await read_floor(floor_client)
         tasks.append(asyncio.create_task(floor_reader(floor_client, phase, stop)))
+    cpu = cpu_seconds(list(pids))
     started.set()
     await asyncio.sleep(phase.seconds)
     stop.set()
+    phase.cpu_seconds = cpu_seconds(list(pids)) - cpu
     _done, pending = await asyncio.wait(tasks, timeout=60)
     for task in pending:  # a tap still unanswered: not counted
         task.cancel()
@@ -444,14 +462,15 @@ def main() -> None:
         streams = seat_tables(url, max(TABLES, *counts))
         closed = [n for n in counts if n <= 200]
         with ExitStack() as stack:
-            bare_base, _bare_pid = stack.enter_context(bare_server(url))
+            bare_base, bare_pid = stack.enter_context(bare_server(url))
             one_base, one_pid = stack.enter_context(handlog_server(url))
             for n in closed:
-                for label, bases, bare in (("handlog", [one_base], False),
-                                           ("bare append", [bare_base], True)):
+                for label, bases, bare, pid in (("handlog", [one_base], False, one_pid),
+                                                ("bare append", [bare_base], True, bare_pid)):
                     phase = asyncio.run(run_phase(Phase(label, n, args.seconds), bases,
                                                   streams if not bare else
-                                                  [f"bare{n}-{i}" for i in range(n)], bare))
+                                                  [f"bare{n}-{i}" for i in range(n)], bare,
+                                                  pids=[pid]))
                     results.append(phase.row())
                     print(json.dumps(results[-1]), flush=True)
             # The floor read every 0.5 s while the most tablets record: a phase of its own, so
@@ -460,7 +479,7 @@ def main() -> None:
             n = max(closed)
             phase = asyncio.run(run_phase(Phase("handlog, floor read every 0.5 s", n,
                                                 args.seconds), [one_base], streams, False,
-                                          floor=True))
+                                          floor=True, pids=[one_pid]))
             results.append(phase.row())
             print(json.dumps(results[-1]), flush=True)
             # The floor's peer: the same server's answer with nothing recording.
@@ -468,19 +487,21 @@ def main() -> None:
             two_base, two_pid = stack.enter_context(handlog_server(url))
             n = max(closed)
             phase = asyncio.run(run_phase(Phase("handlog, 2 processes", n, args.seconds),
-                                          [one_base, two_base], streams[n:2 * n], False))
+                                          [one_base, two_base], streams[n:2 * n], False,
+                                          pids=[one_pid, two_pid]))
             results.append(phase.row())
             print(json.dumps(results[-1]), flush=True)
             for n in (c for c in counts if c > 200):
                 phase = asyncio.run(run_phase(Phase("handlog, a tap every 5 s", n,
                                                     args.seconds), [one_base, two_base],
-                                              streams[:n], False, think=5.0))
+                                              streams[:n], False, think=5.0,
+                                              pids=[one_pid, two_pid]))
                 results.append(phase.row())
                 print(json.dumps(results[-1]), flush=True)
                 phase = asyncio.run(run_phase(Phase("bare append, a tap every 5 s", n,
                                                     args.seconds), [bare_base],
                                               [f"bare5-{i}" for i in range(n)], True,
-                                              think=5.0))
+                                              think=5.0, pids=[bare_pid]))
                 results.append(phase.row())
                 print(json.dumps(results[-1]), flush=True)
             memory = {"handlog_1_rss_mb": round(rss_mb(one_pid), 1),
@@ -491,10 +512,11 @@ def main() -> None:
         drop_schema(server_url, schema)
     print()
     print(f"{'phase':32} {'tablets':>7} {'actions/s':>9} {'p50 ms':>8} {'p99 ms':>8} "
-          f"{'errors':>6}")
+          f"{'errors':>6} {'CPU ms/tap':>10}")
     for row in results:
         print(f"{row['phase']:32} {row['tablets']:>7} {row['actions_per_s']:>9} "
-              f"{row['p50_ms']:>8} {row['p99_ms']:>8} {row['errors']:>6}"
+              f"{row['p50_ms']:>8} {row['p99_ms']:>8} {row['errors']:>6} "
+              f"{row['server_cpu_ms_per_tap']:>10}"
               + (f"   floor p50 {row['floor_p50_ms']} ms, max {row['floor_max_ms']} ms "
                  f"(first read {row['floor_first_ms']} ms)" if "floor_p50_ms" in row else ""))
     ratios = {}
@@ -528,6 +550,11 @@ def done_when(results: list[dict[str, Any]], closed: list[int], counts: list[int
         lines.append(f"throughput at {n} tablets: handlog {mine['actions_per_s']} vs bare "
                      f"append {bare['actions_per_s']} actions/s = "
                      f"{mine['actions_per_s'] / bare['actions_per_s']:.2f}x (target >= 0.8x)")
+        lines.append(f"server CPU per tap at {n} tablets: handlog "
+                     f"{mine['server_cpu_ms_per_tap']} ms vs bare append "
+                     f"{bare['server_cpu_ms_per_tap']} ms = "
+                     f"{mine['server_cpu_ms_per_tap'] / bare['server_cpu_ms_per_tap']:.2f}x "
+                     "(target <= 1.3x)")
     if mine and two:
         lines.append(f"two server processes at {n} tablets: {two['actions_per_s']} vs one "
                      f"{mine['actions_per_s']} actions/s = "

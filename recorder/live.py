@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import threading
 from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -57,6 +58,8 @@ class Hub:
         self._subscriptions: set[Subscription] = set()
         self._versions: dict[str, int] = {}
         self._poller: asyncio.Task[None] | None = None
+        self._notices: list[tuple[str, int]] = []  # this process's appends, to publish
+        self._notices_lock = threading.Lock()
         self._listener: AppendListener | None = None
         self.closed = False
         self.generation = 0
@@ -65,6 +68,8 @@ class Hub:
 
     async def start(self) -> None:
         self._loop = asyncio.get_running_loop()
+        with self._notices_lock:
+            self._notices = []  # (a wake-up asked of an earlier loop that ended never came)
         self._versions = {h.stream_id: h.version for h in
                           await anyio.to_thread.run_sync(self._store.streams)}
         if self._store.is_postgresql:
@@ -120,10 +125,22 @@ class Hub:
             subscription.queue.put_nowait(None)
 
     def notify(self, stream: str, version: int) -> None:
-        """Called from any thread after an append."""
+        """Called from any thread after an append. The notices wait for the event loop in
+        order; one wake-up of the loop publishes every notice given before it runs (a group
+        commit's taps, recorded at once, cost one wake-up, not one each)."""
         loop = self._loop
         if loop is not None and not loop.is_closed():
-            loop.call_soon_threadsafe(self._publish, stream, version)
+            with self._notices_lock:
+                self._notices.append((stream, version))
+                if len(self._notices) > 1:
+                    return  # the wake-up already asked for publishes this one too
+            loop.call_soon_threadsafe(self._publish_notices)
+
+    def _publish_notices(self) -> None:
+        with self._notices_lock:
+            notices, self._notices = self._notices, []
+        for stream, version in notices:
+            self._publish(stream, version)
 
     def _publish(self, stream: str, version: int) -> None:
         if version <= self._versions.get(stream, 0):

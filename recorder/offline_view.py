@@ -204,8 +204,9 @@ def table_body(state: TableState, level: Level | None, names: dict[str, str],
     in_hand = hand is not None and not hand.is_complete
     position = {s: i for i, s in enumerate(hand.setup.seats)} if hand is not None else {}
     seats = []
+    occupants = {s.seat: s for s in reversed(state.seats)}  # (the first, as occupant())
     for number in range(1, state.seat_count + 1):
-        seat = state.occupant(number)
+        seat = occupants.get(number)
         row: dict[str, Any] = {"seat": number, "player": None}
         if seat is not None:
             row |= {"player": names.get(seat.player, seat.player), "id": seat.player,

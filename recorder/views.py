@@ -295,6 +295,9 @@ def event_rows(fold: TableFold, stored: list[StoredEvent], public: bool,
                     or words.rule_words(getattr(event, "rule", ""))
                     or getattr(event, "ruling", ""))
             kept[public] = said
+        at = item.__dict__.get("_at")
+        if at is None:  # (written once an event, as its words)
+            at = item.__dict__["_at"] = item.recorded_at.isoformat()
         rows.append({
             "version": item.version,
             "type": item.type,
@@ -302,7 +305,7 @@ def event_rows(fold: TableFold, stored: list[StoredEvent], public: bool,
             "rule": said[2],
             "actor": item.actor,
             "device": item.device,
-            "at": item.recorded_at.isoformat(),
+            "at": at,
             "voided": item.version in fold.voided,
             "correction": item.type in (EventVoided.TYPE, EventAmended.TYPE),
         })

@@ -349,3 +349,62 @@ def test_a_sign_in_name_with_control_characters_is_refused(
         response = client.login("viewer", device="tab\x00let")
         assert response.status_code == 422 and response.json()["field"] == "device"
         assert client.login("dealer", STREAM, name="Dana").status_code == 200
+
+
+def test_a_tap_is_answered_the_same_with_or_without_the_fast_route(
+        recorder: Recorder) -> None:
+    """`POST /api/tables/{stream}/commands` is served by `TapRoute`, past FastAPI's
+    per-request work (recorder/routes/tables.py): every answer, refusals included, is the one
+    FastAPI's own route gives (status, body and headers), and what it does not take (a stream
+    name FastAPI refuses, another method) still reaches FastAPI."""
+    from handlog.recorder.routes.tables import TapRoute
+
+    fast, auth = make_app(recorder)
+    plain, _ = make_app(recorder, auth=auth)
+    plain.router.routes[:] = [r for r in plain.router.routes if not isinstance(r, TapRoute)]
+    assert any(isinstance(r, TapRoute) for r in fast.router.routes)
+    start = {"type": "start_hand"}
+    with Client(fast, auth) as one, Client(plain, auth) as other:
+        assert one.login("director").status_code == 200
+        other.http.cookies = one.http.cookies
+        other.csrf = one.csrf
+        version = one.table(STREAM)["version"]
+        event_id = str(uuid.uuid4())
+        requests: list[tuple[str, str, dict[str, Any]]] = [
+            ("POST", f"/api/tables/{STREAM}/commands", {"json": {
+                "event_id": event_id, "expected_version": version - 1, "command": start}}),
+            ("POST", f"/api/tables/{STREAM}/commands", {"json": {
+                "event_id": event_id, "expected_version": version,
+                "command": {"type": "fold", "player": 1}}}),
+            ("POST", f"/api/tables/{STREAM}/commands", {"json": {
+                "event_id": event_id, "expected_version": version,
+                "command": {"type": "seat_player", "seat": 99, "player": "Zed",
+                            "chips": 100}}}),
+            ("POST", f"/api/tables/{STREAM}/commands", {"content": b"{not json"}),
+            ("POST", "/api/tables/no%20such/commands", {"json": {}}),
+            ("POST", "/api/tables/table-none/commands", {"json": {
+                "event_id": event_id, "expected_version": 0, "command": start}}),
+            ("GET", f"/api/tables/{STREAM}/commands", {}),
+            ("POST", f"/api/tables/{STREAM}/commands", {"json": {}, "csrf": False}),
+        ]
+        for method, path, options in requests:
+            csrf = options.pop("csrf", True)
+            headers = {"X-CSRF-Token": one.csrf} if csrf else {}
+            answers = [client.http.request(method, path, headers=headers, **options)
+                       for client in (one, other)]
+            assert answers[0].status_code == answers[1].status_code != 200, (path, options)
+            assert answers[0].content == answers[1].content, (path, options)
+            assert {k: v for k, v in answers[0].headers.items() if k != "date"} == \
+                {k: v for k, v in answers[1].headers.items() if k != "date"}
+        anonymous = [Client(app, auth) for app in (fast, plain)]
+        answers = [c.http.post(f"/api/tables/{STREAM}/commands", json={}) for c in anonymous]
+        assert answers[0].status_code == answers[1].status_code == 401
+        assert answers[0].content == answers[1].content
+        # And a tap recorded through each (the hand's start, then a fold): the same answer.
+        started = one.send(STREAM, start)
+        assert started.status_code == 200, started.text
+        legal = started.json()["table"]["hand"]["legal"]
+        folded = other.send(STREAM, {"type": "fold", "player": legal["player"]})
+        assert folded.status_code == 200, folded.text
+        assert started.json().keys() == folded.json().keys()
+        assert folded.json()["version"] > started.json()["version"]

@@ -3,6 +3,7 @@ it (a tablet's tap), its live view, and a pairing code for one more dealer table
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import anyio
@@ -10,6 +11,8 @@ from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse, StreamingResponse
 from pydantic import TypeAdapter, ValidationError
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.routing import Match, Route
+from starlette.types import Scope
 
 from handlog.engine.errors import RuleViolation
 from handlog.engine.table_commands import (
@@ -28,6 +31,7 @@ from handlog.recorder.routes.answers import FastJSON, refusal, request_refusal
 from handlog.recorder.routes.deps import (
     CHANGES,
     SIGNED_IN,
+    STREAM_PATTERN,
     Director,
     Reader,
     ServicesDep,
@@ -82,6 +86,35 @@ async def submit(stream: Stream, request: Request) -> JSONResponse:
     raw = await request.body()
     return await anyio.to_thread.run_sync(record_tap, request.app.state.services, stream, raw,
                                           request)
+
+
+class TapRoute(Route):
+    """`POST /api/tables/{stream}/commands` (`submit`) without FastAPI's per-request work:
+    the app puts it before every other route (recorder/api.py). The route above is the one
+    the OpenAPI document describes and answers everything else: only a POST whose stream
+    FastAPI would accept is taken here; a bad stream or another method reaches FastAPI's
+    route and gets its answer. Solving that route's parameters and security schemes (which
+    check nothing: `session_of` does) and matching it among every route cost more CPU per
+    tap than the table view (benchmarks/tap_cpu.py); the answers and their order (the
+    sign-in, then the body) are `record_tap`'s either way."""
+
+    STREAM = re.compile(STREAM_PATTERN.removeprefix("^").removesuffix("$"))
+
+    def __init__(self) -> None:
+        super().__init__("/api/tables/{stream}/commands", self.tap, methods=["POST"],
+                         name="submit_tap", include_in_schema=False)
+
+    def matches(self, scope: Scope) -> tuple[Match, Scope]:
+        if scope["type"] != "http" or scope["method"] != "POST":
+            return Match.NONE, {}
+        match, child = super().matches(scope)
+        if match is Match.FULL and self.STREAM.fullmatch(child["path_params"]["stream"]):
+            return match, child
+        return Match.NONE, {}
+
+    @staticmethod
+    async def tap(request: Request) -> JSONResponse:
+        return await submit(request.path_params["stream"], request)
 
 
 def record_tap(services: Services, stream: str, raw: bytes, request: Request) -> JSONResponse:

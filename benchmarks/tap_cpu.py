@@ -1,0 +1,230 @@
+"""Server CPU per tap, in process: handlog's app against the bare append server's app
+(benchmarks/bare_append_server.py: plain INSERT and COMMIT through psycopg) on one PostgreSQL
+database, each driven the same way, in alternated rounds.
+
+    .venv/bin/python benchmarks/tap_cpu.py [--db postgresql://...] [--taps 600] [--rounds 4]
+        [--tablets 8] [--profile FILE]
+
+A cheaper, steadier measure than benchmarks/room_load.py's (which runs the servers as
+processes, over HTTP, with the database's own CPU on the same two cores): here each app is
+called as an ASGI application by `--tablets` coroutines, each tapping at a table of its own
+(handlog: the dealer's hands as room_load.py plays them, `next_command`; bare: one append
+per tap), and the process's CPU time (every thread: the event loop, the worker threads, the
+driver) is divided by the taps. What is not in it is the same for both: uvicorn's HTTP parsing
+and the database server's own CPU; the callers' own work (orjson for the bodies, a uuid
+per tap) is in both. The apps are set up as `handlog serve` sets itself up
+(`server_runtime`, the allowed hosts, the worker threads, uvloop when installed) and
+handlog's live hub runs.
+
+Prints each round's CPU per tap, the medians and their ratio (issue 28: handlog <= 1.3x).
+`--profile FILE`: one more handlog round under cProfile (the event loop's thread only) to
+FILE, for `python -m pstats`.
+
+Figures (2-core machine shared with other jobs, 8 tablets, 400 taps a round, 3 rounds, three
+runs of each alternated, medians of the runs): before the tap's fast route and the hub's one
+wake-up (main at 8bf5601) handlog 1.70 ms against bare 0.46 ms = 3.50x; after, with the view's
+two cuts, 1.38 ms against 0.42 ms = 3.32x. In one process, the fast route alone (two apps on
+one recorder, 8 alternated rounds each): 1.31 ms against 1.45 ms without it. anyio's
+hand-off to a thread replaced by a plain ThreadPoolExecutor's: 1.63 ms against 1.58 ms
+(no gain: not kept).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import statistics
+import sys
+import time
+import uuid
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "benchmarks"))
+
+import orjson  # noqa: E402
+from bare_append_server import make_app  # noqa: E402
+from room_load import SECRET, drop_schema, fresh_schema, next_command, seat_tables  # noqa: E402
+
+from handlog.recorder.api import create_app  # noqa: E402
+from handlog.recorder.auth import Auth  # noqa: E402
+from handlog.recorder.cli_serve import server_runtime  # noqa: E402
+from handlog.recorder.service import Recorder  # noqa: E402
+from handlog.schema.database import resolve_url  # noqa: E402
+from handlog.schema.store import open_store, upgrade_database  # noqa: E402
+
+App = Callable[..., Awaitable[None]]
+HOST = "127.0.0.1"
+
+
+class Client:
+    """One caller of an ASGI app: a request is a scope, its body and the messages sent."""
+
+    def __init__(self, app: App, headers: dict[str, str] | None = None) -> None:
+        self.app = app
+        self.headers = [(k.lower().encode(), v.encode()) for k, v in (headers or {}).items()]
+
+    async def request(self, method: str, path: str, body: Any = None
+                      ) -> tuple[int, bytes, list[tuple[bytes, bytes]]]:
+        data = b"" if body is None else orjson.dumps(body)
+        headers = [(b"host", HOST.encode()), (b"content-length", str(len(data)).encode()),
+                   *([(b"content-type", b"application/json")] if body is not None else []),
+                   *self.headers]
+        scope = {"type": "http", "asgi": {"version": "3.0", "spec_version": "2.3"},
+                 "http_version": "1.1", "method": method, "scheme": "http", "path": path,
+                 "raw_path": path.encode(), "root_path": "", "query_string": b"",
+                 "headers": headers, "client": (HOST, 50000), "server": (HOST, 8000),
+                 "state": self.state}
+        sent = False
+
+        async def receive() -> dict[str, Any]:
+            nonlocal sent
+            if sent:
+                await asyncio.Event().wait()  # a disconnect never comes
+            sent = True
+            return {"type": "http.request", "body": data, "more_body": False}
+
+        status, chunks, answer_headers = 0, [], []
+
+        async def send(message: dict[str, Any]) -> None:
+            nonlocal status, answer_headers
+            if message["type"] == "http.response.start":
+                status, answer_headers = message["status"], list(message.get("headers", []))
+            elif message["type"] == "http.response.body":
+                chunks.append(message.get("body", b""))
+
+        await self.app(scope, receive, send)
+        return status, b"".join(chunks), answer_headers
+
+    state: dict[str, Any] = {}
+
+    async def json(self, method: str, path: str, body: Any = None) -> tuple[int, Any]:
+        status, payload, _headers = await self.request(method, path, body)
+        return status, orjson.loads(payload) if payload else None
+
+
+async def sign_in(app: App) -> dict[str, str]:
+    status, _body, headers = await Client(app).request("POST", "/api/session", {
+        "role": "director", "pin": Auth(secret=SECRET.encode()).director_pin})
+    if status != 200:
+        raise RuntimeError(f"sign-in answered {status}")
+    cookies = dict(v.decode().split(";", 1)[0].split("=", 1) for k, v in headers
+                   if k == b"set-cookie")
+    return {"Cookie": "; ".join(f"{k}={v}" for k, v in cookies.items()),
+            "X-CSRF-Token": cookies["handlog_csrf"]}
+
+
+async def handlog_taps(client: Client, stream: str, taps: int) -> None:
+    _status, view = await client.json("GET", f"/api/tables/{stream}")
+    for _ in range(taps):
+        status, body = await client.json("POST", f"/api/tables/{stream}/commands", {
+            "event_id": str(uuid.uuid4()), "expected_version": view["version"],
+            "command": next_command(view)})
+        if status != 200:
+            raise RuntimeError(f"{stream}: a tap answered {status}: {body}")
+        view = body["table"]
+
+
+async def bare_taps(client: Client, stream: str, taps: int, versions: dict[str, int]) -> None:
+    for _ in range(taps):
+        status, body = await client.json("POST", f"/append/{stream}", {
+            "event_id": str(uuid.uuid4()), "expected_version": versions.get(stream, 0),
+            "payload": {"position": versions.get(stream, 0) % 6}})
+        if status != 200:
+            raise RuntimeError(f"{stream}: a bare tap answered {status}: {body}")
+        versions[stream] = body["version"]
+
+
+async def measure(run: Callable[[], Awaitable[None]], taps: int) -> float:
+    """CPU ms per tap of the process (every thread) while `run` taps `taps` times."""
+    await asyncio.sleep(0.2)  # what the last round left running settles
+    cpu = time.process_time()
+    await run()
+    return (time.process_time() - cpu) * 1000 / taps
+
+
+async def main_async(url: str, taps: int, rounds: int, tablets: int,
+                     profile: str | None) -> dict[str, Any]:
+    streams = seat_tables(url, tablets)
+    store = open_store(url)
+    handlog = create_app(Recorder(store), auth=Auth(secret=SECRET.encode()),
+                         allowed_hosts=[HOST])
+    bare = make_app(url)
+    per = taps // tablets
+    versions: dict[str, int] = {}
+    mine: list[float] = []
+    peer: list[float] = []
+    async with handlog.router.lifespan_context(handlog), bare.router.lifespan_context(bare):
+        headers = await sign_in(handlog)
+        clients = [Client(handlog, headers) for _ in streams]
+        bare_client = Client(bare)
+
+        async def handlog_round() -> None:
+            await asyncio.gather(*(handlog_taps(c, s, per) for c, s in zip(clients, streams,
+                                                                             strict=True)))
+
+        async def bare_round() -> None:
+            await asyncio.gather(*(bare_taps(bare_client, f"bare-{s}", per, versions)
+                                   for s in streams))
+
+        await handlog_round()  # warm: every table read and every path taken once
+        await bare_round()
+        for index in range(rounds):
+            for label, run, into in (("handlog", handlog_round, mine),
+                                     ("bare append", bare_round, peer))[::1 - 2 * (index % 2)]:
+                into.append(await measure(run, per * tablets))
+                print(f"round {index + 1} {label:12} {into[-1]:.3f} ms CPU per tap", flush=True)
+        if profile:
+            import cProfile
+
+            profiler = cProfile.Profile()
+            profiler.enable()
+            await handlog_round()
+            profiler.disable()
+            profiler.dump_stats(profile)
+    store.close()
+    result = {"tablets": tablets, "taps_per_round": per * tablets,
+              "handlog_cpu_ms_per_tap": round(statistics.median(mine), 3),
+              "bare_cpu_ms_per_tap": round(statistics.median(peer), 3)}
+    result["ratio"] = round(result["handlog_cpu_ms_per_tap"] / result["bare_cpu_ms_per_tap"], 2)
+    return result
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--db", default=os.environ.get("HANDLOG_TEST_POSTGRES_URL")
+                        or "postgresql://postgres@127.0.0.1:5432/test")
+    parser.add_argument("--taps", type=int, default=600, help="taps per round")
+    parser.add_argument("--rounds", type=int, default=4)
+    parser.add_argument("--tablets", type=int, default=8)
+    parser.add_argument("--profile", default=None)
+    args = parser.parse_args()
+    server_runtime()
+    server_url = resolve_url(args.db)
+    schema, url = fresh_schema(server_url)
+    try:
+        upgrade_database(url)
+        # uvloop when installed, as uvicorn runs the servers (its loop="auto")
+        try:
+            import uvloop
+            factory: Any = uvloop.new_event_loop
+        except ImportError:
+            factory = None
+        with asyncio.Runner(loop_factory=factory) as runner:
+            result = runner.run(main_async(url, args.taps, args.rounds, args.tablets,
+                                           args.profile))
+    finally:
+        drop_schema(server_url, schema)
+    print(f"CPU per tap, medians of {args.rounds} alternated rounds: handlog "
+          f"{result['handlog_cpu_ms_per_tap']} ms vs bare append "
+          f"{result['bare_cpu_ms_per_tap']} ms = {result['ratio']}x (target <= 1.3x)")
+    print(json.dumps(result))
+
+
+if __name__ == "__main__":
+    main()
