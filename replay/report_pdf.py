@@ -187,23 +187,30 @@ class _HandBlock(Flowable):  # type: ignore[misc]
         return [_HandBlock(self.lines[:cut]), _HandBlock(self.lines[cut:])] if cut else []
 
     def draw(self) -> None:
+        # One text object for the whole block (a drawString per cell would make one each).
         canvas = self.canv
+        text_object = canvas.beginText()
         y = self.height
         current: tuple[str, float, str] = ("", 0.0, "")
+        rules: list[float] = []
         for height, texts, rule in self.lines:
             y -= height
             for x, font, size, text, colour in texts:
                 if (font, size, colour) != current:  # each change is written to the page
                     if (font, size) != current[:2]:
-                        canvas.setFont(font, size)
+                        text_object.setFont(font, size)
                     if colour != current[2]:
-                        canvas.setFillColor(colors.HexColor(colour))
+                        text_object.setFillColor(colors.HexColor(colour))
                     current = (font, size, colour)
-                canvas.drawString(x, y + 2.5, text)
+                text_object.setTextOrigin(x, y + 2.5)
+                text_object.textOut(text)
             if rule:
-                canvas.setStrokeColor(colors.HexColor("#d5d9e0"))
-                canvas.setLineWidth(0.3)
-                canvas.line(0, y + 1, self.width, y + 1)
+                rules.append(y + 1)
+        canvas.drawText(text_object)
+        if rules:
+            canvas.setStrokeColor(colors.HexColor("#d5d9e0"))
+            canvas.setLineWidth(0.3)
+            canvas.lines([(0, at, self.width, at) for at in rules])
 
 
 _WIDTH = A4[0] - 24 * mm
