@@ -38,6 +38,10 @@ And --hands 25000 --tables 20 (build 138 s, 507 MB of log; load average 2 to 5),
   pdf           150.1 s, peak 327 MB, 4.22x
 The peak grows from 197 to 276 MB between the two: the replay's own (108 -> 164 MB) and the
 summary kept of each hand for the index and the charts (about 3 kB a hand).
+PDF, --hands 2500 --tables 2 --formats pdf --runs 2, the code before and after one text object
+per hand block (replay/report_pdf.py), alternating on the same log (load falling during the
+run): before 17.4 s and 11.9 s (replay 6.6 s, 3.5 s), after 15.6 s and 10.6 s (replay 4.1 s,
+3.5 s); peak 241 -> 232 MB.
 Before (issue 26): html 2.29x and 280 MB at 2,500 hands (one 5.2 MB page per table); at
 25,020 hands 411 s against the replay's 76 s, JSON 2,541 MB; the PDF of 2,500 hands not done
 in 10 minutes.

@@ -46,9 +46,10 @@ def report(db_url: str | None, tournament: str | None, fmt: str, out: Path,
 
     The verdict first (clean, or every finding with its stream, version, event, rule, expected
     and recorded values; the hash chains and the Merkle log), the latest signed checkpoint, a
-    table of contents with every hand, charts (every player's chips, average stack and blinds
-    per level, pot sizes, eliminations over time), each tournament (structure, house rules,
-    entrants, the chip ledger, eliminations, prizes), the corrections and rulings, and every
+    table of contents with every hand, charts (the stacks of the players still in, average
+    stack and blinds per level, pot sizes, players out per level, the prize pool), each
+    tournament (structure, house rules, entrants, the chip ledger, eliminations, prizes), the
+    corrections and rulings, and every
     hand per table with its actions in order, its corrections and rulings inline and an award
     by ruling beside the engine's proposal. HTML is a self-contained printable page (with more
     than 1,000 hands, an index page and one page per table beside it); PDF the same for print

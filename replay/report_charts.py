@@ -1,14 +1,17 @@
 """The audit report's charts, as inline SVG: they need no script and no network, and print.
 
 Drawn from the report's own data (replay/report.py), so they show exactly what the report
-proves: every player's chips over the event, the average stack beside the blinds per level,
-the pots' sizes, and the eliminations over time. Each chart has a title and a text summary
-(`<desc>`) for a screen reader; a chart of thousands of hands draws at most `MAX_POINTS` points
-per line, keeping the page small.
+proves: the stacks of the players still in, hand by hand (each line ends at the player's final
+stack, the name labels moved apart so none overlap), the average stack beside the blinds per
+level, the pots' sizes, the players out in each level, and the prize pool by place. Each chart
+has a title and a text summary (`<desc>`) for a screen reader, each line and bar a `<title>`
+with its figure; a chart of thousands of hands draws at most `MAX_POINTS` points per line,
+keeping the page small.
 """
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from collections.abc import Iterable, Mapping, Sequence
 from html import escape
 from typing import Any
@@ -85,8 +88,27 @@ def _hands_in_order(data: Mapping[str, Any]) -> list[Mapping[str, Any]]:
     return sorted(hands, key=lambda h: (h["recorded_at"], h["position"]))
 
 
+_Label = tuple[float, str, str]
+
+
+def _spread(labels: list[_Label], gap: float = 10.0) -> list[_Label]:
+    """End labels (y, name, colour) moved apart so that no two are closer than `gap`, inside
+    the plot, in the order of their lines' ends."""
+    low, high = TOP + 8, HEIGHT - BOTTOM - 2
+    placed: list[_Label] = []
+    for y, name, colour in sorted(labels):
+        y = max(y, low, placed[-1][0] + gap if placed else low)
+        placed.append((y, name, colour))
+    overflow = placed[-1][0] - high if placed else 0
+    if overflow > 0:  # pushed below the plot: shift the stack up, keeping the gaps
+        placed = [(max(low, y - overflow), n, c) for y, n, c in placed]
+    return placed
+
+
 def chips_over_event(data: Mapping[str, Any]) -> str:
-    """Each player's stack at the end of each of his hands, in the order hands were played."""
+    """The stack of each player still in at the end of each of his hands, in the order hands
+    were played (every player when none is left: a log of one table's hands); each line ends at
+    the player's final stack, labelled with his name, no two labels overlapping."""
     hands = _hands_in_order(data)
     if not hands:
         return ""
@@ -95,28 +117,32 @@ def chips_over_event(data: Mapping[str, Any]) -> str:
         for p in hand["players"]:
             series.setdefault(p["name"], []).append((index, p["stack_end"]))
     peak = {name: max(v for _i, v in points) for name, points in series.items()}
-    shown = sorted(series, key=lambda n: -peak[n])[:MAX_LINES]
-    y_max = max(peak.values()) or 1
+    final = {name: points[-1][1] for name, points in series.items()}
+    still_in = [n for n in series if final[n] > 0] or list(series)
+    shown = sorted(still_in, key=lambda n: (-final[n], n))[:MAX_LINES]
+    y_max = max(peak[n] for n in shown) or 1
     body = []
+    ends: list[tuple[float, str, str]] = []
     for k, name in enumerate(shown):
         points = _thin(series[name])
         path = " ".join(f"{_x(i, len(hands)):.1f},{_y(v, y_max):.1f}" for i, v in points)
         colour = PALETTE[k % len(PALETTE)]
         body.append(f'<polyline fill="none" stroke="{colour}" stroke-width="1.4" '
-                    f'points="{path}"><title>{_e(name)}</title></polyline>')
-        last_i, last_v = points[-1]
+                    f'points="{path}"><title>{_e(name)}: {final[name]:,} chips after hand '
+                    f"{points[-1][0] + 1}</title></polyline>")
         if k < 10:
-            body.append(f'<text x="{min(_x(last_i, len(hands)) + 3, WIDTH - 40):.1f}" '
-                        f'y="{_y(last_v, y_max) - 2:.1f}" font-size="9" fill="{colour}">'
-                        f"{_e(name)}</text>")
-    leader = shown[0]
+            ends.append((_y(points[-1][1], y_max) - 2, name, colour))
+    for y, name, colour in _spread(ends):
+        body.append(f'<text class="end-label" x="{WIDTH - RIGHT - 2}" y="{y:.1f}" font-size="9" '
+                    f'text-anchor="end" fill="{colour}">{_e(name)}</text>')
+    leader = max(series, key=lambda n: peak[n])
     summary = (f"{len(series)} players over {len(hands)} hands; the biggest stack was "
-               f"{leader}'s {peak[leader]:,} chips" + (f"; the {MAX_LINES} biggest stacks are "
-                                                       "drawn" if len(series) > MAX_LINES
-                                                       else ""))
+               f"{leader}'s {peak[leader]:,} chips; {len(shown)} "
+               + ("players still in are drawn" if shown[0] in still_in and final[shown[0]]
+                  else "players are drawn"))
     labels = [(_x(0, len(hands)), "first hand"), (_x(len(hands) - 1, len(hands)),
                                                    f"hand {len(hands)}")]
-    return _frame("Chips of every player over the event", summary, body, y_max, "chips",
+    return _frame("Chips of the players still in, hand by hand", summary, body, y_max, "chips",
                   labels)
 
 
@@ -179,30 +205,104 @@ def pot_sizes(data: Mapping[str, Any]) -> str:
                   labels)
 
 
-def eliminations_over_time(data: Mapping[str, Any]) -> str:
-    """Players out, counted as the hands that put them out were played."""
-    started: dict[tuple[str, str, int], str] = {}
+def _level_at(data: Mapping[str, Any]) -> Any:
+    """A function giving the level of a tournament's hand (tournament, table, hand), or the
+    level played at a moment (for a withdrawal: the last hand started before it)."""
+    by_hand: dict[tuple[str, str, int], int] = {}
+    started: list[tuple[str, int]] = []
     for table in data["tables"]:
         for hand in table["hands"]:
-            started[(table["tournament"], hand["table"], hand["hand"])] = hand["recorded_at"]
-    times: list[str] = []
+            by_hand[(table["tournament"], hand["table"], hand["hand"])] = hand["level"]
+            started.append((hand["recorded_at"], hand["level"]))
+    started.sort()
+    moments = [at for at, _lv in started]
+
+    def level(tournament: str, out: Mapping[str, Any]) -> int:
+        found = by_hand.get((tournament, out["table"], out["hand"]))
+        if found is not None:
+            return found
+        k = bisect_right(moments, out["recorded_at"])
+        return started[k - 1][1] if k else (started[0][1] if started else 1)
+
+    return level
+
+
+def eliminations_by_level(data: Mapping[str, Any]) -> list[str]:
+    """Per tournament, the players out (eliminated or withdrawn) in each level, a bar a level
+    from the first level played to the last, empty levels included."""
+    level_of = _level_at(data)
+    charts = []
+    many = len(data["tournaments"]) > 1
     for t in data["tournaments"]:
-        for out in t.get("eliminations", []):
-            times.append(started.get((t["id"], out["table"], out["hand"]), out["recorded_at"]))
-    if not times:
-        return ""
-    times.sort()
-    count = len(times)
-    points = [(k, k + 1) for k in range(count)]
-    path = " ".join(f"{_x(i, count):.1f},{_y(v, count):.1f}" for i, v in points)
-    body = [f'<polyline fill="none" stroke="#9467bd" stroke-width="2" points="{path}"/>']
-    labels = [(_x(0, count), times[0][11:16]), (_x(count - 1, count), times[-1][11:16])]
-    summary = (f"{count} players out between {times[0][:16]} and {times[-1][:16]} UTC")
-    return _frame("Eliminations over time", summary, body, count, "players out", labels)
+        outs = t.get("eliminations", [])
+        if not outs:
+            continue
+        counts: dict[int, int] = {}
+        for out in outs:
+            lv = level_of(t["id"], out)
+            counts[lv] = counts.get(lv, 0) + 1
+        played = [h["level"] for tb in data["tables"] if tb["tournament"] == t["id"]
+                  for h in tb["hands"]]
+        levels = list(range(min([*counts, *played]), max([*counts, *played]) + 1))
+        y_max = max(4, max(counts.values()))
+        slot = (WIDTH - LEFT - RIGHT) / len(levels)
+        body = []
+        for k, lv in enumerate(levels):
+            n = counts.get(lv, 0)
+            y = _y(n, y_max)
+            body.append(f'<rect class="out-bar" data-level="{lv}" data-out="{n}" '
+                        f'x="{LEFT + slot * k + slot * 0.15:.1f}" y="{y:.1f}" '
+                        f'width="{slot * 0.7:.1f}" height="{_y(0, y_max) - y:.1f}" '
+                        f'fill="#9467bd"><title>level {lv}: {n} out</title></rect>')
+        every = max(1, len(levels) // 12)
+        labels = [(LEFT + slot * (k + 0.5), f"L{lv}") for k, lv in enumerate(levels)
+                  if k % every == 0]
+        busiest = max(counts, key=lambda lv: (counts[lv], -lv))
+        summary = (f"{len(outs)} players out over levels {levels[0]} to {levels[-1]}; the most "
+                   f"in level {busiest} ({counts[busiest]})")
+        title = "Players out by level" + (f" ({t['id']})" if many else "")
+        charts.append(_frame(title, summary, body, y_max, "players out", labels))
+    return charts
+
+
+def prize_pool(data: Mapping[str, Any]) -> list[str]:
+    """Per tournament with prizes awarded: each place's prize, a bar a place, beside the pool."""
+    charts = []
+    for t in data["tournaments"]:
+        prizes = t.get("prizes")
+        if not prizes or not prizes["awards"]:
+            continue
+        awards = sorted(prizes["awards"], key=lambda a: (a["place"], a["name"]))
+        currency = prizes.get("currency", "")
+        top = max(a["amount"] for a in awards) or 1
+        slot = (WIDTH - LEFT - RIGHT) / len(awards)
+        body = []
+        for k, a in enumerate(awards):
+            y = _y(a["amount"], top)
+            body.append(f'<rect class="prize-bar" data-place="{a["place"]}" '
+                        f'data-amount="{a["amount"]}" x="{LEFT + slot * k + slot * 0.15:.1f}" '
+                        f'y="{y:.1f}" width="{slot * 0.7:.1f}" height="{_y(0, top) - y:.1f}" '
+                        f'fill="#e3a21a"><title>place {a["place"]} {_e(a["name"])}: '
+                        f'{a["amount"] / 100:,.2f} {_e(currency)}</title></rect>')
+        every = max(1, len(awards) // 12)
+        labels = [(LEFT + slot * (k + 0.5), f"#{a['place']}") for k, a in enumerate(awards)
+                  if k % every == 0]
+        summary = (f"a prize pool of {prizes['pool'] / 100:,.2f} {currency} for "
+                   f"{prizes['field_size']} entries, {prizes['paid'] / 100:,.2f} paid to "
+                   f"{len(awards)} places; first place {awards[0]['amount'] / 100:,.2f}")
+        title = "Prize pool by place" + (f" ({t['id']})" if len(data["tournaments"]) > 1
+                                         else "")
+        charts.append(_frame(title, summary, body, top / 100, currency or "prize", labels))
+    return charts
+
+
+def charts(data: Mapping[str, Any]) -> list[str]:
+    """Every chart of the report, as SVG figures (none when the log has no hands)."""
+    out = [chips_over_event(data), average_stack_by_level(data), pot_sizes(data),
+           *eliminations_by_level(data), *prize_pool(data)]
+    return [c for c in out if c]
 
 
 def charts_html(data: Mapping[str, Any]) -> str:
     """Every chart of the report, in one section (empty when the log has no hands)."""
-    charts = [chips_over_event(data), average_stack_by_level(data), pot_sizes(data),
-              eliminations_over_time(data)]
-    return "".join(c for c in charts if c)
+    return "".join(charts(data))

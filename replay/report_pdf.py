@@ -24,6 +24,7 @@ from reportlab.lib.units import mm
 from reportlab.pdfgen.canvas import Canvas
 from reportlab.platypus import (
     BaseDocTemplate,
+    CondPageBreak,
     Flowable,
     Frame,
     PageBreak,
@@ -53,6 +54,22 @@ GRID = TableStyle([
     ("FONTSIZE", (0, 0), (-1, -1), 7.5), ("LEADING", (0, 0), (-1, -1), 9),
     ("VALIGN", (0, 0), (-1, -1), "TOP"),
 ])
+
+
+def _cite(rule: str, quoted: dict[str, str]) -> str:
+    """A rule's words as cited in a row ("TDA 1"); its quote, if any, is kept in `quoted` to be
+    printed once under the table, not on every row and page."""
+    short = []
+    for part in rule.split("; "):
+        name, _sep, quote = part.partition(": ")
+        if quote:
+            quoted.setdefault(name, quote)
+        short.append(name)
+    return "; ".join(short)
+
+
+def _quotes(quoted: Mapping[str, str]) -> list[Flowable]:
+    return [_p(f"{name}: {quote}", SMALL) for name, quote in sorted(quoted.items())]
 
 
 def _p(text: object, style: ParagraphStyle = BODY) -> Paragraph:
@@ -121,11 +138,7 @@ def _charts(data: Mapping[str, Any]) -> list[Flowable]:
     from svglib.svglib import svg2rlg
 
     out: list[Flowable] = []
-    for make in (report_charts.chips_over_event, report_charts.average_stack_by_level,
-                 report_charts.pot_sizes, report_charts.eliminations_over_time):
-        svg = make(data)
-        if not svg:
-            continue
+    for svg in report_charts.charts(data):
         body = svg[svg.index("<svg"):svg.index("</svg>") + 6].replace(
             "<svg ", '<svg xmlns="http://www.w3.org/2000/svg" ', 1)
         drawing = svg2rlg(io.StringIO(body))
@@ -174,23 +187,30 @@ class _HandBlock(Flowable):  # type: ignore[misc]
         return [_HandBlock(self.lines[:cut]), _HandBlock(self.lines[cut:])] if cut else []
 
     def draw(self) -> None:
+        # One text object for the whole block (a drawString per cell would make one each).
         canvas = self.canv
+        text_object = canvas.beginText()
         y = self.height
         current: tuple[str, float, str] = ("", 0.0, "")
+        rules: list[float] = []
         for height, texts, rule in self.lines:
             y -= height
             for x, font, size, text, colour in texts:
                 if (font, size, colour) != current:  # each change is written to the page
                     if (font, size) != current[:2]:
-                        canvas.setFont(font, size)
+                        text_object.setFont(font, size)
                     if colour != current[2]:
-                        canvas.setFillColor(colors.HexColor(colour))
+                        text_object.setFillColor(colors.HexColor(colour))
                     current = (font, size, colour)
-                canvas.drawString(x, y + 2.5, text)
+                text_object.setTextOrigin(x, y + 2.5)
+                text_object.textOut(text)
             if rule:
-                canvas.setStrokeColor(colors.HexColor("#d5d9e0"))
-                canvas.setLineWidth(0.3)
-                canvas.line(0, y + 1, self.width, y + 1)
+                rules.append(y + 1)
+        canvas.drawText(text_object)
+        if rules:
+            canvas.setStrokeColor(colors.HexColor("#d5d9e0"))
+            canvas.setLineWidth(0.3)
+            canvas.lines([(0, at, self.width, at) for at in rules])
 
 
 _WIDTH = A4[0] - 24 * mm
@@ -231,7 +251,7 @@ def _hand(h: Mapping[str, Any]) -> list[Flowable]:
                       f"{h['small_blind_seat'] or '-'}, big blind seat {h['big_blind_seat']}"
                       + (f"; board {' '.join(h['board'])}" if h["board"] else ""),
                       colour=_MUTED)
-    lines += _columns(("seat", "player", "", "start", "put in", "won", "end", "cards"),
+    lines += _columns(("seat", "player", "role", "start", "put in", "won", "end", "cards"),
                       _PLAYER_COLUMNS, bold=True)
     for p in sorted(h["players"], key=lambda p: p["seat"]):
         lines += _columns((p["seat"], p["name"], p["role"], f"{p['stack_start']:,}",
@@ -257,8 +277,9 @@ def _hand(h: Mapping[str, Any]) -> list[Flowable]:
         lines += _wrapped(f"{c['kind']} v{c['version']}: {c['text']}; on {c['device']}, "
                           f"{c['recorded_at']}")
     for r in h.get("rulings", []):
-        lines += _wrapped(f"ruling v{r['version']} {r['kind']}: {r['text']} [{r['rule']}] by "
-                          f"{r['by'] or r['actor']}, {r['recorded_at']}")
+        lines += _wrapped(f"ruling v{r['version']} {r['kind']}: {r['text']} "
+                          f"[{_cite(r['rule'], {})}] by {r['by'] or r['actor']}, "
+                          f"{r['recorded_at']}")
     for f in h["findings"]:
         lines += _wrapped(f"FINDING v{f['version']} {f['event']}: {f['message']} "
                           f"[{f['rule']}]", 9, colour=_RED)
@@ -348,22 +369,26 @@ def render_pdf(data: Mapping[str, Any], files: Mapping[str, str] | None = None) 
                                      for x in prizes["seats"]]))
             if prizes.get("overlay"):
                 story.append(_p(prizes["overlay_why"]))
+    quoted: dict[str, str] = {}
     story.append(Paragraph("Corrections", H2))
     story.append(_table(("stream", "version", "kind", "what", "reason", "rule", "who", "when"),
-                        [(c["stream"], c["version"], c["kind"], c["what"], c["reason"], c["rule"],
-                          f"{c['actor']} ({c['device']})", c["recorded_at"])
-                         for c in data["corrections"]]))
+                        [(c["stream"], c["version"], c["kind"], c["what"], c["reason"],
+                          _cite(c["rule"], quoted), f"{c['actor']} ({c['device']})",
+                          c["recorded_at"]) for c in data["corrections"]]))
     story.append(Paragraph("Rulings and penalties", H2))
     story.append(_table(("stream", "version", "kind", "rule", "decision", "by", "when"),
-                        [(r["stream"], r["version"], r["kind"], r["rule"], r["text"],
-                          r["by"], r["recorded_at"]) for r in data["rulings"]]))
+                        [(r["stream"], r["version"], r["kind"], _cite(r["rule"], quoted),
+                          r["text"], r["by"], r["recorded_at"]) for r in data["rulings"]]))
+    if quoted:
+        story.append(Paragraph("Rules cited", H3))
+        story.extend(_quotes(quoted))
     if files is not None:
         story.append(Paragraph("Hands, one document per table", H2))
         story.append(_table(("table", "stream", "hands", "document"),
                             [(t["table"], t["stream"], len(t["hands"]), files[t["stream"]])
                              for t in data["tables"]]))
     for table in data["tables"] if files is None else ():
-        story.append(PageBreak())
+        story.append(CondPageBreak(A4[1] / 3))  # a new page only when little is left
         story.append(Paragraph(escape(f"Hands at table {table['table']} ({table['stream']}, "
                                       f"{len(table['hands'])} hands)"), H2))
         for h in table["hands"]:

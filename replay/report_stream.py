@@ -45,6 +45,7 @@ from handlog.replay.report import (
     _corrections,
     _finding,
     _rulings,
+    _sign_off,
     _table,
     _tournament,
     build_report,
@@ -59,8 +60,9 @@ from handlog.replay.report_html import (
     write_table_pages,
 )
 from handlog.replay.verify import replay_log
-from handlog.schema.checkpoint import latest_checkpoint
+from handlog.schema.checkpoint import stored_checkpoints
 from handlog.schema.logcheck import check_store
+from handlog.schema.sign_off import stored_sign_offs
 from handlog.schema.store import EventStore, StoredEvent
 
 _SUMMARY = ("stream", "table", "hand", "status", "first_version", "last_version", "position",
@@ -124,7 +126,7 @@ class _Html:
 _MARK = "\u0000hands\u0000"
 """Where a table's hands go in its JSON text (no report string holds it)."""
 _BEFORE_TABLES = ("title", "scope", "log", "verdict", "tournaments")
-_AFTER_TABLES = ("corrections", "rulings", "checkpoint")
+_AFTER_TABLES = ("corrections", "rulings", "checkpoint", "checkpoints", "sign_offs")
 
 
 def _dump(value: Any, depth: int) -> str:
@@ -251,7 +253,13 @@ def _streamed(store: EventStore, fmt: str, out: Path, wanted: str | None, databa
     # The tournaments' part needs each table's final state only: the replay's.
     finals = [TableHands(s, "", f.state.tournament if f.state else "", 0, "", f)
               for s, f in sorted(replay.tables.items()) if s in table_streams]
-    latest = latest_checkpoint(store)  # (the verdict says what it leaves unsigned)
+    history = stored_checkpoints(store)
+    latest = history[-1] if history else None  # (the verdict says what it leaves unsigned)
+    # A sign-off compares the results of its tournament's stream (a small stream, read whole).
+    sign_offs = [_sign_off(number, signed, small_log)
+                 for number, signed in stored_sign_offs(store)
+                 if not wanted or signed.tournament == f"tournament-{wanted}"]
+    changed = [change for signed in sign_offs for change in signed["changed"]]
     data: dict[str, Any] = {
         "title": "handlog audit report",
         "scope": {"tournament": wanted, "database": database,
@@ -264,7 +272,7 @@ def _streamed(store: EventStore, fmt: str, out: Path, wanted: str | None, databa
                         if h.stream_id in in_scope],
         },
         "verdict": {
-            "clean": replay.clean,
+            "clean": replay.clean and not changed,
             "findings": [_finding(f, all_cards) for f in replay.findings],
             "chain": {"ok": True, "problems": []},
             "merkle": {"ok": True, "breaks": []},
@@ -273,6 +281,7 @@ def _streamed(store: EventStore, fmt: str, out: Path, wanted: str | None, databa
                          "hands": replay.hands},
             "tournament_checks": True,
             "unsigned_tail": unsigned_tail(latest, store.tree_head().size),
+            "sign_off": changed,
         },
         "tournaments": [_tournament(record, finals, small_log) for record in tournaments],
     }
@@ -307,5 +316,7 @@ def _streamed(store: EventStore, fmt: str, out: Path, wanted: str | None, databa
     data["corrections"] = [c for s in sorted(corrections) for c in corrections[s]]
     data["rulings"] = _rulings(small_log, tournaments, [], all_cards) + table_rulings
     data["checkpoint"] = _checkpoint(latest)
+    data["checkpoints"] = [_checkpoint(stored) for stored in history]
+    data["sign_offs"] = sign_offs
     # The index first among the files written (as the whole build lists them).
     return AuditReport(data), writer.finish(data) + written

@@ -278,3 +278,31 @@ def test_the_as_of_page_the_clock_and_the_report_have_no_serious_violation(
     assert_clean(audit, f"report ({scheme})")
     assert audit.locator("th:empty").count() == 0  # every column of every table named
     assert table.errors == [] and clock.errors == [] and audit.errors == []
+
+
+@pytest.mark.parametrize("scheme", THEMES)
+def test_the_paged_report_has_no_serious_violation(
+        browser: Any, demo: tuple[str, str, Path], scheme: str,  # noqa: F811
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A report paged as one of more than 1,000 hands is (here paged above 10 hands, 10 hands
+    a page: the same pages): its index, a table's first page and its next, each with
+    landmarks, a heading, and every column named."""
+    from handlog.replay.report_stream import write_report
+    from handlog.schema.store import open_store
+
+    _base, _stream, report = demo
+    monkeypatch.setattr("handlog.replay.report_html.HANDS_PER_PAGE", 10)
+    out = tmp_path / "paged.html"
+    with open_store(f"sqlite:///{report.parent / 'demo.db'}") as store:
+        _audit, written = write_report(store, "html", out, paged_above=10)
+    table_pages = [p for p in written if p != out]
+    first = next(p for p in table_pages if p.with_name(f"{p.stem}-2.html") in table_pages)
+    for path, ready in ((out, "#verdict"), (first, ".hand"),
+                        (first.with_name(f"{first.stem}-2.html"), ".hand")):
+        page = themed_page(browser, scheme)
+        page.goto(path.as_uri())
+        page.wait_for_selector(ready)
+        assert_clean(page, f"{path.name} ({scheme})")
+        assert page.locator("th:empty").count() == 0, path.name
+        assert page.errors == []
+        page.context.close()

@@ -5,6 +5,7 @@ numbers, and a report of many hands paged by table."""
 from __future__ import annotations
 
 import html
+import itertools
 import re
 from pathlib import Path
 from typing import Any
@@ -200,18 +201,95 @@ def test_the_index_of_a_paged_report_stays_small_and_links_each_level(
         assert 'href="table-big-0-2.html"' in page  # the pager links every page
 
 
-def test_the_eliminations_chart_counts_every_player_out(tmp_path: Path) -> None:
+def _svgs(page: str) -> dict[str, Any]:
+    """The report's charts read back: each SVG parsed, by its title."""
+    from xml.etree import ElementTree
+
+    found = {}
+    for svg in re.findall(r"<svg .*?</svg>", page, flags=re.S):
+        root = ElementTree.fromstring(svg.replace("<svg ", f'<svg xmlns="{SVG}" ', 1))
+        found[root.findtext(f"{{{SVG}}}title")] = root
+    return found
+
+
+SVG = "http://www.w3.org/2000/svg"
+
+
+@pytest.fixture(scope="module")
+def finished(tmp_path_factory: Any) -> AuditReport:
+    """A finished demo tournament (eliminations, prizes, corrections, rulings) and an irregular
+    table."""
     from test_export_hands import build_log
 
     from handlog.schema.store import open_store
 
-    log = build_log(tmp_path)
+    log = build_log(tmp_path_factory.mktemp("finished"))
     with open_store(log.url) as store:
-        audit = build_report(store)
-    out = sum(len(t["eliminations"]) for t in audit.data["tournaments"])
-    page = audit.to_html()
-    assert page.count("<svg") == 4
-    assert re.search(rf"<desc>{out} players out between ", page)
+        return build_report(store)
+
+
+def test_the_charts_read_back_match_the_log(finished: AuditReport) -> None:
+    """A finished tournament: each stack line drawn is a player still in and ends at his final
+    stack, their end labels do not overlap; the players out per level sum to the entrants but
+    the winner, level by level as the log has them; the prize bars are the awards."""
+    audit = finished
+    charts = _svgs(audit.to_html())
+    hands = sorted(_hands(audit), key=lambda h: (h["recorded_at"], h["position"]))
+    final: dict[str, int] = {}
+    for h in hands:
+        for p in h["players"]:
+            final[p["name"]] = p["stack_end"]
+    chips = charts["Chips of the players still in, hand by hand"]
+    drawn = {}
+    for line in chips.iter(f"{{{SVG}}}polyline"):
+        name, stack, _ = re.fullmatch(r"(.+): ([\d,]+) chips after hand (\d+)",
+                                      line.findtext(f"{{{SVG}}}title") or "").groups()
+        drawn[name] = int(stack.replace(",", ""))
+    assert drawn and drawn == {n: v for n, v in final.items() if v > 0}
+    ys = sorted(float(t.get("y", 0)) for t in chips.iter(f"{{{SVG}}}text")
+                if t.get("class") == "end-label")
+    assert len(ys) == len(drawn) and all(b - a >= 9.9 for a, b in itertools.pairwise(ys))
+    [tournament] = [t for t in audit.data["tournaments"] if t.get("eliminations")]
+    out = charts["Players out by level"]
+    bars = {int(r.get("data-level", 0)): int(r.get("data-out", 0))
+            for r in out.iter(f"{{{SVG}}}rect")}
+    assert sum(bars.values()) == len(tournament["entrants"]) - 1
+    level = {(h["table"], h["hand"]): h["level"] for h in hands}
+    expected: dict[int, int] = {}
+    for e in tournament["eliminations"]:
+        if e["kind"] == "eliminated":
+            lv = level[(e["table"], e["hand"])]
+            expected[lv] = expected.get(lv, 0) + 1
+    assert all(bars[lv] >= n for lv, n in expected.items())
+    assert len(set(bars.values())) > 1  # not a straight line: levels differ
+    prizes = charts["Prize pool by place"]
+    assert [(int(r.get("data-place", 0)), int(r.get("data-amount", 0)))
+            for r in prizes.iter(f"{{{SVG}}}rect")] == sorted(
+        (a["place"], a["amount"]) for a in tournament["prizes"]["awards"])
+
+
+def test_the_pdf_names_every_column_quotes_each_rule_once_and_wastes_no_page(
+        finished: AuditReport, tmp_path: Path) -> None:
+    """Read back: the hands' player tables have no empty header; the corrections and rulings
+    tables cite rules by name, each rule's words printed once under them ("Rules cited"); no
+    page is left nearly empty before the last; the charts are drawn."""
+    import pypdf
+
+    out = tmp_path / "audit.pdf"
+    finished.write("pdf", out)
+    pages = [" ".join(p.extract_text().split()) for p in pypdf.PdfReader(str(out)).pages]
+    text = " ".join(pages)
+    hands = len(_hands(finished))
+    assert text.count("seat player role start put in won end cards") == hands
+    tables = text[text.index("Corrections stream version kind"):text.index("Rules cited")]
+    start = text.index("Rules cited")
+    cited = text[start:text.index("Hands at table", start)]
+    quote = "floor decisions consider the best interest of the game and fairness"
+    assert quote not in tables and "TDA 1 " in tables
+    assert cited.count(f"TDA 1: {quote}") == 1
+    header = "handlog audit report replayed through the engine"
+    assert all(len(p.replace(header, "")) > 300 for p in pages[:-1])
+    assert "Players out by level" in text and "Prize pool by place" in text
 
 
 def test_report_format_pdf_has_the_verdict_contents_hands_and_page_numbers(
