@@ -97,6 +97,7 @@ class PhhHand:
     seat_count: int = 0  # `seat_count`: the table's seats (0: not given)
     table: str = ""  # `table`: the table's name or number (optional field)
     level: int = 0  # `level`: the tournament level the hand was played at (0: not given)
+    event: str = ""  # `event`: the tournament or event the hand was played in (optional)
 
     @property
     def player_count(self) -> int:
@@ -304,6 +305,9 @@ def _build_hand(data: Mapping[str, object], source: str, hand: int | str | None)
     level = data.get("level", 0)
     if type(level) is not int or level < 0:
         raise PhhFormatError("level", f"expected a level number, got {_show(level)}")
+    event = data.get("event", "")
+    if not isinstance(event, str):
+        raise PhhFormatError("event", f"expected the event's name (string), got {_show(event)}")
 
     # The scale makes every input amount an integer; recorded results do not take part, since
     # a record may well give out half chips that were never in play.
@@ -346,6 +350,7 @@ def _build_hand(data: Mapping[str, object], source: str, hand: int | str | None)
         seat_count=seat_count,
         table=table,
         level=level,
+        event=event,
     )
 
 

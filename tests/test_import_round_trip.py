@@ -22,10 +22,10 @@ from handlog.schema.store import open_store
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 FORMATS = ("pokerstars", "ohh", "phh")
-# What the imported log does not carry yet: the tournament stream (the event's name), the
+# What the imported log does not carry yet (the event's name is carried on its tables): the
 # times of the original log, its stream names and versions, and the rulings (their notes, and
 # a hand killed out of turn, imported as the fold in turn it is written as).
-NOT_CARRIED = {"event", "year", "month", "day", "time", "time_zone", "_stream",
+NOT_CARRIED = {"year", "month", "day", "time", "time_zone", "_stream",
                "_versions", "_notes", "_out_of_turn"}
 
 
