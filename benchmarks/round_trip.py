@@ -12,6 +12,9 @@ with its digits masked: a line of the first file replaced or left out, or `+ ` a
 second has) how many hands differ there, with one example pair of lines.
 This is the figure of the issue's Done-when ("byte-identical, no hand lost"); its peer is the
 original export itself (every hand identical to itself), so the ratio is identical / hands.
+A second figure counts the hands identical but for what only says where and when the log holds
+them (the hand's id and time, PHH `_stream`/`_versions`, OHH `handlog.stream`/`versions`/
+`tournament`): the content the import kept.
 tests/test_import_round_trip.py asserts it per format.
 """
 
@@ -61,20 +64,62 @@ def split_hands(fmt: str, text: str) -> list[str]:
     return [p.strip("\n") for p in parts if re.match(start, p, re.M)]
 
 
+def coordinates_masked(fmt: str, hand: str) -> str:
+    """A hand's text without what only says where and when the log holds it (the hand's id in
+    the header, its time, its stream and versions), which a new log cannot give back."""
+    if fmt == "ohh":
+        data = json.loads(hand)
+        body = data.get("ohh", data)
+        for key in ("game_number", "start_date_utc"):
+            body.pop(key, None)
+        for key in ("stream", "versions", "tournament"):
+            body.get("handlog", {}).pop(key, None)
+        return json.dumps(data, indent=2, ensure_ascii=False)
+    if fmt == "pokerstars":
+        hand = re.sub(r"^PokerStars Hand #\d+", "PokerStars Hand #", hand)
+        return re.sub(r" - \d{4}/\d\d/\d\d \d+:\d\d:\d\d ET$", "", hand, flags=re.M)
+    return re.sub(r"(?m)^(year|month|day|time|time_zone|_stream|_versions) = .*\n?", "", hand)
+
+
+def _flat(value: Any, path: str = "") -> dict[str, str]:
+    if isinstance(value, dict) and value:
+        return {k: v for key, item in value.items()
+                for k, v in _flat(item, f"{path}.{key}" if path else key).items()}
+    if isinstance(value, list) and value:
+        return {k: v for i, item in enumerate(value) for k, v in _flat(item, f"{path}[{i}]")
+                .items()}
+    return {path: json.dumps(value, ensure_ascii=False)}
+
+
 def _kind(line: str) -> str:
     return re.sub(r"\d+", "N", re.sub(r"'[^']*'|\"[^\"]*\"", "S", line.strip()))[:60]
 
 
 def compare(fmt: str, before: str, after: str) -> dict[str, Any]:
     first, second = split_hands(fmt, before), split_hands(fmt, after)
-    same = 0
+    same = masked = 0
     kinds: Counter[str] = Counter()
     examples: dict[str, tuple[str, str]] = {}
     for a, b in zip(first, second, strict=False):
         if a == b:
             same += 1
+            masked += 1
             continue
+        if coordinates_masked(fmt, a) == coordinates_masked(fmt, b):
+            masked += 1
         seen: set[str] = set()
+        if fmt == "ohh":  # by JSON path: `ohh.players[N].seat = 3`
+            fa, fb = _flat(json.loads(a)), _flat(json.loads(b))
+            for path in sorted(fa.keys() | fb.keys()):
+                if fa.get(path, "<none>") == fb.get(path, "<none>"):
+                    continue
+                kind = re.sub(r"\[\d+\]", "[N]", path)
+                if kind not in seen:
+                    seen.add(kind)
+                    kinds[kind] += 1
+                    examples.setdefault(kind, (f"{path} = {fa.get(path, '<none>')}",
+                                               f"{path} = {fb.get(path, '<none>')}"))
+            continue
         for tag, i1, i2, j1, j2 in difflib.SequenceMatcher(
                 None, a.splitlines(), b.splitlines(), autojunk=False).get_opcodes():
             if tag == "equal":
@@ -88,6 +133,7 @@ def compare(fmt: str, before: str, after: str) -> dict[str, Any]:
                     kinds[kind] += 1
                     examples.setdefault(kind, (x, y))
     return {"hands": len(first), "back": len(second), "identical": same,
+            "identical_but_coordinates": masked,
             "differences": [{"kind": k, "hands": n, "before": examples[k][0],
                              "after": examples[k][1]} for k, n in kinds.most_common()]}
 
@@ -128,7 +174,9 @@ def main() -> None:
         return
     for key, r in result.items():
         print(f"{key}: {r['identical']}/{r['hands']} byte-identical "
-              f"({r['back']} hands back, ratio {r['identical'] / max(r['hands'], 1):.2f})")
+              f"({r['back']} hands back, ratio {r['identical'] / max(r['hands'], 1):.2f}); "
+              f"{r['identical_but_coordinates']} identical but for the hand id, time, stream "
+              "and versions")
         for d in r["differences"][:8]:
             print(f"  {d['hands']:4d}  {d['before']!r}\n        -> {d['after']!r}")
 

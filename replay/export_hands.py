@@ -507,7 +507,8 @@ def table_hands(fold: TableFold, stored: Sequence[StoredEvent],
     """Every hand of one table's stream, replayed step by step through the engine.
 
     `names` gives players' display names by id, `small_blinds` the small blind of each level
-    (for hands whose small blind is dead)."""
+    (for hands whose small blind is dead); a level it does not give (a table without a
+    tournament: an imported one) takes the small blind posted at that level at this table."""
     opened = next((e for _v, e in fold.effective if isinstance(e, TableOpened)), None)
     state = fold.state
     table = state.table if state else (opened.table if opened else fold.stream)
@@ -518,6 +519,14 @@ def table_hands(fold: TableFold, stored: Sequence[StoredEvent],
     meta = {e.version: e for e in stored}
     every_player = [p for _v, e in fold.effective if isinstance(e, HandStarted)
                     for p in e.players]
+    posted: dict[int, int] = {}
+    for _v, e in fold.effective:
+        if isinstance(e, HandStarted) and e.level and e.level not in posted:
+            big = max(e.blinds, default=0)
+            smaller = [b for b in e.blinds if 0 < b < big]
+            if smaller:
+                posted[e.level] = min(smaller)
+    small_blinds = {**posted, **(small_blinds or {})}
     display = unique_names(every_player, names or {})
     current: list[tuple[int, Any]] = []
     for version, event in fold.effective:

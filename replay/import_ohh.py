@@ -225,6 +225,13 @@ def phh_mapping(hand: Mapping[str, Any]) -> dict[str, object]:
             fields["_chip_unit"] = extension["chip_unit"]
         if type(extension.get("level")) is int and extension["level"] > 0:
             fields["level"] = extension["level"]
+        tournament = extension.get("tournament")
+        if isinstance(tournament, str) and tournament:
+            # handlog's own export: `table_name` is "<tournament> <table>"; the imported table
+            # keeps the two apart, as the log it came from did.
+            fields["event"] = tournament
+            table = str(fields["table"])
+            fields["table"] = table.removeprefix(tournament + " ") or table
         dead += extension.get("dead_money", 0) or 0
     if dead:
         fields["_dead_money"] = dead
