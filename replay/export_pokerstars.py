@@ -437,6 +437,9 @@ def write_pokerstars(export: HandsExport, options: ExportOptions | None = None,
         if record is not None and record.stored:
             infos[table.tournament] = tournament_info(record.state,
                                                       str(record.stored[0].event_id))
+        elif table.tournament not in infos and table.tournament.isdigit():
+            # No tournament stream (an imported table): its tournament's number as read.
+            infos[table.tournament] = TournamentInfo(number=int(table.tournament[:18]))
         elif table.tournament not in infos:
             first = export.log.by_stream.get(table.stream, [])
             infos[table.tournament] = tournament_info(

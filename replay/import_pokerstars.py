@@ -152,6 +152,7 @@ class _Hand:
     side_pots: bool = False  # the summary's total names a side pot
     total: Number | None = None  # the summary's "Total pot", when given
     level: int = 0
+    header: str = ""  # the header line's text after the hand number
 
 
 def parse_hand(block: str) -> _Hand:
@@ -166,7 +167,7 @@ def parse_hand(block: str) -> _Hand:
         raise Unsupported(f"not No-Limit Hold'em ({game or 'unknown game'})")
     if cap := re.search(r" - (\S+) Cap - ", rest):
         raise Unsupported(f"a capped game ({cap.group(1)} cap): the engine plays no cap")
-    hand = _Hand(header.group("number"), tournament="Tournament #" in rest)
+    hand = _Hand(header.group("number"), tournament="Tournament #" in rest, header=rest)
     if level := _LEVEL.search(rest):
         hand.level = from_roman(level.group(1))
     blinds = _BLINDS.search(rest)
@@ -360,7 +361,13 @@ def phh_mapping(hand: _Hand) -> dict[str, object]:
     }
     if hand.seat_count >= max(p.seat for p in seated):
         fields["seat_count"] = hand.seat_count
-    if hand.table:
+    number = re.search(r"Tournament #(\d+)", hand.header)
+    if number:
+        # The tournament's number is the imported table's tournament; the table line's name
+        # is "<tournament number> <table>" (PokerStars' and handlog's): the table is the rest.
+        fields["event"] = number.group(1)
+        fields["table"] = hand.table.removeprefix(number.group(1) + " ") or hand.table
+    elif hand.table:
         fields["table"] = hand.table
     if hand.level:
         fields["level"] = hand.level
