@@ -83,7 +83,10 @@ def number_from_id(identifier: str, digits: int) -> int:
 
 
 def hand_number(hand: RecordedHand) -> int:
-    """The hand's PokerStars number: from its hand_started event id (unique across logs)."""
+    """The hand's PokerStars number: an imported hand's own (from a PokerStars or OHH file),
+    else from its hand_started event id (unique across logs)."""
+    if hand.imported_number:
+        return int(hand.imported_number[:18])
     return number_from_id(hand.event_id or f"{hand.stream}/{hand.first_version}", 12)
 
 

@@ -164,7 +164,7 @@ def _hand_events(state: TableState, hand: PhhHand, profile: str, number: int, fm
     count = hand.player_count
     if count > MAX_SEATS:
         raise RuleViolation("seating", f"{count} players: a table seats at most {MAX_SEATS}")
-    events: list[Any] = [HandImported(hand.source, label, fmt)]
+    events: list[Any] = [HandImported(hand.source, label, fmt, hand.played_at)]
     names = _names(hand)
     seats = _seats(hand)
     wanted = {seats[i]: (names[i], hand.starting_stacks[i]) for i in range(count)}

@@ -19,11 +19,13 @@ import math
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from datetime import datetime
 from decimal import Decimal
 
 from handlog.replay.phh import PhhEntry, PhhProblem, hand_from_mapping
 
 HAND_START = re.compile(r"^PokerStars (?:Zoom |Home Game )?(?:Hand|Game) #", re.MULTILINE)
+_ET_TIME = re.compile(r"(\d{4}/\d\d/\d\d \d{1,2}:\d\d:\d\d) ET\b")  # Eastern time
 _HEADER = re.compile(r"^PokerStars .*?(?:Hand|Game) #(?P<number>\d+):\s*(?P<rest>.*)$")
 _BLINDS = re.compile(r"\((?P<sb>[$€£]?[\d.,]+)/(?P<bb>[$€£]?[\d.,]+)(?: [A-Z]{3})?\)")
 _BUTTON = re.compile(r"Seat #(?P<seat>\d+) is the button")
@@ -371,6 +373,10 @@ def phh_mapping(hand: _Hand) -> dict[str, object]:
         fields["table"] = hand.table
     if hand.level:
         fields["level"] = hand.level
+    if clock := _ET_TIME.search(hand.header):
+        moment = datetime.strptime(clock.group(1), "%Y/%m/%d %H:%M:%S")
+        fields.update({"year": moment.year, "month": moment.month, "day": moment.day,
+                       "time": moment.time(), "time_zone": "America/New_York"})
     if dead:
         fields["_dead_money"] = int(dead) if dead == int(dead) else dead
     if any(isinstance(p.stack, Decimal) for p in seated) or isinstance(hand.big_blind, Decimal):

@@ -342,6 +342,7 @@ UPCASTERS: dict[tuple[str, int], Upcaster] = {
     # defaults (the entry is its own person, a first entry; none offered) are what old logs mean.
     ("player_registered", 2): dict,
     ("tournament_created", 1): dict,
+    ("hand_imported", 1): dict,  # v2 added played_at: "" (the file's time not kept) by default
     ("seats_drawn", 1): _reason_v1,
     ("table_closed", 1): _reason_v1,
     ("button_drawn", 1): _rule_v1,

@@ -27,7 +27,6 @@ _MISDEAL = (r"^$|^# table-\S+ hand \d+ .* not exported: the hand is misdealt$",
             "a misdealt hand is a comment in the export and is not imported")
 REMAINING: dict[str, list[tuple[str, str]]] = {
     "phh": [
-        (r"^time = ", "the import is recorded at its own time, not the hand's"),
         (r"^_stream = ", "imported tables are streams import-<file>-<table>-<digest>"),
         (r"^_versions = ", "an imported hand has an import mark and seating events before it"),
         (r"^_notes = ", "rulings (penalties) are not imported"),
@@ -39,8 +38,6 @@ REMAINING: dict[str, list[tuple[str, str]]] = {
          "number, buy-in, fee, bounty fee, start, speed) is not carried"),
         (r"^ohh\.(players\[\d+\]\.player_bounty|tournament_bounties)",
          "bounties are not imported"),
-        (r"^ohh\.game_number ", "the hand number is the new log's"),
-        (r"^ohh\.start_date_utc ", "the import is recorded at its own time, not the hand's"),
         (r"^ohh\.handlog\.stream ", "imported tables are streams import-<file>-<table>-<digest>"),
         (r"^ohh\.handlog\.versions", "an imported hand has an import mark and seating events "
          "before it"),
@@ -49,8 +46,8 @@ REMAINING: dict[str, list[tuple[str, str]]] = {
          "fold in turn"),
     ],
     "pokerstars": [
-        (r"^PokerStars Hand #", "the header's hand number and time are the new log's, and its "
-         "buy-in reads Freeroll (no tournament stream is rebuilt)"),
+        (r"^PokerStars Hand #", "the header's buy-in reads Freeroll (no tournament stream is "
+         "rebuilt)"),
         (r"^Seat \d+: .* bounty\)$", "bounties are not imported"),
         (r" finished the tournament in | wins the tournament and receives ",
          "finishing places are not imported"),
