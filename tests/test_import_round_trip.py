@@ -4,7 +4,7 @@ import into the log with every hand matched and recorded, one table stream per t
 players in their own seats, so that the engine places the button and the blinds as it did
 live (dead small blinds included) and the log replays clean; the PHH export of the imported
 log gives every hand back field for field but what the log of an import does not hold yet
-(the tournament's name; the times; the log's coordinates; the rulings)."""
+(the log's coordinates; the rulings)."""
 
 from __future__ import annotations
 
@@ -22,11 +22,11 @@ from handlog.schema.store import open_store
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 FORMATS = ("pokerstars", "ohh", "phh")
-# What the imported log does not carry yet (the event's name is carried on its tables): the
-# times of the original log, its stream names and versions, and the rulings (their notes, and
-# a hand killed out of turn, imported as the fold in turn it is written as).
-NOT_CARRIED = {"year", "month", "day", "time", "time_zone", "_stream",
-               "_versions", "_notes", "_out_of_turn"}
+# What the imported log does not carry yet (the event's name is carried on its tables, each
+# hand's time on its hand_imported mark): the original log's stream names and versions, and
+# the rulings (their notes, and a hand killed out of turn, imported as the fold in turn it is
+# written as).
+NOT_CARRIED = {"_stream", "_versions", "_notes", "_out_of_turn"}
 
 
 def run(*args: str) -> Any:
