@@ -354,14 +354,16 @@ class ButtonPlaced:
 class HandImported:
     """The next hand of an imported table stream (`handlog import --into-log`) was read from
     another system's hand history: the file, the hand's id there and its format
-    (pokerstars, ohh, phh). A fact about where the hand comes from; the seats, the button and
-    the hand itself follow as the usual events."""
+    (pokerstars, ohh, phh), and when the file says it was played (`2026-12-06T22:01:14Z`,
+    UTC; "" when it does not). A fact about where the hand comes from; the seats, the button
+    and the hand itself follow as the usual events."""
 
     TYPE: ClassVar[str] = "hand_imported"
-    VERSION: ClassVar[int] = 1
+    VERSION: ClassVar[int] = 2
     source: str
     hand_id: str
     format: str
+    played_at: str = ""
 
 
 @dataclass(frozen=True, slots=True)

@@ -28,6 +28,7 @@ from handlog.engine.events import (
     CardsMucked,
     CardsShown,
     ChipsPosted,
+    HandImported,
     HandKilled,
     HandStarted,
     HandVoided,
@@ -122,6 +123,8 @@ class RecordedHand:
     problem: str = ""  # set when an event could not be applied
     level_small_blind: int = 0  # the structure's small blind at this level (0: unknown)
     event_id: str = ""  # the client-made UUID of hand_started: unique across logs
+    # An imported hand's number in the PokerStars or OHH file it came from ("": none).
+    imported_number: str = ""
 
     # --- what the hand is --------------------------------------------------------------
     @property
@@ -415,6 +418,16 @@ class TableHands:
     profile: str
     fold: TableFold
     hands: list[RecordedHand] = field(default_factory=list)
+    # The hand_imported mark of each imported hand, by its hand_started version.
+    imported: dict[int, HandImported] = field(default_factory=dict)
+
+
+def _played_at(text: str) -> datetime | None:
+    """The time an imported hand was played (`2026-12-06T22:01:14Z`), or None."""
+    try:
+        return datetime.fromisoformat(text.replace("Z", "+00:00")) if text else None
+    except ValueError:
+        return None
 
 
 @dataclass
@@ -507,7 +520,8 @@ def table_hands(fold: TableFold, stored: Sequence[StoredEvent],
     """Every hand of one table's stream, replayed step by step through the engine.
 
     `names` gives players' display names by id, `small_blinds` the small blind of each level
-    (for hands whose small blind is dead)."""
+    (for hands whose small blind is dead); a level it does not give (a table without a
+    tournament: an imported one) takes the small blind posted at that level at this table."""
     opened = next((e for _v, e in fold.effective if isinstance(e, TableOpened)), None)
     state = fold.state
     table = state.table if state else (opened.table if opened else fold.stream)
@@ -518,14 +532,27 @@ def table_hands(fold: TableFold, stored: Sequence[StoredEvent],
     meta = {e.version: e for e in stored}
     every_player = [p for _v, e in fold.effective if isinstance(e, HandStarted)
                     for p in e.players]
+    posted: dict[int, int] = {}
+    for _v, e in fold.effective:
+        if isinstance(e, HandStarted) and e.level and e.level not in posted:
+            big = max(e.blinds, default=0)
+            smaller = [b for b in e.blinds if 0 < b < big]
+            if smaller:
+                posted[e.level] = min(smaller)
+    small_blinds = {**posted, **(small_blinds or {})}
     display = unique_names(every_player, names or {})
     current: list[tuple[int, Any]] = []
+    imported: HandImported | None = None  # the mark of the next hand, when it is imported
     for version, event in fold.effective:
-        if isinstance(event, HandStarted):
+        if isinstance(event, HandImported):
+            imported = event
+        elif isinstance(event, HandStarted):
             if current:
                 result.hands.append(_replay_hand(result, current, meta, display,
                                                  small_blinds or {}))
             current = [(version, event)]
+            if imported is not None:
+                result.imported[version], imported = imported, None
         elif current and isinstance(event, HAND_EVENT_TYPES):
             current.append((version, event))
     if current:
@@ -553,14 +580,18 @@ def _replay_hand(table: TableHands, events: list[tuple[int, Any]],
         last_version = version
         steps.append(_step(version, event, before, state))
     stored = meta.get(first_version)
+    mark = table.imported.get(first_version)
     return RecordedHand(
         stream=table.stream, table=table.table, tournament=table.tournament,
         seat_count=table.seat_count, started=started, first_version=first_version,
         last_version=last_version, position=stored.position if stored else 0,
-        recorded_at=stored.recorded_at if stored else None, steps=tuple(steps), final=state,
+        recorded_at=_played_at(mark.played_at if mark else "") or (
+            stored.recorded_at if stored else None), steps=tuple(steps), final=state,
         names=tuple(display.get(p, p) for p in started.players), problem=problem,
         level_small_blind=small_blinds.get(started.level, 0),
         event_id=str(stored.event_id) if stored else "",
+        imported_number=mark.hand_id if mark and mark.format in ("pokerstars", "ohh")
+        and mark.hand_id.isdigit() else "",
     )
 
 

@@ -83,7 +83,10 @@ def number_from_id(identifier: str, digits: int) -> int:
 
 
 def hand_number(hand: RecordedHand) -> int:
-    """The hand's PokerStars number: from its hand_started event id (unique across logs)."""
+    """The hand's PokerStars number: an imported hand's own (from a PokerStars or OHH file),
+    else from its hand_started event id (unique across logs)."""
+    if hand.imported_number:
+        return int(hand.imported_number[:18])
     return number_from_id(hand.event_id or f"{hand.stream}/{hand.first_version}", 12)
 
 
@@ -437,6 +440,9 @@ def write_pokerstars(export: HandsExport, options: ExportOptions | None = None,
         if record is not None and record.stored:
             infos[table.tournament] = tournament_info(record.state,
                                                       str(record.stored[0].event_id))
+        elif table.tournament not in infos and table.tournament.isdigit():
+            # No tournament stream (an imported table): its tournament's number as read.
+            infos[table.tournament] = TournamentInfo(number=int(table.tournament[:18]))
         elif table.tournament not in infos:
             first = export.log.by_stream.get(table.stream, [])
             infos[table.tournament] = tournament_info(

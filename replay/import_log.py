@@ -114,7 +114,9 @@ def add_hand(into: IntoLog, entry: PhhEntry, result: HandResult, fmt: str, rules
         name = entry.table or Path(entry.source).stem[:40] or "imported"
         seats = _seats(entry)
         size = entry.seat_count if entry.seat_count >= max(seats) else MAX_SEATS
-        opened = table_opened(name[:40], max(size, max(seats)), entry.rules or rules)
+        # The table names the event the file gives (PHH `event`), so that it exports again.
+        opened = table_opened(name[:40], max(size, max(seats)), entry.rules or rules,
+                              entry.event[:80])
         opening.append(opened)
         state = open_table(opened)
     number = state.hands_played + 1
@@ -162,7 +164,7 @@ def _hand_events(state: TableState, hand: PhhHand, profile: str, number: int, fm
     count = hand.player_count
     if count > MAX_SEATS:
         raise RuleViolation("seating", f"{count} players: a table seats at most {MAX_SEATS}")
-    events: list[Any] = [HandImported(hand.source, label, fmt)]
+    events: list[Any] = [HandImported(hand.source, label, fmt, hand.played_at)]
     names = _names(hand)
     seats = _seats(hand)
     wanted = {seats[i]: (names[i], hand.starting_stacks[i]) for i in range(count)}

@@ -15,6 +15,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Iterator, Mapping
+from datetime import UTC, datetime
 from decimal import Decimal
 from typing import Any
 
@@ -212,6 +213,7 @@ def phh_mapping(hand: Mapping[str, Any]) -> dict[str, object]:
         "table": str(hand.get("table_name") or ""),
         "finishing_stacks": [s - m + w for s, m, w in zip(stacks, moved, won, strict=True)],
     }
+    fields.update(_clock(hand.get("start_date_utc")))
     size = hand.get("table_size")
     if type(size) is int and size >= max(int(p["seat"]) for p in players):
         fields["seat_count"] = size
@@ -225,10 +227,30 @@ def phh_mapping(hand: Mapping[str, Any]) -> dict[str, object]:
             fields["_chip_unit"] = extension["chip_unit"]
         if type(extension.get("level")) is int and extension["level"] > 0:
             fields["level"] = extension["level"]
+        tournament = extension.get("tournament")
+        if isinstance(tournament, str) and tournament:
+            # handlog's own export: `table_name` is "<tournament> <table>"; the imported table
+            # keeps the two apart, as the log it came from did.
+            fields["event"] = tournament
+            table = str(fields["table"])
+            fields["table"] = table.removeprefix(tournament + " ") or table
         dead += extension.get("dead_money", 0) or 0
     if dead:
         fields["_dead_money"] = dead
     return fields
+
+
+def _clock(value: object) -> dict[str, object]:
+    """PHH's `year`..`time_zone` fields of OHH's `start_date_utc` (none when it is not a time)."""
+    try:
+        moment = datetime.fromisoformat(str(value).replace("Z", "+00:00"))
+    except ValueError:
+        return {}
+    if moment.tzinfo is None:
+        return {}
+    moment = moment.astimezone(UTC)
+    return {"year": moment.year, "month": moment.month, "day": moment.day,
+            "time": moment.time().replace(tzinfo=None), "time_zone": "UTC"}
 
 
 def read_ohh(text: str, source: str) -> Iterator[PhhEntry]:

@@ -19,11 +19,13 @@ import math
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from datetime import datetime
 from decimal import Decimal
 
 from handlog.replay.phh import PhhEntry, PhhProblem, hand_from_mapping
 
 HAND_START = re.compile(r"^PokerStars (?:Zoom |Home Game )?(?:Hand|Game) #", re.MULTILINE)
+_ET_TIME = re.compile(r"(\d{4}/\d\d/\d\d \d{1,2}:\d\d:\d\d) ET\b")  # Eastern time
 _HEADER = re.compile(r"^PokerStars .*?(?:Hand|Game) #(?P<number>\d+):\s*(?P<rest>.*)$")
 _BLINDS = re.compile(r"\((?P<sb>[$€£]?[\d.,]+)/(?P<bb>[$€£]?[\d.,]+)(?: [A-Z]{3})?\)")
 _BUTTON = re.compile(r"Seat #(?P<seat>\d+) is the button")
@@ -152,6 +154,7 @@ class _Hand:
     side_pots: bool = False  # the summary's total names a side pot
     total: Number | None = None  # the summary's "Total pot", when given
     level: int = 0
+    header: str = ""  # the header line's text after the hand number
 
 
 def parse_hand(block: str) -> _Hand:
@@ -166,7 +169,7 @@ def parse_hand(block: str) -> _Hand:
         raise Unsupported(f"not No-Limit Hold'em ({game or 'unknown game'})")
     if cap := re.search(r" - (\S+) Cap - ", rest):
         raise Unsupported(f"a capped game ({cap.group(1)} cap): the engine plays no cap")
-    hand = _Hand(header.group("number"), tournament="Tournament #" in rest)
+    hand = _Hand(header.group("number"), tournament="Tournament #" in rest, header=rest)
     if level := _LEVEL.search(rest):
         hand.level = from_roman(level.group(1))
     blinds = _BLINDS.search(rest)
@@ -360,10 +363,20 @@ def phh_mapping(hand: _Hand) -> dict[str, object]:
     }
     if hand.seat_count >= max(p.seat for p in seated):
         fields["seat_count"] = hand.seat_count
-    if hand.table:
+    number = re.search(r"Tournament #(\d+)", hand.header)
+    if number:
+        # The tournament's number is the imported table's tournament; the table line's name
+        # is "<tournament number> <table>" (PokerStars' and handlog's): the table is the rest.
+        fields["event"] = number.group(1)
+        fields["table"] = hand.table.removeprefix(number.group(1) + " ") or hand.table
+    elif hand.table:
         fields["table"] = hand.table
     if hand.level:
         fields["level"] = hand.level
+    if clock := _ET_TIME.search(hand.header):
+        moment = datetime.strptime(clock.group(1), "%Y/%m/%d %H:%M:%S")
+        fields.update({"year": moment.year, "month": moment.month, "day": moment.day,
+                       "time": moment.time(), "time_zone": "America/New_York"})
     if dead:
         fields["_dead_money"] = int(dead) if dead == int(dead) else dead
     if any(isinstance(p.stack, Decimal) for p in seated) or isinstance(hand.big_blind, Decimal):

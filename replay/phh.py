@@ -17,10 +17,12 @@ import re
 import tomllib
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
+from datetime import UTC, date, datetime, time
 from decimal import Decimal
 from functools import lru_cache
 from pathlib import Path
-from typing import Literal, NamedTuple
+from typing import Any, Literal, NamedTuple
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from handlog.schema.text_limits import TextRefused, check_text
 
@@ -97,6 +99,8 @@ class PhhHand:
     seat_count: int = 0  # `seat_count`: the table's seats (0: not given)
     table: str = ""  # `table`: the table's name or number (optional field)
     level: int = 0  # `level`: the tournament level the hand was played at (0: not given)
+    event: str = ""  # `event`: the tournament or event the hand was played in (optional)
+    played_at: str = ""  # `year`..`time` in `time_zone`, as UTC `2026-12-06T22:01:14Z` ("": none)
 
     @property
     def player_count(self) -> int:
@@ -304,6 +308,10 @@ def _build_hand(data: Mapping[str, object], source: str, hand: int | str | None)
     level = data.get("level", 0)
     if type(level) is not int or level < 0:
         raise PhhFormatError("level", f"expected a level number, got {_show(level)}")
+    event = data.get("event", "")
+    if not isinstance(event, str):
+        raise PhhFormatError("event", f"expected the event's name (string), got {_show(event)}")
+    played_at = _played_at(data)
 
     # The scale makes every input amount an integer; recorded results do not take part, since
     # a record may well give out half chips that were never in play.
@@ -346,7 +354,26 @@ def _build_hand(data: Mapping[str, object], source: str, hand: int | str | None)
         seat_count=seat_count,
         table=table,
         level=level,
+        event=event,
+        played_at=played_at,
     )
+
+
+def _played_at(data: Mapping[str, Any]) -> str:
+    """When the hand was played, in UTC, from PHH `year`, `month`, `day`, `time` and
+    `time_zone` ("" unless all are given and make a time)."""
+    parts = [data.get(k) for k in ("year", "month", "day")]
+    clock, zone = data.get("time"), data.get("time_zone")
+    numbers = [v for v in parts if type(v) is int]
+    if not (isinstance(clock, time) and isinstance(zone, str) and len(numbers) == 3):
+        return ""
+    try:
+        local = datetime.combine(date(numbers[0], numbers[1], numbers[2]),
+                                 clock.replace(tzinfo=None),
+                                 ZoneInfo(zone))
+    except (ValueError, ZoneInfoNotFoundError):
+        return ""
+    return local.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
 def _table_fields(data: Mapping[str, object], count: int) -> tuple[tuple[int, ...], int, str]:

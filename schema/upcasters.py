@@ -348,6 +348,7 @@ UPCASTERS: dict[tuple[str, int], Upcaster] = {
     ("tournament_created", 2): dict,
     ("prizes_awarded", 2): dict,
     ("tournament_finished", 1): dict,
+    ("hand_imported", 1): dict,  # v2 added played_at: "" (the file's time not kept) by default
     ("seats_drawn", 1): _reason_v1,
     ("table_closed", 1): _reason_v1,
     ("button_drawn", 1): _rule_v1,

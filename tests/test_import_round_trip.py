@@ -4,7 +4,7 @@ import into the log with every hand matched and recorded, one table stream per t
 players in their own seats, so that the engine places the button and the blinds as it did
 live (dead small blinds included) and the log replays clean; the PHH export of the imported
 log gives every hand back field for field but what the log of an import does not hold yet
-(the tournament's name; the times; the log's coordinates; the rulings)."""
+(the log's coordinates; the rulings)."""
 
 from __future__ import annotations
 
@@ -21,12 +21,13 @@ from handlog.recorder.cli import cli
 from handlog.schema.store import open_store
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
+FIXTURES = Path(__file__).resolve().parent / "fixtures" / "phh" / "good"
 FORMATS = ("pokerstars", "ohh", "phh")
-# What the imported log does not carry yet: the tournament stream (the event's name), the
-# times of the original log, its stream names and versions, and the rulings (their notes, and
-# a hand killed out of turn, imported as the fold in turn it is written as).
-NOT_CARRIED = {"event", "year", "month", "day", "time", "time_zone", "_stream",
-               "_versions", "_notes", "_out_of_turn"}
+# What the imported log does not carry yet (the event's name is carried on its tables, each
+# hand's time on its hand_imported mark): the original log's stream names and versions, and
+# the rulings (their notes, and a hand killed out of turn, imported as the fold in turn it is
+# written as).
+NOT_CARRIED = {"_stream", "_versions", "_notes", "_out_of_turn"}
 
 
 def run(*args: str) -> Any:
@@ -95,3 +96,23 @@ def test_the_phh_round_trip_gives_every_hand_back_field_for_field(
     # Seats, levels, stacks, blinds (dead small blinds too), every action: as recorded live.
     assert any(sum(1 for b in h["blinds_or_straddles"] if b) == 1 and len(h["seats"]) > 2
                for h in before.values())  # no small blind posted (its seat empty)
+
+
+def test_an_imported_hand_keeps_its_event_and_the_time_its_file_gives_in_utc(
+        tmp_path: Path) -> None:
+    """PHH `year`..`time` in `time_zone` are kept on the hand's hand_imported mark (in UTC) and
+    written back as the hand's time; `event` names the imported table's tournament."""
+    hand = (FIXTURES / "heads_up.phh").read_text(encoding="utf-8") + (
+        "event = 'Sunday Deepstack'\nyear = 2026\nmonth = 7\nday = 4\ntime = 20:15:00\n"
+        "time_zone = 'America/New_York'\n")
+    path = tmp_path / "sunday.phh"
+    path.write_text(hand, encoding="utf-8")
+    url = f"sqlite:///{tmp_path / 'imported.db'}"
+    result = run("import", str(path), "--into-log", "--db", url)
+    assert result.exit_code == 0, result.output
+    back = tmp_path / "back.phhs"
+    assert run("export", "--db", url, "--format", "phh", "--out", str(back)).exit_code == 0
+    (exported,) = tomllib.loads(back.read_text(encoding="utf-8")).values()
+    assert exported["event"] == "Sunday Deepstack"
+    assert (exported["year"], exported["month"], exported["day"], str(exported["time"]),
+            exported["time_zone"]) == (2026, 7, 5, "00:15:00", "UTC")  # EDT is UTC-4
