@@ -215,6 +215,7 @@ REFUSAL_TOPICS: dict[str, str] = {
     "table-stakes": "table stakes", "tables": "tables", "tournament": "tournament",
     "turn": "turn to act", "undo": "undo", "whatif": "what-if", "withdrawal": "withdrawal",
     "rebuy": "rebuy", "add-on": "add-on", "re-entry": "re-entry",
+    "place": "place in the deal", "money": "money",
 }
 """The words of a refusal's code where no rule of a document stands behind it (the code is
 kebab-case, like a rule identifier: `chip-count`); render_rule gives them."""

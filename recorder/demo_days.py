@@ -15,6 +15,7 @@ from pathlib import Path
 
 from handlog.engine.errors import RuleViolation
 from handlog.engine.structure import Structure
+from handlog.engine.words import structure_rule
 from handlog.recorder.demo import DIRECTOR, DemoSummary, _Demo, _next_level, _play_hand, player_name
 from handlog.recorder.service import Actor, Recorder
 from handlog.recorder.structure import load_structure
@@ -75,13 +76,13 @@ def run_days_demo(recorder: Recorder, flights: int = 2, days: int = 2, players: 
                   seed: int = 7, structure: Structure | None = None) -> DaysSummary:
     """Flights 1A, 1B... of `players` each, then days 2..`days` (see the module)."""
     if flights < 1 or days < 2:
-        raise RuleViolation("days:day", "an event in flights and days has 1 flight or more "
-                            "and 2 days or more", ("--flights 2 --days 2",))
+        raise RuleViolation(structure_rule("days", "day"), "an event in flights and days has 1 "
+                            "flight or more and 2 days or more", ("--flights 2 --days 2",))
     started = time.perf_counter()
     base = structure or load_structure(FLIGHTS_STRUCTURE)
     if not base.days.event:
-        raise RuleViolation("days:event", f"{base.name} has no [days] event: try "
-                            "examples/tda-flights.toml")
+        raise RuleViolation(structure_rule("days", "event"), f"{base.name} has no [days] event: "
+                            "try examples/tda-flights.toml")
     rng = random.Random(seed)
     t = Tournaments(recorder)
     existing = set(t.tournaments())

@@ -741,7 +741,7 @@ class Tournaments:
         are drawn next, by draw_seats)."""
         for source in sources:
             if not self.recorder.head_version(tournament_stream(source)):
-                raise RuleViolation("days:day", f"no tournament {source!r}")
+                raise RuleViolation("tournament", f"no tournament {source!r}")
         states = [self.state(source) for source in sources]
         return self._atomic(
             tournament, _ids(event_id), expected_version, _Intent(DayStarted.TYPE),

@@ -30,6 +30,7 @@ import json
 from pathlib import Path
 from typing import IO, Any, Protocol
 
+from handlog.replay.days_check import event_report, events_of
 from handlog.replay.export_hands import (
     LogSnapshot,
     TableHands,
@@ -125,7 +126,7 @@ class _Html:
 
 _MARK = "\u0000hands\u0000"
 """Where a table's hands go in its JSON text (no report string holds it)."""
-_BEFORE_TABLES = ("title", "scope", "log", "verdict", "tournaments")
+_BEFORE_TABLES = ("title", "scope", "log", "verdict", "tournaments", "events")
 _AFTER_TABLES = ("corrections", "rulings", "checkpoint", "checkpoints", "sign_offs")
 
 
@@ -284,6 +285,8 @@ def _streamed(store: EventStore, fmt: str, out: Path, wanted: str | None, databa
             "sign_off": changed,
         },
         "tournaments": [_tournament(record, finals, small_log) for record in tournaments],
+        "events": [event_report(logs) for logs in events_of(
+            record.state for record in tournaments if record.state is not None).values()],
     }
     names = {player: name for record in tournaments for player, name in record.names().items()}
     writer = _WRITERS[fmt](out, data, table_streams)
