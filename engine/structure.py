@@ -488,24 +488,24 @@ def _entry_problems(s: Structure) -> Iterator[Problem]:
         if not 1 <= rebuy.first_level <= rebuy.last_level <= last:
             yield Problem("rebuy.last_level", f"first_level..last_level must be levels from 1 "
                           f"to {last}, first_level not after last_level")
-        if rebuy.chips <= 0:
-            yield Problem("rebuy.chips", "must be a positive number of chips")
-        elif smallest and rebuy.chips % smallest:
-            yield Problem("rebuy.chips", f"{rebuy.chips} is not a multiple of the smallest "
-                          f"chip ({smallest})")
+        yield from _bought_chips_problems("rebuy.chips", rebuy.chips, smallest)
         if rebuy.prize_pool > rebuy.cost:
             yield Problem("rebuy.cost", "is less than prize_pool")
     if add_on.after_level:
         if s.break_after(add_on.after_level) is None:
             yield Problem("add_on.after_level", f"there is no break after level "
                           f"{add_on.after_level}: the add-on is taken at a break")
-        if add_on.chips <= 0:
-            yield Problem("add_on.chips", "must be a positive number of chips")
-        elif smallest and add_on.chips % smallest:
-            yield Problem("add_on.chips", f"{add_on.chips} is not a multiple of the smallest "
-                          f"chip ({smallest})")
+        yield from _bought_chips_problems("add_on.chips", add_on.chips, smallest)
         if add_on.prize_pool > add_on.cost:
             yield Problem("add_on.cost", "is less than prize_pool")
+
+
+def _bought_chips_problems(path: str, chips: int, smallest: int) -> Iterator[Problem]:
+    """The chips a rebuy or an add-on sells: a positive multiple of the smallest chip."""
+    if chips <= 0:
+        yield Problem(path, "must be a positive number of chips")
+    elif smallest and chips % smallest:
+        yield Problem(path, f"{chips} is not a multiple of the smallest chip ({smallest})")
 
 
 def _days_problems(s: Structure) -> Iterator[Problem]:

@@ -390,16 +390,18 @@ def _prizes_note(state: TournamentState) -> str:
     prizes = state.prizes
     if prizes is None or not (prizes.seats or prizes.overlay):
         return ""
+    from handlog.replay.report import money_text
+
     cur = state.structure.money.currency
     parts = []
     if prizes.seats:
         cash = sum(a.amount for a in prizes.awards)
         parts.append(f"seats: {len(prizes.seats)} in {prizes.seats[0].target} "
-                     f"({cur} {prizes.seats[0].value / 100:,.2f} each), cash remainder "
-                     f"{cur} {cash / 100:,.2f}")
+                     f"({money_text(prizes.seats[0].value, cur)} each), cash remainder "
+                     f"{money_text(cash, cur)}")
     if prizes.overlay:
-        parts.append(f"overlay: the house added {cur} {prizes.overlay / 100:,.2f} to reach "
-                     f"the {cur} {state.structure.money.guarantee / 100:,.2f} guarantee")
+        parts.append(f"overlay: the house added {money_text(prizes.overlay, cur)} to reach "
+                     f"the {money_text(state.structure.money.guarantee, cur)} guarantee")
     return "; ".join(parts)
 
 

@@ -39,6 +39,7 @@ from handlog.engine.tournament_events import (
 )
 from handlog.engine.tournament_state import TournamentState, fold_tournament
 from handlog.engine.words import PAPER, reason
+from handlog.replay.report import money_text
 from handlog.replay.report_pdf import BODY, GRID, H1, H2, SMALL
 from handlog.schema.store import EventStore, StoredEvent
 
@@ -175,7 +176,7 @@ def _seat_cards(state: TournamentState, stored: Sequence[StoredEvent],
 
 
 def _money(state: TournamentState, cents: int) -> str:
-    return f"{state.structure.money.currency} {cents / 100:,.2f}"
+    return money_text(cents, state.structure.money.currency)
 
 
 def _receipts(state: TournamentState, _stored: Sequence[StoredEvent],

@@ -461,7 +461,9 @@ def _deal(deal: DealRecorded | None, names: Mapping[str, str]) -> dict[str, Any]
                        for x in deal.shares]}
 
 
-def _cents(amount: int, currency: str) -> str:
+def money_text(amount: int, currency: str) -> str:
+    """An amount in the smallest currency unit as the reports, the paper and the CLI write it
+    ("USD 1,234.50")."""
     return f"{currency} {amount / 100:,.2f}"
 
 
@@ -472,17 +474,17 @@ def satellite_reasons(state: TournamentState, event: PrizesAwarded) -> dict[str,
     currency = s.money.currency
     reasons: dict[str, str] = {}
     if event.overlay:
-        reasons[""] = (f"the pool collected ({_cents(event.pool - event.overlay, currency)}) "
-                       f"fell short of the {_cents(s.money.guarantee, currency)} guarantee: "
-                       f"the house added {_cents(event.overlay, currency)} (overlay)")
+        reasons[""] = (f"the pool collected ({money_text(event.pool - event.overlay, currency)}) "
+                       f"fell short of the {money_text(s.money.guarantee, currency)} guarantee: "
+                       f"the house added {money_text(event.overlay, currency)} (overlay)")
     satellite = s.satellite
     if not satellite.seat_value:
         return reasons
     count = len(event.seats)
     for seat in event.seats:
         reasons[seat.player] = (
-            f"a seat in {seat.target} worth {_cents(seat.value, currency)}: the pool of "
-            f"{_cents(event.pool, currency)} buys {count} seat(s)"
+            f"a seat in {seat.target} worth {money_text(seat.value, currency)}: the pool of "
+            f"{money_text(event.pool, currency)} buys {count} seat(s)"
             + (f" (at most {satellite.seats})" if satellite.seats else "")
             + ("; the seats are equal prizes, shared by the last players"
                if satellite.share_equally else ""))
@@ -490,9 +492,10 @@ def satellite_reasons(state: TournamentState, event: PrizesAwarded) -> dict[str,
     for award in event.awards:
         if award.place not in seated:
             reasons[award.player] = (
-                f"the cash left after {count} seat(s) of {_cents(satellite.seat_value, currency)}"
-                f" ({_cents(event.pool, currency)} - {count} x "
-                f"{_cents(satellite.seat_value, currency)}) goes to the next place")
+                f"the cash left after {count} seat(s) of "
+                f"{money_text(satellite.seat_value, currency)}"
+                f" ({money_text(event.pool, currency)} - {count} x "
+                f"{money_text(satellite.seat_value, currency)}) goes to the next place")
     return reasons
 
 
@@ -523,9 +526,9 @@ def prize_reasons(state: TournamentState, awards: Sequence[Any], pool: int,
         group = sorted(by_place.get(award.place, [award.player]))
         if award.player in dealt and state.deal is not None:
             notes.append(f"deal ({state.deal.method.replace('_', ' ')}) at the final table, "
-                         f"agreed {_cents(dealt[award.player].amount, currency)}")
+                         f"agreed {money_text(dealt[award.player].amount, currency)}")
             if award.player == state.winner and state.deal.kept:
-                notes.append(f"plus {_cents(state.deal.kept, currency)} kept to play for")
+                notes.append(f"plus {money_text(state.deal.kept, currency)} kept to play for")
         elif len(group) > 1:
             last = award.place + len(group) - 1
             total = sum(amounts[award.place - 1:last])
@@ -533,7 +536,7 @@ def prize_reasons(state: TournamentState, awards: Sequence[Any], pool: int,
             rule = place_rules.get(award.place, "")
             notes.append(f"place {award.place} shared with {others}"
                          + (f" ({rule})" if rule else "")
-                         + f": places {award.place}-{last} pay {_cents(total, currency)}, "
+                         + f": places {award.place}-{last} pay {money_text(total, currency)}, "
                          f"split {len(group)} ways")
             if total % len(group):
                 notes.append(f"{total % len(group)} odd cent(s) one each in player order")
@@ -541,12 +544,12 @@ def prize_reasons(state: TournamentState, awards: Sequence[Any], pool: int,
             share = pool * paid[award.place - 1] // weight
             rounded = share // s.money.payout_rounding * s.money.payout_rounding
             if award.place == 1 and amounts[0] != rounded:
-                notes.append(f"{_cents(amounts[0] - rounded, currency)} left by rounding the "
+                notes.append(f"{money_text(amounts[0] - rounded, currency)} left by rounding the "
                              "places to "
-                             f"{_cents(s.money.payout_rounding, currency)} goes to first place")
+                             f"{money_text(s.money.payout_rounding, currency)} goes to first place")
             elif rounded != share:
-                notes.append(f"{_cents(share, currency)} rounded down to "
-                             f"{_cents(s.money.payout_rounding, currency)}")
+                notes.append(f"{money_text(share, currency)} rounded down to "
+                             f"{money_text(s.money.payout_rounding, currency)}")
         if printed != 10_000 and award.player not in dealt:
             if weight == 10_000:
                 notes.append(f"the payout percentages add up to {printed / 100:g}%: the last "
