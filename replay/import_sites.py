@@ -92,6 +92,8 @@ class Site:
     # The file's game, where a hand does not say it (iPoker's session header): (where it is
     # written, what it says for No-Limit Hold'em).
     game: tuple[re.Pattern[str], re.Pattern[str]] | None = None
+    # The summary gives each player's stack after the hand (Ongame): read, not worked out.
+    summary_has_stacks: bool = False
 
 
 SITES: tuple[Site, ...] = (
@@ -109,7 +111,8 @@ SITES: tuple[Site, ...] = (
     Site("ongame", "Ongame network",
          re.compile(r"^\*{5} History for hand \S+ \*{5}", re.MULTILINE), "OngameNetworkParser",
          re.compile(r"^Main pot: .* won by (?P<player>.+?) \(\D?(?P<amount>[\d.,]+)\)$"),
-         re.compile(r"^Rake taken: \D?(?P<rake>[\d.,]+)", re.MULTILINE), "ongame"),
+         re.compile(r"^Rake taken: \D?(?P<rake>[\d.,]+)", re.MULTILINE), "ongame",
+         summary_has_stacks=True),
     Site("partypoker", "PartyPoker",
          re.compile(r"^(?:Game #\d+ starts\.|\*{5} Hand History for Game \d+ \*{5})",
                     re.MULTILINE), "PartyPokerParser",
@@ -349,7 +352,7 @@ def _finishing(site: Site, history: Any, block: str, players: list[str], seats: 
     """Each player's stack after the hand by the text: what the betting left him plus what the
     text says he collected, with the rake the text gives back to a lone winner (the engine
     takes none). Ongame's summary gives the stacks themselves."""
-    if site.name == "ongame" and getattr(history, "finishing_stacks", None):
+    if site.summary_has_stacks and getattr(history, "finishing_stacks", None):
         text_stacks: list[Number] = list(history.finishing_stacks)
         won = [f - a for f, a in zip(text_stacks, after_betting, strict=True)]
         return _rake_back(site, block, text_stacks, won, starting, after_betting)
