@@ -137,7 +137,7 @@ def draw_seats(state: TournamentState, tables: Sequence[str], order: Sequence[st
     assignments = tuple(fixed) + _assign(state, order, tables, occupied)
     # Where the house assigns seats (BSE: 'EDs will assign seats'), the order given is the
     # director's and the event says so; else it is a random draw.
-    reason = "initial draw" if _profile(state).seats_drawn_at_random else "assigned"
+    reason = "initial_draw" if _profile(state).seats_drawn_at_random else "assigned"
     return SeatsDrawn(seed=seed, tables=tuple(tables), assignments=assignments, reason=reason)
 
 

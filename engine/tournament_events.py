@@ -94,7 +94,8 @@ class SeatsDrawn:
     `seed` by the caller); `tables` are the tables in play from now on (opened if new)."""
 
     TYPE: ClassVar[str] = "seats_drawn"
-    VERSION: ClassVar[int] = 2  # 2: reason codes (initial_draw, final_table_redraw)
+    VERSION: ClassVar[int] = 3  # 2: reason codes (initial_draw, final_table_redraw); 3: the same,
+    # after version 2 events of a random draw were written with the words "initial draw"
     seed: str
     tables: tuple[str, ...]
     assignments: tuple[SeatAssignment, ...]

@@ -350,6 +350,7 @@ UPCASTERS: dict[tuple[str, int], Upcaster] = {
     ("tournament_finished", 1): dict,
     ("hand_imported", 1): dict,  # v2 added played_at: "" (the file's time not kept) by default
     ("seats_drawn", 1): _reason_v1,
+    ("seats_drawn", 2): _reason_v1,  # a random draw's "initial draw", written as words
     ("table_closed", 1): _reason_v1,
     ("button_drawn", 1): _rule_v1,
     ("chips_colored_up", 1): _chips_colored_up_v1,

@@ -481,3 +481,16 @@ def test_chips_colored_up_v1_citation_and_adjustment_reasons_become_identifiers(
     event = decode_event("chips_colored_up", 1, payload)
     assert event.rule == "octobermuck:color_up"
     assert event.adjustments[0].reason == "forfeited_to_next_pot"
+
+
+def test_seats_drawn_v2_written_with_the_words_initial_draw_reads_as_its_code() -> None:
+    """Events are facts: a random draw is the code `initial_draw`. For a while the engine wrote
+    version 2 draws with the words "initial draw"; they read as the code, and the engine now
+    writes the code."""
+    from handlog.engine.tournament_events import SeatsDrawn
+
+    stored = {"seed": "7", "tables": ["t1"], "reason": "initial draw",
+              "assignments": [{"player": "ann", "table": "t1", "seat": 1}]}
+    event = decode_event("seats_drawn", 2, stored)
+    assert isinstance(event, SeatsDrawn) and event.reason == "initial_draw"
+    assert decode_event("seats_drawn", 2, {**stored, "reason": "assigned"}).reason == "assigned"

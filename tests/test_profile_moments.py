@@ -63,7 +63,7 @@ def test_seats_drawn_at_random_shuffles_with_a_recorded_seed_else_the_director_a
     assert [a.player for a in assigned.assignments] == [f"p{k}" for k in range(1, 10)]
     assert [a.seat for a in assigned.assignments] == list(range(1, 10))
     random_draw = drawn["tda"]
-    assert (random_draw.reason, random_draw.seed) == ("initial draw", "7")
+    assert (random_draw.reason, random_draw.seed) == ("initial_draw", "7")
     assert [a.player for a in random_draw.assignments] != [f"p{k}" for k in range(1, 10)]
 
 
