@@ -6,6 +6,8 @@ when the network returns: nothing lost, nothing doubled, checked in the server's
 from __future__ import annotations
 
 import os
+import time
+from datetime import UTC, datetime
 from typing import Any
 
 import pytest
@@ -20,9 +22,10 @@ from test_browser import (  # noqa: F401  (browser and site are fixtures)
     to_act,
 )
 from test_browser_a11y import violations
-from web_support import LEVEL, make_app, make_recorder, open_table
+from web_support import DIRECTOR_PIN, LEVEL, make_app, make_recorder, open_table
 
 from handlog.engine.table import Level
+from handlog.recorder.auth import Auth
 from handlog.recorder.cli_serve import serve_in_thread
 
 pytestmark = pytest.mark.browser
@@ -578,3 +581,103 @@ def test_without_pyodide_a_tap_the_server_refuses_is_named_to_the_dealer(
     drained(page)
     assert site.stream_types()[-1] == "player_folded"
     assert page.errors == []
+
+
+def test_without_pyodide_ten_minutes_offline_hand_after_hand_lose_nothing_and_double_nothing(
+        browser: Any, tmp_path: Any, no_pyodide: Any) -> None:  # noqa: F811
+    """The README's first command only, and an outage of more than ten minutes: the dealer
+    plays a hand to the showdown and a walk offline; ten and a half minutes pass on the
+    tablet (its timers, retries and intervals all run: Playwright's clock) and on the server
+    (its sessions' clock, injected); he plays two more hands, reloads offline in the middle of
+    one; back online every tap is in the server's log once, in the order tapped."""
+    now = [time.time()]
+    recorder = make_recorder(tmp_path)
+    open_table(recorder, STREAM)  # Ann 1000 (button), Bob 3000 (SB), Cy 3000 (BB)
+    recorder.clock = lambda: datetime.fromtimestamp(now[0], UTC)
+    app, auth = make_app(recorder, auth=Auth(director_pin=DIRECTOR_PIN, clock=lambda: now[0]),
+                         clock=recorder.clock)
+    with serve_in_thread(app) as base:
+        here = Site(base, auth, recorder)
+        page = dealer(browser, here, fake_clock=True)
+        controlled(page)
+        tap(page, "[data-action='start']")
+        go_offline(page)
+        started = page.evaluate("() => Date.now()")
+        queued_tap(page, "[data-action='call']")  # Ann calls 100
+        page.wait_for_selector(".outbox .engine[data-engine='missing']", timeout=60_000)
+        queued_tap(page, "[data-action='fold']")  # Bob folds
+        queued_tap(page, "[data-action='check']")  # Cy checks
+        for street in ("2c7d9h", "Js", "Qd"):
+            queued_cards(page, "[data-action='open-board']", street)
+            queued_tap(page, "[data-action='check']")  # Cy
+            queued_tap(page, "[data-action='check']")  # Ann
+        queued_show(page, "Cy", "KsKh")
+        queued_show(page, "Ann", "AsAh")  # Ann wins 250
+        queued_tap(page, "[data-action='award']")
+        queued_tap(page, "[data-action='start']")  # hand 2: Bob button, Cy SB, Ann BB
+        queued_tap(page, "[data-action='fold']")  # Bob folds
+        queued_tap(page, "[data-action='fold']")  # Cy folds: a walk, Ann wins 100
+        queued_tap(page, "[data-action='award']")
+
+        page.clock.run_for("10:30")  # every timer of the page runs: retries, intervals
+        now[0] += 630
+        assert page.evaluate("() => Date.now()") - started >= 630_000
+        assert page.locator(".outbox .pending li").count() == 19  # all still waiting
+        assert page.inner_text(".outbox .alert-title") == "Offline: 19 entries waiting"
+        assert page.locator("#signin").is_hidden()
+
+        queued_tap(page, "[data-action='start']")  # hand 3: Cy button, Ann SB, Bob BB
+        queued_tap(page, "[data-action='call']")  # Cy calls 100
+        queued_tap(page, "[data-action='call']")  # Ann completes
+        queued_tap(page, "[data-action='check']")  # Bob checks
+        before = page.evaluate("() => window.handlogTable.outbox()")
+        page.reload()  # offline, ten minutes in
+        page.wait_for_selector(".outbox .engine[data-engine='missing']", timeout=60_000)
+        assert [q["event_id"] for q in page.evaluate("() => window.handlogTable.outbox()")] == [
+            q["event_id"] for q in before]
+        queued_cards(page, "[data-action='open-board']", "3c8dTh")
+        for key in "300":
+            page.click(f"[data-action='key'][data-key='{key}']")
+        queued_tap(page, "[data-action='raise']")  # Ann bets 300
+        queued_tap(page, "[data-action='call']")  # Bob calls
+        queued_tap(page, "[data-action='fold']")  # Cy folds
+        for street in ("4s", "5h"):
+            queued_cards(page, "[data-action='open-board']", street)
+            queued_tap(page, "[data-action='check']")  # Ann
+            queued_tap(page, "[data-action='check']")  # Bob
+        queued_show(page, "Ann", "AcAd")
+        queued_show(page, "Bob", "KcKd")
+        queued_tap(page, "[data-action='award']")  # Ann wins 900
+        queued_tap(page, "[data-action='start']")  # hand 4
+        page.clock.run_for("01:00")
+        queued = page.evaluate("() => window.handlogTable.outbox()")
+        assert len(queued) == 37
+        assert "pot_awarded" not in here.stream_types()  # nothing reached the server
+
+        go_online(page)
+        drained(page, timeout=120_000)
+        assert page.locator(".outbox").is_hidden()  # nothing refused, nothing held
+        assert page.locator("#signin").is_hidden()
+        events = recorder.store.read(STREAM)
+        assert len({e.event_id for e in events}) == len(events)
+        ids = [q["event_id"] for q in queued]
+        mine = sorted((e for e in events if str(e.event_id) in ids), key=lambda e: e.version)
+        assert [str(e.event_id) for e in mine] == ids  # every tap once, in the order tapped
+        called, checked, dealt, shown = ("player_called", "player_checked", "board_dealt",
+                                         "cards_shown")
+        folded, awarded, begun = "player_folded", "pot_awarded", "hand_started"
+        assert [(e.type, e.payload.get("amount", e.payload.get("to"))) for e in mine] == [
+            (called, 100), (folded, None), (checked, None),
+            (dealt, None), (checked, None), (checked, None),
+            (dealt, None), (checked, None), (checked, None),
+            (dealt, None), (checked, None), (checked, None),
+            (shown, None), (shown, None), (awarded, 250),
+            (begun, None), (folded, None), (folded, None), (awarded, 100),  # 50 returned
+            (begun, None), (called, 100), (called, 50), (checked, None),
+            (dealt, None), ("bet_made", 300), (called, 300), (folded, None),
+            (dealt, None), (checked, None), (checked, None),
+            (dealt, None), (checked, None), (checked, None),
+            (shown, None), (shown, None), (awarded, 900),
+            (begun, None)]
+        assert page.errors == []
+        recorder.store.close()
