@@ -681,3 +681,52 @@ def test_without_pyodide_ten_minutes_offline_hand_after_hand_lose_nothing_and_do
             (begun, None)]
         assert page.errors == []
         recorder.store.close()
+
+
+def test_without_pyodide_a_hand_started_offline_at_a_level_gone_by_is_said_and_waits(
+        browser: Any, tmp_path: Any, no_pyodide: Any) -> None:  # noqa: F811
+    """The README's first command only. Offline, the dealer starts the next hand at the level
+    his tablet shows (1: 50/100) and taps a call; meanwhile the director's next level began
+    (2: 100/200). Back online the server deals that hand at level 2 (a new level applies from
+    the next hand started, and the server decides every entry when it arrives): the page says
+    so at that hand, with both levels, and holds the call for the dealer, who sends it on the
+    table as it is now. Nothing is dropped, nothing doubled."""
+    level = [LEVEL]
+    recorder = make_recorder(tmp_path)
+    open_table(recorder, STREAM)
+    app, auth = make_app(recorder, level_for=lambda _stream, _fold: level[0])
+    with serve_in_thread(app) as base:
+        here = Site(base, auth, recorder)
+        page = dealer(browser, here)
+        controlled(page)
+        tap(page, "[data-action='start']")
+        go_offline(page)
+        queued_tap(page, "[data-action='fold']")  # Ann
+        page.wait_for_selector(".outbox .engine[data-engine='missing']", timeout=60_000)
+        queued_tap(page, "[data-action='fold']")  # Bob: Cy takes the blinds
+        queued_tap(page, "[data-action='award']")
+        assert "Level 1 · 50/100" in page.inner_text("#info")  # the level the tablet shows
+        queued_tap(page, "[data-action='start']")  # hand 2, as the tablet shows it: 50/100
+        queued_tap(page, "[data-action='call']")  # Bob calls
+        level[0] = Level(100, 200, number=2)  # the director's next level, meanwhile
+        go_online(page)
+        page.wait_for_selector(".outbox.held", timeout=30_000)
+        alert = page.inner_text("#alert")
+        assert "Decided differently by the server: start the next hand" in alert
+        assert ("Hand #2 started at Level 2 · 100/200, not Level 1 · 50/100 as this tablet "
+                "showed") in alert
+        assert "a new level applies from the next hand started" in alert
+        assert "1 later entry held" in alert
+        events = recorder.store.read(STREAM)
+        started = [e for e in events if e.type == "hand_started"][-1]
+        assert started.payload["min_bet"] == 200
+        assert "player_called" not in [e.type for e in events if e.version > started.version]
+        shot(page, "dealer-1280x800-offline-new-level")
+        page.click("[data-action='send-held']")  # on the table as it is now: Bob calls 200
+        drained(page)
+        called = recorder.store.read(STREAM)[-1]
+        assert (called.type, called.payload["amount"]) == ("player_called", 200)
+        queued_ids = [e.event_id for e in recorder.store.read(STREAM)]
+        assert len(set(queued_ids)) == len(queued_ids)
+        assert page.errors == []
+        recorder.store.close()
