@@ -730,3 +730,45 @@ def test_without_pyodide_a_hand_started_offline_at_a_level_gone_by_is_said_and_w
         assert len(set(queued_ids)) == len(queued_ids)
         assert page.errors == []
         recorder.store.close()
+
+
+def test_an_outage_longer_than_the_idle_limit_keeps_the_queue_until_the_dealer_signs_in(
+        browser: Any, tmp_path: Any, no_pyodide: Any) -> None:  # noqa: F811
+    """The one limit an outage can reach: the server ends a session unused for longer than
+    its idle limit (`serve --idle-minutes`, here 5). Six minutes offline: back online the first
+    entry is answered 401, the page asks the dealer to sign in again and keeps the queue; once
+    he has, it is sent, once, in order."""
+    now = [time.time()]
+    recorder = make_recorder(tmp_path)
+    open_table(recorder, STREAM)
+    auth = Auth(director_pin=DIRECTOR_PIN, clock=lambda: now[0], idle_seconds=300)
+    app, auth = make_app(recorder, auth=auth)
+    with serve_in_thread(app) as base:
+        here = Site(base, auth, recorder)
+        page = dealer(browser, here, fake_clock=True)
+        controlled(page)
+        tap(page, "[data-action='start']")
+        go_offline(page)
+        queued_tap(page, "[data-action='call']")  # Ann calls 100
+        queued_tap(page, "[data-action='fold']")  # Bob folds
+        page.clock.run_for("06:00")
+        now[0] += 360
+        queued = page.evaluate("() => window.handlogTable.outbox()")
+        go_online(page)
+        page.wait_for_selector("#signin:not([hidden])", timeout=30_000)
+        assert "sign in again to send the waiting entries" in page.inner_text("#signin")
+        assert [q["event_id"] for q in page.evaluate("() => window.handlogTable.outbox()")] == [
+            q["event_id"] for q in queued]
+        pin = auth.table_pin(STREAM)
+        for digit in pin[:-1]:
+            page.click(f"[data-pin='{digit}']")
+        page.clock.run_for("00:10")  # the page's retries while he types leave his keypad alone
+        page.click(f"[data-pin='{pin[-1]}']")
+        page.click("[data-pin='join']")
+        drained(page)
+        events = recorder.store.read(STREAM)
+        mine = [e for e in events if str(e.event_id) in {q["event_id"] for q in queued}]
+        assert [e.type for e in mine] == ["player_called", "player_folded"]
+        assert [str(e.event_id) for e in mine] == [q["event_id"] for q in queued]
+        assert page.errors == []
+        recorder.store.close()

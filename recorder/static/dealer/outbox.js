@@ -138,7 +138,9 @@ function remember(item, version) {
 }
 
 export async function flush() {
-  if (flushing || blocked() || !S.outbox.length) return;
+  // Signed out (the session ended): the queue waits for the dealer to sign in again, and no
+  // send answered 401 redraws the sign-in keypad while he types.
+  if (flushing || blocked() || !S.outbox.length || !canRecord()) return;
   if (S.busy && Date.now() < S.busy.until) return; // the retry is scheduled for then
   flushing = true;
   try {
