@@ -79,8 +79,9 @@ export function record(command, label, options) {
     // What the tablet's engine said the table would be after it: the server, deciding it
     // again, may differ (a level, a break or a move recorded meanwhile on the tournament).
     expect: decided ? facts(decided.view) : null,
-    // The level the tablet showed for the hand it starts (the server's may be another by then).
-    level: command.type === "start_hand" && S.state.level ? S.state.level : null,
+    // Out of reach of the server, the level the tablet showed for the hand it starts (the
+    // server's may be another by the time the entry reaches it).
+    level: command.type === "start_hand" && S.connection !== "live" && S.state.level ? S.state.level : null,
     queued_at: new Date().toISOString(),
   });
   saveOutbox();
