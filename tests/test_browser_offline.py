@@ -772,3 +772,27 @@ def test_an_outage_longer_than_the_idle_limit_keeps_the_queue_until_the_dealer_s
         assert [str(e.event_id) for e in mine] == [q["event_id"] for q in queued]
         assert page.errors == []
         recorder.store.close()
+
+
+def test_without_pyodide_a_clock_called_before_the_outage_stops_when_the_player_acts(
+        browser: Any, site: Site, no_pyodide: Any) -> None:  # noqa: F811
+    """The dealer calls the clock on Ann, the network goes, Ann calls (queued as tapped): the
+    clock stops there, and a minute later no expiry is queued behind her call (it would be
+    refused when the network returns and hold every later tap)."""
+    page = dealer(browser, site, fake_clock=True)
+    controlled(page)
+    tap(page, "[data-action='start']")
+    assert to_act(page) == "Ann"
+    page.click("#tools [data-action='clock']")
+    page.wait_for_selector("#clock:not([hidden])")
+    go_offline(page)
+    queued_tap(page, "[data-action='call']")  # Ann calls 100
+    page.clock.run_for("01:00")
+    assert [q["label"] for q in page.evaluate("() => window.handlogTable.outbox()")] == [
+        "Ann: call 100"]
+    assert page.locator("#clock").is_hidden()
+    go_online(page)
+    drained(page)
+    assert site.stream_types()[-1] == "player_called"
+    assert page.locator("#alert").is_hidden()
+    assert page.errors == []
