@@ -99,9 +99,12 @@ def new_page(browser: Any, viewport: dict[str, int] = LAPTOP) -> Any:
 
 
 def dealer(browser: Any, site: Site, viewport: dict[str, int] = LAPTOP,
-           stream: str = STREAM, name: str = "") -> Any:
-    """A tablet joined as the table's dealer by tapping the PIN on the keypad."""
+           stream: str = STREAM, name: str = "", fake_clock: bool = False) -> Any:
+    """A tablet joined as the table's dealer by tapping the PIN on the keypad. `fake_clock`:
+    the page's time (Date, timers, intervals) is Playwright's, moved on by page.clock."""
     page = new_page(browser, viewport)
+    if fake_clock:
+        page.clock.install()
     page.goto(f"{site.base}/dealer/{stream}")
     if name:
         page.fill("#signin-name", name)

@@ -85,9 +85,13 @@ def themed_page(browser: Any, scheme: str, viewport: dict[str, int] = LAPTOP) ->
 
 
 def signed_in_dealer(browser: Any, site: Site, scheme: str,  # noqa: F811
-                     viewport: dict[str, int] = LAPTOP) -> Any:
+                     viewport: dict[str, int] = LAPTOP, check_signin: bool = False) -> Any:
+    """`check_signin`: axe checks the sign-in keypad first."""
     page = themed_page(browser, scheme, viewport)
     page.goto(f"{site.base}/dealer/{STREAM}")
+    if check_signin:
+        page.wait_for_selector("[data-pin='join']")
+        assert_clean(page, f"dealer sign-in ({scheme})")
     for digit in site.auth.table_pin(STREAM):
         page.click(f"[data-pin='{digit}']")
     page.click("[data-pin='join']")
@@ -107,8 +111,9 @@ def theme_of(page: Any) -> str:
 @pytest.mark.parametrize("scheme", THEMES)
 def test_the_dealers_tablet_and_a_viewers_screen_have_no_serious_violation(
         browser: Any, site: Site, scheme: str) -> None:  # noqa: F811
-    """Between hands, betting, the card picker, the showdown; the viewer's screen."""
-    page = signed_in_dealer(browser, site, scheme)
+    """The sign-in keypad, between hands, betting, the card picker, the showdown; the viewer's
+    screen."""
+    page = signed_in_dealer(browser, site, scheme, check_signin=True)
     assert theme_of(page) == scheme
     assert_clean(page, f"dealer between hands ({scheme})")
     tap(page, "[data-action='start']")
@@ -120,9 +125,18 @@ def test_the_dealers_tablet_and_a_viewers_screen_have_no_serious_violation(
     page.wait_for_selector(".sheet .picker")
     assert_clean(page, f"dealer card picker ({scheme})")
     pick_cards(page, "AhKhQd", "deal")
+    for card in ("2c", "3d"):
+        tap(page, "[data-action='check']")  # Bob
+        tap(page, "[data-action='check']")  # Cy
+        page.wait_for_selector(".sheet .picker")
+        pick_cards(page, card, "deal")
+    tap(page, "[data-action='check']")
+    tap(page, "[data-action='check']")
+    page.wait_for_selector(".sheet .picker")  # the card pad, on the first hand to show
+    assert_clean(page, f"dealer showdown ({scheme})")
     viewer = themed_page(browser, scheme)
     viewer.goto(f"{site.base}/view/{STREAM}")
-    viewer.wait_for_selector(".seat.to-act")
+    viewer.wait_for_selector("#ring .seat")
     assert_clean(viewer, f"viewer ({scheme})")
     assert page.errors == [] and viewer.errors == []
 

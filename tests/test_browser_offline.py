@@ -6,6 +6,8 @@ when the network returns: nothing lost, nothing doubled, checked in the server's
 from __future__ import annotations
 
 import os
+import time
+from datetime import UTC, datetime
 from typing import Any
 
 import pytest
@@ -20,9 +22,10 @@ from test_browser import (  # noqa: F401  (browser and site are fixtures)
     to_act,
 )
 from test_browser_a11y import violations
-from web_support import LEVEL, make_app, make_recorder, open_table
+from web_support import DIRECTOR_PIN, LEVEL, make_app, make_recorder, open_table
 
 from handlog.engine.table import Level
+from handlog.recorder.auth import Auth
 from handlog.recorder.cli_serve import serve_in_thread
 
 pytestmark = pytest.mark.browser
@@ -577,4 +580,219 @@ def test_without_pyodide_a_tap_the_server_refuses_is_named_to_the_dealer(
     page.click(".outbox [data-action='send-held']")
     drained(page)
     assert site.stream_types()[-1] == "player_folded"
+    assert page.errors == []
+
+
+def test_without_pyodide_ten_minutes_offline_hand_after_hand_lose_nothing_and_double_nothing(
+        browser: Any, tmp_path: Any, no_pyodide: Any) -> None:  # noqa: F811
+    """The README's first command only, and an outage of more than ten minutes: the dealer
+    plays a hand to the showdown and a walk offline; ten and a half minutes pass on the
+    tablet (its timers, retries and intervals all run: Playwright's clock) and on the server
+    (its sessions' clock, injected); he plays two more hands, reloads offline in the middle of
+    one; back online every tap is in the server's log once, in the order tapped."""
+    now = [time.time()]
+    recorder = make_recorder(tmp_path)
+    open_table(recorder, STREAM)  # Ann 1000 (button), Bob 3000 (SB), Cy 3000 (BB)
+    recorder.clock = lambda: datetime.fromtimestamp(now[0], UTC)
+    app, auth = make_app(recorder, auth=Auth(director_pin=DIRECTOR_PIN, clock=lambda: now[0]),
+                         clock=recorder.clock)
+    with serve_in_thread(app) as base:
+        here = Site(base, auth, recorder)
+        page = dealer(browser, here, fake_clock=True)
+        controlled(page)
+        tap(page, "[data-action='start']")
+        go_offline(page)
+        started = page.evaluate("() => Date.now()")
+        queued_tap(page, "[data-action='call']")  # Ann calls 100
+        page.wait_for_selector(".outbox .engine[data-engine='missing']", timeout=60_000)
+        queued_tap(page, "[data-action='fold']")  # Bob folds
+        queued_tap(page, "[data-action='check']")  # Cy checks
+        for street in ("2c7d9h", "Js", "Qd"):
+            queued_cards(page, "[data-action='open-board']", street)
+            queued_tap(page, "[data-action='check']")  # Cy
+            queued_tap(page, "[data-action='check']")  # Ann
+        queued_show(page, "Cy", "KsKh")
+        queued_show(page, "Ann", "AsAh")  # Ann wins 250
+        queued_tap(page, "[data-action='award']")
+        queued_tap(page, "[data-action='start']")  # hand 2: Bob button, Cy SB, Ann BB
+        queued_tap(page, "[data-action='fold']")  # Bob folds
+        queued_tap(page, "[data-action='fold']")  # Cy folds: a walk, Ann wins 100
+        queued_tap(page, "[data-action='award']")
+
+        page.clock.run_for("10:30")  # every timer of the page runs: retries, intervals
+        now[0] += 630
+        assert page.evaluate("() => Date.now()") - started >= 630_000
+        assert page.locator(".outbox .pending li").count() == 19  # all still waiting
+        assert page.inner_text(".outbox .alert-title") == "Offline: 19 entries waiting"
+        assert page.locator("#signin").is_hidden()
+
+        queued_tap(page, "[data-action='start']")  # hand 3: Cy button, Ann SB, Bob BB
+        queued_tap(page, "[data-action='call']")  # Cy calls 100
+        queued_tap(page, "[data-action='call']")  # Ann completes
+        queued_tap(page, "[data-action='check']")  # Bob checks
+        before = page.evaluate("() => window.handlogTable.outbox()")
+        page.reload()  # offline, ten minutes in
+        page.wait_for_selector(".outbox .engine[data-engine='missing']", timeout=60_000)
+        assert [q["event_id"] for q in page.evaluate("() => window.handlogTable.outbox()")] == [
+            q["event_id"] for q in before]
+        queued_cards(page, "[data-action='open-board']", "3c8dTh")
+        for key in "300":
+            page.click(f"[data-action='key'][data-key='{key}']")
+        queued_tap(page, "[data-action='raise']")  # Ann bets 300
+        queued_tap(page, "[data-action='call']")  # Bob calls
+        queued_tap(page, "[data-action='fold']")  # Cy folds
+        for street in ("4s", "5h"):
+            queued_cards(page, "[data-action='open-board']", street)
+            queued_tap(page, "[data-action='check']")  # Ann
+            queued_tap(page, "[data-action='check']")  # Bob
+        queued_show(page, "Ann", "AcAd")
+        queued_show(page, "Bob", "KcKd")
+        queued_tap(page, "[data-action='award']")  # Ann wins 900
+        queued_tap(page, "[data-action='start']")  # hand 4
+        page.clock.run_for("01:00")
+        queued = page.evaluate("() => window.handlogTable.outbox()")
+        assert len(queued) == 37
+        assert "pot_awarded" not in here.stream_types()  # nothing reached the server
+
+        go_online(page)
+        drained(page, timeout=120_000)
+        assert page.locator(".outbox").is_hidden()  # nothing refused, nothing held
+        assert page.locator("#signin").is_hidden()
+        events = recorder.store.read(STREAM)
+        assert len({e.event_id for e in events}) == len(events)
+        ids = [q["event_id"] for q in queued]
+        mine = sorted((e for e in events if str(e.event_id) in ids), key=lambda e: e.version)
+        assert [str(e.event_id) for e in mine] == ids  # every tap once, in the order tapped
+        called, checked, dealt, shown = ("player_called", "player_checked", "board_dealt",
+                                         "cards_shown")
+        folded, awarded, begun = "player_folded", "pot_awarded", "hand_started"
+        assert [(e.type, e.payload.get("amount", e.payload.get("to"))) for e in mine] == [
+            (called, 100), (folded, None), (checked, None),
+            (dealt, None), (checked, None), (checked, None),
+            (dealt, None), (checked, None), (checked, None),
+            (dealt, None), (checked, None), (checked, None),
+            (shown, None), (shown, None), (awarded, 250),
+            (begun, None), (folded, None), (folded, None), (awarded, 100),  # 50 returned
+            (begun, None), (called, 100), (called, 50), (checked, None),
+            (dealt, None), ("bet_made", 300), (called, 300), (folded, None),
+            (dealt, None), (checked, None), (checked, None),
+            (dealt, None), (checked, None), (checked, None),
+            (shown, None), (shown, None), (awarded, 900),
+            (begun, None)]
+        assert page.errors == []
+        recorder.store.close()
+
+
+def test_without_pyodide_a_hand_started_offline_at_a_level_gone_by_is_said_and_waits(
+        browser: Any, tmp_path: Any, no_pyodide: Any) -> None:  # noqa: F811
+    """The README's first command only. Offline, the dealer starts the next hand at the level
+    his tablet shows (1: 50/100) and taps a call; meanwhile the director's next level began
+    (2: 100/200). Back online the server deals that hand at level 2 (a new level applies from
+    the next hand started, and the server decides every entry when it arrives): the page says
+    so at that hand, with both levels, and holds the call for the dealer, who sends it on the
+    table as it is now. Nothing is dropped, nothing doubled."""
+    level = [LEVEL]
+    recorder = make_recorder(tmp_path)
+    open_table(recorder, STREAM)
+    app, auth = make_app(recorder, level_for=lambda _stream, _fold: level[0])
+    with serve_in_thread(app) as base:
+        here = Site(base, auth, recorder)
+        page = dealer(browser, here)
+        controlled(page)
+        tap(page, "[data-action='start']")
+        go_offline(page)
+        queued_tap(page, "[data-action='fold']")  # Ann
+        page.wait_for_selector(".outbox .engine[data-engine='missing']", timeout=60_000)
+        queued_tap(page, "[data-action='fold']")  # Bob: Cy takes the blinds
+        queued_tap(page, "[data-action='award']")
+        assert "Level 1 · 50/100" in page.inner_text("#info")  # the level the tablet shows
+        queued_tap(page, "[data-action='start']")  # hand 2, as the tablet shows it: 50/100
+        queued_tap(page, "[data-action='call']")  # Bob calls
+        level[0] = Level(100, 200, number=2)  # the director's next level, meanwhile
+        go_online(page)
+        page.wait_for_selector(".outbox.held", timeout=30_000)
+        alert = page.inner_text("#alert")
+        assert "Decided differently by the server: start the next hand" in alert
+        assert ("Hand #2 started at Level 2 · 100/200, not Level 1 · 50/100 as this tablet "
+                "showed") in alert
+        assert "a new level applies from the next hand started" in alert
+        assert "1 later entry held" in alert
+        events = recorder.store.read(STREAM)
+        started = [e for e in events if e.type == "hand_started"][-1]
+        assert started.payload["min_bet"] == 200
+        assert "player_called" not in [e.type for e in events if e.version > started.version]
+        shot(page, "dealer-1280x800-offline-new-level")
+        page.click("[data-action='send-held']")  # on the table as it is now: Bob calls 200
+        drained(page)
+        called = recorder.store.read(STREAM)[-1]
+        assert (called.type, called.payload["amount"]) == ("player_called", 200)
+        queued_ids = [e.event_id for e in recorder.store.read(STREAM)]
+        assert len(set(queued_ids)) == len(queued_ids)
+        assert page.errors == []
+        recorder.store.close()
+
+
+def test_an_outage_longer_than_the_idle_limit_keeps_the_queue_until_the_dealer_signs_in(
+        browser: Any, tmp_path: Any, no_pyodide: Any) -> None:  # noqa: F811
+    """The one limit an outage can reach: the server ends a session unused for longer than
+    its idle limit (`serve --idle-minutes`, here 5). Six minutes offline: back online the first
+    entry is answered 401, the page asks the dealer to sign in again and keeps the queue; once
+    he has, it is sent, once, in order."""
+    now = [time.time()]
+    recorder = make_recorder(tmp_path)
+    open_table(recorder, STREAM)
+    auth = Auth(director_pin=DIRECTOR_PIN, clock=lambda: now[0], idle_seconds=300)
+    app, auth = make_app(recorder, auth=auth)
+    with serve_in_thread(app) as base:
+        here = Site(base, auth, recorder)
+        page = dealer(browser, here, fake_clock=True)
+        controlled(page)
+        tap(page, "[data-action='start']")
+        go_offline(page)
+        queued_tap(page, "[data-action='call']")  # Ann calls 100
+        queued_tap(page, "[data-action='fold']")  # Bob folds
+        page.clock.run_for("06:00")
+        now[0] += 360
+        queued = page.evaluate("() => window.handlogTable.outbox()")
+        go_online(page)
+        page.wait_for_selector("#signin:not([hidden])", timeout=30_000)
+        assert "sign in again to send the waiting entries" in page.inner_text("#signin")
+        assert [q["event_id"] for q in page.evaluate("() => window.handlogTable.outbox()")] == [
+            q["event_id"] for q in queued]
+        pin = auth.table_pin(STREAM)
+        for digit in pin[:-1]:
+            page.click(f"[data-pin='{digit}']")
+        page.clock.run_for("00:10")  # the page's retries while he types leave his keypad alone
+        page.click(f"[data-pin='{pin[-1]}']")
+        page.click("[data-pin='join']")
+        drained(page)
+        events = recorder.store.read(STREAM)
+        mine = [e for e in events if str(e.event_id) in {q["event_id"] for q in queued}]
+        assert [e.type for e in mine] == ["player_called", "player_folded"]
+        assert [str(e.event_id) for e in mine] == [q["event_id"] for q in queued]
+        assert page.errors == []
+        recorder.store.close()
+
+
+def test_without_pyodide_a_clock_called_before_the_outage_stops_when_the_player_acts(
+        browser: Any, site: Site, no_pyodide: Any) -> None:  # noqa: F811
+    """The dealer calls the clock on Ann, the network goes, Ann calls (queued as tapped): the
+    clock stops there, and a minute later no expiry is queued behind her call (it would be
+    refused when the network returns and hold every later tap)."""
+    page = dealer(browser, site, fake_clock=True)
+    controlled(page)
+    tap(page, "[data-action='start']")
+    assert to_act(page) == "Ann"
+    page.click("#tools [data-action='clock']")
+    page.wait_for_selector("#clock:not([hidden])")
+    go_offline(page)
+    queued_tap(page, "[data-action='call']")  # Ann calls 100
+    page.clock.run_for("01:00")
+    assert [q["label"] for q in page.evaluate("() => window.handlogTable.outbox()")] == [
+        "Ann: call 100"]
+    assert page.locator("#clock").is_hidden()
+    go_online(page)
+    drained(page)
+    assert site.stream_types()[-1] == "player_called"
+    assert page.locator("#alert").is_hidden()
     assert page.errors == []

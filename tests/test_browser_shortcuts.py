@@ -17,15 +17,16 @@ from test_browser import (  # noqa: F401  (browser and site are fixtures)
     site,
     tap,
 )
+from web_support import open_table
 
 pytestmark = pytest.mark.browser
 
 
-def _hand_events(site: Site, number: int) -> list[Any]:  # noqa: F811
+def _hand_events(site: Site, number: int, stream: str = STREAM) -> list[Any]:  # noqa: F811
     """The events of hand `number` (from its hand_started to the next)."""
     out: list[Any] = []
     inside = False
-    for stored in site.recorder.store.read(STREAM):
+    for stored in site.recorder.store.read(stream):
         if stored.type == "hand_started":
             inside = stored.decode().hand_number == number
         if inside:
@@ -33,9 +34,18 @@ def _hand_events(site: Site, number: int) -> list[Any]:  # noqa: F811
     return out
 
 
+EIGHT = [(seat, name, 2000) for seat, name in enumerate(
+    ("Ann", "Bob", "Cy", "Dee", "Eve", "Fay", "Gus", "Hal"), start=1)]
+
+
+@pytest.mark.parametrize("players", [0, 8], ids=["3-handed", "8-handed"])
 def test_all_fold_to_the_big_blind_is_one_tap_recording_each_fold(
-        browser: Any, site: Site) -> None:  # noqa: F811
-    page = dealer(browser, site)
+        browser: Any, site: Site, players: int) -> None:  # noqa: F811
+    stream = STREAM
+    if players:
+        stream = "table-8"
+        open_table(site.recorder, stream, players=EIGHT)
+    page = dealer(browser, site, stream=stream)
     tap(page, "[data-action='start']")
     state = page.evaluate("() => window.handlogTable.state()")
     hand = state["hand"]
@@ -51,9 +61,9 @@ def test_all_fold_to_the_big_blind_is_one_tap_recording_each_fold(
         "n => { const s = window.handlogTable.state(); return s && s.hand && "
         "s.hand.number === n && s.hand_in_progress && !window.handlogTable.outbox().length }",
         arg=hand["number"] + 1, timeout=30_000)
-    events = _hand_events(site, hand["number"])
+    events = _hand_events(site, hand["number"], stream)
     types = [e.type for e in events]
-    assert types.count("player_folded") == folds
+    assert types.count("player_folded") == folds == (players or 3) - 1
     assert types[-1] == "pot_awarded" and "player_called" not in types
     decoded = [e.decode() for e in events]
     folded = [e.player for e in decoded if getattr(e, "TYPE", "") == "player_folded"]

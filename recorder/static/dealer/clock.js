@@ -1,6 +1,7 @@
 // @ts-check
 // The action clock on a player (TDA: clock called), kept in localStorage so a reload keeps
-// it; when it runs out the tablet records the clock's expiry.
+// it; when it runs out the tablet records the clock's expiry. It stops when the player acts:
+// online when the server's table moves on, offline when his action is queued.
 
 import { html, render as paint } from "../lit.js";
 import { record } from "./outbox.js";
@@ -22,7 +23,7 @@ export function startClock() {
   if (!hand || !hand.legal) return;
   const p = S.state.profile;
   const total = p.clock_seconds + p.clock_countdown_seconds;
-  const clock = { player: hand.legal.player, name: hand.legal.name, hand: hand.number, version: S.state.version, ends: Date.now() + total * 1000, countdown: p.clock_countdown_seconds };
+  const clock = { player: hand.legal.player, name: hand.legal.name, hand: hand.number, version: S.state.version, started: Date.now(), ends: Date.now() + total * 1000, countdown: p.clock_countdown_seconds };
   localStorage.setItem(CLOCK_KEY, JSON.stringify(clock));
   tickClock();
 }
@@ -47,6 +48,10 @@ export function tickClock() {
   const clock = loadClock();
   renderClock();
   if (!clock) return;
+  if (actedSince(clock)) {
+    stopClock();
+    return;
+  }
   if (Date.now() >= clock.ends) {
     stopClock();
     if (S.state.hand && S.state.hand.to_act === clock.player && !busy()) {
@@ -55,6 +60,16 @@ export function tickClock() {
     return;
   }
   clockTimer = setTimeout(tickClock, 250);
+}
+
+/**
+ * The player on the clock has acted in an entry still waiting (offline, the table the server
+ * sent does not move on): his action, or one for whoever is to act, tapped after the clock.
+ * @param {any} clock
+ */
+function actedSince(clock) {
+  return S.outbox.some((item) => Date.parse(item.queued_at) >= clock.started &&
+    (item.for_next || item.command.player === clock.player));
 }
 
 export function renderClock() {

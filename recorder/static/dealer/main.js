@@ -112,7 +112,7 @@ async function checkSession() {
   if (Date.now() - lastCheck < 5000 || !$("signin").hidden) return;
   lastCheck = Date.now();
   const session = await getSession();
-  if (!session.offline && !session.role) {
+  if (!session.offline && !session.role && $("signin").hidden) {
     S.me = { role: null };
     showSignIn("Your session ended: sign in again.");
   }

@@ -9,7 +9,7 @@ import { fill, h } from "./dom.js";
 import { apply, render, setConnection } from "./hooks.js";
 import { decideOffline, decidesHere, engine, nextStepOffline, show } from "./engine.js";
 import { showSignIn } from "./signin.js";
-import { $, H, OUTBOX_KEY, S, blocked, canRecord, freshUi } from "./store.js";
+import { $, H, OUTBOX_KEY, S, blocked, canRecord, freshUi, levelText } from "./store.js";
 
 let flushing = false;
 /** @type {any} */
@@ -79,6 +79,9 @@ export function record(command, label, options) {
     // What the tablet's engine said the table would be after it: the server, deciding it
     // again, may differ (a level, a break or a move recorded meanwhile on the tournament).
     expect: decided ? facts(decided.view) : null,
+    // Out of reach of the server, the level the tablet showed for the hand it starts (the
+    // server's may be another by the time the entry reaches it).
+    level: command.type === "start_hand" && S.connection !== "live" && S.state.level ? S.state.level : null,
     queued_at: new Date().toISOString(),
   });
   saveOutbox();
@@ -136,7 +139,9 @@ function remember(item, version) {
 }
 
 export async function flush() {
-  if (flushing || blocked() || !S.outbox.length) return;
+  // Signed out (the session ended): the queue waits for the dealer to sign in again, and no
+  // send answered 401 redraws the sign-in keypad while he types.
+  if (flushing || blocked() || !S.outbox.length || !canRecord()) return;
   if (S.busy && Date.now() < S.busy.until) return; // the retry is scheduled for then
   flushing = true;
   try {
@@ -178,7 +183,8 @@ export async function flush() {
         saveOutbox();
         remember(item, body.version);
         if (S.connection === "offline") setConnection("live");
-        if (item.expect && body.table && S.outbox.length && facts(body.table) !== item.expect) differs(item);
+        const level = levelChange(item, body.table);
+        if (level || (item.expect && body.table && S.outbox.length && facts(body.table) !== item.expect)) differs(item, level);
         apply(body.table);
       } else if (answer.status === 409) {
         S.conflict = { item, body };
@@ -230,17 +236,27 @@ function refuse(item, body, status) {
 }
 
 // The server recorded an entry decided offline but its table is not the one the tablet's
-// engine showed (the tournament moved on meanwhile: a new level's blinds, a break, a move):
-// what was tapped after it was meant for the table shown then, so it is held for the dealer.
-function differs(item) {
-  S.held = { after: item.label, why: "differs" };
+// engine showed (the tournament moved on meanwhile: a new level's blinds, a break, a move), or
+// it started a hand at another level than the tablet showed: what was tapped after it was meant
+// for the table shown then, so it is held for the dealer. `level`: the words of a new level.
+function differs(item, level) {
+  S.held = S.outbox.length ? { after: item.label, why: "differs" } : null;
   S.alertBox = {
     kind: "refused",
     title: `Decided differently by the server: ${item.label}`,
-    text: "It is recorded, but the table is not the one this tablet showed offline: the director may have started a new level, a break or a move meanwhile. Check the table as it is now.",
+    text: level || "It is recorded, but the table is not the one this tablet showed offline: the director may have started a new level, a break or a move meanwhile. Check the table as it is now.",
     legal: [],
-    extra: `${S.outbox.length} later entr${S.outbox.length > 1 ? "ies" : "y"} held: send ${S.outbox.length > 1 ? "them" : "it"} on the table as it is now, or discard, below`,
+    extra: S.outbox.length ? `${S.outbox.length} later entr${S.outbox.length > 1 ? "ies" : "y"} held: send ${S.outbox.length > 1 ? "them" : "it"} on the table as it is now, or discard, below` : "",
   };
+}
+
+// A hand started offline is dealt at the level the server has when the entry reaches it (a new
+// level applies from the next hand started): when that is not the level the tablet showed, the
+// dealer is told which, at the hand it starts; "" when it is the same.
+function levelChange(item, table) {
+  const hand = table && table.hand;
+  if (!item.level || item.command.type !== "start_hand" || !hand || !table.level || hand.level === item.level.number) return "";
+  return `Hand #${hand.number} started at ${levelText(table.level)}, not ${levelText(item.level)} as this tablet showed: the director started the new level while this tablet was offline, and a new level applies from the next hand started. If the blinds were posted at the old level, call the director.`;
 }
 
 /** Send the entries held after a refusal, on the table as it is now. */
