@@ -49,8 +49,11 @@ from handlog.engine.table import (
 )
 from handlog.engine.tournament_events import (
     BountyAward,
+    ChipAdjustment,
+    ChipsColoredUp,
     PlayerEliminated,
     PlayerRegistered,
+    PotCarry,
     PrizeAward,
     PrizesAwarded,
     TournamentCreated,
@@ -91,6 +94,7 @@ class _Tournament:
     out: list[PlayerEliminated] = field(default_factory=list)
     prizes: list[PrizeAward] = field(default_factory=list)
     winner: str = ""
+    color_ups: list[ChipsColoredUp] = field(default_factory=list)
 
     def events(self, tournament: str) -> list[Any]:
         """The tournament's stream: created with the buy-in and the levels its hands were
@@ -105,11 +109,12 @@ class _Tournament:
                                   self.levels[n] for n in sorted(self.levels)), money=money)
         events: list[Any] = [TournamentCreated(tournament, structure)]
         events.extend(PlayerRegistered(p, p, False, 0, starting) for p in self.stacks)
+        events.extend(self.color_ups)
         events.extend(self.out)
         if self.winner:
             events.append(TournamentFinished(self.winner))
         if self.prizes:
-            taken: dict[str, int] = {}
+            taken: dict[str, int] = {self.winner: 1} if self.winner else {}  # (his own)
             for out in self.out:
                 if out.bounty_to:
                     taken[out.bounty_to] = taken.get(out.bounty_to, 0) + 1
@@ -121,8 +126,18 @@ class _Tournament:
         return events
 
     def add(self, table: str, number: int, hand: PhhHand, names: Sequence[str],
-            started: HandStarted, seat_count: int) -> None:
+            events: Sequence[Any], seat_count: int) -> None:
         self.seats_per_table = max(self.seats_per_table, seat_count)
+        started = next(e for e in events if isinstance(e, HandStarted))
+        if hand.dead_money:
+            # Chips carried into a tournament table's pot are a color-up's odd chips, taken
+            # from the stacks the hand found smaller than the table's last hand left them.
+            self.color_ups.append(ChipsColoredUp(
+                max(started.level - 1, 0), (), 0, started.chip_unit, "forfeit_to_next_pot",
+                tuple(ChipAdjustment(e.player, table, 0, -e.amount, e.amount,
+                                     "forfeited_to_next_pot")
+                      for e in events if isinstance(e, StackAdjusted) and e.amount < 0),
+                (PotCarry(table, hand.dead_money),), 0, IMPORTED))
         for player, stack in zip(started.players, started.stacks, strict=True):
             self.stacks.setdefault(player, stack)
         assert hand.tournament is not None
@@ -336,8 +351,7 @@ def add_hand(into: IntoLog, entry: PhhEntry, result: HandResult, fmt: str, rules
     if entry.tournament is not None and entry.event:
         record = into._tournaments.setdefault(
             entry.event, _Tournament(entry.tournament, entry.rules or rules))
-        started = next(e for e in events if isinstance(e, HandStarted))
-        record.add(state.table, number, entry, _names(entry), started, state.seat_count)
+        record.add(state.table, number, entry, _names(entry), events, state.seat_count)
     into.streams.setdefault(stream, []).extend(opening + events)
     into.recorded.append({"file": result.file, "hand": label, "format": fmt,
                           "stream": stream, "number": number})
