@@ -102,8 +102,7 @@ class _Tournament:
         facts = self.facts
         money = Money(facts.currency, facts.pool + facts.bounty + facts.fee, facts.pool,
                       facts.bounty)
-        # The starting stack: the one most players had when first seen.
-        starting = Counter(self.stacks.values()).most_common(1)[0][0] if self.stacks else 0
+        starting = self.starting_stack()
         structure = Structure(tournament, self.profile, starting,
                               self.seats_per_table, (), tuple(
                                   self.levels[n] for n in sorted(self.levels)), money=money)
@@ -124,6 +123,18 @@ class _Tournament:
                 tuple(BountyAward(p, n, n * facts.bounty) for p, n in taken.items())
                 if facts.bounty else ()))
         return events
+
+    def starting_stack(self) -> int:
+        """The one most players had when first seen."""
+        return Counter(self.stacks.values()).most_common(1)[0][0] if self.stacks else 0
+
+    def whole(self, stints: dict[str, list[list[Any]]], streams: dict[str, list[Any]]) -> bool:
+        """Whether the hands hold the tournament from its start: every player sits down
+        first with the starting stack, and every place fits the players seen (a file of a
+        few hands of a larger field, one player's own hands, is not the tournament)."""
+        first = [streams[his[0][1]][his[0][2]].stack for his in stints.values()]
+        return bool(first) and set(first) == {self.starting_stack()} and all(
+            out.place <= len(self.stacks) for out in self.out)
 
     def add(self, table: str, number: int, hand: PhhHand, names: Sequence[str],
             events: Sequence[Any], seat_count: int) -> None:
@@ -171,7 +182,8 @@ class IntoLog:
 
     The tables of a tournament the files name (PokerStars' number) are its tables: once every
     hand is planned, `finish` puts before them the tournament's stream
-    (`tournament-<number>`), rebuilt from what the hands say (`_Tournament.events`)."""
+    (`tournament-<number>`), rebuilt from what the hands say (`_Tournament.events`), when
+    they hold the whole tournament (`_Tournament.whole`; else the tables only name it)."""
 
     streams: dict[str, list[Any]] = field(default_factory=dict)
     recorded: list[dict[str, Any]] = field(default_factory=list)
@@ -184,17 +196,19 @@ class IntoLog:
         """Add the tournaments' streams, first (once), and make their tables agree with them:
         a player's first seat in the tournament is his entry, every later one a move (by the
         time of the hands), and a seat he left for another table is left at the end."""
-        built = {f"tournament-{t}": record.events(t) for t, record in self._tournaments.items()
-                 if f"tournament-{t}" not in self.streams}
-        if not built:
-            return
-        for tournament in self._tournaments:
-            self._moves(tournament)
+        built = {}
+        for tournament, record in self._tournaments.items():
+            stream = f"tournament-{tournament}"
+            stints = self._stints(tournament)
+            if stream in self.streams or not record.whole(stints, self.streams):
+                continue
+            built[stream] = record.events(tournament)
+            self._moves(stints)
         self.streams = {**built, **self.streams}
 
-    def _moves(self, tournament: str) -> None:
-        # Each player's stints at the tournament's tables: (time seated, stream, the index of
-        # his seating, of his leaving (-1: still there)), in the order of the hands' times.
+    def _stints(self, tournament: str) -> dict[str, list[list[Any]]]:
+        """Each player's stints at the tournament's tables: (time seated, stream, the index of
+        his seating, of his leaving (-1: still there)), in the order of the hands' times."""
         stints: dict[str, list[list[Any]]] = {}
         for stream, state in self._states.items():
             if state.tournament != tournament:
@@ -208,8 +222,14 @@ class IntoLog:
                     stints.setdefault(event.player, []).append(open_[event.player])
                 elif isinstance(event, PlayerLeft) and event.player in open_:
                     open_.pop(event.player)[3] = index
-        for player, his in stints.items():
+        for his in stints.values():
             his.sort()
+        return stints
+
+    def _moves(self, stints: dict[str, list[list[Any]]]) -> None:
+        """A player's first seat in the tournament is his entry, every later one a move: he
+        leaves the table before (at its end, when he played its last hand) as moved."""
+        for player, his in stints.items():
             departures: list[Any] = []
             for k, (_when, stream, seated, left) in enumerate(his):
                 events = self.streams[stream]
@@ -228,9 +248,8 @@ class IntoLog:
                     events.append(leave)
                     departures.append(leave)
                     self._states[stream] = apply_table(self._states[stream], leave)
-        for stream, state in self._states.items():
-            if state.tournament == tournament:
-                self.streams[stream] = _moves_first(self.streams[stream])
+        for stream in {stint[1] for his in stints.values() for stint in his}:
+            self.streams[stream] = _moves_first(self.streams[stream])
 
     def writes(self) -> list[dict[str, tuple[int, list[Any]]]]:
         """The streams' events in the order their hands were played, in as few writes as the
