@@ -34,10 +34,11 @@ REMAINING: dict[str, list[tuple[str, str]]] = {
         _MISDEAL,
     ],
     "ohh": [  # (by JSON path)
-        (r"^ohh\.tournament_info\.", "no tournament stream is rebuilt: tournament_info (name, "
-         "number, buy-in, fee, bounty fee, start, speed) is not carried"),
+        (r"^ohh\.tournament_info\.", "no tournament stream is rebuilt from OHH (only from "
+         "PokerStars text): tournament_info (name, number, buy-in, fee, bounty fee, start, "
+         "speed) is not carried"),
         (r"^ohh\.(players\[\d+\]\.player_bounty|tournament_bounties)",
-         "bounties are not imported"),
+         "bounties are not imported from OHH"),
         (r"^ohh\.handlog\.stream ", "imported tables are streams import-<file>-<table>-<digest>"),
         (r"^ohh\.handlog\.versions", "an imported hand has an import mark and seating events "
          "before it"),
