@@ -129,12 +129,14 @@ class _Tournament:
         return Counter(self.stacks.values()).most_common(1)[0][0] if self.stacks else 0
 
     def whole(self, stints: dict[str, list[list[Any]]], streams: dict[str, list[Any]]) -> bool:
-        """Whether the hands hold the tournament from its start: every player sits down
-        first with the starting stack, and every place fits the players seen (a file of a
-        few hands of a larger field, one player's own hands, is not the tournament)."""
+        """Whether the hands hold the tournament from its start to its end: every player
+        sits down first with the starting stack, and every one but the winner finishes in a
+        place within the players seen (one player's own hands of a larger field are not the
+        tournament)."""
         first = [streams[his[0][1]][his[0][2]].stack for his in stints.values()]
-        return bool(first) and set(first) == {self.starting_stack()} and all(
-            out.place <= len(self.stacks) for out in self.out)
+        out = {e.player for e in self.out if e.place <= len(self.stacks)}
+        return bool(first) and set(first) == {self.starting_stack()} and bool(self.winner) \
+            and out | {self.winner} == set(self.stacks)
 
     def add(self, table: str, number: int, hand: PhhHand, names: Sequence[str],
             events: Sequence[Any], seat_count: int) -> None:
