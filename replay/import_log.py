@@ -139,16 +139,18 @@ class _Tournament:
             and out | {self.winner} == set(self.stacks)
 
     def add(self, table: str, number: int, hand: PhhHand, names: Sequence[str],
-            events: Sequence[Any], seat_count: int) -> None:
+            events: Sequence[Any], seat_count: int, before: TableState | None) -> None:
+        """Take in one recorded hand (`events`, at `table` as `before` left it)."""
         self.seats_per_table = max(self.seats_per_table, seat_count)
         started = next(e for e in events if isinstance(e, HandStarted))
+        stacks = {seat.player: seat.stack for seat in before.seats} if before else {}
         if hand.dead_money:
             # Chips carried into a tournament table's pot are a color-up's odd chips, taken
             # from the stacks the hand found smaller than the table's last hand left them.
             self.color_ups.append(ChipsColoredUp(
                 max(started.level - 1, 0), (), 0, started.chip_unit, "forfeit_to_next_pot",
-                tuple(ChipAdjustment(e.player, table, 0, -e.amount, e.amount,
-                                     "forfeited_to_next_pot")
+                tuple(ChipAdjustment(e.player, table, stacks.get(e.player, 0), -e.amount,
+                                     e.amount, "forfeited_to_next_pot")
                       for e in events if isinstance(e, StackAdjusted) and e.amount < 0),
                 (PotCarry(table, hand.dead_money),), 0, IMPORTED))
         for player, stack in zip(started.players, started.stacks, strict=True):
@@ -372,7 +374,8 @@ def add_hand(into: IntoLog, entry: PhhEntry, result: HandResult, fmt: str, rules
     if entry.tournament is not None and entry.event:
         record = into._tournaments.setdefault(
             entry.event, _Tournament(entry.tournament, entry.rules or rules))
-        record.add(state.table, number, entry, _names(entry), events, state.seat_count)
+        record.add(state.table, number, entry, _names(entry), events, state.seat_count,
+                   before)
     into.streams.setdefault(stream, []).extend(opening + events)
     into.recorded.append({"file": result.file, "hand": label, "format": fmt,
                           "stream": stream, "number": number})
