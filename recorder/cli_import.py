@@ -123,23 +123,30 @@ def _located(report: ImportReport) -> VerifyReport:
 
 
 def _record(into: IntoLog, db_url: str | None) -> None:
-    """Append the imported streams in one transaction, on the recorder's write path; a file
+    """Append the imported streams on the recorder's write path, in the order the hands were
+    played (one transaction, or one between two moves of a player: `IntoLog.writes`); a file
     imported before is refused."""
+    into.finish()
     with user_errors(), open_store(db_url, upgrade=True) as store:
+        # A tournament already in the log keeps its stream: the new tables join it.
+        into.streams = {s: e for s, e in into.streams.items()
+                        if not (s.startswith("tournament-") and store.head(s) is not None)}
         known = [s for s in into.streams if store.head(s) is not None]
         if known:
             raise click.ClickException(
                 f"already in the log: {', '.join(known)} (a file is imported once; see "
                 "`handlog table list`)")
-        # Each event a microsecond after the one before: the hands keep the file's order.
+        # Each event a microsecond after the one before, in the order the hands were played.
         moment = datetime.now(UTC)
-        changes = []
-        for stream, events in into.streams.items():
-            times = tuple(moment + timedelta(microseconds=k) for k in range(len(events)))
-            moment += timedelta(microseconds=len(events))
-            changes.append(StreamChange(stream, 0, tuple(events), times))
         actor = Actor(getpass.getuser() or "import", "director", "handlog-import")
-        Recorder(store).record_many(changes, uuid.uuid4(), actor)
+        recorder = Recorder(store)
+        for write in into.writes():
+            changes = []
+            for stream, (start, events) in write.items():
+                times = tuple(moment + timedelta(microseconds=k) for k in range(len(events)))
+                moment += timedelta(microseconds=len(events))
+                changes.append(StreamChange(stream, start, tuple(events), times))
+            recorder.record_many(changes, uuid.uuid4(), actor)
 
 
 def _echo_into_log(into: IntoLog) -> None:

@@ -120,7 +120,10 @@ class TournamentInfo:
 
 
 def tournament_info(state: TournamentState | None, first_event_id: str) -> TournamentInfo:
-    number = number_from_id(first_event_id, 10)
+    """The header's facts of a tournament; its number is its id when that is a number (a
+    tournament imported from PokerStars keeps it), else derived from `first_event_id`."""
+    number = (int(state.tournament[:18]) if state is not None and state.tournament.isdigit()
+              else number_from_id(first_event_id, 10))
     if state is None:
         return TournamentInfo(number=number)
     money = state.structure.money
@@ -338,13 +341,16 @@ def _places(hand: RecordedHand, info: TournamentInfo, names: Sequence[str]) -> l
     if not info.places:
         return []
     out = []
-    busted = info.places.get((hand.table, hand.number), [])
-    for out_player in sorted(busted, key=lambda p: -p.place):
+    # Out in the same hand: the lower place first, players sharing one by their seats.
+    seat = dict(zip(hand.players, hand.seats, strict=True))
+    busted = sorted(info.places.get((hand.table, hand.number), []),
+                    key=lambda p: (-p.place, seat.get(p.player, 0)))
+    for out_player in busted:
         for winner, cents in bounty_winners(hand, out_player, info.bounty):
             loser = names[hand.players.index(out_player.player)]
             out.append(f"{names[winner]} wins the {_money(cents, info.currency)} bounty for "
                        f"eliminating {loser}")
-    for out_player in sorted(busted, key=lambda p: -p.place):
+    for out_player in busted:
         if out_player.player not in hand.players:
             continue
         name = names[hand.players.index(out_player.player)]

@@ -13,8 +13,10 @@ each hand is folded exactly as `handlog replay` folds it; a hand that does not r
 from __future__ import annotations
 
 import hashlib
+import heapq
 import os
 import re
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -25,6 +27,7 @@ from handlog.engine.errors import RuleViolation
 from handlog.engine.events import (
     ButtonPlaced,
     HandImported,
+    HandStarted,
     PlayerLeft,
     PlayerSeated,
     PotCarried,
@@ -35,6 +38,7 @@ from handlog.engine.hand import begin, decide
 from handlog.engine.hand_start import hand_started_event
 from handlog.engine.hand_state import HandSetup
 from handlog.engine.limits import check_name
+from handlog.engine.structure import BlindLevel, Money, Structure
 from handlog.engine.table import (
     MAX_SEATS,
     TableState,
@@ -43,9 +47,21 @@ from handlog.engine.table import (
     plan_hand,
     table_opened,
 )
+from handlog.engine.tournament_events import (
+    BountyAward,
+    ChipAdjustment,
+    ChipsColoredUp,
+    PlayerEliminated,
+    PlayerRegistered,
+    PotCarry,
+    PrizeAward,
+    PrizesAwarded,
+    TournamentCreated,
+    TournamentFinished,
+)
 from handlog.engine.words import render_rule
 from handlog.replay.fold import fold_effective, level_of
-from handlog.replay.phh import PhhEntry, PhhHand
+from handlog.replay.phh import PhhEntry, PhhHand, TournamentFacts
 from handlog.replay.phh_verify import HandResult, command_for, hand_commands, setup_for
 from handlog.schema.codec import decode_event, encode_event
 
@@ -67,13 +83,229 @@ class NotRecorded:
 
 
 @dataclass
+class _Tournament:
+    """What the recorded hands of one tournament say of it, gathered hand by hand."""
+
+    facts: TournamentFacts
+    profile: str
+    seats_per_table: int = 0
+    stacks: dict[str, int] = field(default_factory=dict)  # each player's first stack seen
+    levels: dict[int, BlindLevel] = field(default_factory=dict)
+    out: list[PlayerEliminated] = field(default_factory=list)
+    prizes: list[PrizeAward] = field(default_factory=list)
+    winner: str = ""
+    color_ups: list[ChipsColoredUp] = field(default_factory=list)
+
+    def events(self, tournament: str) -> list[Any]:
+        """The tournament's stream: created with the buy-in and the levels its hands were
+        played at, each player registered, out at his place, the winner, the prizes."""
+        facts = self.facts
+        money = Money(facts.currency, facts.pool + facts.bounty + facts.fee, facts.pool,
+                      facts.bounty)
+        starting = self.starting_stack()
+        structure = Structure(tournament, self.profile, starting,
+                              self.seats_per_table, (), tuple(
+                                  self.levels[n] for n in sorted(self.levels)), money=money)
+        events: list[Any] = [TournamentCreated(tournament, structure)]
+        events.extend(PlayerRegistered(p, p, False, 0, starting) for p in self.stacks)
+        events.extend(self.color_ups)
+        events.extend(self.out)
+        if self.winner:
+            events.append(TournamentFinished(self.winner))
+        if self.prizes:
+            taken: dict[str, int] = {self.winner: 1} if self.winner else {}  # (his own)
+            for out in self.out:
+                if out.bounty_to:
+                    taken[out.bounty_to] = taken.get(out.bounty_to, 0) + 1
+            events.append(PrizesAwarded(
+                sum(a.amount for a in self.prizes), len(self.stacks),
+                tuple(sorted(self.prizes, key=lambda a: a.place)),
+                tuple(BountyAward(p, n, n * facts.bounty) for p, n in taken.items())
+                if facts.bounty else ()))
+        return events
+
+    def starting_stack(self) -> int:
+        """The one most players had when first seen."""
+        return Counter(self.stacks.values()).most_common(1)[0][0] if self.stacks else 0
+
+    def whole(self, stints: dict[str, list[list[Any]]], streams: dict[str, list[Any]]) -> bool:
+        """Whether the hands hold the tournament from its start to its end: every player
+        sits down first with the starting stack, and every one but the winner finishes in a
+        place within the players seen (one player's own hands of a larger field are not the
+        tournament)."""
+        first = [streams[his[0][1]][his[0][2]].stack for his in stints.values()]
+        out = {e.player for e in self.out if e.place <= len(self.stacks)}
+        return bool(first) and set(first) == {self.starting_stack()} and bool(self.winner) \
+            and out | {self.winner} == set(self.stacks)
+
+    def add(self, table: str, number: int, hand: PhhHand, names: Sequence[str],
+            events: Sequence[Any], seat_count: int, before: TableState | None) -> None:
+        """Take in one recorded hand (`events`, at `table` as `before` left it)."""
+        self.seats_per_table = max(self.seats_per_table, seat_count)
+        started = next(e for e in events if isinstance(e, HandStarted))
+        stacks = {seat.player: seat.stack for seat in before.seats} if before else {}
+        if hand.dead_money:
+            # Chips carried into a tournament table's pot are a color-up's odd chips, taken
+            # from the stacks the hand found smaller than the table's last hand left them.
+            self.color_ups.append(ChipsColoredUp(
+                max(started.level - 1, 0), (), 0, started.chip_unit, "forfeit_to_next_pot",
+                tuple(ChipAdjustment(e.player, table, stacks.get(e.player, 0), -e.amount,
+                                     e.amount, "forfeited_to_next_pot")
+                      for e in events if isinstance(e, StackAdjusted) and e.amount < 0),
+                (PotCarry(table, hand.dead_money),), 0, IMPORTED))
+        for player, stack in zip(started.players, started.stacks, strict=True):
+            self.stacks.setdefault(player, stack)
+        assert hand.tournament is not None
+        big = max(started.blinds, default=0)
+        small = hand.tournament.small_blind or min(
+            (b for b in started.blinds if 0 < b < big), default=0)
+        known = self.levels.get(started.level)
+        if started.level and (known is None or not known.small_blind):
+            # (a level's first hand with its small blind dead gives it when no other does)
+            paying = sum(1 for a in started.antes if a)
+            self.levels[started.level] = BlindLevel(
+                started.level, small, started.min_bet, 0, max(started.antes, default=0),
+                "none" if not paying else "big_blind" if paying == 1 else "uniform")
+        imported = dict(zip(hand.players, names, strict=False))
+        for finish in hand.tournament.finishes:
+            who = imported.get(finish.player, finish.player)
+            if finish.prize:
+                self.prizes.append(PrizeAward(finish.place, who, finish.prize))
+            if finish.place == 1:
+                self.winner = who
+                continue
+            chips = (started.stacks[started.players.index(who)]
+                     if who in started.players else 0)
+            self.out.append(PlayerEliminated(who, finish.place, table, number, chips,
+                                             imported.get(finish.bounty_to, finish.bounty_to)))
+
+
+@dataclass
 class IntoLog:
-    """What an import records: the events of each new stream, and the hands left out."""
+    """What an import records: the events of each new stream, and the hands left out.
+
+    The tables of a tournament the files name (PokerStars' number) are its tables: once every
+    hand is planned, `finish` puts before them the tournament's stream
+    (`tournament-<number>`), rebuilt from what the hands say (`_Tournament.events`), when
+    they hold the whole tournament (`_Tournament.whole`; else the tables only name it)."""
 
     streams: dict[str, list[Any]] = field(default_factory=dict)
     recorded: list[dict[str, Any]] = field(default_factory=list)
     not_recorded: list[NotRecorded] = field(default_factory=list)
     _states: dict[str, TableState] = field(default_factory=dict)
+    _tournaments: dict[str, _Tournament] = field(default_factory=dict)
+    _moved: list[tuple[Any, Any]] = field(default_factory=list)  # (leaving, arriving) events
+
+    def finish(self) -> None:
+        """Add the tournaments' streams, first (once), and make their tables agree with them:
+        a player's first seat in the tournament is his entry, every later one a move (by the
+        time of the hands), and a seat he left for another table is left at the end."""
+        built = {}
+        for tournament, record in self._tournaments.items():
+            stream = f"tournament-{tournament}"
+            stints = self._stints(tournament)
+            if stream in self.streams or not record.whole(stints, self.streams):
+                continue
+            built[stream] = record.events(tournament)
+            self._moves(stints)
+        self.streams = {**built, **self.streams}
+
+    def _stints(self, tournament: str) -> dict[str, list[list[Any]]]:
+        """Each player's stints at the tournament's tables: (time seated, stream, the index of
+        his seating, of his leaving (-1: still there)), in the order of the hands' times."""
+        stints: dict[str, list[list[Any]]] = {}
+        for stream, state in self._states.items():
+            if state.tournament != tournament:
+                continue
+            when, open_ = "", {}
+            for index, event in enumerate(self.streams[stream]):
+                if isinstance(event, HandImported):
+                    when = event.played_at
+                elif isinstance(event, PlayerSeated):
+                    open_[event.player] = [when, stream, index, -1]
+                    stints.setdefault(event.player, []).append(open_[event.player])
+                elif isinstance(event, PlayerLeft) and event.player in open_:
+                    open_.pop(event.player)[3] = index
+        for his in stints.values():
+            his.sort()
+        return stints
+
+    def _moves(self, stints: dict[str, list[list[Any]]]) -> None:
+        """A player's first seat in the tournament is his entry, every later one a move: he
+        leaves the table before (at its end, when he played its last hand) as moved."""
+        for player, his in stints.items():
+            departures: list[Any] = []
+            for k, (_when, stream, seated, left) in enumerate(his):
+                events = self.streams[stream]
+                if k:  # a later seat than his first: he was moved there
+                    events[seated] = replace(events[seated], reason="moved")
+                    self._moved.append((departures[-1], events[seated]))
+                if k == len(his) - 1:
+                    continue
+                if left >= 0:
+                    if events[left].reason == IMPORTED:
+                        events[left] = replace(events[left], reason="moved")
+                    departures.append(events[left])
+                else:  # he left for another table after this one's last hand
+                    seat = next(x for x in self._states[stream].seats if x.player == player)
+                    leave = PlayerLeft(seat.seat, player, seat.stack, "moved")
+                    events.append(leave)
+                    departures.append(leave)
+                    self._states[stream] = apply_table(self._states[stream], leave)
+        for stream in {stint[1] for his in stints.values() for stint in his}:
+            self.streams[stream] = _moves_first(self.streams[stream])
+
+    def writes(self) -> list[dict[str, tuple[int, list[Any]]]]:
+        """The streams' events in the order their hands were played, in as few writes as the
+        moves allow: each write gives a stream's next events (after the number written
+        before); a player leaves for another table, and arrives at one, at most once a write
+        (the log pairs a move's leaving and arriving by their order)."""
+        blocks: list[tuple[str, int, int, str, int]] = []  # (time, order, start, stream, end)
+        block_of: dict[int, int] = {}  # a move's event (by id): its block
+        for order, (stream, events) in enumerate(self.streams.items()):
+            starts = [i for i, e in enumerate(events) if isinstance(e, HandImported)]
+            bounds = [0, *starts[1:], len(events)]
+            when = ""
+            for k in range(max(len(bounds) - 1, 1)):
+                if starts:  # (a stream's hands keep their order whatever their times)
+                    when = max(when, events[starts[k]].played_at)
+                blocks.append((when, order, bounds[k], stream, bounds[k + 1]))
+                block_of.update((id(e), len(blocks) - 1) for e in events[bounds[k]:bounds[k + 1]]
+                                if isinstance(e, PlayerSeated | PlayerLeft))
+        # In the hands' order, a stream's blocks in its order, and a player's leaving before
+        # his arrival at the next table (hands of the same second are ordered by the moves).
+        waits: dict[int, list[int]] = {}
+        blocked = [0] * len(blocks)
+        edges = [(k - 1, k) for k in range(1, len(blocks)) if blocks[k][3] == blocks[k - 1][3]]
+        edges += [(block_of[id(a)], block_of[id(b)]) for a, b in self._moved
+                  if id(a) in block_of and id(b) in block_of]
+        for before, after in edges:
+            if before != after:
+                waits.setdefault(before, []).append(after)
+                blocked[after] += 1
+        ready = [(blocks[k][:3], k) for k in range(len(blocks)) if not blocked[k]]
+        heapq.heapify(ready)
+        ordered = []
+        while ready:
+            _key, k = heapq.heappop(ready)
+            ordered.append(blocks[k])
+            for after in waits.get(k, []):
+                blocked[after] -= 1
+                if not blocked[after]:
+                    heapq.heappush(ready, (blocks[after][:3], after))
+        writes: list[dict[str, tuple[int, list[Any]]]] = [{}]
+        moving: set[tuple[type, str]] = set()
+        for _when, _order, start, stream, end in ordered:
+            events = self.streams[stream][start:end]
+            moves = {(type(e), e.player) for e in events
+                     if isinstance(e, PlayerSeated | PlayerLeft) and e.reason == "moved"}
+            if moves & moving:
+                writes.append({})
+                moving = set()
+            moving |= moves
+            first, part = writes[-1].setdefault(stream, (start, []))
+            part.extend(events)
+        return [w for w in writes if w]
 
     def as_dict(self) -> dict[str, Any]:
         return {"streams": sorted(self.streams), "recorded": self.recorded,
@@ -131,6 +363,7 @@ def add_hand(into: IntoLog, entry: PhhEntry, result: HandResult, fmt: str, rules
         into.not_recorded.append(NotRecorded(result.file, label, "not recorded",
                                              f"{type(error).__name__}: {error}"))
         return
+    events += _eliminated(_applied(state, events), entry)
     problem = _dry_fold(stream, before, opening + events)
     if problem:
         into.not_recorded.append(NotRecorded(result.file, label, "not recorded", problem))
@@ -138,9 +371,37 @@ def add_hand(into: IntoLog, entry: PhhEntry, result: HandResult, fmt: str, rules
     for event in events:
         state = apply_table(state, event)
     into._states[stream] = state
+    if entry.tournament is not None and entry.event:
+        record = into._tournaments.setdefault(
+            entry.event, _Tournament(entry.tournament, entry.rules or rules))
+        record.add(state.table, number, entry, _names(entry), events, state.seat_count,
+                   before)
     into.streams.setdefault(stream, []).extend(opening + events)
     into.recorded.append({"file": result.file, "hand": label, "format": fmt,
                           "stream": stream, "number": number})
+
+
+def _moves_first(events: list[Any]) -> list[Any]:
+    """A player moved from the table left it after the last hand he played there: his
+    leaving goes before the next hand's mark."""
+    out: list[Any] = []
+    for event in events:
+        if isinstance(event, PlayerLeft) and event.reason == "moved" and out and \
+                isinstance(out[-1], HandImported):
+            out.insert(len(out) - 1, event)
+        else:
+            out.append(event)
+    return out
+
+
+def _eliminated(table: TableState, hand: PhhHand) -> list[PlayerLeft]:
+    """Who the hand history says finished the tournament in this hand leaves the table."""
+    if hand.tournament is None:
+        return []
+    names = dict(zip(hand.players, _names(hand), strict=False))
+    out = {names.get(f.player, f.player) for f in hand.tournament.finishes if f.place > 1}
+    return [PlayerLeft(seat.seat, seat.player, seat.stack, "eliminated")
+            for seat in table.seats if seat.player in out]
 
 
 def _seats(hand: PhhHand) -> tuple[int, ...]:

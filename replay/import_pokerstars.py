@@ -4,10 +4,11 @@ Each hand becomes the same record a PHH file gives (replay/phh.py's `PhhHand`, t
 `hand_from_mapping`), so `handlog import` replays it strictly through the engine exactly as
 `handlog phh verify` does. What the text says is all that is taken: seats and stacks, the posts
 (antes, blinds, a dead small blind), the hero's `Dealt to` cards, every action as written, the
-board, shows and mucks. The recorded result the engine is compared with is each player's stack
-after the hand as the text gives it: starting stack, less what he put in, plus what came back
-uncalled and what he collected (with a cash game's rake given back to a lone winner, since the
-engine takes none).
+board, shows and mucks; of the tournament, the buy-in of the header and the lines of who
+finished in a hand (place, prize, who won his bounty: `replay.phh.TournamentFacts`). The
+recorded result the engine is compared with is each player's stack after the hand as the
+text gives it: starting stack, less what he put in, plus what came back uncalled and what he
+collected (with a cash game's rake given back to a lone winner, since the engine takes none).
 
 Files may be UTF-8 (with or without a BOM) or cp1252, with CRLF or LF line ends, and hold
 many hands.
@@ -18,11 +19,17 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 from decimal import Decimal
 
-from handlog.replay.phh import PhhEntry, PhhProblem, hand_from_mapping
+from handlog.replay.phh import (
+    Finish,
+    PhhEntry,
+    PhhProblem,
+    TournamentFacts,
+    hand_from_mapping,
+)
 
 HAND_START = re.compile(r"^PokerStars (?:Zoom |Home Game )?(?:Hand|Game) #", re.MULTILINE)
 _ET_TIME = re.compile(r"(\d{4}/\d\d/\d\d \d{1,2}:\d\d:\d\d) ET\b")  # Eastern time
@@ -52,6 +59,16 @@ _DEAD_MONEY = re.compile(r"^Dead money (?P<amount>[\d.,]+) carried into the pot"
 # damage, not a hand, and is not handed to the line-by-line reader.
 MAX_HAND_CHARACTERS = 1024 * 1024
 
+# The buy-in after the tournament's number: `$20.00+$2.00 USD` (to the pool, the fee) or
+# `$45.00+$5.00+$0.00 USD` (to the pool, the bounty, the fee); `Freeroll`.
+_BUY_IN = re.compile(r"Tournament #\d+, (?:(?P<parts>[$€£]?[\d.,]+(?:\+[$€£]?[\d.,]+){1,2})"
+                     r"(?: (?P<currency>[A-Z]{3}))?|Freeroll)\b")
+_OUT = re.compile(r"^(?P<name>.+) finished the tournament in (?P<place>\d+)(?:st|nd|rd|th) "
+                  r"place(?: and received (?P<prize>[$€£]?[\d.,]+?)\.?)?$")
+_WINNER = re.compile(r"^(?P<name>.+) wins the tournament(?: and receives "
+                     r"(?P<prize>[$€£]?[\d.,]+))? - congratulations!$")
+_BOUNTY = re.compile(r"^(?P<name>.+) wins the [$€£]?[\d.,]+ bounty for eliminating "
+                     r"(?P<loser>.+)$")
 _LEVEL = re.compile(r" - Level ([IVXLCDM]+)\b")
 
 Number = int | Decimal
@@ -155,6 +172,8 @@ class _Hand:
     total: Number | None = None  # the summary's "Total pot", when given
     level: int = 0
     header: str = ""  # the header line's text after the hand number
+    finishes: list[tuple[str, int, Number]] = field(default_factory=list)  # name, place, prize
+    bounties: list[tuple[str, str]] = field(default_factory=list)  # (winner, eliminated)
 
 
 def parse_hand(block: str) -> _Hand:
@@ -187,6 +206,8 @@ def parse_hand(block: str) -> _Hand:
     for line in lines[2:]:
         if line.startswith("*** SUMMARY"):
             summary = True
+        if _read_place(hand, line):
+            continue
         if summary:
             if total := _TOTAL.match(line):
                 hand.rake = amount(total.group("rake"))
@@ -206,6 +227,42 @@ def parse_hand(block: str) -> _Hand:
             continue
         _read_line(hand, line)
     return hand
+
+
+def _read_place(hand: _Hand, line: str) -> bool:
+    """A line of who finished the tournament in this hand, or won a bounty, read."""
+    if out := _OUT.match(line):
+        hand.finishes.append((out.group("name"), int(out.group("place")),
+                              amount(out.group("prize") or "0")))
+    elif won := _WINNER.match(line):
+        hand.finishes.append((won.group("name"), 1, amount(won.group("prize") or "0")))
+    elif bounty := _BOUNTY.match(line):
+        hand.bounties.append((bounty.group("name"), bounty.group("loser")))
+    else:
+        return False
+    return True
+
+
+def _cents(value: Number) -> int:
+    return int(Decimal(value) * 100)
+
+
+def tournament_facts(hand: _Hand) -> TournamentFacts | None:
+    """The buy-in the header gives and the places the hand's lines give (None: not a
+    tournament, or a buy-in not in money)."""
+    buy_in = _BUY_IN.search(hand.header)
+    if buy_in is None:
+        return None
+    parts = [_cents(amount(p)) for p in (buy_in.group("parts") or "0+0").split("+")]
+    pool, bounty, fee = (parts[0], 0, parts[1]) if len(parts) == 2 else parts
+    finishes = []
+    for name, place, prize in hand.finishes:
+        takers = [w for w, loser in hand.bounties if loser == name]
+        finishes.append(Finish(name, place, _cents(prize),
+                               takers[0] if len(takers) == 1 else ""))
+    small = hand.small_blind if isinstance(hand.small_blind, int) else 0
+    return TournamentFacts(buy_in.group("currency") or "USD", pool, bounty, fee,
+                           tuple(finishes), small)
 
 
 def _player(hand: _Hand, name: str, line: str) -> _Player:
@@ -434,7 +491,8 @@ def read_pokerstars(text: str, source: str) -> Iterator[PhhEntry]:
                              f"characters long (at most {MAX_HAND_CHARACTERS:,} are read)", line)
             continue
         try:
-            mapping = phh_mapping(parse_hand(block))
+            parsed = parse_hand(block)
+            mapping = phh_mapping(parsed)
         except Unsupported as why:
             yield PhhProblem(source, number, "unsupported", None,
                              f"{source}:{line} [{number}]: {why}", line)
@@ -443,4 +501,7 @@ def read_pokerstars(text: str, source: str) -> Iterator[PhhEntry]:
             yield PhhProblem(source, number, "error", None,
                              f"{source}:{line} [{number}]: {why}", line)
             continue
-        yield hand_from_mapping(mapping, source, number, line)
+        entry = hand_from_mapping(mapping, source, number, line)
+        facts = tournament_facts(parsed) if parsed.tournament else None
+        yield entry if facts is None or isinstance(entry, PhhProblem) else replace(
+            entry, tournament=facts)

@@ -66,6 +66,33 @@ class PhhAction(NamedTuple):
 
 
 @dataclass(frozen=True, slots=True)
+class Finish:
+    """A player out of the tournament in this hand (or its winner, place 1), as the hand
+    history says: his place, his prize (cents, 0: none) and who won his bounty ("": the
+    winners of the last pot share it)."""
+
+    player: str
+    place: int
+    prize: int = 0
+    bounty_to: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class TournamentFacts:
+    """What a hand history says of its tournament beyond the hand (PokerStars' header and
+    its place lines): the buy-in in cents of `currency` (`pool` to the prize pool, `bounty`
+    to the player's bounty, `fee` to the house), the small blind of the hand's level (owed
+    even when the hand's is dead; 0: not given) and who finished in the hand."""
+
+    currency: str = "USD"
+    pool: int = 0
+    bounty: int = 0
+    fee: int = 0
+    finishes: tuple[Finish, ...] = ()
+    small_blind: int = 0
+
+
+@dataclass(frozen=True, slots=True)
 class PhhHand:
     """One no-limit hold'em hand from a PHH file, amounts in scaled integer units.
 
@@ -101,6 +128,7 @@ class PhhHand:
     level: int = 0  # `level`: the tournament level the hand was played at (0: not given)
     event: str = ""  # `event`: the tournament or event the hand was played in (optional)
     played_at: str = ""  # `year`..`time` in `time_zone`, as UTC `2026-12-06T22:01:14Z` ("": none)
+    tournament: TournamentFacts | None = None  # the buy-in and places its format gives
 
     @property
     def player_count(self) -> int:

@@ -133,3 +133,48 @@ def test_the_level_is_read_from_the_pokerstars_header() -> None:
 
     assert [from_roman(r) for r in ("I", "IV", "IX", "XIV", "XL")] == [1, 4, 9, 14, 40]
     assert phh_mapping(parse_hand(ODD_CHIP_SPLIT))["level"] == 5
+
+
+def _stars_tournament_hand(buy_in: str, lines: str) -> str:
+    return (f"PokerStars Hand #1: Tournament #77, {buy_in} Hold'em No Limit - Level II "
+            "(10/20) - 2026/12/06 18:31:28 ET\n"
+            "Table '77 1' 9-max Seat #1 is the button\n"
+            "Seat 1: Ann (1500 in chips)\nSeat 2: Bob (500 in chips)\n"
+            "Ann: posts small blind 10\nBob: posts big blind 20\n*** HOLE CARDS ***\n"
+            "Ann: raises 1480 to 1500\nBob: calls 480 and is all-in\n"
+            "Uncalled bet (1000) returned to Ann\n*** FLOP *** [2c 3d 4h]\n"
+            "*** TURN *** [2c 3d 4h] [9s]\n*** RIVER *** [2c 3d 4h 9s] [Kd]\n"
+            "*** SHOW DOWN ***\nAnn: shows [Ah Ad]\nBob: shows [7c 7d]\n"
+            f"Ann collected 1000 from pot\n{lines}*** SUMMARY ***\nTotal pot 1000 | Rake 0\n")
+
+
+@pytest.mark.parametrize(("buy_in", "money"), [
+    ("$45.00+$5.00+$0.00 USD", ("USD", 4500, 500, 0)),
+    ("$0.98+$0.02 USD", ("USD", 98, 0, 2)),
+    ("€10+€1 EUR", ("EUR", 1000, 0, 100)),
+    ("Freeroll", ("USD", 0, 0, 0)),
+])
+def test_the_buy_in_and_the_places_are_read_from_pokerstars_text(
+        buy_in: str, money: tuple[str, int, int, int]) -> None:
+    from handlog.replay.import_pokerstars import parse_hand, tournament_facts
+    from handlog.replay.phh import Finish
+
+    facts = tournament_facts(parse_hand(_stars_tournament_hand(buy_in, (
+        "Ann wins the $5.00 bounty for eliminating Bob\n"
+        "Bob finished the tournament in 2nd place and received $30.00.\n"
+        "Ann wins the tournament and receives $60.00 - congratulations!\n"))))
+    assert facts is not None
+    assert (facts.currency, facts.pool, facts.bounty, facts.fee) == money
+    assert facts.small_blind == 10
+    assert facts.finishes == (Finish("Bob", 2, 3000, "Ann"), Finish("Ann", 1, 6000))
+
+
+def test_a_bounty_shared_names_no_single_winner() -> None:
+    from handlog.replay.import_pokerstars import parse_hand, tournament_facts
+
+    facts = tournament_facts(parse_hand(_stars_tournament_hand("$45.00+$5.00+$0.00 USD", (
+        "Ann wins the $2.50 bounty for eliminating Bob\n"
+        "Cy wins the $2.50 bounty for eliminating Bob\n"
+        "Bob finished the tournament in 9th place\n"))))
+    assert facts is not None and facts.finishes[0].bounty_to == ""
+    assert facts.finishes[0].prize == 0

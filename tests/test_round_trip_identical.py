@@ -34,10 +34,11 @@ REMAINING: dict[str, list[tuple[str, str]]] = {
         _MISDEAL,
     ],
     "ohh": [  # (by JSON path)
-        (r"^ohh\.tournament_info\.", "no tournament stream is rebuilt: tournament_info (name, "
-         "number, buy-in, fee, bounty fee, start, speed) is not carried"),
+        (r"^ohh\.tournament_info\.", "no tournament stream is rebuilt from OHH (only from "
+         "PokerStars text): tournament_info (name, number, buy-in, fee, bounty fee, start, "
+         "speed) is not carried"),
         (r"^ohh\.(players\[\d+\]\.player_bounty|tournament_bounties)",
-         "bounties are not imported"),
+         "bounties are not imported from OHH"),
         (r"^ohh\.handlog\.stream ", "imported tables are streams import-<file>-<table>-<digest>"),
         (r"^ohh\.handlog\.versions", "an imported hand has an import mark and seating events "
          "before it"),
@@ -45,20 +46,13 @@ REMAINING: dict[str, list[tuple[str, str]]] = {
         (r"^ohh\.handlog\.killed_out_of_turn", "a hand killed out of turn is imported as a "
          "fold in turn"),
     ],
-    "pokerstars": [
-        (r"^PokerStars Hand #", "the header's buy-in reads Freeroll (no tournament stream is "
-         "rebuilt)"),
-        (r"^Seat \d+: .* bounty\)$", "bounties are not imported"),
-        (r" finished the tournament in | wins the tournament and receives ",
-         "finishing places are not imported"),
-        (r" wins the \$[\d.]+ bounty for eliminating ", "bounties are not imported"),
-    ],
+    "pokerstars": [],  # every hand identical: the tournament stream is rebuilt
 }
 
 
 # Hands identical but for the hand's id, time, stream and versions (what only says where and
 # when a log holds it): at least these many (measured; 0 in every format before issue 27).
-KEPT = {"tda phh": 97, "oct phh": 51}
+KEPT = {"tda phh": 97, "oct phh": 51, "tda pokerstars": 105, "oct pokerstars": 54}
 
 
 @pytest.fixture(scope="module")
