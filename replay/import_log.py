@@ -22,15 +22,6 @@ from typing import Any
 
 from handlog.engine.commands import AwardPots, Command, DealHole
 from handlog.engine.errors import RuleViolation
-from handlog.engine.events import (
-    ButtonPlaced,
-    HandImported,
-    PlayerLeft,
-    PlayerSeated,
-    PotCarried,
-    SeatAbsenceChanged,
-    StackAdjusted,
-)
 from handlog.engine.hand import begin, decide
 from handlog.engine.hand_start import hand_started_event
 from handlog.engine.hand_state import HandSetup
@@ -42,6 +33,15 @@ from handlog.engine.table import (
     open_table,
     plan_hand,
     table_opened,
+)
+from handlog.engine.table_events import (
+    ButtonPlaced,
+    HandImported,
+    PlayerLeft,
+    PlayerSeated,
+    PotCarried,
+    SeatAbsenceChanged,
+    StackAdjusted,
 )
 from handlog.engine.words import render_rule
 from handlog.replay.fold import fold_effective, level_of
