@@ -32,6 +32,14 @@ The measurement (issue 28 asked for a sound one: the machine is shared):
   CPU) is the measure; wall clock is printed beside it;
 - the figure is the median over rounds of each round's ratio (PokerKit's time / ours); the
   medians of each side and their ratio are printed too.
+
+Figures, 2026-12-07, compiled, 2,000 hands (all agree), 11 rounds, /proc/loadavg 10.7-14.8 on
+two shared cores (other sessions' work):
+    replay      handlog 10,653 hands/s of CPU, PokerKit 609: 18.8x (rounds 15.9-25.8x; ratio
+                of medians 17.5x; wall clock 19.9x). Target 30x NOT met.
+    end to end  handlog 2,970 hands/s of CPU, PokerKit 397: 7.6x (rounds 5.3-9.3x).
+The earlier 22-27x were wall-clock ratios of medians with one side's garbage collected in the
+other's time and the order fixed; measured this way they do not hold.
 """
 
 from __future__ import annotations
