@@ -24,7 +24,7 @@ from setuptools import setup
 
 ROOT = Path(__file__).resolve().parent
 # The modules a replay spends its time in: the engine's hand (engine/hand*.py, with cards and
-# the evaluator) and the PHH replayer. Nothing may monkeypatch them: mypyc binds the calls
+# the evaluator), the PHH reader and replayer. Nothing may monkeypatch them: mypyc binds the calls
 # between them when it compiles. (tests/conftest.py and benchmarks/pure_python.py read this.)
 # The paths go through handlog/ (its links to the top-level folders), so mypyc names the
 # modules handlog.engine.hand, ... as they are imported.
@@ -32,7 +32,7 @@ COMPILED = [
     "handlog/engine/cards.py", "handlog/engine/evaluator.py", "handlog/engine/hand.py",
     "handlog/engine/hand_apply.py", "handlog/engine/hand_decide.py", "handlog/engine/hand_memo.py",
     "handlog/engine/hand_pots.py", "handlog/engine/hand_start.py", "handlog/engine/hand_state.py",
-    "handlog/replay/phh_verify.py",
+    "handlog/replay/phh.py", "handlog/replay/phh_verify.py",
 ]
 MANIFEST = ROOT / "engine" / "_compiled.json"  # the sources' digests, for the staleness check
 

@@ -14,6 +14,26 @@ to exit:
 Also timed: bare `python -c pass` (the floor of any process). Medians of wall clock and of CPU
 time (user + system, from wait4: less swayed by other processes on a shared machine) are
 reported with the ratios of medians (target 5x, issue 28).
+
+Figures, 2026-12-07, two shared cores (/proc/loadavg 15.8 before, 17.3 after: other sessions'
+work, so wall clock is mostly noise; CPU time is the figure), 300 Pluribus hands, 11 rounds,
+compiled, `--also /work/main` (main before this change, in the same rounds):
+    bare python                      CPU median   48.6 ms
+    handlog phh verify               CPU median  306.0 ms   4.33x PokerKit (wall 4.28x)
+    handlog at main                  CPU median  347.0 ms   3.82x PokerKit (wall 4.29x)
+    pokerkit load+replay             CPU median 1324.6 ms
+Target 5x NOT met. Instructions (valgrind --tool=cachegrind, no load dependence) of
+`phh verify` on these 300 hands: 843 M before (020f328), 737 M now, of which 494 M before the first
+hand (bare python 90 M; imports 404 M): dataclass creation of the hand events (93 M for 21
+classes) and commands (65 M for 18), click (62 M beyond dataclasses), dataclasses' own import
+(inspect: 42 M), the profiles (31 M), phh.py (30 M), hand_state (25 M). Done here: tomllib and
+zoneinfo imported only when a file needs them; the table and correction events moved to
+engine/table_events.py (not built by a replay); replay/phh.py compiled (parsing is about half
+of the per-hand work: 283 M -> 243 M for 300 hands). PokerKit's process on the same files:
+5,007 M instructions, so by instructions handlog is 6.8x (5.9x before); CPU time gives 4.3x
+because start-up runs slower per instruction (cold caches, page faults, system time) and is
+two thirds of handlog's instructions. Reaching 5x in CPU time needs about 60 ms (roughly
+150 M instructions of start-up) more off: the dataclasses built at import are the bulk.
 """
 
 from __future__ import annotations

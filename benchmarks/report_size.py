@@ -64,7 +64,6 @@ from typing import Any
 
 from handlog.engine import commands as hc
 from handlog.engine.cards import FULL_DECK
-from handlog.engine.events import ButtonPlaced, PlayerSeated
 from handlog.engine.hand import (
     BETTING,
     BOARD,
@@ -75,6 +74,7 @@ from handlog.engine.hand import (
     showdown_order,
 )
 from handlog.engine.table import Level, TableState, apply_table, open_table, plan_hand, table_opened
+from handlog.engine.table_events import ButtonPlaced, PlayerSeated
 from handlog.schema.store import NewEvent, open_store
 
 HANDLOG = Path(sys.executable).with_name("handlog")

@@ -78,7 +78,7 @@ import httpx  # noqa: E402
 import psycopg  # noqa: E402
 from sqlalchemy.engine import make_url  # noqa: E402
 
-from handlog.engine.events import ButtonPlaced, PlayerSeated, TableOpened  # noqa: E402
+from handlog.engine.table_events import ButtonPlaced, PlayerSeated, TableOpened  # noqa: E402
 from handlog.recorder.auth import Auth  # noqa: E402
 from handlog.recorder.cli_serve import free_port  # noqa: E402
 from handlog.schema.database import resolve_url  # noqa: E402

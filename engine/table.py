@@ -9,19 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from handlog.engine.errors import RuleViolation
-from handlog.engine.events import (
-    ButtonPlaced,
-    HandEvent,
-    HandImported,
-    HandStarted,
-    PlayerLeft,
-    PlayerSeated,
-    PotCarried,
-    SeatAbsenceChanged,
-    StackAdjusted,
-    TableEvent,
-    TableOpened,
-)
+from handlog.engine.events import HandEvent, HandStarted
 from handlog.engine.hand import (
     COMPLETE,
     HandSetup,
@@ -37,6 +25,17 @@ from handlog.engine.profiles import (
     remember_rules,
 )
 from handlog.engine.structure import AnteKind
+from handlog.engine.table_events import (
+    ButtonPlaced,
+    HandImported,
+    PlayerLeft,
+    PlayerSeated,
+    PotCarried,
+    SeatAbsenceChanged,
+    StackAdjusted,
+    TableEvent,
+    TableOpened,
+)
 
 
 @dataclass(frozen=True, slots=True)

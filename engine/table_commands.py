@@ -10,8 +10,9 @@ from typing import Any
 
 from handlog.engine import commands as hand_commands
 from handlog.engine.errors import RuleViolation
-from handlog.engine.events import HandKilled, HandVoided, PotAwarded, StackAdjusted
+from handlog.engine.events import HandKilled, HandVoided, PotAwarded
 from handlog.engine.table import Level
+from handlog.engine.table_events import StackAdjusted
 
 
 @dataclass(frozen=True)

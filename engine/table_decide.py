@@ -14,17 +14,7 @@ from typing import Any
 
 from handlog.engine import commands as hand_commands
 from handlog.engine.errors import RuleViolation
-from handlog.engine.events import (
-    ButtonPlaced,
-    PlayerLeft,
-    PlayerMarkedAbsent,
-    PlayerReturned,
-    PlayerSeated,
-    PotCarried,
-    SeatAbsenceChanged,
-    StackAdjusted,
-    TableOpened,
-)
+from handlog.engine.events import PlayerMarkedAbsent, PlayerReturned
 from handlog.engine.hand import begin, decide
 from handlog.engine.limits import check_chips, check_name, check_words
 from handlog.engine.penalties import KILLED_FOR_PENALTY, PENALTY_RULE
@@ -47,6 +37,15 @@ from handlog.engine.table_commands import (
     SeatPlayer,
     SetAbsence,
     StartHand,
+)
+from handlog.engine.table_events import (
+    ButtonPlaced,
+    PlayerLeft,
+    PlayerSeated,
+    PotCarried,
+    SeatAbsenceChanged,
+    StackAdjusted,
+    TableOpened,
 )
 from handlog.engine.words import cite
 

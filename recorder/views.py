@@ -23,25 +23,27 @@ from handlog.engine.events import (
     HAND_EVENT_TYPES,
     ActedOutOfTurn,
     BoardExposedEarly,
-    ButtonPlaced,
     CardExposed,
     ChipsPushed,
-    EventAmended,
-    EventVoided,
     HandKilled,
     HandStarted,
     HandVoided,
     MisdealDeclared,
-    PlayerLeft,
-    PlayerSeated,
     PotAwarded,
-    SeatAbsenceChanged,
-    StackAdjusted,
-    TableOpened,
 )
 from handlog.engine.hand import STREETS
 from handlog.engine.profiles import get_profile
 from handlog.engine.table import Level
+from handlog.engine.table_events import (
+    ButtonPlaced,
+    EventAmended,
+    EventVoided,
+    PlayerLeft,
+    PlayerSeated,
+    SeatAbsenceChanged,
+    StackAdjusted,
+    TableOpened,
+)
 
 # bet_sizes: the tablet's quick sizes, still importable from here since the view code moved.
 from handlog.recorder.offline_view import bet_sizes as bet_sizes

@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from handlog.engine.errors import RuleViolation
-from handlog.engine.events import TableOpened
+from handlog.engine.table_events import TableOpened
 from handlog.engine.words import action_text
 from handlog.recorder.hand_views import registered_names
 from handlog.recorder.tournament_service import tournament_stream

@@ -10,22 +10,7 @@ from typing import Any
 
 from handlog.engine import commands as hand_commands
 from handlog.engine.errors import RuleViolation
-from handlog.engine.events import (
-    BetMade,
-    ButtonPlaced,
-    ChipsPosted,
-    ChipsPushed,
-    EventAmended,
-    EventVoided,
-    PlayerLeft,
-    PlayerSeated,
-    PotAwarded,
-    PotCarried,
-    RaiseMade,
-    SeatAbsenceChanged,
-    StackAdjusted,
-    TableOpened,
-)
+from handlog.engine.events import BetMade, ChipsPosted, ChipsPushed, PotAwarded, RaiseMade
 from handlog.engine.hand import decide
 from handlog.engine.limits import check_reason, check_words
 from handlog.engine.table_commands import (
@@ -38,6 +23,17 @@ from handlog.engine.table_commands import (
     directors_event,
 )
 from handlog.engine.table_decide import TableFacts, no_table
+from handlog.engine.table_events import (
+    ButtonPlaced,
+    EventAmended,
+    EventVoided,
+    PlayerLeft,
+    PlayerSeated,
+    PotCarried,
+    SeatAbsenceChanged,
+    StackAdjusted,
+    TableOpened,
+)
 from handlog.engine.words import cite
 from handlog.replay.fold import TableFold
 from handlog.replay.incremental import LiveTable

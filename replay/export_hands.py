@@ -28,7 +28,6 @@ from handlog.engine.events import (
     CardsMucked,
     CardsShown,
     ChipsPosted,
-    HandImported,
     HandKilled,
     HandStarted,
     HandVoided,
@@ -41,9 +40,9 @@ from handlog.engine.events import (
     PlayerReturned,
     PotAwarded,
     RaiseMade,
-    TableOpened,
 )
 from handlog.engine.hand import BETTING, COMPLETE, MISDEALT, VOID, HandState, apply, initial_state
+from handlog.engine.table_events import HandImported, TableOpened
 from handlog.engine.tournament_state import TournamentState, fold_tournament
 from handlog.replay.fold import TableFold, fold_table
 from handlog.schema.store import EventStore, StoredEvent, StreamHead

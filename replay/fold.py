@@ -39,14 +39,10 @@ from handlog.engine.events import (
     BetMade,
     BoardDealt,
     BoardExposedEarly,
-    ButtonPlaced,
     CardExposed,
     CardsMucked,
     CardsShown,
     ChipsPushed,
-    EventAmended,
-    EventVoided,
-    HandImported,
     HandKilled,
     HandStarted,
     HandVoided,
@@ -55,20 +51,26 @@ from handlog.engine.events import (
     PlayerCalled,
     PlayerChecked,
     PlayerFolded,
-    PlayerLeft,
     PlayerMarkedAbsent,
     PlayerReturned,
-    PlayerSeated,
     PotAwarded,
-    PotCarried,
     RaiseMade,
-    SeatAbsenceChanged,
-    StackAdjusted,
-    TableOpened,
 )
 from handlog.engine.hand import begin, decide, setup_from_event
 from handlog.engine.profiles import profile_digest, rules_for
 from handlog.engine.table import Level, TableState, apply_table, open_table, plan_hand
+from handlog.engine.table_events import (
+    ButtonPlaced,
+    EventAmended,
+    EventVoided,
+    HandImported,
+    PlayerLeft,
+    PlayerSeated,
+    PotCarried,
+    SeatAbsenceChanged,
+    StackAdjusted,
+    TableOpened,
+)
 from handlog.schema.codec import decode_event
 from handlog.schema.store import StoredEvent
 

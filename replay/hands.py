@@ -24,8 +24,6 @@ from handlog.engine.cards import card_text
 from handlog.engine.events import (
     BetMade,
     CardsShown,
-    EventAmended,
-    EventVoided,
     HandKilled,
     HandStarted,
     HandVoided,
@@ -33,11 +31,11 @@ from handlog.engine.events import (
     PlayerCalled,
     PotAwarded,
     RaiseMade,
-    TableOpened,
 )
 from handlog.engine.hand import NOT_ACTED, SHOWDOWN, STREETS, HandState, pots
 from handlog.engine.hand_decide import reopening
 from handlog.engine.table import TableState, apply_table, open_table
+from handlog.engine.table_events import EventAmended, EventVoided, TableOpened
 from handlog.replay.fold import effective_events
 from handlog.schema.store import StoredEvent
 

@@ -24,16 +24,7 @@ from typing import Any
 
 from handlog.engine.commands import AwardPots, Command, DealHole
 from handlog.engine.errors import RuleViolation
-from handlog.engine.events import (
-    ButtonPlaced,
-    HandImported,
-    HandStarted,
-    PlayerLeft,
-    PlayerSeated,
-    PotCarried,
-    SeatAbsenceChanged,
-    StackAdjusted,
-)
+from handlog.engine.events import HandStarted
 from handlog.engine.hand import begin, decide
 from handlog.engine.hand_start import hand_started_event
 from handlog.engine.hand_state import HandSetup
@@ -46,6 +37,15 @@ from handlog.engine.table import (
     open_table,
     plan_hand,
     table_opened,
+)
+from handlog.engine.table_events import (
+    ButtonPlaced,
+    HandImported,
+    PlayerLeft,
+    PlayerSeated,
+    PotCarried,
+    SeatAbsenceChanged,
+    StackAdjusted,
 )
 from handlog.engine.tournament_events import (
     BountyAward,

@@ -22,8 +22,9 @@ from dataclasses import dataclass
 from typing import Any, overload
 
 from handlog.engine.errors import RuleViolation
-from handlog.engine.events import EventAmended, EventVoided, HandStarted, TableOpened
+from handlog.engine.events import HandStarted
 from handlog.engine.table import TableState, apply_table, open_table
+from handlog.engine.table_events import EventAmended, EventVoided, TableOpened
 from handlog.replay.fold import Finding, TableFold, effective_events, fold_effective
 from handlog.schema.codec import canonical_json, decode_event, encode_event
 from handlog.schema.errors import EventCodecError

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import os
 import re
-import tomllib
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from datetime import UTC, date, datetime, time
@@ -22,7 +21,6 @@ from decimal import Decimal
 from functools import lru_cache
 from pathlib import Path
 from typing import Any, Literal, NamedTuple
-from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from handlog.schema.text_limits import TextRefused, check_text
 
@@ -212,7 +210,7 @@ def loads_file(text: str, source: str, *, many: bool) -> list[PhhEntry]:
         document = loads_toml(text, source)
     except TextRefused as error:
         return [PhhProblem(source, None, "error", None, str(error))]
-    except tomllib.TOMLDecodeError as error:
+    except ValueError as error:  # tomllib.TOMLDecodeError (or a number past int's digits)
         return [PhhProblem(source, None, "error", None, f"{source}: invalid TOML: {error}")]
     if not many:
         tables = [key for key, value in document.items()
@@ -395,6 +393,8 @@ def _played_at(data: Mapping[str, Any]) -> str:
     numbers = [v for v in parts if type(v) is int]
     if not (isinstance(clock, time) and isinstance(zone, str) and len(numbers) == 3):
         return ""
+    from zoneinfo import ZoneInfo, ZoneInfoNotFoundError  # (only for a hand that gives a time)
+
     try:
         local = datetime.combine(date(numbers[0], numbers[1], numbers[2]),
                                  clock.replace(tzinfo=None),
@@ -626,6 +626,10 @@ def loads_toml(text: str, source: str = "the text") -> dict[str, object]:
     try:
         return _loads_flat(text)
     except _NotFlat:
+        # Imported only for what the fast path leaves: tomllib is a tenth of `phh verify`'s
+        # start-up, and every PHH writer's layout is flat.
+        import tomllib
+
         check_text(text, "toml", source)  # (TextRefused: tomllib recurses once per level)
         return tomllib.loads(text, parse_float=Decimal)
 

@@ -37,16 +37,14 @@ from handlog.engine.events import (
     BoardDealt,
     BoardExposedEarly,
     CardExposed,
-    EventAmended,
-    EventVoided,
     HandKilled,
     HandVoided,
     MisdealDeclared,
     PotAwarded,
-    StackAdjusted,
 )
 from handlog.engine.money import entries_by_person, money_block
 from handlog.engine.structure import paid_basis_points, payout_bracket, payouts_for
+from handlog.engine.table_events import EventAmended, EventVoided, StackAdjusted
 from handlog.engine.tournament_events import (
     ChipsColoredUp,
     DealRecorded,

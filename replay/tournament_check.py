@@ -8,9 +8,9 @@ from dataclasses import replace
 from handlog.engine.chip_counts import count_findings
 from handlog.engine.entries import add_on, next_entry, rebuy
 from handlog.engine.errors import RuleViolation
-from handlog.engine.events import PlayerLeft, PlayerSeated, PotCarried, StackAdjusted
 from handlog.engine.money import money_findings
 from handlog.engine.table import TableState
+from handlog.engine.table_events import PlayerLeft, PlayerSeated, PotCarried, StackAdjusted
 from handlog.engine.tournament_events import (
     AddOnPurchased,
     ChipsColoredUp,

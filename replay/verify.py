@@ -15,16 +15,16 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from handlog.engine.errors import RuleViolation
-from handlog.engine.events import (
+from handlog.engine.events import HandStarted
+from handlog.engine.structure import Structure
+from handlog.engine.table_events import (
     EventAmended,
     EventVoided,
-    HandStarted,
     PlayerLeft,
     PlayerSeated,
     PotCarried,
     StackAdjusted,
 )
-from handlog.engine.structure import Structure
 from handlog.engine.tournament_state import TournamentState, fold_tournament
 from handlog.replay.days_check import event_findings
 from handlog.replay.fold import OTHER_RULES, Finding, StreamFolder, TableFold, fold_table

@@ -25,14 +25,10 @@ from typing import Any, Literal
 
 from handlog.engine.commands import AwardPots, BetRaise, Command
 from handlog.engine.errors import RuleViolation
-from handlog.engine.events import (
-    HandStarted,
-    PlayerLeft,
-    PotAwarded,
-    TableOpened,
-)
+from handlog.engine.events import HandStarted, PotAwarded
 from handlog.engine.hand import begin, decide, setup_from_event
 from handlog.engine.table import TableState, apply_table, open_table, plan_hand
+from handlog.engine.table_events import PlayerLeft, TableOpened
 from handlog.replay.fold import command_for, effective_events, level_of
 from handlog.schema.store import StoredEvent
 

@@ -15,8 +15,8 @@ from fastapi import FastAPI
 from web_support import Client, make_app, make_recorder, open_table, record
 
 from handlog.engine.errors import RuleViolation
-from handlog.engine.events import PlayerSeated, TableOpened
 from handlog.engine.table_commands import OpenTable, PlaceButton, SeatPlayer
+from handlog.engine.table_events import PlayerSeated, TableOpened
 from handlog.recorder.auth import Auth
 from handlog.recorder.cli import cli
 from handlog.recorder.floor import setup_demo

@@ -211,7 +211,8 @@ def test_golden_fixture_decodes(path: Path) -> None:
 def test_event_amended_v1_replaced_version_1_payloads() -> None:
     """An amendment stored before event_amended v2 decodes with replacement_version 1, the
     version every replacement payload had then, and its replacement still decodes."""
-    from handlog.engine.events import EventAmended, RaiseMade
+    from handlog.engine.events import RaiseMade
+    from handlog.engine.table_events import EventAmended
 
     stored = {"version": 7, "replacement_type": "raise_made", "reason": "typo", "rule": "TDA 1",
               "replacement_payload": '{"all_in":false,"full":true,"player":2,"to":80}'}

@@ -15,9 +15,10 @@ import pytest
 import handlog.replay.incremental
 from handlog.engine import commands as hc
 from handlog.engine.errors import RuleViolation
-from handlog.engine.events import BetMade, EventVoided, RaiseMade
+from handlog.engine.events import BetMade, RaiseMade
 from handlog.engine.hand import BETTING, BOARD, legal_actions, showdown_order
 from handlog.engine.table_commands import AmendAmount, Undo, VoidEvents
+from handlog.engine.table_events import EventVoided
 from handlog.recorder.demo import run_demo
 from handlog.recorder.service import Actor, Recorder
 from handlog.recorder.tournament_service import Tournaments, table_stream

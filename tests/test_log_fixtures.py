@@ -13,7 +13,7 @@ from click.testing import CliRunner
 from log_fixtures import GOLDEN_LOGS, import_log
 
 from handlog.engine import words
-from handlog.engine.events import ButtonPlaced, PlayerSeated
+from handlog.engine.table_events import ButtonPlaced, PlayerSeated
 from handlog.engine.tournament_events import SeatsDrawn, TableClosed
 from handlog.recorder.cli import cli
 from handlog.schema.codec import decode_event

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -325,8 +326,7 @@ def test_dropping_any_player_action_never_matches(hand: PhhHand) -> None:
         if action.code not in ("f", "cc", "cbr"):
             continue
         actions = hand.actions[:index] + hand.actions[index + 1:]
-        shortened = PhhHand(**{**{f: getattr(hand, f) for f in hand.__slots__},
-                               "actions": actions})
+        shortened = replace(hand, actions=actions)
         assert verify_hand(shortened).status != "match", action.text
 
 

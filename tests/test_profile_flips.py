@@ -39,7 +39,6 @@ from handlog.engine.commands import (
 )
 from handlog.engine.entries import rebuy
 from handlog.engine.errors import RuleViolation
-from handlog.engine.events import ButtonPlaced, PlayerLeft, PlayerSeated, TableOpened
 from handlog.engine.hand import (
     BETTING,
     BOARD,
@@ -55,6 +54,7 @@ from handlog.engine.hand import (
 from handlog.engine.profiles import PROFILES, get_profile, parameter_names, room_profile_ref
 from handlog.engine.structure import Structure, payouts_for
 from handlog.engine.table import Level, apply_table, open_table, plan_hand
+from handlog.engine.table_events import ButtonPlaced, PlayerLeft, PlayerSeated, TableOpened
 from handlog.engine.tournament import (
     Bust,
     TournamentState,

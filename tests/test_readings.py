@@ -23,7 +23,7 @@ from handlog.engine.commands import (
     ShowCards,
 )
 from handlog.engine.errors import RuleViolation
-from handlog.engine.events import ButtonPlaced, HandStarted, PlayerLeft, PlayerSeated, TableOpened
+from handlog.engine.events import HandStarted
 from handlog.engine.hand import (
     BETTING,
     BOARD,
@@ -40,6 +40,7 @@ from handlog.engine.hand import (
 from handlog.engine.profiles import get_profile, profile_digest, room_profile_ref
 from handlog.engine.structure import payouts_for, place_amounts
 from handlog.engine.table import Level, TableState, apply_table, open_table, plan_hand
+from handlog.engine.table_events import ButtonPlaced, PlayerLeft, PlayerSeated, TableOpened
 from handlog.recorder.structure import load_structure
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"

@@ -12,11 +12,12 @@ from click.testing import CliRunner
 from handlog.engine import HANDLOG_VERSION, profiles
 from handlog.engine import commands as hc
 from handlog.engine import table_decide as deciding_module
-from handlog.engine.events import HandKilled, HandStarted, TableOpened
+from handlog.engine.events import HandKilled, HandStarted
 from handlog.engine.hand import legal_actions
 from handlog.engine.profiles import PROFILES, TDA, profile_digest
 from handlog.engine.table import Level
 from handlog.engine.table_commands import OpenTable, PlaceButton, SeatPlayer, StartHand
+from handlog.engine.table_events import TableOpened
 from handlog.recorder.cli import cli
 from handlog.recorder.service import Actor, Recorder
 from handlog.replay.fold import DIFFERS_UNDER_TODAYS_RULES, OTHER_RULES

@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 from handlog.engine import commands as hc
 from handlog.engine.cards import parse_cards
 from handlog.engine.errors import RuleViolation
-from handlog.engine.events import HandStarted, PotAwarded, PotCarried
+from handlog.engine.events import HandStarted, PotAwarded
 from handlog.engine.hand import legal_actions
 from handlog.engine.table import Level
 from handlog.engine.table_commands import (
@@ -28,6 +28,7 @@ from handlog.engine.table_commands import (
     StartHand,
     Undo,
 )
+from handlog.engine.table_events import PotCarried
 from handlog.recorder.cli import cli
 from handlog.recorder.demo import run_demo
 from handlog.recorder.service import Actor, Recorder

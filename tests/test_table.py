@@ -6,9 +6,9 @@ import pytest
 
 from handlog.engine.commands import CheckCall, DeclareMisdeal, Fold
 from handlog.engine.errors import RuleViolation
-from handlog.engine.events import ButtonPlaced, PlayerLeft, PlayerSeated, TableOpened
 from handlog.engine.hand import HandSetup, begin, decide, legal_actions
 from handlog.engine.table import Level, TableState, apply_table, open_table, plan_hand
+from handlog.engine.table_events import ButtonPlaced, PlayerLeft, PlayerSeated, TableOpened
 
 LEVEL = Level(50, 100)
 

@@ -14,8 +14,8 @@ from test_tournament import Log, example, started
 from handlog.engine.breaking import break_table, due_big_blind, table_to_break
 from handlog.engine.cards import FULL_DECK, card_text
 from handlog.engine.errors import RuleViolation
-from handlog.engine.events import ButtonPlaced, PlayerSeated, TableOpened
 from handlog.engine.table import Level, apply_table, open_table, plan_hand
+from handlog.engine.table_events import ButtonPlaced, PlayerSeated, TableOpened
 from handlog.engine.tournament import Bust, eliminate
 from handlog.engine.tournament_events import ButtonDrawn, PlayerMoved, SeatsDrawn, TableClosed
 

@@ -6,7 +6,6 @@ from __future__ import annotations
 import pytest
 
 from handlog.engine.errors import RuleViolation
-from handlog.engine.events import PlayerLeft, PlayerSeated
 from handlog.engine.table import TableState, table_opened
 from handlog.engine.table_commands import RemovePlayer, SeatPlayer
 from handlog.engine.table_decide import (
@@ -17,6 +16,7 @@ from handlog.engine.table_decide import (
     needs,
     settles,
 )
+from handlog.engine.table_events import PlayerLeft, PlayerSeated
 
 STREAM = "table-cup-2"
 

@@ -726,8 +726,8 @@ def test_apply_needs_the_tournament_first() -> None:
 
 def test_tournament_stakes_play_a_hand_at_the_table() -> None:
     """A level's stakes go straight into the table's hand plan."""
-    from handlog.engine.events import ButtonPlaced, PlayerSeated, TableOpened
     from handlog.engine.table import apply_table, open_table
+    from handlog.engine.table_events import ButtonPlaced, PlayerSeated, TableOpened
 
     log = started(example("tda-demo"), 3, tables=("A",))
     run_to_level(log, 4)
