@@ -389,6 +389,7 @@ def test_a_witness_that_is_down_delays_nothing_and_is_retried(db_url: str,
         Tournaments(recorder).ruling(summary.tournament, "tda-1", "chips counted",
                                      Actor("director", "director"))
         elapsed = time.monotonic() - started
+        signer.flush()  # signed at once on the signer's thread, and handed to the witnesses
         size = store.tree_head().size
         latest = latest_checkpoint(store)
         assert latest is not None and latest.checkpoint.size == size
