@@ -65,7 +65,7 @@ from handlog.recorder.cli_serve import server_runtime
 from handlog.recorder.demo import run_demo
 from handlog.recorder.service import Recorder
 from handlog.recorder.signing import Checkpointer
-from handlog.recorder.witness_client import WitnessClient, to_witnesses
+from handlog.recorder.witness_client import CosignatureWriter, WitnessClient, to_witnesses
 from handlog.schema.checkpoint import (
     SigningKey,
     StoredCheckpoint,
@@ -125,7 +125,8 @@ def record(folder: Path, hands: int, witnessed: bool, urls: list[str]
         clients: list[WitnessClient] = []
         signer: Checkpointer | None = None
         if witnessed:
-            clients = [WitnessClient(u, k.verifier, store, folder / "cosigned")
+            writer = CosignatureWriter(store, len(urls))  # as witness_clients() makes them
+            clients = [WitnessClient(u, k.verifier, store, folder / "cosigned", writer)
                        for u, k in zip(urls, WITNESSES, strict=True)]
             signer = Checkpointer(store, ROOM, 60.0, after=to_witnesses(clients))
             recorder.signer = signer
