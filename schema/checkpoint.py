@@ -355,10 +355,9 @@ def record_cosignatures(store: EventStore,
     """Keep witnesses' cosignature lines, each (checkpoint number, witness, line, time),
     beside their stored checkpoints in one transaction; how many were new."""
     with store.connection(write=True) as connection:
-        kept = set(connection.execute(
+        kept = {(int(number), str(witness)) for number, witness in connection.execute(
             sa.select(cosignatures_table.c.checkpoint_id, cosignatures_table.c.witness).where(
-                cosignatures_table.c.checkpoint_id.in_({number for number, *_ in rows}))
-        ).tuples())
+                cosignatures_table.c.checkpoint_id.in_({number for number, *_ in rows})))}
         new = {}
         for number, witness, line, cosigned_at in rows:
             if (number, witness) not in kept:
