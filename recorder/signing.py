@@ -152,15 +152,15 @@ class Checkpointer:
         """Sign now what is asked or due (a closing server, the end of a demo): once it
         returns, every event appended before it is covered."""
         with self._wake:
-            if self._closed:
-                if self._behind():
-                    self.sign("delay_elapsed")
+            if not self._closed:
+                if self._due is not None:
+                    self._due = 0.0
+                    self._wake.notify_all()
+                self._wake.wait_for(lambda: not self._reasons and not self._signing and (
+                    self._due is None or self._due > time.monotonic()))
                 return
-            if self._due is not None:
-                self._due = 0.0
-                self._wake.notify_all()
-            self._wake.wait_for(lambda: not self._reasons and not self._signing and (
-                self._due is None or self._due > time.monotonic()))
+        if self._behind():  # (the thread stopped: signed here)
+            self.sign("delay_elapsed")
 
     def close(self) -> None:
         """Sign what was asked at once (not what only the delay waits for: `flush`), then
