@@ -158,11 +158,14 @@ def main() -> None:
         room.write_text(ROOM.verifier.text() + "\n")
         for key in WITNESSES:
             # Each witness is `handlog witness serve` in a process of its own, as on the
-            # league's machine: its signature checks do not share this interpreter's lock.
+            # league's machine: its signature checks do not share this interpreter's lock;
+            # and at the lowest priority, since its CPU is the league's, not the room's (on
+            # this machine it would otherwise take the room's cores when a checkpoint comes).
             key_file = folder / f"{key.name.split('/')[0]}.key"
             key_file.write_text(key.text() + "\n")
             server = subprocess.Popen(
-                [sys.executable, "-m", "handlog.recorder.cli", "witness", "serve", "--key",
+                ["nice", "-n", "19", sys.executable, "-m", "handlog.recorder.cli", "witness",
+                 "serve", "--key",
                  str(key_file), "--state", str(folder / f"{key.name.split('/')[0]}.json"),
                  "--log", str(room), "--port", "0"], stdout=subprocess.PIPE, text=True)
             assert server.stdout is not None

@@ -1,9 +1,11 @@
 """The room's side of witnessing: each checkpoint the room signs is posted to every witness
 (`handlog serve --witness URL=KEYFILE`) from a thread of its own, so a tap never waits for a
 witness; a witness that is down is retried (1 s, doubling up to a minute) with the newest
-checkpoint. Each cosigned checkpoint (the room's note with the witness's cosignature under it)
-is kept in `<folder>/<witness>/<size>.checkpoint`, for `handlog log verify --checkpoint ...
---witness-key ... --min-witnesses N` and the archive."""
+checkpoint. The cosignatures are stored in the database beside their checkpoint, the witnesses'
+answers to one checkpoint in one write (CosignatureWriter). Each cosigned checkpoint (the
+room's note with the witness's cosignature under it) is also kept in
+`<folder>/<witness>/<size>.checkpoint`, for `handlog log verify --checkpoint ... --witness-key
+... --min-witnesses N` and the archive."""
 
 from __future__ import annotations
 
