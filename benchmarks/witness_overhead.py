@@ -75,6 +75,7 @@ from handlog.schema.checkpoint import (
 from handlog.schema.cosignature import WitnessSigningKey
 from handlog.schema.store import EventStore, open_store, upgrade_database
 
+WAYS = ("bare", "before", "after")
 ROOM = SigningKey("casino.example/poker-room", bytes(range(32)))
 WITNESSES = (WitnessSigningKey("league.example/w1", bytes(range(1, 33))),
              WitnessSigningKey("players.example/w2", bytes(range(2, 34))))
@@ -113,9 +114,9 @@ def timed(write: Callable[..., Any], samples: list[float],
     return wrapper
 
 
-def record(folder: Path, hands: int, witnessed: bool, urls: list[str]
+def record(folder: Path, hands: int, way: str, urls: list[str]
            ) -> tuple[list[float], list[float], int, int]:
-    url = f"sqlite:///{folder / ('after.db' if witnessed else 'before.db')}"
+    url = f"sqlite:///{folder / f'{way}.db'}"
     upgrade_database(url)
     samples: list[float] = []
     cpu: list[float] = []
@@ -124,13 +125,13 @@ def record(folder: Path, hands: int, witnessed: bool, urls: list[str]
         recorder._write = timed(recorder._write, samples, cpu)  # type: ignore[method-assign]
         clients: list[WitnessClient] = []
         signer: Checkpointer | None = None
-        if witnessed:
+        if way == "after":
             writer = CosignatureWriter(store, len(urls))  # as witness_clients() makes them
             clients = [WitnessClient(u, k.verifier, store, folder / "cosigned", writer)
                        for u, k in zip(urls, WITNESSES, strict=True)]
             signer = Checkpointer(store, ROOM, 60.0, after=to_witnesses(clients))
             recorder.signer = signer
-        else:
+        elif way == "before":
             recorder.signer = Before(store)
         run_demo(recorder, players=9, tables=1, seed=5, hands=hands)
         if signer is not None:
@@ -174,21 +175,20 @@ def main() -> None:
                 raise SystemExit(f"the witness did not start: {line!r}")
             servers.append(server)
             urls.append(line.split()[-1].removesuffix("/add-checkpoint"))
-        ways: dict[str, list[float]] = {"before": [], "after": []}
-        cpus: dict[str, list[float]] = {"before": [], "after": []}
-        counts = {"before": [0, 0], "after": [0, 0]}
-        # per round: after/before of the wall time's p50 and p99 and the CPU time's p50
-        ratios: list[tuple[float, float, float]] = []
+        ways: dict[str, list[float]] = {way: [] for way in WAYS}
+        cpus: dict[str, list[float]] = {way: [] for way in WAYS}
+        counts = {way: [0, 0] for way in WAYS}
+        # per round and peer: after/peer of the wall time's p50 and p99 and the CPU's p50
+        ratios: dict[str, list[tuple[float, float, float]]] = {"before": [], "bare": []}
         for number in range(options.rounds):
             figures: dict[str, tuple[float, float, float]] = {}
-            # ABBA: the order alternates, so a machine that gets busier or quieter over the
-            # run weighs on both ways alike.
-            for way in ("before", "after") if number % 2 == 0 else ("after", "before"):
+            # ABC CBA: the order alternates, so a machine that gets busier or quieter over
+            # the run weighs on every way alike.
+            for way in WAYS if number % 2 == 0 else WAYS[::-1]:
                 # The witnesses' state is per origin: start each "after" run from nothing.
                 for path in folder.glob("*.json"):
                     path.unlink()
-                samples, cpu, signed, cosigned = record(folder, options.hands,
-                                                        way == "after", urls)
+                samples, cpu, signed, cosigned = record(folder, options.hands, way, urls)
                 ways[way] += samples
                 cpus[way] += cpu
                 figures[way] = (quantile(samples, 0.5), quantile(samples, 0.99),
@@ -197,8 +197,10 @@ def main() -> None:
                 counts[way][1] += cosigned
                 for path in (folder / "cosigned").rglob("*.checkpoint"):
                     path.unlink()
-            a, b = figures["after"], figures["before"]
-            ratios.append((a[0] / b[0], a[1] / b[1], a[2] / b[2]))
+            a = figures["after"]
+            for peer, kept in ratios.items():
+                b = figures[peer]
+                kept.append((a[0] / b[0], a[1] / b[1], a[2] / b[2]))
         for server in servers:
             server.terminate()
             server.wait(timeout=30)
@@ -208,17 +210,17 @@ def main() -> None:
               f"{quantile(cpus[way], 0.5) * 1000:.3f} ms p99 "
               f"{quantile(cpus[way], 0.99) * 1000:.3f} ms  ({counts[way][0]} checkpoints "
               f"signed, {counts[way][1]} cosignatures stored)")
-    before, after = ways["before"], ways["after"]
-    print(f"after/before, all taps pooled: p50 "
-          f"{quantile(after, 0.5) / quantile(before, 0.5):.3f}  "
-          f"p99 {quantile(after, 0.99) / quantile(before, 0.99):.3f}")
-    print(f"after/before, the tapping thread's CPU time pooled: p50 "
-          f"{quantile(cpus['after'], 0.5) / quantile(cpus['before'], 0.5):.3f}  p99 "
-          f"{quantile(cpus['after'], 0.99) / quantile(cpus['before'], 0.99):.3f}")
-    for name, k in (("p50", 0), ("p99", 1), ("CPU p50", 2)):
-        print(f"after/before, median of the {len(ratios)} rounds' ratios, {name}: "
-              f"{statistics.median(r[k] for r in ratios):.3f}  (each round: "
-              + ", ".join(f"{r[k]:.2f}" for r in ratios) + ")")
+    after = ways["after"]
+    for peer, kept in ratios.items():
+        print(f"after/{peer}, all taps pooled: p50 "
+              f"{quantile(after, 0.5) / quantile(ways[peer], 0.5):.3f}  "
+              f"p99 {quantile(after, 0.99) / quantile(ways[peer], 0.99):.3f};  the tapping "
+              f"thread's CPU: p50 {quantile(cpus['after'], 0.5) / quantile(cpus[peer], 0.5):.3f}"
+              f"  p99 {quantile(cpus['after'], 0.99) / quantile(cpus[peer], 0.99):.3f}")
+        for name, k in (("p50", 0), ("p99", 1), ("CPU p50", 2)):
+            print(f"after/{peer}, median of the {len(kept)} rounds' ratios, {name}: "
+                  f"{statistics.median(r[k] for r in kept):.3f}  (each round: "
+                  + ", ".join(f"{r[k]:.2f}" for r in kept) + ")")
 
 
 def quantile(values: list[float], q: float) -> float:
