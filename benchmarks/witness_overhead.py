@@ -66,10 +66,15 @@ the tapping thread's CPU p50 after/before 1.034 (rounds' median 1.035), after/ba
 p99 66.1 / 88.2 / 114.1 ms, after/before pooled 1.29 (rounds' median 1.19, rounds 0.79 to
 2.56), after/bare 1.73 (1.31, rounds 0.80 to 3.28). An earlier run of the same code under a
 load of 7 to 15 (before the bare way was added): after/before p50 0.958 pooled (rounds'
-median 0.82), p99 0.48 (0.83), CPU p50 0.915. Within the 5% goal at p50 in both runs, by
-wall and by CPU; the p99 ratio swings from 0.48 to 1.29 between two runs of the same code
-at this load, so this machine can neither show nor refute the goal at p99 (a tap is 25
-times slower here than on a quiet machine). To be measured again on a quiet machine.
+median 0.82), p99 0.48 (0.83), CPU p50 0.915. A third run, load 14 falling to 6,
+`--rounds 6` (4,230 taps a way): p50 bare 12.32, before 11.95, after 10.25 ms, p99 52.5 /
+51.2 / 49.7 ms; after/before pooled p50 0.858, p99 0.970 (rounds' medians 0.849, 1.014;
+p99 rounds 0.53 to 1.81), after/bare p50 0.832, p99 0.947 (0.897, 0.931); CPU p50
+after/before 0.919, after/bare 0.890. Within the 5% goal at p50 in all three runs, by wall
+and by CPU (after at or below its peers); the p99 ratio swings from 0.48 to 1.29 between
+runs of the same code at this load (after/bare 0.95 to 1.73), so this machine can neither
+show nor refute the goal at p99 (a tap is 20 to 25 times slower here than on a quiet
+machine). To be measured again on a quiet machine.
 """
 
 from __future__ import annotations
