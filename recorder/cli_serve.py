@@ -9,6 +9,7 @@ of `--forwarded-allow-ips` (default: none).
 
 from __future__ import annotations
 
+import atexit
 import contextlib
 import gc
 import json
@@ -250,7 +251,8 @@ def serve(db_url: str | None, host: str, port: int, director_pin: str | None,
     with user_errors():
         key = signing_key(key_path, origin)
     clients = witness_clients(witnesses, store, key_path.parent / "cosigned")
-    sign_checkpoints(recorder, store, key, checkpoint_delay, after=to_witnesses(clients))
+    signer = sign_checkpoints(recorder, store, key, checkpoint_delay,
+                              after=to_witnesses(clients))
     director_key = director_key_file or key_path.parent / DIRECTOR_KEY_FILE
     created = ""
     if not no_demo and not Tournaments(recorder).tournaments():
@@ -305,6 +307,8 @@ def serve(db_url: str | None, host: str, port: int, director_pin: str | None,
         return
     uvicorn.Server(server_config(app, host, port, forwarded_allow_ips=forwarded_allow_ips,
                                  certfile=certfile, keyfile=keyfile)).run()
+    signer.flush()  # the last event covered before leaving
+    signer.close()
     store.close()
 
 
@@ -341,7 +345,8 @@ def worker_app() -> Any:
     recorder = Recorder(store)
     key = signing_key(Path(config["key"]), config["origin"])
     clients = witness_clients(config["witnesses"], store, Path(config["key"]).parent / "cosigned")
-    sign_checkpoints(recorder, store, key, config["delay"], after=to_witnesses(clients))
+    signer = sign_checkpoints(recorder, store, key, config["delay"], after=to_witnesses(clients))
+    atexit.register(signer.flush)  # (before the signer's own close: the last event covered)
     auth = Auth(director_pin=config["pin"], secret=config["secret"].encode(),
                 idle_seconds=config["idle_seconds"])
     return create_app(recorder, auth=auth, signing_key=key, allowed_hosts=config["hosts"],

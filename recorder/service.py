@@ -8,13 +8,12 @@ touches in one transaction (a hand's end at a tournament table with its settleme
 
 from __future__ import annotations
 
-import logging
 import threading
 import uuid
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, Protocol
 
 from handlog.engine.errors import RuleViolation
 from handlog.engine.table import TableState
@@ -25,6 +24,7 @@ from handlog.replay.decide import decide, needs_whole_past, state_after
 from handlog.replay.fold import TableFold
 from handlog.replay.incremental import LiveTable
 from handlog.replay.repository import SNAPSHOT_EVERY, Repository, TableKind
+from handlog.schema.checkpoint import StoredCheckpoint
 from handlog.schema.codec import encode_event
 from handlog.schema.errors import ConcurrencyConflict, DuplicateEventConflict
 from handlog.schema.store import EventStore, NewEvent, StoredBefore, StoredEvent
@@ -44,7 +44,6 @@ class Actor:
 
 
 SYSTEM = Actor("handlog", "system", "server")
-_log = logging.getLogger(__name__)
 
 
 # Ids looked up at once for a retry: a command's first event and the ones derived from it.
@@ -111,11 +110,9 @@ class Recorder:
     _streams: dict[str, _Stream] = field(default_factory=dict)
     _streams_lock: threading.Lock = field(default_factory=threading.Lock)
     _listeners: list[Callable[[str, int], None]] = field(default_factory=list)
-    checkpoint: Callable[[str], object] | None = None
-    """Signs a checkpoint of the log, given why (recorder/signing.py sets it for a server)."""
-    unsigned: Callable[[], object] | None = None
-    """Told of an append that needs no checkpoint at once (recorder/signing.py: one is signed
-    within the room's delay)."""
+    signer: CheckpointSigner | None = None
+    """Signs the log's checkpoints (recorder/signing.py sets it for a server); told of every
+    append, it never makes a tap wait for a signature."""
     _appended: list[Callable[[Sequence[StoredEvent]], None]] = field(default_factory=list)
     snapshot_every: int = SNAPSHOT_EVERY
     """Events between two stored snapshots of a table (0: none kept or read; each table
@@ -521,10 +518,12 @@ class Recorder:
         finally:
             for entry in reversed(entries):
                 entry.lock.release()
-        if self.checkpoint is not None:
+        if self.signer is not None:
             reason = _checkpoint_reason(every)
-            if (reason is None or not self._signed(reason)) and self.unsigned is not None:
-                self.unsigned()
+            if reason is None:
+                self.signer.unsigned()
+            else:
+                self.signer.soon(reason)
         for events in stored:
             for listener in list(self._listeners):
                 listener(events[-1].stream_id, events[-1].version)
@@ -544,17 +543,6 @@ class Recorder:
         entry.version = max(entry.version, stored[-1].version)
         if live is not None and live.version < entry.version:
             entry.stale = True
-
-    def _signed(self, reason: str) -> bool:
-        """Sign a checkpoint now; False when that failed (the events are recorded: the tap is
-        answered, and the tail is signed within the room's delay instead)."""
-        assert self.checkpoint is not None
-        try:
-            self.checkpoint(reason)
-        except Exception as error:  # noqa: BLE001 - whatever the signer's fault
-            _log.warning("checkpoint after %s not signed now: %s", reason, error)
-            return False
-        return True
 
     def recorded(self, stream: str, event_id: uuid.UUID) -> Recorded | None:
         """What was recorded in `stream` under `event_id` (with the events derived from it), as
@@ -630,10 +618,19 @@ def _warned(recorded: Recorded, warning: dict[str, Any]) -> Recorded:
 
 
 def _checkpoint_reason(stored: Sequence[StoredEvent]) -> str | None:
-    """Why a checkpoint is signed after these events: the weightiest of them (the finish over
-    the prizes recorded with it, a table closing over a level starting)."""
-    kinds = {e.type for e in stored}
-    return next((kind for kind in CHECKPOINT_PRIORITY if kind in kinds), None)
+    """Why a checkpoint is signed at once after these events, if one is: the weightiest of
+    them (the finish over the prizes recorded with it, a table closing over a level
+    starting)."""
+    if all(e.type not in _AT_ONCE for e in stored):
+        return None
+    return weightiest({e.type for e in stored})
+
+
+def weightiest(reasons: Iterable[str]) -> str:
+    """The reason of CHECKPOINT_PRIORITY that comes first among `reasons` (else any of them:
+    one signed on demand, or when the delay elapsed)."""
+    given = set(reasons)
+    return next((kind for kind in CHECKPOINT_PRIORITY if kind in given), None) or min(given)
 
 
 CHECKPOINT_PRIORITY = ("tournament_finished", "table_closed", "break_started", "level_started",
@@ -642,3 +639,19 @@ CHECKPOINT_PRIORITY = ("tournament_finished", "table_closed", "break_started", "
                        "stack_corrected", "hand_voided")
 """Events after which a checkpoint is signed at once (every ruling, correction, award, deal
 and payout among them); after any other, one is signed within the room's delay."""
+_AT_ONCE = frozenset(CHECKPOINT_PRIORITY)
+
+
+class CheckpointSigner(Protocol):
+    """What signs the room's checkpoints (recorder/signing.py's Checkpointer)."""
+
+    def soon(self, reason: str) -> None:
+        """A checkpoint is due at once (`reason`: the weightiest event appended): signed by
+        the signer's own thread within milliseconds; the caller does not wait for it."""
+
+    def unsigned(self) -> None:
+        """An append that needs no checkpoint at once: one is signed within the room's
+        delay."""
+
+    def sign(self, reason: str) -> StoredCheckpoint:
+        """A checkpoint signed now (the director's, a sign-off's): the caller waits for it."""

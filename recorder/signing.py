@@ -10,16 +10,18 @@ is the origin of every checkpoint, so it never changes with the machine.
 
 from __future__ import annotations
 
+import atexit
 import os
 import re
 import socket
 import threading
+import time
 from collections.abc import Callable
 from pathlib import Path
 
 import click
 
-from handlog.recorder.service import Recorder
+from handlog.recorder.service import Recorder, weightiest
 from handlog.schema.checkpoint import (
     SigningKey,
     StoredCheckpoint,
@@ -61,10 +63,13 @@ DEFAULT_DELAY_SECONDS = 60.0
 
 
 class Checkpointer:
-    """Signs a checkpoint at once after a level, break, table closing, finish, ruling,
-    correction, award, deal or payout, and at most `delay` seconds after any other append
-    (one timer at a time, on its own thread: a tap never waits for it). `after` is told of
-    each checkpoint signed (the witnesses are sent it from there)."""
+    """Signs the room's checkpoints on a thread of its own, so that a tap never waits for a
+    signature: at once (within milliseconds of the answer) after a level, break, table
+    closing, finish, ruling, correction, award, deal or payout, and at most `delay` seconds
+    after any other append. Requests that pile up while it signs are covered by one
+    checkpoint, named after the weightiest of them. A checkpoint that cannot be signed is
+    tried again within the delay. `after` is told of each checkpoint signed (the witnesses
+    are sent it from there)."""
 
     def __init__(self, store: EventStore, key: SigningKey,
                  delay: float = DEFAULT_DELAY_SECONDS,
@@ -73,51 +78,99 @@ class Checkpointer:
         self.key = key
         self.delay = delay
         self.after = after
-        self._lock = threading.Lock()
-        self._timer: threading.Timer | None = None
+        self._wake = threading.Condition()
+        self._reasons: set[str] = set()  # asked for at once, not signed yet
+        self._due: float | None = None  # when the delayed one is due (time.monotonic())
+        self._signing = False
+        self._closed = False
+        self._thread = threading.Thread(target=self._run, name="checkpoints", daemon=True)
+        self._thread.start()
+        atexit.register(self.close)  # what was asked at once is signed before the exit
+
+    def soon(self, reason: str) -> None:
+        with self._wake:
+            self._reasons.add(reason)
+            self._wake.notify_all()
+
+    def unsigned(self) -> None:
+        if self._due is not None:  # one is due already: a tap's whole cost, with no lock
+            return
+        with self._wake:
+            if self._due is None:
+                self._due = time.monotonic() + self.delay
+                self._wake.notify_all()
 
     def sign(self, reason: str) -> StoredCheckpoint:
-        with self._lock:
-            if self._timer is not None:
-                self._timer.cancel()
-                self._timer = None
+        with self._wake:
+            self._due = None  # this one covers what the delay waited for
         taken = record_checkpoint(self.store, self.key, reason)
         if self.after is not None:
             self.after(taken)
         return taken
 
-    def unsigned(self) -> None:
-        with self._lock:
-            if self._timer is not None:
-                return
-            self._timer = threading.Timer(self.delay, self._elapsed)
-            self._timer.daemon = True
-            self._timer.start()
+    def _run(self) -> None:
+        while True:
+            with self._wake:
+                reason = self._next()
+                while reason is None:
+                    if self._closed:
+                        return
+                    self._wake.wait(None if self._due is None
+                                    else max(0.0, self._due - time.monotonic()))
+                    reason = self._next()
+                self._signing = True
+            try:
+                if reason != "delay_elapsed" or self._behind():
+                    self.sign(reason)
+            except Exception as exc:  # noqa: BLE001 - this thread has no caller to raise to
+                click.echo(f"the checkpoint after {reason} could not be signed now (tried "
+                           f"again within {self.delay:g} s): {exc}", err=True)
+                with self._wake:
+                    self._due = time.monotonic() + self.delay
+            finally:
+                with self._wake:
+                    self._signing = False
+                    self._wake.notify_all()
 
-    def _elapsed(self) -> None:
-        with self._lock:
-            self._timer = None
-        try:
-            head = self.store.tree_head()
-            latest = latest_checkpoint(self.store)
-            if latest is None or latest.checkpoint.size < head.size:
-                self.sign("delay_elapsed")
-        except Exception as exc:  # noqa: BLE001 - a timer thread has no caller to raise to
-            click.echo(f"the delayed checkpoint could not be signed: {exc}", err=True)
+    def _next(self) -> str | None:
+        """What to sign now, taken from what was asked (the lock held)."""
+        if self._reasons:
+            reason = weightiest(self._reasons)
+            self._reasons.clear()
+            self._due = None
+            return reason
+        if self._due is not None and self._due <= time.monotonic():
+            self._due = None
+            return "delay_elapsed"
+        return None
+
+    def _behind(self) -> bool:
+        latest = latest_checkpoint(self.store)
+        return latest is None or latest.checkpoint.size < self.store.tree_head().size
 
     def flush(self) -> None:
-        """Sign now what the timer would sign (a closing server, the end of a demo)."""
-        with self._lock:
-            timer, self._timer = self._timer, None
-        if timer is not None:
-            timer.cancel()
-            self._elapsed()
+        """Sign now what is asked or due (a closing server, the end of a demo): once it
+        returns, every event appended before it is covered."""
+        with self._wake:
+            if not self._closed:
+                if self._due is not None:
+                    self._due = 0.0
+                    self._wake.notify_all()
+                self._wake.wait_for(lambda: not self._reasons and not self._signing and (
+                    self._due is None or self._due > time.monotonic()))
+                return
+        if self._behind():  # (the thread stopped: signed here)
+            self.sign("delay_elapsed")
 
     def close(self) -> None:
-        with self._lock:
-            if self._timer is not None:
-                self._timer.cancel()
-                self._timer = None
+        """Sign what was asked at once (not what only the delay waits for: `flush`), then
+        stop the thread."""
+        with self._wake:
+            self._closed = True
+            self._wake.notify_all()
+        if threading.current_thread() is not self._thread:
+            self._thread.join()
+        atexit.unregister(self.close)
 
 
 def sign_checkpoints(recorder: Recorder, store: EventStore, key: SigningKey,
@@ -127,8 +180,7 @@ def sign_checkpoints(recorder: Recorder, store: EventStore, key: SigningKey,
     table closing, the end of a tournament, a ruling, a correction, an award, a deal or a
     payout, and within `delay` seconds of any other append."""
     signer = Checkpointer(store, key, delay, after)
-    recorder.checkpoint = signer.sign
-    recorder.unsigned = signer.unsigned
+    recorder.signer = signer
     return signer
 
 

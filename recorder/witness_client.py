@@ -1,9 +1,11 @@
 """The room's side of witnessing: each checkpoint the room signs is posted to every witness
 (`handlog serve --witness URL=KEYFILE`) from a thread of its own, so a tap never waits for a
 witness; a witness that is down is retried (1 s, doubling up to a minute) with the newest
-checkpoint. Each cosigned checkpoint (the room's note with the witness's cosignature under it)
-is kept in `<folder>/<witness>/<size>.checkpoint`, for `handlog log verify --checkpoint ...
---witness-key ... --min-witnesses N` and the archive."""
+checkpoint. The cosignatures are stored in the database beside their checkpoint, the witnesses'
+answers to one checkpoint in one write (CosignatureWriter). Each cosigned checkpoint (the
+room's note with the witness's cosignature under it) is also kept in
+`<folder>/<witness>/<size>.checkpoint`, for `handlog log verify --checkpoint ... --witness-key
+... --min-witnesses N` and the archive."""
 
 from __future__ import annotations
 
@@ -12,12 +14,13 @@ import urllib.error
 import urllib.request
 from collections.abc import Callable
 from dataclasses import dataclass
+from datetime import datetime
 from pathlib import Path
 
 import click
 
 from handlog.recorder.witness import cosigned, make_request
-from handlog.schema.checkpoint import CheckpointError, StoredCheckpoint, record_cosignature
+from handlog.schema.checkpoint import CheckpointError, StoredCheckpoint, record_cosignatures
 from handlog.schema.cosignature import WitnessKey, parse_witness_key, verify_cosignatures
 from handlog.schema.errors import HandlogError
 from handlog.schema.proof import ProofError, consistency_path
@@ -25,6 +28,7 @@ from handlog.schema.store import EventStore
 
 TIMEOUT_SECONDS = 10.0
 MAX_BACKOFF_SECONDS = 60.0
+LINGER_SECONDS = 0.05
 
 
 @dataclass
@@ -35,12 +39,66 @@ class WitnessStatus:
     error: str = ""
 
 
+class CosignatureWriter:
+    """The witnesses' cosignatures into the database, those that come back together in one
+    transaction: each checkpoint is posted to every witness at once, so the first answer
+    waits a moment (LINGER_SECONDS at most) for the others' to come, and the taps share
+    SQLite's writer with one commit a checkpoint rather than one a witness."""
+
+    def __init__(self, store: EventStore, witnesses: int = 1) -> None:
+        self.store = store
+        self.witnesses = witnesses
+        self._wake = threading.Condition()
+        self._queued: list[_Cosigned] = []
+        self._writing = False
+
+    def keep(self, number: int, witness: str, line: str, cosigned_at: datetime) -> None:
+        """Stored once this returns (with what came meanwhile); raises what the write
+        raised."""
+        row = _Cosigned((number, witness, line, cosigned_at))
+        with self._wake:
+            self._queued.append(row)
+            self._wake.notify_all()
+            while self._writing and not row.done:
+                self._wake.wait()
+            if not row.done:  # this thread writes what is queued
+                self._writing = True
+                self._wake.wait_for(lambda: len(self._queued) >= self.witnesses,
+                                    LINGER_SECONDS)
+                batch, self._queued = self._queued, []
+        if row.done:
+            if row.error is not None:
+                raise row.error
+            return
+        error: Exception | None = None
+        try:
+            record_cosignatures(self.store, [r.values for r in batch])
+        except Exception as exc:  # noqa: BLE001 - each waiting client's answer
+            error = exc
+        with self._wake:
+            for written in batch:
+                written.done, written.error = True, error
+            self._writing = False
+            self._wake.notify_all()
+        if error is not None:
+            raise error
+
+
+@dataclass
+class _Cosigned:
+    values: tuple[int, str, str, datetime]
+    done: bool = False
+    error: Exception | None = None
+
+
 class WitnessClient:
-    def __init__(self, url: str, key: WitnessKey, store: EventStore, folder: Path) -> None:
+    def __init__(self, url: str, key: WitnessKey, store: EventStore, folder: Path,
+                 writer: CosignatureWriter | None = None) -> None:
         self.url = url.rstrip("/") + ("" if url.rstrip("/").endswith("/add-checkpoint")
                                       else "/add-checkpoint")
         self.key = key
         self.store = store
+        self.writer = writer or CosignatureWriter(store)
         self.folder = folder / "".join(c if c.isalnum() or c in ".-" else "_" for c in key.name)
         self.status = WitnessStatus(key.name)
         self._pending: StoredCheckpoint | None = None
@@ -131,8 +189,7 @@ class WitnessClient:
                     return False
                 line = next(x for x in text[len(checkpoint.text):].splitlines()
                             if verify_cosignatures(checkpoint.text + x + "\n", [self.key]))
-                record_cosignature(self.store, taken.number, self.key.name, line,
-                                   found[0].time)
+                self.writer.keep(taken.number, self.key.name, line, found[0].time)
             except (CheckpointError, HandlogError) as exc:
                 self.status.error = str(exc)
                 return False
@@ -148,6 +205,7 @@ def witness_clients(specs: list[str] | tuple[str, ...], store: EventStore,
                     folder: Path) -> list[WitnessClient]:
     """One client per `URL=KEYFILE`; click.UsageError naming a bad one."""
     clients = []
+    writer = CosignatureWriter(store, len(specs))
     for spec in specs:
         url, equals, key_file = spec.rpartition("=")
         if not equals or not url.startswith(("http://", "https://")):
@@ -157,7 +215,7 @@ def witness_clients(specs: list[str] | tuple[str, ...], store: EventStore,
             key = parse_witness_key(Path(key_file).read_text(encoding="utf-8"))
         except (OSError, UnicodeDecodeError, CheckpointError) as exc:
             raise click.UsageError(f"--witness {spec!r}: {exc}") from None
-        clients.append(WitnessClient(url, key, store, folder))
+        clients.append(WitnessClient(url, key, store, folder, writer))
     return clients
 
 

@@ -24,6 +24,7 @@ import base64
 import binascii
 import hashlib
 import os
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -346,15 +347,26 @@ def record_cosignature(store: EventStore, number: int, witness: str, line: str,
                        cosigned_at: datetime) -> bool:
     """Keep a witness's cosignature line beside stored checkpoint `number` (False: that
     witness's cosignature of it was kept already)."""
+    return record_cosignatures(store, [(number, witness, line, cosigned_at)]) == 1
+
+
+def record_cosignatures(store: EventStore,
+                        rows: Sequence[tuple[int, str, str, datetime]]) -> int:
+    """Keep witnesses' cosignature lines, each (checkpoint number, witness, line, time),
+    beside their stored checkpoints in one transaction; how many were new."""
     with store.connection(write=True) as connection:
-        if connection.execute(sa.select(cosignatures_table.c.witness).where(
-                cosignatures_table.c.checkpoint_id == number,
-                cosignatures_table.c.witness == witness)).first() is not None:
-            return False
-        connection.execute(sa.insert(cosignatures_table), {
-            "checkpoint_id": number, "witness": witness, "line": line.rstrip("\n"),
-            "cosigned_at": cosigned_at.astimezone(UTC)})
-    return True
+        kept = {(int(number), str(witness)) for number, witness in connection.execute(
+            sa.select(cosignatures_table.c.checkpoint_id, cosignatures_table.c.witness).where(
+                cosignatures_table.c.checkpoint_id.in_({number for number, *_ in rows})))}
+        new = {}
+        for number, witness, line, cosigned_at in rows:
+            if (number, witness) not in kept:
+                new[number, witness] = {
+                    "checkpoint_id": number, "witness": witness, "line": line.rstrip("\n"),
+                    "cosigned_at": cosigned_at.astimezone(UTC)}
+        if new:
+            connection.execute(sa.insert(cosignatures_table), list(new.values()))
+    return len(new)
 
 
 def _cosignatures(connection: sa.Connection, first: int = 0

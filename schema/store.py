@@ -38,7 +38,7 @@ import os
 import threading
 import uuid
 from collections.abc import Iterator, Mapping, Sequence
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager, nullcontext
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -855,8 +855,13 @@ class EventStore:
     @contextmanager
     def connection(self, write: bool = False) -> Iterator[Connection]:
         """A connection in a transaction, for schema/'s own modules (checkpoints, proofs):
-        `write=True` opens it for writing (SQLite: BEGIN IMMEDIATE)."""
-        with translate_errors(self._url, "write to" if write else "read"):
+        `write=True` opens it for writing (SQLite: BEGIN IMMEDIATE, after this process's
+        appends, whose writer slot it takes: a checkpoint or a cosignature waits for the
+        batch in flight in the process and the batch after it waits for it, instead of
+        either one finding SQLite's write lock taken and sleeping in its busy handler)."""
+        queued: AbstractContextManager[object] = (
+            self._writers if write and not self._postgresql else nullcontext())
+        with translate_errors(self._url, "write to" if write else "read"), queued:
             with self._engine.connect() as connection:
                 if write:
                     connection = connection.execution_options(**WRITE_OPTIONS)

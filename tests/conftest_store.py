@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 import sqlite3
+import time
 import uuid
 from collections.abc import Iterator
 from datetime import UTC, datetime
@@ -20,6 +21,7 @@ import pytest
 import sqlalchemy as sa
 from sqlalchemy.engine import make_url
 
+from handlog.schema.checkpoint import StoredCheckpoint, latest_checkpoint
 from handlog.schema.store import EventStore, NewEvent, open_store, upgrade_database
 
 POSTGRES_ENV = "HANDLOG_TEST_POSTGRES_URL"
@@ -132,3 +134,17 @@ def new_event(
 def new_events(count: int, start: int = 1) -> list[NewEvent]:
     """`count` events whose payloads name their intended version (start, start + 1...)."""
     return [new_event({"n": start + index}) for index in range(count)]
+
+
+def covered(store: EventStore, seconds: float = 10.0) -> StoredCheckpoint:
+    """The latest checkpoint once it covers the whole log: the signer's thread signs "at once"
+    within milliseconds of the tap's answer, so this polls for it, for `seconds` at most."""
+    deadline = time.monotonic() + seconds
+    while True:
+        latest = latest_checkpoint(store)
+        if latest is not None and latest.checkpoint.size == store.tree_head().size:
+            return latest
+        assert time.monotonic() < deadline, (
+            f"no checkpoint covered the {store.tree_head().size} events within {seconds} s "
+            f"(the latest: {latest.checkpoint.size if latest else None})")
+        time.sleep(0.01)

@@ -1,15 +1,18 @@
 """Checkpoints within a bounded delay: at once after a ruling, correction, award, deal or
-payout; within the room's delay after any other append; `handlog demo` signs as `serve`
+payout (on the signer's own thread, within milliseconds: the tap does not wait for it);
+within the room's delay after any other append; `handlog demo` signs as `serve`
 does, so its last event is covered; a signed time that runs backwards is a finding."""
 
 from __future__ import annotations
 
+import threading
 import time
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner, Result
-from conftest_store import new_events
+from conftest_store import covered, new_events
 
 from handlog.recorder.demo import run_demo
 from handlog.recorder.service import Actor, Recorder
@@ -40,31 +43,71 @@ def test_a_ruling_is_covered_by_a_checkpoint_at_once(db_url: str) -> None:
         signer = sign_checkpoints(recorder, store, ROOM, delay=3600)
         summary = run_demo(recorder, players=6, tables=1, seed=3, hands=4)
         Tournaments(recorder).ruling(summary.tournament, "tda-1", "chips counted", DIRECTOR)
-        latest = latest_checkpoint(store)
-        assert latest is not None and latest.reason == "ruling_recorded"
-        assert latest.checkpoint.size == store.tree_head().size
+        assert covered(store).reason == "ruling_recorded"
+        signer.close()
+
+
+def test_a_tap_never_waits_for_the_signature_and_piled_up_requests_share_one(
+        db_url: str) -> None:
+    """The signer is held inside its first checkpoint (its witnesses' hand-off blocked):
+    the rulings after it are answered at once, and the three asked for meanwhile are covered
+    by one checkpoint when it is free again."""
+    upgrade_database(db_url)
+    with open_store(db_url) as store:
+        recorder = Recorder(store)
+        summary = run_demo(recorder, players=6, tables=1, seed=3, hands=2)
+        release, held = threading.Event(), threading.Event()
+
+        def hand_off(_taken: object) -> None:
+            held.set()
+            release.wait(30)
+
+        signer = sign_checkpoints(recorder, store, ROOM, delay=3600, after=hand_off)
+        tournaments = Tournaments(recorder)
+        before = len(stored_checkpoints(store))
+        try:
+            started = time.monotonic()
+            tournaments.ruling(summary.tournament, "tda-1", "chips counted", DIRECTOR)
+            assert held.wait(10)
+            for _ in range(3):
+                tournaments.ruling(summary.tournament, "tda-1", "chips counted", DIRECTOR)
+            elapsed = time.monotonic() - started
+            assert len(stored_checkpoints(store)) == before + 1
+        finally:
+            release.set()
+        assert elapsed < 10, f"the rulings waited {elapsed:.1f} s for the signer"
+        assert covered(store).reason == "ruling_recorded"
+        assert len(stored_checkpoints(store)) == before + 2
         signer.close()
 
 
 def test_a_ruling_whose_checkpoint_cannot_be_signed_now_is_recorded_and_signed_later(
-        sqlite_url: str) -> None:
-    """The signer fails right after a ruling is appended (a full disk for the checkpoint's
-    row, a key file gone): the ruling is answered as recorded, not as an error, and the tail
-    is left to the room's delay."""
+        sqlite_url: str, capsys: pytest.CaptureFixture[str]) -> None:
+    """The checkpoint's row cannot be written right after a ruling is appended (a full disk
+    for that row, here a trigger that refuses it): the ruling is answered as recorded, and
+    the checkpoint is tried again within the room's delay."""
     upgrade_database(sqlite_url)
     with open_store(sqlite_url) as store:
         recorder = Recorder(store)
         summary = run_demo(recorder, players=6, tables=1, seed=3, hands=2)
-        left: list[str] = []
-
-        def failing(reason: str) -> None:
-            raise OSError(f"cannot write the checkpoint after {reason}")
-
-        recorder.checkpoint = failing
-        recorder.unsigned = lambda: left.append("unsigned")
+        with store.connection(write=True) as connection:
+            connection.exec_driver_sql(
+                "CREATE TRIGGER full_disk BEFORE INSERT ON log_checkpoints "
+                "BEGIN SELECT RAISE(ABORT, 'database or disk is full'); END")
+        signer = sign_checkpoints(recorder, store, ROOM, delay=0.2)
         before = store.tree_head().size
         Tournaments(recorder).ruling(summary.tournament, "tda-1", "chips counted", DIRECTOR)
-        assert store.tree_head().size == before + 1 and left == ["unsigned"]
+        assert store.tree_head().size == before + 1
+        deadline = time.monotonic() + 10
+        said = ""
+        while "could not be signed now" not in said and time.monotonic() < deadline:
+            said += capsys.readouterr().err
+            time.sleep(0.01)
+        assert "the checkpoint after ruling_recorded could not be signed now" in said
+        with store.connection(write=True) as connection:
+            connection.exec_driver_sql("DROP TRIGGER full_disk")
+        assert covered(store).reason == "delay_elapsed"
+        signer.close()
 
 
 def test_any_other_append_is_covered_within_the_delay(sqlite_url: str) -> None:
@@ -73,8 +116,7 @@ def test_any_other_append_is_covered_within_the_delay(sqlite_url: str) -> None:
         recorder = Recorder(store)
         signer = sign_checkpoints(recorder, store, ROOM, delay=0.05)
         store.append("table-1", 0, new_events(3))
-        assert recorder.unsigned is not None
-        recorder.unsigned()
+        signer.unsigned()
         deadline = time.monotonic() + 30
         while latest_checkpoint(store) is None and time.monotonic() < deadline:
             time.sleep(0.05)
@@ -119,7 +161,8 @@ def test_a_signed_time_that_runs_backwards_is_a_finding(sqlite_url: str, tmp_pat
 
 def test_a_ruling_recorded_through_the_api_is_covered_at_once(tmp_path: Path) -> None:
     """The director's ruling posted to the floor API, on a server that signs as `serve`
-    does: a checkpoint of the whole log is there when the answer comes back."""
+    does: a checkpoint of the whole log follows the answer within milliseconds (signed on
+    the signer's own thread, without waiting for the delay)."""
     from web_support import Client, make_app, make_recorder
 
     from handlog.recorder.floor import setup_demo
@@ -137,9 +180,7 @@ def test_a_ruling_recorded_through_the_api_is_covered_at_once(tmp_path: Path) ->
             json={"command": {"type": "ruling", "rule": "TDA 45",
                               "text": "verbal raise binding"}})
         assert response.status_code == 200, response.text
-        latest = latest_checkpoint(recorder.store)
-        assert latest is not None and latest.reason == "ruling_recorded"
-        assert latest.checkpoint.size == recorder.store.tree_head().size
+        assert covered(recorder.store).reason == "ruling_recorded"
     finally:
         signer.close()
         client.__exit__(None, None, None)

@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from click.testing import CliRunner, Result
-from conftest_store import new_events
+from conftest_store import covered, new_events
 from web_support import CSRF_HEADER, Client, make_app, make_recorder, open_table
 
 from handlog.recorder.demo import run_demo
@@ -144,8 +144,10 @@ def test_checkpoints_are_signed_at_each_level_break_table_close_and_the_finish(
     """A demo tournament played to a winner on a server that signs checkpoints."""
     recorder = make_recorder(tmp_path)
     key, _ = load_or_create_signing_key(tmp_path / "k", "room")
-    sign_checkpoints(recorder, recorder.store, key)
+    signer = sign_checkpoints(recorder, recorder.store, key)
     run_demo(recorder, players=12, tables=2, seed=5)
+    covered(recorder.store)  # (the finish's is signed on the signer's thread, just after)
+    signer.close()
     reasons = {c.reason for c in stored_checkpoints(recorder.store)}
     # The prizes are recorded with the finish (one transaction): its checkpoint holds them.
     assert {"level_started", "break_started", "table_closed", "tournament_finished"} <= reasons

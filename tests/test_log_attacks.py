@@ -18,7 +18,7 @@ from typing import Any
 
 import pytest
 from click.testing import CliRunner, Result
-from conftest_store import driver_connect
+from conftest_store import covered, driver_connect
 
 from handlog.recorder.demo import run_demo
 from handlog.recorder.service import Actor, Recorder
@@ -61,9 +61,10 @@ def room(db_url: str, tmp_path: Path) -> Room:
     key, _ = load_or_create_signing_key(key_path, "casino.example/poker-room")
     with open_store(db_url) as store:
         recorder = Recorder(store)
-        sign_checkpoints(recorder, store, key)
+        signer = sign_checkpoints(recorder, store, key)
         summary = run_demo(recorder, players=6, tables=1, seed=3, hands=6)
         Tournaments(recorder).ruling(summary.tournament, "tda-1", "chips counted", DIRECTOR)
+        signer.close()  # (the ruling's checkpoint signed, then the signer's thread stopped)
         table = next(h.stream_id for h in store.streams() if h.kind == "table")
     checkpoint = tmp_path / "posted.checkpoint"
     result = handlog("log", "checkpoint", "--db", db_url, "--signing-key", str(key_path),
@@ -215,11 +216,13 @@ def test_a_log_that_only_grew_since_the_checkpoint_verifies(room: Room) -> None:
     key, _ = load_or_create_signing_key(room.signing_key, "unused")
     with open_store(room.url) as store:
         recorder = Recorder(store)
-        sign_checkpoints(recorder, store, key)
+        signer = sign_checkpoints(recorder, store, key)
         tournament = room.tournament.removeprefix("tournament-")
         for n in range(3):
             Tournaments(recorder).ruling(tournament, "tda-2", f"note {n}", DIRECTOR)
         assert store.tree_head().size == room.size + 3
+        covered(store)
+        signer.close()
     result = verify(room, witnessed=False)
     assert result.exit_code == 0, result.output
     # The witnesses cosigned the first checkpoint only: the three rulings after it are the

@@ -25,7 +25,7 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 from handlog.recorder.service import Actor, Recorder
 from handlog.recorder.signing import Checkpointer, sign_checkpoints
 from handlog.recorder.witness import Witness, make_request, make_server
-from handlog.recorder.witness_client import WitnessClient
+from handlog.recorder.witness_client import CosignatureWriter, WitnessClient
 from handlog.replay.report import build_report
 from handlog.schema.checkpoint import (
     SigningKey,
@@ -136,7 +136,9 @@ def copy_database(source: str, target: str) -> None:
 
 def room_with(store: EventStore, witnesses: list[Running], folder: Path
               ) -> tuple[Checkpointer, list[WitnessClient]]:
-    clients = [WitnessClient(w.url, w.witness.key.verifier, store, folder) for w in witnesses]
+    writer = CosignatureWriter(store, len(witnesses))  # as `serve --witness` shares one
+    clients = [WitnessClient(w.url, w.witness.key.verifier, store, folder, writer)
+               for w in witnesses]
     signer = Checkpointer(store, ROOM, delay=60,
                           after=lambda taken: [c.submit(taken) for c in clients])
     return signer, clients
@@ -389,6 +391,7 @@ def test_a_witness_that_is_down_delays_nothing_and_is_retried(db_url: str,
         Tournaments(recorder).ruling(summary.tournament, "tda-1", "chips counted",
                                      Actor("director", "director"))
         elapsed = time.monotonic() - started
+        signer.flush()  # signed at once on the signer's thread, and handed to the witnesses
         size = store.tree_head().size
         latest = latest_checkpoint(store)
         assert latest is not None and latest.checkpoint.size == size

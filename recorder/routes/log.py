@@ -76,8 +76,8 @@ def _checkpoint_now(services: Services, reason: str) -> StoredCheckpoint:
     """A checkpoint signed now, through the server's checkpointer when it has one (so the
     witnesses are sent it too)."""
     assert services.signing_key is not None
-    signed = services.recorder.checkpoint(reason) if services.recorder.checkpoint else None
-    return signed if isinstance(signed, StoredCheckpoint) else record_checkpoint(
+    signer = services.recorder.signer
+    return signer.sign(reason) if signer is not None else record_checkpoint(
         services.store, services.signing_key, reason)
 
 
