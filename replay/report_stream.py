@@ -4,17 +4,23 @@ table, not with the log.
 `write_report` is what `handlog report` calls. For a log whose chains and Merkle leaves hold,
 it does not read the log whole:
 
-1. the whole-log check and the replay stream it (schema/logcheck.py, replay/verify.py): the
-   verdict, every finding, each table's final state; the small streams (tournaments) are read
-   whole, and with the tables' final states give the tournaments' part (ledger, places,
-   prizes) before any hand is read;
-2. then one table stream at a time is read, its hands replayed, its corrections and rulings
-   put inline, and the table written out by the format's writer (`_Writer`): its pages (HTML,
-   paged by HANDS_PER_PAGE), its part of the one JSON object, its CSV rows, its own PDF; of
-   its hands only a small summary is kept (what the index, its hand links and the charts
-   read: `_SUMMARY`, players by name and stack);
-3. the rest is written last: the index page, the end of the JSON object (corrections,
-   rulings, checkpoint), the CSV of corrections and rulings, the index PDF.
+1. the whole-log check streams it (schema/logcheck.py); the small streams (tournaments) are
+   read whole;
+2. then one table stream at a time is read and folded once: the replay's check of it
+   (replay/verify.py's LogReplay) and, from the same events and fold, its hands replayed, its
+   corrections and rulings put inline, and the table written out by the format's writer
+   (`_Writer`): its pages (HTML, paged by HANDS_PER_PAGE), its part of the one JSON object,
+   its CSV rows, its own PDF; of its hands only a small summary is kept (what the index, its
+   hand links and the charts read: `_SUMMARY`, players by name and stack);
+3. the checks across streams (moves, tournaments, events) and the tournaments' part (ledger,
+   places, prizes, from the tables' final states); then the rest: the index page, the JSON
+   object around its tables (the verdict comes first in it: the tables go through a file of
+   their own), the CSV of corrections and rulings, the index PDF.
+
+A table's pages say the whole log's verdict, and a hand lists the findings across streams that
+fall in it: both known only at step 3. The tables are written as if the log were clean (as its
+sign-offs say) and nothing across streams fell in them; when that turns out otherwise (a log
+with findings), every table is read and written again, with what the replay found.
 
 What is written is byte for byte what replay/report.py's whole build writes
 (tests/test_read_streaming.py compares them), except the PDF, which the streamed build splits
