@@ -155,9 +155,10 @@ def build(url: str, hands: int, tables: int, seed: int) -> None:
     store.close()
 
 
-def run(args: list[str]) -> tuple[float, int]:
-    """Seconds and peak resident memory (bytes) of one handlog process (its own peak: wait4
-    gives the usage of that child alone)."""
+def run(args: list[str]) -> tuple[float, int, float]:
+    """Seconds, peak resident memory (bytes) and CPU seconds (user and system) of one handlog
+    process (its own: wait4 gives the usage of that child alone). On a machine shared with
+    other jobs the CPU seconds compare where the seconds on the clock wait their turn."""
     with tempfile.TemporaryFile("w+") as said:
         start = time.perf_counter()
         child = subprocess.Popen([str(HANDLOG), *args], stdout=said, stderr=said)
@@ -167,7 +168,7 @@ def run(args: list[str]) -> tuple[float, int]:
         if code not in (0, 1):
             said.seek(0)
             raise SystemExit(f"handlog {' '.join(args)} failed:\n{said.read()}")
-    return seconds, usage.ru_maxrss * 1024
+    return seconds, usage.ru_maxrss * 1024, usage.ru_utime + usage.ru_stime
 
 
 def main() -> None:
@@ -189,24 +190,27 @@ def main() -> None:
         build(url, options.hands, options.tables, options.seed)
         print(f"built {options.hands:,}+ hands at {options.tables} tables in "
               f"{time.perf_counter() - started:.0f} s ({db.stat().st_size / 1e6:.0f} MB)")
-    replays: list[tuple[float, int]] = []
-    reports: dict[str, list[tuple[float, int]]] = {f: [] for f in formats}
+    replays: list[tuple[float, int, float]] = []
+    reports: dict[str, list[tuple[float, int, float]]] = {f: [] for f in formats}
     outs = {f: folder / f"report.{f}" for f in formats}
     for _ in range(options.runs):
         replays.append(run(["replay", "--db", url]))
         for fmt in formats:
             reports[fmt].append(run(["report", "--db", url, "--format", fmt,
                                      "--out", str(outs[fmt])]))
-    replay_s = statistics.median(s for s, _m in replays)
-    replay_mb = max(m for _s, m in replays) / 1e6
-    print(f"replay (peer):  {replay_s:6.1f} s, peak {replay_mb:4.0f} MB")
+    replay_s = statistics.median(s for s, _m, _c in replays)
+    replay_cpu = statistics.median(c for _s, _m, c in replays)
+    replay_mb = max(m for _s, m, _c in replays) / 1e6
+    print(f"replay (peer):  {replay_s:6.1f} s ({replay_cpu:.1f} s CPU), peak {replay_mb:4.0f} MB")
     for fmt in formats:
-        report_s = statistics.median(s for s, _m in reports[fmt])
-        report_mb = max(m for _s, m in reports[fmt]) / 1e6
+        report_s = statistics.median(s for s, _m, _c in reports[fmt])
+        report_cpu = statistics.median(c for _s, _m, c in reports[fmt])
+        report_mb = max(m for _s, m, _c in reports[fmt]) / 1e6
         size = sum(p.stat().st_size for p in folder.glob(f"report*.{fmt}")) + sum(
             p.stat().st_size for p in (folder / "report-tables").glob(f"*.{fmt}"))
-        print(f"report {fmt:5}:  {report_s:6.1f} s, peak {report_mb:4.0f} MB, ratio to replay "
-              f"{report_s / replay_s:.2f}x time; {size / 1e6:.1f} MB written")
+        print(f"report {fmt:5}:  {report_s:6.1f} s ({report_cpu:.1f} s CPU), peak "
+              f"{report_mb:4.0f} MB, ratio to replay {report_s / replay_s:.2f}x time, "
+              f"{report_cpu / replay_cpu:.2f}x CPU; {size / 1e6:.1f} MB written")
     if "html" in formats:
         pages = list((folder / "report-tables").glob("*.html"))
         print(f"html: index page {outs['html'].stat().st_size / 1e3:.0f} kB; {len(pages)} "
