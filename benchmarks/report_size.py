@@ -23,25 +23,35 @@ Each is its own process and its peak its own (`os.wait4` gives the usage of that
 where RUSAGE_CHILDREN would give the largest child so far). Prints medians of --runs and the
 ratio to the replay.
 
-Figures, --hands 2500 --tables 2 --runs 2 (1,250-hand tables, as at 25,000 hands on 20), pure
-Python worktree, the 2-core machine shared with other jobs (load average 7 to 9), one run:
-  replay (peer)  10.0 s, peak 108 MB
-  html           17.2 s, peak 197 MB, 1.72x  (index 54 kB; pages of 100 hands, 0.43 MB)
-  json           17.9 s, peak 197 MB, 1.79x
-  csv            15.0 s, peak 197 MB, 1.50x
-  pdf            24.6 s, peak 241 MB, 2.46x  (an index document and one per table)
-And --hands 25000 --tables 20 (build 138 s, 507 MB of log; load average 2 to 5), one run:
+Figures of 2026-12-07, --hands 25000 --tables 20 --db (a log built beforehand, 1001 s on the
+loaded machine, 770k events), one run, compiled engine, rl_accel installed; the 2-core machine
+shared with other jobs at load average 9 to 25 throughout (each process had 15-40% of a core),
+so the seconds on the clock are mostly waiting and move with the others' load:
+  replay (peer)  270.1 s, peak 152 MB
+  html           252.6 s, peak 271 MB, 0.94x  (index 79 kB; 260 table pages, 0.43 MB each)
+  json           526.1 s, peak 274 MB, 1.95x  (261 MB written)
+  csv            472.1 s, peak 271 MB, 1.75x
+  pdf            596.9 s, peak 312 MB, 2.21x  (an index document and one per table)
+CPU seconds (what the run above did not print yet; sampled from ps as each ran, and a second
+`handlog replay` of the same log beside the PDF): replay 100.4 s; csv 123 s (1.23x), pdf 194 s
+(1.93x), json at least 127 s.
+What changed from the figures of 2026-12-06 (below): each table is read and folded once, by
+the replay's check, its pages built from that fold (it was read and folded a second time);
+the cycle collector's full passes, which walked each table's objects again and again, run
+less often while a report is built (2,500 hands: 94 s against 42 s); the PDF draws each text
+at its origin without measuring it, and ReportLab's rl_accel does its text measuring and
+number formatting in C (a table's 400 hands: 1.21 s of CPU without, 0.85 s with).
+The figures of 2026-12-06, --hands 25000 --tables 20 (build 138 s, 507 MB of log; load
+average 2 to 5), one run:
   replay (peer)  35.5 s, peak 164 MB
   html          111.4 s, peak 276 MB, 3.13x  (index 77 kB; 260 table pages, 0.43 MB each)
   json          107.3 s, peak 277 MB, 3.02x  (261 MB written)
   csv           107.9 s, peak 276 MB, 3.04x
   pdf           150.1 s, peak 327 MB, 4.22x
-The peak grows from 197 to 276 MB between the two: the replay's own (108 -> 164 MB) and the
-summary kept of each hand for the index and the charts (about 3 kB a hand).
-PDF, --hands 2500 --tables 2 --formats pdf --runs 2, the code before and after one text object
-per hand block (replay/report_pdf.py), alternating on the same log (load falling during the
-run): before 17.4 s and 11.9 s (replay 6.6 s, 3.5 s), after 15.6 s and 10.6 s (replay 4.1 s,
-3.5 s); peak 241 -> 232 MB.
+and --hands 2500 --tables 2 (1,250-hand tables, as at 25,000 hands on 20): replay 10.0 s and
+108 MB; html 1.72x, json 1.79x, csv 1.50x, pdf 2.46x, 197 to 241 MB. The peak grows from the
+2,500 to the 25,000 hands by the replay's own and the summary kept of each hand for the index
+and the charts (about 3 kB a hand).
 Before (issue 26): html 2.29x and 280 MB at 2,500 hands (one 5.2 MB page per table); at
 25,020 hands 411 s against the replay's 76 s, JSON 2,541 MB; the PDF of 2,500 hands not done
 in 10 minutes.
@@ -155,9 +165,10 @@ def build(url: str, hands: int, tables: int, seed: int) -> None:
     store.close()
 
 
-def run(args: list[str]) -> tuple[float, int]:
-    """Seconds and peak resident memory (bytes) of one handlog process (its own peak: wait4
-    gives the usage of that child alone)."""
+def run(args: list[str]) -> tuple[float, int, float]:
+    """Seconds, peak resident memory (bytes) and CPU seconds (user and system) of one handlog
+    process (its own: wait4 gives the usage of that child alone). On a machine shared with
+    other jobs the CPU seconds compare where the seconds on the clock wait their turn."""
     with tempfile.TemporaryFile("w+") as said:
         start = time.perf_counter()
         child = subprocess.Popen([str(HANDLOG), *args], stdout=said, stderr=said)
@@ -167,7 +178,7 @@ def run(args: list[str]) -> tuple[float, int]:
         if code not in (0, 1):
             said.seek(0)
             raise SystemExit(f"handlog {' '.join(args)} failed:\n{said.read()}")
-    return seconds, usage.ru_maxrss * 1024
+    return seconds, usage.ru_maxrss * 1024, usage.ru_utime + usage.ru_stime
 
 
 def main() -> None:
@@ -189,24 +200,27 @@ def main() -> None:
         build(url, options.hands, options.tables, options.seed)
         print(f"built {options.hands:,}+ hands at {options.tables} tables in "
               f"{time.perf_counter() - started:.0f} s ({db.stat().st_size / 1e6:.0f} MB)")
-    replays: list[tuple[float, int]] = []
-    reports: dict[str, list[tuple[float, int]]] = {f: [] for f in formats}
+    replays: list[tuple[float, int, float]] = []
+    reports: dict[str, list[tuple[float, int, float]]] = {f: [] for f in formats}
     outs = {f: folder / f"report.{f}" for f in formats}
     for _ in range(options.runs):
         replays.append(run(["replay", "--db", url]))
         for fmt in formats:
             reports[fmt].append(run(["report", "--db", url, "--format", fmt,
                                      "--out", str(outs[fmt])]))
-    replay_s = statistics.median(s for s, _m in replays)
-    replay_mb = max(m for _s, m in replays) / 1e6
-    print(f"replay (peer):  {replay_s:6.1f} s, peak {replay_mb:4.0f} MB")
+    replay_s = statistics.median(s for s, _m, _c in replays)
+    replay_cpu = statistics.median(c for _s, _m, c in replays)
+    replay_mb = max(m for _s, m, _c in replays) / 1e6
+    print(f"replay (peer):  {replay_s:6.1f} s ({replay_cpu:.1f} s CPU), peak {replay_mb:4.0f} MB")
     for fmt in formats:
-        report_s = statistics.median(s for s, _m in reports[fmt])
-        report_mb = max(m for _s, m in reports[fmt]) / 1e6
+        report_s = statistics.median(s for s, _m, _c in reports[fmt])
+        report_cpu = statistics.median(c for _s, _m, c in reports[fmt])
+        report_mb = max(m for _s, m, _c in reports[fmt]) / 1e6
         size = sum(p.stat().st_size for p in folder.glob(f"report*.{fmt}")) + sum(
             p.stat().st_size for p in (folder / "report-tables").glob(f"*.{fmt}"))
-        print(f"report {fmt:5}:  {report_s:6.1f} s, peak {report_mb:4.0f} MB, ratio to replay "
-              f"{report_s / replay_s:.2f}x time; {size / 1e6:.1f} MB written")
+        print(f"report {fmt:5}:  {report_s:6.1f} s ({report_cpu:.1f} s CPU), peak "
+              f"{report_mb:4.0f} MB, ratio to replay {report_s / replay_s:.2f}x time, "
+              f"{report_cpu / replay_cpu:.2f}x CPU; {size / 1e6:.1f} MB written")
     if "html" in formats:
         pages = list((folder / "report-tables").glob("*.html"))
         print(f"html: index page {outs['html'].stat().st_size / 1e3:.0f} kB; {len(pages)} "

@@ -203,7 +203,9 @@ class _HandBlock(Flowable):  # type: ignore[misc]
                         text_object.setFillColor(colors.HexColor(colour))
                     current = (font, size, colour)
                 text_object.setTextOrigin(x, y + 2.5)
-                text_object.textOut(text)
+                # Each text has its own origin: the text cursor is not moved, which would
+                # measure the text's width (textOut: a fifth of the drawing's time).
+                text_object._textOut(text)
             if rule:
                 rules.append(y + 1)
         canvas.drawText(text_object)

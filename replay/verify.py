@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -80,95 +79,123 @@ def replay_log(store: EventStore, tournament: str | None = None,
     table's final state and the events the checks across streams read, not the log (nor one
     stream). `keep_events=False` keeps of each table's events only those the checks across
     streams read (`handlog replay`); the audit report keeps them all."""
-    started = time.perf_counter()
-    report = ReplayReport()
-    tournaments: list[tuple[str, list[StoredEvent]]] = []
-    moves: dict[str, dict[int, int]] = {}
-    counted = 0
-
-    def take(head: StreamHead, count: int, fold: TableFold, hands: int,
-             moved: dict[int, int]) -> None:
-        stream = head.stream_id
-        if tournament and fold.state is not None and fold.state.tournament != tournament:
-            return
-        report.findings.extend(fold.findings)
-        report.hands += hands
-        report.events += count
-        if fold.state is not None and fold.state.hand_in_progress:
-            assert fold.state.hand is not None
-            report.in_progress.append((stream, fold.state.hand.setup.hand_number))
-        moves[stream] = moved
-        report.tables[stream] = fold
-
+    replay = LogReplay(tournament, keep_events)
     reader = getattr(store, "reader", None)
-    streams: Iterable[tuple[StreamHead, list[StoredEvent]]]
     if reader is None:  # a snapshot read already (replay/report.py's LogSnapshot)
         heads, events = store.snapshot()
         by_stream: dict[str, list[StoredEvent]] = {}
         for event in events:
             by_stream.setdefault(event.stream_id, []).append(event)
         kinds = {h.stream_id: h for h in heads}
-        streams = [(kinds[s], stored) for s, stored in sorted(by_stream.items()) if s in kinds]
-        for head, stored in streams:
-            if head.kind == "tournament":
-                report.events += len(stored)
-                counted += 1
-                if not tournament or head.stream_id in (tournament, f"tournament-{tournament}"):
-                    tournaments.append((head.stream_id, stored))
-            elif head.kind == "table":
-                fold = fold_table(head.stream_id, stored, verify=True)
-                moved = {v for v, e in fold.effective
-                         if isinstance(e, PlayerLeft | PlayerSeated) and e.reason == "moved"}
-                if not keep_events:
-                    fold = replace(fold, effective=tuple(
-                        (v, e) for v, e in fold.effective if isinstance(e, _ACROSS_STREAMS)))
-                take(head, len(stored), fold, sum(
-                    1 for _v, e in fold.effective if isinstance(e, HandStarted)),
-                    {e.version: e.position for e in stored if e.version in moved})
-    else:
-        with reader() as log:
-            heads_by_id = log.heads()
-            corrections = _corrections(log.of_types((EventVoided.TYPE, EventAmended.TYPE)))
-            current: _StreamReplay | None = None
-            tournament_events: list[StoredEvent] | None = None
-            for stored in log.events():
-                stream = stored.stream_id
-                if current is not None and current.head.stream_id != stream:
-                    take(*current.done())
-                    current = None
-                if tournament_events is not None and tournament_events[0].stream_id != stream:
-                    tournament_events = None
-                if current is None and tournament_events is None:
-                    head = heads_by_id.get(stream)
-                    if head is None:
-                        continue
-                    if head.kind == "table":
-                        current = _StreamReplay(head, keep_events, *corrections.get(
-                            stream, (set(), {})))
-                    elif head.kind == "tournament":
-                        tournament_events = []
-                        counted += 1
-                        if not tournament or stream in (tournament, f"tournament-{tournament}"):
-                            tournaments.append((stream, tournament_events))
-                    else:
-                        continue
-                if current is not None:
-                    current.add(stored)
-                elif tournament_events is not None:
-                    tournament_events.append(stored)
-                    report.events += 1
+        for stream, stored in sorted(by_stream.items()):
+            head = kinds.get(stream)
+            if head is not None and head.kind == "tournament":
+                replay.tournament_stream(stream, stored)
+            elif head is not None and head.kind == "table":
+                replay.table(head, stored)
+        return replay.finish()
+    with reader() as log:
+        heads_by_id = log.heads()
+        corrections = _corrections(log.of_types((EventVoided.TYPE, EventAmended.TYPE)))
+        current: _StreamReplay | None = None
+        tournament_events: list[StoredEvent] | None = None
+        for stored in log.events():
+            stream = stored.stream_id
+            if current is not None and current.head.stream_id != stream:
+                replay.take(*current.done())
+                current = None
+            if tournament_events is not None and tournament_events[0].stream_id != stream:
+                replay.tournament_stream(tournament_events[0].stream_id, tournament_events)
+                tournament_events = None
+            if current is None and tournament_events is None:
+                head = heads_by_id.get(stream)
+                if head is None:
+                    continue
+                if head.kind == "table":
+                    current = _StreamReplay(head, keep_events, *corrections.get(
+                        stream, (set(), {})))
+                elif head.kind == "tournament":
+                    tournament_events = []
+                else:
+                    continue
             if current is not None:
-                take(*current.done())
-    report.findings.extend(_check_moves(report.tables, moves))
-    for stream, stored_events in tournaments:
-        report.findings.extend(check_tournament(stream, stored_events, report.tables))
-    if not tournament:
-        # An event in flights and days: its logs checked together (replay.days_check).
-        report.findings.extend(event_findings(
-            _folded(events) for _stream, events in tournaments))
-    report.streams = len(report.tables) + counted
-    report.seconds = time.perf_counter() - started
-    return report
+                current.add(stored)
+            elif tournament_events is not None:
+                tournament_events.append(stored)
+        if current is not None:
+            replay.take(*current.done())
+        if tournament_events is not None:
+            replay.tournament_stream(tournament_events[0].stream_id, tournament_events)
+    return replay.finish()
+
+
+class LogReplay:
+    """`replay_log` a stream at a time, for a reader of its own: the tournament streams and
+    the table streams given whole (`tournament_stream`, `table`), then the checks across
+    streams (`finish`). The audit report reads each table once this way and builds its pages
+    from the same fold (replay/report_stream.py)."""
+
+    def __init__(self, tournament: str | None = None, keep_events: bool = True) -> None:
+        self.report = ReplayReport()
+        self.across_streams: list[Finding] = []
+        """The findings of `finish`: of moves, tournaments and events, not of one table."""
+        self._tournament = tournament
+        self._keep_events = keep_events
+        self._tournaments: list[tuple[str, list[StoredEvent]]] = []
+        self._moves: dict[str, dict[int, int]] = {}
+        self._counted = 0
+        self._started = time.perf_counter()
+
+    def tournament_stream(self, stream: str, stored: list[StoredEvent]) -> None:
+        self.report.events += len(stored)
+        self._counted += 1
+        if not self._tournament or stream in (self._tournament, f"tournament-{self._tournament}"):
+            self._tournaments.append((stream, stored))
+
+    def table(self, head: StreamHead, stored: list[StoredEvent]) -> TableFold | None:
+        """Fold and check one table stream: its fold, every effective event kept (None when
+        the table is not of the tournament asked for)."""
+        fold = fold_table(head.stream_id, stored, verify=True)
+        moved = {v for v, e in fold.effective
+                 if isinstance(e, PlayerLeft | PlayerSeated) and e.reason == "moved"}
+        kept = fold if self._keep_events else replace(fold, effective=tuple(
+            (v, e) for v, e in fold.effective if isinstance(e, _ACROSS_STREAMS)))
+        hands = sum(1 for _v, e in fold.effective if isinstance(e, HandStarted))
+        positions = {e.version: e.position for e in stored if e.version in moved}
+        return fold if self.take(head, len(stored), kept, hands, positions) else None
+
+    def take(self, head: StreamHead, count: int, fold: TableFold, hands: int,
+             moved: dict[int, int]) -> bool:
+        """Count a table folded (False: it is not of the tournament asked for)."""
+        report = self.report
+        stream = head.stream_id
+        if self._tournament and fold.state is not None and (
+                fold.state.tournament != self._tournament):
+            return False
+        report.findings.extend(fold.findings)
+        report.hands += hands
+        report.events += count
+        if fold.state is not None and fold.state.hand_in_progress:
+            assert fold.state.hand is not None
+            report.in_progress.append((stream, fold.state.hand.setup.hand_number))
+        self._moves[stream] = moved
+        report.tables[stream] = fold
+        return True
+
+    def finish(self) -> ReplayReport:
+        """The checks across streams, once every stream is in: the report."""
+        report, across = self.report, self.across_streams
+        across.extend(_check_moves(report.tables, self._moves))
+        for stream, stored_events in self._tournaments:
+            across.extend(check_tournament(stream, stored_events, report.tables))
+        if not self._tournament:
+            # An event in flights and days: its logs checked together (replay.days_check).
+            across.extend(event_findings(
+                _folded(events) for _stream, events in self._tournaments))
+        report.findings.extend(across)
+        report.streams = len(report.tables) + self._counted
+        report.seconds = time.perf_counter() - self._started
+        return report
 
 
 def _folded(stored: list[StoredEvent]) -> TournamentState:

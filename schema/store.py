@@ -822,6 +822,13 @@ class EventStore:
             query = query.limit(limit)
         return self._select_events(query)
 
+    def count(self, event_type: str) -> int:
+        """How many events of this type the log holds."""
+        query = sa.select(sa.func.count()).select_from(events_table).where(
+            events_table.c.type == event_type)
+        with translate_errors(self._url, "read"), self._engine.connect() as connection:
+            return int(connection.execute(query).scalar_one())
+
     def head(self, stream_id: str) -> StreamHead | None:
         """The stream's last version and hash, or None when it has no events."""
         rows = self._rows(sa.select(streams_table).where(streams_table.c.id == stream_id))

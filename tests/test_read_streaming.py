@@ -16,18 +16,19 @@ import handlog.replay.report_html
 import handlog.replay.report_stream as report_stream
 import handlog.schema.logcheck
 from handlog.engine.errors import RuleViolation
-from handlog.engine.events import BetMade, RaiseMade
+from handlog.engine.events import BetMade, PlayerSeated, RaiseMade
 from handlog.engine.table_commands import AmendAmount, VoidEvents
 from handlog.recorder.cli import cli
 from handlog.recorder.demo import run_demo
 from handlog.recorder.service import Actor, Recorder
 from handlog.replay.export_hands import LogSnapshot
-from handlog.replay.report import build_report
+from handlog.replay.fold import StreamFolder
+from handlog.replay.report import AuditReport, build_report
 from handlog.replay.report_stream import write_report
 from handlog.replay.verify import ReplayReport, replay_log
 from handlog.schema.export import export_lines, export_store
 from handlog.schema.logcheck import check_store
-from handlog.schema.store import EventStore
+from handlog.schema.store import EventStore, NewEvent
 
 DIRECTOR = Actor("td", "director", "floor")
 
@@ -173,11 +174,73 @@ def test_the_streamed_report_writes_the_files_the_whole_build_writes(
     built whole: the paged HTML's index page and every table page, the one JSON object, both
     CSV files."""
     _corrected_demo(store)
-    # Pages of 7 hands: each table's hands on several pages.
-    monkeypatch.setattr(handlog.replay.report_html, "HANDS_PER_PAGE", 7)
     wanted = None
     if tournament:
         wanted = next(h.stream_id for h in store.streams() if h.kind == "tournament")
+    _streamed_is_whole(store, tmp_path, wanted, fmt, monkeypatch)
+
+
+@pytest.mark.parametrize("fmt", ["html", "json", "csv"])
+def test_a_streamed_report_with_findings_across_streams_is_the_whole_builds(
+        store: EventStore, tmp_path: Path, fmt: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A finding the checks across streams make (known once every table is read) in a hand
+    of a table written before it, and a verdict that is not clean: the tables written again,
+    the same files as the whole build's."""
+    _corrected_demo(store)
+    replayed = replay_log(store)
+    stream, fold = next((s, f) for s, f in sorted(replayed.tables.items())
+                        if f.state and len(f.state.seats) < f.state.seat_count
+                        and not f.state.hand_in_progress)
+    assert fold.state is not None
+    seat = min(set(range(1, fold.state.seat_count + 1)) - {s.seat for s in fold.state.seats})
+    forged = PlayerSeated(seat, "nobody", 5000, reason="moved")
+    last = store.read(stream, fold.version)[-1]
+    store.append(stream, fold.version, [NewEvent.from_domain(
+        forged, event_id=uuid.uuid4(), actor="mallory", device="sql-console",
+        recorded_at=last.recorded_at)])
+    audit, whole = _streamed_is_whole(store, tmp_path, None, fmt, monkeypatch)
+    assert not audit.clean
+    [finding] = [f for f in audit.findings if f["stream"] == stream]
+    assert finding["version"] == fold.version + 1 and "left no table" in finding["message"]
+    hands = [h for t in whole.data["tables"] if t["stream"] == stream for h in t["hands"]]
+    assert hands[-1]["findings"] == [finding]
+
+
+def test_the_streamed_report_reads_and_folds_each_table_once(
+        store: EventStore, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The replay's read and fold of a table are the ones its pages are built from (a clean
+    log: moves between tables, nothing found)."""
+    run_demo(Recorder(store), players=12, tables=2, seed=3, hands=30)
+    tables = [h.stream_id for h in store.streams() if h.kind == "table"]
+    reads: list[str] = []
+    folds: list[str] = []
+    read, folder = EventStore.read, StreamFolder.__init__
+
+    def counted_read(self: EventStore, stream: str, *args: object) -> object:
+        reads.append(stream)
+        return read(self, stream, *args)  # type: ignore[arg-type]
+
+    def counted_fold(self: StreamFolder, stream: str, *args: object) -> None:
+        folds.append(stream)
+        folder(self, stream, *args)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(EventStore, "read", counted_read)
+    monkeypatch.setattr(StreamFolder, "__init__", counted_fold)
+    monkeypatch.setattr(handlog.replay.report_html, "HANDS_PER_PAGE", 7)
+    for fmt in ("html", "json"):
+        reads.clear()
+        folds.clear()
+        audit, _files = write_report(store, fmt, tmp_path / f"r.{fmt}", None, "db",
+                                     paged_above=0)
+        assert audit.clean
+        assert sorted(s for s in reads if s in tables) == sorted(tables)
+        assert sorted(folds) == sorted(tables)
+
+
+def _streamed_is_whole(store: EventStore, tmp_path: Path, wanted: str | None, fmt: str,
+                       monkeypatch: pytest.MonkeyPatch) -> tuple[AuditReport, AuditReport]:
+    # Pages of 7 hands: each table's hands on several pages.
+    monkeypatch.setattr(handlog.replay.report_html, "HANDS_PER_PAGE", 7)
     whole_out = tmp_path / "whole" / f"r.{fmt}"
     streamed_out = tmp_path / "streamed" / f"r.{fmt}"
     whole_out.parent.mkdir()
@@ -198,9 +261,13 @@ def test_the_streamed_report_writes_the_files_the_whole_build_writes(
     for mine, theirs in zip(files, whole_files, strict=True):
         assert mine.relative_to(streamed_out.parent) == theirs.relative_to(whole_out.parent)
         assert mine.read_bytes() == theirs.read_bytes(), mine.name
+    assert sorted(p.relative_to(streamed_out.parent) for p in streamed_out.parent.rglob("*")
+                  if p.is_file()) == sorted(p.relative_to(whole_out.parent)
+                                            for p in whole_out.parent.rglob("*") if p.is_file())
     assert audit.clean == whole.clean
     assert [len(t["hands"]) for t in audit.data["tables"]] == [
         len(t["hands"]) for t in whole.data["tables"]]
+    return audit, whole
 
 
 @pytest.mark.parametrize("fmt", ["phh", "pokerstars", "ohh"])
