@@ -354,12 +354,11 @@ class EventStore:
             rows = _chained_rows(request.stream_id, request.expected_version,
                                  request.prepared, request.known_hash)
             commands.append(PipelinedAppend(
-                tuple(row[column] for row in rows for column in _EVENT_COLUMNS),
                 rows, request.expected_version, request.known_hash,
                 f"{rows[-1]['version']} {self.token} {request.stream_id}"))
         raw = self._engine.raw_connection()
         try:
-            positions = pipelined_append(raw, commands, _PG_EVENTS_RETURNING, _PG_EVENT_ROW)
+            positions = pipelined_append(raw, commands, _PG_EVENTS_ARRAYS, _EVENT_COLUMNS)
         except PipelineUnavailable:
             self._pipelined = False
             return False
@@ -652,13 +651,12 @@ class EventStore:
         """The append on a head this store wrote itself, on PostgreSQL, in one round trip
         (schema/pg_append.py); None when nothing was written."""
         rows = _chained_rows(stream_id, expected_version, prepared, prev_hash)
-        params = tuple(row[column] for row in rows for column in _EVENT_COLUMNS)
         raw = self._engine.raw_connection()
         try:
             positions = pipelined_append(raw, [PipelinedAppend(
-                params, rows, expected_version, prev_hash,
+                rows, expected_version, prev_hash,
                 f"{rows[-1]['version']} {self.token} {stream_id}")],
-                _PG_EVENTS_RETURNING, _PG_EVENT_ROW)
+                _PG_EVENTS_ARRAYS, _EVENT_COLUMNS)
         except PipelineUnavailable:
             self._pipelined = False
             return None
@@ -1028,7 +1026,12 @@ _EVENT_COLUMNS = ("stream_id", "version", "event_id", "type", "schema_version", 
                   "recorded_at", "actor", "device", "prev_hash", "hash")
 _PG_EVENTS = ("INSERT INTO events (" + ", ".join(_EVENT_COLUMNS) + ") VALUES {values}")
 _PG_EVENT_ROW = "(" + ", ".join(["%s"] * len(_EVENT_COLUMNS)) + ")"
-_PG_EVENTS_RETURNING = _PG_EVENTS + " RETURNING position"
+# The events as one array per column (a statement of a few parameters, whatever the rows).
+_PG_EVENTS_ARRAYS = (
+    "INSERT INTO events (" + ", ".join(_EVENT_COLUMNS) + ") SELECT * FROM unnest("
+    "%b::text[], %b::integer[], %b::uuid[], %b::text[], %b::integer[], %b::text[], "
+    "%b::timestamptz[], %b::text[], %b::text[], %b::text[], %b::text[]) "
+    "RETURNING position, stream_id, version")
 _PG_LEAF_ROW = "(%s::bigint, %s::integer, %s, %s)"
 _PG_EVENTS_AND_LEAVES = (
     "WITH e AS ({events} RETURNING position, stream_id, version, event_id, hash), "
@@ -1040,31 +1043,29 @@ _PG_EVENTS_AND_LEAVES = (
 )
 
 
-# SQLite: the events of one append in one statement through the driver (SQLAlchemy's
-# executemany with RETURNING ran one statement per row), values as SQLAlchemy stores them
-# there (a Uuid as 32 hex digits, a DateTime as its UTC fields' text, `YYYY-MM-DD
-# HH:MM:SS.ffffff`).
-_SQLITE_EVENT_ROW = "(" + ", ".join(["?"] * len(_EVENT_COLUMNS)) + ")"
-_SQLITE_ROWS_PER_STATEMENT = 1000  # (11 parameters a row; SQLite takes 32,766)
+# SQLite: the events of one append through the driver in one executemany (a prepared INSERT
+# run per row: cheaper in SQLite than one statement of many rows with RETURNING, and no
+# statement compiled per append), values as SQLAlchemy stores them there (a Uuid as 32 hex
+# digits, a DateTime as its UTC fields' text, `YYYY-MM-DD HH:MM:SS.ffffff`).
+_SQLITE_INSERT = ("INSERT INTO events (" + ", ".join(_EVENT_COLUMNS) + ") VALUES ("
+                  + ", ".join(["?"] * len(_EVENT_COLUMNS)) + ")")
+_SQLITE_POSITIONS = ("SELECT position FROM events WHERE stream_id = ? AND version BETWEEN ? AND ? "
+                     "ORDER BY version")
 
 
 def _insert_sqlite(connection: Connection, rows: list[dict[str, Any]]) -> list[int]:
-    """Insert one stream's `rows`; their positions, in order."""
-    by_version: dict[int, int] = {}
-    for start in range(0, len(rows), _SQLITE_ROWS_PER_STATEMENT):
-        part = rows[start:start + _SQLITE_ROWS_PER_STATEMENT]
-        statement = _PG_EVENTS.format(values=", ".join([_SQLITE_EVENT_ROW] * len(part)))
-        params = tuple(value for row in part for value in (
-            row["stream_id"], row["version"], row["event_id"].hex, row["type"],
-            row["schema_version"], row["payload"],
-            # (_prepare made it UTC, of a four-digit year: strftime's text, faster)
-            row["recorded_at"].isoformat(" ", "microseconds")[:-6],
-            row["actor"], row["device"], row["prev_hash"], row["hash"]))
-        # (RETURNING's row order is not promised: each position is matched by its version)
-        for position, version in connection.exec_driver_sql(
-                f"{statement} RETURNING position, version", params):
-            by_version[int(version)] = int(position)
-    return [by_version[row["version"]] for row in rows]
+    """Insert one stream's `rows` (versions one after another); their positions, in order."""
+    connection.exec_driver_sql(_SQLITE_INSERT, [(
+        row["stream_id"], row["version"], row["event_id"].hex, row["type"],
+        row["schema_version"], row["payload"],
+        # (_prepare made it UTC, of a four-digit year: strftime's text, faster)
+        row["recorded_at"].isoformat(" ", "microseconds")[:-6],
+        row["actor"], row["device"], row["prev_hash"], row["hash"]) for row in rows])
+    positions = [int(position) for position, in connection.exec_driver_sql(
+        _SQLITE_POSITIONS, (rows[0]["stream_id"], rows[0]["version"], rows[-1]["version"]))]
+    if len(positions) != len(rows):
+        raise AssertionError(f"{len(rows)} events inserted, {len(positions)} read back")
+    return positions
 
 
 class _Pending(HeadCache):
