@@ -708,21 +708,17 @@ class EventStore:
             self._tree_head if not tree else _Pending(tree[-1]),
             [(row["stream_id"], row["version"], row["hash"]) for row in rows],
         ) if self.write_merkle_leaves else None
-        params: list[Any] = [row[column] for row in rows for column in _EVENT_COLUMNS]
-        statement = _PG_EVENTS.format(values=", ".join([_PG_EVENT_ROW] * len(rows)))
-        if plan is None:
-            statement = f"{statement} RETURNING position"
-        else:
-            statement = _PG_EVENTS_AND_LEAVES.format(
-                events=statement, values=", ".join([_PG_LEAF_ROW] * len(rows)),
-                guard=plan.guard)
-            params += [value for leaf in plan.values for value in leaf]
-            params += plan.guard_params
+        # One array per column (binary): a statement of a few parameters, parsed once.
+        params: tuple[Any, ...] = tuple([row[column] for row in rows] for column in _EVENT_COLUMNS)
         # exec_driver_sql: no statement compiling, and the driver's errors still come as
         # SQLAlchemy's (a duplicate event id is an IntegrityError, as on the other path).
-        result = connection.exec_driver_sql(statement, tuple(params)).all()
         if plan is None:
-            return [int(row[0]) for row in result], False
+            by_version = {int(version): int(position) for position, _stream, version
+                          in connection.exec_driver_sql(_PG_EVENTS_ARRAYS, params)}
+            return [by_version[row["version"]] for row in rows], False
+        leaves = tuple(list(column) for column in zip(*plan.values, strict=True))
+        result = connection.exec_driver_sql(_PG_EVENTS_AND_LEAVES.format(guard=plan.guard),
+                                            (*params, *leaves, *plan.guard_params)).all()
         positions = [int(row[0]) for row in result]
         if int(result[0][1]) != len(rows):
             return positions, False  # another process moved the tree on: written apart
@@ -1024,21 +1020,21 @@ _SQLITE_MOVE_HEAD = ("UPDATE streams SET head_version = ?, head_hash = ? "
 _PG_MOVE_HEAD = _SQLITE_MOVE_HEAD.replace("?", "%s")
 _EVENT_COLUMNS = ("stream_id", "version", "event_id", "type", "schema_version", "payload",
                   "recorded_at", "actor", "device", "prev_hash", "hash")
-_PG_EVENTS = ("INSERT INTO events (" + ", ".join(_EVENT_COLUMNS) + ") VALUES {values}")
-_PG_EVENT_ROW = "(" + ", ".join(["%s"] * len(_EVENT_COLUMNS)) + ")"
-# The events as one array per column (a statement of a few parameters, whatever the rows).
+# The events as one array per column (binary; a statement of a few parameters, whatever the
+# rows: psycopg parses it once and the server prepares it, where a parameter per value was
+# parsed again for every append).
 _PG_EVENTS_ARRAYS = (
     "INSERT INTO events (" + ", ".join(_EVENT_COLUMNS) + ") SELECT * FROM unnest("
     "%b::text[], %b::integer[], %b::uuid[], %b::text[], %b::integer[], %b::text[], "
     "%b::timestamptz[], %b::text[], %b::text[], %b::text[], %b::text[]) "
     "RETURNING position, stream_id, version")
-_PG_LEAF_ROW = "(%s::bigint, %s::integer, %s, %s)"
 _PG_EVENTS_AND_LEAVES = (
-    "WITH e AS ({events} RETURNING position, stream_id, version, event_id, hash), "
+    "WITH e AS (" + _PG_EVENTS_ARRAYS.removesuffix("stream_id, version")
+    + "stream_id, version, event_id, hash), "
     "l AS (INSERT INTO merkle_leaves (leaf_index, position, stream_id, version, event_id, "
     "event_hash, leaf_hash, nodes) SELECT v.i, e.position, e.stream_id, e.version, e.event_id, "
-    "e.hash, v.l, v.n FROM (VALUES {values}) AS v (i, version, l, n) "
-    "JOIN e ON e.version = v.version{guard} RETURNING 1) "
+    "e.hash, v.l, v.n FROM unnest(%b::bigint[], %b::integer[], %b::text[], %b::text[]) "
+    "AS v (i, version, l, n) JOIN e ON e.version = v.version{guard} RETURNING 1) "
     "SELECT e.position, (SELECT count(*) FROM l) FROM e ORDER BY e.version"
 )
 
