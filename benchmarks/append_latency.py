@@ -1,7 +1,7 @@
 """Durable append latency and sustained throughput of the event store.
 
     .venv/bin/python benchmarks/append_latency.py [--single 500] [--batches 50] [--batch-size 100]
-                                                  [--postgres URL]
+                                                  [--rounds 5] [--postgres URL]
 
 For each backend: p50 / p99 latency of single-event appends (each one committed and, on SQLite,
 fsynced before it returns), and events per second when appending batches. Then what the Merkle
@@ -68,9 +68,13 @@ def event(n: int) -> NewEvent:
     )
 
 
+# The same event as handlog stores it (id, type, schema version, payload, time, actor,
+# device), without what handlog adds (hash chain, Merkle leaves, global position).
 _BARE_TABLE = """CREATE TABLE IF NOT EXISTS bare_events (
     stream TEXT NOT NULL, version INTEGER NOT NULL, event_id TEXT NOT NULL UNIQUE,
-    payload TEXT NOT NULL, recorded_at TEXT NOT NULL, PRIMARY KEY (stream, version))"""
+    type TEXT NOT NULL, schema_version INTEGER NOT NULL, payload TEXT NOT NULL,
+    recorded_at TEXT NOT NULL, actor TEXT NOT NULL, device TEXT NOT NULL,
+    PRIMARY KEY (stream, version))"""
 
 
 def bare_connection(url: str) -> tuple[Any, str]:
@@ -92,41 +96,85 @@ def bare_connection(url: str) -> tuple[Any, str]:
     return connection, mark
 
 
-def measure_bare(url: str, backend: str, settings: str, single: int, batches: int,
-                 batch_size: int) -> Result:
-    """The peer: the same events through the bare driver, one INSERT and COMMIT each, then
-    `batches` commits of `batch_size` rows (executemany)."""
-    connection, mark = bare_connection(url)
-    insert = f"INSERT INTO bare_events VALUES ({mark}, {mark}, {mark}, {mark}, {mark})"
+class Handlog:
+    """Appends through handlog's store."""
 
+    def __init__(self, store: EventStore) -> None:
+        self.store = store
+
+    def single(self, stream: str, version: int) -> None:
+        self.store.append(stream, version, [event(version)])
+
+    def batch(self, stream: str, version: int, size: int) -> None:
+        self.store.append(stream, version, [event(version + i) for i in range(size)])
+
+    def close(self) -> None:
+        pass
+
+
+class Bare:
+    """The peer: the same events through the bare driver, one INSERT and COMMIT each, a batch
+    as one executemany and COMMIT."""
+
+    def __init__(self, url: str) -> None:
+        self.connection, mark = bare_connection(url)
+        self.insert = f"INSERT INTO bare_events VALUES ({', '.join([mark] * 9)})"
+
+    @staticmethod
     def row(stream: str, version: int) -> tuple[Any, ...]:
         e = event(version)
-        return (stream, version, str(e.event_id), json.dumps(e.payload),
-                e.recorded_at.isoformat())
+        return (stream, version, str(e.event_id), e.type, e.schema_version,
+                json.dumps(e.payload), e.recorded_at.isoformat(), e.actor, e.device)
 
+    def single(self, stream: str, version: int) -> None:
+        self.connection.execute(self.insert, self.row(stream, version + 1))
+        self.connection.commit()
+
+    def batch(self, stream: str, version: int, size: int) -> None:
+        self.connection.cursor().executemany(
+            self.insert, [self.row(stream, version + i + 1) for i in range(size)])
+        self.connection.commit()
+
+    def close(self) -> None:
+        self.connection.close()
+
+
+def measure(store: EventStore, backend: str, settings: str, single: int, batches: int,
+            batch_size: int, rounds: int) -> list[Result]:
+    """Handlog's store and the bare driver, alternating in `rounds` rounds (each side's
+    single appends, then its batches; which side goes first alternates too), so that the
+    machine's load and the disk's moods fall on both: p50 / p99 over all single appends, and
+    the median of the rounds' events/s."""
+    sides: list[tuple[str, Handlog | Bare]] = [
+        (backend, Handlog(store)), (f"{backend} (bare driver)", Bare(store.raw_url))]
+    latencies: dict[str, list[float]] = {name: [] for name, _side in sides}
+    rates: dict[str, list[float]] = {name: [] for name, _side in sides}
+    versions = {name: [0, 0] for name, _side in sides}  # (single, batched)
     try:
-        for n in range(20):
-            connection.execute(insert, row("warm-up", n + 1))
-            connection.commit()
-        latencies = []
-        for n in range(single):
-            started = time.perf_counter()
-            connection.execute(insert, row("single", n + 1))
-            connection.commit()
-            latencies.append((time.perf_counter() - started) * 1000)
-        version = 0
-        started = time.perf_counter()
-        for _ in range(batches):
-            connection.cursor().executemany(
-                insert, [row("batched", version + i + 1) for i in range(batch_size)])
-            connection.commit()
-            version += batch_size
-        elapsed = time.perf_counter() - started
+        for _name, side in sides:
+            for n in range(20):  # warm the pool and the caches
+                side.single("warm-up", n)
+        for round_ in range(rounds):
+            for name, side in sides if round_ % 2 == 0 else sides[::-1]:
+                at = versions[name]
+                for _ in range(single // rounds):
+                    started = time.perf_counter()
+                    side.single("single", at[0])
+                    latencies[name].append((time.perf_counter() - started) * 1000)
+                    at[0] += 1
+                started = time.perf_counter()
+                for _ in range(batches // rounds):
+                    side.batch("batched", at[1], batch_size)
+                    at[1] += batch_size
+                rates[name].append(batches // rounds * batch_size
+                                   / (time.perf_counter() - started))
     finally:
-        connection.close()
-    return Result(f"{backend} (bare driver)", settings, single, statistics.median(latencies),
-                  percentile(latencies, 0.99), statistics.fmean(latencies), batch_size, version,
-                  version / elapsed)
+        for _name, side in sides:
+            side.close()
+    return [Result(name, settings, len(latencies[name]), statistics.median(latencies[name]),
+                   percentile(latencies[name], 0.99), statistics.fmean(latencies[name]),
+                   batch_size, versions[name][1], statistics.median(rates[name]))
+            for name, _side in sides]
 
 
 def ratios(results: list[Result]) -> str:
@@ -148,27 +196,6 @@ def ratios(results: list[Result]) -> str:
 def percentile(samples: list[float], fraction: float) -> float:
     ordered = sorted(samples)
     return ordered[min(len(ordered) - 1, round(fraction * (len(ordered) - 1)))]
-
-
-def measure(store: EventStore, backend: str, settings: str, single: int, batches: int,
-            batch_size: int) -> Result:
-    for n in range(20):  # warm the pool and the caches
-        store.append("warm-up", n, [event(n)])
-    latencies = []
-    for n in range(single):
-        started = time.perf_counter()
-        store.append("single", n, [event(n)])
-        latencies.append((time.perf_counter() - started) * 1000)
-    version = 0
-    started = time.perf_counter()
-    for _ in range(batches):
-        store.append("batched", version, [event(version + i) for i in range(batch_size)])
-        version += batch_size
-    elapsed = time.perf_counter() - started
-    return Result(
-        backend, settings, single, statistics.median(latencies), percentile(latencies, 0.99),
-        statistics.fmean(latencies), batch_size, version, version / elapsed,
-    )
 
 
 @dataclass
@@ -276,22 +303,21 @@ def main(arguments: list[str]) -> int:
     parser.add_argument("--single", type=int, default=500)
     parser.add_argument("--batches", type=int, default=50)
     parser.add_argument("--batch-size", type=int, default=100)
+    parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--postgres", default=os.environ.get("HANDLOG_TEST_POSTGRES_URL"))
     options = parser.parse_args(arguments)
-    sizes = (options.single, options.batches, options.batch_size)
+    sizes = (options.single, options.batches, options.batch_size, options.rounds)
 
     results = []
     costs = []
     with sqlite_store() as (store, settings):
-        results.append(measure(store, "sqlite", settings, *sizes))
-        results.append(measure_bare(store.raw_url, "sqlite", settings, *sizes))
+        results += measure(store, "sqlite", settings, *sizes)
         costs.append(measure_tree(store, "sqlite", options.single))
     if options.postgres:
         problem = reachable(options.postgres)
         if problem is None:
             with postgres_store(options.postgres) as (store, settings):
-                results.append(measure(store, "postgresql", settings, *sizes))
-                results.append(measure_bare(store.raw_url, "postgresql", settings, *sizes))
+                results += measure(store, "postgresql", settings, *sizes)
                 costs.append(measure_tree(store, "postgresql", options.single))
         else:
             print(f"PostgreSQL skipped: {problem}", file=sys.stderr)
