@@ -88,18 +88,19 @@ END
 $fn$
 """
 
+# Parameters as arrays in binary (%b: no text quoting of each element).
 # Every head's move in one statement, each only where the head still is where this process
 # left it (a head that moved stays: the leaves' function then refuses the batch).
 _MOVE_HEADS = (
     "UPDATE streams AS s SET head_version = v.nv, head_hash = v.nh "
-    "FROM unnest(%s::text[], %s::integer[], %s::text[], %s::integer[], %s::text[]) "
+    "FROM unnest(%b::text[], %b::integer[], %b::text[], %b::integer[], %b::text[]) "
     "AS v (id, nv, nh, ov, oh) "
     "WHERE s.id = v.id AND s.head_version = v.ov AND s.head_hash = v.oh")
 _NOTIFY = ("SELECT pg_notify('handlog:' || current_schema(), t.n) "
-           "FROM unnest(%s::text[]) WITH ORDINALITY AS t (n, k) ORDER BY t.k")
+           "FROM unnest(%b::text[]) WITH ORDINALITY AS t (n, k) ORDER BY t.k")
 _LOCK = "LOCK TABLE events IN EXCLUSIVE MODE"
-_LEAVES = ("SELECT pg_temp.handlog_batch_leaves(%s::text[], %s::integer[], %s::integer[], "
-           "%s::text[], %s::bytea[])")
+_LEAVES = ("SELECT pg_temp.handlog_batch_leaves(%b::text[], %b::integer[], %b::integer[], "
+           "%b::text[], %b::bytea[])")
 _READY = "handlog_batch_leaves"
 class PipelineUnavailable(Exception):
     """The database refused the function (no TEMP privilege): append statement by

@@ -1051,12 +1051,16 @@ _SQLITE_POSITIONS = ("SELECT position FROM events WHERE stream_id = ? AND versio
 
 def _insert_sqlite(connection: Connection, rows: list[dict[str, Any]]) -> list[int]:
     """Insert one stream's `rows` (versions one after another); their positions, in order."""
-    connection.exec_driver_sql(_SQLITE_INSERT, [(
+    values = [(
         row["stream_id"], row["version"], row["event_id"].hex, row["type"],
         row["schema_version"], row["payload"],
         # (_prepare made it UTC, of a four-digit year: strftime's text, faster)
         row["recorded_at"].isoformat(" ", "microseconds")[:-6],
-        row["actor"], row["device"], row["prev_hash"], row["hash"]) for row in rows])
+        row["actor"], row["device"], row["prev_hash"], row["hash"]) for row in rows]
+    if len(values) == 1:  # (most appends: one statement)
+        return [int(connection.exec_driver_sql(
+            f"{_SQLITE_INSERT} RETURNING position", values[0]).scalar_one())]
+    connection.exec_driver_sql(_SQLITE_INSERT, values)
     positions = [int(position) for position, in connection.exec_driver_sql(
         _SQLITE_POSITIONS, (rows[0]["stream_id"], rows[0]["version"], rows[-1]["version"]))]
     if len(positions) != len(rows):
