@@ -15,7 +15,29 @@ unique event id, as benchmarks/bare_append_server.py), single and batched, with 
 durability; the ratios are printed against issue 28's targets (single p50 at most 2x the bare
 driver's, batched events/s at least 0.5x). SQLite runs on a file
 in a temporary folder; PostgreSQL (from --postgres, else $HANDLOG_TEST_POSTGRES_URL) in a fresh
-schema that is dropped afterwards, and is skipped when unreachable.
+schema that is dropped afterwards, and is skipped when unreachable. The peer stores the same
+event (id, type, schema version, payload, time, actor, device); handlog and the peer alternate
+in `--rounds` rounds (events/s: the median of the rounds').
+
+Figures (2026-12-07, the 2-core machine shared with four other helpers' jobs, /proc/loadavg
+between 7 and 26 during the runs; defaults: 500 single appends, 50 batches of 100, 5 rounds),
+handlog / bare in the same run:
+- Before (h-a28 at 020f328, with this peer): SQLite single p50 1.41x, batched 2,629 vs 4,998
+  events/s = 0.53x; PostgreSQL single 14.06 vs 7.75 ms = 1.81x, batched 1,386 vs 4,219 =
+  0.33x (one run, load 9-10). psycopg parsed the batch's INSERT of a parameter per value
+  again for every batch (no statement cache past 50 parameters): most of a PostgreSQL batch.
+- After (arrays per column in binary on PostgreSQL, executemany on SQLite, canonical JSON and
+  the chain hash without the walk, isoformat for the times, no savepoint for a lone append,
+  heads and notices in one statement): the last three runs (load 16-26, 23-26, 16-26):
+  SQLite single 11.47 vs 5.67 ms = 2.03x, 11.42 vs 4.20 = 2.72x, 5.55 vs 3.99 = 1.39x;
+  batched 1,613 vs 3,304 = 0.49x, 1,322 vs 4,013 = 0.33x, 4,405 vs 8,089 = 0.54x;
+  PostgreSQL single 18.42 vs 8.52 ms = 2.16x, 18.73 vs 8.33 = 2.25x, 9.88 vs 4.24 = 2.33x;
+  batched 628 vs 2,582 = 0.24x, 1,081 vs 1,525 = 0.71x, 2,677 vs 4,545 = 0.59x. Medians of
+  all seven runs after the first two changes (load 7-26): SQLite single 1.59x (target <= 2x:
+  met), batched 0.52x (>= 0.5x: met, barely); PostgreSQL single 2.16x (not met), batched
+  0.59x (met). What is left on PostgreSQL's single append is the client's CPU (1.8-2.5 ms of
+  process time per append in the tree table, four pipelined statements through psycopg) and
+  the server's work per append (head, notice, lock, insert, the leaves' function).
 """
 
 from __future__ import annotations
