@@ -89,16 +89,15 @@ $fn$
 """
 
 # Parameters as arrays in binary (%b: no text quoting of each element).
-# Every head's move and the notices in one statement: each head moves only where it still is
-# where this process left it (a head that moved stays: the leaves' function then refuses the
-# batch); the UPDATE in WITH runs to completion though nothing reads it.
-_MOVE_HEADS_AND_NOTIFY = (
-    "WITH moved AS (UPDATE streams AS s SET head_version = v.nv, head_hash = v.nh "
+# Every head's move in one statement, each only where the head still is where this process
+# left it (a head that moved stays: the leaves' function then refuses the batch).
+_MOVE_HEADS = (
+    "UPDATE streams AS s SET head_version = v.nv, head_hash = v.nh "
     "FROM unnest(%b::text[], %b::integer[], %b::text[], %b::integer[], %b::text[]) "
     "AS v (id, nv, nh, ov, oh) "
-    "WHERE s.id = v.id AND s.head_version = v.ov AND s.head_hash = v.oh RETURNING 1) "
-    "SELECT pg_notify('handlog:' || current_schema(), t.n) "
-    "FROM unnest(%b::text[]) WITH ORDINALITY AS t (n, k) ORDER BY t.k")
+    "WHERE s.id = v.id AND s.head_version = v.ov AND s.head_hash = v.oh")
+_NOTIFY = ("SELECT pg_notify('handlog:' || current_schema(), t.n) "
+           "FROM unnest(%b::text[]) WITH ORDINALITY AS t (n, k) ORDER BY t.k")
 _LOCK = "LOCK TABLE events IN EXCLUSIVE MODE"
 _LEAVES = ("SELECT pg_temp.handlog_batch_leaves(%b::text[], %b::integer[], %b::integer[], "
            "%b::text[], %b::bytea[])")
@@ -128,11 +127,11 @@ def pipelined_append(raw: Any, appends: list[PipelinedAppend], events_insert: st
     per column of `columns` (the rows' keys), returning each row's position, stream and
     version.
 
-    Four statements whatever the batch's size, each of a few parameters (so psycopg parses
+    Five statements whatever the batch's size, each of a few parameters (so psycopg parses
     each once and the server prepares it: a statement of a parameter per value was parsed
     again for every batch, most of a batched append's time): the heads' moves (rows locked
-    in stream order, so that two processes' batches never wait for each other in a circle)
-    with the notices, the lock, the events and their leaves in the order given (leaf order =
+    in stream order, so that two processes' batches never wait for each other in a circle),
+    the notices, the lock, the events and their leaves in the order given (leaf order =
     position order = commit order); then the commit."""
     connection = raw.driver_connection
     import psycopg
@@ -152,10 +151,11 @@ def pipelined_append(raw: Any, appends: list[PipelinedAppend], events_insert: st
         with connection.pipeline():
             with connection.cursor() as head:
                 moved = sorted(appends, key=_stream)
-                head.execute(_MOVE_HEADS_AND_NOTIFY, (
+                head.execute(_MOVE_HEADS, (
                     [_stream(a) for a in moved], [a.rows[-1]["version"] for a in moved],
                     [a.rows[-1]["hash"] for a in moved], [a.expected_version for a in moved],
-                    [a.prev_hash for a in moved], [a.notice for a in appends]))
+                    [a.prev_hash for a in moved]))
+                head.execute(_NOTIFY, ([a.notice for a in appends],))
                 head.execute(_LOCK)
                 inserted = connection.cursor()
                 inserted.execute(events_insert, tuple(
