@@ -27,17 +27,24 @@ handlog / bare in the same run:
   0.33x (one run, load 9-10). psycopg parsed the batch's INSERT of a parameter per value
   again for every batch (no statement cache past 50 parameters): most of a PostgreSQL batch.
 - After (arrays per column in binary on PostgreSQL, executemany on SQLite, canonical JSON and
-  the chain hash without the walk, isoformat for the times, no savepoint for a lone append,
-  heads and notices in one statement): the last three runs (load 16-26, 23-26, 16-26):
+  the chain hash without the walk, isoformat for the times, no savepoint for a lone append;
+  the three runs below also had the heads' moves and the notices in one statement, since
+  undone: a test met a deadlock with it), three runs (load 16-26, 23-26, 16-26):
   SQLite single 11.47 vs 5.67 ms = 2.03x, 11.42 vs 4.20 = 2.72x, 5.55 vs 3.99 = 1.39x;
   batched 1,613 vs 3,304 = 0.49x, 1,322 vs 4,013 = 0.33x, 4,405 vs 8,089 = 0.54x;
   PostgreSQL single 18.42 vs 8.52 ms = 2.16x, 18.73 vs 8.33 = 2.25x, 9.88 vs 4.24 = 2.33x;
   batched 628 vs 2,582 = 0.24x, 1,081 vs 1,525 = 0.71x, 2,677 vs 4,545 = 0.59x. Medians of
   all seven runs after the first two changes (load 7-26): SQLite single 1.59x (target <= 2x:
   met), batched 0.52x (>= 0.5x: met, barely); PostgreSQL single 2.16x (not met), batched
-  0.59x (met). What is left on PostgreSQL's single append is the client's CPU (1.8-2.5 ms of
-  process time per append in the tree table, four pipelined statements through psycopg) and
-  the server's work per append (head, notice, lock, insert, the leaves' function).
+  0.59x (met). The final code, two runs on a quieter machine (load 5-6): SQLite single
+  3.99 vs 3.98 ms = 1.00x and 3.99 vs 3.96 = 1.01x, batched 6,406 vs 11,358 = 0.56x and
+  6,238 vs 10,846 = 0.58x; PostgreSQL single 5.36 vs 3.86 ms = 1.39x and 7.27 vs 2.56 =
+  2.84x, batched 4,043 vs 9,602 = 0.42x and 3,643 vs 6,740 = 0.54x: on PostgreSQL neither
+  target holds steadily. What is left on PostgreSQL's single append is the client's CPU
+  (1.8-2.5 ms of process time per append in the tree table, five pipelined statements through
+  psycopg) and the server's work per append (head, notice, lock, insert, the leaves'
+  function); on its batches, the leaves' function (row by row in PL/pgSQL) against the
+  peer's pipelined executemany.
 """
 
 from __future__ import annotations
