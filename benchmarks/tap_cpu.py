@@ -27,6 +27,12 @@ two cuts, 1.38 ms against 0.42 ms = 3.32x. In one process, the fast route alone 
 one recorder, 8 alternated rounds each): 1.31 ms against 1.45 ms without it. anyio's
 hand-off to a thread replaced by a plain ThreadPoolExecutor's: 1.63 ms against 1.58 ms
 (no gain: not kept).
+
+2026-12-07 (8 tablets, 400 taps a round, 3 rounds; the machine shared, /proc/loadavg noted),
+after the store's cheaper appends (benchmarks/append_latency.py): handlog 3.129 ms against
+bare 1.162 ms = 2.69x (load 10-21), then 4.174 ms against 1.849 ms = 2.26x (load 14-18).
+Sampled with py-spy (--gil, the handlog rounds), the store's append is about a fifth of a
+tap's CPU; the rest is the web stack, the thread hand-off and the table's view.
 """
 
 from __future__ import annotations

@@ -76,7 +76,7 @@ def recorded_at_text(recorded_at: datetime) -> str:
     An aware time in another zone is converted to UTC first (the instant is what counts); a
     naive time is refused with schema.errors.CanonicalJsonError.
     """
-    if recorded_at.utcoffset() is not None:
+    if recorded_at.tzinfo is not UTC and recorded_at.utcoffset() is not None:
         recorded_at = recorded_at.astimezone(UTC)
     return format_utc(recorded_at)
 
@@ -108,21 +108,24 @@ def chain_hash(
     `event_id` and `recorded_at` are hashed as their canonical text (event_id_text,
     recorded_at_text); everything else as given.
     """
-    fields = [prev_hash, stream_id, version, event_id_text(event_id), event_type, schema_version,
-              payload_json, recorded_at_text(recorded_at), actor, device]
-    if all(type(field) is str or type(field) is int for field in fields):
-        # Plain text and whole numbers: their canonical JSON is the encoder's own (every
-        # append hashes each event; canonical_json's walk cost a third of a batched append).
+    time_text = recorded_at_text(recorded_at)
+    if (type(prev_hash) is str and type(stream_id) is str and type(version) is int
+            and type(event_type) is str and type(schema_version) is int
+            and type(payload_json) is str and type(actor) is str and type(device) is str):
+        # Plain text and whole numbers: their canonical JSON is what the encoder writes, each
+        # text through its own C string encoder and each number as its repr (every append
+        # hashes each event; canonical_json's walk cost a third of a batched append).
+        text = (f"[{_encode_text(prev_hash)},{_encode_text(stream_id)},{version},"
+                f"{_encode_text(event_id_text(event_id))},{_encode_text(event_type)},"
+                f"{schema_version},{_encode_text(payload_json)},{_encode_text(time_text)},"
+                f"{_encode_text(actor)},{_encode_text(device)}]")
         try:
-            return hashlib.sha256(_CANONICAL_LIST.encode(fields).encode("utf-8")).hexdigest()
+            return hashlib.sha256(text.encode("utf-8")).hexdigest()
         except UnicodeEncodeError:
             pass  # (not valid Unicode: canonical_json names the field)
+    fields = [prev_hash, stream_id, version, event_id_text(event_id), event_type, schema_version,
+              payload_json, time_text, actor, device]
     return hashlib.sha256(canonical_json(fields).encode("utf-8")).hexdigest()
-
-
-# canonical_json's encoder (schema/codec.py), for a list of plain text and whole numbers.
-_CANONICAL_LIST = json.JSONEncoder(sort_keys=True, separators=(",", ":"), ensure_ascii=False,
-                                   allow_nan=False)
 
 
 # One encoder for every entry (json.dumps with options builds a new one per call).

@@ -88,24 +88,20 @@ END
 $fn$
 """
 
+# Parameters as arrays in binary (%b: no text quoting of each element).
 # Every head's move in one statement, each only where the head still is where this process
 # left it (a head that moved stays: the leaves' function then refuses the batch).
 _MOVE_HEADS = (
     "UPDATE streams AS s SET head_version = v.nv, head_hash = v.nh "
-    "FROM unnest(%s::text[], %s::integer[], %s::text[], %s::integer[], %s::text[]) "
+    "FROM unnest(%b::text[], %b::integer[], %b::text[], %b::integer[], %b::text[]) "
     "AS v (id, nv, nh, ov, oh) "
     "WHERE s.id = v.id AND s.head_version = v.ov AND s.head_hash = v.oh")
 _NOTIFY = ("SELECT pg_notify('handlog:' || current_schema(), t.n) "
-           "FROM unnest(%s::text[]) WITH ORDINALITY AS t (n, k) ORDER BY t.k")
+           "FROM unnest(%b::text[]) WITH ORDINALITY AS t (n, k) ORDER BY t.k")
 _LOCK = "LOCK TABLE events IN EXCLUSIVE MODE"
-_LEAVES = ("SELECT pg_temp.handlog_batch_leaves(%s::text[], %s::integer[], %s::integer[], "
-           "%s::text[], %s::bytea[])")
+_LEAVES = ("SELECT pg_temp.handlog_batch_leaves(%b::text[], %b::integer[], %b::integer[], "
+           "%b::text[], %b::bytea[])")
 _READY = "handlog_batch_leaves"
-# A statement takes at most 65,535 parameters (11 an event): a batch's events go in
-# statements of at most this many rows.
-ROWS_PER_INSERT = 4000
-
-
 class PipelineUnavailable(Exception):
     """The database refused the function (no TEMP privilege): append statement by
     statement."""
@@ -114,10 +110,8 @@ class PipelineUnavailable(Exception):
 @dataclass(frozen=True)
 class PipelinedAppend:
     """One stream's append in a pipelined batch: `rows` (chained on `prev_hash` at
-    `expected_version`), `params` their values in the insert's column order; `notice` is its
-    notification's payload."""
+    `expected_version`); `notice` is its notification's payload."""
 
-    params: tuple[Any, ...]
     rows: list[dict[str, Any]]
     expected_version: int
     prev_hash: str
@@ -125,18 +119,20 @@ class PipelinedAppend:
 
 
 def pipelined_append(raw: Any, appends: list[PipelinedAppend], events_insert: str,
-                     row_values: str) -> list[list[int]] | None:
+                     columns: tuple[str, ...]) -> list[list[int]] | None:
     """Write `appends` (each on a different stream) in one transaction and one round trip on
     the pooled connection `raw` (SQLAlchemy's proxy: its `info` remembers the function).
     Returns each append's positions, or None when nothing was written (anything failed: the
-    caller writes them another way). `events_insert` is the events' INSERT with `{values}`
-    for its rows (each `row_values`), returning the positions in the rows' order.
+    caller writes them another way). `events_insert` is the events' INSERT taking one array
+    per column of `columns` (the rows' keys), returning each row's position, stream and
+    version.
 
-    Five statements whatever the batch's size, so that a batch costs the client little: the
-    heads' moves (rows locked in stream order, so that two processes' batches never wait for
-    each other in a circle), the notices, the lock, the events (one insert per
-    ROWS_PER_INSERT rows) and their leaves in the order given (leaf order = position order
-    = commit order); then the commit."""
+    Five statements whatever the batch's size, each of a few parameters (so psycopg parses
+    each once and the server prepares it: a statement of a parameter per value was parsed
+    again for every batch, most of a batched append's time): the heads' moves (rows locked
+    in stream order, so that two processes' batches never wait for each other in a circle),
+    the notices, the lock, the events and their leaves in the order given (leaf order =
+    position order = commit order); then the commit."""
     connection = raw.driver_connection
     import psycopg
 
@@ -161,14 +157,9 @@ def pipelined_append(raw: Any, appends: list[PipelinedAppend], events_insert: st
                     [a.prev_hash for a in moved]))
                 head.execute(_NOTIFY, ([a.notice for a in appends],))
                 head.execute(_LOCK)
-                inserted = []
-                for part in _parts(appends):
-                    cursor = connection.cursor()
-                    cursor.execute(
-                        events_insert.format(values=", ".join(
-                            [row_values] * sum(len(a.rows) for a in part))),
-                        tuple(value for a in part for value in a.params))
-                    inserted.append(cursor)
+                inserted = connection.cursor()
+                inserted.execute(events_insert, tuple(
+                    [row[column] for a in appends for row in a.rows] for column in columns))
                 # Also the check that every head moved here (else the whole is rolled back).
                 head.execute(_LEAVES, (
                     [_stream(a) for a in appends], [a.rows[0]["version"] for a in appends],
@@ -177,9 +168,9 @@ def pipelined_append(raw: Any, appends: list[PipelinedAppend], events_insert: st
                     [event_leaf(_stream(a), row["version"], row["hash"])
                      for a in appends for row in a.rows]))
                 connection.commit()
-            returned = [int(row[0]) for cursor in inserted for row in cursor.fetchall()]
-            for cursor in inserted:
-                cursor.close()
+            returned = {(stream, int(version)): int(position)
+                        for position, stream, version in inserted.fetchall()}
+            inserted.close()
     except psycopg.Error:
         try:
             connection.rollback()
@@ -188,24 +179,8 @@ def pipelined_append(raw: Any, appends: list[PipelinedAppend], events_insert: st
         return None
     if len(returned) != sum(len(a.rows) for a in appends):
         return None
-    positions: list[list[int]] = []
-    for append in appends:
-        positions.append(returned[:len(append.rows)])
-        returned = returned[len(append.rows):]
-    return positions
-
-
-def _parts(appends: list[PipelinedAppend]) -> list[list[PipelinedAppend]]:
-    """The appends in order, grouped so that no insert has more than ROWS_PER_INSERT rows."""
-    parts: list[list[PipelinedAppend]] = [[]]
-    rows = 0
-    for append in appends:
-        if parts[-1] and rows + len(append.rows) > ROWS_PER_INSERT:
-            parts.append([])
-            rows = 0
-        parts[-1].append(append)
-        rows += len(append.rows)
-    return parts
+    return [[returned[_stream(append), row["version"]] for row in append.rows]
+            for append in appends]
 
 
 def _stream(append: PipelinedAppend) -> str:

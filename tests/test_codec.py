@@ -18,7 +18,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from handlog.schema.codec import EventCodec, canonical_json, decode_event, encode_event
+from handlog.schema.codec import (
+    EventCodec,
+    canonical_json,
+    decode_event,
+    encode_event,
+    format_utc,
+)
 from handlog.schema.errors import CanonicalJsonError, EventCodecError
 
 events_module = pytest.importorskip("handlog.engine.events",
@@ -91,6 +97,52 @@ def test_canonical_json_is_a_fixed_point(value: object) -> None:
     text = canonical_json(value)
     assert json.loads(text) == value
     assert canonical_json(json.loads(text)) == text
+
+
+# Any text, lone surrogates included (not valid Unicode: refused, naming the place).
+any_text = st.text(st.characters(codec=None, categories=None))
+plain_values = st.recursive(
+    st.none() | st.booleans() | st.integers() | any_text,
+    lambda children: (st.lists(children) | st.lists(children).map(tuple)
+                      | st.dictionaries(any_text, children)),
+    max_leaves=30,
+)
+
+
+def defined_text(value: object) -> str:
+    """The definition (module docstring), without canonical_json: json.dumps with its options,
+    refused when the text is not valid Unicode."""
+    text = json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    text.encode("utf-8")
+    return text
+
+
+@given(plain_values)
+def test_canonical_json_of_plain_values_is_the_definition(value: object) -> None:
+    """The shortcut for values already plain (every append's payloads) writes exactly the
+    definition's text, and refuses text that is not valid Unicode naming the place."""
+    try:
+        expected = defined_text(value)
+    except UnicodeEncodeError:
+        with pytest.raises(CanonicalJsonError, match="is not valid Unicode text"):
+            canonical_json(value)
+        return
+    assert canonical_json(value) == expected
+
+
+def test_a_surrogate_deep_in_a_plain_value_is_named() -> None:
+    with pytest.raises(CanonicalJsonError, match=r"\$\.seats\[1\]\.name is not valid Unicode"):
+        canonical_json({"seats": [{"name": "a"}, {"name": "b\udc80"}]})
+
+
+@given(st.datetimes(timezones=st.just(UTC)) | st.datetimes(timezones=st.timezones()))
+def test_utc_text_is_strftimes(moment: datetime) -> None:
+    """format_utc's shortcut writes what strftime writes, every year from 1 to 9999."""
+    if moment.utcoffset() != timedelta(0):
+        with pytest.raises(CanonicalJsonError, match="not in UTC"):
+            format_utc(moment)
+        return
+    assert format_utc(moment) == moment.strftime("%Y-%m-%dT%H:%M:%S.%fZ")
 
 
 # --- round trips ------------------------------------------------------------------------------

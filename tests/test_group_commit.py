@@ -288,3 +288,48 @@ def test_processes_batching_at_once_keep_one_tree_in_commit_order(store: EventSt
     heads = {head.stream_id: head.version for head in store.streams()}
     assert heads == {f"table-p{p}-{t}": 8 for p in range(2) for t in range(6)}
     _sound(store)
+
+
+def test_pipelined_appends_are_heard_by_a_listener_in_commit_order(pg_url: str) -> None:
+    """The pipeline's one statement that moves the heads also sends the notices: another
+    store's listener hears each append (one alone, then two streams in one batch) once, with
+    its last version, and nothing of an append that was refused."""
+    from handlog.schema.notify import AppendListener
+    from handlog.schema.store import open_store
+
+    heard: list[tuple[str, int]] = []
+    lock = threading.Lock()
+
+    def on_append(stream: str, version: int) -> None:
+        with lock:
+            heard.append((stream, version))
+
+    with open_store(pg_url, upgrade=True) as writer:
+        listener = AppendListener(pg_url, on_append, ignore="")
+        assert listener.start()
+        try:
+            writer.append("table-a", 0, new_events(1))
+            writer.append("table-b", 0, new_events(1))
+            writer.append("table-a", 1, new_events(2, start=2))  # (a head it wrote: pipelined)
+            with pytest.raises(ConcurrencyConflict):
+                writer.append("table-a", 1, new_events(1, start=2))
+            batch = [threading.Thread(target=writer.append, args=(stream, version, events))
+                     for stream, version, events in (("table-a", 3, new_events(1, start=4)),
+                                                     ("table-b", 1, new_events(3, start=2)))]
+            for thread in batch:
+                thread.start()
+            for thread in batch:
+                thread.join(timeout=60)
+            deadline = time.monotonic() + 30
+            while time.monotonic() < deadline:
+                with lock:
+                    if len(heard) >= 5:
+                        break
+                time.sleep(0.05)
+        finally:
+            listener.stop()
+        with lock:
+            got = list(heard)
+        assert got[:3] == [("table-a", 1), ("table-b", 1), ("table-a", 3)]
+        assert sorted(got[3:]) == [("table-a", 4), ("table-b", 4)]
+        _sound(writer)

@@ -107,6 +107,37 @@ def test_definition_matches_the_docstring_example() -> None:
     assert digest == hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
+any_text = st.text(st.characters(codec=None, categories=None), max_size=20)
+
+
+@given(prev_hash=any_text, stream_id=any_text, version=st.integers(min_value=1),
+       event_id=st.uuids(), event_type=any_text, schema_version=st.integers(min_value=1),
+       payload_json=any_text, recorded_at=st.datetimes(timezones=st.timezones()),
+       actor=any_text, device=any_text)
+def test_chain_hash_is_the_definition_for_any_text(prev_hash: str, stream_id: str,
+                                                   version: int, event_id: uuid.UUID,
+                                                   event_type: str, schema_version: int,
+                                                   payload_json: str, recorded_at: datetime,
+                                                   actor: str, device: str) -> None:
+    """Quotes, backslashes, control characters, any script: chain_hash (which spells the
+    encoder's text out itself) hashes the documented text, recomputed with json.dumps; text
+    that is not valid Unicode is refused with a named error."""
+    fields = [prev_hash, stream_id, version, str(event_id), event_type, schema_version,
+              payload_json, recorded_at.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ"),
+              actor, device]
+    text = json.dumps(fields, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    given_fields = {"event_id": event_id, "event_type": event_type,
+                    "schema_version": schema_version, "payload_json": payload_json,
+                    "recorded_at": recorded_at, "actor": actor, "device": device}
+    try:
+        expected = hashlib.sha256(text.encode("utf-8")).hexdigest()
+    except UnicodeEncodeError:
+        with pytest.raises(CanonicalJsonError, match="is not valid Unicode text"):
+            chain_hash(prev_hash, stream_id, version, **given_fields)
+        return
+    assert chain_hash(prev_hash, stream_id, version, **given_fields) == expected
+
+
 @pytest.mark.parametrize(
     "change",
     [
