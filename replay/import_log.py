@@ -214,20 +214,31 @@ class IntoLog:
         """Each player's stints at the tournament's tables: (time seated, stream, the index of
         his seating, of his leaving (-1: still there)), in the order of the hands' times."""
         stints: dict[str, list[list[Any]]] = {}
+        # Hands' times are to the second, so two stints can start in the same second (a fast
+        # room, a demo): the one that also ended first comes first, then the one that began
+        # with the starting stack.
+        order: dict[int, tuple[str, str, bool]] = {}
+        starting = self._tournaments[tournament].starting_stack()
         for stream, state in self._states.items():
             if state.tournament != tournament:
                 continue
+            events = self.streams[stream]
             when, open_ = "", {}
-            for index, event in enumerate(self.streams[stream]):
+            for index, event in enumerate(events):
                 if isinstance(event, HandImported):
                     when = event.played_at
                 elif isinstance(event, PlayerSeated):
                     open_[event.player] = [when, stream, index, -1]
                     stints.setdefault(event.player, []).append(open_[event.player])
+                    order[id(open_[event.player])] = (when, when, event.stack != starting)
                 elif isinstance(event, PlayerLeft) and event.player in open_:
-                    open_.pop(event.player)[3] = index
+                    stint = open_.pop(event.player)
+                    stint[3] = index
+                    order[id(stint)] = (stint[0], when, order[id(stint)][2])
+            for stint in open_.values():
+                order[id(stint)] = (stint[0], when, order[id(stint)][2])
         for his in stints.values():
-            his.sort()
+            his.sort(key=lambda stint: (*order[id(stint)], stint[1], stint[2]))
         return stints
 
     def _moves(self, stints: dict[str, list[list[Any]]]) -> None:
