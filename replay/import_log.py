@@ -234,9 +234,9 @@ class IntoLog:
                 elif isinstance(event, PlayerLeft) and event.player in open_:
                     stint = open_.pop(event.player)
                     stint[3] = index
-                    order[id(stint)] = (stint[0], when, order[id(stint)][2])
+                    order[id(stint)] = (order[id(stint)][0], when, order[id(stint)][2])
             for stint in open_.values():
-                order[id(stint)] = (stint[0], when, order[id(stint)][2])
+                order[id(stint)] = (order[id(stint)][0], when, order[id(stint)][2])
         for his in stints.values():
             his.sort(key=lambda stint: (*order[id(stint)], stint[1], stint[2]))
         return stints
