@@ -15,8 +15,10 @@ bounties, the bounty counted once (`buyin_amount` is the prize-pool part, `fee_a
 house's, `bounty_fee_amount` the bounty, 0 without bounties). What the specification has no field
 for is in the one extension object `handlog`: the log's coordinates, the house rules and chip
 unit (which `handlog import` reads back), chips carried into the pot that are nobody's
-(`dead_money`), the odd chips, which hole cards the file holds (`cards`: shown, hero or all)
-and the notes. tests/fixtures/ohh-1.4.6.schema.json is the schema the tests hold it to.
+(`dead_money`), the odd chips, which hole cards the file holds (`cards`: shown, hero or all),
+the notes, and who finished the tournament in the hand (`places`: player id, place, prize),
+which PokerStars text writes as its place lines and `handlog import` reads back.
+tests/fixtures/ohh-1.4.6.schema.json is the schema the tests hold it to.
 """
 
 from __future__ import annotations
@@ -41,7 +43,12 @@ from handlog.engine.events import (
 )
 from handlog.engine.tournament_state import TournamentState
 from handlog.replay.export_hands import ExportOptions, HandsExport, RecordedHand
-from handlog.replay.export_pokerstars import Elimination, bounty_winners, hand_number
+from handlog.replay.export_pokerstars import (
+    Elimination,
+    bounty_winners,
+    finished,
+    hand_number,
+)
 from handlog.replay.export_pokerstars import tournament_info as stars_tournament_info
 
 SPEC_VERSION = "1.4.6"
@@ -100,6 +107,8 @@ class OhhTournament:
     info: Mapping[str, Any]
     bounty: int = 0
     eliminations: Mapping[tuple[str, int], list[Elimination]] = field(default_factory=dict)
+    winner: str = ""
+    prizes: Mapping[str, int] = field(default_factory=dict)  # cents by player
 
 
 def ohh_hand(hand: RecordedHand, tournament: OhhTournament | Mapping[str, Any] | None = None,
@@ -219,6 +228,13 @@ def ohh_hand(hand: RecordedHand, tournament: OhhTournament | Mapping[str, Any] |
                       for a in hand.awards if a.odd_chips],
         "notes": hand.notes(),
     }
+    places = [{"player_id": ids[hand.players.index(player)], "place": place,
+               "prize": prize / 100}
+              for player, place, prize in finished(hand, tournament.eliminations,
+                                                   tournament.winner, tournament.prizes)
+              ] if tournament else []
+    if places:
+        body["handlog"]["places"] = places
     moved = hand.out_of_turn_kills()
     killed = sorted({ids[s.event.player] for s in hand.steps if s.version in moved})
     if killed:
@@ -265,5 +281,5 @@ def write_ohh(export: HandsExport, options: ExportOptions | None = None,
         first = str(record.stored[0].event_id) if record.stored else name
         stars = stars_tournament_info(record.state, first)
         infos[name] = OhhTournament(tournament_info(record.state, created, tables, stars.number),
-                                    stars.bounty, stars.places)
+                                    stars.bounty, stars.places, stars.winner, stars.prizes)
     return export_ohh(export.each_hand(), infos, options, out)

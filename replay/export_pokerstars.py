@@ -350,18 +350,29 @@ def _places(hand: RecordedHand, info: TournamentInfo, names: Sequence[str]) -> l
             loser = names[hand.players.index(out_player.player)]
             out.append(f"{names[winner]} wins the {_money(cents, info.currency)} bounty for "
                        f"eliminating {loser}")
-    for out_player in busted:
-        if out_player.player not in hand.players:
-            continue
-        name = names[hand.players.index(out_player.player)]
-        prize = info.prizes.get(out_player.player, 0)
-        won = f" and received {_money(prize, info.currency)}." if prize else ""
-        out.append(f"{name} finished the tournament in {ordinal(out_player.place)} place{won}")
-    if info.winner in hand.players and any(p.place == 2 for p in busted):
-        name = names[hand.players.index(info.winner)]
-        prize = info.prizes.get(info.winner, 0)
-        won = f" and receives {_money(prize, info.currency)}" if prize else ""
-        out.append(f"{name} wins the tournament{won} - congratulations!")
+    for player, place, prize in finished(hand, info.places, info.winner, info.prizes):
+        name = names[hand.players.index(player)]
+        if place == 1:
+            won = f" and receives {_money(prize, info.currency)}" if prize else ""
+            out.append(f"{name} wins the tournament{won} - congratulations!")
+        else:
+            won = f" and received {_money(prize, info.currency)}." if prize else ""
+            out.append(f"{name} finished the tournament in {ordinal(place)} place{won}")
+    return out
+
+
+def finished(hand: RecordedHand, places: Mapping[tuple[str, int], list[Elimination]],
+             winner: str, prizes: Mapping[str, int]) -> list[tuple[str, int, int]]:
+    """Who of the hand's players finished the tournament in it: (player, place, prize in
+    cents), the lower place first (sharing one: by seat), the winner last when the hand put
+    out the second."""
+    seat = dict(zip(hand.players, hand.seats, strict=True))
+    busted = sorted(places.get((hand.table, hand.number), []),
+                    key=lambda p: (-p.place, seat.get(p.player, 0)))
+    out = [(p.player, p.place, prizes.get(p.player, 0)) for p in busted
+           if p.player in hand.players]
+    if winner in hand.players and any(p.place == 2 for p in busted):
+        out.append((winner, 1, prizes.get(winner, 0)))
     return out
 
 

@@ -103,7 +103,7 @@ class _Tournament:
         money = Money(facts.currency, facts.pool + facts.bounty + facts.fee, facts.pool,
                       facts.bounty)
         starting = self.starting_stack()
-        structure = Structure(tournament, self.profile, starting,
+        structure = Structure(facts.name or tournament, self.profile, starting,
                               self.seats_per_table, (), tuple(
                                   self.levels[n] for n in sorted(self.levels)), money=money)
         events: list[Any] = [TournamentCreated(tournament, structure)]
@@ -164,7 +164,8 @@ class _Tournament:
             # (a level's first hand with its small blind dead gives it when no other does)
             paying = sum(1 for a in started.antes if a)
             self.levels[started.level] = BlindLevel(
-                started.level, small, started.min_bet, 0, max(started.antes, default=0),
+                started.level, small, started.min_bet, hand.tournament.minutes,
+                max(started.antes, default=0),
                 "none" if not paying else "big_blind" if paying == 1 else "uniform")
         imported = dict(zip(hand.players, names, strict=False))
         for finish in hand.tournament.finishes:

@@ -7,7 +7,10 @@ bet or raise is written as the street total it reaches. The recorded result is e
 stack after the hand: starting stack, less what he put in, plus what came back uncalled (the
 top bet of a street above the next highest: OHH has no action for it) and what he won (with
 the rake he contributed given back: the engine takes none). handlog's own extension object
-`handlog` gives the house rules, the chip unit and chips carried into the pot.
+`handlog` gives the house rules, the chip unit and chips carried into the pot. Of a tournament
+(`tournament_info`), the buy-in, the bounty, the levels' minutes and who finished in the hand
+(handlog's `places`, with who took each bounty from `tournament_bounties`) are the facts the
+imported tournament's stream is rebuilt from, as of a PokerStars file.
 """
 
 from __future__ import annotations
@@ -15,12 +18,20 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Iterator, Mapping
+from dataclasses import replace
 from datetime import UTC, datetime
 from decimal import Decimal
 from typing import Any
 
-from handlog.replay.import_pokerstars import Number, Unsupported, written
-from handlog.replay.phh import MAX_AMOUNT, PhhEntry, PhhProblem, hand_from_mapping
+from handlog.replay.import_pokerstars import Number, Unsupported, cents, written
+from handlog.replay.phh import (
+    MAX_AMOUNT,
+    Finish,
+    PhhEntry,
+    PhhProblem,
+    TournamentFacts,
+    hand_from_mapping,
+)
 from handlog.schema.text_limits import TextRefused, check_text
 
 _POSTS = {"Post Ante", "Post SB", "Post BB", "Straddle", "Post Dead", "Post Extra Blind"}
@@ -235,9 +246,43 @@ def phh_mapping(hand: Mapping[str, Any]) -> dict[str, object]:
             table = str(fields["table"])
             fields["table"] = table.removeprefix(tournament + " ") or table
         dead += extension.get("dead_money", 0) or 0
+    info = hand.get("tournament_info")
+    if "event" not in fields and isinstance(info, Mapping) and info.get("tournament_number"):
+        fields["event"] = str(info["tournament_number"])
     if dead:
         fields["_dead_money"] = dead
     return fields
+
+
+def tournament_facts(hand: Mapping[str, Any]) -> TournamentFacts | None:
+    """What an OHH hand says of its tournament (None: no `tournament_info`): the buy-in, the
+    tournament's name and levels' minutes, and who finished in the hand (handlog's `places`),
+    each eliminated player's bounty to the one player `tournament_bounties` gives it to."""
+    info = hand.get("tournament_info")
+    if not hand.get("tournament") or not isinstance(info, Mapping):
+        return None
+    names = {p.get("id"): str(p.get("name", "")) for p in hand.get("players") or []}
+    takers: dict[object, list[str]] = {}
+    for won in hand.get("tournament_bounties") or []:
+        takers.setdefault(won.get("defeated_player_id"), []).append(
+            names.get(won.get("player_id"), ""))
+    extension = hand.get("handlog")
+    places = extension.get("places") or [] if isinstance(extension, Mapping) else []
+    finishes = []
+    for place in places:
+        took = takers.get(place["player_id"], [])
+        finishes.append(Finish(names[place["player_id"]], int(place["place"]),
+                               cents(_number(place.get("prize", 0), "handlog.places.prize")),
+                               took[0] if len(took) == 1 else ""))
+    speed = info.get("speed")
+    minutes = speed.get("round_time") if isinstance(speed, Mapping) else 0
+    small = hand.get("small_blind_amount")
+    pool, bounty, fee = (cents(_number(info.get(k, 0), f"tournament_info.{k}"))
+                         for k in ("buyin_amount", "bounty_fee_amount", "fee_amount"))
+    return TournamentFacts(
+        str(info.get("currency") or "USD"), pool, bounty, fee, tuple(finishes),
+        small if type(small) is int else 0, str(info.get("name") or ""),
+        minutes if type(minutes) is int else 0)
 
 
 def _clock(value: object) -> dict[str, object]:
@@ -275,6 +320,7 @@ def read_ohh(text: str, source: str) -> Iterator[PhhEntry]:
         label = str(body.get("game_number") or index)
         try:
             mapping = phh_mapping(body)
+            facts = tournament_facts(body)
         except Unsupported as why:
             yield PhhProblem(source, label, "unsupported", None, f"{where} [{label}]: {why}",
                              line)
@@ -282,4 +328,6 @@ def read_ohh(text: str, source: str) -> Iterator[PhhEntry]:
         except (ValueError, KeyError, TypeError, IndexError, ArithmeticError) as why:
             yield PhhProblem(source, label, "error", None, f"{where} [{label}]: {why}", line)
             continue
-        yield hand_from_mapping(mapping, source, label, line)
+        entry = hand_from_mapping(mapping, source, label, line)
+        yield entry if facts is None or isinstance(entry, PhhProblem) else replace(
+            entry, tournament=facts)

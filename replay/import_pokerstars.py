@@ -243,7 +243,7 @@ def _read_place(hand: _Hand, line: str) -> bool:
     return True
 
 
-def _cents(value: Number) -> int:
+def cents(value: Number) -> int:
     return int(Decimal(value) * 100)
 
 
@@ -253,12 +253,12 @@ def tournament_facts(hand: _Hand) -> TournamentFacts | None:
     buy_in = _BUY_IN.search(hand.header)
     if buy_in is None:
         return None
-    parts = [_cents(amount(p)) for p in (buy_in.group("parts") or "0+0").split("+")]
+    parts = [cents(amount(p)) for p in (buy_in.group("parts") or "0+0").split("+")]
     pool, bounty, fee = (parts[0], 0, parts[1]) if len(parts) == 2 else parts
     finishes = []
     for name, place, prize in hand.finishes:
         takers = [w for w, loser in hand.bounties if loser == name]
-        finishes.append(Finish(name, place, _cents(prize),
+        finishes.append(Finish(name, place, cents(prize),
                                takers[0] if len(takers) == 1 else ""))
     small = hand.small_blind if isinstance(hand.small_blind, int) else 0
     return TournamentFacts(buy_in.group("currency") or "USD", pool, bounty, fee,

@@ -80,7 +80,8 @@ class TournamentFacts:
     """What a hand history says of its tournament beyond the hand (PokerStars' header and
     its place lines): the buy-in in cents of `currency` (`pool` to the prize pool, `bounty`
     to the player's bounty, `fee` to the house), the small blind of the hand's level (owed
-    even when the hand's is dead; 0: not given) and who finished in the hand."""
+    even when the hand's is dead; 0: not given), who finished in the hand, and of an OHH
+    file the tournament's name and its levels' minutes."""
 
     currency: str = "USD"
     pool: int = 0
@@ -88,6 +89,8 @@ class TournamentFacts:
     fee: int = 0
     finishes: tuple[Finish, ...] = ()
     small_blind: int = 0
+    name: str = ""  # (OHH's tournament_info: "": the tournament's number names it)
+    minutes: int = 0  # of a level (OHH's speed.round_time; 0: not given)
 
 
 @dataclass(frozen=True, slots=True)

@@ -9,6 +9,7 @@ log gives every hand back field for field but what the log of an import does not
 from __future__ import annotations
 
 import json
+import re
 import tomllib
 from collections import Counter
 from pathlib import Path
@@ -116,3 +117,49 @@ def test_an_imported_hand_keeps_its_event_and_the_time_its_file_gives_in_utc(
     assert exported["event"] == "Sunday Deepstack"
     assert (exported["year"], exported["month"], exported["day"], str(exported["time"]),
             exported["time_zone"]) == (2026, 7, 5, "00:15:00", "UTC")  # EDT is UTC-4
+
+
+def _ohh(path: Path) -> list[dict[str, Any]]:
+    decoder, text, at, hands = json.JSONDecoder(), path.read_text(encoding="utf-8"), 0, []
+    while (at := len(text) - len(text[at:].lstrip())) < len(text):
+        data, at = decoder.raw_decode(text, at)
+        hands.append(data["ohh"])
+    return hands
+
+
+_PLACE_LINE = r"(?m)^.*(finished the tournament|wins the tournament|bounty for eliminating).*$"
+
+
+def test_an_ohh_tournament_is_rebuilt_with_its_buy_in_bounties_and_places(
+        tmp_path: Path) -> None:
+    """Of an OHH file of a whole tournament, the import rebuilds the tournament's stream
+    (as of PokerStars text): the exports of the imported log give its buy-in, name and level
+    minutes, the bounties won and the places (handlog's `places`; PokerStars' place lines)."""
+    url = f"sqlite:///{tmp_path / 'oct.db'}"
+    assert run("demo", "--db", url, "--players", "6", "--tables", "1", "--seed", "5",
+               "--structure", str(EXAMPLES / "octobermuck.toml")).exit_code == 0
+    back = f"sqlite:///{tmp_path / 'back.db'}"
+    for path, db in ((tmp_path / "oct.ohh", url), (tmp_path / "back.ohh", back)):
+        if db == back:
+            result = run("import", str(tmp_path / "oct.ohh"), "--into-log", "--db", back)
+            assert result.exit_code == 0, result.output
+        for fmt in ("ohh", "pokerstars"):
+            result = run("export", "--db", db, "--format", fmt, "--all-cards", "--out",
+                         str(path.with_suffix("." + fmt)))
+            assert result.exit_code == 0, result.output
+    with open_store(back) as store:
+        assert any(h.stream_id.startswith("tournament-") for h in store.streams())
+    before, after = _ohh(tmp_path / "oct.ohh"), _ohh(tmp_path / "back.ohh")
+    assert len(before) == len(after) > 10
+    kept = ("name", "currency", "buyin_amount", "fee_amount", "bounty_fee_amount", "flags",
+            "initial_stack", "speed")
+    places = [h["handlog"].get("places") for h in before]
+    assert any(places) and any(h.get("tournament_bounties") for h in before)
+    for one, two in zip(before, after, strict=True):
+        assert {k: one["tournament_info"][k] for k in kept} == \
+            {k: two["tournament_info"][k] for k in kept}
+        assert one.get("tournament_bounties") == two.get("tournament_bounties")
+        assert one["handlog"].get("places") == two["handlog"].get("places")
+    stars = [re.findall(_PLACE_LINE, (tmp_path / f"{n}.pokerstars").read_text())
+             for n in ("oct", "back")]
+    assert stars[0] and stars[0] == stars[1]
