@@ -14,7 +14,8 @@ This is the figure of the issue's Done-when ("byte-identical, no hand lost"); it
 original export itself (every hand identical to itself), so the ratio is identical / hands.
 A second figure counts the hands identical but for what only says where and when the log holds
 them (the hand's id and time, PHH `_stream`/`_versions`, OHH `handlog.stream`/`versions`/
-`tournament`): the content the import kept.
+`tournament`, and `tournament_info`'s `start_date_utc` and `tournament_number`, the time and id
+of the tournament stream's first event): the content the import kept.
 tests/test_import_round_trip.py asserts it per format.
 """
 
@@ -74,6 +75,8 @@ def coordinates_masked(fmt: str, hand: str) -> str:
             body.pop(key, None)
         for key in ("stream", "versions", "tournament"):
             body.get("handlog", {}).pop(key, None)
+        for key in ("start_date_utc", "tournament_number"):  # (its stream's first event)
+            body.get("tournament_info", {}).pop(key, None)
         return json.dumps(data, indent=2, ensure_ascii=False)
     if fmt == "pokerstars":
         hand = re.sub(r"^PokerStars Hand #\d+", "PokerStars Hand #", hand)

@@ -46,6 +46,7 @@ from handlog.replay.export_hands import ExportOptions, HandsExport, RecordedHand
 from handlog.replay.export_pokerstars import (
     Elimination,
     bounty_winners,
+    busted,
     finished,
     hand_number,
 )
@@ -213,10 +214,10 @@ def ohh_hand(hand: RecordedHand, tournament: OhhTournament | Mapping[str, Any] |
         body["flags"] = ["Observed"]  # the table's view: no player was followed
     body.update({"players": players, "rounds": rounds, "pots": pots})
     if tournament and bounty:
-        out = tournament.eliminations.get((hand.table, hand.number), [])
         bounties = [{"player_id": ids[winner], "bounty_won": cents / 100,
                      "defeated_player_id": ids[hand.players.index(e.player)]}
-                    for e in out for winner, cents in bounty_winners(hand, e, bounty)]
+                    for e in busted(hand, tournament.eliminations)
+                    for winner, cents in bounty_winners(hand, e, bounty)]
         if bounties:
             body["tournament_bounties"] = bounties
     body["handlog"] = {

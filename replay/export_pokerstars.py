@@ -341,11 +341,7 @@ def _places(hand: RecordedHand, info: TournamentInfo, names: Sequence[str]) -> l
     if not info.places:
         return []
     out = []
-    # Out in the same hand: the lower place first, players sharing one by their seats.
-    seat = dict(zip(hand.players, hand.seats, strict=True))
-    busted = sorted(info.places.get((hand.table, hand.number), []),
-                    key=lambda p: (-p.place, seat.get(p.player, 0)))
-    for out_player in busted:
+    for out_player in busted(hand, info.places):
         for winner, cents in bounty_winners(hand, out_player, info.bounty):
             loser = names[hand.players.index(out_player.player)]
             out.append(f"{names[winner]} wins the {_money(cents, info.currency)} bounty for "
@@ -361,17 +357,23 @@ def _places(hand: RecordedHand, info: TournamentInfo, names: Sequence[str]) -> l
     return out
 
 
+def busted(hand: RecordedHand, places: Mapping[tuple[str, int], list[Elimination]]
+           ) -> list[Elimination]:
+    """Who was out in the hand: the lower place first, players sharing one by their seats."""
+    seat = dict(zip(hand.players, hand.seats, strict=True))
+    return sorted(places.get((hand.table, hand.number), []),
+                  key=lambda p: (-p.place, seat.get(p.player, 0)))
+
+
 def finished(hand: RecordedHand, places: Mapping[tuple[str, int], list[Elimination]],
              winner: str, prizes: Mapping[str, int]) -> list[tuple[str, int, int]]:
     """Who of the hand's players finished the tournament in it: (player, place, prize in
     cents), the lower place first (sharing one: by seat), the winner last when the hand put
     out the second."""
-    seat = dict(zip(hand.players, hand.seats, strict=True))
-    busted = sorted(places.get((hand.table, hand.number), []),
-                    key=lambda p: (-p.place, seat.get(p.player, 0)))
-    out = [(p.player, p.place, prizes.get(p.player, 0)) for p in busted
+    out_in_hand = busted(hand, places)
+    out = [(p.player, p.place, prizes.get(p.player, 0)) for p in out_in_hand
            if p.player in hand.players]
-    if winner in hand.players and any(p.place == 2 for p in busted):
+    if winner in hand.players and any(p.place == 2 for p in out_in_hand):
         out.append((winner, 1, prizes.get(winner, 0)))
     return out
 

@@ -34,11 +34,9 @@ REMAINING: dict[str, list[tuple[str, str]]] = {
         _MISDEAL,
     ],
     "ohh": [  # (by JSON path)
-        (r"^ohh\.tournament_info\.", "no tournament stream is rebuilt from OHH (only from "
-         "PokerStars text): tournament_info (name, number, buy-in, fee, bounty fee, start, "
-         "speed) is not carried"),
-        (r"^ohh\.(players\[\d+\]\.player_bounty|tournament_bounties)",
-         "bounties are not imported from OHH"),
+        (r"^ohh\.tournament_info\.(start_date_utc|tournament_number) ",
+         "a rebuilt tournament's start and number are its new stream's (the time and id of "
+         "its first event)"),
         (r"^ohh\.handlog\.stream ", "imported tables are streams import-<file>-<table>-<digest>"),
         (r"^ohh\.handlog\.versions", "an imported hand has an import mark and seating events "
          "before it"),
@@ -52,7 +50,8 @@ REMAINING: dict[str, list[tuple[str, str]]] = {
 
 # Hands identical but for the hand's id, time, stream and versions (what only says where and
 # when a log holds it): at least these many (measured; 0 in every format before issue 27).
-KEPT = {"tda phh": 97, "oct phh": 51, "tda pokerstars": 105, "oct pokerstars": 54}
+KEPT = {"tda phh": 97, "oct phh": 51, "tda pokerstars": 105, "oct pokerstars": 54,
+        "tda ohh": 103, "oct ohh": 52}
 
 
 @pytest.fixture(scope="module")
