@@ -264,12 +264,17 @@ def tournament_facts(hand: Mapping[str, Any]) -> TournamentFacts | None:
     names = {p.get("id"): str(p.get("name", "")) for p in hand.get("players") or []}
     takers: dict[object, list[str]] = {}
     for won in hand.get("tournament_bounties") or []:
+        if not isinstance(won, Mapping):
+            raise ValueError(f"tournament_bounties: expected an object, got {won!r:.40}")
         takers.setdefault(won.get("defeated_player_id"), []).append(
             names.get(won.get("player_id"), ""))
     extension = hand.get("handlog")
     places = extension.get("places") or [] if isinstance(extension, Mapping) else []
     finishes = []
     for place in places:
+        if place.get("player_id") not in names:
+            raise ValueError(f"handlog.places: player_id {place.get('player_id')!r:.20} is "
+                             "not among the players")
         took = takers.get(place["player_id"], [])
         finishes.append(Finish(names[place["player_id"]], int(place["place"]),
                                cents(_number(place.get("prize", 0), "handlog.places.prize")),

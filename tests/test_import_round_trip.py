@@ -163,3 +163,14 @@ def test_an_ohh_tournament_is_rebuilt_with_its_buy_in_bounties_and_places(
     stars = [re.findall(_PLACE_LINE, (tmp_path / f"{n}.pokerstars").read_text())
              for n in ("oct", "back")]
     assert stars[0] and stars[0] == stars[1]
+    # A damaged tournament part is that hand's error, the others read.
+    broken = [{"ohh": dict(before[0], tournament_bounties=["x"])},
+              {"ohh": dict(before[1], handlog=dict(before[1]["handlog"],
+                                                   places=[{"player_id": 99, "place": 2}]))},
+              {"ohh": before[2]}]
+    bad = tmp_path / "bad.ohh"
+    bad.write_text("\n\n".join(json.dumps(h) for h in broken), encoding="utf-8")
+    report = json.loads(run("import", str(bad), "--json").output)
+    assert [r["status"] for r in report["results"]] == ["error", "error", "match"], report
+    assert "tournament_bounties" in report["results"][0]["reason"]
+    assert "is not among the players" in report["results"][1]["reason"]
