@@ -95,6 +95,7 @@ class _Tournament:
     prizes: list[PrizeAward] = field(default_factory=list)
     winner: str = ""
     color_ups: list[ChipsColoredUp] = field(default_factory=list)
+    mixed: bool = False  # hands of two tournaments of one name (two logs' numbers): not rebuilt
 
     def events(self, tournament: str) -> list[Any]:
         """The tournament's stream: created with the buy-in and the levels its hands were
@@ -188,7 +189,8 @@ class IntoLog:
     The tables of a tournament the files name (PokerStars' number) are its tables: once every
     hand is planned, `finish` puts before them the tournament's stream
     (`tournament-<number>`), rebuilt from what the hands say (`_Tournament.events`), when
-    they hold the whole tournament (`_Tournament.whole`; else the tables only name it)."""
+    they hold the whole tournament (`_Tournament.whole`) and no other tournament of its name
+    (OHH's `tournament_number`; else the tables only name it)."""
 
     streams: dict[str, list[Any]] = field(default_factory=dict)
     recorded: list[dict[str, Any]] = field(default_factory=list)
@@ -205,7 +207,8 @@ class IntoLog:
         for tournament, record in self._tournaments.items():
             stream = f"tournament-{tournament}"
             stints = self._stints(tournament)
-            if stream in self.streams or not record.whole(stints, self.streams):
+            if record.mixed or stream in self.streams or not record.whole(stints,
+                                                                           self.streams):
                 continue
             built[stream] = record.events(tournament)
             self._moves(stints)
@@ -386,6 +389,7 @@ def add_hand(into: IntoLog, entry: PhhEntry, result: HandResult, fmt: str, rules
     if entry.tournament is not None and entry.event:
         record = into._tournaments.setdefault(
             entry.event, _Tournament(entry.tournament, entry.rules or rules))
+        record.mixed |= record.facts.number != entry.tournament.number
         record.add(state.table, number, entry, _names(entry), events, state.seat_count,
                    before)
     into.streams.setdefault(stream, []).extend(opening + events)

@@ -287,7 +287,7 @@ def tournament_facts(hand: Mapping[str, Any]) -> TournamentFacts | None:
     return TournamentFacts(
         str(info.get("currency") or "USD"), pool, bounty, fee, tuple(finishes),
         small if type(small) is int else 0, str(info.get("name") or ""),
-        minutes if type(minutes) is int else 0)
+        minutes if type(minutes) is int else 0, str(info.get("tournament_number") or ""))
 
 
 def _clock(value: object) -> dict[str, object]:

@@ -91,6 +91,7 @@ class TournamentFacts:
     small_blind: int = 0
     name: str = ""  # (OHH's tournament_info: "": the tournament's number names it)
     minutes: int = 0  # of a level (OHH's speed.round_time; 0: not given)
+    number: str = ""  # OHH's tournament_number (its name in the file may be another log's too)
 
 
 @dataclass(frozen=True, slots=True)
