@@ -16,8 +16,9 @@ import handlog.replay.report_html
 import handlog.replay.report_stream as report_stream
 import handlog.schema.logcheck
 from handlog.engine.errors import RuleViolation
-from handlog.engine.events import BetMade, PlayerSeated, RaiseMade
+from handlog.engine.events import BetMade, RaiseMade
 from handlog.engine.table_commands import AmendAmount, VoidEvents
+from handlog.engine.table_events import PlayerSeated
 from handlog.recorder.cli import cli
 from handlog.recorder.demo import run_demo
 from handlog.recorder.service import Actor, Recorder
