@@ -31,6 +31,7 @@ from handlog.recorder.cli_db import db_option, user_errors
 from handlog.recorder.service import Recorder
 from handlog.recorder.signing import (
     DEFAULT_DELAY_SECONDS,
+    DEFAULT_INTERVAL_SECONDS,
     DIRECTOR_KEY_FILE,
     sign_checkpoints,
     signing_key,
@@ -217,6 +218,10 @@ def recovery_code(secret_file: Path | None) -> None:
               type=click.FloatRange(min=0.01), metavar="SECONDS",
               help="Sign a checkpoint at most this long after any append (rulings, "
               "corrections, awards, deals and payouts are signed at once).")
+@click.option("--checkpoint-interval", default=DEFAULT_INTERVAL_SECONDS, show_default=True,
+              type=click.FloatRange(min=0.0), metavar="SECONDS",
+              help="Sign at most one checkpoint this often: what is signed at once waits for "
+              "the end of the interval when one was signed less than this ago.")
 @click.option("--witness", "witnesses", multiple=True, metavar="URL=KEYFILE",
               help="Post every checkpoint to this witness (`handlog witness serve`; KEYFILE: "
               "its public key) and keep its cosignatures (repeatable).")
@@ -232,7 +237,7 @@ def serve(db_url: str | None, host: str, port: int, director_pin: str | None,
           secret_file: Path | None, forwarded_allow_ips: str, allowed_hosts: str | None,
           certfile: Path | None, keyfile: Path | None, idle_minutes: int,
           no_demo: bool, signing_key_file: Path | None, origin: str | None,
-          checkpoint_delay: float, witnesses: tuple[str, ...], director_key_file: Path | None,
+          checkpoint_delay: float, checkpoint_interval: float, witnesses: tuple[str, ...], director_key_file: Path | None,
           workers: int) -> None:
     """Serve the tablet, floor and viewer pages and the JSON API (Ctrl+C stops)."""
     server_runtime()
@@ -252,7 +257,7 @@ def serve(db_url: str | None, host: str, port: int, director_pin: str | None,
         key = signing_key(key_path, origin)
     clients = witness_clients(witnesses, store, key_path.parent / "cosigned")
     signer = sign_checkpoints(recorder, store, key, checkpoint_delay,
-                              after=to_witnesses(clients))
+                              after=to_witnesses(clients), interval=checkpoint_interval)
     director_key = director_key_file or key_path.parent / DIRECTOR_KEY_FILE
     created = ""
     if not no_demo and not Tournaments(recorder).tournaments():
@@ -295,7 +300,8 @@ def serve(db_url: str | None, host: str, port: int, director_pin: str | None,
         os.environ[_WORKER_ENV] = json.dumps({
             "url": url, "pin": auth.director_pin, "secret": secret.decode(),
             "idle_seconds": idle_minutes * 60, "hosts": hosts, "key": str(key_path),
-            "origin": origin, "delay": checkpoint_delay, "witnesses": list(witnesses),
+            "origin": origin, "delay": checkpoint_delay, "interval": checkpoint_interval,
+            "witnesses": list(witnesses),
             "director_key": str(director_key)})
         click.echo(f"{workers} server processes")
         proxies = [ip.strip() for ip in forwarded_allow_ips.split(",") if ip.strip()]
@@ -345,7 +351,8 @@ def worker_app() -> Any:
     recorder = Recorder(store)
     key = signing_key(Path(config["key"]), config["origin"])
     clients = witness_clients(config["witnesses"], store, Path(config["key"]).parent / "cosigned")
-    signer = sign_checkpoints(recorder, store, key, config["delay"], after=to_witnesses(clients))
+    signer = sign_checkpoints(recorder, store, key, config["delay"], after=to_witnesses(clients),
+                              interval=config.get("interval", DEFAULT_INTERVAL_SECONDS))
     atexit.register(signer.flush)  # (before the signer's own close: the last event covered)
     auth = Auth(director_pin=config["pin"], secret=config["secret"].encode(),
                 idle_seconds=config["idle_seconds"])

@@ -60,27 +60,36 @@ def signing_key(path: Path, origin: str | None = None) -> SigningKey:
 
 
 DEFAULT_DELAY_SECONDS = 60.0
+DEFAULT_INTERVAL_SECONDS = 1.0
 
 
 class Checkpointer:
     """Signs the room's checkpoints on a thread of its own, so that a tap never waits for a
-    signature: at once (within milliseconds of the answer) after a level, break, table
-    closing, finish, ruling, correction, award, deal or payout, and at most `delay` seconds
-    after any other append. Requests that pile up while it signs are covered by one
-    checkpoint, named after the weightiest of them. A checkpoint that cannot be signed is
-    tried again within the delay. `after` is told of each checkpoint signed (the witnesses
-    are sent it from there)."""
+    signature: at once after a level, break, table closing, finish, ruling, correction,
+    award, deal or payout, and at most `delay` seconds after any other append. "At once" is
+    within milliseconds of the answer when no checkpoint was signed in the last `interval`
+    seconds, else when that interval ends: the room signs at most one checkpoint an
+    interval (as a transparency log publishes one checkpoint an interval), so a room that
+    ends hands faster than that does not spend its taps' interpreter on signatures and
+    witnesses' round trips. Requests that pile up are covered by one checkpoint, named after
+    the weightiest of them. A checkpoint that cannot be signed is tried again within the
+    delay. `after` is told of each checkpoint signed (the witnesses are sent it from
+    there)."""
 
     def __init__(self, store: EventStore, key: SigningKey,
                  delay: float = DEFAULT_DELAY_SECONDS,
-                 after: Callable[[StoredCheckpoint], object] | None = None) -> None:
+                 after: Callable[[StoredCheckpoint], object] | None = None,
+                 interval: float = DEFAULT_INTERVAL_SECONDS) -> None:
         self.store = store
         self.key = key
         self.delay = delay
+        self.interval = min(interval, delay)
         self.after = after
         self._wake = threading.Condition()
         self._reasons: set[str] = set()  # asked for at once, not signed yet
         self._due: float | None = None  # when the delayed one is due (time.monotonic())
+        self._last = float("-inf")  # when the thread last signed (time.monotonic())
+        self._hurry = False  # flush(): sign what is asked without waiting for the interval
         self._signing = False
         self._closed = False
         self._thread = threading.Thread(target=self._run, name="checkpoints", daemon=True)
@@ -113,15 +122,15 @@ class Checkpointer:
             with self._wake:
                 reason = self._next()
                 while reason is None:
-                    if self._closed:
+                    if self._closed and not self._reasons:
                         return
-                    self._wake.wait(None if self._due is None
-                                    else max(0.0, self._due - time.monotonic()))
+                    self._wake.wait(self._until())
                     reason = self._next()
                 self._signing = True
             try:
                 if reason != "delay_elapsed" or self._behind():
                     self.sign(reason)
+                    self._last = time.monotonic()
             except Exception as exc:  # noqa: BLE001 - this thread has no caller to raise to
                 click.echo(f"the checkpoint after {reason} could not be signed now (tried "
                            f"again within {self.delay:g} s): {exc}", err=True)
@@ -132,12 +141,20 @@ class Checkpointer:
                     self._signing = False
                     self._wake.notify_all()
 
+    def _until(self) -> float | None:
+        """How long the thread may sleep before something is due (the lock held)."""
+        times = [t for t in (self._due, self._last + self.interval if self._reasons else None)
+                 if t is not None]
+        return max(0.0, min(times) - time.monotonic()) if times else None
+
     def _next(self) -> str | None:
         """What to sign now, taken from what was asked (the lock held)."""
-        if self._reasons:
+        if self._reasons and (self._closed or self._hurry
+                              or time.monotonic() >= self._last + self.interval):
             reason = weightiest(self._reasons)
             self._reasons.clear()
             self._due = None
+            self._hurry = False
             return reason
         if self._due is not None and self._due <= time.monotonic():
             self._due = None
@@ -155,7 +172,9 @@ class Checkpointer:
             if not self._closed:
                 if self._due is not None:
                     self._due = 0.0
-                    self._wake.notify_all()
+                if self._reasons:
+                    self._hurry = True
+                self._wake.notify_all()
                 self._wake.wait_for(lambda: not self._reasons and not self._signing and (
                     self._due is None or self._due > time.monotonic()))
                 return
@@ -175,11 +194,13 @@ class Checkpointer:
 
 def sign_checkpoints(recorder: Recorder, store: EventStore, key: SigningKey,
                      delay: float = DEFAULT_DELAY_SECONDS,
-                     after: Callable[[StoredCheckpoint], object] | None = None) -> Checkpointer:
-    """Take a signed checkpoint at once whenever the recorder records a level, a break, a
-    table closing, the end of a tournament, a ruling, a correction, an award, a deal or a
-    payout, and within `delay` seconds of any other append."""
-    signer = Checkpointer(store, key, delay, after)
+                     after: Callable[[StoredCheckpoint], object] | None = None,
+                     interval: float = DEFAULT_INTERVAL_SECONDS) -> Checkpointer:
+    """Take a signed checkpoint at once (at most one an `interval`) whenever the recorder
+    records a level, a break, a table closing, the end of a tournament, a ruling, a
+    correction, an award, a deal or a payout, and within `delay` seconds of any other
+    append."""
+    signer = Checkpointer(store, key, delay, after, interval)
     recorder.signer = signer
     return signer
 
