@@ -138,7 +138,8 @@ def new_events(count: int, start: int = 1) -> list[NewEvent]:
 
 def covered(store: EventStore, seconds: float = 10.0) -> StoredCheckpoint:
     """The latest checkpoint once it covers the whole log: the signer's thread signs "at once"
-    within milliseconds of the tap's answer, so this polls for it, for `seconds` at most."""
+    (within milliseconds of the tap's answer, or at the end of the interval after the last
+    checkpoint), so this polls for it, for `seconds` at most."""
     deadline = time.monotonic() + seconds
     while True:
         latest = latest_checkpoint(store)

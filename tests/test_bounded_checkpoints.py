@@ -47,6 +47,27 @@ def test_a_ruling_is_covered_by_a_checkpoint_at_once(db_url: str) -> None:
         signer.close()
 
 
+def test_at_most_one_checkpoint_an_interval_and_what_waits_is_signed_when_it_ends(
+        sqlite_url: str) -> None:
+    """Three rulings in a row: the first is signed at once, the other two wait for the end
+    of the interval after it and share one checkpoint."""
+    upgrade_database(sqlite_url)
+    with open_store(sqlite_url) as store:
+        recorder = Recorder(store)
+        summary = run_demo(recorder, players=6, tables=1, seed=3, hands=2)
+        signer = sign_checkpoints(recorder, store, ROOM, delay=3600, interval=3)
+        rulings = Tournaments(recorder)
+        rulings.ruling(summary.tournament, "tda-1", "chips counted", DIRECTOR)
+        first = covered(store)
+        rulings.ruling(summary.tournament, "tda-1", "clock called", DIRECTOR)
+        rulings.ruling(summary.tournament, "tda-1", "deck changed", DIRECTOR)
+        second = covered(store)
+        signer.close()
+        assert [c.number for c in stored_checkpoints(store)] == [first.number, second.number]
+        assert second.reason == "ruling_recorded"
+        assert (second.created_at - first.created_at).total_seconds() >= 3
+
+
 def test_a_tap_never_waits_for_the_signature_and_piled_up_requests_share_one(
         db_url: str) -> None:
     """The signer is held inside its first checkpoint (its witnesses' hand-off blocked):

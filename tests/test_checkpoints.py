@@ -141,10 +141,11 @@ def test_parse_checkpoint_names_what_is_wrong() -> None:
 def test_checkpoints_are_signed_at_each_level_break_table_close_and_the_finish(
     tmp_path: Path,
 ) -> None:
-    """A demo tournament played to a winner on a server that signs checkpoints."""
+    """A demo tournament played to a winner on a server that signs checkpoints (each at
+    once: no interval between two, which would let one checkpoint cover several moments)."""
     recorder = make_recorder(tmp_path)
     key, _ = load_or_create_signing_key(tmp_path / "k", "room")
-    signer = sign_checkpoints(recorder, recorder.store, key)
+    signer = sign_checkpoints(recorder, recorder.store, key, interval=0)
     run_demo(recorder, players=12, tables=2, seed=5)
     covered(recorder.store)  # (the finish's is signed on the signer's thread, just after)
     signer.close()
