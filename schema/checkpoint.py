@@ -331,7 +331,8 @@ def record_checkpoint(store: EventStore, key: SigningKey, reason: str,
     if reason not in REASONS:
         raise ValueError(f"checkpoint reason {reason!r} is not one of {', '.join(REASONS)}")
     moment = (now or datetime.now(UTC)).astimezone(UTC)
-    with store.connection(write=True) as connection:
+
+    def write(connection: sa.Connection) -> StoredCheckpoint:
         head = read_head(connection)
         text = sign_checkpoint(key, head.size, head.root, moment)
         number = connection.execute(
@@ -339,8 +340,11 @@ def record_checkpoint(store: EventStore, key: SigningKey, reason: str,
             {"tree_size": head.size, "root_hash": head.root.hex(), "origin": key.name,
              "note": text, "reason": reason, "created_at": moment},
         ).scalar_one()
-    return StoredCheckpoint(int(number), reason, moment,
-                            Checkpoint(key.name, head.size, head.root, text))
+        return StoredCheckpoint(int(number), reason, moment,
+                                Checkpoint(key.name, head.size, head.root, text))
+
+    # (in the tables' next batch of appends when they are appending: no flush of its own)
+    return store.write_beside_appends(write)
 
 
 def record_cosignature(store: EventStore, number: int, witness: str, line: str,
@@ -353,8 +357,10 @@ def record_cosignature(store: EventStore, number: int, witness: str, line: str,
 def record_cosignatures(store: EventStore,
                         rows: Sequence[tuple[int, str, str, datetime]]) -> int:
     """Keep witnesses' cosignature lines, each (checkpoint number, witness, line, time),
-    beside their stored checkpoints in one transaction; how many were new."""
-    with store.connection(write=True) as connection:
+    beside their stored checkpoints in one transaction (in the tables' next batch of appends
+    when they are appending); how many were new."""
+
+    def write(connection: sa.Connection) -> int:
         kept = {(int(number), str(witness)) for number, witness in connection.execute(
             sa.select(cosignatures_table.c.checkpoint_id, cosignatures_table.c.witness).where(
                 cosignatures_table.c.checkpoint_id.in_({number for number, *_ in rows})))}
@@ -366,7 +372,9 @@ def record_cosignatures(store: EventStore,
                     "cosigned_at": cosigned_at.astimezone(UTC)}
         if new:
             connection.execute(sa.insert(cosignatures_table), list(new.values()))
-    return len(new)
+        return len(new)
+
+    return store.write_beside_appends(write)
 
 
 def _cosignatures(connection: sa.Connection, first: int = 0

@@ -37,12 +37,12 @@ import json
 import os
 import threading
 import uuid
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import AbstractContextManager, contextmanager, nullcontext
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, TypeVar
 
 import sqlalchemy as sa
 from sqlalchemy.dialects import postgresql, sqlite
@@ -190,6 +190,7 @@ class EventStore:
         self.group_commit = os.environ.get(GROUP_COMMIT_ENV_VAR, "").strip() != "0"
         self._queue_lock = threading.Lock()
         self._queue: list[_Request] = []
+        self._riders: list[_Rider] = []  # writes waiting to ride the next batch (SQLite)
         # Two leaders on PostgreSQL: the next batch is sent while one commits (it waits for
         # the lock on `events` inside the database, so commit order is still leaf order).
         self._leader_slots = writer_slots(self._postgresql)
@@ -310,12 +311,17 @@ class EventStore:
         with self._writers:
             with self._queue_lock:
                 batch, self._queue = self._queue, []
+                riders, self._riders = self._riders, []
             try:
-                self._write_batch(batch)
+                self._write_batch(batch, riders)
             except BaseException as exc:  # noqa: BLE001 - answered to every caller
                 for request in batch:
                     if not request.done:
                         request.answer(error=exc)
+            finally:
+                for rider in riders:
+                    if not rider.done.is_set():  # (its batch's transaction failed) alone
+                        self._ride_alone(rider)
         with self._queue_lock:
             leader.lead = False
             after = next((r for r in self._queue if not r.lead), None)
@@ -330,7 +336,7 @@ class EventStore:
         if after is not None:
             after.wake.set()
 
-    def _write_batch(self, batch: list[_Request]) -> None:
+    def _write_batch(self, batch: list[_Request], riders: Sequence[_Rider] = ()) -> None:
         rest = batch
         if self._pipelined and self.write_merkle_leaves:
             # One pipeline for the appends on heads this store knows, one per stream.
@@ -344,7 +350,7 @@ class EventStore:
             if fast and not self._batch_pipelined(fast):
                 rest = batch
         if rest:
-            self._batch_savepoints([request for request in rest if not request.done])
+            self._batch_savepoints([request for request in rest if not request.done], riders)
 
     def _batch_pipelined(self, batch: list[_Request]) -> bool:
         """The batch in one round trip (schema/pg_append.py); False when nothing was written."""
@@ -372,9 +378,10 @@ class EventStore:
             request.answer(stored=stored)
         return True
 
-    def _batch_savepoints(self, batch: list[_Request]) -> None:
+    def _batch_savepoints(self, batch: list[_Request], riders: Sequence[_Rider] = ()) -> None:
         """The batch in one transaction, each append in a savepoint of its own: one that fails
-        its check is rolled back and answered alone."""
+        its check is rolled back and answered alone; then the riders, each in a savepoint of
+        its own."""
         if not batch:
             return
         if len(batch) == 1:
@@ -384,7 +391,7 @@ class EventStore:
             try:
                 request.answer(stored=self._append_alone(
                     request.stream_id, request.expected_version, request.prepared,
-                    request.kind))
+                    request.kind, riders))
             except Exception as exc:  # noqa: BLE001 - the caller's answer
                 request.answer(error=exc)
             return
@@ -404,6 +411,9 @@ class EventStore:
                     for request in batch:
                         stored, error = self._append_in_savepoint(connection, request, tree)
                         answers.append((request, stored, error))
+                    _ride(connection, riders)
+            for rider in riders:
+                rider.done.set()
         except DBAPIError:
             # The transaction itself failed (a dropped connection, the disk): append by
             # append, each with its own retries and answer.
@@ -463,10 +473,10 @@ class EventStore:
             return None, exc
 
     def _append_alone(self, stream_id: str, expected_version: int, prepared: list[_Prepared],
-                      kind: str) -> list[StoredEvent]:
+                      kind: str, riders: Sequence[_Rider] = ()) -> list[StoredEvent]:
         """One append in a transaction of its own, statement by statement (or pipelined on a
         head this store wrote): the path without group commit, and the fallback of a batch
-        whose transaction failed."""
+        whose transaction failed. `riders` (SQLite) are written in its transaction."""
         for attempt in (1, 2, 3):
             known = self._heads.get(stream_id) if attempt == 1 else None
             if known is None and attempt == 1 and expected_version > 0 and self._pipelined:
@@ -497,6 +507,9 @@ class EventStore:
                             stored = self._append(
                                 connection, stream_id, expected_version, prepared, kind,
                                 tree)
+                        _ride(connection, riders)
+                for rider in riders:
+                    rider.done.set()
                 # Only once committed: a head kept here is never one the log lacks.
                 self._remember(stream_id, stored[-1], tree)
                 return stored
@@ -860,6 +873,45 @@ class EventStore:
         with translate_errors(self._url, "read"), self._engine.connect() as connection:
             return read_head(connection)
 
+    def write_beside_appends(self, work: Callable[[Connection], _T]) -> _T:
+        """`work` in a write transaction (schema/'s own writes: a checkpoint, cosignatures).
+        On SQLite, while tables append, it rides the next batch of appends (in a savepoint of
+        its own, so its failure is its own and the appends' is not its): it then costs no
+        flush of its own and no table waits behind it. Alone (as `connection(write=True)`)
+        when no batch takes it within RIDE_SECONDS, and on PostgreSQL, whose appends do not
+        wait for other tables' writes."""
+        if self._postgresql or not self.group_commit:
+            with self.connection(write=True) as connection:
+                return work(connection)
+        rider = _Rider(work)
+        with self._queue_lock:
+            self._riders.append(rider)
+        if not rider.done.wait(RIDE_SECONDS):
+            with self._queue_lock:
+                mine = rider in self._riders
+                if mine:
+                    self._riders.remove(rider)
+            if mine:
+                with self._writers:
+                    self._ride_alone(rider)
+            rider.done.wait()
+        if rider.error is not None:
+            with translate_errors(self._url, "write to"):
+                raise rider.error
+        return rider.result  # type: ignore[no-any-return]
+
+    def _ride_alone(self, rider: _Rider) -> None:
+        """A rider in a transaction of its own (the caller holds the writer slot)."""
+        try:
+            with self._engine.connect() as connection:
+                connection = connection.execution_options(**WRITE_OPTIONS)
+                with connection.begin():
+                    rider.result = rider.work(connection)
+                    rider.error = None
+        except Exception as exc:  # noqa: BLE001 - the rider's caller's answer
+            rider.error = exc
+        rider.done.set()
+
     @contextmanager
     def connection(self, write: bool = False) -> Iterator[Connection]:
         """A connection in a transaction, for schema/'s own modules (checkpoints, proofs):
@@ -1112,6 +1164,39 @@ class _Request:
     def answer(self, stored: list[StoredEvent] | None = None,
                error: BaseException | None = None) -> None:
         self.stored, self.error, self.done = stored, error, True
+
+
+_T = TypeVar("_T")
+RIDE_SECONDS = 0.05
+"""How long a write beside the appends waits for a batch to ride before it goes alone."""
+
+
+class _Rider:
+    """A write waiting to ride a batch of appends (EventStore.write_beside_appends): the
+    writer sets `result` or `error`, then `done` once the batch's transaction committed."""
+
+    __slots__ = ("done", "error", "result", "work")
+
+    def __init__(self, work: Callable[[Connection], Any]) -> None:
+        self.work = work
+        self.result: Any = None
+        self.error: BaseException | None = None
+        self.done = threading.Event()
+
+
+def _ride(connection: Connection, riders: Sequence[_Rider]) -> None:
+    """Each rider in a savepoint of its own in the batch's transaction: one that fails is
+    rolled back and keeps its error; the appends go on."""
+    for rider in riders:
+        savepoint = connection.begin_nested()
+        try:
+            rider.result, rider.error = rider.work(connection), None
+            savepoint.commit()
+        except Exception as exc:  # noqa: BLE001 - the rider's caller's answer
+            if isinstance(exc, DBAPIError) and not isinstance(exc, IntegrityError):
+                raise  # the transaction's own fault: the batch's, and the rider goes alone
+            savepoint.rollback()
+            rider.result, rider.error = None, exc
 
 
 class _HeadMoved(Exception):

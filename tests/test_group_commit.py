@@ -11,12 +11,16 @@ import uuid
 from typing import Any
 
 import pytest
+import sqlalchemy as sa
 from conftest_store import new_event, new_events
 
+from handlog.schema.checkpoint import SigningKey, record_checkpoint, stored_checkpoints
 from handlog.schema.errors import ConcurrencyConflict, DuplicateEventConflict
 from handlog.schema.hashing import verify_events
 from handlog.schema.logcheck import check_store
 from handlog.schema.store import EventStore, StoredBefore
+
+ROOM = SigningKey("casino.example/poker-room", bytes(range(32)))
 
 THREADS = 12
 APPENDS = 15
@@ -168,8 +172,8 @@ def test_a_clean_batch_is_one_transaction(store: EventStore) -> None:
     before = store.batches
     fallbacks: list[int] = []
     slower = store._batch_savepoints
-    store._batch_savepoints = lambda batch: (fallbacks.append(len(batch)),  # type: ignore
-                                             slower(batch))
+    store._batch_savepoints = lambda batch, riders=(): (  # type: ignore
+        fallbacks.append(len(batch)), slower(batch, riders))
     held = _hold_writer(store)
     answers: list[Any] = [None] * len(streams)
 
@@ -333,3 +337,78 @@ def test_pipelined_appends_are_heard_by_a_listener_in_commit_order(pg_url: str) 
         assert got[:3] == [("table-a", 1), ("table-b", 1), ("table-a", 3)]
         assert sorted(got[3:]) == [("table-a", 4), ("table-b", 4)]
         _sound(writer)
+
+
+def _commits(store: EventStore) -> list[int]:
+    counted: list[int] = []
+    sa.event.listen(store._engine, "commit", lambda connection: counted.append(1))
+    return counted
+
+
+def test_a_checkpoint_rides_the_tables_next_batch_and_covers_it(store: EventStore) -> None:
+    """A checkpoint signed while tables append (SQLite's one writer busy) is written in the
+    next batch's transaction, in a savepoint of its own: one commit for both, no flush of its
+    own for a table to wait behind, and it covers the batch it rode. (PostgreSQL: alone, its
+    appends do not wait for it.)"""
+    store.append("table-a", 0, [new_event()])
+    held = _hold_writer(store)
+    commits = _commits(store)
+    answers: dict[str, Any] = {}
+    tap = threading.Thread(target=lambda: answers.setdefault(
+        "tap", store.append("table-a", 1, new_events(2, start=2))))
+    sign = threading.Thread(target=lambda: answers.setdefault(
+        "checkpoint", record_checkpoint(store, ROOM, "ruling_recorded")))
+    try:
+        tap.start()
+        _queued(store, 1)
+        sign.start()
+        deadline = time.monotonic() + 30
+        while not store.is_postgresql and not store._riders:
+            assert time.monotonic() < deadline, "the checkpoint never waited for the batch"
+            time.sleep(0.005)
+    finally:
+        for semaphore in held:
+            semaphore.release()
+    tap.join(60)
+    sign.join(60)
+    if not store.is_postgresql:  # (PostgreSQL's appends commit on the raw pipeline)
+        assert len(commits) == 1
+    taken = answers["checkpoint"]
+    assert taken.checkpoint.size == (1 if store.is_postgresql else 3)
+    assert stored_checkpoints(store)[-1].number == taken.number
+
+
+def test_a_rider_that_fails_is_its_own_failure_and_the_batch_lands(store: EventStore) -> None:
+    def refused(connection: Any) -> None:
+        connection.execute(sa.text("INSERT INTO log_cosignatures (checkpoint_id, witness, "
+                                   "line, cosigned_at) VALUES (999, 'w', 'l', '2026-01-01')"))
+
+    store.append("table-a", 0, [new_event()])
+    held = _hold_writer(store)
+    answers: dict[str, Any] = {}
+
+    def ride() -> None:
+        try:
+            store.write_beside_appends(refused)
+        except Exception as exc:  # noqa: BLE001 - what the test looks at
+            answers["rider"] = exc
+
+    tap = threading.Thread(target=lambda: answers.setdefault(
+        "tap", store.append("table-a", 1, new_events(2, start=2))))
+    rider = threading.Thread(target=ride)
+    try:
+        tap.start()
+        _queued(store, 1)
+        rider.start()
+        deadline = time.monotonic() + 30
+        while not store.is_postgresql and not store._riders:
+            assert time.monotonic() < deadline, "the write never waited for the batch"
+            time.sleep(0.005)
+    finally:
+        for semaphore in held:
+            semaphore.release()
+    tap.join(60)
+    rider.join(60)
+    assert [e.version for e in answers["tap"]] == [2, 3]
+    assert "rider" in answers and "FOREIGN KEY" in str(answers["rider"]).upper()
+    assert [e.version for e in store.read("table-a")] == [1, 2, 3]
