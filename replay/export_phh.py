@@ -76,14 +76,16 @@ def phh_actions(hand: RecordedHand, options: ExportOptions | None = None) -> lis
 
 
 def _actions_and_dead_hands(hand: RecordedHand, options: ExportOptions | None = None
-                            ) -> tuple[list[str], list[int], list[int]]:
+                            ) -> tuple[list[str], list[int], list[int], list[list[Any]]]:
     """The actions, the indexes of the `pN sm` that stand for a hand the director ruled
     dead at the showdown (PHH has no action for it: the user field `_dead_hands` lists them),
-    and those of the `pN f` that stand for a hand killed out of turn, written where the action
-    reached him (`_out_of_turn`). Hole cards are those the table saw (shown), the hero's, or
-    all (`options`)."""
+    those of the `pN f` that stand for a hand killed out of turn, written where the action
+    reached him (`_out_of_turn`), and of every `pN f` that is a hand ruled dead in the
+    betting, with the ruling's cause, reason and rules (`_killed`). Hole cards are those
+    the table saw (shown), the hero's, or all (`options`)."""
     out_of_turn = hand.out_of_turn_kills()
     moved: list[int] = []
+    rulings: list[list[Any]] = []
     hole = ["".join(cards) or "????" for cards in hand.seen_hole_cards(options)]
     actions = [f"d dh p{i + 1} {cards}" for i, cards in enumerate(hole)]
     dead = [False] * len(actions)
@@ -116,6 +118,7 @@ def _actions_and_dead_hands(hand: RecordedHand, options: ExportOptions | None = 
                 text = f"p{event.player + 1} f"
                 if step.version in out_of_turn:
                     moved.append(len(actions))
+                rulings.append([len(actions), event.cause, event.reason, list(event.rules)])
             elif not step.in_betting:
                 text, show, killed = f"p{event.player + 1} sm", True, True
             else:  # steps_in_turn moves a kill out of turn to its player's turn
@@ -131,7 +134,7 @@ def _actions_and_dead_hands(hand: RecordedHand, options: ExportOptions | None = 
                 dead.append(killed)
         if step.all_in_runout:
             showdown_at = len(actions)
-    return actions, [index for index, ruled in enumerate(dead) if ruled], moved
+    return actions, [index for index, ruled in enumerate(dead) if ruled], moved, rulings
 
 
 def phh_fields(hand: RecordedHand, event_name: str = "",
@@ -147,7 +150,7 @@ def phh_fields(hand: RecordedHand, event_name: str = "",
     if hand.size == 2:
         antes.reverse()
         blinds.reverse()
-    actions, dead_hands, out_of_turn = _actions_and_dead_hands(hand, options)
+    actions, dead_hands, out_of_turn, killed = _actions_and_dead_hands(hand, options)
     fields: dict[str, Any] = {"variant": "NT"}
     if hand.ante_kind == "uniform":
         fields["ante_trimming_status"] = True  # antes count toward the pots they are in
@@ -181,11 +184,13 @@ def phh_fields(hand: RecordedHand, event_name: str = "",
         fields["_absent"] = [i + 1 for i in started.absent]  # away at the deal (TDA 30)
     if dead_hands:
         fields["_dead_hands"] = dead_hands
+    if killed:
+        fields["_killed"] = killed  # folds that are hands ruled dead: [index, cause, ...]
     if out_of_turn:
         fields["_out_of_turn"] = out_of_turn  # folds that are hands killed out of turn
     fields["_cards"] = options.cards  # which hole cards the file holds: shown, hero or all
-    fields["_stream"] = hand.stream
-    fields["_versions"] = [hand.first_version, hand.last_version]
+    fields["_stream"], *versions = hand.coordinates()
+    fields["_versions"] = versions
     notes = hand.notes()
     if notes:
         fields["_notes"] = notes

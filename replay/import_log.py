@@ -24,7 +24,7 @@ from typing import Any
 
 from handlog.engine.commands import AwardPots, Command, DealHole
 from handlog.engine.errors import RuleViolation
-from handlog.engine.events import HandStarted
+from handlog.engine.events import HandKilled, HandStarted
 from handlog.engine.hand import begin, decide
 from handlog.engine.hand_start import hand_started_event
 from handlog.engine.hand_state import HandSetup
@@ -60,6 +60,7 @@ from handlog.engine.tournament_events import (
     TournamentFinished,
 )
 from handlog.engine.words import render_rule
+from handlog.replay.fold import command_for as command_of
 from handlog.replay.fold import fold_effective, level_of
 from handlog.replay.phh import PhhEntry, PhhHand, TournamentFacts
 from handlog.replay.phh_verify import HandResult, command_for, hand_commands, setup_for
@@ -107,7 +108,8 @@ class _Tournament:
         structure = Structure(facts.name or tournament, self.profile, starting,
                               self.seats_per_table, (), tuple(
                                   self.levels[n] for n in sorted(self.levels)), money=money)
-        events: list[Any] = [TournamentCreated(tournament, structure)]
+        events: list[Any] = [TournamentCreated(tournament, structure, facts.number,
+                                               facts.started_at)]
         events.extend(PlayerRegistered(p, p, False, 0, starting) for p in self.stacks)
         events.extend(self.color_ups)
         events.extend(self.out)
@@ -441,7 +443,8 @@ def _hand_events(state: TableState, hand: PhhHand, profile: str, number: int, fm
     count = hand.player_count
     if count > MAX_SEATS:
         raise RuleViolation("seating", f"{count} players: a table seats at most {MAX_SEATS}")
-    events: list[Any] = [HandImported(hand.source, label, fmt, hand.played_at)]
+    events: list[Any] = [HandImported(hand.source, label, fmt, hand.played_at, hand.stream,
+                                      hand.versions)]
     names = _names(hand)
     seats = _seats(hand)
     wanted = {seats[i]: (names[i], hand.starting_stacks[i]) for i in range(count)}
@@ -484,7 +487,12 @@ def _hand_events(state: TableState, hand: PhhHand, profile: str, number: int, fm
     for event in played:
         table = apply_table(table, event)
     commands = hand_commands(hand)
-    for index, command in enumerate(commands):
+    for index, cause, reason, rules in hand.killed:  # a ruling, not a fold (`_killed`)
+        player = hand.actions[index].player
+        assert player is not None
+        commands[index] = command_of(HandKilled(player, cause, rules, reason))
+    for index in _record_order(hand):
+        command = commands[index]
         assert table.hand is not None
         if table.hand.is_complete:
             break
@@ -511,6 +519,23 @@ def _hand_events(state: TableState, hand: PhhHand, profile: str, number: int, fm
     if current is None or not current.is_complete:
         raise RuleViolation("strict-replay", "the hand does not end")
     return events + played
+
+
+def _record_order(hand: PhhHand) -> list[int]:
+    """The indexes of the hand's actions in the order the table took them: a hand killed out
+    of turn (`_out_of_turn`), written as a fold where the action reached him, was killed
+    before the action of the player before him in the street (the export writes it back
+    where it is written)."""
+    order = list(range(len(hand.actions)))
+    for index in sorted(hand.out_of_turn):
+        before = next((k for k in range(index - 1, -1, -1)
+                       if hand.actions[k].code in ("f", "cc", "cbr", "db")
+                       and k not in hand.out_of_turn), None)
+        if before is None or hand.actions[before].code == "db":
+            continue  # the first of its street: no action before him to go ahead of
+        order.remove(index)
+        order.insert(order.index(before), index)
+    return order
 
 
 def _applied(state: TableState, events: Sequence[Any]) -> TableState:
