@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from datetime import time
 from typing import Any, TextIO
 
@@ -40,6 +40,7 @@ from handlog.engine.events import (
     CardsShown,
     ChipsPosted,
     HandKilled,
+    MisdealDeclared,
     PlayerCalled,
     PlayerChecked,
     PlayerFolded,
@@ -138,8 +139,10 @@ def _actions_and_dead_hands(hand: RecordedHand, options: ExportOptions | None = 
 
 
 def phh_fields(hand: RecordedHand, event_name: str = "",
-               options: ExportOptions | None = None) -> dict[str, Any]:
-    """The hand as PHH fields, in the order the specification lists them."""
+               options: ExportOptions | None = None,
+               misdeals: Sequence[RecordedHand] = ()) -> dict[str, Any]:
+    """The hand as PHH fields, in the order the specification lists them; `misdeals` are the
+    deals of the hand at its table declared misdeals just before it (`_misdeals`)."""
     options = options or ExportOptions()
     if not hand.exportable:
         raise NotExportable(f"the hand is {hand.status}" + (f": {hand.problem}"
@@ -188,6 +191,8 @@ def phh_fields(hand: RecordedHand, event_name: str = "",
         fields["_killed"] = killed  # folds that are hands ruled dead: [index, cause, ...]
     if out_of_turn:
         fields["_out_of_turn"] = out_of_turn  # folds that are hands killed out of turn
+    if misdeals:
+        fields["_misdeals"] = [[*m.coordinates()[1:], *misdeal_of(m)] for m in misdeals]
     fields["_cards"] = options.cards  # which hole cards the file holds: shown, hero or all
     fields["_stream"], *versions = hand.coordinates()
     fields["_versions"] = versions
@@ -195,6 +200,12 @@ def phh_fields(hand: RecordedHand, event_name: str = "",
     if notes:
         fields["_notes"] = notes
     return fields
+
+
+def misdeal_of(hand: RecordedHand) -> tuple[str, str]:
+    """A misdealt hand's misdeal: its cause and the words of the dealer who declared it."""
+    return next(((s.event.cause, s.event.reason) for s in hand.steps
+                 if isinstance(s.event, MisdealDeclared)), ("", ""))
 
 
 def dumps_hand(fields: dict[str, Any]) -> str:
@@ -210,14 +221,21 @@ def export_phhs(hands: Iterable[RecordedHand], events: dict[str, str] | None = N
     emit = out.write if out is not None else parts.append
     notes: list[str] = []
     count = 0
+    misdeals: list[RecordedHand] = []  # the table's deals declared misdeals since its last hand
     for hand in hands:
+        if misdeals and misdeals[-1].stream != hand.stream:
+            misdeals = []
         try:
-            fields = phh_fields(hand, (events or {}).get(hand.tournament, ""), options)
+            fields = phh_fields(hand, (events or {}).get(hand.tournament, ""), options,
+                                misdeals)
         except NotExportable as reason:
             note = f"{hand.label()} not exported: {reason}"
             notes.append(note)
             emit("# " + " ".join(note.split()) + "\n\n")
+            if hand.status == "misdealt":
+                misdeals.append(hand)
             continue
+        misdeals = []
         count += 1
         emit(f"[{count}]\n{dumps_hand(fields)}\n")
     return "".join(parts), count, notes

@@ -22,7 +22,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from handlog.engine.commands import AwardPots, Command, DealHole
+from handlog.engine.commands import AwardPots, Command, DealHole, DeclareMisdeal
 from handlog.engine.errors import RuleViolation
 from handlog.engine.events import HandKilled, HandStarted
 from handlog.engine.hand import begin, decide
@@ -243,9 +243,38 @@ class IntoLog:
                     order[id(stint)] = (order[id(stint)][0], when, order[id(stint)][2])
             for stint in open_.values():
                 order[id(stint)] = (order[id(stint)][0], when, order[id(stint)][2])
-        for his in stints.values():
+        for player, his in stints.items():
             his.sort(key=lambda stint: (*order[id(stint)], stint[1], stint[2]))
+            his[:] = self._chained(player, his, starting,
+                                   {id(stint): order[id(stint)][0] for stint in his})
         return stints
+
+    def _chained(self, player: str, his: list[list[Any]], starting: int,
+                 began: dict[int, str]) -> list[list[Any]]:
+        """A player's stints begun in the same second (a fast room, a demo) in the order
+        their chips say: each begins with the stack the one before ended with, and the one
+        he was eliminated in is his last."""
+        def first(stint: list[Any]) -> int:
+            return int(self.streams[stint[1]][stint[2]].stack)
+
+        def last(stint: list[Any]) -> tuple[int, bool]:
+            if stint[3] >= 0:
+                left = self.streams[stint[1]][stint[3]]
+                return int(left.stack), left.reason == "eliminated"
+            seat = next(x for x in self._states[stint[1]].seats if x.player == player)
+            return seat.stack, False
+
+        out: list[list[Any]] = []
+        rest = list(his)
+        while rest:
+            stack = last(out[-1])[0] if out else starting
+            tied = [s for s in rest if began[id(s)] == began[id(rest[0])]]
+            pick = next((s for s in tied if first(s) == stack and not last(s)[1]), None) or \
+                next((s for s in tied if first(s) == stack), None) or \
+                next((s for s in tied if not last(s)[1]), tied[0])
+            rest.remove(pick)
+            out.append(pick)
+        return out
 
     def _moves(self, stints: dict[str, list[list[Any]]]) -> None:
         """A player's first seat in the tournament is his entry, every later one a move: he
@@ -310,6 +339,9 @@ class IntoLog:
                 blocked[after] -= 1
                 if not blocked[after]:
                     heapq.heappush(ready, (blocks[after][:3], after))
+        # Moves whose order the hands' times and chips cannot settle wait on each other: the
+        # blocks left are written in the hands' order (a stream's in its own), never left out.
+        ordered += sorted(blocks[k] for k in range(len(blocks)) if blocked[k])
         writes: list[dict[str, tuple[int, list[Any]]]] = [{}]
         moving: set[tuple[type, str]] = set()
         for _when, _order, start, stream, end in ordered:
@@ -370,7 +402,14 @@ def add_hand(into: IntoLog, entry: PhhEntry, result: HandResult, fmt: str, rules
         state = open_table(opened)
     number = state.hands_played + 1
     try:
-        events = _hand_events(state, entry, entry.rules or rules, number, fmt, label)
+        events: list[Any] = []
+        for first, last, cause, words in entry.misdeals:
+            if cause == "declared":  # (one the cards caused is not in the file: not imported)
+                events += _hand_events(_applied(state, events),
+                                       replace(entry, versions=(first, last)),
+                                       entry.rules or rules, number, fmt, label, words)
+        events += _hand_events(_applied(state, events), entry, entry.rules or rules, number,
+                               fmt, label)
     except RuleViolation as violation:
         into.not_recorded.append(NotRecorded(
             result.file, label, "not recorded",
@@ -431,8 +470,9 @@ def _seats(hand: PhhHand) -> tuple[int, ...]:
 
 
 def _hand_events(state: TableState, hand: PhhHand, profile: str, number: int, fmt: str,
-                 label: str) -> list[Any]:
-    """The events of one imported hand on `state`: the mark, the seats, the hand.
+                 label: str, misdeal: str | None = None) -> list[Any]:
+    """The events of one imported hand on `state`: the mark, the seats, the hand (with
+    `misdeal`, its deal declared a misdeal with these words, re-dealt as the next hand).
 
     The table is set as the hand found it: a player no longer there leaves, one who came sits
     down at his seat, a stack that is not the last hand's is adjusted. When the table played
@@ -486,6 +526,9 @@ def _hand_events(state: TableState, hand: PhhHand, profile: str, number: int, fm
     played = list(begin(setup))
     for event in played:
         table = apply_table(table, event)
+    if misdeal is not None:
+        assert table.hand is not None
+        return events + played + list(decide(table.hand, DeclareMisdeal(misdeal)))
     commands = hand_commands(hand)
     for index, cause, reason, rules in hand.killed:  # a ruling, not a fold (`_killed`)
         player = hand.actions[index].player

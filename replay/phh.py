@@ -140,6 +140,9 @@ class PhhHand:
     versions: tuple[int, ...] = ()
     killed: tuple[tuple[int, str, str, tuple[str, ...]], ...] = ()
     out_of_turn: frozenset[int] = frozenset()
+    # `_misdeals`: the deals declared misdeals at the table just before the hand (its first
+    # and last versions in the recording log, the misdeal's cause and the dealer's words).
+    misdeals: tuple[tuple[int, int, str, str], ...] = ()
 
     @property
     def player_count(self) -> int:
@@ -354,6 +357,7 @@ def _build_hand(data: Mapping[str, object], source: str, hand: int | str | None)
     stream, versions = _coordinates(data)
     killed = _killed(data.get("_killed", []), actions)
     out_of_turn = _folds(data.get("_out_of_turn", []), actions, "_out_of_turn")
+    misdeals = _misdeals(data.get("_misdeals", []))
 
     # The scale makes every input amount an integer; recorded results do not take part, since
     # a record may well give out half chips that were never in play.
@@ -402,6 +406,7 @@ def _build_hand(data: Mapping[str, object], source: str, hand: int | str | None)
         versions=versions,
         killed=killed,
         out_of_turn=out_of_turn,
+        misdeals=misdeals,
     )
 
 
@@ -502,6 +507,16 @@ def _killed(value: object, actions: Sequence[PhhAction]
         raise PhhFormatError("_killed", f"expected {shape}, got {_show(value)}")
     _folds([k[0] for k in value], actions, "_killed")
     return tuple((k[0], k[1], k[2], tuple(k[3])) for k in value)
+
+
+def _misdeals(value: object) -> tuple[tuple[int, int, str, str], ...]:
+    """The user field `_misdeals`: [first version, last version, cause, words] arrays."""
+    if not isinstance(value, list) or not all(
+            isinstance(m, list) and len(m) == 4 and all(type(v) is int for v in m[:2])
+            and all(isinstance(v, str) for v in m[2:]) for m in value):
+        raise PhhFormatError("_misdeals", "expected [first version, last version, cause, "
+                             f"words] arrays, got {_show(value)}")
+    return tuple((m[0], m[1], m[2], m[3]) for m in value)
 
 
 def _dead_hands(value: object, actions: Sequence[PhhAction]) -> frozenset[int]:

@@ -58,8 +58,10 @@ def _imported(url: str) -> list[tuple[str, str, str, tuple[int, ...]]]:
             marks = [e.decode() for e in stored if e.type == "hand_imported"]
             hands = table_hands(head.stream_id, stored)
             assert len(marks) == len(hands)
+            # (a deal declared a misdeal before a hand, PHH `_misdeals`, is marked with the
+            # id of the hand re-dealt: the hands are the others)
             found.extend((m.source, m.hand_id, m.format, tuple(h.steps[-1].stacks))
-                         for m, h in zip(marks, hands, strict=True))
+                         for m, h in zip(marks, hands, strict=True) if h.outcome != "misdealt")
     return found
 
 
