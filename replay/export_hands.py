@@ -381,8 +381,7 @@ class RecordedHand:
         """The irregularities a standard format has no action for, in words."""
         out: list[str] = []
         # (an imported hand's notes keep the versions its file gave them, in their order)
-        given = iter(self.imported_versions[2:] if self.coordinates()[0] != self.stream
-                     else ())
+        given = iter(self.imported_versions[2:])
         for step in self.steps:
             event = step.event
             label = f"v{step.version}"

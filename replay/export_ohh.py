@@ -17,7 +17,10 @@ for is in the one extension object `handlog`: the log's coordinates, the house r
 unit (which `handlog import` reads back), chips carried into the pot that are nobody's
 (`dead_money`), the odd chips, which hole cards the file holds (`cards`: shown, hero or all),
 the notes, and who finished the tournament in the hand (`places`: player id, place, prize),
-which PokerStars text writes as its place lines and `handlog import` reads back.
+which PokerStars text writes as its place lines and `handlog import` reads back, and the hands
+ruled dead in the betting (`killed`: player id, cause, reason, rules; their folds) and those of
+them killed out of turn (`killed_out_of_turn`), which it records as those rulings. An imported
+hand's coordinates (and an imported tournament's number and start) are those its file gave.
 tests/fixtures/ohh-1.4.6.schema.json is the schema the tests hold it to.
 """
 

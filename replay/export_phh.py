@@ -19,10 +19,14 @@ carried from a color-up into the next pot), and `_absent`: the players (1 for p1
 table at the deal, whose hands the profile may kill then (TDA 30), and `_out_of_turn`: the
 indexes of the `pN f` actions that stand for a hand killed out of turn (the live table skipped
 it; PHH readers ask each player in turn, so the fold is written where the action reached
-him, and the chips are the same). The
-log's coordinates are in `_stream` and `_versions`; what PHH has no action for (misdeal before
-a re-deal, exposed cards, a ruling on an award) is in `_notes`. A hand that did not complete
-(misdealt, voided, cut off) is not written; a TOML comment in its place says why.
+him, and the chips are the same), and `_killed`: each `pN f` that is a hand ruled dead in the
+betting, with the ruling's cause, reason and rules (`handlog import` records the ruling). The
+log's coordinates are in `_stream` and `_versions` (of a hand imported from handlog's own
+export, those its file gave); what PHH has no action for (misdeal before a re-deal, exposed
+cards, a ruling on an award) is in `_notes`, in words. A hand that did not complete
+(misdealt, voided, cut off) is not written; a TOML comment in its place says why, and the
+deals declared misdeals before a hand are listed in its `_misdeals` (first and last
+version, cause, the dealer's words), which `handlog import` records again.
 """
 
 from __future__ import annotations

@@ -5,7 +5,9 @@ One table stream per file read (`import-<file>-<digest of its path>`). Each hand
 marked by a `hand_imported` event (the file, the hand's id there, its format), then the table
 is set as that hand found it (everyone of the last hand leaves, the hand's players sit down
 in seats 1.. with their starting stacks, the button is placed on the last seat: PHH's order),
-then the hand as the engine decides it from the recorded actions. Before anything is written,
+then the hand as the engine decides it from the recorded actions (a ruling the file gives
+as a fact, `_killed`, as that ruling; a kill out of turn where the table took it; a declared
+misdeal before the hand, `_misdeals`, as that deal). Before anything is written,
 each hand is folded exactly as `handlog replay` folds it; a hand that does not replay cleanly
 (or was not verified) is not recorded, and the reason is given.
 """
