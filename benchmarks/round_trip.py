@@ -17,6 +17,10 @@ them (the hand's id and time, PHH `_stream`/`_versions`, OHH `handlog.stream`/`v
 `tournament`, and `tournament_info`'s `start_date_utc` and `tournament_number`, the time and id
 of the tournament stream's first event): the content the import kept.
 tests/test_import_round_trip.py asserts it per format.
+
+Measured (2026-12-07): every hand byte-identical in each format, 105 of 105 TDA and 54 of 54
+Octobermuck (before: PokerStars text 105 and 54; OHH and PHH 0, with 103/52 and 97/51 identical
+but for the coordinates).
 """
 
 from __future__ import annotations

@@ -74,14 +74,21 @@ class HandImported:
     another system's hand history: the file, the hand's id there and its format
     (pokerstars, ohh, phh), and when the file says it was played (`2026-12-06T22:01:14Z`,
     UTC; "" when it does not). A fact about where the hand comes from; the seats, the button
-    and the hand itself follow as the usual events."""
+    and the hand itself follow as the usual events.
+
+    `stream` and `versions` are the hand's coordinates in the log that recorded it, when the
+    file gives them (handlog's own exports: PHH `_stream` and `_versions`, OHH
+    `handlog.stream` and `versions`): the versions of its first and last events, then those
+    of the rulings its notes list, in their order ("" and (): the file gives none)."""
 
     TYPE: ClassVar[str] = "hand_imported"
-    VERSION: ClassVar[int] = 2
+    VERSION: ClassVar[int] = 3  # 2: played_at; 3: the recording log's stream and versions
     source: str
     hand_id: str
     format: str
     played_at: str = ""
+    stream: str = ""
+    versions: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

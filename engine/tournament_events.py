@@ -17,13 +17,19 @@ from handlog.engine.values import fast_init
 
 @dataclass(frozen=True, slots=True)
 class TournamentCreated:
-    """The tournament and its whole structure, as it was when play was set up."""
+    """The tournament and its whole structure, as it was when play was set up.
+
+    A tournament rebuilt from hand histories (`handlog import --into-log`) keeps the number
+    and the start (UTC, `2026-12-06T22:01:14Z`) they give it (OHH's `tournament_info`); ""
+    for one set up here, whose number and start are its stream's."""
 
     TYPE: ClassVar[str] = "tournament_created"
-    VERSION: ClassVar[int] = 3  # 2: the structure's re_entry, rebuy and add_on; 3: its days,
-    # the money's guarantee and the satellite
+    VERSION: ClassVar[int] = 4  # 2: the structure's re_entry, rebuy and add_on; 3: its days,
+    # the money's guarantee and the satellite; 4: an imported tournament's number and start
     tournament: str
     structure: Structure
+    number: str = ""
+    started_at: str = ""
 
 
 @dataclass(frozen=True, slots=True)

@@ -100,6 +100,9 @@ class ExportOptions:
         return "all" if self.all_cards else ("hero" if self.hero else "shown")
 
 
+# The events `RecordedHand.notes` words (a pot award only when a ruling gave it).
+_NOTED = (MisdealDeclared, HandVoided, HandKilled, CardExposed, BoardExposedEarly,
+          PlayerMarkedAbsent, PlayerReturned, PotAwarded)
 _BETTING_ACTIONS = (PlayerFolded, PlayerChecked, PlayerCalled, BetMade, RaiseMade, HandKilled)
 
 
@@ -124,6 +127,10 @@ class RecordedHand:
     event_id: str = ""  # the client-made UUID of hand_started: unique across logs
     # An imported hand's number in the PokerStars or OHH file it came from ("": none).
     imported_number: str = ""
+    # An imported hand's coordinates in the log that recorded it, as its file gave them
+    # (hand_imported's stream and versions: first, last, then its notes'; "": none given).
+    imported_stream: str = ""
+    imported_versions: tuple[int, ...] = ()
 
     # --- what the hand is --------------------------------------------------------------
     @property
@@ -187,6 +194,13 @@ class RecordedHand:
                     and step.to_act != event.player:
                 versions.add(step.version)
         return frozenset(versions)
+
+    def coordinates(self) -> tuple[str, int, int]:
+        """Where the hand is: its stream and first and last versions; of a hand imported from
+        handlog's own export, where the log that recorded it had it (its file says so)."""
+        if self.imported_stream and len(self.imported_versions) >= 2:
+            return self.imported_stream, self.imported_versions[0], self.imported_versions[1]
+        return self.stream, self.first_version, self.last_version
 
     @property
     def size(self) -> int:
@@ -366,9 +380,14 @@ class RecordedHand:
     def notes(self) -> list[str]:
         """The irregularities a standard format has no action for, in words."""
         out: list[str] = []
+        # (an imported hand's notes keep the versions its file gave them, in their order)
+        given = iter(self.imported_versions[2:])
         for step in self.steps:
             event = step.event
             label = f"v{step.version}"
+            if isinstance(event, _NOTED) and not (isinstance(event, PotAwarded)
+                                                  and not event.ruling):
+                label = f"v{next(given, step.version)}"
             if isinstance(event, MisdealDeclared):
                 said = words.render(event)
                 out.append(f"{label} misdeal: {said['cause']} ({said['rules']})")
@@ -403,7 +422,8 @@ class RecordedHand:
         return any(isinstance(s.event, ChipsPosted) and s.event.all_in for s in self.steps)
 
     def label(self) -> str:
-        return f"{self.stream} hand {self.number} (v{self.first_version}-v{self.last_version})"
+        stream, first, last = self.coordinates()
+        return f"{stream} hand {self.number} (v{first}-v{last})"
 
 
 @dataclass
@@ -421,8 +441,9 @@ class TableHands:
     imported: dict[int, HandImported] = field(default_factory=dict)
 
 
-def _played_at(text: str) -> datetime | None:
-    """The time an imported hand was played (`2026-12-06T22:01:14Z`), or None."""
+def played_at(text: str) -> datetime | None:
+    """The time an imported hand (or tournament) was played (`2026-12-06T22:01:14Z`), or
+    None."""
     try:
         return datetime.fromisoformat(text.replace("Z", "+00:00")) if text else None
     except ValueError:
@@ -584,13 +605,15 @@ def _replay_hand(table: TableHands, events: list[tuple[int, Any]],
         stream=table.stream, table=table.table, tournament=table.tournament,
         seat_count=table.seat_count, started=started, first_version=first_version,
         last_version=last_version, position=stored.position if stored else 0,
-        recorded_at=_played_at(mark.played_at if mark else "") or (
+        recorded_at=played_at(mark.played_at if mark else "") or (
             stored.recorded_at if stored else None), steps=tuple(steps), final=state,
         names=tuple(display.get(p, p) for p in started.players), problem=problem,
         level_small_blind=small_blinds.get(started.level, 0),
         event_id=str(stored.event_id) if stored else "",
         imported_number=mark.hand_id if mark and mark.format in ("pokerstars", "ohh")
         and mark.hand_id.isdigit() else "",
+        imported_stream=mark.stream if mark else "",
+        imported_versions=mark.versions if mark else (),
     )
 
 

@@ -17,7 +17,10 @@ for is in the one extension object `handlog`: the log's coordinates, the house r
 unit (which `handlog import` reads back), chips carried into the pot that are nobody's
 (`dead_money`), the odd chips, which hole cards the file holds (`cards`: shown, hero or all),
 the notes, and who finished the tournament in the hand (`places`: player id, place, prize),
-which PokerStars text writes as its place lines and `handlog import` reads back.
+which PokerStars text writes as its place lines and `handlog import` reads back, and the hands
+ruled dead in the betting (`killed`: player id, cause, reason, rules; their folds) and those of
+them killed out of turn (`killed_out_of_turn`), which it records as those rulings. An imported
+hand's coordinates (and an imported tournament's number and start) are those its file gave.
 tests/fixtures/ohh-1.4.6.schema.json is the schema the tests hold it to.
 """
 
@@ -41,8 +44,9 @@ from handlog.engine.events import (
     PlayerFolded,
     RaiseMade,
 )
+from handlog.engine.tournament_events import TournamentCreated
 from handlog.engine.tournament_state import TournamentState
-from handlog.replay.export_hands import ExportOptions, HandsExport, RecordedHand
+from handlog.replay.export_hands import ExportOptions, HandsExport, RecordedHand, played_at
 from handlog.replay.export_pokerstars import (
     Elimination,
     bounty_winners,
@@ -220,9 +224,10 @@ def ohh_hand(hand: RecordedHand, tournament: OhhTournament | Mapping[str, Any] |
                     for winner, cents in bounty_winners(hand, e, bounty)]
         if bounties:
             body["tournament_bounties"] = bounties
+    stream, first, last = hand.coordinates()
     body["handlog"] = {
-        "stream": hand.stream, "tournament": hand.tournament, "hand": hand.number,
-        "versions": [hand.first_version, hand.last_version],
+        "stream": stream, "tournament": hand.tournament, "hand": hand.number,
+        "versions": [first, last],
         "level": started.level, "rules": started.profile, "chip_unit": started.chip_unit,
         "dead_money": started.dead_money, "cards": options.cards,
         "odd_chips": [{"pot": a.pot, "player_ids": [ids[w] for w in a.odd_chips]}
@@ -236,6 +241,12 @@ def ohh_hand(hand: RecordedHand, tournament: OhhTournament | Mapping[str, Any] |
               ] if tournament else []
     if places:
         body["handlog"]["places"] = places
+    rulings = [{"player_id": ids[s.event.player], "cause": s.event.cause,
+                "reason": s.event.reason, "rules": list(s.event.rules)}
+               for s in hand.steps if isinstance(s.event, HandKilled) and s.in_betting
+               and s.event.player not in started.absent]  # (TDA 30: `is_sitting_out`)
+    if rulings:
+        body["handlog"]["killed"] = rulings  # their folds are hands ruled dead
     moved = hand.out_of_turn_kills()
     killed = sorted({ids[s.event.player] for s in hand.steps if s.version in moved})
     if killed:
@@ -281,6 +292,11 @@ def write_ohh(export: HandsExport, options: ExportOptions | None = None,
                       for t in (e.table, e.out_table) if t})
         first = str(record.stored[0].event_id) if record.stored else name
         stars = stars_tournament_info(record.state, first)
-        infos[name] = OhhTournament(tournament_info(record.state, created, tables, stars.number),
+        number = stars.number
+        opening = record.stored[0].decode() if record.stored else None
+        if isinstance(opening, TournamentCreated):  # (a rebuilt one: what its files said)
+            number = int(opening.number) if opening.number.isdigit() else number
+            created = played_at(opening.started_at) or created
+        infos[name] = OhhTournament(tournament_info(record.state, created, tables, number),
                                     stars.bounty, stars.places, stars.winner, stars.prizes)
     return export_ohh(export.each_hand(), infos, options, out)

@@ -19,17 +19,21 @@ carried from a color-up into the next pot), and `_absent`: the players (1 for p1
 table at the deal, whose hands the profile may kill then (TDA 30), and `_out_of_turn`: the
 indexes of the `pN f` actions that stand for a hand killed out of turn (the live table skipped
 it; PHH readers ask each player in turn, so the fold is written where the action reached
-him, and the chips are the same). The
-log's coordinates are in `_stream` and `_versions`; what PHH has no action for (misdeal before
-a re-deal, exposed cards, a ruling on an award) is in `_notes`. A hand that did not complete
-(misdealt, voided, cut off) is not written; a TOML comment in its place says why.
+him, and the chips are the same), and `_killed`: each `pN f` that is a hand ruled dead in the
+betting, with the ruling's cause, reason and rules (`handlog import` records the ruling). The
+log's coordinates are in `_stream` and `_versions` (of a hand imported from handlog's own
+export, those its file gave); what PHH has no action for (misdeal before a re-deal, exposed
+cards, a ruling on an award) is in `_notes`, in words. A hand that did not complete
+(misdealt, voided, cut off) is not written; a TOML comment in its place says why, and the
+deals declared misdeals before a hand are listed in its `_misdeals` (first and last
+version, cause, the dealer's words), which `handlog import` records again.
 """
 
 from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from datetime import time
 from typing import Any, TextIO
 
@@ -40,6 +44,7 @@ from handlog.engine.events import (
     CardsShown,
     ChipsPosted,
     HandKilled,
+    MisdealDeclared,
     PlayerCalled,
     PlayerChecked,
     PlayerFolded,
@@ -76,14 +81,16 @@ def phh_actions(hand: RecordedHand, options: ExportOptions | None = None) -> lis
 
 
 def _actions_and_dead_hands(hand: RecordedHand, options: ExportOptions | None = None
-                            ) -> tuple[list[str], list[int], list[int]]:
+                            ) -> tuple[list[str], list[int], list[int], list[list[Any]]]:
     """The actions, the indexes of the `pN sm` that stand for a hand the director ruled
     dead at the showdown (PHH has no action for it: the user field `_dead_hands` lists them),
-    and those of the `pN f` that stand for a hand killed out of turn, written where the action
-    reached him (`_out_of_turn`). Hole cards are those the table saw (shown), the hero's, or
-    all (`options`)."""
+    those of the `pN f` that stand for a hand killed out of turn, written where the action
+    reached him (`_out_of_turn`), and of every `pN f` that is a hand ruled dead in the
+    betting, with the ruling's cause, reason and rules (`_killed`). Hole cards are those
+    the table saw (shown), the hero's, or all (`options`)."""
     out_of_turn = hand.out_of_turn_kills()
     moved: list[int] = []
+    rulings: list[list[Any]] = []
     hole = ["".join(cards) or "????" for cards in hand.seen_hole_cards(options)]
     actions = [f"d dh p{i + 1} {cards}" for i, cards in enumerate(hole)]
     dead = [False] * len(actions)
@@ -116,6 +123,7 @@ def _actions_and_dead_hands(hand: RecordedHand, options: ExportOptions | None = 
                 text = f"p{event.player + 1} f"
                 if step.version in out_of_turn:
                     moved.append(len(actions))
+                rulings.append([len(actions), event.cause, event.reason, list(event.rules)])
             elif not step.in_betting:
                 text, show, killed = f"p{event.player + 1} sm", True, True
             else:  # steps_in_turn moves a kill out of turn to its player's turn
@@ -131,12 +139,14 @@ def _actions_and_dead_hands(hand: RecordedHand, options: ExportOptions | None = 
                 dead.append(killed)
         if step.all_in_runout:
             showdown_at = len(actions)
-    return actions, [index for index, ruled in enumerate(dead) if ruled], moved
+    return actions, [index for index, ruled in enumerate(dead) if ruled], moved, rulings
 
 
 def phh_fields(hand: RecordedHand, event_name: str = "",
-               options: ExportOptions | None = None) -> dict[str, Any]:
-    """The hand as PHH fields, in the order the specification lists them."""
+               options: ExportOptions | None = None,
+               misdeals: Sequence[RecordedHand] = ()) -> dict[str, Any]:
+    """The hand as PHH fields, in the order the specification lists them; `misdeals` are the
+    deals of the hand at its table declared misdeals just before it (`_misdeals`)."""
     options = options or ExportOptions()
     if not hand.exportable:
         raise NotExportable(f"the hand is {hand.status}" + (f": {hand.problem}"
@@ -147,7 +157,7 @@ def phh_fields(hand: RecordedHand, event_name: str = "",
     if hand.size == 2:
         antes.reverse()
         blinds.reverse()
-    actions, dead_hands, out_of_turn = _actions_and_dead_hands(hand, options)
+    actions, dead_hands, out_of_turn, killed = _actions_and_dead_hands(hand, options)
     fields: dict[str, Any] = {"variant": "NT"}
     if hand.ante_kind == "uniform":
         fields["ante_trimming_status"] = True  # antes count toward the pots they are in
@@ -181,15 +191,25 @@ def phh_fields(hand: RecordedHand, event_name: str = "",
         fields["_absent"] = [i + 1 for i in started.absent]  # away at the deal (TDA 30)
     if dead_hands:
         fields["_dead_hands"] = dead_hands
+    if killed:
+        fields["_killed"] = killed  # folds that are hands ruled dead: [index, cause, ...]
     if out_of_turn:
         fields["_out_of_turn"] = out_of_turn  # folds that are hands killed out of turn
+    if misdeals:
+        fields["_misdeals"] = [[*m.coordinates()[1:], *misdeal_of(m)] for m in misdeals]
     fields["_cards"] = options.cards  # which hole cards the file holds: shown, hero or all
-    fields["_stream"] = hand.stream
-    fields["_versions"] = [hand.first_version, hand.last_version]
+    fields["_stream"], *versions = hand.coordinates()
+    fields["_versions"] = versions
     notes = hand.notes()
     if notes:
         fields["_notes"] = notes
     return fields
+
+
+def misdeal_of(hand: RecordedHand) -> tuple[str, str]:
+    """A misdealt hand's misdeal: its cause and the words of the dealer who declared it."""
+    return next(((s.event.cause, s.event.reason) for s in hand.steps
+                 if isinstance(s.event, MisdealDeclared)), ("", ""))
 
 
 def dumps_hand(fields: dict[str, Any]) -> str:
@@ -205,14 +225,21 @@ def export_phhs(hands: Iterable[RecordedHand], events: dict[str, str] | None = N
     emit = out.write if out is not None else parts.append
     notes: list[str] = []
     count = 0
+    misdeals: list[RecordedHand] = []  # the table's deals declared misdeals since its last hand
     for hand in hands:
+        if misdeals and misdeals[-1].stream != hand.stream:
+            misdeals = []
         try:
-            fields = phh_fields(hand, (events or {}).get(hand.tournament, ""), options)
+            fields = phh_fields(hand, (events or {}).get(hand.tournament, ""), options,
+                                misdeals)
         except NotExportable as reason:
             note = f"{hand.label()} not exported: {reason}"
             notes.append(note)
             emit("# " + " ".join(note.split()) + "\n\n")
+            if hand.status == "misdealt":
+                misdeals.append(hand)
             continue
+        misdeals = []
         count += 1
         emit(f"[{count}]\n{dumps_hand(fields)}\n")
     return "".join(parts), count, notes

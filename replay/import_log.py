@@ -5,7 +5,9 @@ One table stream per file read (`import-<file>-<digest of its path>`). Each hand
 marked by a `hand_imported` event (the file, the hand's id there, its format), then the table
 is set as that hand found it (everyone of the last hand leaves, the hand's players sit down
 in seats 1.. with their starting stacks, the button is placed on the last seat: PHH's order),
-then the hand as the engine decides it from the recorded actions. Before anything is written,
+then the hand as the engine decides it from the recorded actions (a ruling the file gives
+as a fact, `_killed`, as that ruling; a kill out of turn where the table took it; a declared
+misdeal before the hand, `_misdeals`, as that deal). Before anything is written,
 each hand is folded exactly as `handlog replay` folds it; a hand that does not replay cleanly
 (or was not verified) is not recorded, and the reason is given.
 """
@@ -22,9 +24,9 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from handlog.engine.commands import AwardPots, Command, DealHole
+from handlog.engine.commands import AwardPots, Command, DealHole, DeclareMisdeal
 from handlog.engine.errors import RuleViolation
-from handlog.engine.events import HandStarted
+from handlog.engine.events import HandKilled, HandStarted
 from handlog.engine.hand import begin, decide
 from handlog.engine.hand_start import hand_started_event
 from handlog.engine.hand_state import HandSetup
@@ -60,6 +62,7 @@ from handlog.engine.tournament_events import (
     TournamentFinished,
 )
 from handlog.engine.words import render_rule
+from handlog.replay.fold import command_for as command_of
 from handlog.replay.fold import fold_effective, level_of
 from handlog.replay.phh import PhhEntry, PhhHand, TournamentFacts
 from handlog.replay.phh_verify import HandResult, command_for, hand_commands, setup_for
@@ -107,7 +110,8 @@ class _Tournament:
         structure = Structure(facts.name or tournament, self.profile, starting,
                               self.seats_per_table, (), tuple(
                                   self.levels[n] for n in sorted(self.levels)), money=money)
-        events: list[Any] = [TournamentCreated(tournament, structure)]
+        events: list[Any] = [TournamentCreated(tournament, structure, facts.number,
+                                               facts.started_at)]
         events.extend(PlayerRegistered(p, p, False, 0, starting) for p in self.stacks)
         events.extend(self.color_ups)
         events.extend(self.out)
@@ -241,9 +245,38 @@ class IntoLog:
                     order[id(stint)] = (order[id(stint)][0], when, order[id(stint)][2])
             for stint in open_.values():
                 order[id(stint)] = (order[id(stint)][0], when, order[id(stint)][2])
-        for his in stints.values():
+        for player, his in stints.items():
             his.sort(key=lambda stint: (*order[id(stint)], stint[1], stint[2]))
+            his[:] = self._chained(player, his, starting,
+                                   {id(stint): order[id(stint)][0] for stint in his})
         return stints
+
+    def _chained(self, player: str, his: list[list[Any]], starting: int,
+                 began: dict[int, str]) -> list[list[Any]]:
+        """A player's stints begun in the same second (a fast room, a demo) in the order
+        their chips say: each begins with the stack the one before ended with, and the one
+        he was eliminated in is his last."""
+        def first(stint: list[Any]) -> int:
+            return int(self.streams[stint[1]][stint[2]].stack)
+
+        def last(stint: list[Any]) -> tuple[int, bool]:
+            if stint[3] >= 0:
+                left = self.streams[stint[1]][stint[3]]
+                return int(left.stack), left.reason == "eliminated"
+            seat = next(x for x in self._states[stint[1]].seats if x.player == player)
+            return seat.stack, False
+
+        out: list[list[Any]] = []
+        rest = list(his)
+        while rest:
+            stack = last(out[-1])[0] if out else starting
+            tied = [s for s in rest if began[id(s)] == began[id(rest[0])]]
+            pick = next((s for s in tied if first(s) == stack and not last(s)[1]), None) or \
+                next((s for s in tied if first(s) == stack), None) or \
+                next((s for s in tied if not last(s)[1]), tied[0])
+            rest.remove(pick)
+            out.append(pick)
+        return out
 
     def _moves(self, stints: dict[str, list[list[Any]]]) -> None:
         """A player's first seat in the tournament is his entry, every later one a move: he
@@ -308,6 +341,9 @@ class IntoLog:
                 blocked[after] -= 1
                 if not blocked[after]:
                     heapq.heappush(ready, (blocks[after][:3], after))
+        # Moves whose order the hands' times and chips cannot settle wait on each other: the
+        # blocks left are written in the hands' order (a stream's in its own), never left out.
+        ordered += sorted(blocks[k] for k in range(len(blocks)) if blocked[k])
         writes: list[dict[str, tuple[int, list[Any]]]] = [{}]
         moving: set[tuple[type, str]] = set()
         for _when, _order, start, stream, end in ordered:
@@ -368,7 +404,14 @@ def add_hand(into: IntoLog, entry: PhhEntry, result: HandResult, fmt: str, rules
         state = open_table(opened)
     number = state.hands_played + 1
     try:
-        events = _hand_events(state, entry, entry.rules or rules, number, fmt, label)
+        events: list[Any] = []
+        for first, last, cause, words in entry.misdeals:
+            if cause == "declared":  # (one the cards caused is not in the file: not imported)
+                events += _hand_events(_applied(state, events),
+                                       replace(entry, versions=(first, last)),
+                                       entry.rules or rules, number, fmt, label, words)
+        events += _hand_events(_applied(state, events), entry, entry.rules or rules, number,
+                               fmt, label)
     except RuleViolation as violation:
         into.not_recorded.append(NotRecorded(
             result.file, label, "not recorded",
@@ -429,8 +472,9 @@ def _seats(hand: PhhHand) -> tuple[int, ...]:
 
 
 def _hand_events(state: TableState, hand: PhhHand, profile: str, number: int, fmt: str,
-                 label: str) -> list[Any]:
-    """The events of one imported hand on `state`: the mark, the seats, the hand.
+                 label: str, misdeal: str | None = None) -> list[Any]:
+    """The events of one imported hand on `state`: the mark, the seats, the hand (with
+    `misdeal`, its deal declared a misdeal with these words, re-dealt as the next hand).
 
     The table is set as the hand found it: a player no longer there leaves, one who came sits
     down at his seat, a stack that is not the last hand's is adjusted. When the table played
@@ -441,7 +485,8 @@ def _hand_events(state: TableState, hand: PhhHand, profile: str, number: int, fm
     count = hand.player_count
     if count > MAX_SEATS:
         raise RuleViolation("seating", f"{count} players: a table seats at most {MAX_SEATS}")
-    events: list[Any] = [HandImported(hand.source, label, fmt, hand.played_at)]
+    events: list[Any] = [HandImported(hand.source, label, fmt, hand.played_at, hand.stream,
+                                      hand.versions)]
     names = _names(hand)
     seats = _seats(hand)
     wanted = {seats[i]: (names[i], hand.starting_stacks[i]) for i in range(count)}
@@ -483,8 +528,16 @@ def _hand_events(state: TableState, hand: PhhHand, profile: str, number: int, fm
     played = list(begin(setup))
     for event in played:
         table = apply_table(table, event)
+    if misdeal is not None:
+        assert table.hand is not None
+        return events + played + list(decide(table.hand, DeclareMisdeal(misdeal)))
     commands = hand_commands(hand)
-    for index, command in enumerate(commands):
+    for index, cause, reason, rules in hand.killed:  # a ruling, not a fold (`_killed`)
+        player = hand.actions[index].player
+        assert player is not None
+        commands[index] = command_of(HandKilled(player, cause, rules, reason))
+    for index in _record_order(hand):
+        command = commands[index]
         assert table.hand is not None
         if table.hand.is_complete:
             break
@@ -511,6 +564,23 @@ def _hand_events(state: TableState, hand: PhhHand, profile: str, number: int, fm
     if current is None or not current.is_complete:
         raise RuleViolation("strict-replay", "the hand does not end")
     return events + played
+
+
+def _record_order(hand: PhhHand) -> list[int]:
+    """The indexes of the hand's actions in the order the table took them: a hand killed out
+    of turn (`_out_of_turn`), written as a fold where the action reached him, was killed
+    before the action of the player before him in the street (the export writes it back
+    where it is written)."""
+    order = list(range(len(hand.actions)))
+    for index in sorted(hand.out_of_turn):
+        before = next((k for k in range(index - 1, -1, -1)
+                       if hand.actions[k].code in ("f", "cc", "cbr", "db")
+                       and k not in hand.out_of_turn), None)
+        if before is None or hand.actions[before].code == "db":
+            continue  # the first of its street: no action before him to go ahead of
+        order.remove(index)
+        order.insert(order.index(before), index)
+    return order
 
 
 def _applied(state: TableState, events: Sequence[Any]) -> TableState:

@@ -246,11 +246,44 @@ def phh_mapping(hand: Mapping[str, Any]) -> dict[str, object]:
             table = str(fields["table"])
             fields["table"] = table.removeprefix(tournament + " ") or table
         dead += extension.get("dead_money", 0) or 0
+        fields.update(_coordinates_and_rulings(extension, position, fields["actions"]))
     info = hand.get("tournament_info")
     if "event" not in fields and isinstance(info, Mapping) and info.get("tournament_number"):
         fields["event"] = str(info["tournament_number"])
     if dead:
         fields["_dead_money"] = dead
+    return fields
+
+
+def _coordinates_and_rulings(extension: Mapping[str, Any], position: Mapping[Any, int],
+                             actions: Any) -> dict[str, object]:
+    """PHH's user fields of what handlog's extension says beyond the hand: the recording
+    log's coordinates (`stream`, `versions`, the notes' versions), the hands ruled dead in
+    the betting (`killed`: their folds) and those of them killed out of turn."""
+    fields: dict[str, object] = {}
+    for key in ("stream", "versions", "notes"):
+        if key in extension:
+            fields[f"_{key}"] = extension[key]
+
+    def fold(player_id: object, what: str) -> int:
+        who = position.get(player_id)
+        text = f"p{(who or 0) + 1} f"
+        if who is None or text not in actions:
+            raise ValueError(f"handlog.{what}: player_id {player_id!r:.20} has no fold")
+        return int(actions.index(text))
+
+    killed = extension.get("killed") or []
+    if not isinstance(killed, list) or not all(isinstance(k, Mapping) for k in killed):
+        raise ValueError(f"handlog.killed: expected an array of objects, got {killed!r:.40}")
+    if killed:
+        fields["_killed"] = [[fold(k.get("player_id"), "killed"), k.get("cause"),
+                              k.get("reason"), k.get("rules")] for k in killed]
+    moved = extension.get("killed_out_of_turn") or []
+    if not isinstance(moved, list):
+        raise ValueError(f"handlog.killed_out_of_turn: expected an array of player ids, got "
+                         f"{moved!r:.40}")
+    if moved:
+        fields["_out_of_turn"] = sorted(fold(k, "killed_out_of_turn") for k in moved)
     return fields
 
 
@@ -287,7 +320,8 @@ def tournament_facts(hand: Mapping[str, Any]) -> TournamentFacts | None:
     return TournamentFacts(
         str(info.get("currency") or "USD"), pool, bounty, fee, tuple(finishes),
         small if type(small) is int else 0, str(info.get("name") or ""),
-        minutes if type(minutes) is int else 0, str(info.get("tournament_number") or ""))
+        minutes if type(minutes) is int else 0, str(info.get("tournament_number") or ""),
+        str(info.get("start_date_utc") or ""))
 
 
 def _clock(value: object) -> dict[str, object]:

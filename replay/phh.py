@@ -92,6 +92,7 @@ class TournamentFacts:
     name: str = ""  # (OHH's tournament_info: "": the tournament's number names it)
     minutes: int = 0  # of a level (OHH's speed.round_time; 0: not given)
     number: str = ""  # OHH's tournament_number (its name in the file may be another log's too)
+    started_at: str = ""  # OHH's start_date_utc (UTC, `2026-12-06T22:01:14Z`; "": not given)
 
 
 @dataclass(frozen=True, slots=True)
@@ -131,6 +132,17 @@ class PhhHand:
     event: str = ""  # `event`: the tournament or event the hand was played in (optional)
     played_at: str = ""  # `year`..`time` in `time_zone`, as UTC `2026-12-06T22:01:14Z` ("": none)
     tournament: TournamentFacts | None = None  # the buy-in and places its format gives
+    # The hand's coordinates in the log that recorded it (`_stream`; `_versions`, then the
+    # version each of `_notes` begins with), and its rulings PHH has no action for:
+    # `_killed` (index of a `pN f`, the hand_killed's cause, reason and rules: a hand ruled
+    # dead in the betting) and `_out_of_turn` (the indexes of those killed out of turn).
+    stream: str = ""
+    versions: tuple[int, ...] = ()
+    killed: tuple[tuple[int, str, str, tuple[str, ...]], ...] = ()
+    out_of_turn: frozenset[int] = frozenset()
+    # `_misdeals`: the deals declared misdeals at the table just before the hand (its first
+    # and last versions in the recording log, the misdeal's cause and the dealer's words).
+    misdeals: tuple[tuple[int, int, str, str], ...] = ()
 
     @property
     def player_count(self) -> int:
@@ -342,6 +354,10 @@ def _build_hand(data: Mapping[str, object], source: str, hand: int | str | None)
     if not isinstance(event, str):
         raise PhhFormatError("event", f"expected the event's name (string), got {_show(event)}")
     played_at = _played_at(data)
+    stream, versions = _coordinates(data)
+    killed = _killed(data.get("_killed", []), actions)
+    out_of_turn = _folds(data.get("_out_of_turn", []), actions, "_out_of_turn")
+    misdeals = _misdeals(data.get("_misdeals", []))
 
     # The scale makes every input amount an integer; recorded results do not take part, since
     # a record may well give out half chips that were never in play.
@@ -386,6 +402,11 @@ def _build_hand(data: Mapping[str, object], source: str, hand: int | str | None)
         level=level,
         event=event,
         played_at=played_at,
+        stream=stream,
+        versions=versions,
+        killed=killed,
+        out_of_turn=out_of_turn,
+        misdeals=misdeals,
     )
 
 
@@ -443,6 +464,59 @@ def _absent(value: object, count: int) -> tuple[int, ...]:
         raise PhhFormatError("_absent", f"expected an array of player numbers 1 to {count}, "
                              f"got {_show(value)}")
     return tuple(sorted({i - 1 for i in value}))
+
+
+def _coordinates(data: Mapping[str, Any]) -> tuple[str, tuple[int, ...]]:
+    """The user fields `_stream` and `_versions` (handlog's export: the recording log's
+    coordinates), with the version each of `_notes` begins with (`v49 ...`)."""
+    stream = data.get("_stream", "")
+    if not isinstance(stream, str):
+        raise PhhFormatError("_stream", f"expected a stream id (string), got {_show(stream)}")
+    versions = data.get("_versions", [])
+    if not isinstance(versions, list) or not all(type(v) is int and v > 0 for v in versions) \
+            or len(versions) not in (0, 2):
+        raise PhhFormatError("_versions", f"expected [first, last] versions, got "
+                             f"{_show(versions)}")
+    notes = data.get("_notes", [])
+    if not isinstance(notes, list) or not all(isinstance(n, str) for n in notes):
+        raise PhhFormatError("_notes", f"expected an array of strings, got {_show(notes)}")
+    noted = [re.match(r"v(\d+) ", note) for note in notes] if versions else []
+    return stream, tuple(versions) + tuple(int(m.group(1)) for m in noted if m)
+
+
+def _folds(value: object, actions: Sequence[PhhAction], name: str) -> frozenset[int]:
+    """A user field of indexes into `actions` of folds (`pN f`)."""
+    if not isinstance(value, list) or not all(type(i) is int for i in value):
+        raise PhhFormatError(name, f"expected an array of action indexes, got {_show(value)}")
+    for index in value:
+        if not 0 <= index < len(actions) or actions[index].code != "f":
+            raise PhhFormatError(name, f"{index} is not the index of a fold ('pN f') among "
+                                 f"the {len(actions)} actions")
+    return frozenset(value)
+
+
+def _killed(value: object, actions: Sequence[PhhAction]
+            ) -> tuple[tuple[int, str, str, tuple[str, ...]], ...]:
+    """The user field `_killed`: [index of a `pN f`, cause, reason, [rules]] of each hand
+    ruled dead in the betting."""
+    shape = "[action index, cause, reason, [rule ids]] arrays"
+    if not isinstance(value, list) or not all(
+            isinstance(k, list) and len(k) == 4 and type(k[0]) is int
+            and isinstance(k[1], str) and isinstance(k[2], str) and isinstance(k[3], list)
+            and all(isinstance(r, str) for r in k[3]) for k in value):
+        raise PhhFormatError("_killed", f"expected {shape}, got {_show(value)}")
+    _folds([k[0] for k in value], actions, "_killed")
+    return tuple((k[0], k[1], k[2], tuple(k[3])) for k in value)
+
+
+def _misdeals(value: object) -> tuple[tuple[int, int, str, str], ...]:
+    """The user field `_misdeals`: [first version, last version, cause, words] arrays."""
+    if not isinstance(value, list) or not all(
+            isinstance(m, list) and len(m) == 4 and all(type(v) is int for v in m[:2])
+            and all(isinstance(v, str) for v in m[2:]) for m in value):
+        raise PhhFormatError("_misdeals", "expected [first version, last version, cause, "
+                             f"words] arrays, got {_show(value)}")
+    return tuple((m[0], m[1], m[2], m[3]) for m in value)
 
 
 def _dead_hands(value: object, actions: Sequence[PhhAction]) -> frozenset[int]:

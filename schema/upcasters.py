@@ -346,9 +346,11 @@ UPCASTERS: dict[tuple[str, int], Upcaster] = {
     # the guarantee and the satellite; v3 of prizes_awarded the overlay and the seats: none,
     # as before.
     ("tournament_created", 2): dict,
+    ("tournament_created", 3): dict,  # v4 an imported tournament's number and start: none
     ("prizes_awarded", 2): dict,
     ("tournament_finished", 1): dict,
     ("hand_imported", 1): dict,  # v2 added played_at: "" (the file's time not kept) by default
+    ("hand_imported", 2): dict,  # v3 the recording log's stream and versions: none given
     ("seats_drawn", 1): _reason_v1,
     ("seats_drawn", 2): _reason_v1,  # a random draw's "initial draw", written as words
     ("table_closed", 1): _reason_v1,

@@ -3,8 +3,8 @@ players on 3 tables; Octobermuck with bounties, 24 players) in PokerStars text, 
 import into the log with every hand matched and recorded, one table stream per table with the
 players in their own seats, so that the engine places the button and the blinds as it did
 live (dead small blinds included) and the log replays clean; the PHH export of the imported
-log gives every hand back field for field but what the log of an import does not hold yet
-(the log's coordinates; the rulings)."""
+log gives every hand back field for field, its rulings, misdeals and the coordinates of the
+log that recorded it included."""
 
 from __future__ import annotations
 
@@ -24,11 +24,9 @@ from handlog.schema.store import open_store
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 FIXTURES = Path(__file__).resolve().parent / "fixtures" / "phh" / "good"
 FORMATS = ("pokerstars", "ohh", "phh")
-# What the imported log does not carry yet (the event's name is carried on its tables, each
-# hand's time on its hand_imported mark): the original log's stream names and versions, and
-# the rulings (their notes, and a hand killed out of turn, imported as the fold in turn it is
-# written as).
-NOT_CARRIED = {"_stream", "_versions", "_notes", "_out_of_turn"}
+# What the imported log does not carry (the event's name is carried on its tables, each
+# hand's time and the recording log's coordinates on its hand_imported mark): nothing.
+NOT_CARRIED: set[str] = set()
 
 
 def run(*args: str) -> Any:
@@ -97,6 +95,35 @@ def test_the_phh_round_trip_gives_every_hand_back_field_for_field(
     # Seats, levels, stacks, blinds (dead small blinds too), every action: as recorded live.
     assert any(sum(1 for b in h["blinds_or_straddles"] if b) == 1 and len(h["seats"]) > 2
                for h in before.values())  # no small blind posted (its seat empty)
+
+
+def _facts(url: str, kinds: tuple[str, ...]) -> Counter[tuple[str, str]]:
+    """The events of these types in a log's table streams, by type and payload."""
+    with open_store(url) as store:
+        return Counter((e.type, json.dumps(e.payload, sort_keys=True))
+                       for head in store.streams() if head.kind == "table"
+                       for e in store.read(head.stream_id) if e.type in kinds)
+
+
+@pytest.mark.parametrize("fmt", ["phh", "ohh"])
+def test_rulings_kills_out_of_turn_and_misdeals_are_imported_as_the_facts_they_are(
+        exports: Path, tmp_path: Path, fmt: str) -> None:
+    """A hand ruled dead in the betting (PHH `_killed`, OHH `handlog.killed`: a penalty, TDA
+    71, out of turn or not) is recorded as that ruling, and a declared misdeal before a hand
+    (PHH `_misdeals`; OHH writes no misdealt deal) as that deal: the imported log holds the
+    same hand_killed and misdeal_declared events as the recorded one."""
+    url = f"sqlite:///{tmp_path / 'imported.db'}"
+    assert run("import", str(exports / f"tda.{fmt}"), "--into-log", "--db",
+               url).exit_code == 0
+    kinds = ("hand_killed", "misdeal_declared") if fmt == "phh" else ("hand_killed",)
+    recorded = _facts(f"sqlite:///{exports / 'tda.db'}", kinds)
+    assert sum(n for (kind, _p), n in recorded.items() if kind == "hand_killed") >= 2
+    assert _facts(url, kinds) == recorded
+    with open_store(url) as store:  # each mark holds where the recording log had the hand
+        marks = [e.decode() for head in store.streams() for e in store.read(head.stream_id)
+                 if e.type == "hand_imported"]
+    assert marks and all(m.stream.startswith("table-") and len(m.versions) >= 2
+                         for m in marks)
 
 
 def test_an_imported_hand_keeps_its_event_and_the_time_its_file_gives_in_utc(
