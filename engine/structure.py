@@ -411,7 +411,8 @@ def _color_up_problems(s: Structure) -> Iterator[Problem]:
                 yield Problem(f"{path}.unless_antes", "needs an ante_checkpoint at or before "
                               f"level {step.after_level}")
         removed.update(step.remove)
-        left = [d.value for d in s.denominations if d.colour not in removed]
+        # (a chip worth nothing is named where the denominations are checked)
+        left = [d.value for d in s.denominations if d.colour not in removed and d.value > 0]
         if not left:
             yield Problem(f"{path}.remove", "would leave no chips in play")
         elif any(v % min(left) for v in left):

@@ -306,3 +306,16 @@ def test_a_room_profile_is_checked_field_by_field(tmp_path: Path) -> None:
     text = errors(tmp_path, bad)
     assert "profile.name: is required" in text
     assert "profile.sett: unknown key 'sett'; allowed: name, base, set" in text
+
+
+def test_a_chip_worth_nothing_is_named_even_beside_a_color_up(tmp_path: Path) -> None:
+    """(Found by the fuzz test: a colour worth 0 left in play after a color-up divided by
+    zero instead of being named.)"""
+    text = MINIMAL.replace('colour = "red"\nvalue = 100', 'colour = "red"\nvalue = 0') + """
+[[color_ups]]
+after_level = 2
+remove = ["white"]
+"""
+    message = errors(tmp_path, text)
+    assert "denominations[1].value: must be a positive number of chips" in message
+    assert "color_ups[0].remove: would leave no chips in play" in message
