@@ -8,14 +8,13 @@ in the past tense, `VERSION` bumped with an upcaster when fields change, chips a
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import ClassVar
 
 from handlog.engine.structure import Structure
-from handlog.engine.values import fast_init
+from handlog.engine.values import record
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class TournamentCreated:
     """The tournament and its whole structure, as it was when play was set up."""
 
@@ -26,7 +25,7 @@ class TournamentCreated:
     structure: Structure
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class PlayerRegistered:
     """An entry: `stack` = starting stack - `chips_deducted` (a late entrant's penalty);
     `level` is the level running when he entered (0 before the start). `person` is the room's
@@ -48,7 +47,7 @@ class PlayerRegistered:
     entry: int = 1
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class RebuyPurchased:
     """A rebuy: `player` (an entry) with `stack_before` chips bought `chips` for `paid` cents,
     `prize_pool` of them to the pool; `number` is the entry's rebuy count with this one, at
@@ -66,7 +65,7 @@ class RebuyPurchased:
     rule: str = "rebuy"
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class AddOnPurchased:
     """An add-on: `player` bought `chips` for `paid` cents (`prize_pool` to the pool) at the
     break after `after_level`."""
@@ -81,14 +80,14 @@ class AddOnPurchased:
     rule: str = "add-on"
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class SeatAssignment:
     player: str
     table: str
     seat: int
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class SeatsDrawn:
     """Seats from a random draw: `order` is the drawn order of the players (derived from
     `seed` by the caller); `tables` are the tables in play from now on (opened if new)."""
@@ -102,7 +101,7 @@ class SeatsDrawn:
     reason: str = "initial_draw"
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class TableClosed:
     """A table broken (its players moved or redrawn) or emptied."""
 
@@ -112,14 +111,14 @@ class TableClosed:
     reason: str
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class SeatCard:
     seat: int
     player: str
     card: str
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class ButtonDrawn:
     """The draw for the button: one card per seat; the highest card (rank, then suit: spades,
     hearts, diamonds, clubs) wins the button."""
@@ -132,7 +131,7 @@ class ButtonDrawn:
     rule: str = ""
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class LevelStarted:
     """The stakes now in force (the ante as decided at the checkpoint)."""
 
@@ -148,7 +147,7 @@ class LevelStarted:
     ruling: str = ""
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class BreakStarted:
     TYPE: ClassVar[str] = "break_started"
     VERSION: ClassVar[int] = 1
@@ -157,14 +156,14 @@ class BreakStarted:
     scheduled: bool = True
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class BreakEnded:
     TYPE: ClassVar[str] = "break_ended"
     VERSION: ClassVar[int] = 1
     after_level: int
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class AntesDecided:
     """The checkpoint: antes are played after `after_level` only with enough players left."""
 
@@ -176,7 +175,7 @@ class AntesDecided:
     antes_used: bool
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class ChipAdjustment:
     """One player's change at a color-up: `odd_chips` is what he held below the new unit,
     `amount` the signed change to his stack; `cards` his race cards (TDA chip race)."""
@@ -190,7 +189,7 @@ class ChipAdjustment:
     cards: tuple[str, ...] = ()
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class PotCarry:
     """Forfeited odd chips, changed up, going into the next pot at `table`."""
 
@@ -198,7 +197,7 @@ class PotCarry:
     amount: int
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class ChipsColoredUp:
     """Denominations leaving play. The chips in play change by the sum of the adjustments plus
     the carries; `removed` is what left play altogether (positive) or was added (negative)."""
@@ -216,7 +215,7 @@ class ChipsColoredUp:
     rule: str
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class PlayerMoved:
     TYPE: ClassVar[str] = "player_moved"
     VERSION: ClassVar[int] = 2  # 2: rule an identifier
@@ -230,7 +229,7 @@ class PlayerMoved:
     rule: str = ""
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class PlayerEliminated:
     """Out in hand `hand_number` at `table` (0: outside a hand), having started it with
     `chips_at_start`; `bounty_to` collects his bounty."""
@@ -246,7 +245,7 @@ class PlayerEliminated:
     rule: str = ""
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class PlayerWithdrew:
     """A player leaving the tournament: his chips are removed from play."""
 
@@ -258,14 +257,14 @@ class PlayerWithdrew:
     rule: str = ""
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class PrizeAward:
     place: int
     player: str
     amount: int
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class SeatAward:
     """A seat in the satellite's `target` event, worth `value` cents, won at `place`."""
 
@@ -275,14 +274,14 @@ class SeatAward:
     target: str
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class BountyAward:
     player: str
     bounties: int
     amount: int
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class PrizesAwarded:
     """The prize pool paid out (cents): places, shared places split, bounties collected."""
 
@@ -300,13 +299,13 @@ class PrizesAwarded:
     """A satellite's seats (their value is part of `pool`; `awards` hold the cash)."""
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class JackpotShare:
     player: str
     amount: int
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class HighHandAwarded:
     """The high-hand jackpot (cents), split between equal hands."""
 
@@ -317,7 +316,7 @@ class HighHandAwarded:
     shares: tuple[JackpotShare, ...]
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class RulingRecorded:
     """A director's decision, the rule it rests on, and the stream/version it affects."""
 
@@ -330,7 +329,7 @@ class RulingRecorded:
     version: int = 0
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class PenaltyRecorded:
     TYPE: ClassVar[str] = "penalty_recorded"
     VERSION: ClassVar[int] = 2  # 2: rule identifiers
@@ -342,7 +341,7 @@ class PenaltyRecorded:
     hands: int = 0
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class TournamentFinished:
     """The tournament is over: `winner` first; in a satellite whose seats are shared equally,
     `sharing` are all the players left (the winner among them), who share first place."""
@@ -353,7 +352,7 @@ class TournamentFinished:
     sharing: tuple[str, ...] = ()
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class BountyReferred:
     """A bounty the rules do not settle (`code`: split_pot, no_pot): the director decides;
     `proposal` lists who could collect it, best first (the covering winners)."""
@@ -367,7 +366,7 @@ class BountyReferred:
     code: str
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class BountyAssigned:
     """The director's decision on a referred bounty: `to` collects `player`'s bounty."""
 
@@ -379,7 +378,7 @@ class BountyAssigned:
     by: str
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class HighHandPosted:
     """A flush or better shown by a jackpot entrant that beats or equals the best so far:
     the five cards that play."""
@@ -392,7 +391,7 @@ class HighHandPosted:
     cards: tuple[str, ...]
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class DealShare:
     """One player's part of a deal: his stack when it was made, the amount he takes now, and
     his consent (the name he gave)."""
@@ -403,7 +402,7 @@ class DealShare:
     consent: str
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class DealRecorded:
     """Players left agree to share the unpaid prize money (`method`: icm, chip_chop,
     chip_chop_last_guaranteed, typed); `kept` stays in play for the winner."""
@@ -418,7 +417,7 @@ class DealRecorded:
     by: str
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class ClockPaused:
     """The level (or break) clock stopped with `seconds_left` to go."""
 
@@ -429,7 +428,7 @@ class ClockPaused:
     reason: str = ""
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class ClockResumed:
     TYPE: ClassVar[str] = "clock_resumed"
     VERSION: ClassVar[int] = 1
@@ -437,7 +436,7 @@ class ClockResumed:
     seconds_left: int
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class TimeAdded:
     """Seconds added to (negative: taken from) the running level or break."""
 
@@ -448,7 +447,7 @@ class TimeAdded:
     reason: str = ""
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class StackCount:
     """One player's counted stack beside the stack the log computes for him."""
 
@@ -457,7 +456,7 @@ class StackCount:
     computed: int
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class StacksCounted:
     """The floor counted the stacks at `table` (`occasion`: break, end_of_day) while level
     `level` was the last one played; a count that differs from the log's is open until the
@@ -472,7 +471,7 @@ class StacksCounted:
     rule: str = ""
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class StackCorrected:
     """The director's stack adjustment settling a count: `amount` (signed) is added to the
     player's stack at `table`, `counted` and `computed` are the count's two numbers."""
@@ -489,13 +488,13 @@ class StackCorrected:
     by: str
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class TableHand:
     table: str
     hand_number: int
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class HighHandFeeRecorded:
     """The director sets whether `player` paid the high-hand jackpot's fee (after his entry:
     paid late, or a tick lost at registration); the pool follows the entrants who paid."""
@@ -507,7 +506,7 @@ class HighHandFeeRecorded:
     by: str = ""
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class HandForHandStarted:
     """Hand-for-hand from now on: `hands` is each table's last hand number when it began
     (round 1 is each table's next hand)."""
@@ -518,14 +517,14 @@ class HandForHandStarted:
     rule: str
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class HandForHandEnded:
     TYPE: ClassVar[str] = "hand_for_hand_ended"
     VERSION: ClassVar[int] = 1
     rule: str
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class StackBagged:
     """At the end of a day (or a flight) `player`'s stack at `table` counted (`chips`, the
     log's stack) and put in bag `bag`, the count confirmed by the director `confirmed_by`,
@@ -542,7 +541,7 @@ class StackBagged:
     rule: str
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class DayEnded:
     """The day (or the flight) is over without a winner: `survivors` (entries, each with a
     bagged stack) advance to day `day` + 1 with `chips` between them; `prize_pool` (cents)
@@ -560,7 +559,7 @@ class DayEnded:
     rule: str
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class BagSource:
     """A bag a next day's entry comes from: the earlier day's log, entry and bag, its chips,
     and whether they were carried (False: forfeited under the carry rule)."""
@@ -572,7 +571,7 @@ class BagSource:
     carried: bool
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class DayStarted:
     """Day `day` of `event` takes the survivors of the logs `sources` (the earlier flights or
     day): `entries` entries were made there, `prize_pool` (cents) comes with them."""
@@ -588,7 +587,7 @@ class DayStarted:
     rule: str
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class StackCarried:
     """A person's entry into the next day (`player`, a new entry id of this log) with `chips`
     from his bags (`bags`: each bag of his, carried or forfeited under `DayStarted.carry`)."""
@@ -602,7 +601,7 @@ class StackCarried:
     bags: tuple[BagSource, ...]
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class MessagePosted:
     """The director's message to the room, shown on the clock screen: `text` is his own
     words, kept as typed (like a ruling's text; empty: the message taken down)."""
@@ -632,6 +631,3 @@ TOURNAMENT_EVENT_TYPES: tuple[type, ...] = (
     HandForHandEnded, HighHandFeeRecorded, RebuyPurchased, AddOnPurchased,
     StackBagged, DayEnded, DayStarted, StackCarried, MessagePosted,
 )
-
-for _event_type in TOURNAMENT_EVENT_TYPES:
-    fast_init(_event_type)
