@@ -1,4 +1,4 @@
-"""The `handlog` command line: the one front door for set-up, serving, replay and formats.
+"""The `handlog` command line's root group (recorder/cli.py is the entry point).
 
 The command groups are loaded lazily (click's "lazy loading" pattern, docs/complex.md): a
 group's module, and with it SQLAlchemy, uvicorn or the engine, is imported only when that group
@@ -61,10 +61,3 @@ def _shortened(text: str, limit: int) -> str:
 def cli() -> None:
     """handlog: record and replay live No-Limit Hold'em tournament hands."""
 
-
-def main() -> None:
-    cli(prog_name="handlog")
-
-
-if __name__ == "__main__":
-    main()
