@@ -16,15 +16,15 @@ Also timed: bare `python -c pass` (the floor of any process). Medians of wall cl
 time (user + system, from wait4: less swayed by other processes on a shared machine) are
 reported with the ratios of medians (target 5x, issue 28).
 
-Figures, 2026-12-07 (later), two shared cores (/proc/loadavg 5-8 during the runs: other
-sessions' work, so wall clock is mostly noise; CPU time is the figure), 300 Pluribus hands,
-11 rounds, compiled, `--also /work/main` (main before this change, in the same rounds); two
-runs:
-    bare python                      CPU median   26.0 /  26.7 ms
-    handlog phh verify               CPU median  123.3 / 126.0 ms   5.08x / 5.29x PokerKit
-                                                                     (wall 5.04x / 6.03x)
-    handlog at main                  CPU median  166.0 / 183.6 ms   3.77x / 3.63x PokerKit
-    pokerkit load+replay             CPU median  626.0 / 666.3 ms
+Figures, 2026-12-07 (later), two shared cores (/proc/loadavg 8.1, 5.2 and 2.9 at the start of
+three runs: other sessions' work, so wall clock is mostly noise; CPU time is the figure), 300
+Pluribus hands, 11 rounds each, compiled, `--also /work/main` (main before this change, in the
+same rounds):
+    bare python            CPU median   26.0 /  26.7 /  24.3 ms
+    handlog phh verify     CPU median  123.3 / 126.0 / 113.7 ms   5.08x / 5.29x / 5.18x PokerKit
+                                                        (wall 5.04x / 6.03x / 7.13x)
+    handlog at main        CPU median  166.0 / 183.6 / 151.8 ms   3.77x / 3.63x / 3.88x
+    pokerkit load+replay   CPU median  626.0 / 666.3 / 589.2 ms
 Target 5x met, narrowly (this machine ran about twice as fast per process as in the run
 before, which gave main 3.82x: 347.0 ms against PokerKit's 1,324.6). Instructions
 (valgrind --tool=cachegrind, byte code cached; no load dependence) of `phh verify` on these
