@@ -8,32 +8,38 @@ a temporary folder. After one untimed round (which writes the byte code caches, 
 package has them), each round runs both, alternating, as fresh processes, wall clock from spawn
 to exit:
 - handlog: `python -m handlog.recorder.cli phh verify FOLDER` (the code the interpreter finds:
-  set PYTHONPATH to time a worktree; the first line says whether the engine is compiled);
+  set PYTHONPATH to time a worktree; the first line says whether the engine is compiled): the
+  plain form, which recorder/cli.py runs without click, as the installed `handlog` does;
 - pokerkit: a Python process that loads every file with `HandHistory.load`, replays it to its
   end and compares the finishing stacks (what `phh verify` checks), the peer's whole job.
 Also timed: bare `python -c pass` (the floor of any process). Medians of wall clock and of CPU
 time (user + system, from wait4: less swayed by other processes on a shared machine) are
 reported with the ratios of medians (target 5x, issue 28).
 
-Figures, 2026-12-07, two shared cores (/proc/loadavg 15.8 before, 17.3 after: other sessions'
-work, so wall clock is mostly noise; CPU time is the figure), 300 Pluribus hands, 11 rounds,
-compiled, `--also /work/main` (main before this change, in the same rounds):
-    bare python                      CPU median   48.6 ms
-    handlog phh verify               CPU median  306.0 ms   4.33x PokerKit (wall 4.28x)
-    handlog at main                  CPU median  347.0 ms   3.82x PokerKit (wall 4.29x)
-    pokerkit load+replay             CPU median 1324.6 ms
-Target 5x NOT met. Instructions (valgrind --tool=cachegrind, no load dependence) of
-`phh verify` on these 300 hands: 843 M before (020f328), 737 M now, of which 494 M before the first
-hand (bare python 90 M; imports 404 M): dataclass creation of the hand events (93 M for 21
-classes) and commands (65 M for 18), click (62 M beyond dataclasses), dataclasses' own import
-(inspect: 42 M), the profiles (31 M), phh.py (30 M), hand_state (25 M). Done here: tomllib and
-zoneinfo imported only when a file needs them; the table and correction events moved to
-engine/table_events.py (not built by a replay); replay/phh.py compiled (parsing is about half
-of the per-hand work: 283 M -> 243 M for 300 hands). PokerKit's process on the same files:
-5,007 M instructions, so by instructions handlog is 6.8x (5.9x before); CPU time gives 4.3x
-because start-up runs slower per instruction (cold caches, page faults, system time) and is
-two thirds of handlog's instructions. Reaching 5x in CPU time needs about 60 ms (roughly
-150 M instructions of start-up) more off: the dataclasses built at import are the bulk.
+Figures, 2026-12-07 (later), two shared cores (/proc/loadavg 8.1, 5.2 and 2.9 at the start of
+three runs: other sessions' work, so wall clock is mostly noise; CPU time is the figure), 300
+Pluribus hands, 11 rounds each, compiled, `--also /work/main` (main before this change, in the
+same rounds):
+    bare python            CPU median   26.0 /  26.7 /  24.3 ms
+    handlog phh verify     CPU median  123.3 / 126.0 / 113.7 ms   5.08x / 5.29x / 5.18x PokerKit
+                                                        (wall 5.04x / 6.03x / 7.13x)
+    handlog at main        CPU median  166.0 / 183.6 / 151.8 ms   3.77x / 3.63x / 3.88x
+    pokerkit load+replay   CPU median  626.0 / 666.3 / 589.2 ms
+Target 5x met, narrowly (this machine ran about twice as fast per process as in the run
+before, which gave main 3.82x: 347.0 ms against PokerKit's 1,324.6). Instructions
+(valgrind --tool=cachegrind, byte code cached; no load dependence) of `phh verify` on these
+300 hands: 745 M at main, 553 M now; the imports before the first hand 504 M -> 316 M (bare
+python 90 M). What went: the events, commands and Profile are built by engine.values.record
+(dataclass collects the fields and makes the slots; `__repr__`, `__eq__`, `__hash__` and the
+frozen `__setattr__` are shared functions, `__init__` is compiled once per number of fields
+and renamed per class) instead of dataclass compiling six methods per class: 137 M; and the
+plain form `phh verify PATH... [--json]` runs without click (recorder/phh_run.py): 55 M (click
+costs 102 M alone, but inspect, typing and re, which it loads, dataclasses needs anyway). What
+is left before the first hand: dataclasses' import (inspect: 42 M), the compiled modules'
+own dataclasses (ten classes mypyc builds with dataclass at import), typing (14 M), hashlib
+(OpenSSL: 12 M, for the rules digest), the profiles (25 M), the events and commands (27 M).
+PokerKit's process on the same files: 5,007 M instructions, so by instructions handlog is
+9.1x.
 """
 
 from __future__ import annotations

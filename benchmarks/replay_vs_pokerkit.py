@@ -38,6 +38,18 @@ two shared cores (other sessions' work):
     replay      handlog 10,653 hands/s of CPU, PokerKit 609: 18.8x (rounds 15.9-25.8x; ratio
                 of medians 17.5x; wall clock 19.9x). Target 30x NOT met.
     end to end  handlog 2,970 hands/s of CPU, PokerKit 397: 7.6x (rounds 5.3-9.3x).
+Again later that day (events and commands built by engine.values.record, their `__init__` the
+same code; loadavg 6.0-7.4, the machine about twice as fast per process): replay 23,227 hands/s
+against 1,214: 18.7x (rounds 14.0-23.1x; ratio of medians 19.1x); end to end 6,720 against
+824: 8.0x. Then on a quieter machine (loadavg 2.9-3.4), main's and this checkout's scripts one
+after the other: main 33,036 against 1,513: 21.8x (rounds 16.3-24.6x), end to end 8.5x; now
+32,251 against 1,458: 22.0x (rounds 19.3-25.3x), end to end 8.2x: the same. Where a
+replay's instructions go (callgrind, 600 hands, inside replay_hand): hand.execute 59%,
+hand_commands 12%, start_hand 11%, setup_for 6%; about a fifth is the interpreter's own work
+called from the compiled code: the events' Python `__init__` (events.py is not compiled),
+tuples and lists built from sequences, calls through Python wrappers (the award decision).
+30x needs the event classes compiled or built without a Python frame, and those conversions
+gone: not done.
 The earlier 22-27x were wall-clock ratios of medians, the order fixed and one side's garbage
 free to be collected in the other's time, on a quieter machine; they are not repeated here.
 """

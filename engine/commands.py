@@ -6,25 +6,23 @@ the last is the button (heads-up: 0 is the big blind, 1 the button who posts the
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from handlog.engine.cards import Card
-from handlog.engine.values import fast_init
+from handlog.engine.values import record
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Fold:
     player: int
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class CheckCall:
     """Check when nothing is owed, else call (all-in when the stack is short)."""
 
     player: int
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class BetRaise:
     """Bet or raise to `to`: the player's total for this street."""
 
@@ -38,7 +36,7 @@ SAID: tuple[str, ...] = ("nothing", "call", "raise", "raise_to", "raise_by", "al
 the number said is `said_to`."""
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class PushChips:
     """What the dealer saw, for the engine to rule under the profile: the chips the player put
     out (`chips`: each chip's value, in the order pushed), in how many motions (`motions`: the
@@ -57,7 +55,7 @@ class PushChips:
 OUT_OF_TURN_ACTIONS: tuple[str, ...] = ("fold", "check", "call", "bet", "raise")
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class ActOutOfTurn:
     """A player acted before his turn (`action`, with `to` for a bet or raise): recorded as
     pending; when the action reaches him it binds, or is given back, as the profile says."""
@@ -67,7 +65,7 @@ class ActOutOfTurn:
     to: int = 0
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class DealHole:
     """Hole cards dealt to a player; None when the dealer does not know them (the usual case)."""
 
@@ -75,23 +73,23 @@ class DealHole:
     cards: tuple[Card, ...] | None = None
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class DealBoard:
     cards: tuple[Card, ...]
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class ShowCards:
     player: int
     cards: tuple[Card, ...]
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class MuckCards:
     player: int
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class AwardPots:
     """Confirm the engine's award of every pot, or override it with a ruling.
 
@@ -103,12 +101,12 @@ class AwardPots:
     ruling: str = ""
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class DeclareMisdeal:
     reason: str
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class ExposeCard:
     """A hole card exposed: by the dealer in the deal (`in_deal`), or by the player himself.
     `place`: which card of the deal it was (1: the first card dealt, to the first player left
@@ -121,14 +119,14 @@ class ExposeCard:
     place: int = 0
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class ExposeBoardEarly:
     """Board card(s) turned before the betting round was complete."""
 
     cards: tuple[Card, ...]
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class KillHand:
     """A hand ruled dead (clock, foul, cards mucked by another player...)."""
 
@@ -137,7 +135,7 @@ class KillHand:
     rule: str
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class ExpireClock:
     """The clock ran out on the player to act: dead facing a bet, else checked. `seconds`:
     how long he has had since the clock was called (-1: the floor says the time is up)."""
@@ -146,17 +144,17 @@ class ExpireClock:
     seconds: int = -1
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class MarkAbsent:
     player: int
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class MarkReturned:
     player: int
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class VoidHand:
     """A foreign-back or duplicate card: all action void, every chip returned to its bettor.
     `in_stub`: the card was found in the stub (the undealt cards), which voids nothing."""
@@ -170,9 +168,3 @@ Command = (
     | MuckCards | AwardPots | DeclareMisdeal | ExposeCard | ExposeBoardEarly | KillHand
     | ExpireClock | MarkAbsent | MarkReturned | VoidHand
 )
-
-for _command_type in (Fold, CheckCall, BetRaise, PushChips, ActOutOfTurn, DealHole, DealBoard,
-                      ShowCards, MuckCards, AwardPots, DeclareMisdeal, ExposeCard,
-                      ExposeBoardEarly, KillHand, ExpireClock, MarkAbsent, MarkReturned,
-                      VoidHand):
-    fast_init(_command_type)

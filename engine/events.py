@@ -7,13 +7,12 @@ reads without a decoder. Each class carries `TYPE` (its stored name, never renam
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import ClassVar
 
-from handlog.engine.values import fast_init
+from handlog.engine.values import record
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class HandStarted:
     """What the hand started with: enough to replay it on its own."""
 
@@ -44,7 +43,7 @@ class HandStarted:
     denominations: tuple[int, ...] = ()
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class ChipsPosted:
     """A forced post: kind is "ante", "small_blind", "big_blind" or "straddle"."""
 
@@ -56,7 +55,7 @@ class ChipsPosted:
     all_in: bool = False
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class ChipsPushed:
     """What the dealer saw (the chips put out, in how many motions, what was said, the bounty
     chip) and how the engine ruled it under the profile: `ruled` ("check", "call", "bet" or
@@ -77,7 +76,7 @@ class ChipsPushed:
     rule: str
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class ActedOutOfTurn:
     """A player acted before his turn: `action` ("fold", "check", "call", "bet", "raise", with
     `to`) at bet `level`; pending until the action reaches him (`rule`: what then decides)."""
@@ -91,7 +90,7 @@ class ActedOutOfTurn:
     rule: str
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class HoleCardsDealt:
     """Two cards dealt to a player; `cards` is empty when they are not known to the recorder."""
 
@@ -101,21 +100,21 @@ class HoleCardsDealt:
     cards: tuple[str, ...] = ()
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class PlayerFolded:
     TYPE: ClassVar[str] = "player_folded"
     VERSION: ClassVar[int] = 1
     player: int
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class PlayerChecked:
     TYPE: ClassVar[str] = "player_checked"
     VERSION: ClassVar[int] = 1
     player: int
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class PlayerCalled:
     """Chips put in to match the bet: `amount` is what was added, `all_in` when short."""
 
@@ -126,7 +125,7 @@ class PlayerCalled:
     all_in: bool = False
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class BetMade:
     """First bet of a street, to `to` (the player's street total)."""
 
@@ -137,7 +136,7 @@ class BetMade:
     all_in: bool = False
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class RaiseMade:
     """A raise to `to` (street total); `full` is False for an all-in short of a full raise."""
 
@@ -149,14 +148,14 @@ class RaiseMade:
     full: bool = True
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class BoardDealt:
     TYPE: ClassVar[str] = "board_dealt"
     VERSION: ClassVar[int] = 1
     cards: tuple[str, ...]
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class CardsShown:
     TYPE: ClassVar[str] = "cards_shown"
     VERSION: ClassVar[int] = 1
@@ -164,14 +163,14 @@ class CardsShown:
     cards: tuple[str, ...]
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class CardsMucked:
     TYPE: ClassVar[str] = "cards_mucked"
     VERSION: ClassVar[int] = 1
     player: int
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class PotAwarded:
     """One pot pushed: `shares[i]` chips to `winners[i]`; `odd_chips` to whom the odd chips went.
 
@@ -194,7 +193,7 @@ class PotAwarded:
     ruling: str = ""
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class MisdealDeclared:
     """The deal is void: every post returned, re-dealt with the same button and limits.
 
@@ -208,7 +207,7 @@ class MisdealDeclared:
     reason: str = ""
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class CardExposed:
     """A hole card seen by the table; `in_deal` when the dealer exposed it while dealing.
 
@@ -226,7 +225,7 @@ version 3: the card's place in the deal."""
     place: int = 0  # which card of the deal (1: the first dealt); 0: not said (version 3)
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class BoardExposedEarly:
     """Board card(s) turned before the betting was complete, and the procedure that follows
     (a code: engine/words.py PROCEDURES). Version 2: codes and rule identifiers."""
@@ -238,7 +237,7 @@ class BoardExposedEarly:
     rules: tuple[str, ...]
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class HandKilled:
     """A player's hand ruled dead; his chips already in stay in the pot.
 
@@ -253,21 +252,21 @@ class HandKilled:
     reason: str = ""
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class PlayerMarkedAbsent:
     TYPE: ClassVar[str] = "player_marked_absent"
     VERSION: ClassVar[int] = 1
     player: int
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class PlayerReturned:
     TYPE: ClassVar[str] = "player_returned"
     VERSION: ClassVar[int] = 1
     player: int
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class HandVoided:
     """All action void and every chip returned to the player who put it in; `reason` is the
     dealer's words. Version 2: rule identifiers."""
@@ -291,10 +290,6 @@ HAND_EVENT_TYPES: tuple[type, ...] = (
     CardExposed, BoardExposedEarly, HandKilled, PlayerMarkedAbsent, PlayerReturned, HandVoided,
     ChipsPushed, ActedOutOfTurn,
 )
-
-for _event_type in HAND_EVENT_TYPES:
-    fast_init(_event_type)
-
 
 def all_event_types() -> tuple[type, ...]:
     """Every event class the log can hold. The tournament's are imported only when asked for

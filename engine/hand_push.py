@@ -13,11 +13,10 @@ records the facts and the ruling (`chips_pushed`) and then the action itself.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from handlog.engine.commands import SAID, PushChips
 from handlog.engine.errors import RuleViolation
 from handlog.engine.hand_state import HandState, LegalActions
+from handlog.engine.values import record
 from handlog.engine.words import render_rule
 
 REASONS: tuple[str, ...] = (
@@ -37,7 +36,7 @@ REASONS: tuple[str, ...] = (
 """The reason codes of a ruling (`chips_pushed.reason`); words are rendered when read."""
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class PushRuling:
     """The action the facts are ruled as: `ruled` is "check", "call", "bet" or "raise"."""
 

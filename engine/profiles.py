@@ -16,10 +16,11 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Mapping
-from dataclasses import dataclass, field, fields, replace
+from dataclasses import field, fields, replace
 from typing import Any, Literal, TypeVar, get_args, get_origin, get_type_hints
 
 from handlog.engine.site_profiles import SITE_CHANGES, SITE_TITLES
+from handlog.engine.values import record
 
 ButtonRule = Literal["dead_button", "moving_button"]
 BigBlindAnteOrder = Literal["big_blind_first", "ante_first"]
@@ -58,7 +59,7 @@ def _param(default: _T, scope: Scope, meaning: str) -> _T:
     return field(default=default, metadata={"scope": scope, "meaning": meaning})
 
 
-@dataclass(frozen=True)
+@record(slots=False)
 class Profile:
     """One room's house rules. Every parameter has an entry in `citations`."""
 

@@ -7,15 +7,14 @@ none of these classes at start-up; `engine.events.all_event_types()` lists them 
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import ClassVar
 
-from handlog.engine.values import fast_init
+from handlog.engine.values import record
 
 # --- table events (the table's stream, between and around hands) ---------------------------
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class TableOpened:
     """A table opened under the house rules `profile`; `parameters` are those rules as they
     were (canonical JSON of every parameter, engine.profiles.parameters_json), so its hands,
@@ -31,7 +30,7 @@ class TableOpened:
     parameters: str = ""
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class PlayerSeated:
     """A player takes a seat with `stack` chips; `waits` when he must let the button pass."""
 
@@ -44,7 +43,7 @@ class PlayerSeated:
     reason: str = "draw"
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class PlayerLeft:
     """A player leaves the table with `stack` chips: eliminated (0), moved, or withdrawn."""
 
@@ -56,7 +55,7 @@ class PlayerLeft:
     reason: str
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class ButtonPlaced:
     """The button's seat for the first hand (from the draw), or moved by a director's ruling."""
 
@@ -68,7 +67,7 @@ class ButtonPlaced:
     reason: str = "button_draw"
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class HandImported:
     """The next hand of an imported table stream (`handlog import --into-log`) was read from
     another system's hand history: the file, the hand's id there and its format
@@ -91,7 +90,7 @@ class HandImported:
     versions: tuple[int, ...] = ()
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class StackAdjusted:
     """Chips added or removed outside a hand (color-up, penalty, late-entry deduction)."""
 
@@ -104,7 +103,7 @@ class StackAdjusted:
     rule: str = ""
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class SeatAbsenceChanged:
     """A seated player is away from (or back at) the table between hands."""
 
@@ -114,7 +113,7 @@ class SeatAbsenceChanged:
     absent: bool
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class PotCarried:
     """Chips that go into the table's next pot and belong to nobody until it is won: the odd
     chips forfeited at an Octobermuck buy-down, changed up ("awarded to the winner of the next
@@ -130,7 +129,7 @@ class PotCarried:
     other_table: str = ""
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class EventVoided:
     """A correction: earlier events of this stream no longer count. They stay in the log."""
 
@@ -141,7 +140,7 @@ class EventVoided:
     rule: str = ""
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class EventAmended:
     """A correction: an earlier event counts as `replacement` (type, the schema version its
     payload was written at, and the canonical payload). Version 2 added
@@ -169,6 +168,3 @@ TableEvent = (
     | PotCarried | HandImported
 )
 
-
-for _event_type in TABLE_EVENT_TYPES + CORRECTION_EVENT_TYPES:
-    fast_init(_event_type)

@@ -8,14 +8,13 @@ in the past tense, `VERSION` bumped with an upcaster when fields change, chips a
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import ClassVar
 
 from handlog.engine.structure import Structure
-from handlog.engine.values import fast_init
+from handlog.engine.values import record
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class TournamentCreated:
     """The tournament and its whole structure, as it was when play was set up.
 
@@ -32,7 +31,7 @@ class TournamentCreated:
     started_at: str = ""
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class PlayerRegistered:
     """An entry: `stack` = starting stack - `chips_deducted` (a late entrant's penalty);
     `level` is the level running when he entered (0 before the start). `person` is the room's
@@ -54,7 +53,7 @@ class PlayerRegistered:
     entry: int = 1
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class RebuyPurchased:
     """A rebuy: `player` (an entry) with `stack_before` chips bought `chips` for `paid` cents,
     `prize_pool` of them to the pool; `number` is the entry's rebuy count with this one, at
@@ -72,7 +71,7 @@ class RebuyPurchased:
     rule: str = "rebuy"
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class AddOnPurchased:
     """An add-on: `player` bought `chips` for `paid` cents (`prize_pool` to the pool) at the
     break after `after_level`."""
@@ -87,14 +86,14 @@ class AddOnPurchased:
     rule: str = "add-on"
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class SeatAssignment:
     player: str
     table: str
     seat: int
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class SeatsDrawn:
     """Seats from a random draw: `order` is the drawn order of the players (derived from
     `seed` by the caller); `tables` are the tables in play from now on (opened if new)."""
@@ -108,7 +107,7 @@ class SeatsDrawn:
     reason: str = "initial_draw"
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class TableClosed:
     """A table broken (its players moved or redrawn) or emptied."""
 
@@ -118,14 +117,14 @@ class TableClosed:
     reason: str
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class SeatCard:
     seat: int
     player: str
     card: str
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class ButtonDrawn:
     """The draw for the button: one card per seat; the highest card (rank, then suit: spades,
     hearts, diamonds, clubs) wins the button."""
@@ -138,7 +137,7 @@ class ButtonDrawn:
     rule: str = ""
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class LevelStarted:
     """The stakes now in force (the ante as decided at the checkpoint)."""
 
@@ -154,7 +153,7 @@ class LevelStarted:
     ruling: str = ""
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class BreakStarted:
     TYPE: ClassVar[str] = "break_started"
     VERSION: ClassVar[int] = 1
@@ -163,14 +162,14 @@ class BreakStarted:
     scheduled: bool = True
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class BreakEnded:
     TYPE: ClassVar[str] = "break_ended"
     VERSION: ClassVar[int] = 1
     after_level: int
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class AntesDecided:
     """The checkpoint: antes are played after `after_level` only with enough players left."""
 
@@ -182,7 +181,7 @@ class AntesDecided:
     antes_used: bool
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class ChipAdjustment:
     """One player's change at a color-up: `odd_chips` is what he held below the new unit,
     `amount` the signed change to his stack; `cards` his race cards (TDA chip race)."""
@@ -196,7 +195,7 @@ class ChipAdjustment:
     cards: tuple[str, ...] = ()
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class PotCarry:
     """Forfeited odd chips, changed up, going into the next pot at `table`."""
 
@@ -204,7 +203,7 @@ class PotCarry:
     amount: int
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class ChipsColoredUp:
     """Denominations leaving play. The chips in play change by the sum of the adjustments plus
     the carries; `removed` is what left play altogether (positive) or was added (negative)."""
@@ -222,7 +221,7 @@ class ChipsColoredUp:
     rule: str
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class PlayerMoved:
     TYPE: ClassVar[str] = "player_moved"
     VERSION: ClassVar[int] = 2  # 2: rule an identifier
@@ -236,7 +235,7 @@ class PlayerMoved:
     rule: str = ""
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class PlayerEliminated:
     """Out in hand `hand_number` at `table` (0: outside a hand), having started it with
     `chips_at_start`; `bounty_to` collects his bounty."""
@@ -252,7 +251,7 @@ class PlayerEliminated:
     rule: str = ""
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class PlayerWithdrew:
     """A player leaving the tournament: his chips are removed from play."""
 
@@ -264,14 +263,14 @@ class PlayerWithdrew:
     rule: str = ""
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class PrizeAward:
     place: int
     player: str
     amount: int
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class SeatAward:
     """A seat in the satellite's `target` event, worth `value` cents, won at `place`."""
 
@@ -281,14 +280,14 @@ class SeatAward:
     target: str
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class BountyAward:
     player: str
     bounties: int
     amount: int
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class PrizesAwarded:
     """The prize pool paid out (cents): places, shared places split, bounties collected."""
 
@@ -306,13 +305,13 @@ class PrizesAwarded:
     """A satellite's seats (their value is part of `pool`; `awards` hold the cash)."""
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class JackpotShare:
     player: str
     amount: int
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class HighHandAwarded:
     """The high-hand jackpot (cents), split between equal hands."""
 
@@ -323,7 +322,7 @@ class HighHandAwarded:
     shares: tuple[JackpotShare, ...]
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class RulingRecorded:
     """A director's decision, the rule it rests on, and the stream/version it affects."""
 
@@ -336,7 +335,7 @@ class RulingRecorded:
     version: int = 0
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class PenaltyRecorded:
     TYPE: ClassVar[str] = "penalty_recorded"
     VERSION: ClassVar[int] = 2  # 2: rule identifiers
@@ -348,7 +347,7 @@ class PenaltyRecorded:
     hands: int = 0
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class TournamentFinished:
     """The tournament is over: `winner` first; in a satellite whose seats are shared equally,
     `sharing` are all the players left (the winner among them), who share first place."""
@@ -359,7 +358,7 @@ class TournamentFinished:
     sharing: tuple[str, ...] = ()
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class BountyReferred:
     """A bounty the rules do not settle (`code`: split_pot, no_pot): the director decides;
     `proposal` lists who could collect it, best first (the covering winners)."""
@@ -373,7 +372,7 @@ class BountyReferred:
     code: str
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class BountyAssigned:
     """The director's decision on a referred bounty: `to` collects `player`'s bounty."""
 
@@ -385,7 +384,7 @@ class BountyAssigned:
     by: str
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class HighHandPosted:
     """A flush or better shown by a jackpot entrant that beats or equals the best so far:
     the five cards that play."""
@@ -398,7 +397,7 @@ class HighHandPosted:
     cards: tuple[str, ...]
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class DealShare:
     """One player's part of a deal: his stack when it was made, the amount he takes now, and
     his consent (the name he gave)."""
@@ -409,7 +408,7 @@ class DealShare:
     consent: str
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class DealRecorded:
     """Players left agree to share the unpaid prize money (`method`: icm, chip_chop,
     chip_chop_last_guaranteed, typed); `kept` stays in play for the winner."""
@@ -424,7 +423,7 @@ class DealRecorded:
     by: str
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class ClockPaused:
     """The level (or break) clock stopped with `seconds_left` to go."""
 
@@ -435,7 +434,7 @@ class ClockPaused:
     reason: str = ""
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class ClockResumed:
     TYPE: ClassVar[str] = "clock_resumed"
     VERSION: ClassVar[int] = 1
@@ -443,7 +442,7 @@ class ClockResumed:
     seconds_left: int
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class TimeAdded:
     """Seconds added to (negative: taken from) the running level or break."""
 
@@ -454,7 +453,7 @@ class TimeAdded:
     reason: str = ""
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class StackCount:
     """One player's counted stack beside the stack the log computes for him."""
 
@@ -463,7 +462,7 @@ class StackCount:
     computed: int
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class StacksCounted:
     """The floor counted the stacks at `table` (`occasion`: break, end_of_day) while level
     `level` was the last one played; a count that differs from the log's is open until the
@@ -478,7 +477,7 @@ class StacksCounted:
     rule: str = ""
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class StackCorrected:
     """The director's stack adjustment settling a count: `amount` (signed) is added to the
     player's stack at `table`, `counted` and `computed` are the count's two numbers."""
@@ -495,13 +494,13 @@ class StackCorrected:
     by: str
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class TableHand:
     table: str
     hand_number: int
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class HighHandFeeRecorded:
     """The director sets whether `player` paid the high-hand jackpot's fee (after his entry:
     paid late, or a tick lost at registration); the pool follows the entrants who paid."""
@@ -513,7 +512,7 @@ class HighHandFeeRecorded:
     by: str = ""
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class HandForHandStarted:
     """Hand-for-hand from now on: `hands` is each table's last hand number when it began
     (round 1 is each table's next hand)."""
@@ -524,14 +523,14 @@ class HandForHandStarted:
     rule: str
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class HandForHandEnded:
     TYPE: ClassVar[str] = "hand_for_hand_ended"
     VERSION: ClassVar[int] = 1
     rule: str
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class StackBagged:
     """At the end of a day (or a flight) `player`'s stack at `table` counted (`chips`, the
     log's stack) and put in bag `bag`, the count confirmed by the director `confirmed_by`,
@@ -548,7 +547,7 @@ class StackBagged:
     rule: str
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class DayEnded:
     """The day (or the flight) is over without a winner: `survivors` (entries, each with a
     bagged stack) advance to day `day` + 1 with `chips` between them; `prize_pool` (cents)
@@ -566,7 +565,7 @@ class DayEnded:
     rule: str
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class BagSource:
     """A bag a next day's entry comes from: the earlier day's log, entry and bag, its chips,
     and whether they were carried (False: forfeited under the carry rule)."""
@@ -578,7 +577,7 @@ class BagSource:
     carried: bool
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class DayStarted:
     """Day `day` of `event` takes the survivors of the logs `sources` (the earlier flights or
     day): `entries` entries were made there, `prize_pool` (cents) comes with them."""
@@ -594,7 +593,7 @@ class DayStarted:
     rule: str
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class StackCarried:
     """A person's entry into the next day (`player`, a new entry id of this log) with `chips`
     from his bags (`bags`: each bag of his, carried or forfeited under `DayStarted.carry`)."""
@@ -608,7 +607,7 @@ class StackCarried:
     bags: tuple[BagSource, ...]
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class MessagePosted:
     """The director's message to the room, shown on the clock screen: `text` is his own
     words, kept as typed (like a ruling's text; empty: the message taken down)."""
@@ -638,6 +637,3 @@ TOURNAMENT_EVENT_TYPES: tuple[type, ...] = (
     HandForHandEnded, HighHandFeeRecorded, RebuyPurchased, AddOnPurchased,
     StackBagged, DayEnded, DayStarted, StackCarried, MessagePosted,
 )
-
-for _event_type in TOURNAMENT_EVENT_TYPES:
-    fast_init(_event_type)

@@ -1,69 +1,44 @@
 """The `handlog` command line: the one front door for set-up, serving, replay and formats.
 
-The command groups are loaded lazily (click's "lazy loading" pattern, docs/complex.md): a
-group's module, and with it SQLAlchemy, uvicorn or the engine, is imported only when that group
-runs, so `handlog --help` and `--version` answer at once. Their one-line help is listed in
-recorder/commands.py (tests/test_cli_root.py checks it against each command's own).
+The commands are click's (recorder/cli_root.py, whose groups load lazily). One form skips
+click, which costs more than the engine's start-up: `handlog phh verify PATH... [--json]`,
+whose paths exist, runs straight through recorder/phh_run.py, printing what the command prints
+(issue 28: start-up is most of a bar-sized run). Anything else, `--help` and every error
+included, goes to click. `cli` is the click group (imported from here on first use).
 """
 
 from __future__ import annotations
 
-import importlib
+import sys
+from typing import TYPE_CHECKING
 
-import click
-
-from handlog.recorder import __version__
-from handlog.recorder.commands import LAZY_COMMANDS
-
-
-class LazyGroup(click.Group):
-    """A group whose subcommands are imported on first use; `--help` lists them from their
-    short help in LAZY_COMMANDS without importing any."""
-
-    def __init__(self, *args: object, lazy_commands: dict[str, tuple[str, str]],
-                 **kwargs: object) -> None:
-        super().__init__(*args, **kwargs)  # type: ignore[arg-type]
-        self.lazy_commands = lazy_commands
-
-    def list_commands(self, ctx: click.Context) -> list[str]:
-        return sorted({*super().list_commands(ctx), *self.lazy_commands})
-
-    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
-        if cmd_name in self.lazy_commands and cmd_name not in self.commands:
-            target, _help = self.lazy_commands[cmd_name]
-            module_name, attribute = target.split(":")
-            command = getattr(importlib.import_module(module_name), attribute)
-            if not isinstance(command, click.Command):
-                raise TypeError(f"{target} is not a click command")
-            self.add_command(command, cmd_name)
-        return super().get_command(ctx, cmd_name)
-
-    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
-        rows = [(name, self.lazy_commands[name][1]) for name in self.list_commands(ctx)
-                if name in self.lazy_commands]
-        if rows:
-            limit = formatter.width - 6 - max(len(name) for name, _ in rows)
-            with formatter.section("Commands"):
-                formatter.write_dl([(name, _shortened(text, limit)) for name, text in rows])
-
-
-def _shortened(text: str, limit: int) -> str:
-    # Like click's own short help: cut at a word, with an ellipsis.
-    if len(text) <= limit:
-        return text
-    cut = text[: limit - 3].rsplit(" ", 1)[0]
-    return cut.rstrip(",;:") + "..."
-
-
-@click.group(cls=LazyGroup, lazy_commands=LAZY_COMMANDS,
-             context_settings={"help_option_names": ["-h", "--help"]})
-@click.version_option(__version__, "--version", prog_name="handlog")
-def cli() -> None:
-    """handlog: record and replay live No-Limit Hold'em tournament hands."""
+if TYPE_CHECKING:
+    import click
 
 
 def main() -> None:
+    args = sys.argv[1:]
+    if len(args) > 2 and args[0] == "phh" and args[1] == "verify":
+        from handlog.recorder.phh_run import plain_verify
+
+        try:
+            status = plain_verify(args)
+        except KeyboardInterrupt:  # as click answers one
+            print("\nAborted!", file=sys.stderr)
+            sys.exit(1)
+        if status is not None:
+            sys.exit(status)
+    from handlog.recorder.cli_root import cli
+
     cli(prog_name="handlog")
+
+
+def __getattr__(name: str) -> click.Group:
+    if name == "cli":
+        from handlog.recorder.cli_root import cli
+
+        return cli
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 if __name__ == "__main__":

@@ -14,7 +14,7 @@ import click
 
 from handlog.engine.profiles import PROFILES, SITE_PROFILES
 from handlog.recorder.cli_db import db_option, user_errors
-from handlog.recorder.cli_phh import PROGRESS_MIN_FILES, summary
+from handlog.recorder.phh_run import PROGRESS_MIN_FILES, summary
 from handlog.recorder.service import Actor, Recorder, StreamChange
 from handlog.replay.import_hands import (
     FORMATS,

@@ -2,22 +2,15 @@
 
 from __future__ import annotations
 
-import json
 import sys
-from collections.abc import Sequence
 from pathlib import Path
 
 import click
 
 from handlog.engine.profiles import PROFILES
-from handlog.engine.words import render_rule
+from handlog.recorder.phh_run import report_text, wants_progress
 from handlog.replay.phh import find_phh_files
-from handlog.replay.phh_verify import DEFAULT_RULES, HandResult, Status, VerifyReport, verify_files
-
-# Below this many files a run takes well under a second: no progress bar.
-PROGRESS_MIN_FILES = 200
-# Non-matching hands listed per status in the readable summary (--json lists them all).
-LISTED_PER_STATUS = 20
+from handlog.replay.phh_verify import DEFAULT_RULES, verify_files
 
 
 @click.group("phh")
@@ -47,73 +40,11 @@ def verify(paths: tuple[Path, ...], rules: str, as_json: bool) -> None:
         click.echo("no hand histories found in " + ", ".join(map(str, paths))
                    + " (no .phh or .phhs files)", err=True)
         raise click.exceptions.Exit(2)
-    if not _wants_progress(len(files), as_json):
+    if not wants_progress(len(files), as_json):
         report = verify_files(files, rules)
     else:
         with click.progressbar(files, label="Verifying PHH files",
                                file=sys.stderr) as bar:
             report = verify_files(bar, rules)
-    if as_json:
-        click.echo(json.dumps(report.as_dict(), indent=2, ensure_ascii=False))
-    else:
-        click.echo(summary(report, len(files), rules))
+    click.echo(report_text(report, len(files), rules, as_json))
     click.get_current_context().exit(0 if report.ok else 1)
-
-
-def _wants_progress(file_count: int, as_json: bool) -> bool:
-    # The bar is for a person watching a terminal on a long run; JSON and pipes get none.
-    return not as_json and file_count >= PROGRESS_MIN_FILES and sys.stderr.isatty()
-
-
-def summary(report: VerifyReport, file_count: int, rules: str) -> str:
-    """The readable report: counts, then every hand that did not match, worst first."""
-    counts = report.counts
-    hands = len(report.results)
-    rate = f" ({hands / report.seconds:,.0f} hands/s)" if report.seconds > 0 and hands else ""
-    lines = [
-        f"Verified {hands:,} hand{'s' if hands != 1 else ''} from {file_count:,} "
-        f"file{'s' if file_count != 1 else ''} in {report.seconds:.1f} s{rate}, "
-        f"default rules: {rules}",
-        f"  matched     {counts['match']:>7,}",
-        f"  mismatched  {counts['mismatch']:>7,}",
-        f"  illegal     {counts['illegal']:>7,}",
-        f"  unverified  {counts['unverified']:>7,}",
-        f"  errors      {counts['error']:>7,}",
-    ]
-    order: tuple[Status, ...] = ("error", "illegal", "mismatch", "unverified")
-    for status in order:
-        listed = [result for result in report.results if result.status == status]
-        if not listed:
-            continue
-        lines.append("")
-        for result in listed[:LISTED_PER_STATUS]:
-            lines.extend(_describe(result))
-        if len(listed) > LISTED_PER_STATUS:
-            lines.append(f"... and {len(listed) - LISTED_PER_STATUS:,} more {status} "
-                         "(--json lists every hand)")
-    lines.append("")
-    if report.ok:
-        lines.append("OK: nothing mismatched, illegal or in error")
-    else:
-        failing: tuple[tuple[Status, str], ...] = (
-            ("mismatch", "mismatched"), ("illegal", "illegal"), ("error", "in error"))
-        bad = [f"{counts[s]:,} {word}" for s, word in failing if counts[s]]
-        lines.append("FAILED: " + ", ".join(bad))
-    return "\n".join(lines)
-
-
-def _describe(result: HandResult) -> Sequence[str]:
-    where = result.file if result.hand is None else f"{result.file} [{result.hand}]"
-    lines = [f"{result.status.upper():<10} {where}"]
-    violation = result.violation
-    if violation is not None:
-        if violation.action_index is None:
-            at = "the set-up (antes, blinds_or_straddles, starting_stacks)"
-        elif violation.action is None:
-            at = "the end of the record"
-        else:
-            at = f"action {violation.action_index} {violation.action!r}"
-        lines.append(f"           at {at}: {render_rule(violation.rule)}: {violation.message}")
-    if result.reason:
-        lines.append(f"           {result.reason}")
-    return lines

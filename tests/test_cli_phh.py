@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -132,7 +133,7 @@ def test_a_folder_with_no_hand_history_is_an_error(tmp_path: Path) -> None:
 
 def test_progress_bar_on_long_runs(monkeypatch: pytest.MonkeyPatch) -> None:
     """A long run in a terminal shows a progress bar on stderr, never on stdout."""
-    monkeypatch.setattr(cli_phh, "_wants_progress", lambda count, as_json: True)
+    monkeypatch.setattr(cli_phh, "wants_progress", lambda count, as_json: True)
     code, out, err = run(str(FIXTURES / "good"))
     assert code == 0
     assert "Verifying PHH files" in err
@@ -141,8 +142,8 @@ def test_progress_bar_on_long_runs(monkeypatch: pytest.MonkeyPatch) -> None:
 
 def test_no_progress_bar_for_json_or_short_runs() -> None:
     """JSON output and short runs stay clean."""
-    assert not cli_phh._wants_progress(10_000, as_json=True)
-    assert not cli_phh._wants_progress(3, as_json=False)
+    assert not cli_phh.wants_progress(10_000, as_json=True)
+    assert not cli_phh.wants_progress(3, as_json=False)
 
 
 def test_handlog_root_lists_phh() -> None:
@@ -203,8 +204,9 @@ def test_verify_as_a_process_imports_only_what_it_needs(tmp_path: Path) -> None:
                             check=False)
     assert result.returncode == 0, result.stderr
     loaded = set(eval(result.stdout.split("LOADED ", 1)[1]))  # noqa: S307 - our own print
-    needed = {"handlog.recorder.cli", "handlog.recorder.cli_phh", "handlog.replay.phh",
-              "handlog.replay.phh_verify", "handlog.engine.hand", "handlog.engine.events"}
+    needed = {"handlog.recorder.cli", "handlog.recorder.cli_root", "handlog.recorder.cli_phh",
+              "handlog.recorder.phh_run", "handlog.replay.phh", "handlog.replay.phh_verify",
+              "handlog.engine.hand", "handlog.engine.events"}
     assert needed <= loaded
     allowed = needed | {
         "handlog.engine", "handlog.recorder", "handlog.replay", "handlog.schema",
@@ -214,3 +216,66 @@ def test_verify_as_a_process_imports_only_what_it_needs(tmp_path: Path) -> None:
         "handlog.engine.evaluator", *(f"handlog.engine.hand_{part}" for part in (
             "apply", "decide", "memo", "pots", "push", "start", "state"))}
     assert loaded - allowed == set(), "phh verify loads more than it needs"
+
+
+def imported_by(args: list[str]) -> tuple[subprocess.CompletedProcess[str], set[str]]:
+    """`handlog ARGS` as a process (the installed script's entry point), and every module it
+    imported (from -X importtime)."""
+    process = subprocess.run(
+        [sys.executable, "-X", "importtime", "-c",
+         "from handlog.recorder.cli import main; main()", *args],
+        capture_output=True, text=True, timeout=120, check=False)
+    modules = {line.rsplit("|", 1)[1].strip() for line in process.stderr.splitlines()
+               if line.startswith("import time:") and "|" in line}
+    return process, modules
+
+
+def test_plain_verify_as_a_process_loads_no_click(tmp_path: Path) -> None:
+    """`handlog phh verify PATH...` (paths that exist, --json or not) runs without click, which
+    costs more start-up than the engine (issue 28), and loads only the reader, the hand engine
+    and the report; an option click must parse (`--rules`) goes through click."""
+    flat = tmp_path / "flat.phh"
+    flat.write_text("".join(line for line in (FIXTURES / "good" / "chip_unit.phh").read_text()
+                            .splitlines(keepends=True) if not line.startswith("#")))
+    for extra in ([], ["--json"]):
+        process, modules = imported_by(["phh", "verify", str(flat), *extra])
+        assert process.returncode == 0, process.stderr[-2000:]
+        handlog = {m for m in modules if m.startswith("handlog")}
+        assert "click" not in modules
+        assert {"handlog.recorder.phh_run", "handlog.replay.phh_verify"} <= handlog
+        assert handlog - {
+            "handlog", "handlog.engine", "handlog.recorder", "handlog.replay", "handlog.schema",
+            "handlog.recorder.cli", "handlog.recorder.phh_run", "handlog.replay.phh",
+            "handlog.replay.phh_verify", "handlog.schema.text_limits", "handlog.engine.values",
+            "handlog.engine.profiles", "handlog.engine.site_profiles", "handlog.engine.words",
+            "handlog.engine.cards", "handlog.engine.commands", "handlog.engine.errors",
+            "handlog.engine.events", "handlog.engine.evaluator", "handlog.engine.hand",
+            *(f"handlog.engine.hand_{part}" for part in (
+                "apply", "decide", "memo", "pots", "push", "start", "state"))} == set()
+        assert not modules & {"tomllib", "zoneinfo", "sqlalchemy", "uvicorn"}
+    process, modules = imported_by(["phh", "verify", "--rules", "bse", str(flat)])
+    assert process.returncode == 0, process.stderr[-2000:]
+    assert "click" in modules
+
+
+@pytest.mark.parametrize("args", [
+    ["good"], ["flawed", "--json"], ["--json", "malformed"], ["good", "flawed", "malformed"],
+    ["no-such-folder"], ["empty"],
+], ids=lambda args: " ".join(args))
+def test_plain_verify_prints_what_the_click_command_prints(tmp_path: Path,
+                                                           args: list[str]) -> None:
+    """The plain form, run without click, prints the click command's text and exits with its
+    status; what it does not take (a missing path, no PHH file) is click's own answer."""
+    (tmp_path / "empty").mkdir()
+    paths = [arg if arg.startswith("-") else str(FIXTURES / arg if arg != "empty"
+                                                 else tmp_path / arg) for arg in args]
+    process = subprocess.run(
+        [sys.executable, "-c", "from handlog.recorder.cli import main; main()", "phh",
+         "verify", *paths], capture_output=True, text=True, timeout=120, check=False)
+    code, out, err = run(*paths)
+
+    def steady(text: str) -> str:  # the time taken is the one thing that differs
+        return re.sub(r'in [0-9.]+ s( \([0-9,]+ hands/s\))?|"seconds": [0-9.e-]+', "T", text)
+
+    assert (process.returncode, steady(process.stdout)) == (code, steady(out))
+    assert process.stderr == err
