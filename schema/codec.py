@@ -109,6 +109,11 @@ def _canonical(value: object, path: str) -> object:
         for key, item in value.items():
             if not isinstance(key, str):
                 raise CanonicalJsonError(f"{path} has a non-text key {key!r}")
+            try:
+                key.encode("utf-8")
+            except UnicodeEncodeError as exc:
+                raise CanonicalJsonError(f"{path} has a key {key!r} that is not valid Unicode "
+                                         f"text: {exc}") from None
             result[str(key)] = _canonical(item, f"{path}.{key}")
         return result
     if isinstance(value, list | tuple):

@@ -135,6 +135,12 @@ def test_a_surrogate_deep_in_a_plain_value_is_named() -> None:
         canonical_json({"seats": [{"name": "a"}, {"name": "b\udc80"}]})
 
 
+def test_a_surrogate_in_a_key_is_named() -> None:
+    """(Found by the test above: a key that is not valid Unicode was written as it came.)"""
+    with pytest.raises(CanonicalJsonError, match=r"\$\.seats has a key .* not valid Unicode"):
+        canonical_json({"seats": {"\ud800": None}})
+
+
 @given(st.datetimes(timezones=st.just(UTC)) | st.datetimes(timezones=st.timezones()))
 def test_utc_text_is_strftimes(moment: datetime) -> None:
     """format_utc's shortcut writes what strftime writes, every year from 1 to 9999."""
