@@ -202,8 +202,8 @@ def main() -> None:
             key_file = folder / f"{key.name.split('/')[0]}.key"
             key_file.write_text(key.text() + "\n")
             server = subprocess.Popen(
-                [*elsewhere, "nice", "-n", "19", sys.executable, "-m", "handlog.recorder.cli", "witness",
-                 "serve", "--key",
+                [*elsewhere, "nice", "-n", "19", sys.executable, "-m", "handlog.recorder.cli",
+                 "witness", "serve", "--key",
                  str(key_file), "--state", str(folder / f"{key.name.split('/')[0]}.json"),
                  "--log", str(room), "--port", "0"], stdout=subprocess.PIPE, text=True)
             assert server.stdout is not None

@@ -237,7 +237,8 @@ def serve(db_url: str | None, host: str, port: int, director_pin: str | None,
           secret_file: Path | None, forwarded_allow_ips: str, allowed_hosts: str | None,
           certfile: Path | None, keyfile: Path | None, idle_minutes: int,
           no_demo: bool, signing_key_file: Path | None, origin: str | None,
-          checkpoint_delay: float, checkpoint_interval: float, witnesses: tuple[str, ...], director_key_file: Path | None,
+          checkpoint_delay: float, checkpoint_interval: float, witnesses: tuple[str, ...],
+          director_key_file: Path | None,
           workers: int) -> None:
     """Serve the tablet, floor and viewer pages and the JSON API (Ctrl+C stops)."""
     server_runtime()
