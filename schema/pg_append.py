@@ -125,15 +125,16 @@ $fn$
 _KINDS = ("text", "integer", "text", "integer", "text", "text", *_EVENT_TYPES, "bytea")
 _APPEND = ("SELECT pg_temp.handlog_append("
            + ", ".join(f"%b::{kind}[]" for kind in _KINDS) + ")")
-# ... or, for a batch of at most _SMALL appends and events (a tap, a quiet room's batch), each
-# array made by the server of one parameter per value: psycopg dumps a list in Python, a value
-# in C, and this call's statements are few (one per count of appends and events), each
-# prepared once per connection.
-_SMALL = 8
+# ... or, for a batch of a few appends and events (a tap, a quiet room's batch), each array
+# made by the server of one parameter per value: psycopg dumps a list in Python, a value in
+# C, and this call's statements are few (one per count of appends and events), each prepared
+# once per connection. At most psycopg's MAX_CACHED_STATEMENT_PARAMS (50) parameters: past
+# that it parses the statement's text again at every call (a tap's whole append, measured).
+_MOST_PARAMETERS = 50
 _READY = "handlog_append"
 
 
-@functools.lru_cache(maxsize=_SMALL * _SMALL)
+@functools.lru_cache(maxsize=64)
 def _small_call(appends: int, events: int) -> str:
     counts = (appends,) * 6 + (events,) * (len(_EVENT_TYPES) + 1)
     return "SELECT pg_temp.handlog_append(" + ", ".join(
@@ -189,7 +190,7 @@ def append_at_heads(raw: Any, appends: list[HeadAppend]) -> list[list[int]] | No
         [a.rows[-1]["hash"] for a in moved], [a.notice for a in appends],
         *([row[column] for row in rows] for column in EVENT_COLUMNS),
         [event_leaf(row["stream_id"], row["version"], row["hash"]) for row in rows])
-    if len(rows) <= _SMALL and len(appends) <= _SMALL:
+    if 6 * len(appends) + (len(EVENT_COLUMNS) + 1) * len(rows) <= _MOST_PARAMETERS:
         statement = _small_call(len(appends), len(rows))
         parameters: Any = [value for column in columns for value in column]
     else:

@@ -558,6 +558,8 @@ class EventStore:
                 with self._engine.connect() as connection:
                     connection = connection.execution_options(**WRITE_OPTIONS)
                     with connection.begin():
+                        if self._postgresql:  # (before the rows' FOR UPDATE: see _append)
+                            connection.exec_driver_sql("LOCK TABLE streams IN ROW EXCLUSIVE MODE")
                         for stream_id, expected_version, _p, kind in sorted(parts, key=_stream_of):
                             if expected_version == 0:
                                 self._create_stream_row(connection, stream_id, kind)
@@ -599,6 +601,13 @@ class EventStore:
     ) -> list[StoredEvent]:
         if expected_version == 0:
             self._create_stream_row(connection, stream_id, kind)
+        elif self._postgresql:
+            # The row lock below is a FOR UPDATE (a ROW SHARE lock on `streams`), the head's
+            # move an UPDATE (ROW EXCLUSIVE): taken in that order, a batch's SHARE ROW
+            # EXCLUSIVE lock (_batch_savepoints) could come between them while the batch
+            # waits for this row: a deadlock (test_concurrency met it). Taken first, either
+            # the batch waits for this transaction or this one for the batch, holding nothing.
+            connection.exec_driver_sql("LOCK TABLE streams IN ROW EXCLUSIVE MODE")
         head = connection.execute(
             sa.select(streams_table.c.head_version, streams_table.c.head_hash)
             .where(streams_table.c.id == stream_id)
