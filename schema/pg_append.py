@@ -184,7 +184,7 @@ def append_at_heads(raw: Any, appends: list[HeadAppend]) -> list[list[int]] | No
         raw.info[_READY] = True
     moved = sorted(appends, key=_stream) if len(appends) > 1 else appends
     rows = [row for append in appends for row in append.rows]
-    columns = (
+    columns: tuple[list[Any], ...] = (
         [_stream(a) for a in moved], [a.expected_version for a in moved],
         [a.prev_hash for a in moved], [a.rows[-1]["version"] for a in moved],
         [a.rows[-1]["hash"] for a in moved], [a.notice for a in appends],

@@ -78,7 +78,7 @@ from handlog.schema.merkle import (
     plan_leaves,
     read_head,
 )
-from handlog.schema.pg_append import HeadAppend, FunctionUnavailable, append_at_heads
+from handlog.schema.pg_append import FunctionUnavailable, HeadAppend, append_at_heads
 from handlog.schema.sessions import SessionStore
 from handlog.schema.snapshots import SnapshotStore
 from handlog.schema.tables import (
@@ -281,11 +281,12 @@ class EventStore:
     # took it), writes them as one batch, answers each and hands its slot to an append queued
     # meanwhile. So a table waits for at most the batch in flight and its own. Leaf order is
     # still commit order: within the batch the events, their positions and their leaves go in
-    # the batch's order, under the one lock. Each append keeps its own
-    # answer (a conflict, a duplicate, a retry's StoredBefore): on PostgreSQL the batch is one
-    # statement (schema/pg_append.py), and when anything in it fails it is written again with a savepoint per append
-    # (which also tells each append's answer on SQLite); a batch whose transaction itself
-    # fails (a dropped connection) is written append by append (`_append_alone`).
+    # the batch's order, under the one lock. Each append keeps its own answer (a conflict, a
+    # duplicate, a retry's StoredBefore): on PostgreSQL the batch is one statement
+    # (schema/pg_append.py), and when anything in it fails it is written again with a
+    # savepoint per append (which also tells each append's answer on SQLite); a batch whose
+    # transaction itself fails (a dropped connection) is written append by append
+    # (`_append_alone`).
 
     def _submit(self, request: _Request) -> list[StoredEvent]:
         with self._queue_lock:
@@ -348,7 +349,8 @@ class EventStore:
             self._batch_savepoints([request for request in rest if not request.done])
 
     def _batch_one_statement(self, batch: list[_Request]) -> bool:
-        """The batch in one statement and one round trip (schema/pg_append.py); False when nothing was written."""
+        """The batch in one statement and one round trip (schema/pg_append.py); False when
+        nothing was written."""
         commands = []
         for request in batch:
             assert request.known_hash is not None
