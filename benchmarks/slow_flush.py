@@ -52,7 +52,7 @@ def slow_commits(milliseconds: float) -> None:
     # (schema/pg_append.py): the same sleep, in the function, before it returns.
     from handlog.schema import pg_append
 
-    last = "    RETURN positions;\n"
+    last = "    RETURN positions;\nEND\n"
     assert pg_append.APPEND_FUNCTION.count(last) == 1
     pg_append.APPEND_FUNCTION = pg_append.APPEND_FUNCTION.replace(
         last, f"    PERFORM pg_sleep({seconds!r});\n{last}")

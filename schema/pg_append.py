@@ -51,7 +51,8 @@ _EVENT_TYPES = ("text", "integer", "uuid", "text", "integer", "text", "timestamp
 APPEND_FUNCTION = r"""
 CREATE OR REPLACE FUNCTION pg_temp.handlog_append(
     p_heads text[], p_old_versions integer[], p_old_hashes text[], p_new_versions integer[],
-    p_new_hashes text[], p_notices text[], {event_parameters}, p_leaves bytea[])
+    p_new_hashes text[], p_notices text[], {event_parameters}, p_leaves bytea[],
+    p_tree boolean)
 RETURNS bigint[] LANGUAGE plpgsql AS $fn$
 DECLARE
     k integer;
@@ -88,7 +89,8 @@ BEGIN
         RAISE EXCEPTION 'handlog: the events were not given positions in their order';
     END IF;
     SELECT coalesce(max(leaf_index) + 1, 0) INTO n FROM merkle_leaves;
-    FOR k IN 1 .. array_length(positions, 1) LOOP
+    -- (no leaves without p_tree: benchmarks/append_latency.py measures what they cost)
+    FOR k IN 1 .. CASE WHEN p_tree THEN array_length(positions, 1) ELSE 0 END LOOP
         node := p_leaves[k];
         made := '';
         lvl := 0;
@@ -124,7 +126,7 @@ $fn$
 # The call: one array per column, in binary (%b: no text quoting of each element) ...
 _KINDS = ("text", "integer", "text", "integer", "text", "text", *_EVENT_TYPES, "bytea")
 _APPEND = ("SELECT pg_temp.handlog_append("
-           + ", ".join(f"%b::{kind}[]" for kind in _KINDS) + ")")
+           + ", ".join(f"%b::{kind}[]" for kind in _KINDS) + ", %b)")
 # ... or, for a batch of a few appends and events (a tap, a quiet room's batch), each array
 # made by the server of one parameter per value: psycopg dumps a list in Python, a value in
 # C, and this call's statements are few (one per count of appends and events), each prepared
@@ -139,7 +141,7 @@ def _small_call(appends: int, events: int) -> str:
     counts = (appends,) * 6 + (events,) * (len(_EVENT_TYPES) + 1)
     return "SELECT pg_temp.handlog_append(" + ", ".join(
         f"ARRAY[{', '.join(['%b'] * count)}]::{kind}[]"
-        for kind, count in zip(_KINDS, counts, strict=True)) + ")"
+        for kind, count in zip(_KINDS, counts, strict=True)) + ", %b)"
 
 
 class FunctionUnavailable(Exception):
@@ -158,7 +160,8 @@ class HeadAppend:
     notice: str
 
 
-def append_at_heads(raw: Any, appends: list[HeadAppend]) -> list[list[int]] | None:
+def append_at_heads(raw: Any, appends: list[HeadAppend], tree: bool = True
+                    ) -> list[list[int]] | None:
     """Write `appends` (each on a different stream) in one transaction and one round trip on
     the pooled connection `raw` (SQLAlchemy's proxy: its `info` remembers the function).
     Returns each append's positions, or None when nothing was written (anything failed: the
@@ -190,11 +193,11 @@ def append_at_heads(raw: Any, appends: list[HeadAppend]) -> list[list[int]] | No
         [a.rows[-1]["hash"] for a in moved], [a.notice for a in appends],
         *([row[column] for row in rows] for column in EVENT_COLUMNS),
         [event_leaf(row["stream_id"], row["version"], row["hash"]) for row in rows])
-    if 6 * len(appends) + (len(EVENT_COLUMNS) + 1) * len(rows) <= _MOST_PARAMETERS:
+    if 6 * len(appends) + (len(EVENT_COLUMNS) + 1) * len(rows) + 1 <= _MOST_PARAMETERS:
         statement = _small_call(len(appends), len(rows))
-        parameters: Any = [value for column in columns for value in column]
+        parameters: Any = [value for column in columns for value in column] + [tree]
     else:
-        statement, parameters = _APPEND, columns
+        statement, parameters = _APPEND, (*columns, tree)
     try:
         connection.autocommit = True
         try:

@@ -334,7 +334,7 @@ class EventStore:
 
     def _write_batch(self, batch: list[_Request]) -> None:
         rest = batch
-        if self._one_statement and self.write_merkle_leaves:
+        if self._one_statement:
             # One statement for the appends on heads this store knows, one per stream.
             fast: list[_Request] = []
             streams: set[str] = set()
@@ -361,7 +361,7 @@ class EventStore:
                 f"{rows[-1]['version']} {self.token} {request.stream_id}"))
         raw = self._engine.raw_connection()
         try:
-            positions = append_at_heads(raw, commands)
+            positions = append_at_heads(raw, commands, self.write_merkle_leaves)
         except FunctionUnavailable:
             self._one_statement = False
             return False
@@ -480,8 +480,7 @@ class EventStore:
                 if head is not None and head.version == expected_version:
                     known = (head.version, head.hash)
             tree: list[Appended] = []
-            if (known is not None and known[0] == expected_version and self._one_statement
-                    and self.write_merkle_leaves):
+            if known is not None and known[0] == expected_version and self._one_statement:
                 stored = self._append_one_statement(stream_id, expected_version, prepared,
                                                 known[1])
                 if stored is not None:
@@ -667,7 +666,7 @@ class EventStore:
         try:
             positions = append_at_heads(raw, [HeadAppend(
                 rows, expected_version, prev_hash,
-                f"{rows[-1]['version']} {self.token} {stream_id}")])
+                f"{rows[-1]['version']} {self.token} {stream_id}")], self.write_merkle_leaves)
         except FunctionUnavailable:
             self._one_statement = False
             return None
