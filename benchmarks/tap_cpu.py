@@ -40,12 +40,13 @@ token made once per session: main (4423f6b) and this code alternated, two runs e
 3.0-4.2): main 2.127 ms against bare 0.652 ms = 3.26x and 1.531 against 0.607 = 2.52x; this
 code 1.257 against 0.576 = 2.18x and 1.016 against 0.542 = 1.87x; two runs before those
 (load 2.7-3.1) 2.25x and 2.59x. Target <= 1.3x: not met. Profiled per worker thread
-(cProfile with thread CPU time around record_tap, before the store's change): the store's
-append 31% of the worker's CPU (psycopg's query conversion of a batch's statement of more
-than 50 parameters, which psycopg parses again each time, was a fifth of that: now kept
-under 50), the table's view 24%, the sign-in check 9% (its CSRF HMAC a third of it, now
-made once), the answer's event rows 8%, the engine's decision and its events' encoding and
-decoding most of the rest.
+(cProfile with thread CPU time around record_tap; the one-statement append, before the two
+cuts below): the store's append 31% of the worker's CPU (a fifth of that psycopg's parse of
+a batch's statement of more than 50 parameters, which it does not cache: now kept under
+50), the table's view 24%, the sign-in check 9% (the CSRF token's HMAC, now made once per
+session, and the URL built for its scheme: 7 and 8 us by timeit, together about 1% of a
+tap), the answer's event rows 8%, the engine's decision and the encoding and decoding of
+its events most of the rest.
 """
 
 from __future__ import annotations
