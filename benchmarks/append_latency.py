@@ -1,7 +1,7 @@
 """Durable append latency and sustained throughput of the event store.
 
     .venv/bin/python benchmarks/append_latency.py [--single 500] [--batches 50] [--batch-size 100]
-                                                  [--rounds 5] [--postgres URL]
+                                                  [--rounds 25] [--postgres URL]
 
 For each backend: p50 / p99 latency of single-event appends (each one committed and, on SQLite,
 fsynced before it returns), and events per second when appending batches. Then what the Merkle
@@ -17,7 +17,10 @@ driver's, batched events/s at least 0.5x). SQLite runs on a file
 in a temporary folder; PostgreSQL (from --postgres, else $HANDLOG_TEST_POSTGRES_URL) in a fresh
 schema that is dropped afterwards, and is skipped when unreachable. The peer stores the same
 event (id, type, schema version, payload, time, actor, device); handlog and the peer alternate
-in `--rounds` rounds (events/s: the median of the rounds').
+in `--rounds` rounds (events/s: the median of the rounds'). 25 by default (5 until
+2026-12-07): this disk flushes in about 0.3 ms or in about 4 ms by spells, and with five
+rounds of 100 appends a spell could fall on one side's rounds only (one run gave a p50 of
+3.98 against 0.36 ms, its mean 3.52 against 1.16).
 
 Figures (2026-12-07, the 2-core machine shared with four other helpers' jobs, /proc/loadavg
 between 7 and 26 during the runs; defaults: 500 single appends, 50 batches of 100, 5 rounds),
@@ -45,6 +48,20 @@ handlog / bare in the same run:
   psycopg) and the server's work per append (head, notice, lock, insert, the leaves'
   function); on its batches, the leaves' function (row by row in PL/pgSQL) against the
   peer's pipelined executemany.
+- One statement (schema/pg_append.py, 2026-12-07): PostgreSQL's append at a head the store
+  wrote is one call of a function (heads, notices, lock, events, leaves) sent in
+  autocommit, its arrays made by the server from scalar parameters for a small batch, where
+  it was five pipelined statements and a commit; the tree table's "without" then takes the
+  same path (it took the statement-by-statement one). Client CPU per PostgreSQL append,
+  from 872-1,648 us (three runs of the pipeline today, load 1-3) to 222-231 us (the tree
+  table, load 3). Three runs at 25 rounds (load 3.0-3.4), handlog / bare: PostgreSQL single
+  0.77 vs 0.60 ms = 1.27x, 0.62 vs 0.38 = 1.66x, 0.57 vs 0.36 = 1.58x (target <= 2x: met,
+  median 1.58x); batched 15,352 vs 22,402 = 0.69x, 16,416 vs 23,059 = 0.71x, 17,934 vs
+  23,804 = 0.75x. SQLite (not changed) in the same runs: single 0.46 vs 0.20 ms = 2.25x,
+  0.60 vs 0.26 = 2.31x, 0.50 vs 0.22 = 2.24x (target not met on this quick disk, where the
+  bare driver's append is 0.2 ms); batched 0.42x, 0.43x, 0.41x (not met). Three runs at 5
+  rounds just before (load 3.0-3.2): PostgreSQL single 0.81x, 1.25x and 11.16x (the
+  disk's spell, above).
 """
 
 from __future__ import annotations
@@ -332,7 +349,7 @@ def main(arguments: list[str]) -> int:
     parser.add_argument("--single", type=int, default=500)
     parser.add_argument("--batches", type=int, default=50)
     parser.add_argument("--batch-size", type=int, default=100)
-    parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument("--rounds", type=int, default=25)
     parser.add_argument("--postgres", default=os.environ.get("HANDLOG_TEST_POSTGRES_URL"))
     options = parser.parse_args(arguments)
     sizes = (options.single, options.batches, options.batch_size, options.rounds)

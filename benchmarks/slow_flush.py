@@ -16,10 +16,12 @@ What is injected: psycopg's `Connection.commit` first sends
 transaction, so the server sleeps MS milliseconds before every commit that has a transaction
 id (one that wrote: the commits that flush the WAL) and never before a read-only one. The sleep
 is inside the transaction, so every lock it holds is held through it, as through a slow
-flush: handlog's lock on `events`, the bare server's row locks. In a pipeline (handlog's
-appends, schema/pg_append.py) it is queued like any statement, costing no round trip of its
-own. Both servers commit through psycopg, so both get the same delay per commit: one per
-tap for the bare server, one per batch for handlog's group commit.
+flush: handlog's lock on `events`, the bare server's row locks. In a pipeline it is queued
+like any statement, costing no round trip of its own. handlog's appends at a head it wrote
+are one statement in autocommit (schema/pg_append.py), with no commit of psycopg's: the same
+sleep is put at the end of that statement's function, inside its transaction. So both servers
+get the same delay per writing commit: one per tap for the bare server, one per batch for
+handlog's group commit.
 """
 
 from __future__ import annotations
@@ -46,6 +48,14 @@ def slow_commits(milliseconds: float) -> None:
         commit(self)
 
     psycopg.Connection.commit = slow_commit  # type: ignore[method-assign]
+    # handlog's appends at a head it wrote are one statement in autocommit, no commit() call
+    # (schema/pg_append.py): the same sleep, in the function, before it returns.
+    from handlog.schema import pg_append
+
+    last = "    RETURN positions;\nEND\n"
+    assert pg_append.APPEND_FUNCTION.count(last) == 1
+    pg_append.APPEND_FUNCTION = pg_append.APPEND_FUNCTION.replace(
+        last, f"    PERFORM pg_sleep({seconds!r});\n{last}")
 
 
 def main() -> None:

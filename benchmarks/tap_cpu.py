@@ -33,6 +33,20 @@ after the store's cheaper appends (benchmarks/append_latency.py): handlog 3.129 
 bare 1.162 ms = 2.69x (load 10-21), then 4.174 ms against 1.849 ms = 2.26x (load 14-18).
 Sampled with py-spy (--gil, the handlog rounds), the store's append is about a fifth of a
 tap's CPU; the rest is the web stack, the thread hand-off and the table's view.
+
+2026-12-07, later (defaults: 8 tablets, 600 taps a round, 4 rounds; mypyc-built engine), with
+PostgreSQL's append as one statement (schema/pg_append.py) and the sign-in check's CSRF
+token made once per session: main (4423f6b) and this code alternated, two runs each (load
+3.0-4.2): main 2.127 ms against bare 0.652 ms = 3.26x and 1.531 against 0.607 = 2.52x; this
+code 1.257 against 0.576 = 2.18x and 1.016 against 0.542 = 1.87x; two runs before those
+(load 2.7-3.1) 2.25x and 2.59x. Target <= 1.3x: not met. Profiled per worker thread
+(cProfile with thread CPU time around record_tap; the one-statement append, before the two
+cuts below): the store's append 31% of the worker's CPU (a fifth of that psycopg's parse of
+a batch's statement of more than 50 parameters, which it does not cache: now kept under
+50), the table's view 24%, the sign-in check 9% (the CSRF token's HMAC, now made once per
+session, and the URL built for its scheme: 7 and 8 us by timeit, together about 1% of a
+tap), the answer's event rows 8%, the engine's decision and the encoding and decoding of
+its events most of the rest.
 """
 
 from __future__ import annotations

@@ -60,6 +60,7 @@ ROLES: tuple[Role, ...] = ("director", "dealer", "viewer")
 
 SESSION_COOKIE = "handlog_session"
 CSRF_COOKIE = "handlog_csrf"
+_CSRF_KEPT = 10_000  # sessions whose CSRF token is kept made (then all are made again)
 DEVICE_COOKIE = "handlog_device"
 CSRF_HEADER = "X-CSRF-Token"
 SECURE_PREFIX = "__Host-"  # over HTTPS: Secure, Path=/, no Domain (the browser enforces it)
@@ -213,6 +214,7 @@ class Auth:
         self._verified: dict[str, tuple[dict[str, Any], float]] = {}
         self._devices = URLSafeTimedSerializer(self._secret, salt="handlog-device", signer=signer)
         self._csrf = Signer(self._secret, salt="handlog-csrf")
+        self._csrf_tokens: dict[str, str] = {}
         self._codes: dict[str, PairingCode] = {}
         self._buckets: OrderedDict[Hashable, _Bucket] = OrderedDict()  # per client or device
         self._shared: dict[Hashable, _Bucket] = {}
@@ -440,8 +442,18 @@ class Auth:
         return Session(
             token=token, id=sid, role=claims["role"], table=claims["table"],
             name=str(claims["name"]), device=str(claims["device"]),
-            csrf=self._csrf.get_signature(sid).decode(), expires=expires,
+            csrf=self._csrf_of(sid), expires=expires,
         )
+
+    def _csrf_of(self, sid: str) -> str:
+        """The session's CSRF token: a signature of its id, so made once per session (an HMAC
+        at every request was a tenth of a tap's sign-in check)."""
+        known = self._csrf_tokens.get(sid)
+        if known is None:
+            if len(self._csrf_tokens) >= _CSRF_KEPT:
+                self._csrf_tokens.clear()
+            known = self._csrf_tokens[sid] = self._csrf.get_signature(sid).decode()
+        return known
 
     # --- known devices ------------------------------------------------------------------------
 

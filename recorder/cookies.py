@@ -19,7 +19,8 @@ DEVICE_DAYS = 30
 
 
 def is_secure(request: Request) -> bool:
-    return request.url.scheme == "https"
+    # (the scope's scheme, as request.url's: without building the URL, at every request)
+    return str(request.scope.get("scheme", "http")).lower() == "https"
 
 
 def cookie_of(request: Request, name: str) -> str | None:

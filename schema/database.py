@@ -254,7 +254,7 @@ def translate_errors(url: str, doing: str) -> Iterator[None]:
         raise
     except Exception as exc:
         # The driver's own error, not wrapped: a connection taken straight from the pool
-        # (`raw_connection`, the pipelined append) raises it as the driver does.
+        # (`raw_connection`, the one-statement append) raises it as the driver does.
         psycopg = sys.modules.get("psycopg")
         if psycopg is not None and isinstance(exc, psycopg.OperationalError):
             detail = str(exc).strip().splitlines()[0]

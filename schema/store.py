@@ -78,11 +78,12 @@ from handlog.schema.merkle import (
     plan_leaves,
     read_head,
 )
-from handlog.schema.pg_append import PipelinedAppend, PipelineUnavailable, pipelined_append
+from handlog.schema.pg_append import FunctionUnavailable, HeadAppend, append_at_heads
 from handlog.schema.sessions import SessionStore
 from handlog.schema.snapshots import SnapshotStore
 from handlog.schema.tables import (
     ACTOR_LENGTH,
+    EVENT_COLUMNS,
     KIND_LENGTH,
     STREAM_ID_LENGTH,
     TYPE_LENGTH,
@@ -179,14 +180,14 @@ class EventStore:
         # written without them no longer verifies against its checkpoints.
         self.write_merkle_leaves = True
         self._tree_head = HeadCache()
-        self._pipelined = self._postgresql  # appends in one round trip (schema/pg_append.py)
+        self._one_statement = self._postgresql  # appends in one round trip (schema/pg_append.py)
         # stream -> (version, hash) of the last event this store appended there (committed).
         self._heads: dict[str, tuple[int, str]] = {}
         self._writers = threading.BoundedSemaphore(writer_slots(self._postgresql))
         # Group commit (see _submit): the appends waiting for the writer, whether one leads,
         # and how many batches were written (for the tests and benchmarks). Off
         # ($HANDLOG_GROUP_COMMIT=0): each append is a transaction of its own, statement by
-        # statement (or one pipeline on a head this store wrote).
+        # statement (or one statement on a head this store wrote, schema/pg_append.py).
         self.group_commit = os.environ.get(GROUP_COMMIT_ENV_VAR, "").strip() != "0"
         self._queue_lock = threading.Lock()
         self._queue: list[_Request] = []
@@ -258,10 +259,10 @@ class EventStore:
         known: tuple[int, str] | None = None
         if self.group_commit:
             known = self._heads.get(stream_id)
-            if known is None and expected_version > 0 and self._pipelined:
+            if known is None and expected_version > 0 and self._one_statement:
                 # A stream this store has not written yet (a server's first entry at a
                 # table): its head read outside any lock, so that the append can still join
-                # the pipelined batch (the pipeline checks the head again).
+                # the one-statement batch (which checks the head again).
                 head = self.head(stream_id)
                 if head is not None:
                     known = (head.version, head.hash)
@@ -281,11 +282,12 @@ class EventStore:
     # took it), writes them as one batch, answers each and hands its slot to an append queued
     # meanwhile. So a table waits for at most the batch in flight and its own. Leaf order is
     # still commit order: within the batch the events, their positions and their leaves go in
-    # the batch's order, under the one lock. Each append keeps its own
-    # answer (a conflict, a duplicate, a retry's StoredBefore): on PostgreSQL the batch is one
-    # pipeline, and when anything in it fails it is written again with a savepoint per append
-    # (which also tells each append's answer on SQLite); a batch whose transaction itself
-    # fails (a dropped connection) is written append by append (`_append_alone`).
+    # the batch's order, under the one lock. Each append keeps its own answer (a conflict, a
+    # duplicate, a retry's StoredBefore): on PostgreSQL the batch is one statement
+    # (schema/pg_append.py), and when anything in it fails it is written again with a
+    # savepoint per append (which also tells each append's answer on SQLite); a batch whose
+    # transaction itself fails (a dropped connection) is written append by append
+    # (`_append_alone`).
 
     def _submit(self, request: _Request) -> list[StoredEvent]:
         with self._queue_lock:
@@ -338,8 +340,8 @@ class EventStore:
 
     def _write_batch(self, batch: list[_Request], riders: Sequence[_Rider] = ()) -> None:
         rest = batch
-        if self._pipelined and self.write_merkle_leaves:
-            # One pipeline for the appends on heads this store knows, one per stream.
+        if self._one_statement:
+            # One statement for the appends on heads this store knows, one per stream.
             fast: list[_Request] = []
             streams: set[str] = set()
             for request in batch:
@@ -347,26 +349,27 @@ class EventStore:
                     fast.append(request)
                     streams.add(request.stream_id)
             rest = [request for request in batch if request not in fast]
-            if fast and not self._batch_pipelined(fast):
+            if fast and not self._batch_one_statement(fast):
                 rest = batch
         if rest:
             self._batch_savepoints([request for request in rest if not request.done], riders)
 
-    def _batch_pipelined(self, batch: list[_Request]) -> bool:
-        """The batch in one round trip (schema/pg_append.py); False when nothing was written."""
+    def _batch_one_statement(self, batch: list[_Request]) -> bool:
+        """The batch in one statement and one round trip (schema/pg_append.py); False when
+        nothing was written."""
         commands = []
         for request in batch:
             assert request.known_hash is not None
             rows = _chained_rows(request.stream_id, request.expected_version,
                                  request.prepared, request.known_hash)
-            commands.append(PipelinedAppend(
+            commands.append(HeadAppend(
                 rows, request.expected_version, request.known_hash,
                 f"{rows[-1]['version']} {self.token} {request.stream_id}"))
         raw = self._engine.raw_connection()
         try:
-            positions = pipelined_append(raw, commands, _PG_EVENTS_ARRAYS, _EVENT_COLUMNS)
-        except PipelineUnavailable:
-            self._pipelined = False
+            positions = append_at_heads(raw, commands, self.write_merkle_leaves)
+        except FunctionUnavailable:
+            self._one_statement = False
             return False
         finally:
             raw.close()
@@ -474,22 +477,21 @@ class EventStore:
 
     def _append_alone(self, stream_id: str, expected_version: int, prepared: list[_Prepared],
                       kind: str, riders: Sequence[_Rider] = ()) -> list[StoredEvent]:
-        """One append in a transaction of its own, statement by statement (or pipelined on a
-        head this store wrote): the path without group commit, and the fallback of a batch
-        whose transaction failed. `riders` (SQLite) are written in its transaction."""
+        """One append in a transaction of its own, statement by statement (or in one statement
+        on a head this store wrote): the path without group commit, and the fallback of a
+        batch whose transaction failed. `riders` (SQLite) are written in its transaction."""
         for attempt in (1, 2, 3):
             known = self._heads.get(stream_id) if attempt == 1 else None
-            if known is None and attempt == 1 and expected_version > 0 and self._pipelined:
+            if known is None and attempt == 1 and expected_version > 0 and self._one_statement:
                 # A stream this store has not written yet (a server's first entry at a
                 # table): its head read outside any lock, so that the append is still one
-                # round trip under the events lock (the pipeline checks the head again).
+                # round trip under the events lock (the statement checks the head again).
                 head = self.head(stream_id)
                 if head is not None and head.version == expected_version:
                     known = (head.version, head.hash)
             tree: list[Appended] = []
-            if (known is not None and known[0] == expected_version and self._pipelined
-                    and self.write_merkle_leaves):
-                stored = self._append_pipelined(stream_id, expected_version, prepared,
+            if known is not None and known[0] == expected_version and self._one_statement:
+                stored = self._append_one_statement(stream_id, expected_version, prepared,
                                                 known[1])
                 if stored is not None:
                     self._remember(stream_id, stored[-1], tree)
@@ -570,6 +572,8 @@ class EventStore:
                 with self._engine.connect() as connection:
                     connection = connection.execution_options(**WRITE_OPTIONS)
                     with connection.begin():
+                        if self._postgresql:  # (before the rows' FOR UPDATE: see _append)
+                            connection.exec_driver_sql("LOCK TABLE streams IN ROW EXCLUSIVE MODE")
                         for stream_id, expected_version, _p, kind in sorted(parts, key=_stream_of):
                             if expected_version == 0:
                                 self._create_stream_row(connection, stream_id, kind)
@@ -611,6 +615,13 @@ class EventStore:
     ) -> list[StoredEvent]:
         if expected_version == 0:
             self._create_stream_row(connection, stream_id, kind)
+        elif self._postgresql:
+            # The row lock below is a FOR UPDATE (a ROW SHARE lock on `streams`), the head's
+            # move an UPDATE (ROW EXCLUSIVE): taken in that order, a batch's SHARE ROW
+            # EXCLUSIVE lock (_batch_savepoints) could come between them while the batch
+            # waits for this row: a deadlock (test_concurrency met it). Taken first, either
+            # the batch waits for this transaction or this one for the batch, holding nothing.
+            connection.exec_driver_sql("LOCK TABLE streams IN ROW EXCLUSIVE MODE")
         head = connection.execute(
             sa.select(streams_table.c.head_version, streams_table.c.head_hash)
             .where(streams_table.c.id == stream_id)
@@ -646,7 +657,7 @@ class EventStore:
         tree: list[Appended],
     ) -> list[StoredEvent]:
         """The append when this store wrote the stream's head itself, on SQLite (PostgreSQL's
-        is _append_pipelined): no read of the head and no look for the ids first. The head
+        is _append_one_statement): no read of the head and no look for the ids first. The head
         row moves only if it is still where this store left it (else _HeadMoved: the full
         path reads it); a stored id fails the insert on the unique index (then the full path
         finds the retry)."""
@@ -659,19 +670,18 @@ class EventStore:
             raise _HeadMoved
         return self._insert(connection, stream_id, rows, prepared, tree)
 
-    def _append_pipelined(self, stream_id: str, expected_version: int,
+    def _append_one_statement(self, stream_id: str, expected_version: int,
                           prepared: list[_Prepared], prev_hash: str) -> list[StoredEvent] | None:
         """The append on a head this store wrote itself, on PostgreSQL, in one round trip
         (schema/pg_append.py); None when nothing was written."""
         rows = _chained_rows(stream_id, expected_version, prepared, prev_hash)
         raw = self._engine.raw_connection()
         try:
-            positions = pipelined_append(raw, [PipelinedAppend(
+            positions = append_at_heads(raw, [HeadAppend(
                 rows, expected_version, prev_hash,
-                f"{rows[-1]['version']} {self.token} {stream_id}")],
-                _PG_EVENTS_ARRAYS, _EVENT_COLUMNS)
-        except PipelineUnavailable:
-            self._pipelined = False
+                f"{rows[-1]['version']} {self.token} {stream_id}")], self.write_merkle_leaves)
+        except FunctionUnavailable:
+            self._one_statement = False
             return None
         finally:
             raw.close()
@@ -1082,8 +1092,7 @@ def _chained_rows(stream_id: str, expected_version: int, prepared: list[_Prepare
 _SQLITE_MOVE_HEAD = ("UPDATE streams SET head_version = ?, head_hash = ? "
                      "WHERE id = ? AND head_version = ? AND head_hash = ?")
 _PG_MOVE_HEAD = _SQLITE_MOVE_HEAD.replace("?", "%s")
-_EVENT_COLUMNS = ("stream_id", "version", "event_id", "type", "schema_version", "payload",
-                  "recorded_at", "actor", "device", "prev_hash", "hash")
+_EVENT_COLUMNS = EVENT_COLUMNS
 # The events as one array per column (binary; a statement of a few parameters, whatever the
 # rows: psycopg parses it once and the server prepares it, where a parameter per value was
 # parsed again for every append).

@@ -40,6 +40,11 @@ HASH_LENGTH = 64
 # 64-bit positions on PostgreSQL; SQLite needs exactly INTEGER for an autoincrementing rowid.
 POSITION_TYPE = BigInteger().with_variant(Integer(), "sqlite")
 
+# The columns an append writes in `events` (all but the position), in the order the store's
+# inserts give them.
+EVENT_COLUMNS = ("stream_id", "version", "event_id", "type", "schema_version", "payload",
+                 "recorded_at", "actor", "device", "prev_hash", "hash")
+
 
 class StreamRow(SQLModel, table=True):
     __tablename__ = "streams"

@@ -191,7 +191,7 @@ def test_a_clean_batch_is_one_transaction(store: EventStore) -> None:
     for thread in threads:
         thread.join(60)
     assert store.batches == before + 1
-    # (on PostgreSQL in one pipeline: five statements and the commit, no savepoints)
+    # (on PostgreSQL in one statement in autocommit, schema/pg_append.py: no savepoints)
     assert fallbacks == ([] if store.is_postgresql else [len(streams)])
     # Positions follow the queue's order, which is also the leaves' order.
     positions = [e.position for answer in answers for e in answer]
@@ -294,8 +294,8 @@ def test_processes_batching_at_once_keep_one_tree_in_commit_order(store: EventSt
     _sound(store)
 
 
-def test_pipelined_appends_are_heard_by_a_listener_in_commit_order(pg_url: str) -> None:
-    """The pipeline's one statement that moves the heads also sends the notices: another
+def test_one_statement_appends_are_heard_by_a_listener_in_commit_order(pg_url: str) -> None:
+    """The one statement that moves the heads also sends the notices: another
     store's listener hears each append (one alone, then two streams in one batch) once, with
     its last version, and nothing of an append that was refused."""
     from handlog.schema.notify import AppendListener
@@ -314,7 +314,7 @@ def test_pipelined_appends_are_heard_by_a_listener_in_commit_order(pg_url: str) 
         try:
             writer.append("table-a", 0, new_events(1))
             writer.append("table-b", 0, new_events(1))
-            writer.append("table-a", 1, new_events(2, start=2))  # (a head it wrote: pipelined)
+            writer.append("table-a", 1, new_events(2, start=2))  # (a head it wrote: one statement)
             with pytest.raises(ConcurrencyConflict):
                 writer.append("table-a", 1, new_events(1, start=2))
             batch = [threading.Thread(target=writer.append, args=(stream, version, events))
