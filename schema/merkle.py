@@ -113,25 +113,30 @@ def append_leaves(connection: Connection, events: Iterable[LeafSource],
     Plain SQL through the driver's own cursor (no statement compiling), since this runs in
     every durable append (benchmarks/append_latency.py holds it to 10% of one). The caller
     hands the result to `cache.committed` once its transaction has committed."""
-    events = list(events)
-    postgresql = connection.dialect.name == "postgresql"
-    mark = "%s" if postgresql else "?"
     cursor = connection.connection.cursor()
     try:
-        state = cache.state if cache is not None else None
-        if state is not None and events and len(events) <= MAX_ROWS_PER_STATEMENT:
-            rows, appended = _grow(state.size, list(state.frontier), events, postgresql)
-            guard, params = _guard(state.size, mark)
-            cursor.execute(_insert_leaves(rows, mark, guard), (*_flat(rows), *params))
-            if cursor.rowcount == len(rows):
-                return appended
-        size, frontier = _stored_frontier(cursor, mark)
-        rows, appended = _grow(size, frontier, events, postgresql)
-        for part in _chunks(rows, MAX_ROWS_PER_STATEMENT):
-            cursor.execute(_insert_leaves(part, mark), _flat(part))
-        return appended
+        return append_leaves_through(cursor, list(events), cache,
+                                     connection.dialect.name == "postgresql")
     finally:
         cursor.close()
+
+
+def append_leaves_through(cursor: Any, events: list[LeafSource], cache: HeadCache | None,
+                          postgresql: bool) -> Appended:
+    """append_leaves on the driver's own `cursor` (in the caller's transaction)."""
+    mark = "%s" if postgresql else "?"
+    state = cache.state if cache is not None else None
+    if state is not None and events and len(events) <= MAX_ROWS_PER_STATEMENT:
+        rows, appended = _grow(state.size, list(state.frontier), events, postgresql)
+        guard, params = _guard(state.size, mark)
+        cursor.execute(_insert_leaves(rows, mark, guard), (*_flat(rows), *params))
+        if cursor.rowcount == len(rows):
+            return appended
+    size, frontier = _stored_frontier(cursor, mark)
+    rows, appended = _grow(size, frontier, events, postgresql)
+    for part in _chunks(rows, MAX_ROWS_PER_STATEMENT):
+        cursor.execute(_insert_leaves(part, mark), _flat(part))
+    return appended
 
 
 @dataclass(frozen=True)
@@ -300,6 +305,7 @@ __all__ = [
     "StoredTree",
     "TreeHead",
     "append_leaves",
+    "append_leaves_through",
     "plan_leaves",
     "read_head",
 ]

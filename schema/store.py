@@ -35,6 +35,7 @@ from __future__ import annotations
 
 import json
 import os
+import sqlite3
 import threading
 import uuid
 from collections.abc import Callable, Iterator, Mapping, Sequence
@@ -75,6 +76,7 @@ from handlog.schema.merkle import (
     HeadCache,
     TreeHead,
     append_leaves,
+    append_leaves_through,
     plan_leaves,
     read_head,
 )
@@ -351,6 +353,18 @@ class EventStore:
             rest = [request for request in batch if request not in fast]
             if fast and not self._batch_one_statement(fast):
                 rest = batch
+        elif batch and not self._postgresql and not riders and _on_known_heads(batch):
+            # SQLite, every append on a head this store wrote (one per stream): the batch
+            # through the driver's own connection, one statement per head and one for the
+            # events and for the leaves (no savepoints: all of it lands, or nothing and the
+            # savepoints below tell each append's answer).
+            written = self._sqlite_on_heads([
+                (request.stream_id, request.expected_version, request.prepared,
+                 request.known_hash or "") for request in batch])
+            if written is not None:
+                for request, stored in zip(batch, written, strict=True):
+                    request.answer(stored=stored)
+                return
         if rest:
             self._batch_savepoints([request for request in rest if not request.done], riders)
 
@@ -482,6 +496,14 @@ class EventStore:
         batch whose transaction failed. `riders` (SQLite) are written in its transaction."""
         for attempt in (1, 2, 3):
             known = self._heads.get(stream_id) if attempt == 1 else None
+            if (known is not None and known[0] == expected_version and not riders
+                    and not self._postgresql and not self.group_commit):
+                # (with group commit, _write_batch took this path already)
+                written = self._sqlite_on_heads([(stream_id, expected_version, prepared,
+                                                  known[1])])
+                if written is not None:
+                    return written[0]
+                continue  # not written: the full path tells a conflict from a retry
             if known is None and attempt == 1 and expected_version > 0 and self._one_statement:
                 # A stream this store has not written yet (a server's first entry at a
                 # table): its head read outside any lock, so that the append is still one
@@ -688,6 +710,80 @@ class EventStore:
         if positions is None:
             return None
         return _as_stored(stream_id, positions[0], rows, prepared)
+
+    def _sqlite_on_heads(self, parts: Sequence[tuple[str, int, list[_Prepared], str]]
+                         ) -> list[list[StoredEvent]] | None:
+        """SQLite: appends on heads this store wrote (`(stream, expected_version, prepared,
+        head hash)` each, one per stream) in one transaction through the driver's own
+        connection: no statement built or wrapped per append (SQLAlchemy's work per statement
+        was most of a quick disk's append). Each head moves only if still where this store
+        left it, then the events of every part in one statement, then their leaves in one.
+        None, with nothing written, when a head moved, an event id is stored already or the
+        driver failed: the caller takes the full path, which tells a conflict from a retry
+        (and meets a fault again, to answer it as one)."""
+        raw = self._engine.raw_connection()
+        try:
+            driver = raw.driver_connection
+            cursor = driver.cursor()
+            try:
+                cursor.execute("BEGIN IMMEDIATE")
+                try:
+                    written, appended = self._sqlite_write_on_heads(cursor, parts)
+                    cursor.execute("COMMIT")
+                except BaseException:
+                    try:
+                        if driver.in_transaction:
+                            cursor.execute("ROLLBACK")
+                    except sqlite3.Error:
+                        raw.invalidate()  # (not given back to the pool in a transaction)
+                    raise
+            finally:
+                cursor.close()
+        except (sqlite3.Error, _HeadMoved):
+            return None
+        finally:
+            raw.close()
+        # Only once committed: a head or a tree kept here is never one the log lacks.
+        if appended is not None:
+            self._tree_head.committed(appended)
+        for (stream_id, _v, _p, _h), stored in zip(parts, written, strict=True):
+            self._remember(stream_id, stored[-1], [])
+        return written
+
+    def _sqlite_write_on_heads(self, cursor: sqlite3.Cursor,
+                               parts: Sequence[tuple[str, int, list[_Prepared], str]]
+                               ) -> tuple[list[list[StoredEvent]], Appended | None]:
+        chained: list[list[dict[str, Any]]] = []
+        for stream_id, expected_version, prepared, prev_hash in parts:
+            rows = _chained_rows(stream_id, expected_version, prepared, prev_hash)
+            cursor.execute(_SQLITE_MOVE_HEAD, (rows[-1]["version"], rows[-1]["hash"], stream_id,
+                                               expected_version, prev_hash))
+            if cursor.rowcount != 1:
+                raise _HeadMoved
+            chained.append(rows)
+        values = [_sqlite_values(row) for rows in chained for row in rows]
+        if len(values) == 1:
+            cursor.execute(_SQLITE_INSERT, values[0])
+            last = cursor.lastrowid
+        else:
+            cursor.executemany(_SQLITE_INSERT, values)
+            last = cursor.execute("SELECT last_insert_rowid()").fetchone()[0]
+        # AUTOINCREMENT under the write lock: the rows take the positions after the last one
+        # stored, one after another, in the order given.
+        position = int(last) - len(values) + 1
+        written: list[list[StoredEvent]] = []
+        leaves: list[tuple[int, str, int, Any, str]] = []
+        for (stream_id, _v, prepared, _h), rows in zip(parts, chained, strict=True):
+            positions = range(position, position + len(rows))
+            position += len(rows)
+            written.append(_as_stored(stream_id, positions, rows, prepared))
+            leaves += [(at, stream_id, row["version"], row["event_id"], row["hash"])
+                       for at, row in zip(positions, rows, strict=True)]
+        appended = None
+        if self.write_merkle_leaves:
+            # The next leaves, under the same lock as the insert (leaf order = commit order).
+            appended = append_leaves_through(cursor, leaves, self._tree_head, False)
+        return written, appended
 
     def _remember(self, stream_id: str, last: StoredEvent, tree: list[Appended]) -> None:
         if tree:
@@ -1124,12 +1220,7 @@ _SQLITE_POSITIONS = ("SELECT position FROM events WHERE stream_id = ? AND versio
 
 def _insert_sqlite(connection: Connection, rows: list[dict[str, Any]]) -> list[int]:
     """Insert one stream's `rows` (versions one after another); their positions, in order."""
-    values = [(
-        row["stream_id"], row["version"], row["event_id"].hex, row["type"],
-        row["schema_version"], row["payload"],
-        # (_prepare made it UTC, of a four-digit year: strftime's text, faster)
-        row["recorded_at"].isoformat(" ", "microseconds")[:-6],
-        row["actor"], row["device"], row["prev_hash"], row["hash"]) for row in rows]
+    values = [_sqlite_values(row) for row in rows]
     if len(values) == 1:  # (most appends: one statement)
         return [int(connection.exec_driver_sql(
             f"{_SQLITE_INSERT} RETURNING position", values[0]).scalar_one())]
@@ -1139,6 +1230,21 @@ def _insert_sqlite(connection: Connection, rows: list[dict[str, Any]]) -> list[i
     if len(positions) != len(rows):
         raise AssertionError(f"{len(rows)} events inserted, {len(positions)} read back")
     return positions
+
+
+def _on_known_heads(batch: list[_Request]) -> bool:
+    """Whether every append of `batch` is on a head this store wrote, one per stream."""
+    streams = {request.stream_id for request in batch if request.known_hash is not None}
+    return len(streams) == len(batch)
+
+
+def _sqlite_values(row: dict[str, Any]) -> tuple[Any, ...]:
+    """An event row's values as SQLAlchemy stores them in SQLite."""
+    return (row["stream_id"], row["version"], row["event_id"].hex, row["type"],
+            row["schema_version"], row["payload"],
+            # (_prepare made it UTC, of a four-digit year: strftime's text, faster)
+            row["recorded_at"].isoformat(" ", "microseconds")[:-6],
+            row["actor"], row["device"], row["prev_hash"], row["hash"])
 
 
 class _Pending(HeadCache):

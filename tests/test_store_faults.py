@@ -12,9 +12,7 @@ import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import Any
 
-import sqlalchemy as sa
 from conftest_store import driver_connect
 from web_support import Client, make_app, open_table
 
@@ -26,9 +24,11 @@ STREAM = "table-1"
 
 @contextmanager
 def writes_failing(store: EventStore) -> Iterator[None]:
-    """Every insert into the log refused as each database reports a full disk: SQLite's driver
-    error (raised at the statement), PostgreSQL's SQLSTATE 53100 (raised by a trigger on the
-    events table, whichever way the insert is sent)."""
+    """Every insert into the log refused as each database reports a fault of the store:
+    SQLite's driver error (an OperationalError at the insert, as for a full disk: here a
+    trigger's arithmetic overflow), PostgreSQL's SQLSTATE 53100 (a full disk); raised by a
+    trigger on the events table, whichever way and on whichever connection the insert is
+    sent."""
     engine = store._engine
     if engine.dialect.name == "postgresql":
         connection = driver_connect(store.url)
@@ -46,15 +46,16 @@ def writes_failing(store: EventStore) -> Iterator[None]:
             connection.close()
         return
 
-    def refuse(_conn: Any, _cursor: Any, statement: str, *_rest: Any) -> None:
-        if statement.lstrip().upper().startswith("INSERT INTO EVENTS"):
-            raise sqlite3.OperationalError("database or disk is full")
-
-    sa.event.listen(engine, "before_cursor_execute", refuse)
+    path = engine.url.database
+    assert path
+    connection = sqlite3.connect(path, isolation_level=None)
+    connection.execute("CREATE TRIGGER handlog_test_disk_full BEFORE INSERT ON events "
+                       "BEGIN SELECT abs(-9223372036854775808); END")
     try:
         yield
     finally:
-        sa.event.remove(engine, "before_cursor_execute", refuse)
+        connection.execute("DROP TRIGGER handlog_test_disk_full")
+        connection.close()
 
 
 def test_a_write_the_store_cannot_take_answers_503_and_the_same_request_is_recorded_once(
