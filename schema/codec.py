@@ -21,6 +21,8 @@ import types
 import typing
 from collections.abc import Iterable, Mapping
 from datetime import UTC, datetime, timedelta
+from json.encoder import c_make_encoder  # type: ignore[attr-defined]
+from json.encoder import encode_basestring as _encode_text  # (ensure_ascii=False's)
 from typing import TYPE_CHECKING, Any
 
 from handlog.schema.errors import CanonicalJsonError, EventCodecError
@@ -40,7 +42,7 @@ def canonical_json(value: object) -> str:
     if _plain(value):
         # Already only dicts with text keys, lists, tuples, text, whole numbers, booleans and
         # None (every append's payloads): the encoder's own text, no normalised copy first.
-        text = _CANONICAL.encode(value)
+        text = _encode_plain(value)
         if text.isascii():
             return text
         try:
@@ -58,13 +60,19 @@ def _plain(value: object) -> bool:
     """Whether `value` is made of exactly dict (text keys), list, tuple, str, int, bool and None
     (no subclasses, no floats), whose canonical JSON is the encoder's own."""
     kind = type(value)
+    # (loops, not all() over generators: every appended event's payload is walked here)
     if kind is dict:
         assert isinstance(value, dict)
-        return (all(type(key) is str for key in value)
-                and all(type(item) in _SCALARS or _plain(item) for item in value.values()))
+        for key, item in value.items():
+            if type(key) is not str or (type(item) not in _SCALARS and not _plain(item)):
+                return False
+        return True
     if kind is list or kind is tuple:
         assert isinstance(value, list | tuple)
-        return all(type(item) in _SCALARS or _plain(item) for item in value)
+        for item in value:
+            if type(item) not in _SCALARS and not _plain(item):
+                return False
+        return True
     return kind in _SCALARS
 
 
@@ -72,6 +80,22 @@ def _plain(value: object) -> bool:
 # encodes every event it writes).
 _CANONICAL = json.JSONEncoder(sort_keys=True, separators=(",", ":"), ensure_ascii=False,
                               allow_nan=False)
+
+
+def _encode_plain(value: object) -> str:
+    """_CANONICAL's text of a plain value (see _plain), through the C encoder made once:
+    `JSONEncoder.encode` makes one per call, and a dict to catch cycles (a plain value has
+    none: _plain's walk would not have returned), a third of a small payload's encoding."""
+    if _C_ENCODER is None:
+        return _CANONICAL.encode(value)
+    if type(value) is str:
+        return _encode_text(value)
+    return "".join(_C_ENCODER(value, 0))
+
+
+_C_ENCODER = None if c_make_encoder is None else c_make_encoder(
+    None, _CANONICAL.default, _encode_text, None, _CANONICAL.key_separator,
+    _CANONICAL.item_separator, True, False, False)
 
 
 def format_utc(moment: datetime) -> str:

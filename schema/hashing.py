@@ -108,7 +108,16 @@ def chain_hash(
     `event_id` and `recorded_at` are hashed as their canonical text (event_id_text,
     recorded_at_text); everything else as given.
     """
-    time_text = recorded_at_text(recorded_at)
+    return chain_hash_of_texts(prev_hash, stream_id, version, event_id_text(event_id),
+                               event_type, schema_version, payload_json,
+                               recorded_at_text(recorded_at), actor, device)
+
+
+def chain_hash_of_texts(prev_hash: str, stream_id: str, version: int, id_text: str,
+                        event_type: str, schema_version: int, payload_json: str,
+                        time_text: str, actor: str, device: str) -> str:
+    """chain_hash given the event id's and the time's canonical text already (event_id_text,
+    recorded_at_text: an append that stores them too makes each once)."""
     if (type(prev_hash) is str and type(stream_id) is str and type(version) is int
             and type(event_type) is str and type(schema_version) is int
             and type(payload_json) is str and type(actor) is str and type(device) is str):
@@ -116,14 +125,14 @@ def chain_hash(
         # text through its own C string encoder and each number as its repr (every append
         # hashes each event; canonical_json's walk cost a third of a batched append).
         text = (f"[{_encode_text(prev_hash)},{_encode_text(stream_id)},{version},"
-                f"{_encode_text(event_id_text(event_id))},{_encode_text(event_type)},"
+                f"{_encode_text(id_text)},{_encode_text(event_type)},"
                 f"{schema_version},{_encode_text(payload_json)},{_encode_text(time_text)},"
                 f"{_encode_text(actor)},{_encode_text(device)}]")
         try:
             return hashlib.sha256(text.encode("utf-8")).hexdigest()
         except UnicodeEncodeError:
             pass  # (not valid Unicode: canonical_json names the field)
-    fields = [prev_hash, stream_id, version, event_id_text(event_id), event_type, schema_version,
+    fields = [prev_hash, stream_id, version, id_text, event_type, schema_version,
               payload_json, time_text, actor, device]
     return hashlib.sha256(canonical_json(fields).encode("utf-8")).hexdigest()
 

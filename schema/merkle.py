@@ -122,18 +122,20 @@ def append_leaves(connection: Connection, events: Iterable[LeafSource],
 
 
 def append_leaves_through(cursor: Any, events: list[LeafSource], cache: HeadCache | None,
-                          postgresql: bool) -> Appended:
-    """append_leaves on the driver's own `cursor` (in the caller's transaction)."""
+                          postgresql: bool, stored_ids: bool = False) -> Appended:
+    """append_leaves on the driver's own `cursor` (in the caller's transaction).
+    `stored_ids`: the events' ids are given as stored already (SQLite: 32 hex digits)."""
     mark = "%s" if postgresql else "?"
     state = cache.state if cache is not None else None
     if state is not None and events and len(events) <= MAX_ROWS_PER_STATEMENT:
-        rows, appended = _grow(state.size, list(state.frontier), events, postgresql)
+        rows, appended = _grow(state.size, list(state.frontier), events, postgresql,
+                               stored_ids)
         guard, params = _guard(state.size, mark)
         cursor.execute(_insert_leaves(rows, mark, guard), (*_flat(rows), *params))
         if cursor.rowcount == len(rows):
             return appended
     size, frontier = _stored_frontier(cursor, mark)
-    rows, appended = _grow(size, frontier, events, postgresql)
+    rows, appended = _grow(size, frontier, events, postgresql, stored_ids)
     for part in _chunks(rows, MAX_ROWS_PER_STATEMENT):
         cursor.execute(_insert_leaves(part, mark), _flat(part))
     return appended
@@ -221,12 +223,16 @@ def _stored_frontier(cursor: Any, mark: str) -> tuple[int, list[bytes]]:
 
 
 def _grow(size: int, frontier: list[bytes], events: list[LeafSource], postgresql: bool,
-          ) -> tuple[list[tuple[Any, ...]], Appended]:
+          stored_ids: bool = False) -> tuple[list[tuple[Any, ...]], Appended]:
     """The leaf rows `events` add to the tree of `size` whose frontier is `frontier`."""
     rows: list[tuple[Any, ...]] = []
     for position, stream_id, version, event_id, chain in events:
         leaf = event_leaf(stream_id, version, chain)
-        identifier = _uuid(event_id) if event_id is not None else None
+        if stored_ids:
+            rows_id: Any = event_id
+        else:
+            identifier = _uuid(event_id) if event_id is not None else None
+            rows_id = identifier if postgresql or identifier is None else identifier.hex
         node, counter = leaf, size
         nodes: list[str] = []
         while counter & 1:
@@ -234,9 +240,7 @@ def _grow(size: int, frontier: list[bytes], events: list[LeafSource], postgresql
             nodes.append(node.hex())
             counter >>= 1
         frontier.append(node)
-        rows.append((size, position, stream_id, version,
-                     identifier if postgresql or identifier is None else identifier.hex, chain,
-                     leaf.hex(),
+        rows.append((size, position, stream_id, version, rows_id, chain, leaf.hex(),
                      "".join(nodes)))
         size += 1
     return rows, Appended(size, tuple(frontier))

@@ -33,6 +33,7 @@ turned into `NewEvent`s and back with schema/codec.py.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 import sqlite3
@@ -51,7 +52,7 @@ from sqlalchemy.engine import Connection, Engine, Row
 from sqlalchemy.exc import DBAPIError, IntegrityError
 
 from handlog.schema import revisions
-from handlog.schema.codec import canonical_json, decode_event, encode_event
+from handlog.schema.codec import canonical_json, decode_event, encode_event, format_utc
 from handlog.schema.database import (
     WRITE_OPTIONS,
     check_schema,
@@ -70,7 +71,12 @@ from handlog.schema.errors import (
     DuplicateEventConflict,
     SchemaMissing,
 )
-from handlog.schema.hashing import GENESIS_HASH, chain_hash, recorded_at_text
+from handlog.schema.hashing import (
+    GENESIS_HASH,
+    chain_hash,
+    chain_hash_of_texts,
+    recorded_at_text,
+)
 from handlog.schema.merkle import (
     Appended,
     HeadCache,
@@ -163,6 +169,14 @@ class StreamHead:
     kind: str
     version: int
     hash: str
+
+
+_new = object.__new__
+_set = object.__setattr__
+_STORED_FIELDS = ("position", "stream_id", "version", "event_id", "type", "schema_version",
+                  "payload", "payload_json", "recorded_at", "actor", "device", "prev_hash",
+                  "hash")
+assert _STORED_FIELDS == tuple(field.name for field in dataclasses.fields(StoredEvent))
 
 
 class _Prepared(NamedTuple):
@@ -723,7 +737,7 @@ class EventStore:
         (and meets a fault again, to answer it as one)."""
         raw = self._engine.raw_connection()
         try:
-            driver = raw.driver_connection
+            driver: sqlite3.Connection = raw.driver_connection  # type: ignore[assignment]
             cursor = driver.cursor()
             try:
                 cursor.execute("BEGIN IMMEDIATE")
@@ -753,18 +767,30 @@ class EventStore:
     def _sqlite_write_on_heads(self, cursor: sqlite3.Cursor,
                                parts: Sequence[tuple[str, int, list[_Prepared], str]]
                                ) -> tuple[list[list[StoredEvent]], Appended | None]:
-        chained: list[list[dict[str, Any]]] = []
-        for stream_id, expected_version, prepared, prev_hash in parts:
-            rows = _chained_rows(stream_id, expected_version, prepared, prev_hash)
-            cursor.execute(_SQLITE_MOVE_HEAD, (rows[-1]["version"], rows[-1]["hash"], stream_id,
-                                               expected_version, prev_hash))
+        values: list[tuple[Any, ...]] = []
+        for stream_id, expected_version, prepared, head in parts:
+            # The rows as _chained_rows and _sqlite_values make them, each text made once.
+            version, prev_hash = expected_version, head
+            for item in prepared:
+                version += 1
+                event = item.event
+                id_text = str(event.event_id)  # (event_id_text)
+                time_text = format_utc(item.recorded_at)  # (recorded_at_text: it is UTC)
+                digest = chain_hash_of_texts(
+                    prev_hash, stream_id, version, id_text, event.type, event.schema_version,
+                    item.payload_json, time_text, event.actor, event.device)
+                values.append((stream_id, version, id_text.replace("-", ""), event.type,
+                               event.schema_version, item.payload_json,
+                               f"{time_text[:10]} {time_text[11:-1]}",  # (as SQLAlchemy's)
+                               event.actor, event.device, prev_hash, digest))
+                prev_hash = digest
+            cursor.execute(_SQLITE_MOVE_HEAD, (version, prev_hash, stream_id, expected_version,
+                                               head))
             if cursor.rowcount != 1:
                 raise _HeadMoved
-            chained.append(rows)
-        values = [_sqlite_values(row) for rows in chained for row in rows]
         if len(values) == 1:
             cursor.execute(_SQLITE_INSERT, values[0])
-            last = cursor.lastrowid
+            last: Any = cursor.lastrowid
         else:
             cursor.executemany(_SQLITE_INSERT, values)
             last = cursor.execute("SELECT last_insert_rowid()").fetchone()[0]
@@ -773,16 +799,31 @@ class EventStore:
         position = int(last) - len(values) + 1
         written: list[list[StoredEvent]] = []
         leaves: list[tuple[int, str, int, Any, str]] = []
-        for (stream_id, _v, prepared, _h), rows in zip(parts, chained, strict=True):
-            positions = range(position, position + len(rows))
-            position += len(rows)
-            written.append(_as_stored(stream_id, positions, rows, prepared))
-            leaves += [(at, stream_id, row["version"], row["event_id"], row["hash"])
-                       for at, row in zip(positions, rows, strict=True)]
+        at = 0
+        for stream_id, _v, prepared, _h in parts:
+            stored = []
+            for item in prepared:
+                row = values[at]
+                event = item.event
+                # StoredEvent(...)'s own fields, set at once (its frozen __init__ sets them
+                # one by one: a tenth of a batched append)
+                made = _new(StoredEvent)
+                _set(made, "__dict__", {
+                    "position": position, "stream_id": stream_id, "version": row[1],
+                    "event_id": event.event_id, "type": row[3], "schema_version": row[4],
+                    "payload": _payload_copy(item), "payload_json": row[5],
+                    "recorded_at": item.recorded_at, "actor": row[7], "device": row[8],
+                    "prev_hash": row[9], "hash": row[10]})
+                stored.append(made)
+                leaves.append((position, stream_id, row[1], row[2], row[10]))
+                position += 1
+                at += 1
+            written.append(stored)
         appended = None
         if self.write_merkle_leaves:
             # The next leaves, under the same lock as the insert (leaf order = commit order).
-            appended = append_leaves_through(cursor, leaves, self._tree_head, False)
+            appended = append_leaves_through(cursor, leaves, self._tree_head, False,
+                                             stored_ids=True)
         return written, appended
 
     def _remember(self, stream_id: str, last: StoredEvent, tree: list[Appended]) -> None:
@@ -1230,6 +1271,20 @@ def _insert_sqlite(connection: Connection, rows: list[dict[str, Any]]) -> list[i
     if len(positions) != len(rows):
         raise AssertionError(f"{len(rows)} events inserted, {len(positions)} read back")
     return positions
+
+
+_FLAT = (str, int, bool, type(None))
+
+
+def _payload_copy(item: _Prepared) -> dict[str, Any]:
+    """What json.loads gives back from the payload's canonical text (the stored event's own
+    copy, not the caller's dict): for a flat payload of text, whole numbers, booleans and
+    nulls under text keys, its items in key order (canonical JSON sorts them), unparsed."""
+    payload = item.event.payload
+    for key, value in payload.items():
+        if type(value) not in _FLAT or type(key) is not str:
+            return json.loads(item.payload_json)  # type: ignore[no-any-return]
+    return dict(sorted(payload.items()))
 
 
 def _on_known_heads(batch: list[_Request]) -> bool:
