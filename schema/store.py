@@ -732,9 +732,10 @@ class EventStore:
         connection: no statement built or wrapped per append (SQLAlchemy's work per statement
         was most of a quick disk's append). Each head moves only if still where this store
         left it, then the events of every part in one statement, then their leaves in one.
-        None, with nothing written, when a head moved, an event id is stored already or the
-        driver failed: the caller takes the full path, which tells a conflict from a retry
-        (and meets a fault again, to answer it as one)."""
+        None, with nothing written, when a head moved, an event id is stored already or a
+        value was refused: the caller takes the full path, which tells a conflict from a
+        retry and gives each append its own answer. A fault of the store (OperationalError)
+        is raised, nothing written."""
         raw = self._engine.raw_connection()
         try:
             driver: sqlite3.Connection = raw.driver_connection  # type: ignore[assignment]
@@ -753,6 +754,10 @@ class EventStore:
                     raise
             finally:
                 cursor.close()
+        except sqlite3.OperationalError as exc:
+            # The store's own fault (locked past the busy timeout, the disk full or failing):
+            # every append's answer, as SQLAlchemy's error (not met again append by append).
+            raise DBAPIError.instance(None, None, exc, sqlite3.Error) from exc
         except (sqlite3.Error, _HeadMoved):
             return None
         finally:
