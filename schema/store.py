@@ -300,10 +300,11 @@ class EventStore:
     # still commit order: within the batch the events, their positions and their leaves go in
     # the batch's order, under the one lock. Each append keeps its own answer (a conflict, a
     # duplicate, a retry's StoredBefore): on PostgreSQL the batch is one statement
-    # (schema/pg_append.py), and when anything in it fails it is written again with a
-    # savepoint per append (which also tells each append's answer on SQLite); a batch whose
-    # transaction itself fails (a dropped connection) is written append by append
-    # (`_append_alone`).
+    # (schema/pg_append.py), on SQLite (when every append is on a head this store wrote and
+    # no write rides it) one transaction through the driver's own connection
+    # (`_sqlite_on_heads`), and when anything in it fails it is written again with a
+    # savepoint per append, which tells each append's answer; a batch whose transaction
+    # itself fails (a dropped connection) is written append by append (`_append_alone`).
 
     def _submit(self, request: _Request) -> list[StoredEvent]:
         with self._queue_lock:
