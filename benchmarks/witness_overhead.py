@@ -99,12 +99,12 @@ witnesses' writer wait up to 50 ms for the next batch, a request's caller never 
 | C, 60 rounds | 1.059 (1.053) | 1.127 (1.114) | 1.035 (1.061) | 1.045 (1.063) | 1.062 |
 | D, 60 rounds | 1.051 (1.054) | 1.046 (1.061) | 1.037 (1.033) | 0.997 (1.019) | 1.056 |
 
-(1) In A, "before" signed in the tap and waited 50 ms for a batch that could not come (its
-p99 52.6 ms): the reason for B. In D: p50 bare 0.573, before 0.581, after 0.602 ms; p99
-2.746, 2.881, 2.871 ms; 120 checkpoints and 240 cosignatures in 60 runs. Against the room before issue 23 ("before":
-sparse checkpoints signed in the tap) the goal holds at p50 and p99; against no checkpoints
-at all ("bare") the p50 is at the goal's edge (1.05), and most of it is the tapping thread's
-own CPU (+5.6%), which the checkpoints' and witnesses' instructions do not explain: by
+(1) In A, "before" signed in the tap and waited 50 ms for a batch that could not come (its p99
+52.6 ms): the reason for B. In D: p50 bare 0.573, before 0.581, after 0.602 ms; p99 2.746,
+2.881, 2.871 ms; 120 checkpoints and 240 cosignatures in 60 runs. Against the room before issue
+23 ("before": sparse checkpoints signed in the tap) the goal holds at p50 and p99; against no
+checkpoints at all ("bare") the p50 is at the goal's edge (1.05), and most of it is the tapping
+thread's own CPU (+5.6%), which the checkpoints' and witnesses' instructions do not explain: by
 cachegrind a whole 40-hand run with the signer executes 1.0% more instructions than without.
 """
 
