@@ -29,7 +29,7 @@ from handlog.schema.checkpoint import (
     load_or_create_signing_key,
     record_checkpoint,
 )
-from handlog.schema.store import EventStore
+from handlog.schema.store import RIDE_SECONDS, EventStore
 
 KEY_FILE = "handlog.signing-key"
 DIRECTOR_KEY_FILE = "handlog.director-key"
@@ -109,10 +109,12 @@ class Checkpointer:
                 self._due = time.monotonic() + self.delay
                 self._wake.notify_all()
 
-    def sign(self, reason: str) -> StoredCheckpoint:
+    def sign(self, reason: str, patience: float = 0.0) -> StoredCheckpoint:
+        """Sign now (`patience`: how long the write may wait to ride the tables' next batch
+        of appends; the signer's own thread waits, a caller answering a request does not)."""
         with self._wake:
             self._due = None  # this one covers what the delay waited for
-        taken = record_checkpoint(self.store, self.key, reason)
+        taken = record_checkpoint(self.store, self.key, reason, patience=patience)
         if self.after is not None:
             self.after(taken)
         return taken
@@ -129,7 +131,7 @@ class Checkpointer:
                 self._signing = True
             try:
                 if reason != "delay_elapsed" or self._behind():
-                    self.sign(reason)
+                    self.sign(reason, RIDE_SECONDS)
                     self._last = time.monotonic()
             except Exception as exc:  # noqa: BLE001 - this thread has no caller to raise to
                 click.echo(f"the checkpoint after {reason} could not be signed now (tried "

@@ -24,7 +24,7 @@ from handlog.schema.checkpoint import CheckpointError, StoredCheckpoint, record_
 from handlog.schema.cosignature import WitnessKey, parse_witness_key, verify_cosignatures
 from handlog.schema.errors import HandlogError
 from handlog.schema.proof import ProofError, consistency_path
-from handlog.schema.store import EventStore
+from handlog.schema.store import RIDE_SECONDS, EventStore
 
 TIMEOUT_SECONDS = 10.0
 MAX_BACKOFF_SECONDS = 60.0
@@ -72,7 +72,7 @@ class CosignatureWriter:
             return
         error: Exception | None = None
         try:
-            record_cosignatures(self.store, [r.values for r in batch])
+            record_cosignatures(self.store, [r.values for r in batch], RIDE_SECONDS)
         except Exception as exc:  # noqa: BLE001 - each waiting client's answer
             error = exc
         with self._wake:

@@ -326,8 +326,10 @@ class StoredCheckpoint:
 
 
 def record_checkpoint(store: EventStore, key: SigningKey, reason: str,
-                      now: datetime | None = None) -> StoredCheckpoint:
-    """Sign the log's head now and keep the note in `log_checkpoints`."""
+                      now: datetime | None = None, patience: float = 0.0) -> StoredCheckpoint:
+    """Sign the log's head now and keep the note in `log_checkpoints` (`patience`: how long
+    it may wait for the tables' next batch of appends to ride, EventStore.write_beside_appends;
+    the head signed is the log's as that batch commits)."""
     if reason not in REASONS:
         raise ValueError(f"checkpoint reason {reason!r} is not one of {', '.join(REASONS)}")
     moment = (now or datetime.now(UTC)).astimezone(UTC)
@@ -344,7 +346,7 @@ def record_checkpoint(store: EventStore, key: SigningKey, reason: str,
                                 Checkpoint(key.name, head.size, head.root, text))
 
     # (in the tables' next batch of appends when they are appending: no flush of its own)
-    return store.write_beside_appends(write)
+    return store.write_beside_appends(write, patience)
 
 
 def record_cosignature(store: EventStore, number: int, witness: str, line: str,
@@ -354,8 +356,8 @@ def record_cosignature(store: EventStore, number: int, witness: str, line: str,
     return record_cosignatures(store, [(number, witness, line, cosigned_at)]) == 1
 
 
-def record_cosignatures(store: EventStore,
-                        rows: Sequence[tuple[int, str, str, datetime]]) -> int:
+def record_cosignatures(store: EventStore, rows: Sequence[tuple[int, str, str, datetime]],
+                        patience: float = 0.0) -> int:
     """Keep witnesses' cosignature lines, each (checkpoint number, witness, line, time),
     beside their stored checkpoints in one transaction (in the tables' next batch of appends
     when they are appending); how many were new."""
@@ -374,7 +376,7 @@ def record_cosignatures(store: EventStore,
             connection.execute(sa.insert(cosignatures_table), list(new.values()))
         return len(new)
 
-    return store.write_beside_appends(write)
+    return store.write_beside_appends(write, patience)
 
 
 def _cosignatures(connection: sa.Connection, first: int = 0

@@ -1026,20 +1026,30 @@ class EventStore:
         with translate_errors(self._url, "read"), self._engine.connect() as connection:
             return read_head(connection)
 
-    def write_beside_appends(self, work: Callable[[Connection], _T]) -> _T:
+    def write_beside_appends(self, work: Callable[[Connection], _T],
+                             patience: float = 0.0) -> _T:
         """`work` in a write transaction (schema/'s own writes: a checkpoint, cosignatures).
-        On SQLite, while tables append, it rides the next batch of appends (in a savepoint of
-        its own, so its failure is its own and the appends' is not its): it then costs no
-        flush of its own and no table waits behind it. Alone (as `connection(write=True)`)
-        when no batch takes it within RIDE_SECONDS, and on PostgreSQL, whose appends do not
-        wait for other tables' writes."""
+        On SQLite, while tables append (a batch in flight or queued), it rides the next batch
+        of appends (in a savepoint of its own, so its failure is its own and the appends' is
+        not its): it then costs no flush of its own and no table waits behind it. With no
+        table appending at this moment, it waits `patience` seconds for one to start (a
+        background writer, the checkpoints' thread: a table between two taps is appending
+        still), and goes alone at once without any (a caller on a tap's own thread: no batch
+        can come while it waits). Alone (as `connection(write=True)`) when no batch takes it
+        within RIDE_SECONDS (or its patience), and on PostgreSQL, whose appends do not wait
+        for other tables' writes."""
         if self._postgresql or not self.group_commit:
             with self.connection(write=True) as connection:
                 return work(connection)
         rider = _Rider(work)
         with self._queue_lock:
-            self._riders.append(rider)
-        if not rider.done.wait(RIDE_SECONDS):
+            busy = self._leaders > 0 or bool(self._queue)
+            if busy or patience > 0:
+                self._riders.append(rider)
+        if not busy and patience <= 0:  # (no table appending now: no batch to wait for)
+            with translate_errors(self._url, "write to"), self._writers:
+                self._ride_alone(rider)
+        elif not rider.done.wait(max(patience, RIDE_SECONDS)):
             with self._queue_lock:
                 mine = rider in self._riders
                 if mine:
