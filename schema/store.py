@@ -52,7 +52,7 @@ from sqlalchemy.engine import Connection, Engine, Row
 from sqlalchemy.exc import DBAPIError, IntegrityError
 
 from handlog.schema import revisions
-from handlog.schema.codec import canonical_json, decode_event, encode_event, format_utc
+from handlog.schema.codec import canonical_json, decode_event, encode_event
 from handlog.schema.database import (
     WRITE_OPTIONS,
     check_schema,
@@ -781,7 +781,9 @@ class EventStore:
                 version += 1
                 event = item.event
                 id_text = str(event.event_id)  # (event_id_text)
-                time_text = format_utc(item.recorded_at)  # (recorded_at_text: it is UTC)
+                # (recorded_at_text, format_utc's text: _prepare made it a plain UTC datetime
+                # of a four-digit year)
+                time_text = item.recorded_at.isoformat(timespec="microseconds")[:-6] + "Z"
                 digest = chain_hash_of_texts(
                     prev_hash, stream_id, version, id_text, event.type, event.schema_version,
                     item.payload_json, time_text, event.actor, event.device)
@@ -1482,9 +1484,12 @@ def _prepare(event: NewEvent) -> _Prepared:
         raise ValueError(f"event type must be 1 to {TYPE_LENGTH} characters: {event.type!r}")
     if type(event.schema_version) is not int or event.schema_version < 1:
         raise ValueError(f"schema_version must be an integer >= 1: {event.schema_version!r}")
-    for name, value in (("actor", event.actor), ("device", event.device)):
-        if not isinstance(value, str) or len(value) > ACTOR_LENGTH:
-            raise ValueError(f"{name} must be text of at most {ACTOR_LENGTH} characters")
+    actor, device = event.actor, event.device
+    if not (isinstance(actor, str) and isinstance(device, str)
+            and len(actor) <= ACTOR_LENGTH and len(device) <= ACTOR_LENGTH):
+        for name, value in (("actor", actor), ("device", device)):
+            if not isinstance(value, str) or len(value) > ACTOR_LENGTH:
+                raise ValueError(f"{name} must be text of at most {ACTOR_LENGTH} characters")
     if not isinstance(event.payload, dict):
         raise ValueError("payload must be a dict")
     recorded_at = event.recorded_at
