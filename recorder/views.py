@@ -318,10 +318,12 @@ def event_rows(fold: TableFold, stored: list[StoredEvent], public: bool,
 
 
 
-def offline_hand(fold: TableFold) -> list[list[Any]]:
+def offline_hand(fold: TableFold, recent: Sequence[StoredEvent] = ()) -> list[list[Any]]:
     """The hand in progress as the engine's own events, [type, schema version, payload] each
     (the canonical codec), from its hand_started on: what the dealer's tablet replays with the
-    same engine (run by Pyodide) to decide the entries it makes while offline."""
+    same engine (run by Pyodide) to decide the entries it makes while offline. `recent`: the
+    stream's last stored events; those this process recorded carry the encoding the store
+    wrote (recorder/service.py `_known`), taken for the very event it encoded."""
     events: list[Any] = []
     for _version, event in reversed(fold.effective):
         if isinstance(event, HAND_EVENT_TYPES):
@@ -338,6 +340,10 @@ def offline_hand(fold: TableFold) -> list[list[Any]]:
         kept = (started, {})
         _ENCODED[fold.stream] = kept
     encoded = kept[1]
+    for item in recent:
+        written = item.__dict__.get("_encoded")
+        if written is not None and id(written[0]) not in encoded:
+            encoded[id(written[0])] = (written[0], list(written[1]))
     rows = []
     for event in reversed(events):
         known = encoded.get(id(event))
@@ -378,7 +384,7 @@ def table_view(
         # What the dealer's tablet decides with while offline (recorder/offline_engine.py).
         base["offline_table"] = table_snapshot(state)
         if state.hand is not None:
-            base["offline_hand"] = offline_hand(fold)
+            base["offline_hand"] = offline_hand(fold, recent)
     return base | body
 
 
