@@ -282,10 +282,19 @@ def event_rows(fold: TableFold, stored: list[StoredEvent], public: bool,
                player_names: dict[str, str] | None = None) -> list[dict[str, Any]]:
     """The events newest first, each with its text, rule and who recorded it on what device.
     An event's words are worked out once per audience and names table and kept with the stored
-    event (a live table's answer lists its last events at every tap)."""
+    event (a live table's answer lists its last events at every tap), and so is its row while
+    it is not voided or voided still: the rows are shared, read and never changed."""
     names: _Names | None = None
     rows = []
+    voided = fold.voided
     for item in reversed(stored):
+        is_voided = item.version in voided
+        made: dict[bool, tuple[object, bool, dict[str, Any]]] = item.__dict__.setdefault(
+            "_rows", {})
+        row = made.get(public)
+        if row is not None and row[0] is player_names and row[1] is is_voided:
+            rows.append(row[2])
+            continue
         kept: dict[bool, tuple[object, str, str]] = item.__dict__.setdefault("_said", {})
         said = kept.get(public)
         if said is None or said[0] is not player_names:
@@ -300,7 +309,7 @@ def event_rows(fold: TableFold, stored: list[StoredEvent], public: bool,
         at = item.__dict__.get("_at")
         if at is None:  # (written once an event, as its words)
             at = item.__dict__["_at"] = item.recorded_at.isoformat()
-        rows.append({
+        made[public] = (player_names, is_voided, {
             "version": item.version,
             "type": item.type,
             "text": said[1],
@@ -308,9 +317,10 @@ def event_rows(fold: TableFold, stored: list[StoredEvent], public: bool,
             "actor": item.actor,
             "device": item.device,
             "at": at,
-            "voided": item.version in fold.voided,
+            "voided": is_voided,
             "correction": item.type in (EventVoided.TYPE, EventAmended.TYPE),
         })
+        rows.append(made[public][2])
     return rows
 
 
@@ -454,8 +464,7 @@ def broken_summary(stream: str, version: int, error: Exception) -> dict[str, Any
 def notable_rows(fold: TableFold, stored: list[StoredEvent],
                  names: dict[str, str] | None = None) -> list[dict[str, Any]]:
     """Rulings and corrections (and seat changes) at a table, newest first, for the floor."""
-    rows = event_rows(fold, stored, True, names)
-    for row in rows:
-        row["stream"] = fold.stream
-        row["table"] = fold.state.table if fold.state is not None else fold.stream
-    return rows
+    table = fold.state.table if fold.state is not None else fold.stream
+    # (new rows: event_rows' own are shared)
+    return [row | {"stream": fold.stream, "table": table}
+            for row in event_rows(fold, stored, True, names)]
