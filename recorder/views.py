@@ -299,7 +299,12 @@ def event_rows(fold: TableFold, stored: list[StoredEvent], public: bool,
         said = kept.get(public)
         if said is None or said[0] is not player_names:
             if names is None:
-                names = _Names(fold, player_names, min(e.version for e in stored))
+                # Back to the oldest of the events whose words are missing (at a tap, the
+                # current hand's start: an older hand's are not looked at again).
+                names = _Names(fold, player_names, min(
+                    e.version for e in stored
+                    if (s := e.__dict__.get("_said", {}).get(public)) is None
+                    or s[0] is not player_names))
             event = item.decode()
             said = (player_names, event_text(event, item.version, names, public),
                     words.render_rules(getattr(event, "rules", ()))
