@@ -3,7 +3,7 @@
 database, each driven the same way, in alternated rounds.
 
     .venv/bin/python benchmarks/tap_cpu.py [--db postgresql://...] [--taps 600] [--rounds 4]
-        [--tablets 8] [--profile FILE]
+        [--tablets 8] [--profile FILE] [--only handlog|bare]
 
 A cheaper, steadier measure than benchmarks/room_load.py's (which runs the servers as
 processes, over HTTP, with the database's own CPU on the same two cores): here each app is
@@ -47,6 +47,25 @@ a batch's statement of more than 50 parameters, which it does not cache: now kep
 session, and the URL built for its scheme: 7 and 8 us by timeit, together about 1% of a
 tap), the answer's event rows 8%, the engine's decision and the encoding and decoding of
 its events most of the rest.
+
+2026-12-07, later still (defaults; mypyc-built engine), with a tap's repeated work cut: each
+event encoded once (the store's encoding kept with the stored event for the offline hand),
+not decoded again (the stored event answers `decode()` with the event decided) nor applied
+again (the live fold takes the states the recorder applied deciding whether the hand
+settles), the answer's event rows taken from the view's, a stored event's row kept with it,
+the encoder's field lists worked out once a class, the quick sizes in whole numbers, the
+names of an event's text looked back for only to the current hand. Main at 44a6505 and this
+code alternated, ten runs each (load 1.2-3.8, other jobs running): main 1.31 ms against bare
+0.58 ms, ratios 1.68-2.81, median 2.36x; this code 1.28 ms against 0.55 ms, ratios 1.83-2.42,
+median 2.24x: the machine's noise (a run's ratio moves by 0.5) hides most of the gain. Counted
+in instructions instead (`valgrind --tool=cachegrind --cache-sim=no` over `--only handlog`
+or `--only bare`, 480 taps less 80 so start-up cancels out, every thread of the process,
+not the database server): main 3.16 M per tap, this code 2.72 M (-14%), the bare
+server 0.97 M (3.26x, now 2.80x). Profiled per worker thread (thread CPU time around
+record_tap, cProfile's own cost included): 4.3 ms before and 3.5-3.8 ms after; the store's
+append is about 40% of what is left, the table's view a quarter, then the sign-in check, the
+engine's decision and the snapshot written every SNAPSHOT_EVERY events. Target <= 1.3x: not
+met; the store's append alone costs about what the bare server's whole tap does.
 """
 
 from __future__ import annotations
@@ -169,7 +188,7 @@ async def measure(run: Callable[[], Awaitable[None]], taps: int) -> float:
 
 
 async def main_async(url: str, taps: int, rounds: int, tablets: int,
-                     profile: str | None) -> dict[str, Any]:
+                     profile: str | None, only: str | None = None) -> dict[str, Any]:
     streams = seat_tables(url, tablets)
     store = open_store(url)
     handlog = create_app(Recorder(store), auth=Auth(secret=SECRET.encode()),
@@ -192,6 +211,10 @@ async def main_async(url: str, taps: int, rounds: int, tablets: int,
             await asyncio.gather(*(bare_taps(bare_client, f"bare-{s}", per, versions)
                                    for s in streams))
 
+        if only:  # one app's taps, nothing measured here (for an instruction count)
+            await (handlog_round() if only == "handlog" else bare_round())
+            store.close()
+            return {"only": only, "taps": per * tablets}
         await handlog_round()  # warm: every table read and every path taken once
         await bare_round()
         for index in range(rounds):
@@ -223,6 +246,10 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=4)
     parser.add_argument("--tablets", type=int, default=8)
     parser.add_argument("--profile", default=None)
+    parser.add_argument("--only", choices=("handlog", "bare"), default=None,
+                        help="tap one app `--taps` times and stop (run under valgrind "
+                             "--tool=cachegrind twice, the difference of two --taps counts "
+                             "is the instructions of the taps between them)")
     args = parser.parse_args()
     server_runtime()
     server_url = resolve_url(args.db)
@@ -237,9 +264,12 @@ def main() -> None:
             factory = None
         with asyncio.Runner(loop_factory=factory) as runner:
             result = runner.run(main_async(url, args.taps, args.rounds, args.tablets,
-                                           args.profile))
+                                           args.profile, args.only))
     finally:
         drop_schema(server_url, schema)
+    if args.only:
+        print(json.dumps(result))
+        return
     print(f"CPU per tap, medians of {args.rounds} alternated rounds: handlog "
           f"{result['handlog_cpu_ms_per_tap']} ms vs bare append "
           f"{result['bare_cpu_ms_per_tap']} ms = {result['ratio']}x (target <= 1.3x)")

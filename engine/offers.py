@@ -52,6 +52,18 @@ def _bb(amount: int, big_blind: int) -> float:
     return round(amount / big_blind, 1) if big_blind > 0 else 0.0
 
 
+def _times(k: Fraction, amount: int) -> int:
+    """`int(k * amount)` (towards zero) in whole numbers: a tablet's answer works out its
+    sizes at every tap, and Fraction's arithmetic was most of their cost."""
+    scaled = k.numerator * amount
+    return scaled // k.denominator if scaled >= 0 else -(-scaled // k.denominator)
+
+
+# (the labels, written once)
+_PREFLOP_OPEN = tuple((k, f"{k.numerator / k.denominator:g} BB") for k in PREFLOP_OPEN)
+_PREFLOP_RAISED = tuple((k, f"{k.numerator / k.denominator:g}×") for k in PREFLOP_RAISED)
+
+
 def bet_sizes(state: HandState, legal: LegalActions) -> tuple[Size, ...]:
     """Min, then multiples of the big blind before the flop (2, 2.5, 3, 4 BB unopened; 2.5 and
     3 times the bet after a raise) or pot fractions after it, then All-in; each a legal total
@@ -63,15 +75,15 @@ def bet_sizes(state: HandState, legal: LegalActions) -> tuple[Size, ...]:
     candidates: list[tuple[str, int]] = []
     if state.street == 0:
         if current <= big_blind:
-            for k in PREFLOP_OPEN:
-                candidates.append((f"{k.numerator / k.denominator:g} BB", int(k * big_blind)))
+            for k, label in _PREFLOP_OPEN:
+                candidates.append((label, _times(k, big_blind)))
         else:
-            for k in PREFLOP_RAISED:
-                candidates.append((f"{k.numerator / k.denominator:g}×", int(k * current)))
+            for k, label in _PREFLOP_RAISED:
+                candidates.append((label, _times(k, current)))
     else:
         pot_after_call = state.pot_total + legal.call_amount
         for k, label in POSTFLOP:
-            candidates.append((label, current + int(k * pot_after_call)))
+            candidates.append((label, current + _times(k, pot_after_call)))
     sizes: list[Size] = [Size("Min", legal.min_to, _bb(legal.min_to, big_blind),
                               legal.min_to == legal.max_to)]
     capped: list[str] = []

@@ -20,7 +20,7 @@ from handlog.engine.table import TableState
 from handlog.engine.table_commands import TableCommand
 from handlog.engine.table_decide import TableFacts, apply_event, needs, settles
 from handlog.engine.words import render_rule
-from handlog.replay.decide import decide, needs_whole_past, state_after
+from handlog.replay.decide import decide, needs_whole_past, state_after, states_after
 from handlog.replay.fold import TableFold
 from handlog.replay.incremental import LiveTable
 from handlog.replay.repository import SNAPSHOT_EVERY, Repository, TableKind
@@ -86,6 +86,9 @@ class StreamChange:
     expected_version: int
     events: tuple[Any, ...]
     times: tuple[datetime, ...] = ()
+    states: tuple[TableState | None, tuple[TableState | None, ...]] | None = None
+    """The table the events were decided on and the table after each of them, when the
+    recorder applied them already (the live fold takes them in, not applying them again)."""
 
 
 Settlement = Callable[[TableState], tuple[StreamChange, dict[str, list[Any]]] | None]
@@ -256,8 +259,10 @@ class Recorder:
                 after = None
             else:
                 events = self._decide(stream, live, command, actor)
-                change = StreamChange(stream, expected_version, tuple(events))
-                after = state_after(live, command, events)
+                states = states_after(live, command, events)
+                change = StreamChange(stream, expected_version, tuple(events), states=None
+                                      if states is None else (live.state, states))
+                after = None if states is None else states[-1] if states else live.state
                 if self.settlement is None or not settles(live.state, after):
                     return self._write([(change, _ids(event_id, len(events)))], actor)[0]
         if retried is not None:
@@ -495,13 +500,17 @@ class Recorder:
         try:
             now = self.clock()
             appends = []
+            encodings = []
             for change, ids in parts:
                 times = change.times or (now,) * len(change.events)
-                new = [NewEvent.from_domain(event, event_id=event_id, actor=actor.name,
-                                            device=actor.device, recorded_at=at)
-                       for event, event_id, at in zip(change.events, ids, times, strict=True)]
+                # Each event encoded once: for the store and, kept with the stored event, for
+                # the dealer's offline hand (views.offline_hand), which would encode it again.
+                encoded = [encode_event(event) for event in change.events]
+                new = [NewEvent(event_id, *triple, actor.name, actor.device, at)
+                       for triple, event_id, at in zip(encoded, ids, times, strict=True)]
                 kind = "tournament" if change.stream.startswith("tournament-") else "table"
                 appends.append((change.stream, change.expected_version, new, kind))
+                encodings.append(encoded)
             try:
                 stored = self.store.append_many(appends)
             except ConcurrencyConflict:
@@ -510,7 +519,9 @@ class Recorder:
                 for change, _i in parts:
                     self._refresh_head(change.stream, self._entry(change.stream))
                 raise
-            for (change, _i), events in zip(parts, stored, strict=True):
+            for (change, _i), events, encoded in zip(parts, stored, encodings, strict=True):
+                if not isinstance(events, StoredBefore):
+                    _known(events, change.events, encoded)
                 self._learn(change, events)
             every = [e for events in stored for e in events]
             for read_model in list(self._appended):
@@ -539,7 +550,9 @@ class Recorder:
         entry = self._entry(change.stream)
         live = entry.live
         if live is not None and live.version == change.expected_version:
-            live.extend(stored, change.events if len(change.events) == len(stored) else None)
+            same = len(change.events) == len(stored)
+            live.extend(stored, change.events if same else None,
+                        change.states if same else None)
         entry.version = max(entry.version, stored[-1].version)
         if live is not None and live.version < entry.version:
             entry.stale = True
@@ -601,6 +614,19 @@ class Recorder:
         facts = TableFacts(stream, seated, leaving,
                            by_director=actor is not None and actor.role == "director")
         return decide(live, command, facts)
+
+
+def _known(stored: Sequence[StoredEvent], events: Sequence[Any],
+           encoded: Sequence[tuple[str, int, dict[str, Any]]]) -> None:
+    """What the recorder holds of the events it just stored, kept with them: the domain
+    event it decided (`StoredEvent.decode`'s own cache: the codec decodes the stored event
+    to an equal object, tests/test_recorder_known_events.py) and the encoding the store
+    wrote, `_encoded` (views.offline_hand's, by the event's identity)."""
+    if len(stored) != len(events):
+        return
+    for item, event, triple in zip(stored, events, encoded, strict=True):
+        object.__setattr__(item, "_decoded", event)
+        item.__dict__["_encoded"] = (event, triple)
 
 
 def _derived_id(event_id: uuid.UUID, k: int) -> uuid.UUID:

@@ -282,15 +282,29 @@ def event_rows(fold: TableFold, stored: list[StoredEvent], public: bool,
                player_names: dict[str, str] | None = None) -> list[dict[str, Any]]:
     """The events newest first, each with its text, rule and who recorded it on what device.
     An event's words are worked out once per audience and names table and kept with the stored
-    event (a live table's answer lists its last events at every tap)."""
+    event (a live table's answer lists its last events at every tap), and so is its row while
+    it is not voided or voided still: the rows are shared, read and never changed."""
     names: _Names | None = None
     rows = []
+    voided = fold.voided
     for item in reversed(stored):
+        is_voided = item.version in voided
+        made: dict[bool, tuple[object, bool, dict[str, Any]]] = item.__dict__.setdefault(
+            "_rows", {})
+        row = made.get(public)
+        if row is not None and row[0] is player_names and row[1] is is_voided:
+            rows.append(row[2])
+            continue
         kept: dict[bool, tuple[object, str, str]] = item.__dict__.setdefault("_said", {})
         said = kept.get(public)
         if said is None or said[0] is not player_names:
             if names is None:
-                names = _Names(fold, player_names, min(e.version for e in stored))
+                # Back to the oldest of the events whose words are missing (at a tap, the
+                # current hand's start: an older hand's are not looked at again).
+                names = _Names(fold, player_names, min(
+                    e.version for e in stored
+                    if (s := e.__dict__.get("_said", {}).get(public)) is None
+                    or s[0] is not player_names))
             event = item.decode()
             said = (player_names, event_text(event, item.version, names, public),
                     words.render_rules(getattr(event, "rules", ()))
@@ -300,7 +314,7 @@ def event_rows(fold: TableFold, stored: list[StoredEvent], public: bool,
         at = item.__dict__.get("_at")
         if at is None:  # (written once an event, as its words)
             at = item.__dict__["_at"] = item.recorded_at.isoformat()
-        rows.append({
+        made[public] = (player_names, is_voided, {
             "version": item.version,
             "type": item.type,
             "text": said[1],
@@ -308,9 +322,10 @@ def event_rows(fold: TableFold, stored: list[StoredEvent], public: bool,
             "actor": item.actor,
             "device": item.device,
             "at": at,
-            "voided": item.version in fold.voided,
+            "voided": is_voided,
             "correction": item.type in (EventVoided.TYPE, EventAmended.TYPE),
         })
+        rows.append(made[public][2])
     return rows
 
 
@@ -318,10 +333,12 @@ def event_rows(fold: TableFold, stored: list[StoredEvent], public: bool,
 
 
 
-def offline_hand(fold: TableFold) -> list[list[Any]]:
+def offline_hand(fold: TableFold, recent: Sequence[StoredEvent] = ()) -> list[list[Any]]:
     """The hand in progress as the engine's own events, [type, schema version, payload] each
     (the canonical codec), from its hand_started on: what the dealer's tablet replays with the
-    same engine (run by Pyodide) to decide the entries it makes while offline."""
+    same engine (run by Pyodide) to decide the entries it makes while offline. `recent`: the
+    stream's last stored events; those this process recorded carry the encoding the store
+    wrote (recorder/service.py `_known`), taken for the very event it encoded."""
     events: list[Any] = []
     for _version, event in reversed(fold.effective):
         if isinstance(event, HAND_EVENT_TYPES):
@@ -338,6 +355,10 @@ def offline_hand(fold: TableFold) -> list[list[Any]]:
         kept = (started, {})
         _ENCODED[fold.stream] = kept
     encoded = kept[1]
+    for item in recent:
+        written = item.__dict__.get("_encoded")
+        if written is not None and id(written[0]) not in encoded:
+            encoded[id(written[0])] = (written[0], list(written[1]))
     rows = []
     for event in reversed(events):
         known = encoded.get(id(event))
@@ -378,7 +399,7 @@ def table_view(
         # What the dealer's tablet decides with while offline (recorder/offline_engine.py).
         base["offline_table"] = table_snapshot(state)
         if state.hand is not None:
-            base["offline_hand"] = offline_hand(fold)
+            base["offline_hand"] = offline_hand(fold, recent)
     return base | body
 
 
@@ -448,8 +469,7 @@ def broken_summary(stream: str, version: int, error: Exception) -> dict[str, Any
 def notable_rows(fold: TableFold, stored: list[StoredEvent],
                  names: dict[str, str] | None = None) -> list[dict[str, Any]]:
     """Rulings and corrections (and seat changes) at a table, newest first, for the floor."""
-    rows = event_rows(fold, stored, True, names)
-    for row in rows:
-        row["stream"] = fold.stream
-        row["table"] = fold.state.table if fold.state is not None else fold.stream
-    return rows
+    table = fold.state.table if fold.state is not None else fold.stream
+    # (new rows: event_rows' own are shared)
+    return [row | {"stream": fold.stream, "table": table}
+            for row in event_rows(fold, stored, True, names)]

@@ -28,9 +28,21 @@ def needs_whole_past(command: Any) -> bool:
 def state_after(live: LiveTable, command: Any, events: list[Any]) -> TableState | None:
     """The table once `command`'s events are recorded; None for a correction (its effect is
     the table re-derived from the events it corrects: the live fold gives it once recorded)."""
+    states = states_after(live, command, events)
+    if states is None:
+        return None
+    return states[-1] if states else live.state
+
+
+def states_after(live: LiveTable, command: Any,
+                 events: list[Any]) -> tuple[TableState | None, ...] | None:
+    """The table after each of `command`'s events, from `live.state` on (what the live fold
+    takes in once they are recorded, not applied a second time); None for a correction."""
     if isinstance(command, CORRECTIONS):
         return None
     state = live.state
+    states = []
     for event in events:
         state = apply_event(state, event)
-    return state
+        states.append(state)
+    return tuple(states)

@@ -485,13 +485,17 @@ class LiveTable:
 
     # --- extending ----------------------------------------------------------------------
 
-    def extend(self, new: Sequence[StoredEvent], decoded: Sequence[Any] | None = None) -> None:
+    def extend(self, new: Sequence[StoredEvent], decoded: Sequence[Any] | None = None,
+               states: tuple[Any, Sequence[TableState | None]] | None = None) -> None:
         """The events appended after `self.version`, in order. `decoded`: the same events as
         domain objects, when the caller has them (the recorder, which just encoded them:
-        the codec gives back equal objects, tests/test_codec.py)."""
+        the codec gives back equal objects, tests/test_codec.py). `states`: the table the
+        events start from and the table after each of them, as the caller applied them
+        (the recorder, deciding whether the hand settles); taken while the fold stands at
+        that very state and applies each event as it is (apply is pure), else applied."""
         self._ready()
         try:
-            self._extend(new, decoded)
+            self._extend(new, decoded, states)
         finally:
             self._publish()
         if self.on_extended is not None:
@@ -503,21 +507,33 @@ class LiveTable:
         self._ready()
         return self._snapshots[-1].version if self._snapshots else 0
 
-    def _extend(self, new: Sequence[StoredEvent], decoded: Sequence[Any] | None) -> None:
+    def _extend(self, new: Sequence[StoredEvent], decoded: Sequence[Any] | None,
+                states: tuple[Any, Sequence[TableState | None]] | None = None) -> None:
+        applied = None
+        if states is not None and decoded is not None and states[0] is self.state and \
+                len(states[1]) == len(new):
+            applied = states[1]
         for index, stored in enumerate(new):
             if stored.version <= self.version:
+                applied = None
                 continue
             event = decoded[index] if decoded is not None else stored.decode()
             self.version = stored.version
             if isinstance(event, (EventVoided, EventAmended)):
+                applied = None
                 self._correct(stored.version, event)
                 continue
+            if stored.version in self._voided or stored.version in self._amended:
+                applied = None
             if stored.version in self._voided:
                 continue
             event = self._amended.get(stored.version, event)
             if isinstance(event, HandStarted):
                 self._add_snapshot(_Snapshot(len(self._effective), stored.version, self.state))
             self._effective.append((stored.version, event))
+            if applied is not None:
+                self.state = applied[index]
+                continue
             try:
                 self.state = _apply(self.state, event)
             except (RuleViolation, KeyError, IndexError, ValueError) as error:

@@ -201,7 +201,10 @@ class EventCodec:
             raise EventCodecError(f"{cls.__name__} is not an event class (no TYPE)")
         if not isinstance(version, int):
             raise EventCodecError(f"{cls.__name__} has no VERSION")
-        payload = _to_json(event, "$")
+        try:
+            payload = _to_json_fast(event)
+        except _NotFast:
+            payload = _to_json(event, "$")  # (the walk that names the place of a bad value)
         assert isinstance(payload, dict)
         return event_type, version, payload
 
@@ -239,6 +242,33 @@ class EventCodec:
             raise EventCodecError(
                 f"cannot decode {event_type!r} v{schema_version}: {exc}"
             ) from None
+
+
+class _NotFast(Exception):
+    """A value `_to_json_fast` leaves to `_to_json`."""
+
+
+_INIT_FIELDS: dict[type, tuple[str, ...]] = {}
+"""Each dataclass's init fields, in order, as `_to_json` takes them (worked out once a class,
+not at every event: every tap encodes its events)."""
+
+
+def _to_json_fast(value: object) -> object:
+    """`_to_json(value, path)` for the values events are made of (exact str, int, bool, None,
+    tuple and list, and dataclasses); `_NotFast` for anything else (an enum, a subclass, a
+    value that cannot be stored), which `_to_json` takes whole."""
+    kind = type(value)
+    if kind is str or kind is int or kind is bool or value is None:
+        return value
+    if kind is tuple or kind is list:
+        return [_to_json_fast(item) for item in value]  # type: ignore[attr-defined]
+    names = _INIT_FIELDS.get(kind)
+    if names is None:
+        if not dataclasses.is_dataclass(value) or isinstance(value, type):
+            raise _NotFast
+        names = _INIT_FIELDS[kind] = tuple(
+            field.name for field in dataclasses.fields(value) if field.init)
+    return {name: _to_json_fast(getattr(value, name)) for name in names}
 
 
 def _to_json(value: object, path: str) -> object:

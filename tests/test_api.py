@@ -38,6 +38,8 @@ from handlog.engine.table_commands import (
 from handlog.recorder import command_json
 from handlog.recorder.auth import CSRF_HEADER
 from handlog.recorder.cli_serve import free_port, serve_in_thread
+from handlog.recorder.views import event_rows
+from handlog.replay.fold import fold_table
 from handlog.replay.verify import replay_log
 
 STREAM = "table-1"
@@ -157,6 +159,34 @@ def test_a_retry_with_the_same_event_id_returns_the_original_result_and_records_
     assert again.json()["events"] == first.json()["events"]
     raises = [e for e in recorder.store.read(STREAM) if e.type == "raise_made"]
     assert len(raises) == 1 and raises[0].event_id == uuid.UUID(event_id)
+
+
+def test_a_taps_event_rows_are_the_rows_made_afresh_from_the_stored_log(
+        dealer: Client, recorder: Any) -> None:
+    """The answer's `events` (taken from the table view's rows of the same events) are, text
+    for text, the rows `event_rows` makes from the stored log read again, for every tap of a
+    hand to its showdown, and they are the view's own rows of those versions."""
+    answers: list[dict[str, Any]] = []
+    sent = dealer.send
+
+    def send(*args: Any, **kwargs: Any) -> Any:
+        response = sent(*args, **kwargs)
+        answers.append(response.json())
+        return response
+
+    dealer.send = send  # type: ignore[method-assign]
+    play_to_showdown(dealer)
+    assert len(answers) >= 10
+    for answer in answers:
+        stored = recorder.store.read(STREAM)
+        stored = [e for e in stored if e.version <= answer["version"]]
+        fold = fold_table(STREAM, stored)
+        mine = stored[len(stored) - len(answer["events"]):]
+        assert mine and mine[-1].version == answer["version"]
+        fresh = event_rows(fold, mine, False, {})
+        assert json.dumps(answer["events"]) == json.dumps(fresh)
+        shown = {row["version"]: row for row in answer["table"]["events"]}
+        assert answer["events"] == [shown[row["version"]] for row in fresh]
 
 
 def test_every_event_records_the_actor_and_the_device(dealer: Client, recorder: Any) -> None:

@@ -20,6 +20,7 @@ from hypothesis import strategies as st
 
 from handlog.schema.codec import (
     EventCodec,
+    _to_json,
     canonical_json,
     decode_event,
     encode_event,
@@ -210,6 +211,40 @@ def test_every_event_class_round_trips(cls: type, data: st.DataObject) -> None:
     assert (event_type, version) == (cls.TYPE, cls.VERSION)  # type: ignore[attr-defined]
     stored = json.loads(canonical_json(payload))
     assert decode_event(event_type, version, stored) == event
+
+
+@pytest.mark.parametrize("cls", EVENT_TYPES, ids=lambda cls: cls.TYPE)
+@settings(max_examples=30, deadline=None)
+@given(data=st.data())
+def test_the_encoders_shortcut_gives_the_walks_payload(cls: type, data: st.DataObject) -> None:
+    """encode's per-class shortcut (`_to_json_fast`) gives `_to_json`'s payload, key order
+    and types included, for every event class."""
+    event = data.draw(events_of(cls))
+    walked = _to_json(event, "$")
+    _event_type, _version, payload = encode_event(event)
+    assert payload == walked and repr(payload) == repr(walked)
+
+
+class _Colour(enum.Enum):
+    RED = "red"
+
+
+@dataclass(frozen=True)
+class _Tagged:
+    TYPE: ClassVar[str] = "tagged"
+    VERSION: ClassVar[int] = 1
+    colour: Any
+    note: Any = ""
+
+
+def test_what_the_shortcut_does_not_take_the_walk_encodes_or_names() -> None:
+    """An enum is the walk's (its value); a value that cannot be stored is named with its
+    place, as before the shortcut."""
+    codec = EventCodec([_Tagged])
+    assert codec.encode(_Tagged(_Colour.RED, "x")) == ("tagged", 1, {"colour": "red",
+                                                                    "note": "x"})
+    with pytest.raises(EventCodecError, match=r"\$\.note\[1\] cannot be stored: float"):
+        codec.encode(_Tagged("red", (1, 2.5)))
 
 
 def test_event_types_are_unique_snake_case_names() -> None:

@@ -32,6 +32,7 @@ from handlog.recorder.views import (
     _Names,
     bet_sizes,
     event_text,
+    notable_rows,
     table_summary,
     table_view,
 )
@@ -189,6 +190,33 @@ def test_last_events_say_who_recorded_them_and_show_corrections(recorder: Any) -
     assert events[1]["text"] == "Ann folds" and events[1]["voided"]
     assert (events[1]["actor"], events[1]["device"]) == ("Dana", "tablet-7")
     assert events[2]["text"] == "Cy posts big blind 100"
+
+
+def test_a_kept_row_is_made_again_once_its_event_is_voided_and_never_changed(
+        recorder: Any) -> None:
+    """Rows are kept with their stored events between taps (one log, as a server keeps it):
+    the fold's void makes a new row, the one an earlier answer holds stays as it was, and the
+    floor's rows (which add the table) are their own."""
+    log = EventLog(recorder.store)
+    recorder.on_appended(log.add)
+    record(recorder, STREAM, StartHand(LEVEL))
+    record(recorder, STREAM, hc.Fold(2))
+
+    def rows() -> list[dict[str, Any]]:
+        fold = recorder.table(STREAM)
+        return table_view(fold, log.recent(STREAM, fold.version), "dealer",
+                          LEVEL, dealer_of=STREAM)["events"]
+
+    before = rows()
+    assert rows()[0] is before[0] and not before[0]["voided"]  # (kept: the same row)
+    fold = recorder.table(STREAM)
+    floor = notable_rows(fold, log.recent(STREAM, fold.version))
+    assert floor[0]["table"] and "table" not in rows()[0]
+    record(recorder, STREAM, Undo())
+    after = rows()
+    assert after[1]["version"] == before[0]["version"] and after[1]["voided"]
+    assert not before[0]["voided"] and after[1] is not before[0]
+    assert [json.dumps(r) for r in after[2:]] == [json.dumps(r) for r in before[1:len(after) - 1]]
 
 
 def test_absent_players_are_marked_and_stay_marked_into_the_hand(recorder: Any) -> None:

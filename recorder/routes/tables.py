@@ -174,12 +174,19 @@ def record_tap(services: Services, stream: str, raw: bytes, request: Request) ->
     eliminated = [e.payload["player"] for part in recorded.settled for e in part.events
                   if e.type == "player_eliminated"]
     current = recorder.table(stream)
+    table = view(stream, session, current)
+    # The command's events are the table's last ones, whose rows the view just made for the
+    # same reader from the same fold: taken from it, not made again (an event's row is the
+    # same in any list of them, views.event_rows).
+    shown = {row["version"]: row for row in table["events"]}
+    rows = [shown.get(e.version) for e in reversed(recorded.events)]
     return FastJSON({
         "recorded": True, "retried": recorded.retried, "version": recorded.version,
-        "events": event_rows(current, list(recorded.events), public_for(session, stream),
-                             desk.names(current)),
+        "events": rows if None not in rows else event_rows(
+            current, list(recorded.events), public_for(session, stream),
+            desk.names(current)),
         "eliminated": eliminated, "warning": recorded.warning,
-        "table": view(stream, session, current),
+        "table": table,
     })
 
 
