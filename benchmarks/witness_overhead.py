@@ -98,14 +98,20 @@ witnesses' writer wait up to 50 ms for the next batch, a request's caller never 
 | B, 40 rounds | 1.042 (1.025) | 1.074 (1.024) | 1.049 (1.050) | 1.063 (1.043) | 1.051 |
 | C, 60 rounds | 1.059 (1.053) | 1.127 (1.114) | 1.035 (1.061) | 1.045 (1.063) | 1.062 |
 | D, 60 rounds | 1.051 (1.054) | 1.046 (1.061) | 1.037 (1.033) | 0.997 (1.019) | 1.056 |
+| E, 60 rounds | 1.049 (1.038) | 1.062 (1.075) | 1.056 (1.057) | 1.022 (1.065) | 1.073 |
 
 (1) In A, "before" signed in the tap and waited 50 ms for a batch that could not come (its p99
-52.6 ms): the reason for B. In D: p50 bare 0.573, before 0.581, after 0.602 ms; p99 2.746,
-2.881, 2.871 ms; 120 checkpoints and 240 cosignatures in 60 runs. Against the room before issue
-23 ("before": sparse checkpoints signed in the tap) the goal holds at p50 and p99; against no
-checkpoints at all ("bare") the p50 is at the goal's edge (1.05), and most of it is the tapping
-thread's own CPU (+5.6%), which the checkpoints' and witnesses' instructions do not explain: by
-cachegrind a whole 40-hand run with the signer executes 1.0% more instructions than without.
+52.6 ms): the reason for B. D is the code of recorder/signing.py now; E is D after the same
+day's cheaper taps (the SQLite append without SQLAlchemy on known heads, each event encoded
+once): p50 bare 0.370, before 0.368, after 0.388 ms; p99 2.255, 2.342, 2.394 ms; 120
+checkpoints and 240 cosignatures in 60 runs (D: p50 0.573, 0.581, 0.602 ms). The goal (under 5%
+at p50 and p99) is not met: the overhead is 4-7% in D and E, at the edge of what the rounds can
+tell apart, and as the tap gets cheaper the same fixed cost weighs more. Most of it is the
+tapping thread's own CPU (+5.6% in D, +7.3% in E, about 20 us a tap), which the checkpoints'
+and witnesses' instructions do not explain: by cachegrind a whole 40-hand run with the signer
+executes 1.0% more instructions than without, and a run whose only checkpoint is signed at its
+start (the threads idle after) showed the same +5.9% CPU as one signing every second. Where
+those 20 us a tap go is not found yet.
 """
 
 from __future__ import annotations
