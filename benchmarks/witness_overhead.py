@@ -99,19 +99,27 @@ witnesses' writer wait up to 50 ms for the next batch, a request's caller never 
 | C, 60 rounds | 1.059 (1.053) | 1.127 (1.114) | 1.035 (1.061) | 1.045 (1.063) | 1.062 |
 | D, 60 rounds | 1.051 (1.054) | 1.046 (1.061) | 1.037 (1.033) | 0.997 (1.019) | 1.056 |
 | E, 60 rounds | 1.049 (1.038) | 1.062 (1.075) | 1.056 (1.057) | 1.022 (1.065) | 1.073 |
+| F, 60 rounds | 0.989 (1.008) | 0.966 (0.976) | 0.977 (1.007) | 0.938 (0.967) | 0.983 |
+| F, 40 rounds | 0.962 (0.981) | 0.977 (0.954) | 0.964 (0.983) | 0.957 (0.968) | 0.977 |
 
 (1) In A, "before" signed in the tap and waited 50 ms for a batch that could not come (its p99
 52.6 ms): the reason for B. D is the code of recorder/signing.py now; E is D after the same
 day's cheaper taps (the SQLite append without SQLAlchemy on known heads, each event encoded
 once): p50 bare 0.370, before 0.368, after 0.388 ms; p99 2.255, 2.342, 2.394 ms; 120
-checkpoints and 240 cosignatures in 60 runs (D: p50 0.573, 0.581, 0.602 ms). The goal (under 5%
-at p50 and p99) is not met: the overhead is 4-7% in D and E, at the edge of what the rounds can
-tell apart, and as the tap gets cheaper the same fixed cost weighs more. Most of it is the
-tapping thread's own CPU (+5.6% in D, +7.3% in E, about 20 us a tap), which the checkpoints'
-and witnesses' instructions do not explain: by cachegrind a whole 40-hand run with the signer
-executes 1.0% more instructions than without, and a run whose only checkpoint is signed at its
-start (the threads idle after) showed the same +5.9% CPU as one signing every second. Where
-those 20 us a tap go is not found yet.
+checkpoints and 240 cosignatures in 60 runs (D: p50 0.573, 0.581, 0.602 ms). In D and E the
+overhead was 4-7%, at the edge of what the rounds can tell apart, and as the tap
+gets cheaper the same fixed cost weighs more. Most of it is the tapping thread's own CPU (+5.6%
+in D, +7.3% in E, about 20 us a tap), which the checkpoints' and witnesses' instructions do not
+explain: by cachegrind a whole 40-hand run with the signer executes 1.0% more instructions than
+without, and a run whose only checkpoint is signed at its start (the threads idle after) showed
+the same +5.9% CPU as one signing every second. F is E with SQLite's connection pool handing
+out the connection returned last (LIFO, schema/database.py): the checkpoints' and witnesses'
+threads read on connections of their own, and the pool's default (the oldest first) gave the
+taps a connection whose page cache another connection's write had emptied. In F (p50 bare 0.454
+and 0.451 ms, after 0.449 and 0.434 ms; p99 3.12 / 3.02 and 2.96 / 2.89 ms) nothing measurable
+is left: the goal (under 5%) holds at p50 and p99 against both peers, pooled and by the rounds'
+median. The bare way with LIFO against the same with the pool's default, 16 alternated rounds:
+the tapping thread's CPU 0.972x (LIFO costs nothing alone).
 """
 
 from __future__ import annotations

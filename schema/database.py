@@ -98,7 +98,13 @@ def create_engine(url: str) -> Engine:
     parsed = parse_url(url)
     backend = parsed.get_backend_name()
     if backend == "sqlite":
-        engine = sa.create_engine(parsed, connect_args={"timeout": BUSY_TIMEOUT_SECONDS})
+        # LIFO: a thread takes the connection returned last, warm (SQLite keeps a page cache
+        # per connection, emptied when another connection wrote): with the checkpoints' and
+        # the witnesses' threads reading on connections of their own, the pool's default
+        # (oldest first) handed the taps a cold one again and again (benchmarks/
+        # witness_overhead.py: about 20 us of the tapping thread's CPU a tap).
+        engine = sa.create_engine(parsed, connect_args={"timeout": BUSY_TIMEOUT_SECONDS},
+                                  pool_use_lifo=True)
         sa.event.listen(engine, "connect", _sqlite_connect)
         sa.event.listen(engine, "begin", _sqlite_begin)
         return engine
