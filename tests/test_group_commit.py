@@ -415,3 +415,23 @@ def test_a_rider_that_fails_is_its_own_failure_and_the_batch_lands(store: EventS
     assert [e.version for e in answers["tap"]] == [2, 3]
     assert "rider" in answers and "FOREIGN KEY" in str(answers["rider"]).upper()
     assert [e.version for e in store.read("table-a")] == [1, 2, 3]
+
+
+def test_sqlite_hands_a_thread_the_connection_returned_last(sqlite_url: str) -> None:
+    """SQLite keeps a page cache per connection, emptied when another connection writes: a
+    tap after the checkpoints' thread read on a connection of its own must get back the
+    connection it used last (warm), not the oldest in the pool."""
+    from handlog.schema.store import open_store
+
+    with open_store(sqlite_url, upgrade=True) as store:
+        first = store._engine.connect()
+        second = store._engine.connect()
+        first_raw = first.connection.dbapi_connection
+        second_raw = second.connection.dbapi_connection
+        first.close()
+        second.close()  # (returned last)
+        again = store._engine.connect()
+        try:
+            assert again.connection.dbapi_connection is second_raw is not first_raw
+        finally:
+            again.close()
