@@ -673,7 +673,8 @@ class CheckpointSigner(Protocol):
 
     def soon(self, reason: str) -> None:
         """A checkpoint is due at once (`reason`: the weightiest event appended): signed by
-        the signer's own thread within milliseconds; the caller does not wait for it."""
+        the signer's own thread within milliseconds, or at the end of the room's interval
+        after the last checkpoint; the caller does not wait for it."""
 
     def unsigned(self) -> None:
         """An append that needs no checkpoint at once: one is signed within the room's
