@@ -348,35 +348,49 @@ def _commits(store: EventStore) -> list[int]:
     return counted
 
 
+def _tap_beside(store: EventStore, write: Any) -> dict[str, Any]:
+    """A tap queued behind the held writer, then `write()` on a thread of its own once the tap
+    waits (SQLite: until the write waits to ride the tap's batch); the writer released, both
+    answers ("tap", and "write" or its error as "error"). `table-a` holds one event."""
+    held = _hold_writer(store)
+    answers: dict[str, Any] = {}
+
+    def beside() -> None:
+        try:
+            answers["write"] = write()
+        except Exception as exc:  # noqa: BLE001 - what the test looks at
+            answers["error"] = exc
+
+    tap = threading.Thread(target=lambda: answers.setdefault(
+        "tap", store.append("table-a", 1, new_events(2, start=2))))
+    other = threading.Thread(target=beside)
+    try:
+        tap.start()
+        _queued(store, 1)
+        other.start()
+        deadline = time.monotonic() + 30
+        while not store.is_postgresql and not store._riders:
+            assert time.monotonic() < deadline, "the write never waited for the batch"
+            time.sleep(0.005)
+    finally:
+        for semaphore in held:
+            semaphore.release()
+    tap.join(60)
+    other.join(60)
+    return answers
+
+
 def test_a_checkpoint_rides_the_tables_next_batch_and_covers_it(store: EventStore) -> None:
     """A checkpoint signed while tables append (SQLite's one writer busy) is written in the
     next batch's transaction, in a savepoint of its own: one commit for both, no flush of its
     own for a table to wait behind, and it covers the batch it rode. (PostgreSQL: alone, its
     appends do not wait for it.)"""
     store.append("table-a", 0, [new_event()])
-    held = _hold_writer(store)
     commits = _commits(store)
-    answers: dict[str, Any] = {}
-    tap = threading.Thread(target=lambda: answers.setdefault(
-        "tap", store.append("table-a", 1, new_events(2, start=2))))
-    sign = threading.Thread(target=lambda: answers.setdefault(
-        "checkpoint", record_checkpoint(store, ROOM, "ruling_recorded")))
-    try:
-        tap.start()
-        _queued(store, 1)
-        sign.start()
-        deadline = time.monotonic() + 30
-        while not store.is_postgresql and not store._riders:
-            assert time.monotonic() < deadline, "the checkpoint never waited for the batch"
-            time.sleep(0.005)
-    finally:
-        for semaphore in held:
-            semaphore.release()
-    tap.join(60)
-    sign.join(60)
+    answers = _tap_beside(store, lambda: record_checkpoint(store, ROOM, "ruling_recorded"))
     if not store.is_postgresql:  # (PostgreSQL's appends commit on the raw pipeline)
         assert len(commits) == 1
-    taken = answers["checkpoint"]
+    taken = answers["write"]
     assert taken.checkpoint.size == (1 if store.is_postgresql else 3)
     assert stored_checkpoints(store)[-1].number == taken.number
 
@@ -387,33 +401,9 @@ def test_a_rider_that_fails_is_its_own_failure_and_the_batch_lands(store: EventS
                                    "line, cosigned_at) VALUES (999, 'w', 'l', '2026-01-01')"))
 
     store.append("table-a", 0, [new_event()])
-    held = _hold_writer(store)
-    answers: dict[str, Any] = {}
-
-    def ride() -> None:
-        try:
-            store.write_beside_appends(refused)
-        except Exception as exc:  # noqa: BLE001 - what the test looks at
-            answers["rider"] = exc
-
-    tap = threading.Thread(target=lambda: answers.setdefault(
-        "tap", store.append("table-a", 1, new_events(2, start=2))))
-    rider = threading.Thread(target=ride)
-    try:
-        tap.start()
-        _queued(store, 1)
-        rider.start()
-        deadline = time.monotonic() + 30
-        while not store.is_postgresql and not store._riders:
-            assert time.monotonic() < deadline, "the write never waited for the batch"
-            time.sleep(0.005)
-    finally:
-        for semaphore in held:
-            semaphore.release()
-    tap.join(60)
-    rider.join(60)
+    answers = _tap_beside(store, lambda: store.write_beside_appends(refused))
     assert [e.version for e in answers["tap"]] == [2, 3]
-    assert "rider" in answers and "FOREIGN KEY" in str(answers["rider"]).upper()
+    assert "error" in answers and "FOREIGN KEY" in str(answers["error"]).upper()
     assert [e.version for e in store.read("table-a")] == [1, 2, 3]
 
 
