@@ -346,10 +346,11 @@ def test_pokerstars_package_reads_each_players_own_file_with_the_logs_values(
 
     Two limits of the reader, not of the text, are asserted so that they stay counted:
     it reads no hand without a `Dealt to HERO [..]` line (a hand whose hole cards nobody
-    recorded: the header is still read and checked), and no bounty event (`$45+$5+$0 USD`,
-    PokerStars' own buy-in form for a knockout, does not match its header pattern, which then
-    takes the buy-in for the game's name; its seat pattern also ends at `in chips)`, before
-    `, $5.00 bounty`)."""
+    recorded: the header is still read and checked; PokerStars' own files hold hands without
+    a `Dealt to` line too), and no bounty event (`$45.00+$5.00+$0.00 USD`, PokerStars'
+    own buy-in form for a knockout, does not match its header pattern, which then takes the
+    buy-in for the game's name; its seat pattern also ends at `in chips)`, before `, $5.00
+    bounty`, PokerStars' progressive-knockout seat form)."""
     pytest.importorskip("poker")
     from poker.card import Card
     from poker.constants import Action, Currency, Game, GameType, Limit
@@ -394,6 +395,9 @@ def test_pokerstars_package_reads_each_players_own_file_with_the_logs_values(
         assert (history.buyin, history.rake) == (Decimal(pool) / 100,
                                                  Decimal(money.buy_in - pool) / 100)
         assert history.currency == Currency(money.currency)
+        if not any(hand.hole_cards()):  # no `Dealt to` line can be written: refused
+            with pytest.raises(AttributeError):
+                history.parse()
     tournament = str(tournament_info(record.state, str(record.stored[0].event_id)).number)
 
     def read_lines(lines: tuple[str, ...] | None) -> tuple[Any, ...] | None:
