@@ -6,7 +6,8 @@ level, the time in PokerStars' own form for a client outside ET (`2026/12/07 5:0
 [2026/12/07 0:07:57 ET]`: the local time, here UTC since a log knows no room time zone, then
 Eastern time in brackets; readers such as the `poker` package take no other), the table line
 `Table '<tournament number> <table number>' 9-max Seat #B is the button`, one line per seat
-with its stack (and bounty), the posts (antes first, then the blinds), `*** HOLE CARDS ***`,
+with its stack (no bounty: a handlog bounty is fixed, and PokerStars' client writes a
+knockout's seat bounty, `(N in chips, $B bounty)`, only in a progressive knockout), the posts (antes first, then the blinds), `*** HOLE CARDS ***`,
 the actions (`raises X to Y` with Y the street total, `calls X` with the chips added),
 `Uncalled bet (X) returned to NAME`, the board lines, `*** SHOW DOWN ***` with the shows, one
 `collected X from ...` line per share (`pot`, or `main pot` and `side pot` / `side pot-1`,
@@ -249,11 +250,10 @@ def pokerstars_hand(hand: RecordedHand, info: TournamentInfo | None = None,
                      f"#{started.button_seat} is the button")
     by_seat = sorted(range(hand.size), key=lambda i: started.seats[i])
     absent = set(started.absent)
-    bounty = f", {_money(info.bounty, info.currency)} bounty" if info.bounty else ""
     for i in by_seat:
         away = " is sitting out" if i in absent else ""
-        lines.append(f"Seat {started.seats[i]}: {names[i]} ({started.stacks[i]} in chips"
-                     f"{bounty}){away}")
+        lines.append(f"Seat {started.seats[i]}: {names[i]} ({started.stacks[i]} in chips)"
+                     f"{away}")
     posts = [s for s in hand.steps if isinstance(s.event, ChipsPosted)]
     order = {"ante": 0, "small_blind": 1, "big_blind": 2, "straddle": 3}
     for step in sorted(posts, key=lambda s: order.get(s.event.kind, 4)):
