@@ -7,7 +7,8 @@ level, the time in PokerStars' own form for a client outside ET (`2026/12/07 5:0
 Eastern time in brackets; readers such as the `poker` package take no other), the table line
 `Table '<tournament number> <table number>' 9-max Seat #B is the button`, one line per seat
 with its stack (no bounty: a handlog bounty is fixed, and PokerStars' client writes a
-knockout's seat bounty, `(N in chips, $B bounty)`, only in a progressive knockout), the posts (antes first, then the blinds), `*** HOLE CARDS ***`,
+knockout's seat bounty, `(N in chips, $B bounty)`, only in a progressive knockout), the posts
+(antes first, then the blinds), `*** HOLE CARDS ***`,
 the actions (`raises X to Y` with Y the street total, `calls X` with the chips added),
 `Uncalled bet (X) returned to NAME`, the board lines, `*** SHOW DOWN ***` with the shows, one
 `collected X from ...` line per share (`pot`, or `main pot` and `side pot` / `side pot-1`,
