@@ -84,7 +84,8 @@ def coordinates_masked(fmt: str, hand: str) -> str:
         return json.dumps(data, indent=2, ensure_ascii=False)
     if fmt == "pokerstars":
         hand = re.sub(r"^PokerStars Hand #\d+", "PokerStars Hand #", hand)
-        return re.sub(r" - \d{4}/\d\d/\d\d \d+:\d\d:\d\d ET$", "", hand, flags=re.M)
+        return re.sub(r" - \d{4}/\d\d/\d\d \d+:\d\d:\d\d UTC \[[\d/: ]+ ET\]$", "", hand,
+                      flags=re.M)
     return re.sub(r"(?m)^(year|month|day|time|time_zone|_stream|_versions) = .*\n?", "", hand)
 
 

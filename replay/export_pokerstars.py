@@ -2,9 +2,13 @@
 
 The layout follows PokerStars' own files (see data/hand-histories/pokerstars): a header with
 the hand and tournament numbers, the buy-in (`$X+$R`, or `$X+$B+$R` with a bounty) and the
-level, the time in PokerStars' own form (Eastern time, `... ET`), the table line
+level, the time in PokerStars' own form for a client outside ET (`2026/12/07 5:07:57 UTC
+[2026/12/07 0:07:57 ET]`: the local time, here UTC since a log knows no room time zone, then
+Eastern time in brackets; readers such as the `poker` package take no other), the table line
 `Table '<tournament number> <table number>' 9-max Seat #B is the button`, one line per seat
-with its stack (and bounty), the posts (antes first, then the blinds), `*** HOLE CARDS ***`,
+with its stack (no bounty: a handlog bounty is fixed, and PokerStars' client writes a
+knockout's seat bounty, `(N in chips, $B bounty)`, only in a progressive knockout), the posts
+(antes first, then the blinds), `*** HOLE CARDS ***`,
 the actions (`raises X to Y` with Y the street total, `calls X` with the chips added),
 `Uncalled bet (X) returned to NAME`, the board lines, `*** SHOW DOWN ***` with the shows, one
 `collected X from ...` line per share (`pot`, or `main pot` and `side pot` / `side pot-1`,
@@ -69,10 +73,22 @@ def _eastern() -> tzinfo:
 _ET = _eastern()
 
 
+def _clock(moment: datetime, zone: str) -> str:
+    # PokerStars writes the hour without a leading zero: `2026/12/07 0:07:57`.
+    return f"{moment:%Y/%m/%d} {moment.hour}:{moment:%M:%S} {zone}"
+
+
 def eastern_time(moment: datetime) -> str:
-    """PokerStars' time form: Eastern time, `2016/10/06 22:53:35 ET`."""
+    """Eastern time as PokerStars writes it: `2016/10/06 22:53:35 ET`, `2026/12/07 0:07:57 ET`."""
     aware = moment if moment.tzinfo else moment.replace(tzinfo=UTC)
-    return aware.astimezone(_ET).strftime("%Y/%m/%d %H:%M:%S ET")
+    return _clock(aware.astimezone(_ET), "ET")
+
+
+def pokerstars_time(moment: datetime) -> str:
+    """The header's time as PokerStars writes it for a client outside ET: the local time, then
+    ET in brackets. A log knows no room time zone, so the local time is UTC, named `UTC`."""
+    aware = moment if moment.tzinfo else moment.replace(tzinfo=UTC)
+    return f"{_clock(aware.astimezone(UTC), 'UTC')} [{eastern_time(aware)}]"
 
 
 def number_from_id(identifier: str, digits: int) -> int:
@@ -216,7 +232,7 @@ def pokerstars_hand(hand: RecordedHand, info: TournamentInfo | None = None,
     started = hand.started
     names = grammar_names(hand.names, hand.players)
     lines: list[str] = []
-    when = eastern_time(hand.recorded_at) if hand.recorded_at else ""
+    when = pokerstars_time(hand.recorded_at) if hand.recorded_at else ""
     blinds = f"({hand.small_blind}/{hand.big_blind})"
     seat_count = hand.seat_count or len(started.seats)
     number = hand_number(hand)
@@ -235,11 +251,10 @@ def pokerstars_hand(hand: RecordedHand, info: TournamentInfo | None = None,
                      f"#{started.button_seat} is the button")
     by_seat = sorted(range(hand.size), key=lambda i: started.seats[i])
     absent = set(started.absent)
-    bounty = f", {_money(info.bounty, info.currency)} bounty" if info.bounty else ""
     for i in by_seat:
         away = " is sitting out" if i in absent else ""
-        lines.append(f"Seat {started.seats[i]}: {names[i]} ({started.stacks[i]} in chips"
-                     f"{bounty}){away}")
+        lines.append(f"Seat {started.seats[i]}: {names[i]} ({started.stacks[i]} in chips)"
+                     f"{away}")
     posts = [s for s in hand.steps if isinstance(s.event, ChipsPosted)]
     order = {"ante": 0, "small_blind": 1, "big_blind": 2, "straddle": 3}
     for step in sorted(posts, key=lambda s: order.get(s.event.kind, 4)):

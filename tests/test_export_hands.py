@@ -412,7 +412,8 @@ def test_pokerstars_hand_layout(hands: HandsExport) -> None:
     block = next(b for b in text.split("\n\n\n") if "Table 'audit'" in b)
     lines = block.split("\n")
     assert re.match(r"PokerStars Hand #\d{12}:  Hold'em No Limit \(10/20\) - "
-                    r"\d{4}/\d\d/\d\d \d\d:\d\d:\d\d ET$", lines[0])
+                    r"\d{4}/\d\d/\d\d \d{1,2}:\d\d:\d\d UTC "
+                    r"\[\d{4}/\d\d/\d\d \d{1,2}:\d\d:\d\d ET\]$", lines[0])
     assert lines[1] == "Table 'audit' 9-max (Play Money) Seat #1 is the button"
     assert lines[2:5] == ["Seat 1: P1 (1000 in chips)", "Seat 2: P2 (1000 in chips)",
                           "Seat 3: P3 (300 in chips)"]

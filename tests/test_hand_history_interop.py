@@ -1,8 +1,9 @@
 """Hand histories that other people's tools take, and that handlog reads back (issue 15).
 
 handlog's PokerStars text is read by independent parsers (pokerkit's PokerStars parser,
-pokerdf, the npm `hhp` parser) and every pot, stack and winner they get is checked against
-the log, for a TDA event and an Octobermuck one (antes, carried chips, bounties). OHH exports
+pokerdf, the npm `hhp` parser, the PyPI `poker` package: the four readers of issue 27) and
+every pot, stack and winner they get is checked against the log, for a TDA event and an
+Octobermuck one (antes, carried chips, bounties). OHH exports
 are validated against a JSON Schema written from the 1.4.6 specification. `handlog import`
 reads the public samples and the project's own exports of all three formats back through the
 engine (round trips), and by default an export holds only the cards the table saw (issue 11).
@@ -30,6 +31,15 @@ from click.testing import CliRunner
 from handlog.engine import commands as hc
 from handlog.engine.cards import parse_cards
 from handlog.engine.errors import RuleViolation
+from handlog.engine.events import (
+    BetMade,
+    BoardDealt,
+    HandKilled,
+    PlayerCalled,
+    PlayerChecked,
+    PlayerFolded,
+    RaiseMade,
+)
 from handlog.engine.names import name_problem, safe_name
 from handlog.engine.table import Level
 from handlog.engine.table_commands import OpenTable, PlaceButton, SeatPlayer, SetAbsence, StartHand
@@ -39,7 +49,12 @@ from handlog.recorder.service import Actor, Recorder
 from handlog.recorder.structure import load_structure
 from handlog.recorder.tournament_service import Tournaments
 from handlog.replay.export_hands import HandsExport, RecordedHand, load_hands, odd_chip_split
-from handlog.replay.export_pokerstars import eastern_time, hand_number, pokerstars_hand
+from handlog.replay.export_pokerstars import (
+    eastern_time,
+    hand_number,
+    pokerstars_hand,
+    pokerstars_time,
+)
 from handlog.replay.import_hands import read_file
 from handlog.replay.import_ohh import objects
 from handlog.replay.phh_verify import replay_hand
@@ -107,7 +122,8 @@ def blocks(text: str) -> list[str]:
 
 def test_pokerstars_numbers_time_and_table_line_are_pokerstars_own(event: Event) -> None:
     """Hand numbers unique and derived from the hand's id, the tournament number from the
-    tournament's, the time in ET, the table line `'<tournament> <table>' N-max Seat #B`."""
+    tournament's, the time as PokerStars writes it for a client outside ET (UTC, then ET in
+    brackets), the table line `'<tournament> <table>' N-max Seat #B`."""
     text = event.export("pokerstars")
     parts = blocks(text)
     assert len(parts) == len(event.complete()) > 20
@@ -117,10 +133,13 @@ def test_pokerstars_numbers_time_and_table_line_are_pokerstars_own(event: Event)
     for block, hand in zip(parts, event.complete(), strict=True):
         first, table = block.split("\n")[:2]
         header = re.match(r"PokerStars Hand #(\d{12}): Tournament #(\d{10}), .* - "
-                          r"(\d{4}/\d\d/\d\d \d\d:\d\d:\d\d) ET$", first)
+                          r"(\d{4}/\d\d/\d\d \d{1,2}:\d\d:\d\d) UTC "
+                          r"\[(\d{4}/\d\d/\d\d \d{1,2}:\d\d:\d\d) ET\]$", first)
         assert header, first
         assert hand.recorded_at is not None
-        assert eastern_time(hand.recorded_at) == header.group(3) + " ET"
+        moment = hand.recorded_at.astimezone(UTC)
+        assert header.group(3) == f"{moment:%Y/%m/%d} {moment.hour}:{moment:%M:%S}"
+        assert eastern_time(hand.recorded_at) == header.group(4) + " ET"
         line = re.fullmatch(r"Table '(\d+) (\d+)' (\d+)-max Seat #(\d+) is the button", table)
         assert line, table
         assert line.group(1) == header.group(2)
@@ -131,9 +150,12 @@ def test_pokerstars_numbers_time_and_table_line_are_pokerstars_own(event: Event)
 
 
 def test_eastern_time_follows_daylight_saving() -> None:
-    """PokerStars writes ET: UTC-5 in winter, UTC-4 in summer."""
+    """PokerStars writes ET: UTC-5 in winter, UTC-4 in summer; the hour without a leading
+    zero, and the header gives the local time (UTC here) with ET in brackets."""
     assert eastern_time(datetime(2026, 12, 1, 15, 0, tzinfo=UTC)) == "2026/12/01 10:00:00 ET"
     assert eastern_time(datetime(2026, 7, 1, 15, 0, tzinfo=UTC)) == "2026/07/01 11:00:00 ET"
+    assert pokerstars_time(datetime(2026, 12, 7, 5, 7, 57, tzinfo=UTC)) == \
+        "2026/12/07 5:07:57 UTC [2026/12/07 0:07:57 ET]"
 
 
 def test_two_events_never_share_a_hand_or_tournament_number(tmp_path: Path) -> None:
@@ -274,6 +296,158 @@ def test_npm_hhp_reads_table_line_stacks_and_collections(event: Event) -> None:
     assert side_pots >= 1
 
 
+_SEAT_TAGS = re.compile(r"(?: \((?:button|small blind|big blind)\))+$")
+
+
+def _expected_streets(hand: RecordedHand, names: tuple[str, ...]
+                      ) -> list[list[tuple[str, str, int | None]]]:
+    """Each street's lines as `poker` reads an action line (name, verb, amount): the log's
+    actions, the uncalled chips returned and, when no card is shown, what each winner
+    collected (written before the summary, in the street the hand ended on)."""
+    streets: list[list[tuple[str, str, int | None]]] = [[], [], [], []]
+    street = 0
+    for step in hand.steps_in_turn():
+        event, player = step.event, step.player
+        verb, chips = "", None
+        if isinstance(event, BoardDealt):
+            street += 1
+        elif isinstance(event, PlayerFolded) or (isinstance(event, HandKilled)
+                                                 and step.in_betting):
+            verb = "fold"
+        elif isinstance(event, PlayerChecked):
+            verb = "check"
+        elif isinstance(event, PlayerCalled):
+            verb, chips = "call", event.amount
+        elif isinstance(event, BetMade):
+            verb, chips = "bet", step.added
+        elif isinstance(event, RaiseMade):
+            verb, chips = "raise", event.to - step.facing  # `raises X to Y`: poker reads X
+        if verb and player is not None:
+            streets[street].append((names[player], verb, chips))
+        for who, returned in step.returned:
+            streets[street].append((names[who], "return", returned))
+    if not hand.shown() and not hand.mucked():
+        streets[street].extend((names[w], "win", share) for award in reversed(hand.awards)
+                               for w, share in zip(award.winners, award.shares, strict=True))
+    return streets
+
+
+def test_pokerstars_package_reads_each_players_own_file_with_the_logs_values(
+        event: Event) -> None:
+    """The PyPI `poker` package (`poker.room.pokerstars.PokerStarsHandHistory`) reads
+    PokerStars' files as a player keeps them: the header with the local time and the ET time
+    in brackets, and the player's own `Dealt to` line. Each player's file (`--hero`) of the
+    event is read hand by hand and everything it reads is the log's: hand and tournament
+    numbers, level, blinds, buy-in, time; the table, its size and button, every seat's player
+    and stack, the hero's cards; each street's actions with their amounts, the uncalled chips
+    returned and the chips collected (poker's grammar for an action line, which it applies to
+    the flop and keeps as lines for the other streets); the board, the total pot, whether
+    there was a showdown and who won (poker keeps PokerStars' `(button)`-like seat tags in a
+    winner's name: they are dropped before the comparison).
+
+    Two limits of the reader, not of the text, are asserted so that they stay counted:
+    it reads no hand without a `Dealt to HERO [..]` line (a hand whose hole cards nobody
+    recorded: the header is still read and checked; PokerStars' own files hold hands without
+    a `Dealt to` line too), and no bounty event (`$45.00+$5.00+$0.00 USD`, PokerStars'
+    own buy-in form for a knockout, does not match its header pattern, which then takes the
+    buy-in for the game's name)."""
+    pytest.importorskip("poker")
+    from poker.card import Card
+    from poker.constants import Action, Currency, Game, GameType, Limit
+    from poker.hand import Combo
+    from poker.room.pokerstars import PokerStarsHandHistory, _Street
+
+    from handlog.replay.export_hands import ExportOptions
+    from handlog.replay.export_pokerstars import (
+        grammar_names,
+        tournament_info,
+        write_pokerstars,
+    )
+    from handlog.replay.import_pokerstars import from_roman
+
+    by_number = event.by_number()
+    record = event.hands.tournaments[event.complete()[0].tournament]
+    money = record.state.structure.money
+    observed = blocks(event.export("pokerstars"))
+    if money.bounty:
+        # Refused at the header (its game is read as `Tournament #N, $45.00+$5.00+$0.00 USD
+        # Hold'em`), every hand.
+        for block in observed:
+            with pytest.raises(ValueError, match="TOURNAMENT #"):
+                PokerStarsHandHistory(block).parse_header()
+        assert len(observed) == len(by_number)
+        return
+    # The header of every hand, whoever's view.
+    for block in observed:
+        history = PokerStarsHandHistory(block)
+        history.parse_header()
+        hand = by_number[int(history.ident)]
+        assert hand.recorded_at is not None
+        assert history.date == hand.recorded_at.replace(microsecond=0).astimezone(UTC)
+        assert (history.game_type, history.game, history.limit) == (
+            GameType.TOUR, Game.HOLDEM, Limit.NL)
+        assert from_roman(history.tournament_level) == hand.started.level
+        assert (history.sb, history.bb) == (hand.small_blind, hand.big_blind)
+        pool = money.prize_pool_per_entry or money.buy_in
+        assert (history.buyin, history.rake) == (Decimal(pool) / 100,
+                                                 Decimal(money.buy_in - pool) / 100)
+        assert history.currency == Currency(money.currency)
+        if not any(hand.hole_cards()):  # no `Dealt to` line can be written: refused
+            with pytest.raises(AttributeError):
+                history.parse()
+    tournament = str(tournament_info(record.state, str(record.stored[0].event_id)).number)
+
+    def read_lines(lines: tuple[str, ...] | None) -> tuple[Any, ...] | None:
+        street = _Street.__new__(_Street)
+        street._parse_actions(list(lines or ()))
+        return street.actions  # type: ignore[no-any-return]
+
+    heroes = sorted({h.players[i] for h in event.complete()
+                     for i, cards in enumerate(h.hole_cards()) if cards})
+    read: collections.Counter[int] = collections.Counter()
+    for hero in heroes:
+        text, _count, _notes = write_pokerstars(event.hands, ExportOptions(hero=hero))
+        for block in blocks(text):
+            if "\nDealt to " not in block:
+                continue
+            history = PokerStarsHandHistory(block)
+            history.parse()
+            hand = by_number[int(history.ident)]
+            label = (hand.label(), hero)
+            names = grammar_names(hand.names, hand.players)
+            assert history.tournament_ident == tournament
+            assert history.table_name == f"{tournament} {hand.table.rsplit('-', 1)[-1]}"
+            assert history.max_players == hand.seat_count
+            assert history.button.seat == hand.started.button_seat
+            seats = {p.seat: (p.name, p.stack) for p in history.players if p.stack}
+            assert seats == {seat: (name, stack) for seat, name, stack in zip(
+                hand.seats, names, hand.stacks_start, strict=True)}, label
+            mine = hand.hero_position(hero)
+            assert mine is not None
+            assert history.hero.name == names[mine]
+            assert history.hero.combo == Combo("".join(hand.hole_cards()[mine])), label
+            streets = [read_lines(history.preflop_actions),
+                       history.flop.actions if history.flop else None,
+                       read_lines(history.turn_actions), read_lines(history.river_actions)]
+            got = [[(a.name, a.action, a.amount) for a in street or ()] for street in streets]
+            expected = [[(name, Action(verb), None if chips is None else Decimal(chips))
+                         for name, verb, chips in street]
+                        for street in _expected_streets(hand, names)]
+            assert got == expected, label
+            board = tuple(Card(c) for c in hand.board)
+            assert (history.board or ()) == board, label
+            assert history.turn == (board[3] if len(board) > 3 else None)
+            assert history.river == (board[4] if len(board) > 4 else None)
+            assert history.total_pot == hand.pot_total()
+            assert history.show_down == bool(hand.shown() or hand.mucked())
+            won = {names[i] for i, chips in enumerate(hand.won()) if chips}
+            assert {_SEAT_TAGS.sub("", w) for w in history.winners} == won, label
+            read[hand_number(hand)] += 1
+    unread = {n for n, h in by_number.items() if not any(h.hole_cards())}
+    assert set(read) == set(by_number) - unread
+    assert len(read) >= 0.4 * len(by_number)
+
+
 def test_carried_chips_are_a_line_and_the_total_pot_adds_up(event: Event) -> None:
     """Octobermuck's chips carried into a pot (nobody's) are written as their own line, so
     what went in plus the carried chips is the `Total pot`."""
@@ -293,15 +467,17 @@ def test_carried_chips_are_a_line_and_the_total_pot_adds_up(event: Event) -> Non
 
 
 def test_bounties_are_written_as_pokerstars_writes_them(event: Event) -> None:
-    """A bounty event: `$X+$B+$R` buy-in (the bounty counted once), each seat's bounty, and
-    `NAME wins the $B bounty for eliminating NAME` for every elimination in a hand; no bounty
-    words in an event without bounties."""
+    """A bounty event: `$X+$B+$R` buy-in (the bounty counted once) and `NAME wins the $B
+    bounty for eliminating NAME` for every elimination in a hand; the seat lines without a
+    bounty, as PokerStars writes a knockout that is not progressive (`(N in chips, $B bounty)`
+    is its progressive-knockout form); no bounty words in an event without bounties."""
     text = event.export("pokerstars")
     if event.profile != "octobermuck":
         assert "bounty" not in text
         return
     assert "$45.00+$5.00+$0.00 USD Hold'em No Limit" in text
-    assert ", $5.00 bounty)" in text
+    assert " bounty)" not in text
+    assert re.search(r"^Seat \d+: \S+ \(\d+ in chips\)$", text, re.M)
     wins = re.findall(r"^(.+) wins the \$([\d.]+) bounty for eliminating (.+)$", text, re.M)
     finished = re.findall(r"^(.+) finished the tournament in", text, re.M)
     assert wins and {loser for _w, _b, loser in wins} == set(finished)

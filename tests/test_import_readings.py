@@ -135,6 +135,23 @@ def test_the_level_is_read_from_the_pokerstars_header() -> None:
     assert phh_mapping(parse_hand(ODD_CHIP_SPLIT))["level"] == 5
 
 
+def test_the_time_is_read_from_either_pokerstars_header_form() -> None:
+    """PokerStars writes ET alone (`- 2026/12/02 05:43:43 ET`, the real files of 2008-2016)
+    or, for a client outside ET, the local time with ET in brackets (`- 2026/12/02 10:43:43
+    UTC [2026/12/02 5:43:43 ET]`, handlog's export): the ET time is read from both."""
+    from datetime import time
+
+    from handlog.replay.import_pokerstars import parse_hand, phh_mapping
+
+    bracketed = ODD_CHIP_SPLIT.replace("2026/12/02 05:43:43 ET",
+                                       "2026/12/02 10:43:43 UTC [2026/12/02 5:43:43 ET]")
+    assert bracketed != ODD_CHIP_SPLIT
+    read = [phh_mapping(parse_hand(text)) for text in (ODD_CHIP_SPLIT, bracketed)]
+    for fields in read:
+        assert (fields["year"], fields["month"], fields["day"], fields["time"],
+                fields["time_zone"]) == (2026, 12, 2, time(5, 43, 43), "America/New_York")
+
+
 def _stars_tournament_hand(buy_in: str, lines: str) -> str:
     return (f"PokerStars Hand #1: Tournament #77, {buy_in} Hold'em No Limit - Level II "
             "(10/20) - 2026/12/06 18:31:28 ET\n"
