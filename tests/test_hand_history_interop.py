@@ -332,6 +332,77 @@ def _expected_streets(hand: RecordedHand, names: tuple[str, ...]
     return streets
 
 
+def check_poker_header(history: Any, hand: RecordedHand, money: Any) -> None:
+    """The header `poker` read (`history.parse_header()` done) is the log's: hand number,
+    time, game, level, blinds, buy-in and fee (the prize pool's share and the rest), currency."""
+    from poker.constants import Currency, Game, GameType, Limit
+
+    from handlog.replay.import_pokerstars import from_roman
+
+    assert int(history.ident) == hand_number(hand)
+    assert hand.recorded_at is not None
+    assert history.date == hand.recorded_at.replace(microsecond=0).astimezone(UTC)
+    assert (history.game_type, history.game, history.limit) == (
+        GameType.TOUR, Game.HOLDEM, Limit.NL)
+    assert from_roman(history.tournament_level) == hand.started.level
+    assert (history.sb, history.bb) == (hand.small_blind, hand.big_blind)
+    pool = money.prize_pool_per_entry or money.buy_in
+    assert (history.buyin, history.rake) == (Decimal(pool) / 100,
+                                             Decimal(money.buy_in - pool) / 100)
+    assert history.currency == Currency(money.currency)
+
+
+def _read_poker_lines(lines: tuple[str, ...] | None) -> tuple[Any, ...] | None:
+    """What `poker` reads of a street it keeps as lines (its action-line grammar)."""
+    from poker.room.pokerstars import _Street
+
+    street = _Street.__new__(_Street)
+    street._parse_actions(list(lines or ()))
+    return street.actions  # type: ignore[no-any-return]
+
+
+def check_poker_history(history: Any, hand: RecordedHand, hero: str, tournament: str) -> None:
+    """Everything the `poker` package read of one hand (`history.parse()` done) is the log's:
+    numbers, table, seats and stacks, the hero's cards, each street's actions, the board, the
+    total pot, the showdown and the winners."""
+    from poker.card import Card
+    from poker.constants import Action
+    from poker.hand import Combo
+
+    from handlog.replay.export_pokerstars import grammar_names
+
+    names = grammar_names(hand.names, hand.players)
+
+    label = (hand.label(), hero)
+    assert history.tournament_ident == tournament
+    assert history.table_name == f"{tournament} {hand.table.rsplit('-', 1)[-1]}"
+    assert history.max_players == hand.seat_count
+    assert history.button.seat == hand.started.button_seat
+    seats = {p.seat: (p.name, p.stack) for p in history.players if p.stack}
+    assert seats == {seat: (name, stack) for seat, name, stack in zip(
+        hand.seats, names, hand.stacks_start, strict=True)}, label
+    mine = hand.hero_position(hero)
+    assert mine is not None
+    assert history.hero.name == names[mine]
+    assert history.hero.combo == Combo("".join(hand.hole_cards()[mine])), label
+    streets = [_read_poker_lines(history.preflop_actions),
+               history.flop.actions if history.flop else None,
+               _read_poker_lines(history.turn_actions), _read_poker_lines(history.river_actions)]
+    got = [[(a.name, a.action, a.amount) for a in street or ()] for street in streets]
+    expected = [[(name, Action(verb), None if chips is None else Decimal(chips))
+                 for name, verb, chips in street]
+                for street in _expected_streets(hand, names)]
+    assert got == expected, label
+    board = tuple(Card(c) for c in hand.board)
+    assert (history.board or ()) == board, label
+    assert history.turn == (board[3] if len(board) > 3 else None)
+    assert history.river == (board[4] if len(board) > 4 else None)
+    assert history.total_pot == hand.pot_total()
+    assert history.show_down == bool(hand.shown() or hand.mucked())
+    won = {names[i] for i, chips in enumerate(hand.won()) if chips}
+    assert {_SEAT_TAGS.sub("", w) for w in history.winners} == won, label
+
+
 def test_pokerstars_package_reads_each_players_own_file_with_the_logs_values(
         event: Event) -> None:
     """The PyPI `poker` package (`poker.room.pokerstars.PokerStarsHandHistory`) reads
@@ -352,18 +423,13 @@ def test_pokerstars_package_reads_each_players_own_file_with_the_logs_values(
     own buy-in form for a knockout, does not match its header pattern, which then takes the
     buy-in for the game's name)."""
     pytest.importorskip("poker")
-    from poker.card import Card
-    from poker.constants import Action, Currency, Game, GameType, Limit
-    from poker.hand import Combo
-    from poker.room.pokerstars import PokerStarsHandHistory, _Street
+    from poker.room.pokerstars import PokerStarsHandHistory
 
     from handlog.replay.export_hands import ExportOptions
     from handlog.replay.export_pokerstars import (
-        grammar_names,
         tournament_info,
         write_pokerstars,
     )
-    from handlog.replay.import_pokerstars import from_roman
 
     by_number = event.by_number()
     record = event.hands.tournaments[event.complete()[0].tournament]
@@ -382,25 +448,11 @@ def test_pokerstars_package_reads_each_players_own_file_with_the_logs_values(
         history = PokerStarsHandHistory(block)
         history.parse_header()
         hand = by_number[int(history.ident)]
-        assert hand.recorded_at is not None
-        assert history.date == hand.recorded_at.replace(microsecond=0).astimezone(UTC)
-        assert (history.game_type, history.game, history.limit) == (
-            GameType.TOUR, Game.HOLDEM, Limit.NL)
-        assert from_roman(history.tournament_level) == hand.started.level
-        assert (history.sb, history.bb) == (hand.small_blind, hand.big_blind)
-        pool = money.prize_pool_per_entry or money.buy_in
-        assert (history.buyin, history.rake) == (Decimal(pool) / 100,
-                                                 Decimal(money.buy_in - pool) / 100)
-        assert history.currency == Currency(money.currency)
+        check_poker_header(history, hand, money)
         if not any(hand.hole_cards()):  # no `Dealt to` line can be written: refused
             with pytest.raises(AttributeError):
                 history.parse()
     tournament = str(tournament_info(record.state, str(record.stored[0].event_id)).number)
-
-    def read_lines(lines: tuple[str, ...] | None) -> tuple[Any, ...] | None:
-        street = _Street.__new__(_Street)
-        street._parse_actions(list(lines or ()))
-        return street.actions  # type: ignore[no-any-return]
 
     heroes = sorted({h.players[i] for h in event.complete()
                      for i, cards in enumerate(h.hole_cards()) if cards})
@@ -413,35 +465,7 @@ def test_pokerstars_package_reads_each_players_own_file_with_the_logs_values(
             history = PokerStarsHandHistory(block)
             history.parse()
             hand = by_number[int(history.ident)]
-            label = (hand.label(), hero)
-            names = grammar_names(hand.names, hand.players)
-            assert history.tournament_ident == tournament
-            assert history.table_name == f"{tournament} {hand.table.rsplit('-', 1)[-1]}"
-            assert history.max_players == hand.seat_count
-            assert history.button.seat == hand.started.button_seat
-            seats = {p.seat: (p.name, p.stack) for p in history.players if p.stack}
-            assert seats == {seat: (name, stack) for seat, name, stack in zip(
-                hand.seats, names, hand.stacks_start, strict=True)}, label
-            mine = hand.hero_position(hero)
-            assert mine is not None
-            assert history.hero.name == names[mine]
-            assert history.hero.combo == Combo("".join(hand.hole_cards()[mine])), label
-            streets = [read_lines(history.preflop_actions),
-                       history.flop.actions if history.flop else None,
-                       read_lines(history.turn_actions), read_lines(history.river_actions)]
-            got = [[(a.name, a.action, a.amount) for a in street or ()] for street in streets]
-            expected = [[(name, Action(verb), None if chips is None else Decimal(chips))
-                         for name, verb, chips in street]
-                        for street in _expected_streets(hand, names)]
-            assert got == expected, label
-            board = tuple(Card(c) for c in hand.board)
-            assert (history.board or ()) == board, label
-            assert history.turn == (board[3] if len(board) > 3 else None)
-            assert history.river == (board[4] if len(board) > 4 else None)
-            assert history.total_pot == hand.pot_total()
-            assert history.show_down == bool(hand.shown() or hand.mucked())
-            won = {names[i] for i, chips in enumerate(hand.won()) if chips}
-            assert {_SEAT_TAGS.sub("", w) for w in history.winners} == won, label
+            check_poker_history(history, hand, hero, tournament)
             read[hand_number(hand)] += 1
     unread = {n for n, h in by_number.items() if not any(h.hole_cards())}
     assert set(read) == set(by_number) - unread
