@@ -240,21 +240,28 @@ def test_pokerdf_reads_the_hero_export_with_the_logs_pots_and_stacks(event: Even
     by_number = event.by_number()
     assert frame["HandID"].nunique() == len(held)
     for number, rows in frame.groupby("HandID"):
-        hand = by_number[int(number)]
-        # pokerdf reads seats with `Seat \d{1}:`: seat 10 of a 10-max table is lost to it.
-        stacks = {n: s for n, s, seat in zip(hand.names, hand.stacks_start, hand.seats,
-                                             strict=True) if seat < 10}
-        won = dict(zip(hand.names, hand.won(), strict=True))
-        assert {r.Player: int(r.Stack) for r in rows.itertuples()} == stacks
-        first = rows.iloc[0]
-        assert int(first["TotalPotLog"]) == hand.pot_total()
-        assert [int(x) for x in first["PotBreakdown"]] == [a.amount for a in hand.awards]
-        for row in rows.itertuples():
-            if won[row.Player] and "won" in str(row.Result):
-                assert int(row.Balance) == won[row.Player], (hand.label(), row.Player)
-        assert {r.Player for r in rows.itertuples() if str(r.Result).startswith("won")} <= \
-            {name for name, chips in won.items() if chips}
-        assert set(rows["Owner"]) == {hand.names[hand.players.index(hero)]}
+        check_pokerdf_rows(rows, by_number[int(number)], hero)
+
+
+def check_pokerdf_rows(frame: Any, hand: RecordedHand, hero: str) -> int:
+    """pokerdf's rows are the log's: hand id, each player's stack, the total pot and its
+    parts, the winners' collections, the hero. Returns the seats it cannot read (seat 10:
+    its pattern is `Seat \\d{1}:`)."""
+    assert set(frame["HandID"].astype(int)) == {int(frame["HandID"].iloc[0])}
+    stacks = {n: s for n, s, seat in zip(hand.names, hand.stacks_start, hand.seats,
+                                         strict=True) if seat < 10}
+    won = dict(zip(hand.names, hand.won(), strict=True))
+    assert {r.Player: int(r.Stack) for r in frame.itertuples()} == stacks, hand.label()
+    first = frame.iloc[0]
+    assert int(first["TotalPotLog"]) == hand.pot_total()
+    assert [int(x) for x in first["PotBreakdown"]] == [a.amount for a in hand.awards]
+    for row in frame.itertuples():
+        if won[row.Player] and "won" in str(row.Result):
+            assert int(row.Balance) == won[row.Player], (hand.label(), row.Player)
+    assert {r.Player for r in frame.itertuples() if str(r.Result).startswith("won")} <= \
+        {name for name, chips in won.items() if chips}
+    assert set(frame["Owner"]) == {hand.names[hand.players.index(hero)]}
+    return len(hand.seats) - len(stacks)
 
 
 def test_npm_hhp_reads_table_line_stacks_and_collections(event: Event) -> None:

@@ -30,6 +30,7 @@ from test_hand_history_interop import (
     blocks,
     check_poker_header,
     check_poker_history,
+    check_pokerdf_rows,
 )
 
 from handlog.engine.events import ChipsPosted, PlayerFolded
@@ -305,27 +306,6 @@ def _pokerdf(block: str) -> Any | None:
     return frame
 
 
-def _pokerdf_values(frame: Any, hand: RecordedHand, hero: str) -> int:
-    """pokerdf's rows are the log's: hand id, each player's stack, the total pot and its
-    parts, the winners' collections, the hero. Returns the seats it cannot read (seat 10:
-    its pattern is `Seat \\d{1}:`)."""
-    assert set(frame["HandID"].astype(int)) == {int(frame["HandID"].iloc[0])}
-    stacks = {n: s for n, s, seat in zip(hand.names, hand.stacks_start, hand.seats,
-                                         strict=True) if seat < 10}
-    won = dict(zip(hand.names, hand.won(), strict=True))
-    assert {r.Player: int(r.Stack) for r in frame.itertuples()} == stacks, hand.label()
-    first = frame.iloc[0]
-    assert int(first["TotalPotLog"]) == hand.pot_total()
-    assert [int(x) for x in first["PotBreakdown"]] == [a.amount for a in hand.awards]
-    for row in frame.itertuples():
-        if won[row.Player] and "won" in str(row.Result):
-            assert int(row.Balance) == won[row.Player], (hand.label(), row.Player)
-    assert {r.Player for r in frame.itertuples() if str(r.Result).startswith("won")} <= \
-        {name for name, chips in won.items() if chips}
-    assert set(frame["Owner"]) == {hand.names[hand.players.index(hero)]}
-    return len(hand.seats) - len(stacks)
-
-
 def test_pokerdf_reads_each_hand_or_refuses_it_for_a_named_limit(demo: Event) -> None:
     """pokerdf reads every hand of its hero's file with the log's values, but for a player in
     seat 10 (its seat pattern is one digit: the player is left out, the rest is read). It
@@ -348,7 +328,7 @@ def test_pokerdf_reads_each_hand_or_refuses_it_for_a_named_limit(demo: Event) ->
             frame = _pokerdf(block)
             assert frame is not None, hand.label()
             tally["refused: no Dealt to line (read once given)"] += 1
-        if _pokerdf_values(frame, hand, hero):
+        if check_pokerdf_rows(frame, hand, hero):
             tally["seat 10 left out"] += 1
     _report("pokerdf", demo, tally)
     assert tally["read"] + tally["refused: no Dealt to line (read once given)"] == len(by_number)
