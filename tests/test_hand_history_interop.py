@@ -240,21 +240,28 @@ def test_pokerdf_reads_the_hero_export_with_the_logs_pots_and_stacks(event: Even
     by_number = event.by_number()
     assert frame["HandID"].nunique() == len(held)
     for number, rows in frame.groupby("HandID"):
-        hand = by_number[int(number)]
-        # pokerdf reads seats with `Seat \d{1}:`: seat 10 of a 10-max table is lost to it.
-        stacks = {n: s for n, s, seat in zip(hand.names, hand.stacks_start, hand.seats,
-                                             strict=True) if seat < 10}
-        won = dict(zip(hand.names, hand.won(), strict=True))
-        assert {r.Player: int(r.Stack) for r in rows.itertuples()} == stacks
-        first = rows.iloc[0]
-        assert int(first["TotalPotLog"]) == hand.pot_total()
-        assert [int(x) for x in first["PotBreakdown"]] == [a.amount for a in hand.awards]
-        for row in rows.itertuples():
-            if won[row.Player] and "won" in str(row.Result):
-                assert int(row.Balance) == won[row.Player], (hand.label(), row.Player)
-        assert {r.Player for r in rows.itertuples() if str(r.Result).startswith("won")} <= \
-            {name for name, chips in won.items() if chips}
-        assert set(rows["Owner"]) == {hand.names[hand.players.index(hero)]}
+        check_pokerdf_rows(rows, by_number[int(number)], hero)
+
+
+def check_pokerdf_rows(frame: Any, hand: RecordedHand, hero: str) -> int:
+    """pokerdf's rows are the log's: hand id, each player's stack, the total pot and its
+    parts, the winners' collections, the hero. Returns the seats it cannot read (seat 10:
+    its pattern is `Seat \\d{1}:`)."""
+    assert set(frame["HandID"].astype(int)) == {int(frame["HandID"].iloc[0])}
+    stacks = {n: s for n, s, seat in zip(hand.names, hand.stacks_start, hand.seats,
+                                         strict=True) if seat < 10}
+    won = dict(zip(hand.names, hand.won(), strict=True))
+    assert {r.Player: int(r.Stack) for r in frame.itertuples()} == stacks, hand.label()
+    first = frame.iloc[0]
+    assert int(first["TotalPotLog"]) == hand.pot_total()
+    assert [int(x) for x in first["PotBreakdown"]] == [a.amount for a in hand.awards]
+    for row in frame.itertuples():
+        if won[row.Player] and "won" in str(row.Result):
+            assert int(row.Balance) == won[row.Player], (hand.label(), row.Player)
+    assert {r.Player for r in frame.itertuples() if str(r.Result).startswith("won")} <= \
+        {name for name, chips in won.items() if chips}
+    assert set(frame["Owner"]) == {hand.names[hand.players.index(hero)]}
+    return len(hand.seats) - len(stacks)
 
 
 def test_npm_hhp_reads_table_line_stacks_and_collections(event: Event) -> None:
@@ -332,6 +339,87 @@ def _expected_streets(hand: RecordedHand, names: tuple[str, ...]
     return streets
 
 
+def check_poker_header(history: Any, hand: RecordedHand, money: Any) -> None:
+    """The header `poker` read (`history.parse_header()` done) is the log's: hand number,
+    time, game, level, blinds, buy-in and fee (the prize pool's share and the rest), currency."""
+    from poker.constants import Currency, Game, GameType, Limit
+
+    from handlog.replay.import_pokerstars import from_roman
+
+    assert int(history.ident) == hand_number(hand)
+    assert hand.recorded_at is not None
+    assert history.date == hand.recorded_at.replace(microsecond=0).astimezone(UTC)
+    assert (history.game_type, history.game, history.limit) == (
+        GameType.TOUR, Game.HOLDEM, Limit.NL)
+    assert from_roman(history.tournament_level) == hand.started.level
+    assert (history.sb, history.bb) == (hand.small_blind, hand.big_blind)
+    pool = money.prize_pool_per_entry or money.buy_in
+    assert (history.buyin, history.rake) == (Decimal(pool) / 100,
+                                             Decimal(money.buy_in - pool) / 100)
+    assert history.currency == Currency(money.currency)
+
+
+def _read_poker_lines(lines: tuple[str, ...] | None) -> tuple[Any, ...] | None:
+    """What `poker` reads of a street it keeps as lines (its action-line grammar)."""
+    from poker.room.pokerstars import _Street
+
+    street = _Street.__new__(_Street)
+    street._parse_actions(list(lines or ()))
+    return street.actions  # type: ignore[no-any-return]
+
+
+def check_poker_history(history: Any, hand: RecordedHand, hero: str, tournament: str,
+                        cards: str = "") -> str | None:
+    """Everything the `poker` package read of one hand (`history.parse()` done) is the log's:
+    numbers, table, seats and stacks, the hero's cards (or `cards`, where a test gave them),
+    each street's actions, the board, the total pot, the showdown and the winners (None), or
+    but for the winner its fixed line offset misses (the cause)."""
+    from poker.card import Card
+    from poker.constants import Action
+    from poker.hand import Combo
+
+    from handlog.replay.export_pokerstars import grammar_names
+
+    names = grammar_names(hand.names, hand.players)
+
+    label = (hand.label(), hero)
+    assert history.tournament_ident == tournament
+    assert history.table_name == f"{tournament} {hand.table.rsplit('-', 1)[-1]}"
+    assert history.max_players == hand.seat_count
+    assert history.button.seat == hand.started.button_seat
+    seats = {p.seat: (p.name, p.stack) for p in history.players if p.stack}
+    assert seats == {seat: (name, stack) for seat, name, stack in zip(
+        hand.seats, names, hand.stacks_start, strict=True)}, label
+    mine = hand.hero_position(hero)
+    assert mine is not None
+    assert history.hero.name == names[mine]
+    assert history.hero.combo == Combo(cards or "".join(hand.hole_cards()[mine])), label
+    streets = [_read_poker_lines(history.preflop_actions),
+               history.flop.actions if history.flop else None,
+               _read_poker_lines(history.turn_actions), _read_poker_lines(history.river_actions)]
+    got = [[(a.name, a.action, a.amount) for a in street or ()] for street in streets]
+    expected = [[(name, Action(verb), None if chips is None else Decimal(chips))
+                 for name, verb, chips in street]
+                for street in _expected_streets(hand, names)]
+    assert got == expected, label
+    board = tuple(Card(c) for c in hand.board)
+    assert (history.board or ()) == board, label
+    assert history.turn == (board[3] if len(board) > 3 else None)
+    assert history.river == (board[4] if len(board) > 4 else None)
+    assert history.total_pot == hand.pot_total()
+    assert history.show_down == bool(hand.shown() or hand.mucked())
+    won = {names[i] for i, chips in enumerate(hand.won()) if chips}
+    read = {_SEAT_TAGS.sub("", w) for w in history.winners}
+    if read == won:
+        return None
+    # `poker` looks for winners from the 4th line after `*** SUMMARY ***` (after `Total pot`
+    # and `Board`): in a hand ended before the flop (no `Board` line, as PokerStars writes it)
+    # it skips the first seat's line, and that seat's win.
+    first = names[min(range(hand.size), key=lambda i: hand.seats[i])]
+    assert not hand.board and read == won - {first} and first in won, label
+    return "winner on the first summary line missed (no Board line)"
+
+
 def test_pokerstars_package_reads_each_players_own_file_with_the_logs_values(
         event: Event) -> None:
     """The PyPI `poker` package (`poker.room.pokerstars.PokerStarsHandHistory`) reads
@@ -352,18 +440,13 @@ def test_pokerstars_package_reads_each_players_own_file_with_the_logs_values(
     own buy-in form for a knockout, does not match its header pattern, which then takes the
     buy-in for the game's name)."""
     pytest.importorskip("poker")
-    from poker.card import Card
-    from poker.constants import Action, Currency, Game, GameType, Limit
-    from poker.hand import Combo
-    from poker.room.pokerstars import PokerStarsHandHistory, _Street
+    from poker.room.pokerstars import PokerStarsHandHistory
 
     from handlog.replay.export_hands import ExportOptions
     from handlog.replay.export_pokerstars import (
-        grammar_names,
         tournament_info,
         write_pokerstars,
     )
-    from handlog.replay.import_pokerstars import from_roman
 
     by_number = event.by_number()
     record = event.hands.tournaments[event.complete()[0].tournament]
@@ -382,25 +465,11 @@ def test_pokerstars_package_reads_each_players_own_file_with_the_logs_values(
         history = PokerStarsHandHistory(block)
         history.parse_header()
         hand = by_number[int(history.ident)]
-        assert hand.recorded_at is not None
-        assert history.date == hand.recorded_at.replace(microsecond=0).astimezone(UTC)
-        assert (history.game_type, history.game, history.limit) == (
-            GameType.TOUR, Game.HOLDEM, Limit.NL)
-        assert from_roman(history.tournament_level) == hand.started.level
-        assert (history.sb, history.bb) == (hand.small_blind, hand.big_blind)
-        pool = money.prize_pool_per_entry or money.buy_in
-        assert (history.buyin, history.rake) == (Decimal(pool) / 100,
-                                                 Decimal(money.buy_in - pool) / 100)
-        assert history.currency == Currency(money.currency)
+        check_poker_header(history, hand, money)
         if not any(hand.hole_cards()):  # no `Dealt to` line can be written: refused
             with pytest.raises(AttributeError):
                 history.parse()
     tournament = str(tournament_info(record.state, str(record.stored[0].event_id)).number)
-
-    def read_lines(lines: tuple[str, ...] | None) -> tuple[Any, ...] | None:
-        street = _Street.__new__(_Street)
-        street._parse_actions(list(lines or ()))
-        return street.actions  # type: ignore[no-any-return]
 
     heroes = sorted({h.players[i] for h in event.complete()
                      for i, cards in enumerate(h.hole_cards()) if cards})
@@ -413,35 +482,7 @@ def test_pokerstars_package_reads_each_players_own_file_with_the_logs_values(
             history = PokerStarsHandHistory(block)
             history.parse()
             hand = by_number[int(history.ident)]
-            label = (hand.label(), hero)
-            names = grammar_names(hand.names, hand.players)
-            assert history.tournament_ident == tournament
-            assert history.table_name == f"{tournament} {hand.table.rsplit('-', 1)[-1]}"
-            assert history.max_players == hand.seat_count
-            assert history.button.seat == hand.started.button_seat
-            seats = {p.seat: (p.name, p.stack) for p in history.players if p.stack}
-            assert seats == {seat: (name, stack) for seat, name, stack in zip(
-                hand.seats, names, hand.stacks_start, strict=True)}, label
-            mine = hand.hero_position(hero)
-            assert mine is not None
-            assert history.hero.name == names[mine]
-            assert history.hero.combo == Combo("".join(hand.hole_cards()[mine])), label
-            streets = [read_lines(history.preflop_actions),
-                       history.flop.actions if history.flop else None,
-                       read_lines(history.turn_actions), read_lines(history.river_actions)]
-            got = [[(a.name, a.action, a.amount) for a in street or ()] for street in streets]
-            expected = [[(name, Action(verb), None if chips is None else Decimal(chips))
-                         for name, verb, chips in street]
-                        for street in _expected_streets(hand, names)]
-            assert got == expected, label
-            board = tuple(Card(c) for c in hand.board)
-            assert (history.board or ()) == board, label
-            assert history.turn == (board[3] if len(board) > 3 else None)
-            assert history.river == (board[4] if len(board) > 4 else None)
-            assert history.total_pot == hand.pot_total()
-            assert history.show_down == bool(hand.shown() or hand.mucked())
-            won = {names[i] for i, chips in enumerate(hand.won()) if chips}
-            assert {_SEAT_TAGS.sub("", w) for w in history.winners} == won, label
+            check_poker_history(history, hand, hero, tournament)
             read[hand_number(hand)] += 1
     unread = {n for n, h in by_number.items() if not any(h.hole_cards())}
     assert set(read) == set(by_number) - unread
