@@ -79,7 +79,7 @@ def read_888(text: str, source: str) -> Iterator[PhhEntry]:
             continue
         except _NotReplayed as why:
             yield PhhProblem(source, number, "unsupported", None, f"{where}: {why}", start + 1)
-        except (Unreadable, ArithmeticError) as why:
+        except (ValueError, ArithmeticError) as why:  # Unreadable, a number not a number
             yield PhhProblem(source, number, "error", None, f"{where}: {why}", start + 1)
         rewritten[start:end] = [""] * (end - start)
     if not read:
@@ -171,7 +171,7 @@ def _hand(lines: list[str]) -> list[str]:
             continue
         rest = text[len(name) + 1:]
         if post := _POST.match(rest):
-            chips = amount(post.group("amount"))
+            chips = _amount(post.group("amount"))
             if post.group("kind") == "big blind" and any(
                     line.endswith(" posts big blind") for line in posted):
                 raise _NotReplayed(_NEWCOMER)
@@ -186,7 +186,7 @@ def _hand(lines: list[str]) -> list[str]:
         elif rest in ("folds", "checks"):
             out.append(f"{name}: {rest}")
         elif bet := _BET.match(rest):
-            chips = amount(bet.group("amount"))
+            chips = _amount(bet.group("amount"))
             top = max(street.values(), default=0)
             mine = street.get(name, 0) + chips
             street[name] = mine
@@ -203,7 +203,7 @@ def _hand(lines: list[str]) -> list[str]:
         elif rest.startswith("mucks"):
             out.append(f"{name}: mucks hand")
         elif won := _COLLECTED.match(rest):
-            collected += amount(won.group("amount"))
+            collected += _amount(won.group("amount"))
             out.append(f"{name} collected {won.group('amount')} from pot")
         elif rest == "did not show his hand":
             out.append("")
@@ -215,6 +215,13 @@ def _hand(lines: list[str]) -> list[str]:
                            "put in, and 888poker's text states no rake: a rake cannot be told "
                            "from a recording error")
     return out
+
+
+def _amount(text: str) -> Number:
+    try:
+        return amount(text)
+    except (ValueError, ArithmeticError):
+        raise Unreadable(f"{text!r} is not an amount") from None
 
 
 def _cards(text: str) -> list[str]:
