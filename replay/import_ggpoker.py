@@ -6,11 +6,11 @@ Limit - Level19(1,750/3,500) - 2026/01/22 03:14:09`, `Poker Hand #RC3892132122: 
 Limit ($0.02/$0.05) - ...` for cash), and the summary's total, which names each deduction from
 the pot (`Total pot $1.8 | Rake $0.08 | Jackpot $0.07 | Bingo $0 | Fortune $0 | Tax $0`): all
 of them are taken from the pot before the winner is paid, so together they are PokerStars'
-rake. A hand whose players are all in shows the hands before the board is dealt; PokerStars
-shows them after the river (`*** SHOWDOWN ***`), where the reader takes them. Each line is
-rewritten into PokerStars' words, one line for one line (so every hand keeps its line number),
-and replay/import_pokerstars.py reads the result. The hands are judged by the `ggpoker`
-profile (engine/site_profiles.py).
+rake. GGPoker's "Cash Drop to Pot : total $0.5" (money the site adds to a pot) is PokerStars'
+dead money carried into the pot, and a hand shown twice (GGPoker repeats the shows at the
+showdown) is shown once. Each line is rewritten into PokerStars' words, one line for one line
+(so every hand keeps its line number), and replay/import_pokerstars.py reads the result. The
+hands are judged by the `ggpoker` profile (engine/site_profiles.py).
 """
 
 from __future__ import annotations
@@ -30,7 +30,7 @@ _TOTAL = re.compile(r"^Total pot (?P<total>[$€£]?[\d.,]+)(?P<cuts>(?: \| \w+ 
                     r"\s*$")
 _CUT = re.compile(r" \| (?P<what>\w+) (?P<amount>[$€£]?[\d.,]+)")
 _SHOWS = re.compile(r"^[^:]+: shows \[")
-_BOARD = re.compile(r"^\*\*\* (?:FLOP|TURN|RIVER) \*\*\*")
+_CASH_DROP = re.compile(r"^Cash Drop to Pot : total [$€£]?(?P<amount>[\d.,]+)\s*$")
 
 
 def looks_like_ggpoker(text: str) -> bool:
@@ -63,9 +63,16 @@ def _hand(lines: list[str]) -> list[str]:
     rest = _LEVEL.sub(lambda m: f" - Level {_roman(int(m.group('level')))} (",
                       header.group("rest"), count=1)
     out = [f"PokerStars Hand #{header.group('number')}: {rest}"]
+    shown: set[str] = set()
     for raw in lines[1:]:
         line = raw.rstrip()
-        if total := _TOTAL.match(line):
+        if drop := _CASH_DROP.match(line):
+            line = f"Dead money {drop.group('amount')} carried into the pot"
+        elif _SHOWS.match(line):
+            if line.split(": shows [", 1)[0] in shown:
+                line = ""  # the same hand shown again
+            shown.add(line.split(": shows [", 1)[0])
+        elif total := _TOTAL.match(line):
             symbol = re.match(r"[$€£]?", total.group("total"))
             cuts = sum((amount(c.group("amount")) for c in _CUT.finditer(total.group("cuts"))),
                        start=amount("0"))
