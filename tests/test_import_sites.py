@@ -248,3 +248,25 @@ def test_ggpokers_jackpot_is_taken_from_the_pot_like_the_rake(tmp_path: Path) ->
     [changed] = [e for e in read_file(unpaid).entries
                  if isinstance(e, PhhHand) and e.hand == "3892131744"]
     assert verify_entry(changed).status == "mismatch"
+
+
+def test_ggpokers_cash_drop_is_dead_money_and_a_hand_shown_twice_is_shown_once(
+        tmp_path: Path) -> None:
+    """`Cash Drop to Pot : total $0.2` is money the site adds to the pot: the hand matches
+    with it and not without it. GGPoker repeats the shows at the showdown: the hand that
+    does matches (one show each), where a second show is `illegal` to the engine."""
+    path = FIXTURES / "ggpoker" / "layorx__RushAndCash9515431.txt"
+    text = path.read_text("utf-8")
+    assert text.count("Cash Drop to Pot : total $0.2") == 1
+    statuses = [verify_entry(e).status for e in read_file(path).entries
+                if isinstance(e, PhhHand)]
+    assert statuses == ["match"] * 14
+    dropless = tmp_path / "dropless.txt"
+    dropless.write_text(text.replace("Cash Drop to Pot : total $0.2", ""), "utf-8")
+    assert "mismatch" in [verify_entry(e).status for e in read_file(dropless).entries
+                          if isinstance(e, PhhHand)]
+    twice = FIXTURES / "ggpoker" / "layorx__RushAndCash10604643-hand-RC3793505324.txt"
+    assert twice.read_text("utf-8").count("Hero: shows [Ts 3s]") == 2
+    [hand] = read_file(twice).entries
+    assert isinstance(hand, PhhHand) and verify_entry(hand).status == "match"
+    assert [a.text for a in hand.actions if a.code == "sm"] == ["p1 sm AsTh", "p2 sm Ts3s"]
