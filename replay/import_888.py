@@ -209,6 +209,8 @@ def _hand(lines: list[str]) -> list[str]:
             out.append("")
         else:
             raise Unreadable(f"a line this reader does not know: {text[:80]!r}")
+    if "** Summary **" not in lines:
+        raise Unreadable("the hand has no summary ('** Summary **'): it is cut short")
     pot = sum(put_in.values(), Decimal(0)) - sum(returned.values(), Decimal(0))
     if collected < pot:
         raise _NotReplayed(f"the winners collected {written(pot - collected)} less than was "
