@@ -25,7 +25,7 @@ from handlog.replay.phh import PhhEntry, PhhHand, PhhProblem
 GGPOKER_PROFILE = "ggpoker"
 HAND_START = re.compile(r"^Poker Hand #[A-Z]{2}\d+: ", re.MULTILINE)
 _HEADER = re.compile(r"^Poker Hand #(?P<kind>[A-Z]{2})(?P<number>\d+): (?P<rest>.*)$")
-_LEVEL = re.compile(r" - Level(?P<level>\d+)\s*\(")
+_LEVEL = re.compile(r" - Level(?P<level>\d{1,3})\s*\(")
 _TOTAL = re.compile(r"^Total pot (?P<total>[$€£]?[\d.,]+)(?P<cuts>(?: \| \w+ [$€£]?[\d.,]+)*)"
                     r"\s*$")
 _CUT = re.compile(r" \| (?P<what>\w+) (?P<amount>[$€£]?[\d.,]+)")
@@ -48,7 +48,14 @@ def read_ggpoker(text: str, source: str) -> Iterator[PhhEntry]:
     rewritten = list(lines)
     for index, start in enumerate(starts):
         end = starts[index + 1] if index + 1 < len(starts) else len(lines)
-        rewritten[start:end] = _hand(lines[start:end])
+        try:
+            rewritten[start:end] = _hand(lines[start:end])
+        except (ValueError, ArithmeticError) as why:  # an amount that is no number
+            found = _HEADER.match(lines[start].rstrip())
+            number = found.group("number") if found else None
+            yield PhhProblem(source, number, "error", None,
+                             f"{source}:{start + 1} [{number}]: {why}", start + 1)
+            rewritten[start:end] = [""] * (end - start)
     for entry in read_pokerstars("\n".join(rewritten), source):
         if isinstance(entry, PhhHand) and entry.rules is None:
             entry = replace(entry, rules=GGPOKER_PROFILE)
@@ -69,13 +76,16 @@ def _hand(lines: list[str]) -> list[str]:
         if drop := _CASH_DROP.match(line):
             line = f"Dead money {drop.group('amount')} carried into the pot"
         elif _SHOWS.match(line):
-            if line.split(": shows [", 1)[0] in shown:
-                line = ""  # the same hand shown again
-            shown.add(line.split(": shows [", 1)[0])
+            who = line.split(": shows [", 1)[0]
+            line = "" if who in shown else line  # the same hand shown again: once
+            shown.add(who)
         elif total := _TOTAL.match(line):
             symbol = re.match(r"[$€£]?", total.group("total"))
-            cuts = sum((amount(c.group("amount")) for c in _CUT.finditer(total.group("cuts"))),
-                       start=amount("0"))
+            try:
+                cuts = sum((amount(c.group("amount"))
+                            for c in _CUT.finditer(total.group("cuts"))), start=amount("0"))
+            except (ValueError, ArithmeticError):
+                raise ValueError(f"{line!r}: an amount of the total is no number") from None
             line = (f"Total pot {total.group('total')} | Rake "
                     f"{symbol.group(0) if symbol else ''}{written(cuts)}")
         out.append(line)
