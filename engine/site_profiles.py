@@ -8,6 +8,7 @@ hand-history text (the only document of its rules we read):
 
 - a losing hand may be mucked at a showdown with a player all-in (the texts record `mucks
   hand` / `mucks` / `does not show` by a player in such a pot), where TDA 16 tables every hand;
+  GGPoker alone turns every hand up, as TDA 16 does;
 - the rest (full-raise reopening, minimum raises, side pots, the odd chip left of the button)
   is the TDA's, which the sites' texts agree with.
 
@@ -37,14 +38,22 @@ _MUCK_EXAMPLES = {
     "winamax": "Winamax: 'LEROISALO raises 20.35€ to 22.85€ and is all-in' ... 'Seat 4: "
                "LEROISALO (button) mucked' (HHSmithy sample Winamax/CashGame/HandActionTests/"
                "AllInHandWithShowdown.txt)",
+    "888": "888poker: 'MomWasRight mucks [ 4s, 4c ]' after '** Summary **' (HHSmithy sample "
+           "Pacific/CashGame/StreetTests/River.txt)",
 }
 SITE_TITLES = {
     "pokerstars": "PokerStars", "fulltilt": "Full Tilt Poker", "ipoker": "iPoker network",
     "ongame": "Ongame network", "partypoker": "PartyPoker", "absolute": "Absolute Poker",
-    "winamax": "Winamax",
+    "winamax": "Winamax", "ggpoker": "GGPoker", "888": "888poker",
 }
 SITE_CHANGES: dict[str, SiteChanges] = {
     name: {"all_in_hands_tabled": (False, f"{example}: the site lets a losing hand be mucked "
                                    "even with a player all-in")}
     for name, example in _MUCK_EXAMPLES.items()
 }
+# GGPoker turns every hand up once a player is all-in and called: its texts show them all
+# before the board is dealt, as TDA 16 asks.
+SITE_CHANGES["ggpoker"] = {"all_in_hands_tabled": (True, (
+    "GGPoker: 'Hero: raises 31,803 to 35,303 and is all-in' / '57f81f34: calls 31,803' / "
+    "'Hero: shows [Kh As]' / '57f81f34: shows [Ac Ah]' before '*** FLOP ***' (poker-copilot "
+    "sample GGtest.txt): every hand at an all-in showdown is shown"))}

@@ -1,8 +1,10 @@
 """`handlog import`: hand histories from other systems, replayed strictly through the engine.
 
 PokerStars text (replay/import_pokerstars.py), Open Hand History JSON (replay/import_ohh.py),
-PHH (replay/phh.py) and the sites pokerkit has a parser for (Full Tilt, iPoker, Ongame,
-PartyPoker, Absolute: replay/import_sites.py) are each read into the same record PHH gives,
+PHH (replay/phh.py), the sites pokerkit has a parser for (Full Tilt, iPoker, Ongame,
+PartyPoker, Absolute: replay/import_sites.py) and those rewritten into PokerStars' text
+(Winamax, GGPoker, 888poker: replay/import_winamax.py, import_ggpoker.py, import_888.py) are
+each read into the same record PHH gives,
 and every hand is verified exactly as `handlog phh verify` does (replay/phh_verify.py):
 match, mismatch (with the reason), illegal (the action and the rule), unverified or error.
 """
@@ -17,6 +19,8 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Literal
 
+from handlog.replay.import_888 import looks_like_888, read_888
+from handlog.replay.import_ggpoker import looks_like_ggpoker, read_ggpoker
 from handlog.replay.import_ohh import looks_like_ohh, read_ohh
 from handlog.replay.import_pokerstars import decode, looks_like_pokerstars, read_pokerstars
 from handlog.replay.import_sites import SITE_NAMES, detect_site, read_site
@@ -26,8 +30,9 @@ from handlog.replay.phh_verify import DEFAULT_RULES, HandResult, VerifyReport, v
 from handlog.schema.text_limits import MAX_BYTES
 
 Format = Literal["pokerstars", "ohh", "phh", "fulltilt", "ipoker", "ongame", "partypoker",
-                 "absolute", "winamax"]
-FORMATS: tuple[Format, ...] = ("pokerstars", "ohh", "phh", *SITE_NAMES, "winamax")
+                 "absolute", "winamax", "ggpoker", "888"]
+FORMATS: tuple[Format, ...] = ("pokerstars", "ohh", "phh", *SITE_NAMES, "winamax", "ggpoker",
+                               "888")
 # PokerStars' cash games in money are the site's own (handlog writes play chips): they are
 # judged by the site's profile (engine/site_profiles.py) unless the hand names one.
 POKERSTARS_PROFILE = "pokerstars"
@@ -69,6 +74,10 @@ def detect(path: Path, text: str) -> Format | None:
         return "ohh"
     if looks_like_winamax(text):
         return "winamax"
+    if looks_like_ggpoker(text):
+        return "ggpoker"
+    if looks_like_888(text):
+        return "888"
     if (site := detect_site(text)) is not None:
         return site
     if "variant = " in text and "actions = " in text:
@@ -120,6 +129,10 @@ def _entries(fmt: Format, text: str, source: str) -> Iterator[PhhEntry]:
             yield entry
     elif fmt == "winamax":
         yield from read_winamax(text, source)
+    elif fmt == "ggpoker":
+        yield from read_ggpoker(text, source)
+    elif fmt == "888":
+        yield from read_888(text, source)
     elif fmt in SITE_NAMES:
         yield from read_site(fmt, text, source)
     elif fmt == "ohh":

@@ -11,8 +11,9 @@ Which site a file is from is told by its hand header; the site also names the ho
 profile its hands are judged by (engine/site_profiles.py). A few newer headers differ from the
 ones pokerkit's parsers were written for (hands of 2009); `adapt` rewrites only those words.
 
-GGPoker, Winamax and 888 have no parser in pokerkit: they are not read here (Winamax's text is
-PokerStars' in other words: replay/import_winamax.py).
+Read here: Full Tilt, iPoker, Ongame, PartyPoker and Absolute. Winamax, GGPoker and 888 have no
+parser in pokerkit (0.7.7): their texts are rewritten line for line into PokerStars' words and
+read by the PokerStars reader (replay/import_winamax.py, import_ggpoker.py, import_888.py).
 """
 
 from __future__ import annotations

@@ -182,6 +182,28 @@ def test_a_hostile_pokerstars_file_is_named_by_import_and_imports_nothing(
                              Path(folder))
 
 
+# The readers handlog writes for other sites (GGPoker and 888 rewritten into PokerStars' text):
+# one public sample of each, two hands of the GGPoker tournament.
+SITES = TESTS / "fixtures" / "hand-histories"
+SITE_SAMPLES = {
+    "888": (SITES / "888" / "hhsmithy__Tables-Table1.txt").read_text(encoding="utf-8-sig"),
+    "ggpoker": "\n".join((SITES / "ggpoker" / "poker-copilot__GGtest-hands-1-12.txt").read_text(
+        encoding="utf-8").split("\n")[:104]),
+}
+
+
+@FUZZ
+@given(data=st.data())
+@pytest.mark.parametrize("fmt", sorted(SITE_SAMPLES))
+def test_a_hostile_site_file_is_named_by_import_and_imports_nothing(
+        fmt: str, data: st.DataObject) -> None:
+    raw = data.draw(hostile_bytes(SITE_SAMPLES[fmt], "text"))
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "hands.txt"
+        path.write_bytes(raw)
+        _imported_or_nothing(path, fmt, f"sqlite:///{Path(folder) / 'room.db'}", Path(folder))
+
+
 @FUZZ
 @given(hostile_bytes(LOG, "json"))
 def test_a_hostile_log_export_is_named_by_log_verify(raw: bytes) -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import shutil
 from dataclasses import replace
 from pathlib import Path
 
@@ -20,7 +21,8 @@ from handlog.schema.store import open_store
 FIXTURES = Path(__file__).parent / "fixtures" / "hand-histories"
 
 
-@pytest.mark.parametrize("site", ["fulltilt", "ongame", "ipoker", "partypoker", "winamax"])
+@pytest.mark.parametrize("site", ["fulltilt", "ongame", "ipoker", "partypoker", "winamax",
+                                  "ggpoker", "888"])
 def test_public_samples_of_another_site_import_and_match(site: str) -> None:
     """Every hand of the site's public samples is detected, read and matched to the text."""
     result = CliRunner().invoke(cli, ["import", "--json", str(FIXTURES / site)])
@@ -67,8 +69,10 @@ def test_a_site_file_of_another_game_is_not_judged_as_no_limit_holdem(tmp_path: 
 
 
 def test_an_online_site_lets_a_losing_hand_be_mucked_with_a_player_all_in() -> None:
-    """TDA 16 tables every hand once a player is all-in; the sites' profiles do not."""
-    assert all(not profile.all_in_hands_tabled for profile in SITE_PROFILES.values())
+    """TDA 16 tables every hand once a player is all-in; the sites' profiles do not, but for
+    GGPoker's, whose software turns every hand up."""
+    assert {name for name, profile in SITE_PROFILES.items()
+            if profile.all_in_hands_tabled} == {"ggpoker"}
 
 
 def test_stacks_after_betting_return_the_unmatched_part_of_a_bet() -> None:
@@ -173,3 +177,96 @@ def test_ipoker_cards_written_suit_first_are_read_and_an_unstated_rake_is_named(
     [hand] = json.loads(result.stdout)["results"]
     assert hand["status"] == "unverified"
     assert "collected 0.02 less than was put in" in hand["reason"]
+
+
+def test_a_damaged_ggpoker_and_888_file_in_a_batch_are_listed_and_the_rest_imported(
+        tmp_path: Path) -> None:
+    """One GGPoker hand without its table line and one 888 hand without its table line are
+    each an error naming file, line and reason; every other hand of the batch is matched."""
+    gg = (FIXTURES / "ggpoker" / "poker-copilot__GGtest-hands-1-12.txt").read_text("utf-8")
+    gg_lines = gg.split("\n")
+    second = [i for i, line in enumerate(gg_lines) if line.startswith("Poker Hand #")][1]
+    assert gg_lines[second + 1].startswith("Table '")
+    del gg_lines[second + 1]
+    (tmp_path / "gg-damaged.txt").write_text("\n".join(gg_lines), "utf-8")
+    eight = (FIXTURES / "888" / "hhsmithy__Tables-Table1.txt").read_text("utf-8-sig")
+    good_888 = (FIXTURES / "888" / "hhsmithy__StreetTests-Preflop.txt").read_text("utf-8-sig")
+    damaged_888 = "\n".join(line for line in eight.split("\n")
+                            if not line.startswith("Table "))
+    assert damaged_888 != eight
+    (tmp_path / "888-damaged.txt").write_text(good_888 + "\n\n" + damaged_888, "utf-8")
+    shutil.copytree(FIXTURES / "888", tmp_path / "888")
+    result = CliRunner().invoke(cli, ["import", "--json", str(tmp_path)])
+    report = json.loads(result.stdout)
+    assert result.exit_code == 1
+    errors = [r for r in report["results"] if r["status"] == "error"]
+    assert [(Path(r["file"]).name, r["line"]) for r in errors] == [
+        ("888-damaged.txt", good_888.count("\n") + 3), ("gg-damaged.txt", second + 1)]
+    assert "table line" in errors[0]["reason"]
+    assert "table line" in errors[1]["reason"]
+    # 6 888 samples, the good 888 hand and 11 of the 12 GGPoker hands
+    assert report["matched"] == report["hands"] - 2 == 6 + 1 + 11
+
+
+def test_an_888_hand_whose_winner_collected_less_than_the_pot_names_the_unstated_rake() -> None:
+    """888's text gives no rake: a winner paid short of the pot is not matched, nor called a
+    recording error, but listed as not replayed with the reason."""
+    result = CliRunner().invoke(cli, ["import", "--json", str(
+        FIXTURES / "unbalanced" / "888__hhsmithy__PlayerTests-WithShowdown.txt")])
+    [hand] = json.loads(result.stdout)["results"]
+    assert (hand["status"], hand["format"]) == ("unverified", "888")
+    assert "collected 0.6 less than was put in, and 888poker's text states no rake" \
+        in hand["reason"]
+
+
+def test_an_888_newcomers_blind_is_listed_not_replayed(tmp_path: Path) -> None:
+    """A second big blind posted by a newcomer is no blind the engine plays: unverified."""
+    text = (FIXTURES / "888" / "hhsmithy__Tables-Table1.txt").read_text("utf-8-sig")
+    newcomer = tmp_path / "newcomer.txt"
+    newcomer.write_text(text.replace("Raiseman13 posts big blind [$0.10]\n",
+                                     "Raiseman13 posts big blind [$0.10]\n"
+                                     "joeferkenny posts big blind [$0.10]\n"), "utf-8")
+    assert newcomer.read_text("utf-8") != text
+    result = CliRunner().invoke(cli, ["import", "--json", str(newcomer)])
+    [hand] = json.loads(result.stdout)["results"]
+    assert hand["status"] == "unverified"
+    assert "newcomer's post" in hand["reason"]
+
+
+def test_ggpokers_jackpot_is_taken_from_the_pot_like_the_rake(tmp_path: Path) -> None:
+    """GGPoker's summary names each cut of the pot (`Rake $0.08 | Jackpot $0.07`): both come
+    out before the winner is paid, and the hand matches; without the jackpot it does not."""
+    path = FIXTURES / "ggpoker" / "layorx__RushAndCash15467382.txt"
+    text = path.read_text("utf-8")
+    cut = "| Rake $0.08 | Jackpot $0.07 |"
+    assert text.count(cut) == 1
+    [hand] = [e for e in read_file(path).entries
+              if isinstance(e, PhhHand) and e.hand == "3892131744"]
+    assert verify_entry(hand).status == "match"
+    unpaid = tmp_path / "unpaid.txt"
+    unpaid.write_text(text.replace(cut, "| Rake $0.08 | Jackpot $0 |"), "utf-8")
+    [changed] = [e for e in read_file(unpaid).entries
+                 if isinstance(e, PhhHand) and e.hand == "3892131744"]
+    assert verify_entry(changed).status == "mismatch"
+
+
+def test_ggpokers_cash_drop_is_dead_money_and_a_hand_shown_twice_is_shown_once(
+        tmp_path: Path) -> None:
+    """`Cash Drop to Pot : total $0.2` is money the site adds to the pot: the hand matches
+    with it and not without it. GGPoker repeats the shows at the showdown: the hand that
+    does matches (one show each), where a second show is `illegal` to the engine."""
+    path = FIXTURES / "ggpoker" / "layorx__RushAndCash9515431.txt"
+    text = path.read_text("utf-8")
+    assert text.count("Cash Drop to Pot : total $0.2") == 1
+    statuses = [verify_entry(e).status for e in read_file(path).entries
+                if isinstance(e, PhhHand)]
+    assert statuses == ["match"] * 14
+    dropless = tmp_path / "dropless.txt"
+    dropless.write_text(text.replace("Cash Drop to Pot : total $0.2", ""), "utf-8")
+    assert "mismatch" in [verify_entry(e).status for e in read_file(dropless).entries
+                          if isinstance(e, PhhHand)]
+    twice = FIXTURES / "ggpoker" / "layorx__RushAndCash10604643-hand-RC3793505324.txt"
+    assert twice.read_text("utf-8").count("Hero: shows [Ts 3s]") == 2
+    [hand] = read_file(twice).entries
+    assert isinstance(hand, PhhHand) and verify_entry(hand).status == "match"
+    assert [a.text for a in hand.actions if a.code == "sm"] == ["p1 sm AsTh", "p2 sm Ts3s"]
