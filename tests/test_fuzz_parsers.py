@@ -183,12 +183,12 @@ def test_a_hostile_pokerstars_file_is_named_by_import_and_imports_nothing(
 
 
 # The readers handlog writes for other sites (GGPoker and 888 rewritten into PokerStars' text):
-# one public sample of each, two hands of the GGPoker tournament.
+# one public sample of each, the first hands of a GGPoker cash file.
 SITES = TESTS / "fixtures" / "hand-histories"
 SITE_SAMPLES = {
     "888": (SITES / "888" / "hhsmithy__Tables-Table1.txt").read_text(encoding="utf-8-sig"),
-    "ggpoker": "\n".join((SITES / "ggpoker" / "poker-copilot__GGtest-hands-1-12.txt").read_text(
-        encoding="utf-8").split("\n")[:104]),
+    "ggpoker": "\n".join((SITES / "ggpoker" / "layorx__RushAndCash9515431.txt").read_text(
+        encoding="utf-8-sig").split("\n")[:104]),
 }
 
 

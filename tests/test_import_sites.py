@@ -183,7 +183,7 @@ def test_a_damaged_ggpoker_and_888_file_in_a_batch_are_listed_and_the_rest_impor
         tmp_path: Path) -> None:
     """One GGPoker hand without its table line and one 888 hand without its table line are
     each an error naming file, line and reason; every other hand of the batch is matched."""
-    gg = (FIXTURES / "ggpoker" / "poker-copilot__GGtest-hands-1-12.txt").read_text("utf-8")
+    gg = (FIXTURES / "ggpoker" / "layorx__RushAndCash9515431.txt").read_text("utf-8-sig")
     gg_lines = gg.split("\n")
     second = [i for i, line in enumerate(gg_lines) if line.startswith("Poker Hand #")][1]
     assert gg_lines[second + 1].startswith("Table '")
@@ -204,8 +204,8 @@ def test_a_damaged_ggpoker_and_888_file_in_a_batch_are_listed_and_the_rest_impor
         ("888-damaged.txt", good_888.count("\n") + 3), ("gg-damaged.txt", second + 1)]
     assert "table line" in errors[0]["reason"]
     assert "table line" in errors[1]["reason"]
-    # 6 888 samples, the good 888 hand and 11 of the 12 GGPoker hands
-    assert report["matched"] == report["hands"] - 2 == 6 + 1 + 11
+    # 6 888 samples, the good 888 hand and 13 of the 14 GGPoker hands
+    assert report["matched"] == report["hands"] - 2 == 6 + 1 + 13
 
 
 def test_an_888_hand_whose_winner_collected_less_than_the_pot_names_the_unstated_rake() -> None:
