@@ -15,9 +15,9 @@ and the database server's own CPU; the callers' making of the requests (orjson f
 bodies, a uuid per tap) is in both. Their decoding of the answers is not in either (measured
 by the calling thread's CPU time around it and taken off, printed beside): it is the tablet's
 work, and a table view of some kilobytes cost it about 50 us a tap against the bare server's
-few bytes, 3-4% of handlog's figure (until 2026-12-07, session 11, it was counted). The apps are set up as `handlog serve` sets itself up
-(`server_runtime`, the allowed hosts, the worker threads, uvloop when installed) and
-handlog's live hub runs.
+few bytes, 3-4% of handlog's figure (until 2026-12-07, session 11, it was counted). The
+apps are set up as `handlog serve` sets itself up (`server_runtime`, the allowed hosts, the
+worker threads, uvloop when installed) and handlog's live hub runs.
 
 Prints each round's CPU per tap, the medians and their ratio (issue 28: handlog <= 1.3x).
 `--profile FILE`: one more handlog round under cProfile (the event loop's thread only) to
