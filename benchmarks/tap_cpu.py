@@ -69,6 +69,23 @@ record_tap, cProfile's own cost included): 4.3 ms before and 3.5-3.8 ms after; t
 append is about 40% of what is left, the table's view a quarter, then the sign-in check, the
 engine's decision and the snapshot written every SNAPSHOT_EVERY events. Target <= 1.3x: not
 met; the store's append alone costs about what the bare server's whole tap does.
+
+2026-12-07, session 11 (defaults; mypyc-built engine), with the callers' decoding of the
+answers taken off (above: 257 k instructions a tap for handlog's answer of 6.8 kB on
+average, 2.5 k for the bare server's 14 bytes), a PostgreSQL append's stored events set at
+once without parsing a flat payload back, the walks back through a table's events on a C
+iterator, the snapshot's upsert made once, and the listener reading notices on libpq's
+calls, 10 ms of them at once (its thread's CPU, same-run pairs: 57 and 40 us a tap on main,
+30 and 17 us after). Main at 247006d (with this harness) and this code alternated, 14 runs
+each (load 3.0-5.9, other helpers' tests and benchmarks running): main 1.114 ms against
+bare 0.567 ms, ratios 1.74-2.36, median 1.98x (2.04x with the decoding counted); this code
+1.045 ms against 0.550 ms, ratios 1.56-2.36, median 1.86x (1.92x). By instructions
+(cachegrind, 1,680 taps less 80): main 2.73 M a tap, this code 2.68-2.69 M, bare 0.94 M
+(2.90x and 2.85x; without the decoding 2.64x and 2.58x). Per thread (schedstat, one run of
+3,000 taps): the worker threads 0.8-1.2 ms a tap, the event loop's 0.25-0.38 ms, the
+listener's 17-30 us; the bare server's workers 0.27-0.37 ms and its loop 0.24-0.34 ms. A
+wake-up of a thread costs 10-20 us of CPU on this machine (two threads' Event ping-pong),
+which is most of what the listener's notices cost. Target <= 1.3x: not met.
 """
 
 from __future__ import annotations
