@@ -106,8 +106,9 @@ class EffectiveView(Sequence[tuple[int, Any]]):
         yield from self._history.events()
 
     def __reversed__(self) -> Iterator[tuple[int, Any]]:
-        items = self._items
-        held = (items[i] for i in range(self._length - 1, -1, -1))
+        # (a C iterator, not a generator: a walk back that stops early, as most do, closes
+        # no generator frame)
+        held = map(self._items.__getitem__, range(self._length - 1, -1, -1))
         if self._history is None:
             return held
         # A walk back that stops in the held events (the current hand) reads no history.

@@ -29,6 +29,13 @@ class SnapshotStore:
 
     def __init__(self, engine: Engine) -> None:
         self._engine = engine
+        dialect = postgresql if engine.dialect.name == "postgresql" else sqlite
+        insert = dialect.insert(snapshots_table)
+        # (made once: building it took a quarter of a snapshot's write)
+        self._upsert = insert.on_conflict_do_update(
+            index_elements=["stream_id"],
+            set_={"code": insert.excluded.code, "version": insert.excluded.version,
+                  "body": insert.excluded.body})
 
     def save(self, stream: str, code: str, version: int, body: str) -> None:
         """Keep `body` as `stream`'s snapshot at `version`, in place of the one before."""
@@ -40,14 +47,8 @@ class SnapshotStore:
             return
         values = [{"stream_id": stream, "code": code, "version": version, "body": body}
                   for stream, code, version, body in snapshots]
-        dialect = postgresql if self._engine.dialect.name == "postgresql" else sqlite
-        insert = dialect.insert(snapshots_table)
-        statement = insert.on_conflict_do_update(
-            index_elements=["stream_id"],
-            set_={"code": insert.excluded.code, "version": insert.excluded.version,
-                  "body": insert.excluded.body})
         with self._engine.connect().execution_options(**WRITE_OPTIONS) as connection:
-            connection.execute(statement, values)
+            connection.execute(self._upsert, values)
             connection.commit()
 
     def load(self, streams: Sequence[str], code: str) -> dict[str, tuple[int, str]]:

@@ -1186,26 +1186,20 @@ class LogReader:
 
 def _as_stored(stream_id: str, positions: Sequence[int], rows: list[dict[str, Any]],
                prepared: list[_Prepared]) -> list[StoredEvent]:
-    return [
-        StoredEvent(
-            position=position,
-            stream_id=stream_id,
-            version=row["version"],
-            event_id=row["event_id"],
-            type=row["type"],
-            schema_version=row["schema_version"],
-            # Parsed back from the stored text: what read() returns (lists, not tuples),
-            # and not the caller's dict, which it may still change.
-            payload=json.loads(item.payload_json),
-            payload_json=row["payload"],
-            recorded_at=row["recorded_at"],
-            actor=row["actor"],
-            device=row["device"],
-            prev_hash=row["prev_hash"],
-            hash=row["hash"],
-        )
-        for position, row, item in zip(positions, rows, prepared, strict=True)
-    ]
+    stored = []
+    for position, row, item in zip(positions, rows, prepared, strict=True):
+        # StoredEvent(...)'s own fields set at once (as _sqlite_on_heads does); the payload
+        # is what read() returns, not the caller's dict, which it may still change.
+        made = _new(StoredEvent)
+        _set(made, "__dict__", {
+            "position": position, "stream_id": stream_id, "version": row["version"],
+            "event_id": row["event_id"], "type": row["type"],
+            "schema_version": row["schema_version"], "payload": _payload_copy(item),
+            "payload_json": row["payload"], "recorded_at": row["recorded_at"],
+            "actor": row["actor"], "device": row["device"], "prev_hash": row["prev_hash"],
+            "hash": row["hash"]})
+        stored.append(made)
+    return stored
 
 
 def _chained_rows(stream_id: str, expected_version: int, prepared: list[_Prepared],
