@@ -20,9 +20,6 @@ from psycopg import sql
 from sqlalchemy.engine import make_url
 
 RECONNECT_SECONDS = 1.0
-GATHER_SECONDS = 0.01
-"""After reading notices, how long the listener lets the next ones gather before it reads
-again: another server's append (or ended sign-in) is heard at most this much later."""
 
 
 def libpq_url(url: str) -> str:
@@ -78,11 +75,13 @@ class AppendListener:
                 self._stop.wait(RECONNECT_SECONDS)
 
     def _hear(self, pgconn: psycopg.pq.abc.PGconn, encoding: str) -> None:
-        """Read the notices as they come, on libpq's own calls, those of a few milliseconds
-        at once. Every append sends one, this process's own included: through psycopg's
-        `notifies()`, one wake-up of this thread a notice, they cost it 45-60 us of CPU
-        each on a 2-core machine, about 4% of a tap's (benchmarks/tap_cpu.py); this way
-        about 17 us."""
+        """Read the notices as they come, on libpq's own calls, every one waiting at a
+        wake-up at once. Every append sends one, this process's own included: through
+        psycopg's `notifies()` they cost this thread 45-60 us of CPU each on a 2-core machine,
+        about 4% of a tap's (benchmarks/tap_cpu.py). Letting them gather 10 ms between reads
+        cut that to about 17 us, but a second server then heard the first's appends later and
+        recorded less: benchmarks/room_load.py's two processes at 200 tablets, alternated six
+        rounds each, 853 actions/s with the wait against 981 without it."""
         poller = select.poll()
         poller.register(pgconn.socket, select.POLLIN)
         while not self._stop.is_set():
@@ -91,7 +90,6 @@ class AppendListener:
             pgconn.consume_input()  # (a connection gone raises psycopg.OperationalError)
             while (notice := pgconn.notifies()) is not None:
                 self._deliver(notice.extra.decode(encoding))
-            self._stop.wait(GATHER_SECONDS)  # (the next commits' notices gather meanwhile)
 
     def _deliver(self, payload: str) -> None:
         version, _, rest = payload.partition(" ")
