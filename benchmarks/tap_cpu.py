@@ -85,7 +85,9 @@ bare 0.567 ms, ratios 1.74-2.36, median 1.98x (2.04x with the decoding counted);
 3,000 taps): the worker threads 0.8-1.2 ms a tap, the event loop's 0.25-0.38 ms, the
 listener's 17-30 us; the bare server's workers 0.27-0.37 ms and its loop 0.24-0.34 ms. A
 wake-up of a thread costs 10-20 us of CPU on this machine (two threads' Event ping-pong),
-which is most of what the listener's notices cost. Target <= 1.3x: not met.
+which is most of what the listener's notices cost. Target <= 1.3x: not met. (The 10 ms of
+notices read at once were taken out again after these figures: a second server heard the
+first's appends later and the pair recorded less, schema/notify.py `_hear`.)
 """
 
 from __future__ import annotations
