@@ -81,6 +81,7 @@ from handlog.engine.hand_state import (
     HandState,
     _build,
     _evolve,
+    _values,
     full_raise_after,
 )
 
@@ -96,9 +97,9 @@ def apply(state: HandState, event: HandEvent) -> HandState:
 
 
 def _apply_post(state: HandState, event: ChipsPosted) -> HandState:
-    v = list(state)
+    v = _values(state)
     _post(v, ((event.player, event.kind, event.amount),))
-    return _build(HandState, v)
+    return _build(v)
 
 
 def _post(v: list[Any], posts: tuple[tuple[int, str, int], ...]) -> None:
@@ -129,9 +130,9 @@ def _post(v: list[Any], posts: tuple[tuple[int, str, int], ...]) -> None:
 
 
 def _open_preflop_state(state: HandState) -> HandState:
-    v = list(state)
+    v = _values(state)
     _open_preflop(v)
-    return _build(HandState, v)
+    return _build(v)
 
 
 def _open_preflop(v: list[Any]) -> None:
@@ -272,7 +273,7 @@ def _count_action(v: list[Any], state: HandState, player: int, chips: bool) -> N
 
 def _apply_fold(state: HandState, event: PlayerFolded | HandKilled) -> HandState:
     i = event.player
-    v = list(state)
+    v = _values(state)
     folded_list = list(state.folded)
     folded_list[i] = True
     folded = v[_FOLDED] = tuple(folded_list)
@@ -289,19 +290,19 @@ def _apply_fold(state: HandState, event: PlayerFolded | HandKilled) -> HandState
             _advance(v, to_act)
     elif (phase == BOARD or phase == SHOWDOWN) and folded.count(False) <= 1:
         v[_PHASE] = SHOWDOWN
-    return _build(HandState, v)
+    return _build(v)
 
 
 def _apply_check(state: HandState, event: PlayerChecked) -> HandState:
     i = event.player
-    v = list(state)
+    v = _values(state)
     acted = list(state.acted_level)
     acted[i] = state.current_bet
     v[_ACTED_LEVEL] = tuple(acted)
     if state.street == 0:
         _count_action(v, state, i, False)
     _advance(v, i)
-    return _build(HandState, v)
+    return _build(v)
 
 
 def _put_in(v: list[Any], state: HandState, i: int, amount: int, level: int) -> None:
@@ -323,18 +324,18 @@ def _put_in(v: list[Any], state: HandState, i: int, amount: int, level: int) -> 
 
 def _apply_call(state: HandState, event: PlayerCalled) -> HandState:
     i = event.player
-    v = list(state)
+    v = _values(state)
     _put_in(v, state, i, event.amount, state.current_bet)
     if state.street == 0:
         _count_action(v, state, i, True)
     _advance(v, i)
-    return _build(HandState, v)
+    return _build(v)
 
 
 def _apply_bet(state: HandState, event: BetMade | RaiseMade) -> HandState:
     i = event.player
     to = event.to
-    v = list(state)
+    v = _values(state)
     _put_in(v, state, i, to - state.bets[i], to)
     full = full_raise_after(state, to)
     if full:
@@ -346,7 +347,7 @@ def _apply_bet(state: HandState, event: BetMade | RaiseMade) -> HandState:
     if state.street == 0:
         _count_action(v, state, i, True)
     _advance(v, i)
-    return _build(HandState, v)
+    return _build(v)
 
 
 def _cards_and_bits(texts: tuple[str, ...]) -> tuple[tuple[Card, ...], int]:
@@ -358,7 +359,7 @@ def _cards_and_bits(texts: tuple[str, ...]) -> tuple[tuple[Card, ...], int]:
 
 
 def _apply_hole(state: HandState, event: HoleCardsDealt) -> HandState:
-    v = list(state)
+    v = _values(state)
     hole = list(state.hole)
     texts = event.cards
     if len(texts) == 2:
@@ -371,12 +372,12 @@ def _apply_hole(state: HandState, event: HoleCardsDealt) -> HandState:
     else:
         hole[event.player] = ()
     v[_HOLE] = tuple(hole)
-    return _build(HandState, v)
+    return _build(v)
 
 
 def _apply_board(state: HandState, event: BoardDealt) -> HandState:
     cards, bits = _cards_and_bits(event.cards)
-    v = list(state)
+    v = _values(state)
     board = v[_BOARD] = state.board + cards
     v[_KNOWN] = state.known | bits
     if state.held_out:
@@ -390,26 +391,26 @@ def _apply_board(state: HandState, event: BoardDealt) -> HandState:
         v[_STREET] = state.street + 1
         v[_PHASE] = BETTING
         _advance(v, -1)
-    return _build(HandState, v)
+    return _build(v)
 
 
 def _apply_shown(state: HandState, event: CardsShown) -> HandState:
-    v = list(state)
+    v = _values(state)
     shown = list(state.shown)
     shown[event.player], bits = _cards_and_bits(event.cards)
     v[_SHOWN] = tuple(shown)
     v[_KNOWN] = state.known | bits
-    return _build(HandState, v)
+    return _build(v)
 
 
 def _apply_mucked(state: HandState, event: CardsMucked) -> HandState:
     folded = list(state.folded)
     folded[event.player] = True
-    v = list(state)
+    v = _values(state)
     v[_FOLDED] = tuple(folded)
     if folded.count(False) <= 1 and state.phase == BOARD:
         v[_PHASE] = SHOWDOWN
-    return _build(HandState, v)
+    return _build(v)
 
 
 def _apply_award(state: HandState, event: PotAwarded) -> HandState:
@@ -417,13 +418,13 @@ def _apply_award(state: HandState, event: PotAwarded) -> HandState:
     for w, share in zip(event.winners, event.shares, strict=True):
         stacks[w] += share
     awarded = state.awarded + event.amount
-    v = list(state)
+    v = _values(state)
     v[_STACKS] = tuple(stacks)
     v[_AWARDED] = awarded
     if awarded >= sum(state.committed) + state.dead:
         v[_PHASE] = COMPLETE
     v[_AWARDS] = state.awards + (event,)
-    return _build(HandState, v)
+    return _build(v)
 
 
 def _apply_misdeal(state: HandState, event: MisdealDeclared) -> HandState:

@@ -226,7 +226,7 @@ def new_hand(setup: HandSetup) -> HandState:
 
 
 def _new_hand(setup: HandSetup, profile: Profile) -> HandState:
-    return _build(HandState, _new_values(setup, profile))
+    return _build(_new_values(setup, profile))
 
 
 def _new_values(setup: HandSetup, profile: Profile) -> list[Any]:

@@ -310,15 +310,28 @@ def full_raise_after(state: HandState, to: int) -> int:
     return increase if state.full_bettor < 0 and state.street else to - state.full_level
 
 
-_build: Final = tuple.__new__  # _build(HandState, values): a state from its values in field order
+_new_tuple: Final = tuple.__new__
+_HAND_STATE: Final = HandState  # (compiled, a Final is a constant; a class is a dict lookup)
+
+
+def _build(values: list[Any]) -> HandState:
+    """A state from its values in field order."""
+    return _new_tuple(_HAND_STATE, values)
+
+
+def _values(state: HandState) -> list[Any]:
+    """The state's values in field order, to change some and _build the next state. (Compiled,
+    the comprehension reads the tuple natively; list() takes a tuple subclass item by item
+    through its iterator.)"""
+    return [value for value in state]
 
 
 def _evolve(state: HandState, **changes: Any) -> HandState:
     """A copy of `state` with some fields changed (the path of the rarer events)."""
-    values = list(state)
+    values = _values(state)
     for name, value in changes.items():
         values[_FIELD_INDEX[name]] = value
-    return _build(HandState, values)
+    return _build(values)
 
 
 # Events without a payload beyond the position are values: the common ones are built once, as

@@ -18,7 +18,7 @@ import time
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal
-from typing import Literal, NamedTuple
+from typing import Final, Literal, NamedTuple
 
 from handlog.engine.cards import RANKS, SUITS, Card, parse_card
 from handlog.engine.commands import (
@@ -192,13 +192,14 @@ def setup_for(hand: PhhHand, rules: str) -> HandSetup:
                      absent=hand.absent, dead_money=hand.dead_money)
 
 
-_SEATS = tuple(tuple(range(1, n + 1)) for n in range(33))  # the seats HandSetup gives by default
+_SEATS: Final = tuple(tuple(range(1, n + 1)) for n in range(33))  # HandSetup's default seats
 
 # Every two-character card, as the engine numbers it (built with the engine's own parser).
-_CARD: dict[str, Card] = {rank + suit: parse_card(rank + suit) for rank in RANKS for suit in SUITS}
+_CARD: Final[dict[str, Card]] = {
+    rank + suit: parse_card(rank + suit) for rank in RANKS for suit in SUITS}
 # Every card text met so far (hole cards, boards): the same ones recur, so each is one lookup.
-_CARD_TUPLES: dict[str, tuple[Card, ...]] = {}
-_CARD_TUPLES_LIMIT = 1 << 16
+_CARD_TUPLES: Final[dict[str, tuple[Card, ...]]] = {}
+_CARD_TUPLES_LIMIT: Final = 1 << 16
 
 
 def _card_tuple(text: str) -> tuple[Card, ...]:
@@ -259,8 +260,8 @@ def command_for(action: PhhAction, state: HandState | None) -> Command | str:
 
 # Commands that do not depend on the state, by action text: the same strings ("p3 f",
 # "d dh p1 AcKd") recur across thousands of hands, and building commands is per-action work.
-_COMMANDS: dict[str, Command] = {}
-_COMMAND_CACHE_LIMIT = 1 << 18
+_COMMANDS: Final[dict[str, Command]] = {}
+_COMMAND_CACHE_LIMIT: Final = 1 << 18
 
 
 HoleDeal = tuple[int, tuple[Card, ...] | None]
@@ -299,7 +300,7 @@ def hand_commands(hand: PhhHand) -> list[Command | HoleDeal | None]:
     return commands
 
 
-_AWARD = AwardPots()  # the engine's award, confirmed
+_AWARD: Final = AwardPots()  # the engine's award, confirmed
 
 
 def replay_hand(hand: PhhHand, rules: str = DEFAULT_RULES,
