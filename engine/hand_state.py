@@ -43,7 +43,7 @@ def _texts(cards: tuple[Card, ...]) -> tuple[str, ...]:
         return tuple(card_text(c) for c in cards)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, init=False)
 class HandSetup:
     """What a hand starts with; blinds and antes are what each position owes."""
 
@@ -78,13 +78,38 @@ class HandSetup:
     # play can make is a multiple of chip_unit.
     denominations: tuple[int, ...] = ()
 
-    def __post_init__(self) -> None:
+    def __init__(self, stacks: tuple[int, ...], blinds: tuple[int, ...], antes: tuple[int, ...],
+                 min_bet: int, chip_unit: int = 1, profile: str = "tda",
+                 players: tuple[str, ...] = (), seats: tuple[int, ...] = (),
+                 hand_number: int = 0, button_seat: int = 0, level: int = 0,
+                 small_blind_seat: int = 0, big_blind_seat: int = 0,
+                 absent: tuple[int, ...] = (), dead_money: int = 0, rules_digest: str = "",
+                 chips_checked: bool = True, denominations: tuple[int, ...] = ()) -> None:
+        # The dataclass's __init__ with its fields' defaults, written out: compiled (setup.py),
+        # each object.__setattr__ of a field is a native store, where the generated __init__
+        # is Python code (a replay makes a set-up per hand). tests/test_hand_setup.py pins the
+        # defaults to the fields'.
+        n = len(stacks)
+        object.__setattr__(self, "stacks", stacks)
+        object.__setattr__(self, "blinds", blinds)
+        object.__setattr__(self, "antes", antes)
+        object.__setattr__(self, "min_bet", min_bet)
+        object.__setattr__(self, "chip_unit", chip_unit)
+        object.__setattr__(self, "profile", profile)
         # Without names or seats, the ones hand_started records (p1.., 1..): a hand started
         # live then carries the same setup as the one replayed from its events.
-        if not self.players:
-            object.__setattr__(self, "players", tuple(f"p{i + 1}" for i in range(len(self.stacks))))
-        if not self.seats:
-            object.__setattr__(self, "seats", tuple(range(1, len(self.stacks) + 1)))
+        object.__setattr__(self, "players", players or tuple([f"p{i + 1}" for i in range(n)]))
+        object.__setattr__(self, "seats", seats or tuple(range(1, n + 1)))
+        object.__setattr__(self, "hand_number", hand_number)
+        object.__setattr__(self, "button_seat", button_seat)
+        object.__setattr__(self, "level", level)
+        object.__setattr__(self, "small_blind_seat", small_blind_seat)
+        object.__setattr__(self, "big_blind_seat", big_blind_seat)
+        object.__setattr__(self, "absent", absent)
+        object.__setattr__(self, "dead_money", dead_money)
+        object.__setattr__(self, "rules_digest", rules_digest)
+        object.__setattr__(self, "chips_checked", chips_checked)
+        object.__setattr__(self, "denominations", denominations)
 
 
 @dataclass(frozen=True, slots=True)
@@ -125,7 +150,7 @@ class LegalActions:
         return tuple(options)
 
 
-for _value_type in (HandSetup, Pot, LegalActions):
+for _value_type in (Pot, LegalActions):
     fast_init(_value_type)
 
 
