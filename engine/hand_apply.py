@@ -81,6 +81,9 @@ from handlog.engine.hand_state import (
     HandState,
     _build,
     _evolve,
+    _largest,
+    _top_two,
+    _total,
     _values,
     full_raise_after,
 )
@@ -139,8 +142,8 @@ def _open_preflop(v: list[Any]) -> None:
     setup: HandSetup = v[_SETUP]
     blinds = setup.blinds
     n = len(blinds)
-    big = max(blinds) if blinds else 0
-    posted = max(v[_BETS])
+    big = _largest(blinds) if blinds else 0
+    posted = _largest(v[_BETS])
     level = max(big, posted) if v[_PROFILE].full_big_blind_level else posted
     first = 0
     if big:
@@ -206,8 +209,7 @@ def _close_street(v: list[Any]) -> None:
     committed: tuple[int, ...] = v[_COMMITTED]
     folded: tuple[bool, ...] = v[_FOLDED]
     n = len(bets)
-    ordered = sorted(bets)
-    high, second = ordered[-1], ordered[-2]
+    high, second = _top_two(bets)
     if high > second:
         top = bets.index(high)
         # Only a hand ruled dead can have folded with the highest bet in front of it.
@@ -237,7 +239,7 @@ def _close_street(v: list[Any]) -> None:
         betting_closed and len(v[_BOARD]) == 5
     ):
         phase = SHOWDOWN
-        if not sum(committed) and not v[_DEAD]:
+        if not _total(committed) and not v[_DEAD]:
             # Everyone folded to an unopposed blind with no ante and no small blind: his
             # chips came back uncalled and there is no pot to push.
             phase = COMPLETE
@@ -271,13 +273,16 @@ def _count_action(v: list[Any], state: HandState, player: int, chips: bool) -> N
     v[_PLAYERS_ACTED] = state.players_acted | 1 << player
 
 
+_PLAYER_FOLDED: Final = PlayerFolded  # (compiled, a constant; the class, a dict lookup)
+
+
 def _apply_fold(state: HandState, event: PlayerFolded | HandKilled) -> HandState:
     i = event.player
     v = _values(state)
     folded_list = list(state.folded)
     folded_list[i] = True
     folded = v[_FOLDED] = tuple(folded_list)
-    if state.street == 0 and isinstance(event, PlayerFolded):
+    if state.street == 0 and type(event) is _PLAYER_FOLDED:
         _count_action(v, state, i, False)
     phase = state.phase
     if phase == BETTING:
@@ -421,7 +426,7 @@ def _apply_award(state: HandState, event: PotAwarded) -> HandState:
     v = _values(state)
     v[_STACKS] = tuple(stacks)
     v[_AWARDED] = awarded
-    if awarded >= sum(state.committed) + state.dead:
+    if awarded >= _total(state.committed) + state.dead:
         v[_PHASE] = COMPLETE
     v[_AWARDS] = state.awards + (event,)
     return _build(v)

@@ -112,10 +112,15 @@ class HandSetup:
         object.__setattr__(self, "denominations", denominations)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, init=False)
 class Pot:
     amount: int
     eligible: tuple[int, ...]
+
+    def __init__(self, amount: int, eligible: tuple[int, ...]) -> None:
+        # Written out, as HandSetup's: compiled, native (a replay makes a pot per hand).
+        object.__setattr__(self, "amount", amount)
+        object.__setattr__(self, "eligible", eligible)
 
 
 @dataclass(frozen=True, slots=True)
@@ -150,8 +155,7 @@ class LegalActions:
         return tuple(options)
 
 
-for _value_type in (Pot, LegalActions):
-    fast_init(_value_type)
+fast_init(LegalActions)
 
 
 class HandState(NamedTuple):
@@ -342,6 +346,50 @@ _HAND_STATE: Final = HandState  # (compiled, a Final is a constant; a class is a
 def _build(values: list[Any]) -> HandState:
     """A state from its values in field order."""
     return _new_tuple(_HAND_STATE, values)
+
+
+# max(), min() and sum() of a tuple of ints, and its two highest: compiled, native loops, where the
+# builtins are calls through Python (a hand's start and each street's end take several).
+
+
+def _largest(values: tuple[int, ...]) -> int:
+    """max(values) (values not empty)."""
+    largest = values[0]
+    for value in values:
+        if value > largest:
+            largest = value
+    return largest
+
+
+def _smallest(values: tuple[int, ...]) -> int:
+    """min(values) (values not empty)."""
+    smallest = values[0]
+    for value in values:
+        if value < smallest:
+            smallest = value
+    return smallest
+
+
+def _total(values: tuple[int, ...]) -> int:
+    """sum(values)."""
+    total = 0
+    for value in values:
+        total += value
+    return total
+
+
+def _top_two(values: tuple[int, ...]) -> tuple[int, int]:
+    """The last two of sorted(values), highest first (at least two values)."""
+    high, second = values[0], values[1]
+    if second > high:
+        high, second = second, high
+    for index in range(2, len(values)):
+        value = values[index]
+        if value > high:
+            high, second = value, high
+        elif value > second:
+            second = value
+    return high, second
 
 
 def _values(state: HandState) -> list[Any]:

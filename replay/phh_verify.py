@@ -194,9 +194,10 @@ def setup_for(hand: PhhHand, rules: str) -> HandSetup:
 
 _SEATS: Final = tuple(tuple(range(1, n + 1)) for n in range(33))  # HandSetup's default seats
 
-# Every two-character card, as the engine numbers it (built with the engine's own parser).
-_CARD: Final[dict[str, Card]] = {
-    rank + suit: parse_card(rank + suit) for rank in RANKS for suit in SUITS}
+# Every card by its rank and its suit character, as the engine numbers it (built with the
+# engine's own parser): one character is a string Python keeps, so no slice is made.
+_CARD: Final[dict[str, dict[str, Card]]] = {
+    rank: {suit: parse_card(rank + suit) for suit in SUITS} for rank in RANKS}
 # Every card text met so far (hole cards, boards): the same ones recur, so each is one lookup.
 _CARD_TUPLES: Final[dict[str, tuple[Card, ...]]] = {}
 _CARD_TUPLES_LIMIT: Final = 1 << 16
@@ -209,7 +210,8 @@ def _card_tuple(text: str) -> tuple[Card, ...]:
     if cards is None:
         if len(_CARD_TUPLES) >= _CARD_TUPLES_LIMIT:
             _CARD_TUPLES.clear()
-        cards = _CARD_TUPLES[text] = tuple(_CARD[text[i:i + 2]] for i in range(0, len(text), 2))
+        cards = _CARD_TUPLES[text] = tuple(
+            [_CARD[text[i]][text[i + 1]] for i in range(0, len(text), 2)])
     return cards
 
 
@@ -276,8 +278,9 @@ def hand_commands(hand: PhhHand) -> list[Command | HoleDeal | None]:
     if len(cache) > _COMMAND_CACHE_LIMIT:
         cache.clear()
     commands: list[Command | HoleDeal | None] = []
+    dead_hands = hand.dead_hands
     for index, action in enumerate(hand.actions):
-        if index in hand.dead_hands:
+        if dead_hands and index in dead_hands:
             # A director's ruling written down in the record (`_dead_hands`), not a muck.
             assert action.player is not None
             commands.append(KillHand(action.player, "ruled dead by the director (_dead_hands)",

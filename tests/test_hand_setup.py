@@ -1,12 +1,12 @@
-"""HandSetup writes its `__init__` out (compiled, it is then native: engine/hand_state.py). These
-tests pin it to the dataclass's fields: the same parameters, in the same order, with the same
-defaults, so the two cannot drift apart."""
+"""HandSetup and Pot write their `__init__` out (compiled, it is then native:
+engine/hand_state.py). These tests pin it to the dataclass's fields: the same parameters, in the
+same order, with the same defaults, so the two cannot drift apart."""
 
 from __future__ import annotations
 
 import dataclasses
 
-from handlog.engine.hand_state import HandSetup
+from handlog.engine.hand_state import HandSetup, Pot
 
 FIELDS = dataclasses.fields(HandSetup)
 # A value of each field's type unlike its default (set-ups of three players).
@@ -52,3 +52,12 @@ def test_a_set_up_stays_frozen() -> None:
     else:
         raise AssertionError("a HandSetup took an assignment")
     assert setup.level == 0
+
+
+def test_a_pot_takes_its_fields_in_order() -> None:
+    assert [f.name for f in dataclasses.fields(Pot)] == ["amount", "eligible"]
+    assert all(f.default is dataclasses.MISSING for f in dataclasses.fields(Pot))
+    pot = Pot(300, (0, 2))
+    assert (pot.amount, pot.eligible) == (300, (0, 2))
+    assert Pot(amount=300, eligible=(0, 2)) == pot
+    assert dataclasses.replace(pot, amount=400) == Pot(400, (0, 2))
