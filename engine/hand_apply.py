@@ -82,6 +82,7 @@ from handlog.engine.hand_state import (
     _build,
     _evolve,
     _largest,
+    _live,
     _top_two,
     _total,
     _values,
@@ -227,7 +228,7 @@ def _close_street(v: list[Any]) -> None:
             r[top] += excess
             stacks, committed = tuple(s), tuple(c)
             v[_STACKS], v[_COMMITTED], v[_RETURNED] = stacks, committed, tuple(r)
-    live = folded.count(False)
+    live = _live(folded)
     able = live - _all_in(folded, stacks) if 0 in stacks else live
     aggressor: int | None = v[_AGGRESSOR]
     street: int = v[_STREET]
@@ -289,11 +290,11 @@ def _apply_fold(state: HandState, event: PlayerFolded | HandKilled) -> HandState
         to_act = state.to_act
         if to_act == i:
             _advance(v, i)
-        elif folded.count(False) <= 1:
+        elif _live(folded) <= 1:
             _close_street(v)  # a hand killed out of turn can end the street (or the hand)
         elif to_act is not None and folded[to_act]:
             _advance(v, to_act)
-    elif (phase == BOARD or phase == SHOWDOWN) and folded.count(False) <= 1:
+    elif (phase == BOARD or phase == SHOWDOWN) and _live(folded) <= 1:
         v[_PHASE] = SHOWDOWN
     return _build(v)
 

@@ -7,7 +7,7 @@ from handlog.engine.evaluator import evaluate, hand_rank
 from handlog.engine.events import (
     PotAwarded,
 )
-from handlog.engine.hand_state import HandState, Pot, _total
+from handlog.engine.hand_state import HandState, Pot, _live, _total
 
 # --- pots and awards -----------------------------------------------------------------------
 
@@ -29,7 +29,7 @@ def pots(state: HandState) -> tuple[Pot, ...]:
     """
     committed = state.committed
     folded = state.folded
-    if folded.count(False) == 1:
+    if _live(folded) == 1:
         # Everyone else folded (the usual end): one pot, all of it, to the last live hand.
         total = _total(committed) + state.dead
         return (Pot(total, (folded.index(False),)),) if total else ()

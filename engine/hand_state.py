@@ -348,8 +348,9 @@ def _build(values: list[Any]) -> HandState:
     return _new_tuple(_HAND_STATE, values)
 
 
-# max(), min() and sum() of a tuple of ints, and its two highest: compiled, native loops, where the
-# builtins are calls through Python (a hand's start and each street's end take several).
+# max(), min() and sum() of a tuple of ints, its two highest, the hands still in: compiled,
+# native loops, where the builtins and tuple methods are calls through Python (a hand's start,
+# each fold and each street's end take several).
 
 
 def _largest(values: tuple[int, ...]) -> int:
@@ -376,6 +377,15 @@ def _total(values: tuple[int, ...]) -> int:
     for value in values:
         total += value
     return total
+
+
+def _live(folded: tuple[bool, ...]) -> int:
+    """folded.count(False): the hands still in."""
+    live = 0
+    for gone in folded:
+        if not gone:
+            live += 1
+    return live
 
 
 def _top_two(values: tuple[int, ...]) -> tuple[int, int]:
