@@ -83,6 +83,7 @@ from handlog.engine.hand_state import (
     _evolve,
     _largest,
     _live,
+    _replaced,
     _top_two,
     _total,
     _values,
@@ -280,9 +281,7 @@ _PLAYER_FOLDED: Final = PlayerFolded  # (compiled, a constant; the class, a dict
 def _apply_fold(state: HandState, event: PlayerFolded | HandKilled) -> HandState:
     i = event.player
     v = _values(state)
-    folded_list = list(state.folded)
-    folded_list[i] = True
-    folded = v[_FOLDED] = tuple(folded_list)
+    folded = v[_FOLDED] = _replaced(state.folded, i, True)
     if state.street == 0 and type(event) is _PLAYER_FOLDED:
         _count_action(v, state, i, False)
     phase = state.phase
@@ -302,9 +301,7 @@ def _apply_fold(state: HandState, event: PlayerFolded | HandKilled) -> HandState
 def _apply_check(state: HandState, event: PlayerChecked) -> HandState:
     i = event.player
     v = _values(state)
-    acted = list(state.acted_level)
-    acted[i] = state.current_bet
-    v[_ACTED_LEVEL] = tuple(acted)
+    v[_ACTED_LEVEL] = _replaced(state.acted_level, i, state.current_bet)
     if state.street == 0:
         _count_action(v, state, i, False)
     _advance(v, i)
@@ -314,18 +311,10 @@ def _apply_check(state: HandState, event: PlayerChecked) -> HandState:
 def _put_in(v: list[Any], state: HandState, i: int, amount: int, level: int) -> None:
     """Position i puts `amount` more in front of him and has acted at bet `level` (a call or
     a bet/raise; v: the new state's values)."""
-    stacks = list(state.stacks)
-    bets = list(state.bets)
-    committed = list(state.committed)
-    acted = list(state.acted_level)
-    stacks[i] -= amount
-    bets[i] += amount
-    committed[i] += amount
-    acted[i] = level
-    v[_STACKS] = tuple(stacks)
-    v[_BETS] = tuple(bets)
-    v[_COMMITTED] = tuple(committed)
-    v[_ACTED_LEVEL] = tuple(acted)
+    v[_STACKS] = _replaced(state.stacks, i, state.stacks[i] - amount)
+    v[_BETS] = _replaced(state.bets, i, state.bets[i] + amount)
+    v[_COMMITTED] = _replaced(state.committed, i, state.committed[i] + amount)
+    v[_ACTED_LEVEL] = _replaced(state.acted_level, i, level)
 
 
 def _apply_call(state: HandState, event: PlayerCalled) -> HandState:

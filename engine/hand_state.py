@@ -7,7 +7,7 @@ the big blind and 1 the button, who posts the small blind (the PHH convention).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Final, NamedTuple
+from typing import Any, Final, NamedTuple, TypeVar
 
 from handlog.engine.cards import FULL_DECK, Card, card_text
 from handlog.engine.events import (
@@ -15,6 +15,8 @@ from handlog.engine.events import (
 )
 from handlog.engine.profiles import Profile
 from handlog.engine.values import fast_init
+
+_T = TypeVar("_T")
 
 # Phases of a hand.
 POSTING: Final = "posting"
@@ -400,6 +402,14 @@ def _top_two(values: tuple[int, ...]) -> tuple[int, int]:
         elif value > second:
             second = value
     return high, second
+
+
+def _replaced(values: tuple[_T, ...], index: int, value: _T) -> tuple[_T, ...]:
+    """`values` with the one at `index` replaced. (Compiled, the comprehension copies natively;
+    list() of a tuple is a call through Python.)"""
+    changed = [item for item in values]
+    changed[index] = value
+    return tuple(changed)
 
 
 def _values(state: HandState) -> list[Any]:
