@@ -404,19 +404,24 @@ def _top_two(values: tuple[int, ...]) -> tuple[int, int]:
     return high, second
 
 
+# A list of a tuple's items: compiled, a comprehension copies them natively, where list() is a
+# call through Python (and takes a tuple subclass such as HandState item by item through its
+# iterator); in pure Python, list() is the C loop and the comprehension the slow one.
+_COMPILED: Final = not __file__.endswith(".py")
+
+
 def _replaced(values: tuple[_T, ...], index: int, value: _T) -> tuple[_T, ...]:
-    """`values` with the one at `index` replaced. (Compiled, the comprehension copies natively;
-    list() of a tuple is a call through Python.)"""
-    changed = [item for item in values]
+    """`values` with the one at `index` replaced."""
+    changed = [item for item in values] if _COMPILED else list(values)
     changed[index] = value
     return tuple(changed)
 
 
 def _values(state: HandState) -> list[Any]:
-    """The state's values in field order, to change some and _build the next state. (Compiled,
-    the comprehension reads the tuple natively; list() takes a tuple subclass item by item
-    through its iterator.)"""
-    return [value for value in state]
+    """The state's values in field order, to change some and _build the next state."""
+    if _COMPILED:
+        return [value for value in state]
+    return list(state)
 
 
 def _evolve(state: HandState, **changes: Any) -> HandState:
