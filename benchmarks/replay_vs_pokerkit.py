@@ -55,8 +55,8 @@ runs: main 21.2x (runs' medians 20.1-22.3x; 30,500 hands/s), this one 25.5x (24.
 hands/s); end to end 7.9x and 9.1x. Five more pairs on the final code (loadavg 1.6-7.3, runs
 paused at times by another session): main 20.7x (19.8-21.7x; 30,200 hands/s), this one 26.8x
 (25.6-27.7x; 40,200 hands/s); end to end 7.8x and 8.9x. By callgrind (600 hands, inside
-replay_hand) 148.0 M instructions on main, 109.8 M now: execute's classes and the replayer's tables read as Final
-constants, not module-dict lookups; a state's values copied by a native comprehension and built
+replay_hand) 148.0 M instructions on main, 109.8 M now: execute's classes and the replayer's
+tables read as Final constants, not module-dict lookups; a state's values copied by a native comprehension and built
 by one compiled function; HandSetup and Pot with a native __init__ (was Python); max, min, sum,
 sorted and count(False) on the hot path as native loops (were calls through Python); the award
 decided and applied without the tables. Target 30x still NOT met. What is left: a state built
