@@ -59,9 +59,10 @@ replay_hand) 148.0 M instructions on main, 109.8 M now: execute's classes and th
 tables read as Final constants, not module-dict lookups; a state's values copied by a native
 comprehension and built by one compiled function; HandSetup and Pot with a native __init__ (was
 Python); max, min, sum, sorted and count(False) on the hot path as native loops (were calls
-through Python); the award decided and applied without the tables. Target 30x still NOT met. What is left: a state built
-through tuple.__new__ (about 2,000 instructions, 15% of the replay), the records' Python
-__init__ (a PotAwarded costs about 7,400), a hand's set-up and its commands (a quarter).
+through Python); the award decided and applied without the tables. Target 30x still NOT met.
+What is left: a state built through tuple.__new__ (about 2,000 instructions, 15% of the
+replay), the records' Python __init__ (a PotAwarded costs about 7,400), a hand's set-up and its
+commands (a quarter).
 The earlier 22-27x were wall-clock ratios of medians, the order fixed and one side's garbage
 free to be collected in the other's time, on a quieter machine; they are not repeated here.
 """
