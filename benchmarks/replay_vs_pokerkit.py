@@ -50,6 +50,19 @@ called from the compiled code: the events' Python `__init__` (events.py is not c
 tuples and lists built from sequences, calls through Python wrappers (the award decision).
 30x needs the event classes compiled or built without a Python frame, and those conversions
 gone: not done.
+Then (issue 28, item 5; loadavg 3.4-5.5), main's checkout and this one alternated, six pairs of
+runs: main 21.2x (runs' medians 20.1-22.3x; 30,500 hands/s), this one 25.5x (24.4-26.0x; 35,600
+hands/s); end to end 7.9x and 9.1x. Five more pairs on the final code (loadavg 1.6-7.3, runs
+paused at times by another session): main 20.7x (19.8-21.7x; 30,200 hands/s), this one 26.8x
+(25.6-27.7x; 40,200 hands/s); end to end 7.8x and 8.9x. By callgrind (600 hands, inside
+replay_hand) 148.0 M instructions on main, 109.8 M now: execute's classes and the replayer's
+tables read as Final constants, not module-dict lookups; a state's values copied by a native
+comprehension and built by one compiled function; HandSetup and Pot with a native __init__ (was
+Python); max, min, sum, sorted and count(False) on the hot path as native loops (were calls
+through Python); the award decided and applied without the tables. Target 30x still NOT met.
+What is left: a state built through tuple.__new__ (about 2,000 instructions, 15% of the
+replay), the records' Python __init__ (a PotAwarded costs about 7,400), a hand's set-up and its
+commands (a quarter).
 The earlier 22-27x were wall-clock ratios of medians, the order fixed and one side's garbage
 free to be collected in the other's time, on a quieter machine; they are not repeated here.
 """

@@ -17,9 +17,11 @@ hand_pots.py (pots and awards) and hand_apply.py (apply).
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Final, cast
 
 from handlog.engine.cards import Card
 from handlog.engine.commands import (
+    AwardPots,
     BetRaise,
     CheckCall,
     Command,
@@ -30,10 +32,12 @@ from handlog.engine.errors import RuleViolation
 from handlog.engine.events import (
     HandEvent,
     HandStarted,
+    PlayerCalled,
     PlayerChecked,
 )
 from handlog.engine.hand_apply import (
     _APPLIERS,
+    _apply_award,
     _apply_bet,
     _apply_call,
     _apply_check,
@@ -44,6 +48,7 @@ from handlog.engine.hand_apply import (
     apply,
 )
 from handlog.engine.hand_decide import (
+    _decide_award,
     _decide_bet_raise,
     _decide_check_call,
     _decide_fold,
@@ -84,6 +89,7 @@ from handlog.engine.hand_state import (
     LegalActions,
     Pot,
     _build,
+    _values,
 )
 
 __all__ = [
@@ -129,34 +135,47 @@ def start_hand(setup: HandSetup) -> HandState:
     profile = _validate_setup(setup)
     v = _new_values(setup, profile)
     _post(v, v[_POSTS_DUE])  # what applying the chips_posted events one by one does
-    state = _build(HandState, v)
+    state = _build(v)
     if setup.absent:
         for kill in _deal_kills(setup, profile):
             state = _apply_fold(state, kill)
     return state
 
 
+# The classes execute dispatches on, as Final names: compiled, those are constants, where an
+# imported name is looked up in the module's dict at every use.
+_FOLD: Final = Fold
+_CHECK_CALL: Final = CheckCall
+_BET_RAISE: Final = BetRaise
+_DEAL_HOLE: Final = DealHole
+_AWARD_POTS: Final = AwardPots
+_CHECKED: Final = PlayerChecked
+
+
 def execute(state: HandState, command: Command) -> HandState:
     """Decide and apply: the state after a legal command."""
     # The commands of every hand call their decider and applier directly (compiled, a direct
     # call; see setup.py); the events are the ones those deciders can return.
+    # (cast, not assert isinstance: the `is` has checked the class, and compiled, an assert
+    # would look the class up again.)
     kind = type(command)
     if state.phase not in _OVER:
-        if kind is Fold:
-            assert isinstance(command, Fold)
-            return _apply_fold(state, _decide_fold(state, command)[0])
-        if kind is CheckCall:
-            assert isinstance(command, CheckCall)
-            answer = _decide_check_call(state, command)[0]
-            if isinstance(answer, PlayerChecked):
+        if kind is _FOLD:
+            return _apply_fold(state, _decide_fold(state, cast(Fold, command))[0])
+        if kind is _CHECK_CALL:
+            answer = _decide_check_call(state, cast(CheckCall, command))[0]
+            if type(answer) is _CHECKED:
                 return _apply_check(state, answer)
-            return _apply_call(state, answer)
-        if kind is BetRaise:
-            assert isinstance(command, BetRaise)
-            return _apply_bet(state, _decide_bet_raise(state, command)[0])
-        if kind is DealHole:
-            assert isinstance(command, DealHole)
-            return _apply_hole(state, _hole_dealt(state, command.player, command.cards)[0])
+            return _apply_call(state, cast(PlayerCalled, answer))
+        if kind is _BET_RAISE:
+            return _apply_bet(state, _decide_bet_raise(state, cast(BetRaise, command))[0])
+        if kind is _DEAL_HOLE:
+            deal = cast(DealHole, command)
+            return _apply_hole(state, _hole_dealt(state, deal.player, deal.cards)[0])
+        if kind is _AWARD_POTS:
+            for award in _decide_award(state, cast(AwardPots, command)):
+                state = _apply_award(state, award)
+            return state
     for event in decide(state, command):
         state = _APPLIERS[type(event)](state, event)
     return state
@@ -193,10 +212,10 @@ def deal_holes(state: HandState,
             return None
         hole[player] = (first, second)  # as _apply_hole sets it from the event
         known |= bits
-    v = list(state)
+    v = _values(state)
     v[_HOLE] = tuple(hole)
     v[_KNOWN] = known
-    return _build(HandState, v)
+    return _build(v)
 
 
 def replay_events(events: list[HandEvent] | tuple[HandEvent, ...]) -> HandState:

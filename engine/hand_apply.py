@@ -81,6 +81,12 @@ from handlog.engine.hand_state import (
     HandState,
     _build,
     _evolve,
+    _largest,
+    _live,
+    _replaced,
+    _top_two,
+    _total,
+    _values,
     full_raise_after,
 )
 
@@ -96,9 +102,9 @@ def apply(state: HandState, event: HandEvent) -> HandState:
 
 
 def _apply_post(state: HandState, event: ChipsPosted) -> HandState:
-    v = list(state)
+    v = _values(state)
     _post(v, ((event.player, event.kind, event.amount),))
-    return _build(HandState, v)
+    return _build(v)
 
 
 def _post(v: list[Any], posts: tuple[tuple[int, str, int], ...]) -> None:
@@ -129,17 +135,17 @@ def _post(v: list[Any], posts: tuple[tuple[int, str, int], ...]) -> None:
 
 
 def _open_preflop_state(state: HandState) -> HandState:
-    v = list(state)
+    v = _values(state)
     _open_preflop(v)
-    return _build(HandState, v)
+    return _build(v)
 
 
 def _open_preflop(v: list[Any]) -> None:
     setup: HandSetup = v[_SETUP]
     blinds = setup.blinds
     n = len(blinds)
-    big = max(blinds) if blinds else 0
-    posted = max(v[_BETS])
+    big = _largest(blinds) if blinds else 0
+    posted = _largest(v[_BETS])
     level = max(big, posted) if v[_PROFILE].full_big_blind_level else posted
     first = 0
     if big:
@@ -205,8 +211,7 @@ def _close_street(v: list[Any]) -> None:
     committed: tuple[int, ...] = v[_COMMITTED]
     folded: tuple[bool, ...] = v[_FOLDED]
     n = len(bets)
-    ordered = sorted(bets)
-    high, second = ordered[-1], ordered[-2]
+    high, second = _top_two(bets)
     if high > second:
         top = bets.index(high)
         # Only a hand ruled dead can have folded with the highest bet in front of it.
@@ -224,7 +229,7 @@ def _close_street(v: list[Any]) -> None:
             r[top] += excess
             stacks, committed = tuple(s), tuple(c)
             v[_STACKS], v[_COMMITTED], v[_RETURNED] = stacks, committed, tuple(r)
-    live = folded.count(False)
+    live = _live(folded)
     able = live - _all_in(folded, stacks) if 0 in stacks else live
     aggressor: int | None = v[_AGGRESSOR]
     street: int = v[_STREET]
@@ -236,7 +241,7 @@ def _close_street(v: list[Any]) -> None:
         betting_closed and len(v[_BOARD]) == 5
     ):
         phase = SHOWDOWN
-        if not sum(committed) and not v[_DEAD]:
+        if not _total(committed) and not v[_DEAD]:
             # Everyone folded to an unopposed blind with no ante and no small blind: his
             # chips came back uncalled and there is no pot to push.
             phase = COMPLETE
@@ -270,71 +275,62 @@ def _count_action(v: list[Any], state: HandState, player: int, chips: bool) -> N
     v[_PLAYERS_ACTED] = state.players_acted | 1 << player
 
 
+_PLAYER_FOLDED: Final = PlayerFolded  # (compiled, a constant; the class, a dict lookup)
+
+
 def _apply_fold(state: HandState, event: PlayerFolded | HandKilled) -> HandState:
     i = event.player
-    v = list(state)
-    folded_list = list(state.folded)
-    folded_list[i] = True
-    folded = v[_FOLDED] = tuple(folded_list)
-    if state.street == 0 and isinstance(event, PlayerFolded):
+    v = _values(state)
+    folded = v[_FOLDED] = _replaced(state.folded, i, True)
+    if state.street == 0 and type(event) is _PLAYER_FOLDED:
         _count_action(v, state, i, False)
     phase = state.phase
     if phase == BETTING:
         to_act = state.to_act
         if to_act == i:
             _advance(v, i)
-        elif folded.count(False) <= 1:
+        elif _live(folded) <= 1:
             _close_street(v)  # a hand killed out of turn can end the street (or the hand)
         elif to_act is not None and folded[to_act]:
             _advance(v, to_act)
-    elif (phase == BOARD or phase == SHOWDOWN) and folded.count(False) <= 1:
+    elif (phase == BOARD or phase == SHOWDOWN) and _live(folded) <= 1:
         v[_PHASE] = SHOWDOWN
-    return _build(HandState, v)
+    return _build(v)
 
 
 def _apply_check(state: HandState, event: PlayerChecked) -> HandState:
     i = event.player
-    v = list(state)
-    acted = list(state.acted_level)
-    acted[i] = state.current_bet
-    v[_ACTED_LEVEL] = tuple(acted)
+    v = _values(state)
+    v[_ACTED_LEVEL] = _replaced(state.acted_level, i, state.current_bet)
     if state.street == 0:
         _count_action(v, state, i, False)
     _advance(v, i)
-    return _build(HandState, v)
+    return _build(v)
 
 
 def _put_in(v: list[Any], state: HandState, i: int, amount: int, level: int) -> None:
     """Position i puts `amount` more in front of him and has acted at bet `level` (a call or
     a bet/raise; v: the new state's values)."""
-    stacks = list(state.stacks)
-    bets = list(state.bets)
-    committed = list(state.committed)
-    acted = list(state.acted_level)
-    stacks[i] -= amount
-    bets[i] += amount
-    committed[i] += amount
-    acted[i] = level
-    v[_STACKS] = tuple(stacks)
-    v[_BETS] = tuple(bets)
-    v[_COMMITTED] = tuple(committed)
-    v[_ACTED_LEVEL] = tuple(acted)
+    v[_STACKS] = _replaced(state.stacks, i, state.stacks[i] - amount)
+    v[_BETS] = _replaced(state.bets, i, state.bets[i] + amount)
+    v[_COMMITTED] = _replaced(state.committed, i, state.committed[i] + amount)
+    v[_ACTED_LEVEL] = _replaced(state.acted_level, i, level)
 
 
 def _apply_call(state: HandState, event: PlayerCalled) -> HandState:
     i = event.player
-    v = list(state)
+    v = _values(state)
     _put_in(v, state, i, event.amount, state.current_bet)
     if state.street == 0:
         _count_action(v, state, i, True)
     _advance(v, i)
-    return _build(HandState, v)
+    return _build(v)
 
 
 def _apply_bet(state: HandState, event: BetMade | RaiseMade) -> HandState:
     i = event.player
     to = event.to
-    v = list(state)
+    v = _values(state)
     _put_in(v, state, i, to - state.bets[i], to)
     full = full_raise_after(state, to)
     if full:
@@ -346,7 +342,7 @@ def _apply_bet(state: HandState, event: BetMade | RaiseMade) -> HandState:
     if state.street == 0:
         _count_action(v, state, i, True)
     _advance(v, i)
-    return _build(HandState, v)
+    return _build(v)
 
 
 def _cards_and_bits(texts: tuple[str, ...]) -> tuple[tuple[Card, ...], int]:
@@ -358,7 +354,7 @@ def _cards_and_bits(texts: tuple[str, ...]) -> tuple[tuple[Card, ...], int]:
 
 
 def _apply_hole(state: HandState, event: HoleCardsDealt) -> HandState:
-    v = list(state)
+    v = _values(state)
     hole = list(state.hole)
     texts = event.cards
     if len(texts) == 2:
@@ -371,12 +367,12 @@ def _apply_hole(state: HandState, event: HoleCardsDealt) -> HandState:
     else:
         hole[event.player] = ()
     v[_HOLE] = tuple(hole)
-    return _build(HandState, v)
+    return _build(v)
 
 
 def _apply_board(state: HandState, event: BoardDealt) -> HandState:
     cards, bits = _cards_and_bits(event.cards)
-    v = list(state)
+    v = _values(state)
     board = v[_BOARD] = state.board + cards
     v[_KNOWN] = state.known | bits
     if state.held_out:
@@ -390,26 +386,26 @@ def _apply_board(state: HandState, event: BoardDealt) -> HandState:
         v[_STREET] = state.street + 1
         v[_PHASE] = BETTING
         _advance(v, -1)
-    return _build(HandState, v)
+    return _build(v)
 
 
 def _apply_shown(state: HandState, event: CardsShown) -> HandState:
-    v = list(state)
+    v = _values(state)
     shown = list(state.shown)
     shown[event.player], bits = _cards_and_bits(event.cards)
     v[_SHOWN] = tuple(shown)
     v[_KNOWN] = state.known | bits
-    return _build(HandState, v)
+    return _build(v)
 
 
 def _apply_mucked(state: HandState, event: CardsMucked) -> HandState:
     folded = list(state.folded)
     folded[event.player] = True
-    v = list(state)
+    v = _values(state)
     v[_FOLDED] = tuple(folded)
     if folded.count(False) <= 1 and state.phase == BOARD:
         v[_PHASE] = SHOWDOWN
-    return _build(HandState, v)
+    return _build(v)
 
 
 def _apply_award(state: HandState, event: PotAwarded) -> HandState:
@@ -417,13 +413,13 @@ def _apply_award(state: HandState, event: PotAwarded) -> HandState:
     for w, share in zip(event.winners, event.shares, strict=True):
         stacks[w] += share
     awarded = state.awarded + event.amount
-    v = list(state)
+    v = _values(state)
     v[_STACKS] = tuple(stacks)
     v[_AWARDED] = awarded
-    if awarded >= sum(state.committed) + state.dead:
+    if awarded >= _total(state.committed) + state.dead:
         v[_PHASE] = COMPLETE
     v[_AWARDS] = state.awards + (event,)
-    return _build(HandState, v)
+    return _build(v)
 
 
 def _apply_misdeal(state: HandState, event: MisdealDeclared) -> HandState:

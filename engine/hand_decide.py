@@ -49,6 +49,7 @@ from handlog.engine.events import (
     PlayerFolded,
     PlayerMarkedAbsent,
     PlayerReturned,
+    PotAwarded,
     RaiseMade,
 )
 from handlog.engine.hand_memo import (
@@ -623,7 +624,7 @@ def _refuse_last_live_hand(state: HandState, player: int, what: str) -> None:
                             ("award the pots",))
 
 
-def _decide_award(state: HandState, command: AwardPots) -> tuple[HandEvent, ...]:
+def _decide_award(state: HandState, command: AwardPots) -> tuple[PotAwarded, ...]:
     if state.phase != SHOWDOWN:
         raise RuleViolation("award", f"pots are pushed after the showdown, not at {state.phase}",
                             next_steps(state))

@@ -7,7 +7,7 @@ from handlog.engine.evaluator import evaluate, hand_rank
 from handlog.engine.events import (
     PotAwarded,
 )
-from handlog.engine.hand_state import HandState, Pot
+from handlog.engine.hand_state import HandState, Pot, _live, _total
 
 # --- pots and awards -----------------------------------------------------------------------
 
@@ -29,9 +29,9 @@ def pots(state: HandState) -> tuple[Pot, ...]:
     """
     committed = state.committed
     folded = state.folded
-    if folded.count(False) == 1:
+    if _live(folded) == 1:
         # Everyone else folded (the usual end): one pot, all of it, to the last live hand.
-        total = sum(committed) + state.dead
+        total = _total(committed) + state.dead
         return (Pot(total, (folded.index(False),)),) if total else ()
     live = [i for i in range(state.player_count) if not folded[i]]
     levels = sorted({committed[i] for i in live if committed[i] > 0})

@@ -23,6 +23,8 @@ from handlog.engine.hand_state import (
     HandSetup,
     HandState,
     _build,
+    _largest,
+    _smallest,
 )
 from handlog.engine.profiles import (
     PROFILES,
@@ -39,7 +41,7 @@ def forced_posts(setup: HandSetup, profile: Profile) -> tuple[tuple[int, str, in
     """Every post (position, kind, amount), capped by the stack, in the order they are made."""
     blinds, antes, stacks = setup.blinds, setup.antes, setup.stacks
     n = len(stacks)
-    big = max(blinds) if blinds else 0
+    big = _largest(blinds) if blinds else 0
     # A blind of the biggest amount is a big blind, a smaller one a small blind.
     if not any(antes):
         posts: list[tuple[int, str, int]] = []
@@ -78,9 +80,10 @@ def forced_posts(setup: HandSetup, profile: Profile) -> tuple[tuple[int, str, in
 def _validate_setup(setup: HandSetup) -> Profile:
     stacks, blinds, antes = setup.stacks, setup.blinds, setup.antes
     n = len(stacks)
-    if n < 2 or len(blinds) != n or len(antes) != n or min(stacks) < 0 or min(blinds) < 0 \
-            or min(antes) < 0 or setup.min_bet <= 0 or setup.chip_unit <= 0 \
-            or setup.dead_money < 0 or (setup.denominations and _bad_denominations(setup)):
+    if n < 2 or len(blinds) != n or len(antes) != n or _smallest(stacks) < 0 \
+            or _smallest(blinds) < 0 or _smallest(antes) < 0 or setup.min_bet <= 0 \
+            or setup.chip_unit <= 0 or setup.dead_money < 0 \
+            or (setup.denominations and _bad_denominations(setup)):
         _refuse_setup(setup)
     profile = rules_for(setup.profile, setup.rules_digest)
     if n > 2 and n - blinds.count(0) > 2:
@@ -226,7 +229,7 @@ def new_hand(setup: HandSetup) -> HandState:
 
 
 def _new_hand(setup: HandSetup, profile: Profile) -> HandState:
-    return _build(HandState, _new_values(setup, profile))
+    return _build(_new_values(setup, profile))
 
 
 def _new_values(setup: HandSetup, profile: Profile) -> list[Any]:

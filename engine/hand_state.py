@@ -7,7 +7,7 @@ the big blind and 1 the button, who posts the small blind (the PHH convention).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Final, NamedTuple
+from typing import Any, Final, NamedTuple, TypeVar
 
 from handlog.engine.cards import FULL_DECK, Card, card_text
 from handlog.engine.events import (
@@ -15,6 +15,8 @@ from handlog.engine.events import (
 )
 from handlog.engine.profiles import Profile
 from handlog.engine.values import fast_init
+
+_T = TypeVar("_T")
 
 # Phases of a hand.
 POSTING: Final = "posting"
@@ -43,7 +45,7 @@ def _texts(cards: tuple[Card, ...]) -> tuple[str, ...]:
         return tuple(card_text(c) for c in cards)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, init=False)
 class HandSetup:
     """What a hand starts with; blinds and antes are what each position owes."""
 
@@ -78,19 +80,49 @@ class HandSetup:
     # play can make is a multiple of chip_unit.
     denominations: tuple[int, ...] = ()
 
-    def __post_init__(self) -> None:
+    def __init__(self, stacks: tuple[int, ...], blinds: tuple[int, ...], antes: tuple[int, ...],
+                 min_bet: int, chip_unit: int = 1, profile: str = "tda",
+                 players: tuple[str, ...] = (), seats: tuple[int, ...] = (),
+                 hand_number: int = 0, button_seat: int = 0, level: int = 0,
+                 small_blind_seat: int = 0, big_blind_seat: int = 0,
+                 absent: tuple[int, ...] = (), dead_money: int = 0, rules_digest: str = "",
+                 chips_checked: bool = True, denominations: tuple[int, ...] = ()) -> None:
+        # The dataclass's __init__ with its fields' defaults, written out: compiled (setup.py),
+        # each object.__setattr__ of a field is a native store, where the generated __init__
+        # is Python code (a replay makes a set-up per hand). tests/test_hand_setup.py pins the
+        # defaults to the fields'.
+        n = len(stacks)
+        object.__setattr__(self, "stacks", stacks)
+        object.__setattr__(self, "blinds", blinds)
+        object.__setattr__(self, "antes", antes)
+        object.__setattr__(self, "min_bet", min_bet)
+        object.__setattr__(self, "chip_unit", chip_unit)
+        object.__setattr__(self, "profile", profile)
         # Without names or seats, the ones hand_started records (p1.., 1..): a hand started
         # live then carries the same setup as the one replayed from its events.
-        if not self.players:
-            object.__setattr__(self, "players", tuple(f"p{i + 1}" for i in range(len(self.stacks))))
-        if not self.seats:
-            object.__setattr__(self, "seats", tuple(range(1, len(self.stacks) + 1)))
+        object.__setattr__(self, "players", players or tuple([f"p{i + 1}" for i in range(n)]))
+        object.__setattr__(self, "seats", seats or tuple(range(1, n + 1)))
+        object.__setattr__(self, "hand_number", hand_number)
+        object.__setattr__(self, "button_seat", button_seat)
+        object.__setattr__(self, "level", level)
+        object.__setattr__(self, "small_blind_seat", small_blind_seat)
+        object.__setattr__(self, "big_blind_seat", big_blind_seat)
+        object.__setattr__(self, "absent", absent)
+        object.__setattr__(self, "dead_money", dead_money)
+        object.__setattr__(self, "rules_digest", rules_digest)
+        object.__setattr__(self, "chips_checked", chips_checked)
+        object.__setattr__(self, "denominations", denominations)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, init=False)
 class Pot:
     amount: int
     eligible: tuple[int, ...]
+
+    def __init__(self, amount: int, eligible: tuple[int, ...]) -> None:
+        # Written out, as HandSetup's: compiled, native (a replay makes a pot per hand).
+        object.__setattr__(self, "amount", amount)
+        object.__setattr__(self, "eligible", eligible)
 
 
 @dataclass(frozen=True, slots=True)
@@ -125,8 +157,7 @@ class LegalActions:
         return tuple(options)
 
 
-for _value_type in (HandSetup, Pot, LegalActions):
-    fast_init(_value_type)
+fast_init(LegalActions)
 
 
 class HandState(NamedTuple):
@@ -310,15 +341,95 @@ def full_raise_after(state: HandState, to: int) -> int:
     return increase if state.full_bettor < 0 and state.street else to - state.full_level
 
 
-_build: Final = tuple.__new__  # _build(HandState, values): a state from its values in field order
+_new_tuple: Final = tuple.__new__
+_HAND_STATE: Final = HandState  # (compiled, a Final is a constant; a class is a dict lookup)
+
+
+def _build(values: list[Any]) -> HandState:
+    """A state from its values in field order."""
+    return _new_tuple(_HAND_STATE, values)
+
+
+# max(), min() and sum() of a tuple of ints, its two highest, the hands still in: compiled,
+# native loops, where the builtins and tuple methods are calls through Python (a hand's start,
+# each fold and each street's end take several).
+
+
+def _largest(values: tuple[int, ...]) -> int:
+    """max(values) (values not empty)."""
+    largest = values[0]
+    for value in values:
+        if value > largest:
+            largest = value
+    return largest
+
+
+def _smallest(values: tuple[int, ...]) -> int:
+    """min(values) (values not empty)."""
+    smallest = values[0]
+    for value in values:
+        if value < smallest:
+            smallest = value
+    return smallest
+
+
+def _total(values: tuple[int, ...]) -> int:
+    """sum(values)."""
+    total = 0
+    for value in values:
+        total += value
+    return total
+
+
+def _live(folded: tuple[bool, ...]) -> int:
+    """folded.count(False): the hands still in."""
+    live = 0
+    for gone in folded:
+        if not gone:
+            live += 1
+    return live
+
+
+def _top_two(values: tuple[int, ...]) -> tuple[int, int]:
+    """The last two of sorted(values), highest first (at least two values)."""
+    high, second = values[0], values[1]
+    if second > high:
+        high, second = second, high
+    for index in range(2, len(values)):
+        value = values[index]
+        if value > high:
+            high, second = value, high
+        elif value > second:
+            second = value
+    return high, second
+
+
+# A list of a tuple's items: compiled, a comprehension copies them natively, where list() is a
+# call through Python (and takes a tuple subclass such as HandState item by item through its
+# iterator); in pure Python, list() is the C loop and the comprehension the slow one.
+_COMPILED: Final = not __file__.endswith(".py")
+
+
+def _replaced(values: tuple[_T, ...], index: int, value: _T) -> tuple[_T, ...]:
+    """`values` with the one at `index` replaced."""
+    changed = [item for item in values] if _COMPILED else list(values)
+    changed[index] = value
+    return tuple(changed)
+
+
+def _values(state: HandState) -> list[Any]:
+    """The state's values in field order, to change some and _build the next state."""
+    if _COMPILED:
+        return [value for value in state]
+    return list(state)
 
 
 def _evolve(state: HandState, **changes: Any) -> HandState:
     """A copy of `state` with some fields changed (the path of the rarer events)."""
-    values = list(state)
+    values = _values(state)
     for name, value in changes.items():
         values[_FIELD_INDEX[name]] = value
-    return _build(HandState, values)
+    return _build(values)
 
 
 # Events without a payload beyond the position are values: the common ones are built once, as

@@ -18,7 +18,7 @@ import time
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal
-from typing import Literal, NamedTuple
+from typing import Final, Literal, NamedTuple
 
 from handlog.engine.cards import RANKS, SUITS, Card, parse_card
 from handlog.engine.commands import (
@@ -192,13 +192,15 @@ def setup_for(hand: PhhHand, rules: str) -> HandSetup:
                      absent=hand.absent, dead_money=hand.dead_money)
 
 
-_SEATS = tuple(tuple(range(1, n + 1)) for n in range(33))  # the seats HandSetup gives by default
+_SEATS: Final = tuple(tuple(range(1, n + 1)) for n in range(33))  # HandSetup's default seats
 
-# Every two-character card, as the engine numbers it (built with the engine's own parser).
-_CARD: dict[str, Card] = {rank + suit: parse_card(rank + suit) for rank in RANKS for suit in SUITS}
+# Every card by its rank and its suit character, as the engine numbers it (built with the
+# engine's own parser): one character is a string Python keeps, so no slice is made.
+_CARD: Final[dict[str, dict[str, Card]]] = {
+    rank: {suit: parse_card(rank + suit) for suit in SUITS} for rank in RANKS}
 # Every card text met so far (hole cards, boards): the same ones recur, so each is one lookup.
-_CARD_TUPLES: dict[str, tuple[Card, ...]] = {}
-_CARD_TUPLES_LIMIT = 1 << 16
+_CARD_TUPLES: Final[dict[str, tuple[Card, ...]]] = {}
+_CARD_TUPLES_LIMIT: Final = 1 << 16
 
 
 def _card_tuple(text: str) -> tuple[Card, ...]:
@@ -208,7 +210,8 @@ def _card_tuple(text: str) -> tuple[Card, ...]:
     if cards is None:
         if len(_CARD_TUPLES) >= _CARD_TUPLES_LIMIT:
             _CARD_TUPLES.clear()
-        cards = _CARD_TUPLES[text] = tuple(_CARD[text[i:i + 2]] for i in range(0, len(text), 2))
+        cards = _CARD_TUPLES[text] = tuple(
+            [_CARD[text[i]][text[i + 1]] for i in range(0, len(text), 2)])
     return cards
 
 
@@ -259,8 +262,8 @@ def command_for(action: PhhAction, state: HandState | None) -> Command | str:
 
 # Commands that do not depend on the state, by action text: the same strings ("p3 f",
 # "d dh p1 AcKd") recur across thousands of hands, and building commands is per-action work.
-_COMMANDS: dict[str, Command] = {}
-_COMMAND_CACHE_LIMIT = 1 << 18
+_COMMANDS: Final[dict[str, Command]] = {}
+_COMMAND_CACHE_LIMIT: Final = 1 << 18
 
 
 HoleDeal = tuple[int, tuple[Card, ...] | None]
@@ -275,8 +278,9 @@ def hand_commands(hand: PhhHand) -> list[Command | HoleDeal | None]:
     if len(cache) > _COMMAND_CACHE_LIMIT:
         cache.clear()
     commands: list[Command | HoleDeal | None] = []
+    dead_hands = hand.dead_hands
     for index, action in enumerate(hand.actions):
-        if index in hand.dead_hands:
+        if dead_hands and index in dead_hands:
             # A director's ruling written down in the record (`_dead_hands`), not a muck.
             assert action.player is not None
             commands.append(KillHand(action.player, "ruled dead by the director (_dead_hands)",
@@ -299,7 +303,7 @@ def hand_commands(hand: PhhHand) -> list[Command | HoleDeal | None]:
     return commands
 
 
-_AWARD = AwardPots()  # the engine's award, confirmed
+_AWARD: Final = AwardPots()  # the engine's award, confirmed
 
 
 def replay_hand(hand: PhhHand, rules: str = DEFAULT_RULES,
