@@ -399,11 +399,9 @@ def _apply_shown(state: HandState, event: CardsShown) -> HandState:
 
 
 def _apply_mucked(state: HandState, event: CardsMucked) -> HandState:
-    folded = list(state.folded)
-    folded[event.player] = True
     v = _values(state)
-    v[_FOLDED] = tuple(folded)
-    if folded.count(False) <= 1 and state.phase == BOARD:
+    folded = v[_FOLDED] = _replaced(state.folded, event.player, True)
+    if _live(folded) <= 1 and state.phase == BOARD:
         v[_PHASE] = SHOWDOWN
     return _build(v)
 

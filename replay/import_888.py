@@ -19,11 +19,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from dataclasses import replace
 from decimal import Decimal
 
-from handlog.replay.import_pokerstars import Number, amount, read_pokerstars, written
-from handlog.replay.phh import PhhEntry, PhhHand, PhhProblem
+from handlog.replay.import_pokerstars import Number, amount, read_rewritten, written
+from handlog.replay.phh import PhhEntry, PhhProblem
 
 PROFILE_888 = "888"
 # `#Game No` then a banner naming the brand (888poker, 888poker Snap Poker, Cassava and the
@@ -84,10 +83,7 @@ def read_888(text: str, source: str) -> Iterator[PhhEntry]:
         rewritten[start:end] = [""] * (end - start)
     if not read:
         return
-    for entry in read_pokerstars("\n".join(rewritten), source):
-        if isinstance(entry, PhhHand) and entry.rules is None:
-            entry = replace(entry, rules=PROFILE_888)
-        yield entry
+    yield from read_rewritten(rewritten, source, PROFILE_888)
 
 
 class _NotReplayed(ValueError):

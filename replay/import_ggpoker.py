@@ -17,10 +17,9 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from dataclasses import replace
 
-from handlog.replay.import_pokerstars import amount, read_pokerstars, written
-from handlog.replay.phh import PhhEntry, PhhHand, PhhProblem
+from handlog.replay.import_pokerstars import amount, read_rewritten, written
+from handlog.replay.phh import PhhEntry, PhhProblem
 
 GGPOKER_PROFILE = "ggpoker"
 HAND_START = re.compile(r"^Poker Hand #[A-Z]{2}\d+: ", re.MULTILINE)
@@ -56,10 +55,7 @@ def read_ggpoker(text: str, source: str) -> Iterator[PhhEntry]:
             yield PhhProblem(source, number, "error", None,
                              f"{source}:{start + 1} [{number}]: {why}", start + 1)
             rewritten[start:end] = [""] * (end - start)
-    for entry in read_pokerstars("\n".join(rewritten), source):
-        if isinstance(entry, PhhHand) and entry.rules is None:
-            entry = replace(entry, rules=GGPOKER_PROFILE)
-        yield entry
+    yield from read_rewritten(rewritten, source, GGPOKER_PROFILE)
 
 
 def _hand(lines: list[str]) -> list[str]:

@@ -26,6 +26,7 @@ from decimal import Decimal
 from handlog.replay.phh import (
     Finish,
     PhhEntry,
+    PhhHand,
     PhhProblem,
     TournamentFacts,
     hand_from_mapping,
@@ -471,6 +472,16 @@ def smallest_chip(amounts: list[Number]) -> int:
         if unit == 1:
             return 1
     return unit or 1
+
+
+def read_rewritten(lines: list[str], source: str, profile: str) -> Iterator[PhhEntry]:
+    """Another site's file rewritten line for line into PokerStars' words (Winamax, GGPoker,
+    888: every hand keeps its line number), read as PokerStars text; a hand that names no house
+    rules is judged by the site's `profile`."""
+    for entry in read_pokerstars("\n".join(lines), source):
+        if isinstance(entry, PhhHand) and entry.rules is None:
+            entry = replace(entry, rules=profile)
+        yield entry
 
 
 def read_pokerstars(text: str, source: str) -> Iterator[PhhEntry]:

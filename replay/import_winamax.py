@@ -15,10 +15,9 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from dataclasses import replace
 
-from handlog.replay.import_pokerstars import amount, read_pokerstars, written
-from handlog.replay.phh import PhhEntry, PhhHand, PhhProblem
+from handlog.replay.import_pokerstars import amount, read_rewritten, written
+from handlog.replay.phh import PhhEntry, PhhProblem
 
 WINAMAX_PROFILE = "winamax"
 HAND_START = re.compile(r"^Winamax Poker - ", re.MULTILINE)
@@ -63,10 +62,7 @@ def read_winamax(text: str, source: str) -> Iterator[PhhEntry]:
         read += 1
     if not read:
         return
-    for entry in read_pokerstars("\n".join(rewritten), source):
-        if isinstance(entry, PhhHand) and entry.rules is None:
-            entry = replace(entry, rules=WINAMAX_PROFILE)
-        yield entry
+    yield from read_rewritten(rewritten, source, WINAMAX_PROFILE)
 
 
 def _hand(lines: list[str], header: re.Match[str]) -> list[str]:
